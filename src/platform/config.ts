@@ -1,0 +1,52 @@
+// Configuration: read from the environment once at start, validated with zod. A bad value stops
+// the start with a message naming the variable. README.md has the same table for people.
+import { z } from 'zod';
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || protocols.some((p) => v.startsWith(`${p}://`)), {
+      message: `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+    });
+
+const int = (def: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: int(8080, 0, 65535),
+  /** PostgreSQL for the structured store; absent = embedded PostgreSQL under DATA_DIR */
+  DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
+  /** MongoDB for the legacy store; absent = JSONB table in the structured PostgreSQL */
+  MONGODB_URL: optionalUrl(['mongodb', 'mongodb+srv']),
+  MONGODB_DB: z.string().min(1).default('store_intelligence'),
+  /** Redis for pub/sub, shared counters and caches; absent = in-process (single instance) */
+  REDIS_URL: optionalUrl(['redis', 'rediss']),
+  DATA_DIR: z.string().min(1).default('.data'),
+  /** port of the embedded PostgreSQL (only without DATABASE_URL) */
+  EMBEDDED_PG_PORT: int(54329, 1, 65535),
+  /** stores seeded on a start with an empty catalog; 0 skips seeding */
+  SEED_STORES: int(10_000, 0, 10_000_000),
+  /** per-request statement timeout in the structured store; past it: query_timeout */
+  QUERY_TIMEOUT_MS: int(5_000, 100, 600_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** public base URL used in discovery documents; default http://localhost:PORT */
+  PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,48 @@
+// A fresh, fully migrated database for one suite: CREATE DATABASE ... TEMPLATE of the template
+// that global-setup migrated once. Names carry the run's pid so global teardown can sweep leftovers.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { databaseUrl } from './database-url.ts';
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: inject('pgAdminUrl') });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const template = inject('pgTemplate');
+  const runPid = template.split('_')[2];
+  const name = `test_db_${runPid}_${randomBytes(5).toString('hex')}`;
+  // CREATE DATABASE ... TEMPLATE needs the template to have no other sessions; retry briefly if a
+  // parallel suite is copying it at the same moment.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin((c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
+      break;
+    } catch (error) {
+      if (attempt >= 20 || !String((error as Error).message).includes('being accessed by other users')) throw error;
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+    }
+  }
+  const url = databaseUrl(inject('pgAdminUrl'), name);
+  return {
+    url,
+    name,
+    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+/** Which server the suites run on: this machine's (DATABASE_URL) or an embedded one. */
+export const testServerKind = () => inject('pgServer');

@@ -1,0 +1,67 @@
+// Runs once per `npm test`. Decides which PostgreSQL server the suites use and prepares a migrated
+// template database, so each suite gets a fresh database by a cheap CREATE DATABASE ... TEMPLATE.
+// With DATABASE_URL set (CI, this machine's PostgreSQL), that server; without it (a fresh machine),
+// an embedded PostgreSQL started here under a temporary directory.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/platform/database/embedded-postgres.ts';
+import { migrate } from '../../src/platform/database/migrate.ts';
+import { databaseUrl } from './database-url.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+    pgTemplate: string;
+    pgServer: 'external' | 'embedded';
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export default async function setup(project: TestProject) {
+  let embedded: EmbeddedPostgresHandle | undefined;
+  let embeddedDir: string | undefined;
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    embeddedDir = await mkdtemp(path.join(tmpdir(), 'sig-test-pg-'));
+    embedded = await startEmbeddedPostgres({ dataDir: embeddedDir, port: await freePort() });
+    adminUrl = embedded.url;
+  }
+  const template = `test_tpl_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${template}"`);
+  await migrate(databaseUrl(adminUrl, template));
+
+  project.provide('pgAdminUrl', adminUrl);
+  project.provide('pgTemplate', template);
+  project.provide('pgServer', embedded ? 'embedded' : 'external');
+
+  return async () => {
+    // drop the template and anything a crashed suite left behind from this run
+    const { rows } = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE $1`,
+      [`test_%_${process.pid}_%`],
+    );
+    for (const { datname } of rows) {
+      await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    }
+    await admin.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
+    await admin.end();
+    if (embedded) await embedded.stop();
+    if (embeddedDir) await rm(embeddedDir, { recursive: true, force: true });
+  };
+}

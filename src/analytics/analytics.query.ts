@@ -1,0 +1,88 @@
+// Query.analyticsOverview, verticalStats, countryStats, movers (GET /v1/analytics/*).
+import type { StringValidationOptions } from '@pothos/plugin-zod';
+import { builder } from '../graphql/builder.ts';
+import { pageArgs } from '../graphql/page-args.ts';
+import { arrayConnection, offsetConnection } from '../graphql/pagination.ts';
+import { primeStores } from '../stores/store.loaders.ts';
+import { catalogTotals, countryStats, productsTracked, verticalStats } from './analytics.sql.ts';
+import {
+  AnalyticsOverview,
+  CountryStatConnection,
+  MoverConnection,
+  MoverDirectionEnum,
+  MoverMetricEnum,
+  VerticalStatConnection,
+} from './analytics.type.ts';
+import { countMovers, findMovers } from './movers.sql.ts';
+
+const TOP = 5;
+const verticalName: StringValidationOptions = { type: 'string', minLength: [1, { message: 'must not be empty' }], maxLength: 100 };
+
+builder.queryField('analyticsOverview', (t) =>
+  t.field({
+    type: AnalyticsOverview,
+    resolve: async (_root, _args, ctx) => {
+      const pool = ctx.services.db.pool;
+      const [totals, products, verticals, countries] = await Promise.all([
+        catalogTotals(pool),
+        productsTracked(pool),
+        verticalStats(pool),
+        countryStats(pool),
+      ]);
+      return {
+        totals,
+        productsTracked: products,
+        topVerticals: verticals.slice(0, TOP),
+        topCountries: countries.slice(0, TOP),
+        generatedAt: new Date(),
+      };
+    },
+  }),
+);
+
+builder.queryField('verticalStats', (t) =>
+  t.field({
+    type: VerticalStatConnection,
+    args: pageArgs,
+    description: 'Store count and summed modeled revenue, visits and ad spend per vertical, most stores first.',
+    resolve: async (_root, args, ctx) => arrayConnection(args, await verticalStats(ctx.services.db.pool)),
+  }),
+);
+
+builder.queryField('countryStats', (t) =>
+  t.field({
+    type: CountryStatConnection,
+    description: 'Market size per country, of the whole catalog or inside one vertical; most stores first.',
+    args: { ...pageArgs, vertical: t.arg.string({ validate: verticalName }) },
+    resolve: async (_root, { vertical, ...args }, ctx) => arrayConnection(args, await countryStats(ctx.services.db.pool, vertical)),
+  }),
+);
+
+builder.queryField('movers', (t) =>
+  t.field({
+    type: MoverConnection,
+    description: 'Stores growing (up) or shrinking (down) most over 30 days, by visits or revenue.',
+    args: {
+      ...pageArgs,
+      metric: t.arg({ type: MoverMetricEnum, required: true }),
+      direction: t.arg({ type: MoverDirectionEnum, required: true }),
+      minPct: t.arg.float({
+        description: 'Minimum size of the change, percent (a magnitude: 10 means at least +10 % up or -10 % down).',
+        validate: { type: 'number', min: [0, { message: 'must not be negative' }] },
+      }),
+      vertical: t.arg.string({ validate: verticalName }),
+    },
+    resolve: (_root, { metric, direction, minPct, vertical, ...args }, ctx) => {
+      const query = { metric, direction, minPct, vertical };
+      return offsetConnection(
+        args,
+        async (window) => {
+          const movers = await findMovers(ctx.services.db.pool, query, window);
+          primeStores(ctx, movers.map((m) => m.store));
+          return movers.map((m) => ({ ...m, metric }));
+        },
+        () => countMovers(ctx.services.db.pool, query),
+      );
+    },
+  }),
+);

@@ -1,0 +1,87 @@
+// Market analytics over the whole catalog (GET /v1/analytics/*). Breakdowns by vertical and by
+// country are bounded lists (tens of verticals, at most ~250 countries), read whole and paged in
+// memory; store-level lists (movers) are paged in SQL.
+import { queryRows, SqlParams, type Queryable } from '../graphql/sql.ts';
+
+export interface VerticalStatRow {
+  vertical: string;
+  stores: number;
+  monthlyRevenueUsd: number;
+  monthlyVisits: number;
+  adSpendUsd: number;
+}
+
+export interface CountryStatRow {
+  countryCode: string;
+  stores: number;
+  monthlyRevenueUsd: number;
+  monthlyVisits: number;
+}
+
+/** Sums of the modeled figures per vertical, most stores first. */
+export function verticalStats(pool: Queryable): Promise<VerticalStatRow[]> {
+  return queryRows<VerticalStatRow>(
+    pool,
+    `SELECT s.vertical, count(*)::int AS stores, sum(s.revenue_high_usd)::float8 AS "monthlyRevenueUsd",
+            sum(s.monthly_visits)::float8 AS "monthlyVisits", sum(s.ad_spend_usd)::float8 AS "adSpendUsd"
+     FROM stores s WHERE s.vertical IS NOT NULL
+     GROUP BY s.vertical ORDER BY stores DESC, "monthlyRevenueUsd" DESC, s.vertical`,
+  );
+}
+
+/** Market size per country, of the whole catalog or inside one vertical (case-insensitive). */
+export function countryStats(pool: Queryable, vertical?: string | null): Promise<CountryStatRow[]> {
+  const params = new SqlParams();
+  const inVertical = vertical ? `AND lower(s.vertical) = lower(${params.add(vertical)})` : '';
+  return queryRows<CountryStatRow>(
+    pool,
+    `SELECT s.country_code::text AS "countryCode", count(*)::int AS stores,
+            sum(s.revenue_high_usd)::float8 AS "monthlyRevenueUsd", sum(s.monthly_visits)::float8 AS "monthlyVisits"
+     FROM stores s WHERE s.country_code IS NOT NULL ${inVertical}
+     GROUP BY s.country_code ORDER BY stores DESC, "monthlyRevenueUsd" DESC, s.country_code`,
+    params.values,
+  );
+}
+
+export interface CatalogTotals {
+  stores: number;
+  dropshippers: number;
+  storesWithTraffic: number;
+  appsTracked: number;
+  averageMonthlyVisits: number;
+  averageRevenueHighUsd: number;
+  averageServiceRating: number;
+}
+
+export async function catalogTotals(pool: Queryable): Promise<CatalogTotals> {
+  const [row] = await queryRows<CatalogTotals>(
+    pool,
+    `SELECT count(*)::int AS stores,
+            count(*) FILTER (WHERE s.is_dropshipper)::int AS dropshippers,
+            count(*) FILTER (WHERE EXISTS (SELECT 1 FROM traffic_monthly t WHERE t.store_id = s.id))::int AS "storesWithTraffic",
+            (SELECT count(*)::int FROM apps) AS "appsTracked",
+            coalesce(avg(s.monthly_visits), 0)::float8 AS "averageMonthlyVisits",
+            coalesce(avg(s.revenue_high_usd), 0)::float8 AS "averageRevenueHighUsd",
+            coalesce(avg(s.service_rating), 0)::float8 AS "averageServiceRating"
+     FROM stores s`,
+  );
+  return row!;
+}
+
+/**
+ * Products are the largest table (tens of millions of rows at full scale): past a million rows the
+ * planner's statistics (pg_class.reltuples, kept by autovacuum's ANALYZE) stand in for a count
+ * that would scan the whole table; below that the count is exact.
+ */
+export const EXACT_PRODUCT_COUNT_BELOW = 1_000_000;
+
+export async function productsTracked(pool: Queryable): Promise<number> {
+  const [stats] = await queryRows<{ estimate: number }>(
+    pool,
+    `SELECT reltuples::float8 AS estimate FROM pg_class WHERE oid = 'products'::regclass`,
+  );
+  const estimate = stats?.estimate ?? -1;
+  if (estimate >= EXACT_PRODUCT_COUNT_BELOW) return Math.round(estimate);
+  const [counted] = await queryRows<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM products');
+  return counted?.n ?? 0;
+}

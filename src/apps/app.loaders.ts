@@ -1,0 +1,56 @@
+// Per-request app loaders: by id (node), by slug, a store's app stack, an app's stores.
+import DataLoader from 'dataloader';
+import { childPageLoader } from '../graphql/child-pages.ts';
+import { defineLoader } from '../graphql/context.ts';
+import { guardDb } from '../graphql/sql.ts';
+import { storeColumns, type StoreRecord } from '../stores/store.sql.ts';
+import type { AppRecord } from './app.sql.ts';
+
+export const appById = defineLoader(
+  (ctx) =>
+    new DataLoader<number, AppRecord | null>(async (ids) => {
+      const apps = await guardDb(ctx.services.db.prisma.app.findMany({ where: { id: { in: [...ids] } } }));
+      const byId = new Map(apps.map((a) => [a.id, a]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+);
+
+export const appBySlug = defineLoader(
+  (ctx) =>
+    new DataLoader<string, AppRecord | null>(async (slugs) => {
+      const apps = await guardDb(ctx.services.db.prisma.app.findMany({ where: { slug: { in: [...slugs] } } }));
+      const bySlug = new Map(apps.map((a) => [a.slug, a]));
+      return slugs.map((slug) => bySlug.get(slug) ?? null);
+    }),
+);
+
+/** Each store's installed apps (the whole stack), most installed first. */
+export const appsByStoreId = defineLoader(
+  (ctx) =>
+    new DataLoader<number, AppRecord[]>(async (storeIds) => {
+      const installs = await guardDb(
+        ctx.services.db.prisma.storeApp.findMany({
+          where: { storeId: { in: [...storeIds] } },
+          include: { app: true },
+          orderBy: [{ app: { installCount: 'desc' } }, { app: { name: 'asc' } }],
+        }),
+      );
+      const byStore = new Map<number, AppRecord[]>();
+      for (const install of installs) {
+        const list = byStore.get(install.storeId) ?? [];
+        list.push(install.app);
+        byStore.set(install.storeId, list);
+      }
+      return storeIds.map((id) => byStore.get(id) ?? []);
+    }),
+);
+
+/** Stores observed running an app, by modeled monthly visits (highest first). */
+export const appStoresPage = defineLoader((ctx) =>
+  childPageLoader<StoreRecord>(ctx.services.db.pool, {
+    select: storeColumns('s'),
+    from: 'store_apps sa JOIN stores s ON s.id = sa.store_id',
+    parentColumn: 'sa.app_id',
+    orderBy: 's.monthly_visits DESC, s.id',
+  }),
+);

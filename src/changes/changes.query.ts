@@ -1,0 +1,70 @@
+// Query.productChanges (GET /v1/products/changes) and Query.changes (GET /v1/changes).
+import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
+import { builder } from '../graphql/builder.ts';
+import { pageArgs } from '../graphql/page-args.ts';
+import { offsetConnection } from '../graphql/pagination.ts';
+import { domainSchema } from '../stores/domain.ts';
+import { countChanges, findChanges, PRODUCT_CHANGE_TYPES, type ChangeQuery } from './change.sql.ts';
+import { ChangeConnection, ChangeEntityEnum } from './change.type.ts';
+
+const ProductChangeType = builder.enumType('ProductChangeType', { values: PRODUCT_CHANGE_TYPES });
+
+const ProductChangeFilter = builder.inputType('ProductChangeFilter', {
+  fields: (t) => ({
+    changeType: t.field({ type: ProductChangeType }),
+    minPriceChangePct: t.float({
+      description: 'Absolute price change of at least this many percent (either direction).',
+      validate: { type: 'number', min: [0, { message: 'must not be negative' }] },
+    }),
+    since: t.field({ type: 'Date', description: 'Detected on or after this day (UTC).' }),
+    domain: t.string({ validate: { schema: domainSchema } }),
+  }),
+});
+
+const ChangeFilter = builder.inputType('ChangeFilter', {
+  fields: (t) => ({
+    entity: t.field({ type: ChangeEntityEnum }),
+    domain: t.string({ validate: { schema: domainSchema } }),
+    since: t.field({ type: 'Date', description: 'Detected on or after this day (UTC).' }),
+    changeType: t.string({ validate: { type: 'string', minLength: [1, { message: 'must not be empty' }], maxLength: 100 } }),
+  }),
+});
+
+function changeConnection(args: DefaultConnectionArguments, ctx: Parameters<typeof findChanges>[0], query: ChangeQuery) {
+  return offsetConnection(
+    args,
+    (window) => findChanges(ctx, query, window),
+    () => countChanges(ctx, query),
+  );
+}
+
+builder.queryField('productChanges', (t) =>
+  t.field({
+    type: ChangeConnection,
+    description: 'Price changes, new and removed SKUs, newest first.',
+    args: { ...pageArgs, filter: t.arg({ type: ProductChangeFilter }) },
+    resolve: (_root, { filter, ...args }, ctx) =>
+      changeConnection(args, ctx.services.db.pool, {
+        entity: 'product',
+        changeTypes: filter?.changeType ? [filter.changeType] : PRODUCT_CHANGE_TYPES,
+        domain: filter?.domain,
+        since: filter?.since,
+        minChangePct: filter?.minPriceChangePct,
+      }),
+  }),
+);
+
+builder.queryField('changes', (t) =>
+  t.field({
+    type: ChangeConnection,
+    description: 'One feed of product, app and store changes, newest first.',
+    args: { ...pageArgs, filter: t.arg({ type: ChangeFilter }) },
+    resolve: (_root, { filter, ...args }, ctx) =>
+      changeConnection(args, ctx.services.db.pool, {
+        entity: filter?.entity,
+        changeTypes: filter?.changeType ? [filter.changeType] : null,
+        domain: filter?.domain,
+        since: filter?.since,
+      }),
+  }),
+);

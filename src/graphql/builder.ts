@@ -1,0 +1,47 @@
+// The one Pothos SchemaBuilder. Plugins: relay (Node interface, global IDs, connections with
+// totalCount, offset cursors) and zod (argument validation → bad_request naming the parameter).
+// Features register their types on it (src/stores, src/products, src/apps, src/changes,
+// src/analytics); src/graphql/schema.ts imports them and builds the schema.
+import SchemaBuilder from '@pothos/core';
+import RelayPlugin from '@pothos/plugin-relay';
+import ZodPlugin from '@pothos/plugin-zod';
+import type { GraphqlContext } from './context.ts';
+import { apiErrorFromZod } from './validation-error.ts';
+
+export const builder = new SchemaBuilder<{
+  Context: GraphqlContext;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date | string };
+    Date: { Input: Date; Output: Date | string };
+  };
+  /** every connection resolver returns its total (see pagination.ts) */
+  Connection: { totalCount: number; totalCountExact?: boolean };
+  DefaultFieldNullability: false;
+  DefaultEdgesNullability: false;
+  DefaultNodeNullability: false;
+}>({
+  plugins: [RelayPlugin, ZodPlugin],
+  defaultFieldNullability: false,
+  relay: {
+    // connections are non-null lists of non-null edges with non-null nodes
+    edgesFieldOptions: { nullable: false },
+    nodeFieldOptions: { nullable: false },
+  },
+  zod: {
+    validationError: (error) => apiErrorFromZod(error),
+  },
+});
+
+builder.globalConnectionFields((t) => ({
+  totalCount: t.int({
+    description: 'Number of items across all pages (see totalCountExact).',
+    resolve: (connection) => connection.totalCount,
+  }),
+  totalCountExact: t.boolean({
+    description:
+      'False when totalCount is PostgreSQL\'s estimate: broad filters matching more than 10,000 rows are estimated rather than counted.',
+    resolve: (connection) => connection.totalCountExact ?? true,
+  }),
+}));
+
+builder.queryType({ description: 'Store intelligence: stores, products, apps, changes and market analytics.' });

@@ -1,0 +1,69 @@
+// Batched pages of child rows (a store's history, an app's stores, ...): every parent in one
+// DataLoader batch gets its page from one LATERAL statement per distinct window, plus one
+// GROUP BY statement for all their totals, however many parents the request holds.
+import DataLoader from 'dataloader';
+import type { Page, Window } from './pagination.ts';
+import { queryRows, type Queryable } from './sql.ts';
+
+export interface ChildPageKey extends Window {
+  parentId: number;
+}
+
+/** Fixed SQL (from code, never from callers) describing one parent → children list. */
+export interface ChildListSpec {
+  /** select list of a child row, aliased to the record's field names */
+  select: string;
+  /** FROM clause with its joins, no WHERE */
+  from: string;
+  /** the column holding the parent's id, e.g. `h.store_id` */
+  parentColumn: string;
+  /** an extra fixed condition, e.g. `p.is_best_seller` */
+  condition?: string;
+  orderBy: string;
+}
+
+export function childPageLoader<R>(pool: Queryable, spec: ChildListSpec): DataLoader<ChildPageKey, Page<R>, string> {
+  const condition = spec.condition ? ` AND ${spec.condition}` : '';
+  return new DataLoader<ChildPageKey, Page<R>, string>(
+    async (keys) => {
+      const parentIds = [...new Set(keys.map((k) => k.parentId))];
+      const windows = new Map<string, Window>();
+      for (const { offset, limit } of keys) windows.set(`${offset}:${limit}`, { offset, limit });
+
+      const totalsQuery = queryRows<{ parentId: number; n: number }>(
+        pool,
+        `SELECT ${spec.parentColumn} AS "parentId", count(*)::int AS n FROM ${spec.from}
+         WHERE ${spec.parentColumn} = ANY($1::int[])${condition} GROUP BY 1`,
+        [parentIds],
+      );
+      const pageQueries = [...windows.entries()].map(async ([windowKey, { offset, limit }]) => {
+        const rows = await queryRows<R & { __parentId: number }>(
+          pool,
+          `SELECT k.parent_id AS "__parentId", c.* FROM unnest($1::int[]) WITH ORDINALITY AS k(parent_id, ord)
+           CROSS JOIN LATERAL (
+             SELECT ${spec.select} FROM ${spec.from}
+             WHERE ${spec.parentColumn} = k.parent_id${condition}
+             ORDER BY ${spec.orderBy} LIMIT $3 OFFSET $2
+           ) c ORDER BY k.ord`,
+          [parentIds, offset, limit],
+        );
+        const byParent = new Map<number, R[]>();
+        for (const { __parentId, ...row } of rows) {
+          const list = byParent.get(__parentId) ?? [];
+          list.push(row as unknown as R);
+          byParent.set(__parentId, list);
+        }
+        return [windowKey, byParent] as const;
+      });
+
+      const [totals, pages] = await Promise.all([totalsQuery, Promise.all(pageQueries)]);
+      const totalOf = new Map(totals.map((t) => [t.parentId, t.n]));
+      const pageOf = new Map(pages);
+      return keys.map((k) => ({
+        rows: pageOf.get(`${k.offset}:${k.limit}`)?.get(k.parentId) ?? [],
+        total: totalOf.get(k.parentId) ?? 0,
+      }));
+    },
+    { cacheKeyFn: (k) => `${k.parentId}:${k.offset}:${k.limit}` },
+  );
+}

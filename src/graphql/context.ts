@@ -1,0 +1,38 @@
+// One context per GraphQL request: the services and that request's DataLoaders. Loaders are made
+// lazily, the first time a resolver asks for one, and live only as long as the request, so their
+// caches never serve one caller's reads to another or go stale across requests.
+import type DataLoader from 'dataloader';
+import type { Services } from '../platform/services.ts';
+
+export interface GraphqlContext {
+  services: Services;
+  requestId?: string;
+  /** this request's loaders, keyed by the defineLoader that made them */
+  readonly loaders: Map<symbol, DataLoader<unknown, unknown, unknown>>;
+}
+
+export interface GraphqlContextInit {
+  requestId?: string;
+}
+
+export function createGraphqlContext(services: Services, init: GraphqlContextInit = {}): GraphqlContext {
+  return { services, requestId: init.requestId, loaders: new Map() };
+}
+
+/**
+ * Declares a per-request loader: `const storeById = defineLoader((ctx) => new DataLoader(...))`,
+ * then `storeById(ctx).load(id)` anywhere in the request returns the same instance.
+ */
+export function defineLoader<K, V, C = K>(
+  create: (ctx: GraphqlContext) => DataLoader<K, V, C>,
+): (ctx: GraphqlContext) => DataLoader<K, V, C> {
+  const key = Symbol('loader');
+  return (ctx) => {
+    let loader = ctx.loaders.get(key) as DataLoader<K, V, C> | undefined;
+    if (!loader) {
+      loader = create(ctx);
+      ctx.loaders.set(key, loader as DataLoader<unknown, unknown, unknown>);
+    }
+    return loader;
+  };
+}

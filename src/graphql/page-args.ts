@@ -1,0 +1,20 @@
+// The page arguments of every list: first (page size) and after (cursor). REST maps limit → first
+// and offset → after; validation errors name those REST parameters (see validation-error.ts).
+import { builder } from './builder.ts';
+import { DEFAULT_PAGE_SIZE, isOffsetCursor, MAX_PAGE_SIZE } from './pagination.ts';
+
+export const pageArgs = builder.args((t) => ({
+  first: t.int({
+    description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`,
+    validate: {
+      type: 'number',
+      int: true,
+      min: [1, { message: 'must be at least 1' }],
+      max: [MAX_PAGE_SIZE, { message: `must be at most ${MAX_PAGE_SIZE}` }],
+    },
+  }),
+  after: t.string({
+    description: 'Cursor of the last edge already seen (pageInfo.endCursor); omit for the first page.',
+    validate: { refine: [isOffsetCursor, { message: 'must be a cursor returned by this API' }] },
+  }),
+}));

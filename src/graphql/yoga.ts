@@ -1,0 +1,84 @@
+// GraphQL on the Fastify server: graphql-yoga at /graphql (GraphiQL in a browser, SSE for
+// streamed results) and graphql-ws on the same port and path. Cross-cutting behaviour lives in
+// Yoga/envelop plugins around the one execution path: armor limits, persisted operations, error
+// masking. Follows Yoga's Fastify integration (handleNodeRequestAndResponse).
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { format } from 'node:util';
+import { createYoga } from 'graphql-yoga';
+import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import type { Services } from '../platform/services.ts';
+import { armorPlugin } from './armor.ts';
+import { createGraphqlContext } from './context.ts';
+import { createErrorMasker } from './errors.ts';
+import { loadPersistedOperations } from './persisted-operations.ts';
+import { schema } from './schema.ts';
+import { mountWebSocket } from './websocket.ts';
+
+export const GRAPHQL_PATH = '/graphql';
+
+export interface MountGraphqlOptions {
+  /** gate for WebSocket connections (HTTP requests pass the server's own hooks first) */
+  authorizeWebSocket?: (request: IncomingMessage, connectionParams: Record<string, unknown> | undefined) => Promise<boolean> | boolean;
+}
+
+interface ServerContext {
+  req?: FastifyRequest | IncomingMessage;
+  reply?: FastifyReply;
+}
+
+export function createGraphqlYoga(services: Services, persistedOperations: ReadonlyMap<string, string>) {
+  const production = services.config.NODE_ENV === 'production';
+  const log = services.logger.child({ component: 'graphql' });
+  return createYoga<ServerContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    graphiql: { title: 'Store intelligence GraphQL' },
+    landingPage: false,
+    logging: {
+      debug: (...args) => log.debug(format(...args)),
+      info: (...args) => log.info(format(...args)),
+      warn: (...args) => log.warn(format(...args)),
+      error: (...args) => log.error(format(...args)),
+    },
+    maskedErrors: { maskError: createErrorMasker(log) },
+    context: ({ req }) => {
+      const requestId = req && 'id' in req ? String(req.id) : undefined;
+      return createGraphqlContext(services, { requestId });
+    },
+    plugins: [
+      armorPlugin({ production }),
+      usePersistedOperations({
+        allowArbitraryOperations: true,
+        getPersistedOperation: (hash) => persistedOperations.get(hash) ?? null,
+      }),
+    ],
+  });
+}
+
+export type GraphqlYoga = ReturnType<typeof createGraphqlYoga>;
+
+export async function mountGraphql(app: FastifyInstance, services: Services, options: MountGraphqlOptions = {}): Promise<void> {
+  const persistedOperations = loadPersistedOperations();
+  const yoga = createGraphqlYoga(services, persistedOperations);
+
+  app.route({
+    url: GRAPHQL_PATH,
+    method: ['GET', 'POST', 'OPTIONS'],
+    handler: async (req, reply) => {
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      response.headers.forEach((value, key) => {
+        reply.header(key, value);
+      });
+      reply.status(response.status);
+      reply.send(response.body);
+      return reply;
+    },
+  });
+
+  mountWebSocket(app, yoga, {
+    path: GRAPHQL_PATH,
+    persistedOperations,
+    authorize: options.authorizeWebSocket,
+  });
+}

@@ -1,0 +1,50 @@
+// Query.products: product search across stores (GET /v1/products). At least one filter is required.
+import type { NumberValidationOptions } from '@pothos/plugin-zod';
+import { builder } from '../graphql/builder.ts';
+import { pageArgs } from '../graphql/page-args.ts';
+import { offsetConnection } from '../graphql/pagination.ts';
+import { domainSchema } from '../stores/domain.ts';
+import { countProducts, searchProducts } from './product-search.sql.ts';
+import { ProductConnection } from './product.type.ts';
+
+const price: NumberValidationOptions = { type: 'number', min: [0, { message: 'must not be negative' }] };
+
+const ProductFilter = builder.inputType('ProductFilter', {
+  description: 'At least one of q, isBestSeller, priceMin, priceMax is required; domain narrows to one store.',
+  fields: (t) => ({
+    q: t.string({
+      description: 'Title search (substring or fuzzy word match).',
+      validate: { type: 'string', minLength: [2, { message: 'must be at least 2 characters' }], maxLength: 200 },
+    }),
+    isBestSeller: t.boolean(),
+    priceMin: t.float({ description: 'In the product currency.', validate: price }),
+    priceMax: t.float({ description: 'In the product currency.', validate: price }),
+    domain: t.string({ validate: { schema: domainSchema } }),
+  }),
+  validate: {
+    refine: [
+      [
+        (f) => f.q != null || f.isBestSeller != null || f.priceMin != null || f.priceMax != null,
+        { message: 'at least one filter is required', path: ['q|isBestSeller|priceMin|priceMax'] },
+      ],
+      [
+        (f) => f.priceMin == null || f.priceMax == null || f.priceMin <= f.priceMax,
+        { message: 'must not be below priceMin', path: ['priceMax'] },
+      ],
+    ],
+  },
+});
+
+builder.queryField('products', (t) =>
+  t.field({
+    type: ProductConnection,
+    description: 'Products across stores. With q: closest titles first; with a price range: cheapest first; otherwise by best-seller rank.',
+    args: { ...pageArgs, filter: t.arg({ type: ProductFilter, required: true }) },
+    resolve: (_root, { filter, ...args }, ctx) =>
+      offsetConnection(
+        args,
+        (window) => searchProducts(ctx.services.db.pool, filter, window),
+        () => countProducts(ctx.services.db.pool, filter),
+      ),
+  }),
+);

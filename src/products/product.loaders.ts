@@ -1,0 +1,59 @@
+// Per-request product loaders: by id (node), by (domain, handle), and a store's product pages.
+import DataLoader from 'dataloader';
+import { childPageLoader } from '../graphql/child-pages.ts';
+import { defineLoader } from '../graphql/context.ts';
+import { queryRows } from '../graphql/sql.ts';
+import { PRODUCT_COLUMNS, PRODUCTS_WITH_STORE, type ProductRecord } from './product.sql.ts';
+
+export const productById = defineLoader(
+  (ctx) =>
+    new DataLoader<number, ProductRecord | null>(async (ids) => {
+      const rows = await queryRows<ProductRecord>(
+        ctx.services.db.pool,
+        `SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCTS_WITH_STORE} WHERE p.id = ANY($1::int[])`,
+        [ids],
+      );
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+);
+
+export interface ProductKey {
+  domain: string;
+  handle: string;
+}
+
+export const productByDomainHandle = defineLoader(
+  (ctx) =>
+    new DataLoader<ProductKey, ProductRecord | null, string>(
+      async (keys) => {
+        const rows = await queryRows<ProductRecord>(
+          ctx.services.db.pool,
+          `SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCTS_WITH_STORE}
+           WHERE (s.domain, p.handle) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+          [keys.map((k) => k.domain), keys.map((k) => k.handle)],
+        );
+        const byKey = new Map(rows.map((r) => [`${r.domain}/${r.handle}`, r]));
+        return keys.map((k) => byKey.get(`${k.domain}/${k.handle}`) ?? null);
+      },
+      { cacheKeyFn: (k) => `${k.domain}/${k.handle}` },
+    ),
+);
+
+/** A store's products: best-sellers first by rank, then the rest by id. */
+const storeProductPages = (condition?: string) =>
+  defineLoader((ctx) =>
+    childPageLoader<ProductRecord>(ctx.services.db.pool, {
+      select: PRODUCT_COLUMNS,
+      from: PRODUCTS_WITH_STORE,
+      parentColumn: 'p.store_id',
+      condition,
+      orderBy: 'p.is_best_seller DESC, p.best_seller_rank ASC NULLS LAST, p.id',
+    }),
+  );
+
+export const storeProductsPage = {
+  all: storeProductPages(),
+  bestSellers: storeProductPages('p.is_best_seller'),
+  others: storeProductPages('NOT p.is_best_seller'),
+};

@@ -1,0 +1,64 @@
+// Product: one product of one store, named by (domain, handle).
+import { builder } from '../graphql/builder.ts';
+import { pageArgs } from '../graphql/page-args.ts';
+import { pagedConnection } from '../graphql/pagination.ts';
+import { storeById } from '../stores/store.loaders.ts';
+import { StoreRef } from '../stores/store.ref.ts';
+import { notFound } from '../platform/errors.ts';
+import { productById, storeProductsPage } from './product.loaders.ts';
+import type { ProductRecord } from './product.sql.ts';
+
+export const ProductRef = builder.objectRef<ProductRecord>('Product');
+
+export const ProductConnection = builder.connectionObject({ type: ProductRef, name: 'ProductConnection' }, { name: 'ProductEdge' });
+
+builder.node(ProductRef, {
+  description: 'A product of a store. Prices are in the product currency (USD when currency is absent).',
+  id: { resolve: (p) => p.id, parse: (id) => Number(id) },
+  loadMany: (ids, ctx) => Promise.all(ids.map((id) => (Number.isSafeInteger(id) ? productById(ctx).load(id) : null))),
+  fields: (t) => ({
+    domain: t.exposeString('domain'),
+    handle: t.exposeString('handle'),
+    title: t.exposeString('title'),
+    vendor: t.exposeString('vendor', { nullable: true }),
+    productType: t.exposeString('productType', { nullable: true }),
+    price: t.exposeFloat('price'),
+    compareAtPrice: t.exposeFloat('compareAtPrice', { nullable: true }),
+    currency: t.string({ description: 'ISO 4217; USD when the store did not state one.', resolve: (p) => p.currency ?? 'USD' }),
+    isBestSeller: t.exposeBoolean('isBestSeller'),
+    bestSellerRank: t.exposeInt('bestSellerRank', { nullable: true, description: "Position in the store's best-sellers, 1 = best." }),
+    available: t.exposeBoolean('available'),
+    variantCount: t.exposeInt('variantCount'),
+    imageUrl: t.exposeString('imageUrl', { nullable: true }),
+    publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    store: t.field({
+      type: StoreRef,
+      resolve: async (p, _args, ctx) => {
+        const store = await storeById(ctx).load(p.storeId);
+        if (!store) throw notFound(`The store of product ${p.handle} is gone.`, { domain: p.domain });
+        return store;
+      },
+    }),
+  }),
+});
+
+builder.objectField(StoreRef, 'products', (t) =>
+  t.field({
+    type: ProductConnection,
+    description: "The store's products: best-sellers first (by rank), then the rest.",
+    args: {
+      ...pageArgs,
+      isBestSeller: t.arg.boolean({ description: 'Only best-sellers (true) or only the others (false).' }),
+    },
+    resolve: (store, args, ctx) => {
+      const pages =
+        args.isBestSeller == null
+          ? storeProductsPage.all
+          : args.isBestSeller
+            ? storeProductsPage.bestSellers
+            : storeProductsPage.others;
+      return pagedConnection(args, (window) => pages(ctx).load({ parentId: store.id, ...window }));
+    },
+  }),
+);

@@ -1,0 +1,58 @@
+// The one place a caller's domain becomes the catalog's canonical domain: lower case, no scheme,
+// no www., no port, path, query or trailing dot. "https://www.Example.com/a?b" → "example.com".
+// Anything that is not a public DNS name (spaces, no dot, IP addresses, over-long names) is
+// rejected with bad_request naming the parameter.
+import { z } from 'zod';
+import { badRequest, type ApiError } from '../platform/errors.ts';
+
+const MAX_DOMAIN_LENGTH = 253;
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+export type DomainParse = { ok: true; domain: string } | { ok: false; rule: string };
+
+function hostnameOf(input: string): string | null {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//.test(input) ? input : `http://${input}`;
+  try {
+    const url = new URL(withScheme);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if (url.username || url.password) return null;
+    return url.hostname;
+  } catch {
+    return null;
+  }
+}
+
+export function parseDomain(input: string): DomainParse {
+  const trimmed = input.trim().toLowerCase();
+  if (trimmed === '') return { ok: false, rule: 'must not be empty' };
+  if (/\s/.test(trimmed)) return { ok: false, rule: 'must not contain spaces' };
+  if (trimmed.includes('@')) return { ok: false, rule: 'must not contain @ (an email address or credentials)' };
+  const hostname = hostnameOf(trimmed);
+  if (!hostname) return { ok: false, rule: 'must be a domain or an http(s) URL' };
+  if (hostname.startsWith('[')) return { ok: false, rule: 'must be a domain, not an IP address' };
+  const domain = hostname.replace(/\.$/, '').replace(/^www\./, '');
+  if (domain.length > MAX_DOMAIN_LENGTH) return { ok: false, rule: `must be at most ${MAX_DOMAIN_LENGTH} characters` };
+  const labels = domain.split('.');
+  if (labels.length < 2) return { ok: false, rule: 'must contain a dot, e.g. example.com' };
+  if (!labels.every((label) => LABEL.test(label))) return { ok: false, rule: 'must be a valid domain name' };
+  if (/^\d+$/.test(labels[labels.length - 1]!)) return { ok: false, rule: 'must be a domain, not an IP address' };
+  return { ok: true, domain };
+}
+
+/** The canonical domain, or bad_request with details { parameter, rule }. */
+export function normalizeDomain(input: string, parameter = 'domain'): string {
+  const parsed = parseDomain(input);
+  if (!parsed.ok) throw invalidDomain(parameter, parsed.rule);
+  return parsed.domain;
+}
+
+const invalidDomain = (parameter: string, rule: string): ApiError =>
+  badRequest(`Invalid ${parameter}: ${rule}`, { parameter, rule });
+
+/** zod schema for domain arguments: validates and hands the resolver the canonical domain. */
+export const domainSchema = z.string().transform((value, ctx) => {
+  const parsed = parseDomain(value);
+  if (parsed.ok) return parsed.domain;
+  ctx.addIssue({ code: 'custom', message: parsed.rule });
+  return z.NEVER;
+});

@@ -1,0 +1,77 @@
+// Query.storeGroups: grouped rows (GET /v1/stores with groupBy). Rows are cohorts, not stores.
+import { builder } from '../graphql/builder.ts';
+import { pageArgs } from '../graphql/page-args.ts';
+import { pagedConnection } from '../graphql/pagination.ts';
+import { StoreFilter } from './store-filter.ts';
+import {
+  GROUP_METRICS,
+  GROUP_SORTS,
+  STORE_GROUPINGS,
+  storeGroups,
+  UNKNOWN_GROUP,
+  type StoreGroupRow,
+} from './store-groups.sql.ts';
+
+const StoreGrouping = builder.enumType('StoreGrouping', { values: STORE_GROUPINGS });
+const GroupMetric = builder.enumType('GroupMetric', {
+  description: 'Aggregate applied to each group: mean, median (50th percentile), max or min.',
+  values: GROUP_METRICS,
+});
+const GroupSort = builder.enumType('GroupSort', {
+  description: 'stores = number of stores in the group; revenue and visits = the group metric.',
+  values: GROUP_SORTS,
+});
+
+const GroupMetrics = builder.objectRef<StoreGroupRow>('GroupMetrics').implement({
+  description: 'The groupMetric aggregate of the stores in the group (modeled figures).',
+  fields: (t) => ({
+    monthlyRevenueUsd: t.exposeFloat('monthlyRevenueUsd', { description: "Aggregate of the revenue band's high end, USD." }),
+    monthlyVisits: t.exposeFloat('monthlyVisits', { description: 'Aggregate of modeled monthly visits.' }),
+  }),
+});
+
+const StoreGroup = builder.objectRef<StoreGroupRow>('StoreGroup').implement({
+  description: `A cohort of stores sharing the grouping value(s). Stores without a value are grouped under "${UNKNOWN_GROUP}".`,
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'parent, or "parent / leaf" with groupBy2.' }),
+    parent: t.exposeString('parent', { nullable: true, description: 'Value of groupBy (null for stores without one).' }),
+    leaf: t.exposeString('leaf', { nullable: true, description: 'Value of groupBy2.' }),
+    stores: t.exposeInt('stores', { description: 'Number of stores in the group.' }),
+    metrics: t.field({ type: GroupMetrics, resolve: (row) => row }),
+  }),
+});
+
+const StoreGroupConnection = builder.connectionObject({ type: StoreGroup, name: 'StoreGroupConnection' }, { name: 'StoreGroupEdge' });
+
+builder.queryField('storeGroups', (t) =>
+  t.field({
+    type: StoreGroupConnection,
+    description: 'The filtered stores rolled up by groupBy (and groupBy2). totalCount = number of groups.',
+    args: {
+      ...pageArgs,
+      filter: t.arg({ type: StoreFilter }),
+      groupBy: t.arg({ type: StoreGrouping, required: true }),
+      groupBy2: t.arg({ type: StoreGrouping }),
+      groupMetric: t.arg({ type: GroupMetric, defaultValue: 'median' }),
+      sort: t.arg({ type: GroupSort, defaultValue: 'stores' }),
+    },
+    validate: [
+      (args) => args.groupBy2 == null || args.groupBy2 !== args.groupBy,
+      { message: 'must differ from groupBy', path: ['groupBy2'] },
+    ],
+    resolve: (_root, args, ctx) =>
+      pagedConnection(args, (window) =>
+        storeGroups(
+          ctx.services.db.pool,
+          {
+            filter: args.filter,
+            groupBy: args.groupBy,
+            groupBy2: args.groupBy2,
+            metric: args.groupMetric ?? 'median',
+            sort: args.sort ?? 'stores',
+          },
+          window,
+        ),
+      ),
+  }),
+);

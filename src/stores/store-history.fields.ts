@@ -1,0 +1,29 @@
+// Store.history: daily snapshots (the profile's charts), newest day first.
+import { builder } from '../graphql/builder.ts';
+import { pageArgs } from '../graphql/page-args.ts';
+import { pagedConnection } from '../graphql/pagination.ts';
+import { RevenueBand } from './bands.type.ts';
+import { historyPage, type HistoryRecord } from './store.loaders.ts';
+import { StoreRef } from './store.ref.ts';
+
+const HistoryPoint = builder.objectRef<HistoryRecord>('HistoryPoint').implement({
+  description: "One day's snapshot of a store's modeled figures and catalog size.",
+  fields: (t) => ({
+    day: t.field({ type: 'Date', resolve: (h) => h.day }),
+    monthlyVisits: t.exposeInt('monthlyVisits'),
+    monthlyRevenueUsd: t.field({ type: RevenueBand, resolve: (h) => ({ low: h.revenueLowUsd, high: h.revenueHighUsd }) }),
+    serviceRating: t.exposeInt('serviceRating'),
+    productCount: t.exposeInt('productCount'),
+  }),
+});
+
+const HistoryConnection = builder.connectionObject({ type: HistoryPoint, name: 'HistoryConnection' }, { name: 'HistoryEdge' });
+
+builder.objectField(StoreRef, 'history', (t) =>
+  t.field({
+    type: HistoryConnection,
+    args: pageArgs,
+    description: 'Daily snapshots, newest day first.',
+    resolve: (store, args, ctx) => pagedConnection(args, (window) => historyPage(ctx).load({ parentId: store.id, ...window })),
+  }),
+);

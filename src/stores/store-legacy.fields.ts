@@ -1,0 +1,58 @@
+// Store fields that come from the legacy store (screenshot, socials, emails, legacy id) and the
+// `sources` list naming every backend that actually contributed to the object.
+import { builder } from '../graphql/builder.ts';
+import type { GraphqlContext } from '../graphql/context.ts';
+import type { LegacySocials } from '../legacy/port.ts';
+import { latestTrafficByStoreId, legacySummaryByDomain } from './store.loaders.ts';
+import { StoreRef } from './store.ref.ts';
+import type { StoreRecord } from './store.sql.ts';
+
+export const STRUCTURED_STORE_SOURCE = 'postgres:stores';
+export const TRAFFIC_SOURCE = 'postgres:traffic_monthly';
+
+const Socials = builder.objectRef<LegacySocials>('Socials').implement({
+  description: 'Social profiles seen on the storefront (legacy store). Null when none was seen.',
+  fields: (t) => ({
+    instagram: t.string({ nullable: true, resolve: (s) => s.instagram ?? null }),
+    facebook: t.string({ nullable: true, resolve: (s) => s.facebook ?? null }),
+    tiktok: t.string({ nullable: true, resolve: (s) => s.tiktok ?? null }),
+    twitter: t.string({ nullable: true, resolve: (s) => s.twitter ?? null }),
+    youtube: t.string({ nullable: true, resolve: (s) => s.youtube ?? null }),
+    pinterest: t.string({ nullable: true, resolve: (s) => s.pinterest ?? null }),
+  }),
+});
+
+const summaryOf = (store: StoreRecord, ctx: GraphqlContext) => legacySummaryByDomain(ctx).load(store.domain);
+
+builder.objectFields(StoreRef, (t) => ({
+  legacyId: t.string({
+    nullable: true,
+    description: 'Id of the store in the legacy store database (24 hex characters).',
+    resolve: async (store, _args, ctx) => store.legacyId ?? (await summaryOf(store, ctx))?.legacyId ?? null,
+  }),
+  screenshotUrl: t.string({
+    nullable: true,
+    resolve: async (store, _args, ctx) => (await summaryOf(store, ctx))?.screenshotUrl ?? null,
+  }),
+  socials: t.field({
+    type: Socials,
+    resolve: async (store, _args, ctx) => (await summaryOf(store, ctx))?.socials ?? {},
+  }),
+  emails: t.stringList({
+    resolve: async (store, _args, ctx) => (await summaryOf(store, ctx))?.emails ?? [],
+  }),
+  sources: t.stringList({
+    description: 'Backends that contributed to this object, each `<backend>:<table_or_collection>`.',
+    resolve: async (store, _args, ctx) => {
+      const [summary, traffic] = await Promise.all([
+        summaryOf(store, ctx),
+        latestTrafficByStoreId(ctx).load(store.id),
+      ]);
+      return [
+        STRUCTURED_STORE_SOURCE,
+        ...(summary ? [ctx.services.legacy.source] : []),
+        ...(traffic ? [TRAFFIC_SOURCE] : []),
+      ];
+    },
+  }),
+}));

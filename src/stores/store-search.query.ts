@@ -1,0 +1,39 @@
+// Query.stores: the store search (GET /v1/stores without groupBy).
+import { builder } from '../graphql/builder.ts';
+import { pageArgs } from '../graphql/page-args.ts';
+import { offsetConnection } from '../graphql/pagination.ts';
+import { StoreFilter } from './store-filter.ts';
+import { countStores, effectiveSort, searchStores, STORE_SORTS } from './store-search.sql.ts';
+import { primeStores } from './store.loaders.ts';
+import { StoreConnection } from './store.ref.ts';
+
+export const StoreSortEnum = builder.enumType('StoreSort', {
+  description: 'Order of the store search. relevance = trigram similarity to q.',
+  values: STORE_SORTS,
+});
+
+builder.queryField('stores', (t) =>
+  t.field({
+    type: StoreConnection,
+    description:
+      'Search and filter stores. Default order: relevance when filter.q is set, otherwise revenue (high end of the band).',
+    args: {
+      ...pageArgs,
+      filter: t.arg({ type: StoreFilter }),
+      sort: t.arg({ type: StoreSortEnum }),
+    },
+    resolve: (_root, args, ctx) => {
+      const pool = ctx.services.db.pool;
+      const sort = effectiveSort(args.sort, args.filter?.q);
+      return offsetConnection(
+        args,
+        async (window) => {
+          const stores = await searchStores(pool, args.filter, sort, window);
+          primeStores(ctx, stores);
+          return stores;
+        },
+        () => countStores(pool, args.filter),
+      );
+    },
+  }),
+);

@@ -1,0 +1,93 @@
+// Per-request loaders for stores and what hangs off a store. Every keyed read goes through one of
+// these, so a page of N stores costs the same few statements as a page of 2.
+import DataLoader from 'dataloader';
+import type { StoreDailySnapshot, TrafficMonthly } from '../generated/prisma/client.ts';
+import type { LegacySummary } from '../legacy/port.ts';
+import { childPageLoader } from '../graphql/child-pages.ts';
+import { defineLoader, type GraphqlContext } from '../graphql/context.ts';
+import { guardDb, queryRows } from '../graphql/sql.ts';
+import type { StoreRecord } from './store.sql.ts';
+
+function byKey<K, V>(keys: readonly K[], rows: readonly V[], keyOf: (row: V) => K): (V | null)[] {
+  const map = new Map(rows.map((row) => [keyOf(row), row]));
+  return keys.map((key) => map.get(key) ?? null);
+}
+
+export const storeById = defineLoader(
+  (ctx) =>
+    new DataLoader<number, StoreRecord | null>(async (ids) => {
+      const stores = await guardDb(ctx.services.db.prisma.store.findMany({ where: { id: { in: [...ids] } } }));
+      for (const store of stores) storeByDomain(ctx).prime(store.domain, store);
+      return byKey(ids, stores, (s) => s.id);
+    }),
+);
+
+/** Keys are canonical domains (see normalizeDomain). */
+export const storeByDomain = defineLoader(
+  (ctx) =>
+    new DataLoader<string, StoreRecord | null>(async (domains) => {
+      const stores = await guardDb(ctx.services.db.prisma.store.findMany({ where: { domain: { in: [...domains] } } }));
+      for (const store of stores) storeById(ctx).prime(store.id, store);
+      return byKey(domains, stores, (s) => s.domain);
+    }),
+);
+
+/** Stores read by a list query are cached for the fields that look them up again by key. */
+export function primeStores(ctx: GraphqlContext, stores: readonly StoreRecord[]): void {
+  for (const store of stores) {
+    storeById(ctx).prime(store.id, store);
+    storeByDomain(ctx).prime(store.domain, store);
+  }
+}
+
+/** The legacy store's summary of each domain: one findByDomains round trip per batch. */
+export const legacySummaryByDomain = defineLoader(
+  (ctx) =>
+    new DataLoader<string, LegacySummary | null>(async (domains) => {
+      const found = await ctx.services.legacy.findByDomains(domains);
+      return domains.map((d) => found.get(d) ?? null);
+    }),
+);
+
+// Days and months travel as 'YYYY-MM-DD' text: pg would turn a DATE into local midnight.
+export type TrafficRecord = Omit<TrafficMonthly, 'month'> & { month: string };
+export type HistoryRecord = Omit<StoreDailySnapshot, 'day'> & { day: string };
+
+const TRAFFIC_COLUMNS = `t.store_id AS "storeId", to_char(t.month, 'YYYY-MM-DD') AS month, t.visits, t.organic_pct AS "organicPct",
+  t.paid_pct AS "paidPct", t.social_pct AS "socialPct", t.direct_pct AS "directPct",
+  t.referral_pct AS "referralPct", t.source`;
+
+/** The newest third-party traffic month of each store; null when the store has no coverage. */
+export const latestTrafficByStoreId = defineLoader(
+  (ctx) =>
+    new DataLoader<number, TrafficRecord | null>(async (storeIds) => {
+      const rows = await queryRows<TrafficRecord>(
+        ctx.services.db.pool,
+        `SELECT DISTINCT ON (t.store_id) ${TRAFFIC_COLUMNS} FROM traffic_monthly t
+         WHERE t.store_id = ANY($1::int[]) ORDER BY t.store_id, t.month DESC`,
+        [storeIds],
+      );
+      return byKey(storeIds, rows, (r) => r.storeId);
+    }),
+);
+
+/** Monthly traffic points, newest month first. */
+export const trafficPage = defineLoader((ctx) =>
+  childPageLoader<TrafficRecord>(ctx.services.db.pool, {
+    select: TRAFFIC_COLUMNS,
+    from: 'traffic_monthly t',
+    parentColumn: 't.store_id',
+    orderBy: 't.month DESC',
+  }),
+);
+
+/** Daily snapshots, newest day first. */
+export const historyPage = defineLoader((ctx) =>
+  childPageLoader<HistoryRecord>(ctx.services.db.pool, {
+    select: `h.store_id AS "storeId", to_char(h.day, 'YYYY-MM-DD') AS day, h.monthly_visits AS "monthlyVisits", h.revenue_low_usd AS "revenueLowUsd",
+      h.revenue_high_usd AS "revenueHighUsd", h.service_rating AS "serviceRating", h.product_count AS "productCount"`,
+    from: 'store_daily_snapshots h',
+    parentColumn: 'h.store_id',
+    orderBy: 'h.day DESC',
+  }),
+);

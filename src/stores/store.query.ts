@@ -1,0 +1,19 @@
+// Query.store(domain): one store profile (GET /v1/stores/{domain}).
+import { builder } from '../graphql/builder.ts';
+import { notFound } from '../platform/errors.ts';
+import { domainSchema } from './domain.ts';
+import { storeByDomain } from './store.loaders.ts';
+import { StoreRef } from './store.ref.ts';
+
+builder.queryField('store', (t) =>
+  t.field({
+    type: StoreRef,
+    description: 'One store by domain; a full URL with scheme and www. is accepted.',
+    args: { domain: t.arg.string({ required: true, validate: { schema: domainSchema } }) },
+    resolve: async (_root, { domain }, ctx) => {
+      const store = await storeByDomain(ctx).load(domain);
+      if (!store) throw notFound(`No store ${domain} in the catalog. Search first, or request a scrape.`, { domain });
+      return store;
+    },
+  }),
+);

@@ -1,0 +1,94 @@
+// THE batching guarantee: a page of store cards with their apps, legacy summaries (screenshot,
+// socials) and traffic costs the same number of SQL statements and legacy-store round trips
+// whether it holds 2 stores or 100.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LegacySummary } from '../../src/legacy/port.ts';
+import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
+import { FIXTURE_APPS, loadCatalogFixture } from '../support/catalog-fixture.ts';
+import { query } from './support/execute.ts';
+
+const EXTRA_STORES = 120;
+let t: CatalogTestServices;
+
+/** 120 more stores, each with two installed apps, a legacy summary and a traffic month. */
+async function addStores(services: CatalogTestServices['services']): Promise<void> {
+  const pool = services.db.pool;
+  await pool.query(
+    `INSERT INTO stores (domain, name, country_code, vertical, monthly_visits, revenue_low_usd, revenue_high_usd)
+     SELECT 'bulk-' || n || '.com', 'Bulk ' || n, 'US', 'Home', 1000 + n, 100, 200 + n FROM generate_series(1, $1) AS n`,
+    [EXTRA_STORES],
+  );
+  await pool.query(
+    `INSERT INTO store_apps (store_id, app_id)
+     SELECT s.id, a.id FROM stores s CROSS JOIN apps a WHERE s.domain LIKE 'bulk-%' AND a.slug = ANY($1::text[])`,
+    [FIXTURE_APPS.slice(0, 2).map((a) => a.slug)],
+  );
+  await pool.query(
+    `INSERT INTO traffic_monthly (store_id, month, visits, organic_pct, paid_pct, social_pct, direct_pct, referral_pct, source)
+     SELECT id, '2025-12-01', 1000, 40, 20, 20, 15, 5, 'similarweb' FROM stores WHERE domain LIKE 'bulk-%'`,
+  );
+  const summaries: LegacySummary[] = Array.from({ length: EXTRA_STORES }, (_, i) => ({
+    domain: `bulk-${i + 1}.com`,
+    legacyId: (0xb000 + i).toString(16).padStart(24, '0'),
+    screenshotUrl: `https://shots.example/bulk-${i + 1}.png`,
+    socials: { instagram: `https://instagram.com/bulk${i + 1}` },
+    emails: [],
+  }));
+  await services.legacy.upsertMany(summaries);
+}
+
+const CARDS = `query($first: Int!) {
+  stores(first: $first, sort: visits) {
+    totalCount
+    edges { node {
+      id domain name monthlyVisits monthlyRevenueUsd { low high } isDropshipper serviceRating serviceGrade
+      vertical countryCode sources screenshotUrl socials { instagram facebook } emails legacyId
+      traffic { latest { month organic paid social } }
+      apps { slug name category }
+    } }
+  }
+}`;
+
+beforeAll(async () => {
+  t = await createTestServices({ countStatements: true });
+  await loadCatalogFixture(t.services.db.pool, t.services.legacy);
+  await addStores(t.services);
+});
+afterAll(() => t?.close());
+
+async function measure(first: number) {
+  t.counter!.reset();
+  const data = await query(t.services, CARDS, { first });
+  return { data, statements: t.counter!.statements, legacy: t.counter!.legacyRoundTrips, log: [...t.counter!.log] };
+}
+
+describe('batching', () => {
+  it('counts Prisma statements as well as raw ones (the counter sees every read)', async () => {
+    t.counter!.reset();
+    await t.services.db.prisma.store.findFirst();
+    expect(t.counter!.statements).toBeGreaterThanOrEqual(1);
+  });
+
+  it('serves 100 store cards with apps and legacy summaries in as many round trips as 2', async () => {
+    const two = await measure(2);
+    const hundred = await measure(100);
+
+    const stores = hundred.data.stores.edges.map((e: any) => e.node);
+    expect(stores).toHaveLength(100);
+    expect(hundred.data.stores.totalCount).toBe(12 + EXTRA_STORES);
+    // the page really carries the joined data for every card
+    const bulk = stores.filter((s: any) => s.domain.startsWith('bulk-'));
+    expect(bulk.length).toBeGreaterThan(80);
+    for (const store of bulk) {
+      expect(store.apps.map((a: any) => a.slug).sort()).toEqual(FIXTURE_APPS.slice(0, 2).map((a) => a.slug).sort());
+      expect(store.screenshotUrl).toBe(`https://shots.example/${store.domain.replace('.com', '')}.png`);
+      expect(store.sources).toEqual(['postgres:stores', 'postgres:legacy_store_summaries', 'postgres:traffic_monthly']);
+    }
+
+    expect(hundred.statements, hundred.log.join('\n---\n')).toBe(two.statements);
+    expect(hundred.legacy).toBe(two.legacy);
+    // and that constant is small: page, count, apps (Prisma: installs + apps), latest traffic
+    expect(hundred.statements).toBeLessThanOrEqual(6);
+    expect(hundred.legacy).toBe(1);
+  });
+});

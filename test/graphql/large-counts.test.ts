@@ -1,0 +1,45 @@
+// Totals over broad filters: exact up to 10,000 matches, PostgreSQL's estimate beyond (flagged by
+// totalCountExact = false); paging never depends on the total.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { offsetToCursor } from '@pothos/plugin-relay';
+import { EXACT_COUNT_LIMIT } from '../../src/graphql/sql.ts';
+import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
+import { query } from './support/execute.ts';
+
+const STORES = 10_500;
+let t: CatalogTestServices;
+
+beforeAll(async () => {
+  t = await createTestServices();
+  await t.services.db.pool.query(
+    `INSERT INTO stores (domain, name, country_code, monthly_visits, revenue_high_usd, is_dropshipper)
+     SELECT 'many-' || n || '.com', 'Many ' || n, CASE WHEN n % 100 = 0 THEN 'GB' ELSE 'US' END, n, n, n % 100 = 0
+     FROM generate_series(1, $1) AS n`,
+    [STORES],
+  );
+  await t.services.db.pool.query('ANALYZE stores');
+});
+afterAll(() => t?.close());
+
+const COUNT = `query($filter: StoreFilter, $after: String) { stores(filter: $filter, first: 5, after: $after) {
+  totalCount totalCountExact pageInfo { hasNextPage } edges { node { domain } } } }`;
+
+describe('totals of large result sets', () => {
+  it('estimates past the exact-count limit and says so', async () => {
+    const { stores } = await query(t.services, COUNT);
+    expect(stores.totalCountExact).toBe(false);
+    expect(stores.totalCount).toBeGreaterThan(EXACT_COUNT_LIMIT);
+    expect(Math.abs(stores.totalCount - STORES) / STORES).toBeLessThan(0.1);
+  });
+
+  it('counts exactly below the limit', async () => {
+    const { stores } = await query(t.services, COUNT, { filter: { countryCode: 'GB' } });
+    expect(stores).toMatchObject({ totalCount: STORES / 100, totalCountExact: true });
+  });
+
+  it('pages to the very end regardless of the estimate', async () => {
+    const { stores } = await query(t.services, COUNT, { after: offsetToCursor(STORES - 3) });
+    expect(stores.edges.map((e: any) => e.node.domain)).toEqual(['many-2.com', 'many-1.com']);
+    expect(stores.pageInfo.hasNextPage).toBe(false);
+  });
+});

@@ -1,0 +1,79 @@
+// normalizeDomain: every way a caller writes a store's domain becomes the one canonical domain;
+// anything that is not a public DNS name is refused with bad_request naming the parameter.
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/platform/errors.ts';
+import { normalizeDomain, parseDomain } from '../../src/stores/domain.ts';
+
+describe('normalizeDomain', () => {
+  it.each([
+    ['example.com', 'example.com'],
+    ['https://www.example.com/path?x', 'example.com'],
+    ['WWW.Example.COM', 'example.com'],
+    ['http://example.com:443', 'example.com'],
+    ['  shop.example.co.uk  ', 'shop.example.co.uk'],
+    ['example.com/collections/all', 'example.com'],
+    ['https://example.com#top', 'example.com'],
+    ['example.com.', 'example.com'],
+    ['HTTPS://WWW.MY-SHOP.IO/', 'my-shop.io'],
+    ['www2.example.com', 'www2.example.com'],
+    ['bücher.de', 'xn--bcher-kva.de'],
+    ['https://www.example.com:8443/a/b?c=d&e=f', 'example.com'],
+  ])('%j → %j', (input, expected) => {
+    expect(normalizeDomain(input)).toBe(expected);
+  });
+
+  it('strips www. only once, at the start', () => {
+    expect(normalizeDomain('www.www.example.com')).toBe('www.example.com');
+    expect(normalizeDomain('shop.www.example.com')).toBe('shop.www.example.com');
+  });
+
+  it.each([
+    ['', 'must not be empty'],
+    ['   ', 'must not be empty'],
+    ['exa mple.com', 'must not contain spaces'],
+    ['localhost', 'must contain a dot'],
+    ['example', 'must contain a dot'],
+    ['192.168.1.1', 'not an IP address'],
+    ['http://10.0.0.1/admin', 'not an IP address'],
+    ['[::1]', 'not an IP address'],
+    ['http://[2001:db8::1]/', 'not an IP address'],
+    ['0x7f.1', 'not an IP address'],
+    ['ftp://example.com', 'http(s) URL'],
+    ['javascript:alert(1)', 'must'],
+    ['user@example.com', '@'],
+    ['https://user:pass@example.com', '@'],
+    ['-bad.example.com', 'valid domain'],
+    ['bad-.example.com', 'valid domain'],
+    ['under_score.example.com', 'valid domain'],
+    [`${'a'.repeat(64)}.com`, 'valid domain'],
+    [`${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(62)}`, 'at most 253'],
+  ])('refuses %j (%s)', (input, rule) => {
+    const parsed = parseDomain(input);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.rule).toContain(rule);
+  });
+
+  it('throws bad_request with details { parameter, rule }', () => {
+    let thrown: unknown;
+    try {
+      normalizeDomain('not a domain');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ApiError);
+    expect((thrown as ApiError).code).toBe('bad_request');
+    expect((thrown as ApiError).details).toEqual({ parameter: 'domain', rule: 'must not contain spaces' });
+  });
+
+  it('names the parameter it was given', () => {
+    expect(() => normalizeDomain('nope', 'domains')).toThrowError(
+      expect.objectContaining({ details: { parameter: 'domains', rule: 'must contain a dot, e.g. example.com' } }),
+    );
+  });
+
+  it('accepts a name of exactly 253 characters', () => {
+    const name = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`;
+    expect(name).toHaveLength(253);
+    expect(normalizeDomain(name)).toBe(name);
+  });
+});

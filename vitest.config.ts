@@ -1,6 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // graphql 16 ships CJS (main) and ESM (module) builds without an exports map: Vite would load
+    // the ESM one for our sources while Node loads the CJS one for Pothos, and graphql refuses to
+    // mix two instances. One build for everyone, the one Node picks.
+    alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],

@@ -1,0 +1,30 @@
+// The open discovery routes (no key, no rate limit): GET /, /v1/llms.txt, /v1/docs.md,
+// /v1/openapi.json and /v1/examples. Documents are rendered once, at registration.
+import type { FastifyInstance } from 'fastify';
+import { EXAMPLES } from '../src/discovery/examples.ts';
+import { renderDocsMarkdown, renderLlmsTxt } from '../src/discovery/index.ts';
+import { rootDocument } from '../src/discovery/root.ts';
+import { AUTH_RULE } from '../src/discovery/usage-rules.ts';
+import type { Services } from '../src/platform/services.ts';
+import { buildOpenApiDocument } from './openapi/document.ts';
+
+/** Discovery documents change only with a deploy; a short shared cache spares repeated fetches. */
+const CACHE_CONTROL = 'public, max-age=300';
+
+export function registerDiscoveryRoutes(app: FastifyInstance, services: Services): void {
+  const openapi = JSON.stringify(buildOpenApiDocument({ serverUrl: services.config.PUBLIC_BASE_URL }));
+  const docs = renderDocsMarkdown();
+  const llms = renderLlmsTxt();
+  const root = rootDocument(AUTH_RULE);
+
+  const send = (url: string, contentType: string, body: unknown) =>
+    app.get(url, async (_request, reply) =>
+      reply.header('cache-control', CACHE_CONTROL).type(contentType).send(body),
+    );
+
+  send('/', 'application/json; charset=utf-8', root);
+  send('/v1/llms.txt', 'text/plain; charset=utf-8', llms);
+  send('/v1/docs.md', 'text/markdown; charset=utf-8', docs);
+  send('/v1/openapi.json', 'application/json; charset=utf-8', openapi);
+  send('/v1/examples', 'application/json; charset=utf-8', EXAMPLES);
+}

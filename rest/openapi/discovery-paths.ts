@@ -1,0 +1,58 @@
+// The open discovery routes in the OpenAPI description: no security, no rate-limit headers.
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { ExamplesDocument } from '../../src/discovery/examples.ts';
+import { RootDocument } from '../../src/discovery/root.ts';
+import { errorResponses } from './error-responses.ts';
+
+const HealthReport = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    backends: z.record(
+      z.string(),
+      z.object({ ok: z.boolean(), backend: z.string(), latencyMs: z.number().optional() }),
+    ),
+    version: z.string(),
+    uptimeSeconds: z.number(),
+  })
+  .meta({ id: 'HealthReport', description: 'Liveness of the service and its backends.' });
+
+const text = (mediaType: string, description: string) => ({
+  description,
+  content: { [mediaType]: { schema: z.string() } },
+});
+
+export function registerDiscoveryPaths(registry: OpenAPIRegistry): void {
+  const open = (path: string, operationId: string, summary: string, ok: Record<string, unknown>, extra = {}) =>
+    registry.registerPath({
+      method: 'get',
+      path,
+      operationId,
+      tags: ['Discovery'],
+      summary,
+      security: [],
+      responses: { 200: ok as never, ...extra, ...errorResponses(['internal']) },
+    });
+
+  open('/', 'getRoot', 'Root discovery: name, version and links to every discovery route', {
+    description: 'Links to the discovery documents and the GraphQL endpoint.',
+    content: { 'application/json': { schema: RootDocument } },
+  });
+  open('/v1/llms.txt', 'getLlmsTxt', 'Agent brief (plain text)', text('text/plain', 'Usage rules and a compact route list for agents.'));
+  open('/v1/docs.md', 'getDocsMarkdown', 'Reference in Markdown', text('text/markdown', 'Every route with its parameters, responses and errors.'));
+  open('/v1/openapi.json', 'getOpenApi', 'This OpenAPI 3.1 description', {
+    description: 'The OpenAPI 3.1 document.',
+    content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+  });
+  open('/v1/examples', 'getExamples', 'Machine-readable workflow recipes', {
+    description: 'Workflows as lists of concrete HTTP steps.',
+    content: { 'application/json': { schema: ExamplesDocument } },
+  });
+  open(
+    '/v1/health',
+    'getHealth',
+    'Liveness',
+    { description: 'The service can answer.', content: { 'application/json': { schema: HealthReport } } },
+    { 503: { description: 'The structured store is unreachable.', content: { 'application/json': { schema: HealthReport } } } },
+  );
+}

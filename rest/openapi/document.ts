@@ -1,0 +1,83 @@
+// The OpenAPI 3.1 description, generated from the route table and its zod schemas (never kept by
+// hand beside them). Built once per process; the served copy and docs.md both come from here.
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import packageJson from '../../package.json' with { type: 'json' };
+import { DECISIONS } from '../../src/discovery/decisions.ts';
+import { USAGE_RULES } from '../../src/discovery/usage-rules.ts';
+import { TAGS, type RestRoute } from '../route.ts';
+import { catalogRoutes } from '../routes/index.ts';
+import { DATA_ROUTE_ERRORS, errorResponses } from './error-responses.ts';
+import { registerDiscoveryPaths } from './discovery-paths.ts';
+import { RATE_LIMIT_HEADERS } from './rate-limit-headers.ts';
+
+export const API_TITLE = 'Store-Intelligence API';
+export const API_SUMMARY = 'Facts about online stores on one e-commerce platform, their products and apps.';
+
+export const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Authorization: Bearer <API_KEY>. Keys are minted on the integrations page of the web app (paid plans).',
+  },
+  apiKeyHeader: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Api-Key',
+    description: 'X-Api-Key: <API_KEY>, the alternative to the bearer header. Never send the key in the query string.',
+  },
+} as const;
+
+function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
+  registry.registerPath({
+    method: 'get',
+    path: route.path,
+    operationId: route.operationId,
+    tags: [route.tag],
+    summary: route.summary,
+    description: `${route.description}\n\nExample: \`GET ${route.example}\``,
+    request: { params: route.pathParams, query: route.query },
+    responses: {
+      200: {
+        description: 'Success.',
+        headers: RATE_LIMIT_HEADERS,
+        content: { 'application/json': { schema: route.response } },
+      },
+      ...errorResponses(route.canBeNotFound ? [...DATA_ROUTE_ERRORS, 'not_found'] : DATA_ROUTE_ERRORS),
+    },
+  });
+}
+
+export function buildOpenApiDocument(
+  options: { serverUrl?: string; routes?: readonly RestRoute[] } = {},
+): OpenAPIObject {
+  const registry = new OpenAPIRegistry();
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) registry.registerComponent('securitySchemes', name, scheme);
+  registerDiscoveryPaths(registry);
+  for (const route of options.routes ?? catalogRoutes) registerRoute(registry, route);
+
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: API_TITLE,
+      version: packageJson.version,
+      description: infoDescription(),
+    },
+    servers: [{ url: options.serverUrl ?? '/', description: 'This server' }],
+    // data routes need a key (either header); discovery routes override this with `security: []`
+    security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+  });
+}
+
+function infoDescription(): string {
+  return [
+    `${API_SUMMARY} REST/JSON over the catalog. Lists use \`{data, page: {limit, offset, count, hasMore, total}}\`; ` +
+      '`limit` defaults to 20 (maximum 100), `offset` to 0; stop paging when `page.hasMore` is false. ' +
+      'Errors are `{error: {code, message, details}}`.',
+    '## Usage rules',
+    USAGE_RULES.map((rule, index) => `${index + 1}. ${rule}`).join('\n'),
+    '## Decisions where the contract is open',
+    DECISIONS.map((d) => `- **${d.topic}**: ${d.decision}`).join('\n'),
+  ].join('\n\n');
+}

@@ -1,0 +1,73 @@
+// Query and path parameter schemas of the REST routes. Query strings carry only text, so each
+// schema first converts the exact textual form it accepts (and nothing looser: "1e2", " 5",
+// "yes" stay strings and fail) and then checks the value; the messages are the `rule` of the
+// bad_request details, written for the caller.
+import { z } from 'zod';
+
+const INTEGER = /^-?\d+$/;
+const DECIMAL = /^-?(\d+(\.\d+)?|\.\d+)$/;
+
+const fromText = (pattern: RegExp) => (value: unknown) =>
+  typeof value === 'string' && pattern.test(value) ? Number(value) : value;
+
+export function integerParam(range: { min: number; max?: number }) {
+  const rule =
+    range.max === undefined
+      ? `must be an integer of at least ${range.min}`
+      : `must be an integer from ${range.min} to ${range.max}`;
+  const base = z.number({ error: rule }).int({ error: rule }).min(range.min, { error: rule });
+  return z.preprocess(fromText(INTEGER), range.max === undefined ? base : base.max(range.max, { error: rule }));
+}
+
+/** A finite decimal number written plainly (no exponent, no Infinity/NaN, no hex). */
+export function numberParam(range: { min?: number } = {}) {
+  const rule = range.min === undefined ? 'must be a finite number' : `must be a finite number of at least ${range.min}`;
+  const base = z.number({ error: rule });
+  return z.preprocess(fromText(DECIMAL), range.min === undefined ? base : base.min(range.min, { error: rule }));
+}
+
+/** Only the words true and false: "1", "yes" or an empty value are rejected, not guessed. */
+export const booleanParam = () =>
+  z.preprocess(
+    (value: unknown) => (value === 'true' ? true : value === 'false' ? false : value),
+    z.boolean({ error: 'must be true or false' }),
+  );
+
+export const enumParam = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of: ${values.join(', ')}` });
+
+export const textParam = (maxLength = 200) =>
+  z
+    .string({ error: 'must be given once, as text' })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(maxLength, { error: `must be at most ${maxLength} characters` });
+
+/** A calendar day YYYY-MM-DD (UTC). */
+export const dateParam = () => z.iso.date({ error: 'must be a date written YYYY-MM-DD' });
+
+/** `{domain}`: a bare domain or a full URL (URL-encoded in the path); GraphQL normalises it. */
+export const domainParam = () =>
+  textParam(2048).meta({
+    description:
+      'A bare domain (example.com) or a full URL with scheme and optional www; URL-encode a full URL ' +
+      '(https%3A%2F%2Fwww.example.com).',
+    example: 'example.com',
+  });
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+/** limit + offset of every list (spec part 4). */
+export function paginationParams() {
+  return {
+    limit: integerParam({ min: 1, max: MAX_LIMIT })
+      .default(DEFAULT_LIMIT)
+      .meta({ description: `Page size, 1 to ${MAX_LIMIT}.` }),
+    offset: integerParam({ min: 0 })
+      .default(0)
+      .meta({ description: 'Items to skip. Stop paging when page.hasMore is false.' }),
+  };
+}
+
+export type Pagination = { limit: number; offset: number };

@@ -1,0 +1,37 @@
+// Parameters are parsed once, at the edge, by the route's zod schemas. The first problem found
+// becomes a bad_request whose details name the parameter and the rule it broke.
+import type { z } from 'zod';
+import { ApiError } from '../src/platform/errors.ts';
+import type { RestRoute } from './route.ts';
+
+export function parseParams(route: RestRoute, pathParams: unknown, query: unknown): Record<string, unknown> {
+  const rawQuery = (query ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(rawQuery)) {
+    if (Array.isArray(value)) throw invalid(name, 'must be given once');
+  }
+  const path = route.pathParams.safeParse(pathParams ?? {});
+  if (!path.success) throw fromIssue(path.error.issues[0], route, pathParams as Record<string, unknown>);
+  const parsedQuery = route.query.safeParse(rawQuery);
+  if (!parsedQuery.success) throw fromIssue(parsedQuery.error.issues[0], route, rawQuery);
+  return { ...path.data, ...parsedQuery.data };
+}
+
+function fromIssue(issue: z.core.$ZodIssue | undefined, route: RestRoute, raw: Record<string, unknown>): ApiError {
+  if (issue?.code === 'unrecognized_keys') {
+    const accepted = Object.keys(route.query.shape);
+    const rule = accepted.length
+      ? `unknown parameter; this route accepts: ${accepted.join(', ')}`
+      : 'unknown parameter; this route takes no query parameters';
+    // details name the first; the message names them all
+    const [first = 'query'] = issue.keys;
+    return new ApiError('bad_request', `Unknown query parameter ${issue.keys.join(', ')}: ${rule}`, { parameter: first, rule });
+  }
+  const parameter = String(issue?.path[0] ?? 'request');
+  const rule = issue?.message ?? 'is invalid';
+  return invalid(parameter, raw[parameter] === undefined && issue?.path.length === 1 ? `is required: ${rule}` : rule);
+}
+
+function invalid(parameter: string, rule: string): ApiError {
+  // the same wording as the GraphQL layer's argument errors (src/graphql/validation-error.ts)
+  return new ApiError('bad_request', `Invalid ${parameter}: ${rule}`, { parameter, rule });
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { ListChangesDocument } from '../generated/operations.ts';
+import { connectionArgs, listEnvelope } from '../pagination.ts';
+import { dateParam, enumParam, paginationParams, textParam } from '../params.ts';
+import { defineRoute, noPathParams } from '../route.ts';
+import { CHANGE_ENTITIES, ChangeList } from '../schemas/changes.ts';
+
+export const listChanges = defineRoute({
+  operationId: 'listChanges',
+  method: 'GET',
+  path: '/v1/changes',
+  tag: 'Changes',
+  summary: 'One feed of product, app and store movements',
+  description:
+    'Already summarized, newest first. Each entry is a difference between two observations (scrapes), not a ' +
+    'complete event stream; an empty page means nothing was observed to change.',
+  document: ListChangesDocument,
+  pathParams: noPathParams,
+  query: z.strictObject({
+    entity: enumParam(CHANGE_ENTITIES).optional().meta({ description: 'Only changes of this kind of entity.' }),
+    domain: textParam(2048).optional().meta({ description: "Only this store's changes (bare domain or full URL)." }),
+    since: dateParam().optional().meta({ description: 'Only changes detected on or after this day (UTC).' }),
+    ...paginationParams(),
+  }),
+  canBeNotFound: false,
+  variables: (p) => ({ filter: { entity: p.entity, domain: p.domain, since: p.since }, ...connectionArgs(p) }),
+  response: ChangeList,
+  respond: (data, p) => listEnvelope(data.changes, p),
+  example: '/v1/changes?entity=product&since=2025-01-01',
+});

@@ -1,0 +1,38 @@
+// The catalog route table, in the order docs.md and the OpenAPI description list the routes.
+// Static segments before parameters where both could match (Fastify matches static first anyway;
+// the order here is for readers).
+import type { RestRoute } from '../route.ts';
+import { getAnalyticsOverview, listCountryStats, listMovers, listVerticalStats } from './analytics.ts';
+import { getApp, listAppStores, searchApps } from './apps.ts';
+import { listChanges } from './changes.ts';
+import { getProduct, listProductChanges, searchProducts } from './products.ts';
+import {
+  compareStores,
+  getStore,
+  getStoreTraffic,
+  listStoreApps,
+  listStoreHistory,
+  listStoreProducts,
+  searchStores,
+} from './stores.ts';
+
+export const catalogRoutes: readonly RestRoute[] = [
+  searchStores,
+  compareStores,
+  getStore,
+  listStoreProducts,
+  listStoreHistory,
+  getStoreTraffic,
+  listStoreApps,
+  searchProducts,
+  listProductChanges,
+  getProduct,
+  listChanges,
+  getAnalyticsOverview,
+  listVerticalStats,
+  listCountryStats,
+  listMovers,
+  searchApps,
+  getApp,
+  listAppStores,
+];

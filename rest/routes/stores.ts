@@ -1,0 +1,293 @@
+import { z } from 'zod';
+import {
+  CompareStoresDocument,
+  GetStoreDocument,
+  GetStoreTrafficDocument,
+  ListStoreAppsDocument,
+  ListStoreHistoryDocument,
+  ListStoreProductsDocument,
+  SearchStoresDocument,
+  type GetStoreQuery,
+} from '../generated/operations.ts';
+import { connectionArgs, listEnvelope, wholeListEnvelope } from '../pagination.ts';
+import {
+  booleanParam,
+  domainParam,
+  enumParam,
+  integerParam,
+  paginationParams,
+  textParam,
+} from '../params.ts';
+import { defineRoute, noPathParams, noQuery } from '../route.ts';
+import { AppList } from '../schemas/apps.ts';
+import { ProductList } from '../schemas/products.ts';
+import {
+  GROUP_METRICS,
+  HistoryList,
+  STORE_GROUPINGS,
+  StoreComparison,
+  StoreGroupList,
+  StoreList,
+  StoreProfile,
+  StoreTraffic,
+} from '../schemas/stores.ts';
+
+const domainPath = z.strictObject({ domain: domainParam() });
+
+const STORE_SORTS = ['revenue', 'visits', 'stores', 'rating', 'newest', 'relevance'] as const;
+const GROUP_SORTS = ['stores', 'revenue', 'visits'] as const;
+type GroupSort = (typeof GROUP_SORTS)[number];
+const isGroupSort = (sort: string | undefined): sort is GroupSort => GROUP_SORTS.some((s) => s === sort);
+
+const searchQuery = z
+  .strictObject({
+    q: textParam().optional().meta({ description: 'Brand or domain, fuzzy (trigram) match.' }),
+    vertical: textParam().optional().meta({ description: 'Vertical name, case-insensitive.' }),
+    industry: textParam().optional().meta({ description: 'Industry name, case-insensitive.' }),
+    category: textParam().optional().meta({ description: 'Category name, case-insensitive.' }),
+    countryCode: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, { error: 'must be an ISO 3166-1 alpha-2 country code' })
+      .optional()
+      .meta({ description: 'ISO 3166-1 alpha-2 code, case-insensitive.', example: 'US' }),
+    minVisits: integerParam({ min: 0 }).optional().meta({ description: 'Minimum modeled monthly visits.' }),
+    maxVisits: integerParam({ min: 0 }).optional().meta({ description: 'Maximum modeled monthly visits.' }),
+    minRevenue: integerParam({ min: 0 })
+      .optional()
+      .meta({ description: 'Minimum modeled monthly revenue in USD (high end of the band).' }),
+    isDropshipper: booleanParam().optional().meta({ description: 'Filter on the dropshipper classification.' }),
+    sort: enumParam(STORE_SORTS)
+      .optional()
+      .meta({
+        description:
+          'Without groupBy: revenue (default; relevance when q is given), visits, rating, newest or relevance; ' +
+          'stores has no meaning for stores and gives the default order, so a grouped query with groupBy dropped ' +
+          'still works. With groupBy: stores (default), revenue or visits.',
+      }),
+    groupBy: enumParam(STORE_GROUPINGS)
+      .optional()
+      .meta({ description: 'Roll the filtered stores up by this grouping (grouped mode, meta.mode = grouped).' }),
+    groupBy2: enumParam(STORE_GROUPINGS)
+      .optional()
+      .meta({ description: 'Second grouping inside groupBy: rows get a parent and a leaf. Ignored without groupBy.' }),
+    groupMetric: enumParam(GROUP_METRICS)
+      .default('median')
+      .meta({ description: 'Aggregate of the grouped metrics. Ignored without groupBy.' }),
+    ...paginationParams(),
+  })
+  .superRefine((params, ctx) => {
+    if (params.minVisits !== undefined && params.maxVisits !== undefined && params.minVisits > params.maxVisits) {
+      ctx.addIssue({ code: 'custom', path: ['minVisits'], message: 'must not exceed maxVisits' });
+    }
+    if (params.groupBy !== undefined && params.groupBy2 === params.groupBy) {
+      ctx.addIssue({ code: 'custom', path: ['groupBy2'], message: 'must differ from groupBy' });
+    }
+    if (params.groupBy !== undefined && params.sort !== undefined && !isGroupSort(params.sort)) {
+      ctx.addIssue({ code: 'custom', path: ['sort'], message: `with groupBy, must be one of: ${GROUP_SORTS.join(', ')}` });
+    }
+  });
+
+export const searchStores = defineRoute({
+  operationId: 'searchStores',
+  method: 'GET',
+  path: '/v1/stores',
+  tag: 'Stores',
+  summary: 'Search stores, or roll them up by a grouping',
+  description:
+    'Without groupBy: a page of store cards. With groupBy: a page of grouped rows over the same filters, with ' +
+    '`meta.mode = "grouped"`; grouped rows are not stores. Drop groupBy (and add the cell as a filter, e.g. ' +
+    'countryCode) to list the stores behind a grouped cell; groupBy2, groupMetric and sort=stores then have no effect.',
+  document: SearchStoresDocument,
+  pathParams: noPathParams,
+  query: searchQuery,
+  canBeNotFound: false,
+  variables: (p) => {
+    const grouped = p.groupBy !== undefined;
+    return {
+      grouped,
+      filter: {
+        q: p.q,
+        vertical: p.vertical,
+        industry: p.industry,
+        category: p.category,
+        countryCode: p.countryCode,
+        minVisits: p.minVisits,
+        maxVisits: p.maxVisits,
+        minRevenue: p.minRevenue,
+        isDropshipper: p.isDropshipper,
+      },
+      sort: grouped || p.sort === 'stores' ? undefined : p.sort,
+      groupBy: p.groupBy,
+      groupBy2: grouped ? p.groupBy2 : undefined,
+      groupMetric: grouped ? p.groupMetric : undefined,
+      groupSort: grouped && isGroupSort(p.sort) ? p.sort : undefined,
+      ...connectionArgs(p),
+    };
+  },
+  response: z.union([StoreList, StoreGroupList]),
+  respond: (data, p) => {
+    if (p.groupBy === undefined) return listEnvelope(required(data.stores, 'stores'), p);
+    return {
+      ...listEnvelope(required(data.storeGroups, 'storeGroups'), p),
+      meta: { mode: 'grouped' as const, groupBy: p.groupBy, groupBy2: p.groupBy2 ?? null, groupMetric: p.groupMetric },
+    };
+  },
+  example: '/v1/stores?q=acme&countryCode=US&limit=5',
+});
+
+export const getStore = defineRoute({
+  operationId: 'getStore',
+  method: 'GET',
+  path: '/v1/stores/{domain}',
+  tag: 'Stores',
+  summary: 'One unified store profile',
+  description:
+    'The store card plus the profile fields: metrics (catalog size, app count, ad spend, 30-day changes), ' +
+    'the modeled conversion band and average order value, screenshot, socials, emails, the installed apps, and ' +
+    '`models`: the method and this store\'s inputs behind each modeled figure. ' +
+    'A store missing from the catalog is not_found (404); queue a scrape for it.',
+  document: GetStoreDocument,
+  pathParams: domainPath,
+  query: noQuery,
+  canBeNotFound: true,
+  variables: (p) => ({ domain: p.domain }),
+  response: StoreProfile,
+  respond: ({ store }) => ({ ...store, models: explainModels(store.models) }),
+  example: '/v1/stores/example.com',
+});
+
+const MIN_COMPARE = 2;
+const MAX_COMPARE = 8;
+const compareRule = `must list ${MIN_COMPARE} to ${MAX_COMPARE} comma-separated domains`;
+
+export const compareStores = defineRoute({
+  operationId: 'compareStores',
+  method: 'GET',
+  path: '/v1/stores/compare',
+  tag: 'Stores',
+  summary: 'Compare 2 to 8 stores side by side',
+  description:
+    'Returns `{data: [store cards in the order asked], notFound: [domains not in the catalog]}`. Missing domains ' +
+    'never make this route fail with 404.',
+  document: CompareStoresDocument,
+  pathParams: noPathParams,
+  query: z.strictObject({
+    domains: z
+      .string({ error: compareRule })
+      .transform((value) =>
+        value
+          .split(',')
+          .map((domain) => domain.trim())
+          .filter((domain) => domain.length > 0),
+      )
+      .pipe(z.array(z.string()).min(MIN_COMPARE, { error: compareRule }).max(MAX_COMPARE, { error: compareRule }))
+      .meta({
+        description: `${MIN_COMPARE} to ${MAX_COMPARE} domains (bare or full URLs), comma-separated.`,
+        example: 'example.com,example.org',
+      }),
+  }),
+  canBeNotFound: false,
+  variables: (p) => ({ domains: p.domains }),
+  response: StoreComparison,
+  respond: (data) => ({ data: data.compareStores.stores, notFound: data.compareStores.notFound }),
+  example: '/v1/stores/compare?domains=example.com,example.org',
+});
+
+export const listStoreProducts = defineRoute({
+  operationId: 'listStoreProducts',
+  method: 'GET',
+  path: '/v1/stores/{domain}/products',
+  tag: 'Stores',
+  summary: "A store's products",
+  description: 'Best sellers first (by rank), then the rest.',
+  document: ListStoreProductsDocument,
+  pathParams: domainPath,
+  query: z.strictObject({
+    isBestSeller: booleanParam().optional().meta({ description: 'Only best sellers (true) or only the others (false).' }),
+    ...paginationParams(),
+  }),
+  canBeNotFound: true,
+  variables: (p) => ({ domain: p.domain, isBestSeller: p.isBestSeller, ...connectionArgs(p) }),
+  response: ProductList,
+  respond: (data, p) => listEnvelope(data.store.products, p),
+  example: '/v1/stores/example.com/products?isBestSeller=true',
+});
+
+export const listStoreHistory = defineRoute({
+  operationId: 'listStoreHistory',
+  method: 'GET',
+  path: '/v1/stores/{domain}/history',
+  tag: 'Stores',
+  summary: 'Daily snapshots of a store',
+  description:
+    'Newest day first, one snapshot per day. limit keeps the maximum of 100 of every list: read 180 days as ' +
+    'two pages (limit=100, then offset=100&limit=80).',
+  document: ListStoreHistoryDocument,
+  pathParams: domainPath,
+  query: z.strictObject(paginationParams()),
+  canBeNotFound: true,
+  variables: (p) => ({ domain: p.domain, ...connectionArgs(p) }),
+  response: HistoryList,
+  respond: (data, p) => listEnvelope(data.store.history, p),
+  example: '/v1/stores/example.com/history?limit=90',
+});
+
+export const getStoreTraffic = defineRoute({
+  operationId: 'getStoreTraffic',
+  method: 'GET',
+  path: '/v1/stores/{domain}/traffic',
+  tag: 'Stores',
+  summary: 'Monthly traffic series plus the latest third-party mix',
+  description:
+    'The list envelope over monthly points (newest first) with one extra field, `latest`: the latest ' +
+    'third-party traffic mix, or null when none was observed. Visits and shares are modeled estimates.',
+  document: GetStoreTrafficDocument,
+  pathParams: domainPath,
+  query: z.strictObject(paginationParams()),
+  canBeNotFound: true,
+  variables: (p) => ({ domain: p.domain, ...connectionArgs(p) }),
+  response: StoreTraffic,
+  respond: (data, p) => ({ ...listEnvelope(data.store.traffic.series, p), latest: data.store.traffic.latest }),
+  example: '/v1/stores/example.com/traffic?limit=24',
+});
+
+export const listStoreApps = defineRoute({
+  operationId: 'listStoreApps',
+  method: 'GET',
+  path: '/v1/stores/{domain}/apps',
+  tag: 'Stores',
+  summary: 'The full app stack of a store',
+  description:
+    'Every app observed on the store, in one response: the list envelope with page.hasMore always false and ' +
+    'page.limit equal to the number of apps. Takes no limit or offset.',
+  document: ListStoreAppsDocument,
+  pathParams: domainPath,
+  query: noQuery,
+  canBeNotFound: true,
+  variables: (p) => ({ domain: p.domain }),
+  response: AppList,
+  respond: (data) => wholeListEnvelope(data.store.apps),
+  example: '/v1/stores/example.com/apps',
+});
+
+type ModelExplanation = GetStoreQuery['store']['models']['revenue'];
+
+/** GraphQL's one-typed-slot-per-kind inputs become one `value` in JSON. */
+function explainModels(models: GetStoreQuery['store']['models']) {
+  const explain = ({ inputs, ...explanation }: ModelExplanation) => ({
+    ...explanation,
+    inputs: inputs.map((input) => ({ name: input.name, value: input.number ?? input.boolean ?? input.text ?? null })),
+  });
+  return {
+    revenue: explain(models.revenue),
+    visits: explain(models.visits),
+    rating: explain(models.rating),
+    dropshipper: explain(models.dropshipper),
+    adSpend: explain(models.adSpend),
+  };
+}
+
+function required<T>(value: T | null | undefined, field: string): T {
+  if (value === null || value === undefined) throw new Error(`operation result lacks ${field}`);
+  return value;
+}

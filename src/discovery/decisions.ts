@@ -1,0 +1,106 @@
+// What we decided where the contract says "not shown". One list, stated in docs.md, llms.txt and
+// the OpenAPI description, so the three never disagree. Route-specific details are also in each
+// route's own description.
+import { HTTP_STATUS, type ErrorCode } from '../platform/errors.ts';
+
+export interface Decision {
+  topic: string;
+  decision: string;
+}
+
+const statuses = (Object.entries(HTTP_STATUS) as Array<[ErrorCode, number]>)
+  .sort(([, a], [, b]) => a - b)
+  .map(([code, status]) => `${code} ${status}`)
+  .join(', ');
+
+export const DECISIONS: readonly Decision[] = [
+  {
+    topic: 'HTTP status per error code',
+    decision: `${statuses}. A path that matches no route is not_found (404).`,
+  },
+  {
+    topic: 'Error details',
+    decision:
+      'bad_request: `{parameter, rule}`, the parameter (query, path or body) and the rule it broke. not_found: the ' +
+      'identity looked up, e.g. `{domain}`, `{domain, handle}` or `{slug}`. Other codes: null unless stated.',
+  },
+  {
+    topic: 'Unknown query parameters',
+    decision:
+      'bad_request naming them, with the accepted parameters in the rule: a misspelt filter must never silently ' +
+      'widen a result. A parameter given twice is a bad_request too.',
+  },
+  {
+    topic: 'Parameter syntax',
+    decision:
+      'Integers are plain decimal digits; numbers are plain decimals (no exponent, Infinity or NaN); booleans are ' +
+      'exactly `true` or `false`; dates are `YYYY-MM-DD` (UTC). `limit` is 1 to 100 on every list, including ' +
+      'history (read 180 days as two pages).',
+  },
+  {
+    topic: 'page.total on very broad lists',
+    decision:
+      'Exact up to 10,000 matches; beyond that it is PostgreSQL\'s estimate. page.hasMore is always exact: page ' +
+      'until it is false.',
+  },
+  {
+    topic: 'Product search without a filter',
+    decision:
+      'bad_request (400) with `details: {parameter: "q|isBestSeller|priceMin|priceMax", rule: "at least one filter is required"}`.',
+  },
+  {
+    topic: 'Store search parameters beyond those named',
+    decision:
+      'Filters also include industry, category, maxVisits and minRevenue (USD, high end of the band); sort also ' +
+      'takes rating, newest and relevance (the default when q is given, otherwise revenue). Without groupBy, ' +
+      'sort=stores gives the default order and groupBy2/groupMetric have no effect, so a grouped query with groupBy ' +
+      'dropped lists the stores behind it. With groupBy, sort is stores (default), revenue or visits; groupMetric ' +
+      'defaults to median; groupBy2 must differ from groupBy.',
+  },
+  {
+    topic: 'Grouped rows',
+    decision:
+      '`{key, parent, leaf, stores, metrics: {monthlyRevenueUsd, monthlyVisits}}`; `stores` is the store count ' +
+      'sort=stores orders by; `key` is parent, or "parent / leaf" with groupBy2. The response adds ' +
+      '`meta: {mode: "grouped", groupBy, groupBy2, groupMetric}`.',
+  },
+  {
+    topic: 'Store profile fields',
+    decision:
+      'The card plus name, industry, category, currency, legacyId, theme, firstSeenAt, lastScrapedAt, metrics ' +
+      '(productCount = catalog size, bestSellerCount, appCount, medianPriceUsd, socialFollowers, adSpendUsd, ' +
+      'visitsChangePct, revenueChangePct), conversionRatePct {low, high}, averageOrderValueUsd, dropshipperScore, ' +
+      'screenshotUrl, socials {instagram, facebook, tiktok, twitter, youtube, pinterest}, emails, apps, and models ' +
+      '(revenue, visits, rating, dropshipper, adSpend: each `{model, method, fields, inputs: [{name, value}]}`).',
+  },
+  {
+    topic: 'Traffic mix',
+    decision:
+      '`traffic.latest` = `{month, organic, paid, social, direct, referral, source}`: shares of visits from 0 to 1 ' +
+      'and the provider. GET /v1/stores/{domain}/traffic answers the list envelope over monthly points plus `latest`.',
+  },
+  {
+    topic: 'Compare',
+    decision: '`{data: [store cards in the order asked], notFound: [domains not in the catalog]}`; never a 404.',
+  },
+  {
+    topic: 'App stack and app detail',
+    decision:
+      'GET /v1/stores/{domain}/apps answers every app at once in the list envelope (hasMore false). GET ' +
+      '/v1/apps/{slug} adds `installBaseSample`: up to 10 store cards, most visits first.',
+  },
+  {
+    topic: 'Product, change, history and app records',
+    decision: 'Their fields are listed under Shapes in docs.md and as schemas in /v1/openapi.json.',
+  },
+  {
+    topic: 'Rate-limit headers',
+    decision:
+      'Data routes answer with X-RateLimit-Limit (requests per minute for the key), X-RateLimit-Remaining and ' +
+      'X-RateLimit-Reset (seconds until the minute window resets). A 429 adds Retry-After in seconds.',
+  },
+  {
+    topic: 'A full URL as {domain}',
+    decision: 'URL-encode it into the path segment: /v1/stores/https%3A%2F%2Fwww.example.com.',
+  },
+];

@@ -1,0 +1,131 @@
+// GET /v1/examples: the contract's workflows as concrete HTTP steps an agent can follow.
+import { z } from 'zod';
+
+const Step = z
+  .strictObject({
+    method: z.enum(['GET', 'POST', 'PATCH', 'DELETE']),
+    path: z.string().meta({ description: 'Path with query string, relative to the base URL.' }),
+    body: z.record(z.string(), z.unknown()).optional(),
+    purpose: z.string(),
+    next: z.string().meta({ description: 'What to take from the answer, or when to repeat.' }),
+  })
+  .meta({ id: 'ExampleStep' });
+
+const Workflow = z
+  .strictObject({ id: z.string(), title: z.string(), steps: z.array(Step) })
+  .meta({ id: 'ExampleWorkflow' });
+
+export const ExamplesDocument = z
+  .strictObject({ workflows: z.array(Workflow) })
+  .meta({ id: 'ExamplesDocument', description: 'Workflow recipes.' });
+
+export type ExamplesDocument = z.infer<typeof ExamplesDocument>;
+
+export const EXAMPLES: ExamplesDocument = {
+  workflows: [
+    {
+      id: 'search-then-fetch',
+      title: 'Search, then fetch by the domain the API returned',
+      steps: [
+        {
+          method: 'GET',
+          path: '/v1/stores?q=acme&limit=5',
+          purpose: 'Find the store by brand or domain (fuzzy).',
+          next: 'Take data[i].domain of the right card. Never guess a domain.',
+        },
+        {
+          method: 'GET',
+          path: '/v1/stores/{domain}',
+          purpose: 'Read the unified profile.',
+          next: 'Present monthlyRevenueUsd as a modeled band and isDropshipper as a classification.',
+        },
+        {
+          method: 'GET',
+          path: '/v1/stores/{domain}/products?isBestSeller=true',
+          purpose: 'Optionally read its best sellers.',
+          next: 'Page with offset while page.hasMore is true.',
+        },
+      ],
+    },
+    {
+      id: 'cohort-rollup-then-drill-down',
+      title: 'Roll a cohort up, then drill into one cell',
+      steps: [
+        {
+          method: 'GET',
+          path: '/v1/stores?vertical=Apparel&minVisits=10000&groupBy=country&groupBy2=category&groupMetric=median&sort=stores',
+          purpose: 'Grouped rows (meta.mode = grouped) of the filtered cohort by country, then category.',
+          next: 'Pick a row; its parent is the country code and its leaf the category.',
+        },
+        {
+          method: 'GET',
+          path: '/v1/stores?vertical=Apparel&minVisits=10000&countryCode=US&category=Hoodies&sort=revenue',
+          purpose: 'Drop groupBy and add the cell as filters: the store cards behind that cell.',
+          next: 'Fetch profiles by the domains returned.',
+        },
+      ],
+    },
+    {
+      id: 'scrape-then-poll',
+      title: 'Scrape a store missing from the catalog, then poll',
+      steps: [
+        {
+          method: 'GET',
+          path: '/v1/stores/newstore.example',
+          purpose: 'Check the catalog first.',
+          next: 'A 404 not_found means it is not in the catalog: queue a scrape.',
+        },
+        {
+          method: 'POST',
+          path: '/v1/scrapes',
+          body: { domain: 'newstore.example' },
+          purpose: 'Queue the scrape (202 with an id; already_exists when the store is known and force is not true).',
+          next: 'Keep the id. Optionally pass callbackUrl (HTTPS) to get scrape.done or scrape.failed once.',
+        },
+        {
+          method: 'GET',
+          path: '/v1/scrapes/{id}',
+          purpose: 'Poll the status: queued, validating, scraping, then done or failed.',
+          next: 'Repeat every few seconds until done or failed (about two minutes typical; the record lives 15 minutes).',
+        },
+        {
+          method: 'GET',
+          path: '/v1/stores/newstore.example',
+          purpose: 'Read the new profile once the scrape is done.',
+          next: 'Done.',
+        },
+      ],
+    },
+    {
+      id: 'watch-then-read-sales',
+      title: 'Watch a competitor, then read its estimated sales',
+      steps: [
+        {
+          method: 'POST',
+          path: '/v1/signals',
+          body: { domain: 'competitor.example' },
+          purpose: 'Create the watch (409 if this key already tracks it); best sellers are tracked automatically.',
+          next: 'Poll the first probe.',
+        },
+        {
+          method: 'GET',
+          path: '/v1/signals/competitor.example/probe',
+          purpose: 'Follow the first probe.',
+          next: 'Repeat until progress.status is done or failed.',
+        },
+        {
+          method: 'GET',
+          path: '/v1/signals/competitor.example/sales?from=2025-01-01',
+          purpose: 'Daily units and revenue, estimated from inventory snapshots.',
+          next: 'Empty until at least 2 inventory snapshots exist; come back after the next probe.',
+        },
+        {
+          method: 'GET',
+          path: '/v1/signals/competitor.example/stats',
+          purpose: 'Aggregate sales stats (after two probes).',
+          next: 'Done.',
+        },
+      ],
+    },
+  ],
+};

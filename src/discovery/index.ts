@@ -1,0 +1,2 @@
+export { renderDocsMarkdown } from './docs-md.ts';
+export { renderLlmsTxt } from './llms-txt.ts';

@@ -1,0 +1,44 @@
+// GET /: what this service is and where its discovery documents live.
+import { z } from 'zod';
+import packageJson from '../../package.json' with { type: 'json' };
+
+export const DISCOVERY_LINKS = {
+  llmsTxt: '/v1/llms.txt',
+  docs: '/v1/docs.md',
+  openapi: '/v1/openapi.json',
+  examples: '/v1/examples',
+  health: '/v1/health',
+  graphql: '/graphql',
+} as const;
+
+
+export const RootDocument = z
+  .strictObject({
+    name: z.string(),
+    version: z.string(),
+    apiVersion: z.literal('v1'),
+    description: z.string(),
+    links: z.strictObject({
+      llmsTxt: z.string(),
+      docs: z.string(),
+      openapi: z.string(),
+      examples: z.string(),
+      health: z.string(),
+      graphql: z.string(),
+    }),
+    auth: z.string(),
+  })
+  .meta({ id: 'RootDocument', description: 'Root discovery document; links are paths on this host.' });
+
+export function rootDocument(authRule: string): z.infer<typeof RootDocument> {
+  return {
+    name: 'Store-Intelligence API',
+    version: packageJson.version,
+    apiVersion: 'v1',
+    description:
+      'Facts about online stores on one e-commerce platform, their products and the apps they run: REST under /v1, ' +
+      'GraphQL at /graphql. Start with the agent brief (links.llmsTxt).',
+    links: { ...DISCOVERY_LINKS },
+    auth: authRule,
+  };
+}

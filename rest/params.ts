@@ -58,12 +58,12 @@ export const domainParam = () =>
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
-/** limit + offset of every list (spec part 4). */
-export function paginationParams() {
+/** limit + offset of every list (spec part 4); history alone allows a longer page (MAX_HISTORY_DAYS). */
+export function paginationParams(maxLimit: number = MAX_LIMIT) {
   return {
-    limit: integerParam({ min: 1, max: MAX_LIMIT })
+    limit: integerParam({ min: 1, max: maxLimit })
       .default(DEFAULT_LIMIT)
-      .meta({ description: `Page size, 1 to ${MAX_LIMIT}.` }),
+      .meta({ description: `Page size, 1 to ${maxLimit}.` }),
     offset: integerParam({ min: 0 })
       .default(0)
       .meta({ description: 'Items to skip. Stop paging when page.hasMore is false.' }),

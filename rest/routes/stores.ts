@@ -19,6 +19,7 @@ import {
   textParam,
 } from '../params.ts';
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
+import { MAX_HISTORY_DAYS } from '../../src/graphql/pagination.ts';
 import { AppList } from '../schemas/apps.ts';
 import { ProductList } from '../schemas/products.ts';
 import {
@@ -220,11 +221,11 @@ export const listStoreHistory = defineRoute({
   tag: 'Stores',
   summary: 'Daily snapshots of a store',
   description:
-    'Newest day first, one snapshot per day. limit keeps the maximum of 100 of every list: read 180 days as ' +
-    'two pages (limit=100, then offset=100&limit=80).',
+    `Newest day first, one snapshot per day. The one list whose limit goes past 100: up to ${MAX_HISTORY_DAYS} ` +
+    'days in one page, as the contract asks for (e.g. limit=90 or limit=180).',
   document: ListStoreHistoryDocument,
   pathParams: domainPath,
-  query: z.strictObject(paginationParams()),
+  query: z.strictObject(paginationParams(MAX_HISTORY_DAYS)),
   canBeNotFound: true,
   variables: (p) => ({ domain: p.domain, ...connectionArgs(p) }),
   response: HistoryList,

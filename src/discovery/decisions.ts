@@ -34,8 +34,8 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Parameter syntax',
     decision:
       'Integers are plain decimal digits; numbers are plain decimals (no exponent, Infinity or NaN); booleans are ' +
-      'exactly `true` or `false`; dates are `YYYY-MM-DD` (UTC). `limit` is 1 to 100 on every list, including ' +
-      'history (read 180 days as two pages).',
+      'exactly `true` or `false`; dates are `YYYY-MM-DD` (UTC). `limit` is 1 to 100 on every list but ' +
+      'history, which takes up to 180 so that the 90 or 180 daily snapshots the contract names come in one call.',
   },
   {
     topic: 'page.total on very broad lists',

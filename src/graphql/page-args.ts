@@ -3,14 +3,15 @@
 import { builder } from './builder.ts';
 import { DEFAULT_PAGE_SIZE, isOffsetCursor, MAX_PAGE_SIZE } from './pagination.ts';
 
-export const pageArgs = builder.args((t) => ({
+/** Page arguments whose page size may reach `maxSize` (every list uses MAX_PAGE_SIZE but history). */
+export const pageArgsUpTo = (maxSize: number) => builder.args((t) => ({
   first: t.int({
-    description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`,
+    description: `Page size, 1 to ${maxSize} (default ${DEFAULT_PAGE_SIZE}).`,
     validate: {
       type: 'number',
       int: true,
       min: [1, { message: 'must be at least 1' }],
-      max: [MAX_PAGE_SIZE, { message: `must be at most ${MAX_PAGE_SIZE}` }],
+      max: [maxSize, { message: `must be at most ${maxSize}` }],
     },
   }),
   after: t.string({
@@ -18,3 +19,5 @@ export const pageArgs = builder.args((t) => ({
     validate: { refine: [isOffsetCursor, { message: 'must be a cursor returned by this API' }] },
   }),
 }));
+
+export const pageArgs = pageArgsUpTo(MAX_PAGE_SIZE);

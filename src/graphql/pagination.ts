@@ -5,6 +5,8 @@ import { cursorToOffset, resolveOffsetConnection, type DefaultConnectionArgument
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
+/** Store.history may be read whole: the contract asks for e.g. 90 or 180 daily snapshots in one call. */
+export const MAX_HISTORY_DAYS = 180;
 
 /** True when `cursor` is one of our offset cursors (a non-negative integer offset). */
 export function isOffsetCursor(cursor: string): boolean {
@@ -47,11 +49,15 @@ export async function offsetConnection<T>(
 }
 
 /** A connection over a page that arrives with its total in one call (batched child lists). */
-export async function pagedConnection<T>(args: DefaultConnectionArguments, load: (window: Window) => Promise<Page<T>>) {
+export async function pagedConnection<T>(
+  args: DefaultConnectionArguments,
+  load: (window: Window) => Promise<Page<T>>,
+  maxSize: number = MAX_PAGE_SIZE,
+) {
   let total = 0;
   let exact = true;
   const connection = await resolveOffsetConnection(
-    { args, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE },
+    { args, defaultSize: DEFAULT_PAGE_SIZE, maxSize },
     async (window: Window) => {
       const page = await load(window);
       total = page.total;

@@ -1,7 +1,7 @@
 // Store.history: daily snapshots (the profile's charts), newest day first.
 import { builder } from '../graphql/builder.ts';
-import { pageArgs } from '../graphql/page-args.ts';
-import { pagedConnection } from '../graphql/pagination.ts';
+import { pageArgsUpTo } from '../graphql/page-args.ts';
+import { MAX_HISTORY_DAYS, pagedConnection } from '../graphql/pagination.ts';
 import { RevenueBand } from './bands.type.ts';
 import { historyPage, type HistoryRecord } from './store.loaders.ts';
 import { StoreRef } from './store.ref.ts';
@@ -22,8 +22,9 @@ const HistoryConnection = builder.connectionObject({ type: HistoryPoint, name: '
 builder.objectField(StoreRef, 'history', (t) =>
   t.field({
     type: HistoryConnection,
-    args: pageArgs,
-    description: 'Daily snapshots, newest day first.',
-    resolve: (store, args, ctx) => pagedConnection(args, (window) => historyPage(ctx).load({ parentId: store.id, ...window })),
+    args: pageArgsUpTo(MAX_HISTORY_DAYS),
+    description: `Daily snapshots, newest day first; up to ${MAX_HISTORY_DAYS} in one page.`,
+    resolve: (store, args, ctx) =>
+      pagedConnection(args, (window) => historyPage(ctx).load({ parentId: store.id, ...window }), MAX_HISTORY_DAYS),
   }),
 );

@@ -30,10 +30,11 @@ describe('OpenAPI description', () => {
     }
   });
 
-  it('documents limit 1..100 default 20 and offset >= 0 default 0 on every paged route', () => {
+  it('documents limit 1..100 (history 1..180) default 20 and offset >= 0 default 0 on every paged route', () => {
     for (const route of catalogRoutes.filter((r) => 'limit' in r.query.shape)) {
       const params = (operation('get', route.path)?.parameters ?? []) as ParameterObject[];
-      expect(params.find((p) => p.name === 'limit')?.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+      const maximum = route.path === '/v1/stores/{domain}/history' ? 180 : 100;
+      expect(params.find((p) => p.name === 'limit')?.schema).toMatchObject({ type: 'integer', minimum: 1, maximum, default: 20 });
       expect(params.find((p) => p.name === 'offset')?.schema).toMatchObject({ type: 'integer', minimum: 0, default: 0 });
     }
   });

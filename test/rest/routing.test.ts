@@ -48,13 +48,14 @@ describe('every catalog route', () => {
   });
 
   it.each(catalogRoutes.filter((route) => 'limit' in route.query.shape).map((route) => [route.operationId] as const))(
-    '%s pages with limit 1..100 (default 20) and offset >= 0 (default 0)',
+    '%s pages with limit 1..100 (history 1..180, default 20) and offset >= 0 (default 0)',
     async (id) => {
       const url = CONCRETE[id]!;
+      const max = id === 'listStoreHistory' ? 180 : 100;
       const defaults = await rest.get(url);
       expect(defaults.body.page).toMatchObject({ limit: 20, offset: 0 });
-      expect((await rest.get(withQuery(url, 'limit=100'))).body.page.limit).toBe(100);
-      const tooMany = await rest.get(withQuery(url, 'limit=101'));
+      expect((await rest.get(withQuery(url, `limit=${max}`))).body.page.limit).toBe(max);
+      const tooMany = await rest.get(withQuery(url, `limit=${max + 1}`));
       expect(tooMany.status).toBe(400);
       expect(tooMany.body.error).toMatchObject({ code: 'bad_request', details: { parameter: 'limit' } });
       const negative = await rest.get(withQuery(url, 'offset=-1'));

@@ -2,12 +2,15 @@
 // contract code; anything without such a code is a fault of ours: it is logged in full and the
 // caller gets a generic internal error (never a message or a stack from inside).
 import type { GraphQLError } from 'graphql';
+import { mapDatabaseError } from '../src/platform/database/database-errors.ts';
 import { ApiError, isErrorCode } from '../src/platform/errors.ts';
 import type { Logger } from '../src/platform/logger.ts';
 
 export function toApiError(errors: readonly GraphQLError[], logger: Logger, operationName: string): ApiError {
   const first = errors[0];
-  if (first?.originalError instanceof ApiError) return first.originalError;
+  // a statement timeout is query_timeout and a lost database connection a clean internal error
+  const database = mapDatabaseError(first?.originalError);
+  if (database) return database;
   const code = first?.extensions?.code;
   if (first && isErrorCode(code) && code !== 'internal') {
     const details = (first.extensions.details ?? null) as Record<string, unknown> | null;

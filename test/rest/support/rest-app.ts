@@ -25,8 +25,8 @@ export interface RestApp {
 }
 
 /** With { fixture: true } the database holds the known catalog of test/support/catalog-fixture.ts. */
-export async function openRestApp(options: { fixture?: boolean } = {}): Promise<RestApp> {
-  const test = await createTestServices();
+export async function openRestApp(options: { fixture?: boolean; queryTimeoutMs?: number } = {}): Promise<RestApp> {
+  const test = await createTestServices({ queryTimeoutMs: options.queryTimeoutMs });
   if (options.fixture) await loadCatalogFixture(test.services.db.pool, test.services.legacy);
   // the platform shell mounts the REST routes (registerRest) itself
   const app = await buildServer(test.services);

@@ -34,6 +34,17 @@ export const configSchema = z.object({
   /** per-request statement timeout in the structured store; past it: query_timeout */
   QUERY_TIMEOUT_MS: int(5_000, 100, 600_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** the web app's service credential (header X-Service-Token) for the key-management GraphQL fields; unset = those fields refuse every caller */
+  WEB_APP_SERVICE_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || v.length >= 32, { message: 'must be at least 32 characters' }),
+  /** JSON laid over the plans table (src/access/plans.ts), e.g. {"starter":{"perMinute":120}} */
+  PLAN_LIMITS_JSON: z.string().trim().optional(),
+  /** prefix of the quota and rate-limit counters in Redis; the web app uses the same keys */
+  QUOTA_REDIS_PREFIX: z.string().min(1).default('store-intelligence:quota'),
   /** public base URL used in discovery documents; default http://localhost:PORT */
   PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
 });

@@ -1,8 +1,8 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 // Structured logs. Credentials never reach a log: the redaction paths cover every place a key
-// or a connection secret could appear.
-export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
+// or a connection secret could appear. `destination` defaults to stdout (tests capture lines).
+export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
   return pino({
     level,
     redact: {
@@ -17,7 +17,7 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info'): L
       ],
       censor: '[redacted]',
     },
-  });
+  }, destination);
 }
 
 export type { Logger };

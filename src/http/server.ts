@@ -1,0 +1,84 @@
+// The HTTP shell: Fastify with request ids, credential-free logging, a body limit, the contract's
+// error envelope for every failure, and GET /v1/health. The API surfaces mount on it, each in its
+// own encapsulated scope: GraphQL at /graphql (src/graphql) and the REST /v1 routes (rest/).
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { ApiError } from '../platform/errors.ts';
+import { checkHealth } from '../platform/health.ts';
+import type { Services } from '../platform/services.ts';
+import { mountGraphql } from '../graphql/yoga.ts';
+import { registerRest } from '../../rest/index.ts';
+import { AccessLog, describeRequest } from './access-log.ts';
+import { sendError, toApiError } from './error-envelope.ts';
+
+/** Routes mounted on the server in their own encapsulated Fastify scope. */
+export type ServerPlugin = (app: FastifyInstance, services: Services) => Promise<void>;
+
+export interface BuildServerOptions {
+  /** mounted after the GraphQL and REST surfaces (tests mount probe routes this way) */
+  plugins?: ServerPlugin[];
+}
+
+/** Request bodies of this API are small JSON objects (scrape requests, watches, GraphQL documents). */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** A caller's or proxy's X-Request-Id is kept when it is a plain token, so logs correlate across hops. */
+const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+export async function buildServer(services: Services, options: BuildServerOptions = {}): Promise<FastifyInstance> {
+  const logger: FastifyBaseLogger = services.logger.child({ component: 'http' }, { serializers: { req: describeRequest } });
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new AccessLog(),
+    genReqId: requestIdOf,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // errors Fastify raises before routing (e.g. a malformed URL) bypass the error handler
+    frameworkErrors: (error, _request, reply) => sendError(reply, toApiError(error, BODY_LIMIT_BYTES)),
+  });
+
+  // Request bodies are JSON; anything else is refused with bad_request rather than half-parsed.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error, BODY_LIMIT_BYTES);
+    if (apiError.code === 'internal') request.log.error({ err: error }, 'request failed unexpectedly');
+    else if (apiError.code === 'query_timeout') request.log.warn({ err: error }, 'query timed out');
+    return sendError(reply, apiError);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    return sendError(
+      reply,
+      new ApiError('not_found', `No route ${request.method} ${path}. See GET /v1/openapi.json for the routes.`, {
+        method: request.method,
+        path,
+      }),
+    );
+  });
+
+  app.get('/v1/health', async (_request, reply) => {
+    const report = await checkHealth(services);
+    // 503 tells a load balancer to stop sending traffic: only without the structured store is
+    // the service unable to answer; a degraded legacy store or Redis still serves most routes.
+    return reply
+      .header('cache-control', 'no-store')
+      .status(report.backends.structured.ok ? 200 : 503)
+      .send(report);
+  });
+
+  const surfaces: ServerPlugin[] = [(scope) => mountGraphql(scope, services), registerRest];
+  for (const plugin of [...surfaces, ...(options.plugins ?? [])]) {
+    await app.register(async (scope) => plugin(scope, services));
+  }
+  return app;
+}

@@ -1,0 +1,116 @@
+// `npm start`: configuration -> structured store (embedded PostgreSQL unless DATABASE_URL) ->
+// legacy store -> seed an empty catalog -> pub/sub -> HTTP. Everything that opens registers its
+// closer, so SIGINT/SIGTERM close the HTTP server first and stop the embedded PostgreSQL last,
+// leaving DATA_DIR clean for a fast next start.
+import { ConfigError, loadConfig, type Config } from './platform/config.ts';
+import { createLogger, type Logger } from './platform/logger.ts';
+import { openStructuredStore, type StructuredStore } from './platform/database/structured-store.ts';
+import { takeOverShutdownSignals } from './platform/database/embedded-postgres.ts';
+import { createPubSub } from './platform/pubsub/pubsub.ts';
+import { Shutdown } from './platform/shutdown.ts';
+import type { Services } from './platform/services.ts';
+import { openLegacyStore, type LegacyStore } from './legacy/index.ts';
+import { countCatalogStores, seedCatalog, SeedRefusedError } from './seed/seed-catalog.ts';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
+/** host:port of a connection string, without credentials */
+const hostOf = (url: string) => new URL(url).host;
+
+function describeRoles(config: Config, structured: StructuredStore) {
+  return {
+    structuredStore: structured.description,
+    legacyStore: config.MONGODB_URL
+      ? `MongoDB ${hostOf(config.MONGODB_URL)}/${config.MONGODB_DB}`
+      : 'PostgreSQL table legacy_store_summaries in the structured store (no MONGODB_URL)',
+    pubsubAndCounters: config.REDIS_URL
+      ? `Redis ${hostOf(config.REDIS_URL)}`
+      : 'in-process (no REDIS_URL: a single instance only)',
+  };
+}
+
+/** A first start on an empty catalog seeds SEED_STORES synthetic stores, so the API has data to serve. */
+async function seedIfEmpty(config: Config, logger: Logger, structured: StructuredStore, legacy: LegacyStore): Promise<void> {
+  if (config.SEED_STORES === 0) return;
+  if ((await countCatalogStores(structured.database.pool)) > 0) return;
+  logger.info({ stores: config.SEED_STORES }, 'empty catalog: seeding synthetic stores (SEED_STORES=0 skips this)');
+  try {
+    await seedCatalog({
+      pool: structured.database.pool,
+      stores: config.SEED_STORES,
+      legacy,
+      legacyIsJsonbTable: !config.MONGODB_URL,
+      logger,
+    });
+  } catch (error) {
+    // another replica starting at the same moment seeded first; its catalog is the one we serve
+    if (!(error instanceof SeedRefusedError)) throw error;
+    logger.info('catalog was seeded by another process meanwhile');
+  }
+}
+
+async function start(config: Config, logger: Logger, shutdown: Shutdown): Promise<void> {
+  // Importing the HTTP layer builds the GraphQL schema and REST routes: seconds of CPU that run
+  // while the (embedded) PostgreSQL starts in its own processes, instead of after it.
+  const httpLayer = import('./http/server.ts');
+  httpLayer.catch(() => undefined); // awaited below; a failure surfaces there
+
+  const structured = await openStructuredStore(config, logger);
+  shutdown.add('structured store', () => structured.close());
+  if (shutdown.requested) return;
+
+  const legacy = await openLegacyStore({ config, pool: structured.database.pool, logger });
+  shutdown.add('legacy store', () => legacy.close());
+  if (shutdown.requested) return;
+
+  await seedIfEmpty(config, logger, structured, legacy);
+  if (shutdown.requested) return;
+
+  const pubsub = createPubSub({ redisUrl: config.REDIS_URL, logger });
+  shutdown.add('pub/sub', () => pubsub.close());
+  if (shutdown.requested) return;
+
+  const services: Services = { config, logger, db: structured.database, legacy, pubsub };
+  const { buildServer } = await httpLayer;
+  const app = await buildServer(services);
+  shutdown.add('http server', () => app.close());
+  if (shutdown.requested) return;
+
+  await app.listen({ host: config.HOST, port: config.PORT });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = config.PUBLIC_BASE_URL ?? `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
+  const roles = describeRoles(config, structured);
+  logger.info(
+    { url, ...roles },
+    `store-intelligence listening on ${url} | structured store: ${roles.structuredStore} | legacy store: ${roles.legacyStore} | pub/sub and counters: ${roles.pubsubAndCounters}`,
+  );
+}
+
+const config = readConfig();
+const logger = createLogger(config.LOG_LEVEL);
+const shutdown = new Shutdown(logger);
+// Our shutdown closes the embedded PostgreSQL itself, after its clients; see takeOverShutdownSignals.
+takeOverShutdownSignals();
+shutdown.exitOnSignals(['SIGINT', 'SIGTERM']);
+process.on('uncaughtException', (error) => {
+  logger.fatal({ err: error }, 'uncaught exception');
+  shutdown.exitAfter('uncaught exception', 1);
+});
+process.on('unhandledRejection', (reason) => {
+  logger.fatal({ err: reason }, 'unhandled promise rejection');
+  shutdown.exitAfter('unhandled promise rejection', 1);
+});
+
+shutdown.trackStartup(start(config, logger, shutdown)).catch((error: unknown) => {
+  logger.fatal({ err: error }, 'start failed');
+  shutdown.exitAfter('start failed', 1);
+});

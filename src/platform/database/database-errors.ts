@@ -1,0 +1,74 @@
+// Turns failures of the structured store into the contract's errors. A statement cancelled by
+// statement_timeout (SQLSTATE 57014) is `query_timeout`; an unreachable or dropped server is
+// `internal` with a fixed message, because host names, ports and driver text are internals a
+// caller must not see. Errors arrive either from pg directly (raw pool) or wrapped by Prisma, which
+// keeps the driver's classification under meta.driverAdapterError.cause.
+import { ApiError } from '../errors.ts';
+
+const QUERY_CANCELED = '57014';
+
+/** Prisma's driver-adapter error kinds that mean "no usable connection". */
+const PRISMA_CONNECTION_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+  'TlsConnectionError',
+  'DatabaseDoesNotExist',
+  'DatabaseAccessDenied',
+  'AuthenticationFailed',
+]);
+
+/** Prisma error codes for connection failures (P1xxx are connection/initialisation errors). */
+const PRISMA_CONNECTION_CODE = /^P1\d{3}$/;
+
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH', 'ECONNABORTED']);
+
+/** SQLSTATE: class 08 connection exception; server shutting down or starting; too many connections. */
+const isConnectionSqlState = (code: string) =>
+  code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
+
+/** pg raises these without a code when a connection cannot be made or is lost. */
+const PG_CONNECTION_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect)/;
+
+interface DriverCause {
+  kind?: string;
+  code?: string;
+  originalCode?: string;
+}
+
+function prismaDriverCause(error: object): DriverCause | undefined {
+  const meta = (error as { meta?: { driverAdapterError?: { cause?: DriverCause } } }).meta;
+  return meta?.driverAdapterError?.cause;
+}
+
+export function isQueryTimeout(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  if ((error as { code?: unknown }).code === QUERY_CANCELED) return true;
+  const cause = prismaDriverCause(error);
+  return cause?.originalCode === QUERY_CANCELED || cause?.code === QUERY_CANCELED;
+}
+
+export function isConnectionFailure(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
+  if (name === 'PrismaClientInitializationError') return true;
+  if (typeof code === 'string') {
+    if (SOCKET_CODES.has(code) || isConnectionSqlState(code) || PRISMA_CONNECTION_CODE.test(code)) return true;
+  }
+  const cause = prismaDriverCause(error);
+  if (cause?.kind && PRISMA_CONNECTION_KINDS.has(cause.kind)) return true;
+  return typeof message === 'string' && PG_CONNECTION_MESSAGE.test(message);
+}
+
+/** The contract error for a database failure, or undefined when the error is not one we classify. */
+export function mapDatabaseError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (isQueryTimeout(error)) {
+    return new ApiError('query_timeout', 'The backing query took too long and was cancelled. Narrow the filters or retry later.');
+  }
+  if (isConnectionFailure(error)) {
+    return new ApiError('internal', 'The data store is temporarily unavailable. Retry later.');
+  }
+  return undefined;
+}

@@ -1,0 +1,107 @@
+// The structured store's connections: a Prisma 7 client (driver adapter @prisma/adapter-pg, on a
+// pg.Pool of its own) for typed queries, and a separate pg.Pool for raw SQL and COPY (seeding,
+// analytics, the legacy JSONB table), so a long raw query never starves Prisma. Every connection carries statement_timeout = QUERY_TIMEOUT_MS, so a runaway query is
+// cancelled by PostgreSQL itself and surfaces as a clean `query_timeout` error (see database-errors.ts).
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../../generated/prisma/client.ts';
+import type { Logger } from '../logger.ts';
+
+export type StructuredBackend = 'postgres' | 'embedded-postgres';
+
+export interface Database {
+  url: string;
+  /** which server holds the structured store, for health and the start-up log */
+  backend: StructuredBackend;
+  prisma: PrismaClient;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  url: string;
+  logger: Logger;
+  /** server-side statement_timeout of every connection, in milliseconds */
+  queryTimeoutMs: number;
+  /** connections per pool (Prisma's and the raw one each); default 10 */
+  poolSize?: number;
+  backend?: StructuredBackend;
+}
+
+/** How long a request waits for a free or new connection before failing instead of hanging. */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** How long closing waits for the server to confirm each connection's end. */
+const CLOSE_WAIT_MS = 5_000;
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const log = options.logger.child({ component: 'database' });
+  const poolConfig: pg.PoolConfig = {
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    statement_timeout: options.queryTimeoutMs,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    application_name: 'store-intelligence',
+  };
+
+  const pool = new pg.Pool(poolConfig);
+  const prismaPool = new pg.Pool(poolConfig);
+  const endPools = [endFully(pool), endFully(prismaPool)];
+  // An idle connection dropped by the server (restart, failover) must not crash the process;
+  // the pool replaces it on the next checkout.
+  const onIdleError = (connection: string) => (error: Error & { code?: string }) => {
+    // 57P01: the server is shutting down, e.g. a restart, or a Ctrl-C that reached the embedded
+    // PostgreSQL too (the terminal signals the whole process group): expected, not a fault
+    if (error.code === '57P01') log.info(`${connection} closed: the server is shutting down`);
+    else log.warn({ err: { message: error.message, code: error.code } }, `${connection} failed`);
+  };
+  pool.on('error', onIdleError('idle raw connection'));
+
+  const adapter = new PrismaPg(prismaPool, {
+    onPoolError: onIdleError('idle Prisma connection'),
+    onConnectionError: onIdleError('Prisma connection'),
+  });
+  const prisma = new PrismaClient({ adapter });
+
+  try {
+    // Fail at start, with the real reason, rather than on the first request.
+    await pool.query('SELECT 1');
+  } catch (error) {
+    await Promise.all(endPools.map((end) => end().catch(() => undefined)));
+    throw new Error(`cannot connect to the structured store: ${(error as Error).message}`, { cause: error });
+  }
+
+  let closed: Promise<void> | undefined;
+  return {
+    url: options.url,
+    backend: options.backend ?? 'postgres',
+    prisma,
+    pool,
+    close() {
+      closed ??= (async () => {
+        await prisma.$disconnect();
+        await Promise.all(endPools.map((end) => end()));
+      })();
+      return closed;
+    },
+  };
+}
+
+/**
+ * pg's Pool.end() resolves once its clients are told to end, before their sockets close. The
+ * embedded PostgreSQL is stopped right after the pools end, and would cut sessions still open
+ * (logging "terminating connection" errors), so this waits for every client's own end too.
+ */
+function endFully(pool: pg.Pool): () => Promise<void> {
+  let open = 0;
+  let allClosed: (() => void) | undefined;
+  pool.on('connect', () => open++);
+  pool.on('remove', () => {
+    open--;
+    if (open === 0) allClosed?.();
+  });
+  return async () => {
+    const closed = open === 0 ? Promise.resolve() : new Promise<void>((resolve) => (allClosed = resolve));
+    await pool.end();
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
+  };
+}

@@ -1,0 +1,75 @@
+// Liveness of the service and its backends, for GET /v1/health. The structured store is essential
+// (no request works without it); the legacy store and Redis only degrade the service. Every check
+// has a deadline so a hung backend cannot hang the health route. Driver error texts can name hosts,
+// so they go to the log, never into the unauthenticated response.
+import packageJson from '../../package.json' with { type: 'json' };
+import type { Services } from './services.ts';
+
+export interface BackendHealth {
+  ok: boolean;
+  backend: string;
+  latencyMs?: number;
+}
+
+export interface HealthReport {
+  status: 'ok' | 'degraded';
+  backends: {
+    structured: BackendHealth;
+    legacy: BackendHealth;
+    redis: BackendHealth;
+  };
+  version: string;
+  uptimeSeconds: number;
+}
+
+export const HEALTH_CHECK_DEADLINE_MS = 2_000;
+
+interface CheckResult extends BackendHealth {
+  error?: string;
+}
+
+async function withDeadline(backend: string, check: () => Promise<CheckResult>): Promise<CheckResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<CheckResult>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ ok: false, backend, error: `no answer within ${HEALTH_CHECK_DEADLINE_MS} ms` }),
+      HEALTH_CHECK_DEADLINE_MS,
+    );
+  });
+  try {
+    return await Promise.race([
+      check().catch((error: unknown) => ({ ok: false, backend, error: (error as Error).message })),
+      deadline,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function checkHealth(services: Pick<Services, 'db' | 'legacy' | 'pubsub' | 'logger'>): Promise<HealthReport> {
+  const { db, legacy, pubsub } = services;
+  const [structured, legacyHealth, redis] = await Promise.all([
+    withDeadline(db.backend, async () => {
+      const started = performance.now();
+      await db.pool.query('SELECT 1');
+      return { ok: true, backend: db.backend, latencyMs: Math.round(performance.now() - started) };
+    }),
+    withDeadline(legacy.source.split(':')[0] ?? 'legacy', () => legacy.health()),
+    withDeadline(pubsub.backend, () => pubsub.health()),
+  ]);
+
+  const checks = { structured, legacy: legacyHealth, redis };
+  for (const [role, check] of Object.entries(checks)) {
+    if (!check.ok) services.logger.warn({ role, backend: check.backend, error: check.error }, 'health check failed');
+  }
+  return {
+    status: structured.ok && legacyHealth.ok && redis.ok ? 'ok' : 'degraded',
+    backends: { structured: publicView(structured), legacy: publicView(legacyHealth), redis: publicView(redis) },
+    version: packageJson.version,
+    uptimeSeconds: Math.round(process.uptime()),
+  };
+}
+
+function publicView({ ok, backend, latencyMs }: CheckResult): BackendHealth {
+  return latencyMs === undefined ? { ok, backend } : { ok, backend, latencyMs };
+}

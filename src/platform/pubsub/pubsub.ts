@@ -1,0 +1,110 @@
+// Pub/sub for GraphQL subscriptions and server-sent events (e.g. scrape status). With REDIS_URL,
+// RedisPubSub over two ioredis connections (a subscribing connection cannot publish), so every
+// replica sees every event. Without it, graphql-subscriptions' in-process PubSub: one instance only.
+// Payloads travel as JSON on both backends, so code that works on one works on the other.
+import { PubSub as InProcessPubSub, PubSubEngine } from 'graphql-subscriptions';
+import { RedisPubSub, type PubSubRedisOptions } from 'graphql-redis-subscriptions';
+import type { Logger } from '../logger.ts';
+import { closeRedis, createRedis, pingRedis } from '../redis.ts';
+
+export type PubSubBackend = 'redis' | 'in-process';
+
+export interface PubSubHealth {
+  ok: boolean;
+  backend: PubSubBackend;
+  latencyMs?: number;
+  error?: string;
+}
+
+/** graphql-subscriptions' PubSubEngine (publish, subscribe, unsubscribe, asyncIterableIterator) plus lifecycle. */
+export type PubSub = PubSubEngine & {
+  readonly backend: PubSubBackend;
+  health(): Promise<PubSubHealth>;
+  close(): Promise<void>;
+};
+
+export interface CreatePubSubOptions {
+  redisUrl?: string;
+  logger: Logger;
+  /** prepended to every channel name, so deployments (and test runs) sharing a Redis stay apart */
+  keyPrefix?: string;
+}
+
+export const DEFAULT_CHANNEL_PREFIX = 'store-intelligence:';
+
+/**
+ * Prefixes channel names on the way in and out. RedisPubSub's triggerTransform only applies to
+ * subscribe, not publish, so the prefix is applied here for both.
+ */
+class PrefixedPubSub extends PubSubEngine {
+  constructor(
+    private readonly inner: PubSubEngine,
+    private readonly prefix: string,
+    readonly backend: PubSubBackend,
+    readonly health: () => Promise<PubSubHealth>,
+    readonly close: () => Promise<void>,
+  ) {
+    super();
+  }
+
+  publish(trigger: string, payload: unknown): Promise<void> {
+    return this.inner.publish(this.prefix + trigger, toJsonValue(payload));
+  }
+
+  subscribe(trigger: string, onMessage: (payload: unknown) => void, options: object = {}): Promise<number> {
+    return this.inner.subscribe(this.prefix + trigger, onMessage, options);
+  }
+
+  unsubscribe(subId: number): void {
+    this.inner.unsubscribe(subId);
+  }
+}
+
+/** What a subscriber on another replica would receive: the payload after a JSON round trip. */
+function toJsonValue(payload: unknown): unknown {
+  return payload === undefined ? null : JSON.parse(JSON.stringify(payload));
+}
+
+export function createPubSub(options: CreatePubSubOptions): PubSub {
+  const prefix = options.keyPrefix ?? DEFAULT_CHANNEL_PREFIX;
+  if (!options.redisUrl) {
+    return new PrefixedPubSub(
+      new InProcessPubSub(),
+      prefix,
+      'in-process',
+      async () => ({ ok: true, backend: 'in-process' }),
+      async () => undefined,
+    );
+  }
+
+  const publisher = createRedis({ url: options.redisUrl, logger: options.logger, name: 'pubsub-publisher' });
+  const subscriber = createRedis({
+    url: options.redisUrl,
+    logger: options.logger,
+    name: 'pubsub-subscriber',
+    subscriber: true,
+  });
+  // graphql-redis-subscriptions is typed against its own ioredis copy; the client API it uses
+  // (publish, subscribe, psubscribe, message events) is the same in ours.
+  type TheirClient = NonNullable<PubSubRedisOptions['publisher']>;
+  const engine = new RedisPubSub({
+    publisher: publisher as unknown as TheirClient,
+    subscriber: subscriber as unknown as TheirClient,
+  });
+
+  return new PrefixedPubSub(
+    engine,
+    prefix,
+    'redis',
+    async () => {
+      const ping = await pingRedis(publisher);
+      if (ping.ok && subscriber.status !== 'ready') {
+        return { ok: false, backend: 'redis', error: `subscriber connection is ${subscriber.status}` };
+      }
+      return { backend: 'redis', ...ping };
+    },
+    async () => {
+      await Promise.all([closeRedis(publisher), closeRedis(subscriber)]);
+    },
+  );
+}

@@ -1,0 +1,38 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/platform/config.ts';
+
+const TSX = 'node_modules/.bin/tsx';
+
+describe('configuration', () => {
+  it('defaults to the embedded backends when no URL is configured', () => {
+    const config = loadConfig({});
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.MONGODB_URL).toBeUndefined();
+    expect(config.PORT).toBe(8080);
+  });
+
+  it('treats an empty URL variable as not set', () => {
+    expect(loadConfig({ DATABASE_URL: '', REDIS_URL: ' ' }).DATABASE_URL).toBeUndefined();
+  });
+
+  it('names PORT when it is not a port number', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
+  });
+
+  it('names DATABASE_URL when it is not a PostgreSQL URL', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/db' })).toThrow(/DATABASE_URL: must be a URL starting with postgres/);
+  });
+
+  it('npm start with a bad value prints the variable and exits 1 before touching any backend', () => {
+    const run = spawnSync(TSX, ['src/main.ts'], {
+      env: { ...process.env, PORT: 'not-a-port', DATABASE_URL: '', DATA_DIR: '/nonexistent/never-created' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/invalid configuration:\n\s+PORT:/);
+  });
+});

@@ -15,6 +15,6 @@ export default defineConfig({
     // suites create their own databases; a few at a time keeps a 2-core machine responsive
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
-    reporters: ['default'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

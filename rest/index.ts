@@ -29,6 +29,7 @@ function registerCatalogRoute(
   app.route({
     method: route.method,
     url: fastifyPath(route.path),
+    config: { quotaBucket: route.quotaBucket },
     handler: async (request) => {
       const params = parseParams(route, request.params, request.query);
       const context = createGraphqlContext(services, { requestId: request.id });

@@ -3,6 +3,7 @@
 // The Fastify registration, the OpenAPI description and docs.md are all generated from these.
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { z } from 'zod';
+import type { QuotaBucket } from '../src/access/plans.ts';
 
 export const TAGS = {
   Discovery: 'Open routes: no key, no rate limit.',
@@ -29,6 +30,8 @@ export interface RouteSpec<
   /** OpenAPI path template, e.g. /v1/stores/{domain} */
   path: `/v1/${string}`;
   tag: Exclude<Tag, 'Discovery'>;
+  /** the account's daily bucket a call counts against (spec part 5.6), the same as its GraphQL root field's */
+  quotaBucket: QuotaBucket;
   summary: string;
   /** Markdown; states the decisions the contract leaves open ("not shown") for this route */
   description: string;

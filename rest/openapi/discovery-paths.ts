@@ -14,6 +14,7 @@ const HealthReport = z
     ),
     version: z.string(),
     uptimeSeconds: z.number(),
+    openDevMode: z.boolean().meta({ description: 'True while no API key exists: data routes then answer without one (never in production).' }),
   })
   .meta({ id: 'HealthReport', description: 'Liveness of the service and its backends.' });
 

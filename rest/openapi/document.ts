@@ -3,6 +3,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import packageJson from '../../package.json' with { type: 'json' };
+import { QUOTA_BUCKET_DESCRIPTIONS } from '../../src/access/plans.ts';
 import { DECISIONS } from '../../src/discovery/decisions.ts';
 import { USAGE_RULES } from '../../src/discovery/usage-rules.ts';
 import { TAGS, type RestRoute } from '../route.ts';
@@ -35,7 +36,9 @@ function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
     operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
-    description: `${route.description}\n\nExample: \`GET ${route.example}\``,
+    description:
+      `${route.description}\n\nQuota: one request in the daily bucket \`${route.quotaBucket}\` (${QUOTA_BUCKET_DESCRIPTIONS[route.quotaBucket]}), ` +
+      `plus the key's per-minute rate and per-key daily ceiling.\n\nExample: \`GET ${route.example}\``,
     request: { params: route.pathParams, query: route.query },
     responses: {
       200: {

@@ -9,10 +9,15 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
     'Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it ' +
     'broke; unknown query parameters are rejected the same way.',
   unauthorized: 'Missing or invalid API key (send Authorization: Bearer <key> or X-Api-Key: <key>; never in the query).',
-  forbidden: 'The key is valid but its scope does not allow this request.',
+  forbidden:
+    'The key is valid but may not do this: its account is not on a paid plan (details.plan, details.requiredPlans), ' +
+    'or its scope does not allow the request.',
   not_found: 'The resource does not exist. details names what was looked up (e.g. {domain}, {domain, handle}, {slug}).',
   conflict: 'The request conflicts with the current state (e.g. a domain already watched).',
-  rate_limited: 'Per-minute rate or daily quota exceeded. Wait Retry-After seconds, then retry.',
+  rate_limited:
+    'Per-minute rate, per-key daily ceiling or daily bucket used up. details = {bucket, limit, window, retryAfter}: ' +
+    'bucket is perMinute, perKeyDaily or the daily bucket (storeSearches, storeLookups, productSearches, ' +
+    'productAppLookups); window is minute or day. Wait Retry-After seconds, then retry.',
   query_timeout: 'The backing query timed out. Narrow the filters or retry later.',
   internal: 'Server-side failure. The message is generic; the request id (X-Request-Id) locates it in our logs.',
 };
@@ -46,7 +51,7 @@ export function errorEnvelope(code: ErrorCode): z.ZodType {
 }
 
 /** Codes every data route can answer with. */
-export const DATA_ROUTE_ERRORS: readonly ErrorCode[] = ['bad_request', 'unauthorized', 'rate_limited', 'internal', 'query_timeout'];
+export const DATA_ROUTE_ERRORS: readonly ErrorCode[] = ['bad_request', 'unauthorized', 'forbidden', 'rate_limited', 'internal', 'query_timeout'];
 
 export function errorResponses(codes: readonly ErrorCode[]) {
   const sorted = [...codes].sort((a, b) => HTTP_STATUS[a] - HTTP_STATUS[b]);

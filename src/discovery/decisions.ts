@@ -1,6 +1,7 @@
 // What we decided where the contract says "not shown". One list, stated in docs.md, llms.txt and
 // the OpenAPI description, so the three never disagree. Route-specific details are also in each
 // route's own description.
+import { DEFAULT_PLANS, describePlans } from '../access/plans.ts';
 import { HTTP_STATUS, type ErrorCode } from '../platform/errors.ts';
 
 export interface Decision {
@@ -96,8 +97,34 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'Rate-limit headers',
     decision:
-      'Data routes answer with X-RateLimit-Limit (requests per minute for the key), X-RateLimit-Remaining and ' +
-      'X-RateLimit-Reset (seconds until the minute window resets). A 429 adds Retry-After in seconds.',
+      'Every data response (and every 429) carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset ' +
+      '(seconds) for the most constraining limit the request counted against, plus the IETF pair RateLimit-Policy ' +
+      '(`"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`) and RateLimit ' +
+      '(`"storeSearches";r=499;t=3600`) naming each limit. A 429 adds Retry-After in seconds and ' +
+      '`details: {bucket, limit, window, retryAfter}`.',
+  },
+  {
+    topic: 'Quotas and plans',
+    decision:
+      `Each request counts once against the key's per-minute rate, the key's daily ceiling and the account's daily ` +
+      `bucket for its route (named in each route's description; analytics count as store searches). Daily limits ` +
+      `renew at 00:00 UTC; the minute window starts with its first request. A refused request counts against ` +
+      `nothing. ${describePlans()} Free accounts cannot mint keys; a key whose account is on the free plan is ` +
+      'forbidden (403). GraphQL counts each root field as one request in its bucket (`node`/`nodes`: one per id).',
+  },
+  {
+    topic: 'Result window',
+    decision:
+      'A key lists no deeper than its plan does in the web app: offset + limit above the plan\'s result window is ' +
+      'bad_request with `details: {parameter: "offset", rule}` (an explicit error rather than a silently cut list).',
+  },
+  {
+    topic: 'Keys and open-dev mode',
+    decision:
+      'Keys look like `sk_live_` + 32 letters and digits; a key in the query string is bad_request and the request is ' +
+      'not served. While no key exists and NODE_ENV is not production, the server runs in open-dev mode: data routes ' +
+      `answer without a key (limited to ${DEFAULT_PLANS.openDev.perMinute} requests per minute per client address, no daily ` +
+      'buckets) and /v1/health says `openDevMode: true`.',
   },
   {
     topic: 'A full URL as {domain}',

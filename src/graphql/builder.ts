@@ -45,3 +45,4 @@ builder.globalConnectionFields((t) => ({
 }));
 
 builder.queryType({ description: 'Store intelligence: stores, products, apps, changes and market analytics.' });
+builder.mutationType({ description: 'Changes: API key management (the web app\'s service credential only).' });

@@ -20,5 +20,6 @@ import '../apps/app.type.ts';
 import '../apps/app.query.ts';
 import '../changes/changes.query.ts';
 import '../analytics/analytics.query.ts';
+import '../access/keys.graphql.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

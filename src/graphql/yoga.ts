@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { format } from 'node:util';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { Services } from '../platform/services.ts';
 import { armorPlugin } from './armor.ts';
@@ -20,6 +20,8 @@ export const GRAPHQL_PATH = '/graphql';
 export interface MountGraphqlOptions {
   /** gate for WebSocket connections (HTTP requests pass the server's own hooks first) */
   authorizeWebSocket?: (request: IncomingMessage, connectionParams: Record<string, unknown> | undefined) => Promise<boolean> | boolean;
+  /** cross-cutting plugins around the one execution path (the access layer's quota accounting) */
+  plugins?: Plugin[];
 }
 
 interface ServerContext {
@@ -27,7 +29,11 @@ interface ServerContext {
   reply?: FastifyReply;
 }
 
-export function createGraphqlYoga(services: Services, persistedOperations: ReadonlyMap<string, string>) {
+export function createGraphqlYoga(
+  services: Services,
+  persistedOperations: ReadonlyMap<string, string>,
+  extraPlugins: Plugin[] = [],
+) {
   const production = services.config.NODE_ENV === 'production';
   const log = services.logger.child({ component: 'graphql' });
   return createYoga<ServerContext>({
@@ -52,6 +58,7 @@ export function createGraphqlYoga(services: Services, persistedOperations: Reado
         allowArbitraryOperations: true,
         getPersistedOperation: (hash) => persistedOperations.get(hash) ?? null,
       }),
+      ...extraPlugins,
     ],
   });
 }
@@ -60,7 +67,7 @@ export type GraphqlYoga = ReturnType<typeof createGraphqlYoga>;
 
 export async function mountGraphql(app: FastifyInstance, services: Services, options: MountGraphqlOptions = {}): Promise<void> {
   const persistedOperations = loadPersistedOperations();
-  const yoga = createGraphqlYoga(services, persistedOperations);
+  const yoga = createGraphqlYoga(services, persistedOperations, options.plugins);
 
   app.route({
     url: GRAPHQL_PATH,

@@ -2,11 +2,14 @@
 // logged: no headers are logged at all), and a caller who puts one in the query string anyway
 // (the contract forbids it) must not leak it into the logs either.
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { API_KEY_IN_TEXT } from '../access/key-format.ts';
 
 /** Query parameters whose values are replaced in logs. Over-redacting (e.g. "keyword") is harmless. */
 const SECRET_PARAMETER = /key|token|secret|password|auth|signature/i;
 
-export function redactUrl(url: string): string {
+export function redactUrl(rawUrl: string): string {
+  // anything shaped like one of our keys, wherever it stands (any parameter name, even the path)
+  const url = rawUrl.replace(API_KEY_IN_TEXT, '[redacted]');
   const queryStart = url.indexOf('?');
   if (queryStart < 0) return url;
   const params = new URLSearchParams(url.slice(queryStart + 1));

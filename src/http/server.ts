@@ -8,6 +8,7 @@ import { checkHealth } from '../platform/health.ts';
 import type { Services } from '../platform/services.ts';
 import { mountGraphql } from '../graphql/yoga.ts';
 import { registerRest } from '../../rest/index.ts';
+import { accessGraphqlPlugin, createAccess, registerAccess, webSocketGate } from '../access/index.ts';
 import { AccessLog, describeRequest } from './access-log.ts';
 import { sendError, toApiError } from './error-envelope.ts';
 
@@ -48,6 +49,10 @@ export async function buildServer(services: Services, options: BuildServerOption
     reply.header('x-request-id', request.id);
   });
 
+  // keys, quotas and rate limits: on the root scope, before any surface answers
+  const access = await createAccess(services);
+  registerAccess(app, access);
+
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error, BODY_LIMIT_BYTES);
     if (apiError.code === 'internal') request.log.error({ err: error }, 'request failed unexpectedly');
@@ -76,7 +81,11 @@ export async function buildServer(services: Services, options: BuildServerOption
       .send(report);
   });
 
-  const surfaces: ServerPlugin[] = [(scope) => mountGraphql(scope, services), registerRest];
+  const surfaces: ServerPlugin[] = [
+    (scope) =>
+      mountGraphql(scope, services, { authorizeWebSocket: webSocketGate(access), plugins: [accessGraphqlPlugin(access)] }),
+    registerRest,
+  ];
   for (const plugin of [...surfaces, ...(options.plugins ?? [])]) {
     await app.register(async (scope) => plugin(scope, services));
   }

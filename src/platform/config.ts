@@ -1,6 +1,7 @@
 // Configuration: read from the environment once at start, validated with zod. A bad value stops
 // the start with a message naming the variable. README.md has the same table for people.
 import { z } from 'zod';
+import { parseEgressOverrides } from './egress/overrides.ts';
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -47,6 +48,46 @@ export const configSchema = z.object({
   QUOTA_REDIS_PREFIX: z.string().min(1).default('store-intelligence:quota'),
   /** public base URL used in discovery documents; default http://localhost:PORT */
   PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
+  /** run the job worker (scrapes, webhook deliveries) inside the gateway; false = only `npm run worker` processes run jobs */
+  WORKER_IN_PROCESS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** jobs one worker process runs at the same time */
+  WORKER_CONCURRENCY: int(2, 1, 64),
+  /** named hosts sent to local origins, for tests and development only, e.g. shop-a.test=http://127.0.0.1:9101; empty = none */
+  EGRESS_OVERRIDES: z
+    .string()
+    .trim()
+    .default('')
+    .transform((text, ctx) => {
+      try {
+        return parseEgressOverrides(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** per outbound request (scrapes, webhooks): connect + headers + body */
+  EGRESS_TIMEOUT_MS: int(10_000, 100, 120_000),
+  /** largest response body read from a storefront; larger ones fail the request */
+  EGRESS_MAX_BYTES: int(5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+  /** politeness: least time between two requests to the same host from one process */
+  EGRESS_HOST_INTERVAL_MS: int(500, 0, 60_000),
+  /** Node's own variable: a PEM file of extra CAs; outbound TLS trusts Node's roots plus these, nothing weaker */
+  NODE_EXTRA_CA_CERTS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v)),
+  /** Standard Webhooks signing secret (whsec_ + base64); unset = callbackUrl is refused */
+  WEBHOOK_SIGNING_SECRET: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/.test(v), {
+      message: 'must be whsec_ followed by at least 24 random bytes in base64',
+    }),
+  /** attempts per webhook delivery before it is marked failed (graphile-worker backoff: e^attempt seconds) */
+  WEBHOOK_MAX_ATTEMPTS: int(12, 1, 25),
 });
 
 export type Config = z.infer<typeof configSchema>;

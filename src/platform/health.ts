@@ -4,6 +4,7 @@
 // so they go to the log, never into the unauthenticated response.
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Services } from './services.ts';
+import { isOpenDevMode } from '../access/authenticate.ts';
 
 export interface BackendHealth {
   ok: boolean;
@@ -18,6 +19,8 @@ export interface HealthReport {
     legacy: BackendHealth;
     redis: BackendHealth;
   };
+  /** true while no API key exists and the server accepts keyless requests (never in production) */
+  openDevMode: boolean;
   version: string;
   uptimeSeconds: number;
 }
@@ -46,9 +49,9 @@ async function withDeadline(backend: string, check: () => Promise<CheckResult>):
   }
 }
 
-export async function checkHealth(services: Pick<Services, 'db' | 'legacy' | 'pubsub' | 'logger'>): Promise<HealthReport> {
+export async function checkHealth(services: Pick<Services, 'config' | 'db' | 'legacy' | 'pubsub' | 'logger'>): Promise<HealthReport> {
   const { db, legacy, pubsub } = services;
-  const [structured, legacyHealth, redis] = await Promise.all([
+  const [structured, legacyHealth, redis, openDevMode] = await Promise.all([
     withDeadline(db.backend, async () => {
       const started = performance.now();
       await db.pool.query('SELECT 1');
@@ -56,6 +59,7 @@ export async function checkHealth(services: Pick<Services, 'db' | 'legacy' | 'pu
     }),
     withDeadline(legacy.source.split(':')[0] ?? 'legacy', () => legacy.health()),
     withDeadline(pubsub.backend, () => pubsub.health()),
+    isOpenDevMode(services).catch(() => false),
   ]);
 
   const checks = { structured, legacy: legacyHealth, redis };
@@ -65,6 +69,7 @@ export async function checkHealth(services: Pick<Services, 'db' | 'legacy' | 'pu
   return {
     status: structured.ok && legacyHealth.ok && redis.ok ? 'ok' : 'degraded',
     backends: { structured: publicView(structured), legacy: publicView(legacyHealth), redis: publicView(redis) },
+    openDevMode,
     version: packageJson.version,
     uptimeSeconds: Math.round(process.uptime()),
   };

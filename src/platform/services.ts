@@ -12,4 +12,6 @@ export interface Services {
   db: Database;
   legacy: LegacyStore;
   pubsub: PubSub;
+  /** the time features read (scrape TTLs and cooldowns); tests inject one, absent = the system clock */
+  clock?: () => Date;
 }

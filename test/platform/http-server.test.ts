@@ -139,6 +139,7 @@ describe('HTTP shell', () => {
         legacy: { ok: true, backend: 'postgres-jsonb', latencyMs: expect.any(Number) },
         redis: { ok: true, backend: 'in-process' },
       },
+      openDevMode: true,
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       uptimeSeconds: expect.any(Number),
     });

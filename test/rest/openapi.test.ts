@@ -54,9 +54,9 @@ describe('OpenAPI description', () => {
   it('documents the error envelope per status, 404 only where a resource is looked up, and the rate-limit headers', () => {
     for (const route of catalogRoutes) {
       const responses = operation('get', route.path)?.responses ?? {};
-      const expected = ['200', '400', '401', '429', '500', '504', ...(route.canBeNotFound ? ['404'] : [])].sort();
+      const expected = ['200', '400', '401', '403', '429', '500', '504', ...(route.canBeNotFound ? ['404'] : [])].sort();
       expect(Object.keys(responses).sort(), route.path).toEqual(expected);
-      expect(Object.keys(responses['200'].headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+      expect(Object.keys(responses['200'].headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']);
       expect(Object.keys(responses['429'].headers ?? {})).toContain('Retry-After');
       expect(responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error_bad_request' });
     }

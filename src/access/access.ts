@@ -1,0 +1,93 @@
+// The access layer in one object: who is calling (API key, the web app's credential, open-dev
+// mode) and what a request may cost (plans, quotas, rate). The HTTP hook (rest-hook.ts), the
+// GraphQL plugin (graphql-plugin.ts) and the WebSocket gate all go through identify() and admit(),
+// so REST, GraphQL over HTTP and GraphQL over WebSocket follow the same rules.
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { ApiError } from '../platform/errors.ts';
+import type { Services } from '../platform/services.ts';
+import { anyLiveKey, KeyAuthenticator, missingKey } from './authenticate.ts';
+import { createCounters, type Counters } from './counters.ts';
+import { presentedApiKey, presentedServiceToken } from './credentials.ts';
+import { paidPlanRequired } from './api-keys.ts';
+import { resolvePlans } from './plans.ts';
+import { Quotas, type Charge, type LimitState } from './quota.ts';
+import type { DataPrincipal, Principal } from './principal.ts';
+import { resultWindowError } from './graphql-charges.ts';
+
+export interface IdentifyOptions {
+  /** what to call a request without credentials when open-dev mode is off: anonymous (/graphql) or unauthorized */
+  allowAnonymous: boolean;
+  /** the client's address, for open-dev mode's per-address rate */
+  client: string;
+}
+
+export interface Access {
+  readonly quotas: Quotas;
+  readonly counters: Counters;
+  identify(headers: IncomingHttpHeaders, options: IdentifyOptions): Promise<Principal>;
+  /** Checks the plan allows this request, then charges it; returns the limits for the headers. */
+  admit(principal: DataPrincipal, charge: Charge, page?: { offset: number; limit: number }): Promise<LimitState[]>;
+  /** a list read past the plan's result window: bad_request (GraphQL checks its own arguments with this) */
+  resultWindowOf(principal: DataPrincipal): { window: number; planName: string };
+  isOpenDevMode(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+export async function createAccess(services: Services): Promise<Access> {
+  const { config, logger, db } = services;
+  const log = logger.child({ component: 'access' });
+  const plans = resolvePlans(config.PLAN_LIMITS_JSON);
+  const counters = createCounters({ redisUrl: config.REDIS_URL, keyPrefix: config.QUOTA_REDIS_PREFIX, logger });
+  const quotas = new Quotas(counters, plans);
+  const authenticator = new KeyAuthenticator(db.prisma, logger);
+  const production = config.NODE_ENV === 'production';
+  const serviceToken = config.WEB_APP_SERVICE_TOKEN ? sha256(config.WEB_APP_SERVICE_TOKEN) : undefined;
+
+  const isOpenDevMode = async () => !production && !(await anyLiveKey(db.pool));
+
+  if (await isOpenDevMode()) {
+    log.warn(
+      'OPEN-DEV MODE: no API key exists, so data routes accept requests WITHOUT a key. Create one with ' +
+        '`npm run keys -- create --account ACCOUNT --plan starter` to require keys. Never used with NODE_ENV=production.',
+    );
+  } else if (production && !(await anyLiveKey(db.pool))) {
+    log.warn('no API key exists: every data request is refused (401) until one is created with `npm run keys -- create`');
+  }
+
+  const access: Access = {
+    quotas,
+    counters,
+    async identify(headers, options) {
+      const token = presentedServiceToken(headers);
+      if (token !== undefined) {
+        if (!serviceToken || !timingSafeEqual(sha256(token), serviceToken)) {
+          throw new ApiError('unauthorized', 'The service token is not valid.');
+        }
+        return { kind: 'webApp' };
+      }
+      const key = presentedApiKey(headers);
+      if (key !== undefined) return authenticator.authenticate(key);
+      if (await isOpenDevMode()) return { kind: 'openDev', client: options.client };
+      if (options.allowAnonymous) return { kind: 'anonymous' };
+      throw missingKey();
+    },
+    async admit(principal, charge, page) {
+      if (principal.kind === 'key' && !plans[principal.plan].apiAccess) throw paidPlanRequired(principal.plan);
+      if (page) {
+        const { window, planName } = access.resultWindowOf(principal);
+        if (page.offset + page.limit > window) throw resultWindowError(window, planName);
+      }
+      return quotas.charge(principal, charge);
+    },
+    resultWindowOf(principal) {
+      const planName = principal.kind === 'key' ? principal.plan : 'open-dev';
+      return { window: quotas.planOf(principal).resultWindow, planName };
+    },
+    isOpenDevMode,
+    close: () => counters.close(),
+  };
+  return access;
+}

@@ -1,0 +1,176 @@
+// What a GraphQL operation costs, read from its document before it runs: each root field counts
+// as one request in its bucket, as the REST route over the same field does (a query with three
+// root fields costs what three REST calls cost). `node`/`nodes` count one lookup per id, in the
+// bucket of the id's type. Introspection is free. Lists may not reach past the plan's result window.
+import {
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  Kind,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { cursorToOffset, decodeGlobalID } from '@pothos/plugin-relay';
+import { DEFAULT_PAGE_SIZE } from '../graphql/pagination.ts';
+import { badRequest } from '../platform/errors.ts';
+import type { QuotaBucket } from './plans.ts';
+import type { Charge } from './quota.ts';
+
+/** Root Query fields and the bucket a call counts against (the same as the REST route serving it). */
+export const ROOT_FIELD_BUCKETS: Readonly<Record<string, QuotaBucket>> = {
+  stores: 'storeSearches',
+  storeGroups: 'storeSearches',
+  compareStores: 'storeSearches',
+  analyticsOverview: 'storeSearches',
+  verticalStats: 'storeSearches',
+  countryStats: 'storeSearches',
+  movers: 'storeSearches',
+  store: 'storeLookups',
+  products: 'productSearches',
+  productChanges: 'productSearches',
+  changes: 'productSearches',
+  product: 'productAppLookups',
+  app: 'productAppLookups',
+  apps: 'productAppLookups',
+};
+
+const NODE_TYPE_BUCKETS: Readonly<Record<string, QuotaBucket>> = {
+  Store: 'storeLookups',
+  Product: 'productAppLookups',
+  App: 'productAppLookups',
+};
+
+/** Fields only the web app's service credential may call (key management, src/access/keys.graphql.ts). */
+export const WEB_APP_FIELDS = new Set(['apiKeys', 'quotaUsage', 'mintApiKey', 'revokeApiKey']);
+
+export interface OperationCost {
+  /** root fields the web app credential is needed for */
+  webAppFields: string[];
+  /** root fields that read data: they need an API key (or open-dev mode) */
+  dataFields: string[];
+  charge: Charge;
+}
+
+type Variables = Record<string, unknown> | undefined;
+
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Variables,
+): OperationCost {
+  const cost: OperationCost = { webAppFields: [], dataFields: [], charge: { units: 0, buckets: {} } };
+  const rootType = schema.getRootType(operation.operation);
+  const count = (bucket: QuotaBucket | undefined, units: number) => {
+    cost.charge.units += units;
+    if (bucket) cost.charge.buckets[bucket] = (cost.charge.buckets[bucket] ?? 0) + units;
+  };
+
+  for (const field of rootFields(document, operation.selectionSet, variables)) {
+    const name = field.name.value;
+    if (name.startsWith('__')) continue;
+    if (WEB_APP_FIELDS.has(name)) {
+      cost.webAppFields.push(name);
+      continue;
+    }
+    cost.dataFields.push(name);
+    const definition = rootType?.getFields()[name];
+    if ((name === 'node' || name === 'nodes') && definition) {
+      const args = getArgumentValues(definition, field, variables);
+      const ids = name === 'node' ? [args.id] : ((args.ids as unknown[] | undefined) ?? []);
+      for (const id of ids) count(NODE_TYPE_BUCKETS[typeOfGlobalId(id)], 1);
+      continue;
+    }
+    // unknown root fields (features added later) still count against the rate and per-key ceiling
+    count(ROOT_FIELD_BUCKETS[name], 1);
+  }
+  return cost;
+}
+
+function typeOfGlobalId(id: unknown): string {
+  try {
+    return decodeGlobalID(String(id)).typename;
+  } catch {
+    return '';
+  }
+}
+
+function included(node: FieldNode | { directives?: FieldNode['directives'] }, variables: Variables): boolean {
+  if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
+  return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+}
+
+/** The root fields an operation executes, through fragments, honouring @skip and @include. */
+function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, variables: Variables, seen = new Set<string>()): FieldNode[] {
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
+  const fields: FieldNode[] = [];
+  for (const selection of selectionSet.selections) {
+    if (!included(selection, variables)) continue;
+    if (selection.kind === Kind.FIELD) fields.push(selection);
+    else if (selection.kind === Kind.INLINE_FRAGMENT) fields.push(...rootFields(document, selection.selectionSet, variables, seen));
+    else {
+      const name = selection.name.value;
+      const fragment = fragments.get(name);
+      if (!fragment || seen.has(name)) continue;
+      seen.add(name);
+      fields.push(...rootFields(document, fragment.selectionSet, variables, seen));
+    }
+  }
+  return fields;
+}
+
+/**
+ * Refuses a list read past the plan's result window: any field with connection arguments whose
+ * offset (from `after`) plus page size (`first`) exceeds `window`. Names REST's parameters too,
+ * since REST's offset/limit become exactly these arguments.
+ */
+export function checkResultWindow(schema: GraphQLSchema, document: DocumentNode, variables: Variables, window: number, planName: string): void {
+  const typeInfo = new TypeInfo(schema);
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field(node) {
+        const definition = typeInfo.getFieldDef();
+        if (!definition || !definition.args.some((a) => a.name === 'after' || a.name === 'first')) return;
+        if (!getNamedType(definition.type).name.endsWith('Connection')) return;
+        let args: Record<string, unknown>;
+        try {
+          args = getArgumentValues(definition, node, variables);
+        } catch {
+          return; // invalid arguments are validation's to report
+        }
+        const offset = typeof args.after === 'string' ? safeOffset(args.after) : 0;
+        const first = typeof args.first === 'number' ? args.first : DEFAULT_PAGE_SIZE;
+        if (offset !== undefined && offset + first > window) throw resultWindowError(window, planName);
+      },
+    }),
+  );
+}
+
+function safeOffset(cursor: string): number | undefined {
+  try {
+    const offset = cursorToOffset(cursor);
+    return Number.isSafeInteger(offset) ? offset + 1 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const resultWindowError = (window: number, planName: string) =>
+  badRequest(`The ${planName} plan lists at most ${window} items deep: offset + limit must not exceed ${window}.`, {
+    parameter: 'offset',
+    rule: `offset + limit must be at most ${window} on the ${planName} plan`,
+  });

@@ -1,0 +1,90 @@
+// /graphql under the same rules as REST: an operation's root fields are charged before it runs
+// (graphql-charges.ts), key management needs the web app's credential, lists stay inside the plan's
+// result window, and the response carries the same rate-limit headers. Works for HTTP (the request
+// was identified by the HTTP hook) and WebSocket (identified at connection_init by the WebSocket gate).
+import { getOperationAST, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { ApiError } from '../platform/errors.ts';
+import type { Access } from './access.ts';
+import { missingKey } from './authenticate.ts';
+import { checkResultWindow, operationCost } from './graphql-charges.ts';
+import { rateLimitHeaders } from './headers.ts';
+import { ACCESS_IN_CONTEXT } from './keys.graphql.ts';
+import { isDataPrincipal, principalOf, type Principal } from './principal.ts';
+import { RateLimitedError, type LimitState } from './quota.ts';
+
+interface AccessContext {
+  /** FastifyRequest over HTTP, the upgrade IncomingMessage over WebSocket */
+  req?: object;
+  /** the Fetch request over HTTP: rate-limit headers are attached to its response */
+  request?: object;
+}
+
+interface Operation {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null;
+  variableValues?: Record<string, unknown> | null;
+  contextValue: unknown;
+}
+
+const webAppOnly = (principal: Principal) =>
+  principal.kind === 'anonymous'
+    ? new ApiError('unauthorized', 'Key management needs the web app\'s service credential (X-Service-Token).')
+    : new ApiError('forbidden', 'Key management is reserved to the web app\'s service credential; an API key cannot mint, list or revoke keys.');
+
+export function toGraphqlError(error: ApiError, limits: LimitState[] = []): GraphQLError {
+  const headers: Record<string, string> = { ...rateLimitHeaders(limits) };
+  if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
+  return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: error.status, headers } } });
+}
+
+export function accessGraphqlPlugin(access: Access): Plugin {
+  const limitsByRequest = new WeakMap<object, LimitState[]>();
+
+  /** Admits the operation (charging it) or returns the error that refuses it. */
+  async function admit(operation: Operation): Promise<GraphQLError | undefined> {
+    const context = operation.contextValue as AccessContext;
+    const principal = principalOf(context.req) ?? { kind: 'anonymous' };
+    const ast = getOperationAST(operation.document, operation.operationName);
+    if (!ast) return undefined; // execution reports the missing operation itself
+    const variables = operation.variableValues ?? undefined;
+    try {
+      const cost = operationCost(operation.schema, operation.document, ast, variables);
+      if (cost.webAppFields.length > 0 && principal.kind !== 'webApp') throw webAppOnly(principal);
+      if (cost.dataFields.length === 0) return undefined;
+      if (!isDataPrincipal(principal)) {
+        throw principal.kind === 'webApp'
+          ? new ApiError('unauthorized', 'The service token manages keys only; reading data needs an API key.')
+          : missingKey();
+      }
+      const { window, planName } = access.resultWindowOf(principal);
+      checkResultWindow(operation.schema, operation.document, variables, window, planName);
+      const limits = await access.admit(principal, cost.charge);
+      if (context.request) limitsByRequest.set(context.request, limits);
+      return undefined;
+    } catch (error) {
+      if (error instanceof RateLimitedError) return toGraphqlError(error, error.limits);
+      if (error instanceof ApiError) return toGraphqlError(error);
+      throw error;
+    }
+  }
+
+  return {
+    async onExecute({ args, setResultAndStopExecution, extendContext }) {
+      extendContext({ [ACCESS_IN_CONTEXT]: access } as object);
+      const refusal = await admit(args);
+      if (refusal) setResultAndStopExecution({ errors: [refusal] });
+    },
+    async onSubscribe({ args, setResultAndStopExecution, extendContext }) {
+      extendContext({ [ACCESS_IN_CONTEXT]: access } as object);
+      const refusal = await admit(args);
+      if (refusal) setResultAndStopExecution({ errors: [refusal] });
+    },
+    onResponse({ request, response }) {
+      const limits = limitsByRequest.get(request);
+      if (!limits) return;
+      for (const [name, value] of Object.entries(rateLimitHeaders(limits))) response.headers.set(name, value);
+    },
+  };
+}

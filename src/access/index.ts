@@ -1,0 +1,10 @@
+// The access layer's public face: build it once per server (createAccess), register the HTTP hook
+// on the server's root (registerAccess), give Yoga the plugin (accessGraphqlPlugin) and graphql-ws
+// the gate (webSocketGate). isOpenDevMode feeds /v1/health; principalOf tells a feature (Signals)
+// whose key a request carries.
+export { createAccess, type Access } from './access.ts';
+export { isOpenDevMode } from './authenticate.ts';
+export { accessGraphqlPlugin } from './graphql-plugin.ts';
+export { registerAccess, OPEN_ROUTES } from './http-hook.ts';
+export { principalOf, type Principal, type KeyPrincipal } from './principal.ts';
+export { webSocketGate } from './websocket-gate.ts';

@@ -1,0 +1,150 @@
+// Key management for the web app's integrations page: Query.apiKeys and Query.quotaUsage,
+// Mutation.mintApiKey and Mutation.revokeApiKey. Only the web app's service credential
+// (X-Service-Token = WEB_APP_SERVICE_TOKEN) may call them, on behalf of one of its accounts
+// (accountExternalId); the GraphQL plugin refuses anyone else before execution, and each resolver
+// checks again, so a missing plugin fails closed.
+import { builder } from '../graphql/builder.ts';
+import type { GraphqlContext } from '../graphql/context.ts';
+import { ApiError, notFound } from '../platform/errors.ts';
+import type { Access } from './access.ts';
+import { KEY_SCOPES, listApiKeys, mintApiKey, revokeApiKey, type ApiKeyRecord } from './api-keys.ts';
+import { QUOTA_BUCKET_DESCRIPTIONS, QUOTA_BUCKETS, type AccountPlan, type QuotaBucket } from './plans.ts';
+import { principalOf } from './principal.ts';
+
+/** Where the GraphQL plugin puts the access layer for these resolvers (quota counters). */
+export const ACCESS_IN_CONTEXT = Symbol('access');
+
+type KeysContext = GraphqlContext & { req?: object; [ACCESS_IN_CONTEXT]?: Access };
+
+function requireWebApp(ctx: GraphqlContext): Access {
+  const context = ctx as KeysContext;
+  const access = context[ACCESS_IN_CONTEXT];
+  if (principalOf(context.req)?.kind !== 'webApp' || !access) {
+    throw new ApiError('forbidden', 'Key management is reserved to the web app\'s service credential.');
+  }
+  return access;
+}
+
+const AccountPlanEnum = builder.enumType('AccountPlan', {
+  description: 'Plan of a web-app account. API keys need a paid plan: starter (49 USD/month) or pro (149 USD/month).',
+  values: ['free', 'starter', 'pro'] as const,
+});
+
+const QuotaBucketEnum = builder.enumType('QuotaBucket', {
+  description: 'Daily quota buckets shared by the web app and the API.',
+  values: Object.fromEntries(QUOTA_BUCKETS.map((b) => [b, { description: QUOTA_BUCKET_DESCRIPTIONS[b] }])) as Record<QuotaBucket, { description: string }>,
+});
+
+const ApiKeyRef = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
+  description: 'An API key, without the key itself (shown once, at minting).',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name', { nullable: true }),
+    prefix: t.exposeString('prefix', { description: 'First characters of the key, to tell keys apart.' }),
+    scopes: t.exposeStringList('scopes', { description: 'Empty for a user key; signals:read for a partner service key.' }),
+    accountExternalId: t.exposeString('accountExternalId'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'To the minute.' }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const MintedApiKeyRef = builder.objectRef<{ key: string; apiKey: ApiKeyRecord }>('MintedApiKey').implement({
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'The key itself. Shown this once: only its hash is stored.' }),
+    apiKey: t.field({ type: ApiKeyRef, resolve: (minted) => minted.apiKey }),
+  }),
+});
+
+interface BucketUsage {
+  bucket: QuotaBucket;
+  used: number;
+  limit: number;
+  resetSeconds: number;
+}
+
+const QuotaUsageRef = builder.objectRef<BucketUsage>('QuotaBucketUsage').implement({
+  description: 'Today\'s (UTC) use of one daily bucket: the web app\'s and the API\'s requests together.',
+  fields: (t) => ({
+    bucket: t.field({ type: QuotaBucketEnum, resolve: (u) => u.bucket }),
+    used: t.exposeInt('used'),
+    limit: t.exposeInt('limit'),
+    remaining: t.int({ resolve: (u) => Math.max(0, u.limit - u.used) }),
+    resetsInSeconds: t.int({ description: 'Seconds until the bucket renews (UTC midnight).', resolve: (u) => u.resetSeconds }),
+  }),
+});
+
+builder.queryField('apiKeys', (t) =>
+  t.field({
+    type: [ApiKeyRef],
+    description: 'The account\'s keys (web app service credential only).',
+    args: {
+      accountExternalId: t.arg.string({ required: true, description: 'The web app\'s id of the account.' }),
+      includeRevoked: t.arg.boolean({ defaultValue: false }),
+    },
+    resolve: (_root, args, ctx) => {
+      requireWebApp(ctx);
+      return listApiKeys(ctx.services.db.prisma, { accountExternalId: args.accountExternalId, includeRevoked: args.includeRevoked ?? false });
+    },
+  }),
+);
+
+builder.queryField('quotaUsage', (t) =>
+  t.field({
+    type: [QuotaUsageRef],
+    description: 'The account\'s daily buckets today (web app service credential only).',
+    args: { accountExternalId: t.arg.string({ required: true, description: 'The web app\'s id of the account.' }) },
+    resolve: async (_root, { accountExternalId }, ctx) => {
+      const access = requireWebApp(ctx);
+      const account = await ctx.services.db.prisma.account.findUnique({ where: { externalId: accountExternalId } });
+      if (!account) throw notFound(`No account ${accountExternalId} has used the API.`, { accountExternalId });
+      return access.quotas.accountUsage(accountExternalId, access.quotas.plans[account.plan]);
+    },
+  }),
+);
+
+const MintApiKeyInput = builder.inputType('MintApiKeyInput', {
+  fields: (t) => ({
+    accountExternalId: t.string({ required: true, description: 'The web app\'s id of the account.' }),
+    plan: t.field({ type: AccountPlanEnum, required: true, description: 'The account\'s current plan; free is refused.' }),
+    accountName: t.string({ description: 'Display name of the account.' }),
+    name: t.string({ description: 'A name for the key, e.g. "production".' }),
+    scopes: t.stringList({ description: `Scopes: ${KEY_SCOPES.join(', ')} (partner service keys). Empty for a user key.` }),
+  }),
+});
+
+builder.mutationField('mintApiKey', (t) =>
+  t.field({
+    type: MintedApiKeyRef,
+    description:
+      'Mints a key for an account on a paid plan (web app service credential only). A free account is refused ' +
+      'with forbidden. The key is in the answer once; only its hash is stored.',
+    args: { input: t.arg({ type: MintApiKeyInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => {
+      requireWebApp(ctx);
+      const minted = await mintApiKey(ctx.services.db.prisma, {
+        accountExternalId: input.accountExternalId,
+        plan: input.plan as AccountPlan,
+        accountName: input.accountName ?? undefined,
+        name: input.name ?? undefined,
+        scopes: input.scopes ?? [],
+      });
+      return { key: minted.key, apiKey: minted.record };
+    },
+  }),
+);
+
+builder.mutationField('revokeApiKey', (t) =>
+  t.field({
+    type: ApiKeyRef,
+    description: 'Revokes one of the account\'s keys at once (web app service credential only). Revoking twice is harmless.',
+    args: {
+      accountExternalId: t.arg.string({ required: true, description: 'The web app\'s id of the account.' }),
+      id: t.arg.int({ required: true, description: 'ApiKey.id' }),
+    },
+    resolve: (_root, { accountExternalId, id }, ctx) => {
+      requireWebApp(ctx);
+      return revokeApiKey(ctx.services.db.prisma, id, { accountExternalId });
+    },
+  }),
+);

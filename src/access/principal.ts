@@ -1,0 +1,50 @@
+// Who is calling. Set by the HTTP hook (and the WebSocket gate) once per request or connection,
+// read by the GraphQL plugin and by any feature that scopes data to the key's owner (Signals).
+import type { AccountPlan } from './plans.ts';
+
+export interface KeyPrincipal {
+  kind: 'key';
+  keyId: number;
+  /** displayed prefix of the key, safe for logs */
+  keyPrefix: string;
+  accountId: number;
+  accountExternalId: string;
+  plan: AccountPlan;
+  scopes: readonly string[];
+}
+
+/** open-dev mode: no keys exist and the request carried none (never in production) */
+export interface OpenDevPrincipal {
+  kind: 'openDev';
+  /** the client's address: open-dev requests are rate limited per address */
+  client: string;
+}
+
+/** the web app's own service credential: may manage keys on behalf of accounts, nothing else */
+export interface WebAppPrincipal {
+  kind: 'webApp';
+}
+
+/** no credential on /graphql: may load GraphiQL and introspect, nothing else */
+export interface AnonymousPrincipal {
+  kind: 'anonymous';
+}
+
+export type Principal = KeyPrincipal | OpenDevPrincipal | WebAppPrincipal | AnonymousPrincipal;
+
+/** the principals data may be served to */
+export type DataPrincipal = KeyPrincipal | OpenDevPrincipal;
+
+const principals = new WeakMap<object, Principal>();
+
+/** Binds a principal to a request object (a FastifyRequest, or a WebSocket's upgrade IncomingMessage). */
+export function bindPrincipal(request: object, principal: Principal): void {
+  principals.set(request, principal);
+}
+
+/** The principal of a request or WebSocket upgrade request; undefined when the access layer did not see it. */
+export function principalOf(request: object | undefined): Principal | undefined {
+  return request ? principals.get(request) : undefined;
+}
+
+export const isDataPrincipal = (p: Principal | undefined): p is DataPrincipal => p?.kind === 'key' || p?.kind === 'openDev';

@@ -1,0 +1,141 @@
+// Charging a request against its limits: the per-minute rate and per-key daily ceiling of the key,
+// and the account's daily bucket(s) shared with the web app. All counters are incremented at once
+// (atomically each, in Redis or in process); if any is past its limit, every increment of this
+// request is taken back and the request is refused, so a refused request costs nothing.
+//
+// Counter keys (after QUOTA_REDIS_PREFIX + ':'), the contract with the web app:
+//   day:<YYYY-MM-DD>:account:<accountExternalId>:<bucket>   account bucket, UTC day: shared with the web app,
+//                                                          which INCRs the same key for its own searches
+//   day:<YYYY-MM-DD>:key:<keyId>                           per-key daily ceiling
+//   minute:key:<keyId> | minute:client:<address>           per-minute rate, a fixed 60 s window
+// Values are plain integers (INCRBY); daily keys expire an hour after their UTC day ends.
+import { ApiError } from '../platform/errors.ts';
+import type { Counters } from './counters.ts';
+import type { PlanLimits, Plans, QuotaBucket } from './plans.ts';
+import type { DataPrincipal } from './principal.ts';
+
+export type PolicyName = 'perMinute' | 'perKeyDaily' | QuotaBucket;
+
+export interface LimitState {
+  policy: PolicyName;
+  limit: number;
+  remaining: number;
+  /** seconds until this limit's window renews */
+  resetSeconds: number;
+  /** the window's length in seconds (60 or a day) */
+  windowSeconds: number;
+}
+
+/** What one request (or one GraphQL operation) costs: units in total and per bucket. */
+export interface Charge {
+  units: number;
+  buckets: Partial<Record<QuotaBucket, number>>;
+}
+
+export class RateLimitedError extends ApiError {
+  constructor(
+    readonly exceeded: LimitState,
+    readonly limits: LimitState[],
+  ) {
+    const window = exceeded.windowSeconds === MINUTE ? 'per-minute rate' : 'daily quota';
+    super(
+      'rate_limited',
+      `The ${window} "${exceeded.policy}" (${exceeded.limit}) is used up. Retry after ${exceeded.resetSeconds} seconds.`,
+      { bucket: exceeded.policy, limit: exceeded.limit, window: exceeded.windowSeconds === MINUTE ? 'minute' : 'day', retryAfter: exceeded.resetSeconds },
+      exceeded.resetSeconds,
+    );
+  }
+}
+
+const MINUTE = 60;
+const DAY = 86_400;
+const DAILY_KEY_GRACE_SECONDS = 3_600;
+
+interface Meter {
+  policy: PolicyName;
+  key: string;
+  limit: number;
+  units: number;
+  ttlSeconds: number;
+  windowSeconds: number;
+}
+
+export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+
+export function secondsUntilUtcMidnight(now: Date): number {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
+}
+
+export const accountBucketKey = (day: string, accountExternalId: string, bucket: QuotaBucket) =>
+  `day:${day}:account:${accountExternalId}:${bucket}`;
+
+export class Quotas {
+  constructor(
+    private readonly counters: Counters,
+    readonly plans: Plans,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  planOf(principal: DataPrincipal): PlanLimits {
+    return this.plans[principal.kind === 'key' ? principal.plan : 'openDev'];
+  }
+
+  /** Counts `charge` against every limit of the principal; throws RateLimitedError past any of them. */
+  async charge(principal: DataPrincipal, charge: Charge): Promise<LimitState[]> {
+    const meters = this.metersFor(principal, charge);
+    const readings = await Promise.all(meters.map((m) => this.counters.add(m.key, m.units, m.ttlSeconds)));
+    const now = this.now();
+    const limits = meters.map((meter, i): LimitState => {
+      const consumed = readings[i]!.consumed;
+      return {
+        policy: meter.policy,
+        limit: meter.limit,
+        remaining: Math.max(0, meter.limit - consumed),
+        resetSeconds: meter.windowSeconds === MINUTE ? Math.max(1, Math.ceil(readings[i]!.msBeforeReset / 1000)) : secondsUntilUtcMidnight(now),
+        windowSeconds: meter.windowSeconds,
+      };
+    });
+    const exceeded = limits.filter((limit, i) => readings[i]!.consumed > meters[i]!.limit);
+    if (exceeded.length === 0) return limits;
+
+    await Promise.all(meters.map((m) => this.counters.subtract(m.key, m.units, m.ttlSeconds)));
+    // the limit that keeps the caller waiting longest is the one worth naming
+    const worst = exceeded.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a));
+    throw new RateLimitedError(worst, limits.map((l) => (exceeded.includes(l) ? { ...l, remaining: 0 } : l)));
+  }
+
+  /** Today's use of an account's buckets (the web app's and the API's together). */
+  async accountUsage(accountExternalId: string, plan: PlanLimits): Promise<Array<{ bucket: QuotaBucket; used: number; limit: number; resetSeconds: number }>> {
+    const now = this.now();
+    const day = utcDay(now);
+    const buckets = Object.keys(plan.daily ?? {}) as QuotaBucket[];
+    return Promise.all(
+      buckets.map(async (bucket) => {
+        const reading = await this.counters.read(accountBucketKey(day, accountExternalId, bucket));
+        return { bucket, used: reading?.consumed ?? 0, limit: plan.daily![bucket], resetSeconds: secondsUntilUtcMidnight(now) };
+      }),
+    );
+  }
+
+  private metersFor(principal: DataPrincipal, charge: Charge): Meter[] {
+    const plan = this.planOf(principal);
+    const now = this.now();
+    const day = utcDay(now);
+    const dailyTtl = secondsUntilUtcMidnight(now) + DAILY_KEY_GRACE_SECONDS;
+    const daily = (policy: PolicyName, key: string, limit: number, units: number): Meter => ({
+      policy, key, limit, units, ttlSeconds: dailyTtl, windowSeconds: DAY,
+    });
+
+    const who = principal.kind === 'key' ? `key:${principal.keyId}` : `client:${principal.client}`;
+    const meters: Meter[] = [
+      { policy: 'perMinute', key: `minute:${who}`, limit: plan.perMinute, units: charge.units, ttlSeconds: MINUTE, windowSeconds: MINUTE },
+    ];
+    if (principal.kind !== 'key') return meters;
+    if (plan.perKeyDaily !== null) meters.push(daily('perKeyDaily', `day:${day}:key:${principal.keyId}`, plan.perKeyDaily, charge.units));
+    for (const [bucket, units] of Object.entries(charge.buckets) as Array<[QuotaBucket, number]>) {
+      if (plan.daily && units > 0) meters.push(daily(bucket, accountBucketKey(day, principal.accountExternalId, bucket), plan.daily[bucket], units));
+    }
+    return meters;
+  }
+}

@@ -1,0 +1,21 @@
+// Per-host politeness: request starts to one host are spaced at least `intervalMs` apart within
+// this process, so a scrape paging through a storefront never bursts at it.
+
+export class HostPacer {
+  private readonly nextStart = new Map<string, number>();
+
+  constructor(private readonly intervalMs: number) {}
+
+  async wait(host: string): Promise<void> {
+    if (this.intervalMs <= 0) return;
+    const now = Date.now();
+    const startAt = Math.max(now, this.nextStart.get(host) ?? 0);
+    this.nextStart.set(host, startAt + this.intervalMs);
+    if (this.nextStart.size > 1_000) this.forgetPast(now);
+    if (startAt > now) await new Promise((resolve) => setTimeout(resolve, startAt - now));
+  }
+
+  private forgetPast(now: number): void {
+    for (const [host, at] of this.nextStart) if (at <= now) this.nextStart.delete(host);
+  }
+}

@@ -1,0 +1,101 @@
+// A worker process's share of the durable queue: graphile-worker running the features' tasks on a
+// connection pool of its own (so jobs never starve API requests of connections), every task under
+// a liveness lock, and a periodic sweep that releases the jobs of dead workers and runs the
+// features' own upkeep. Started inside the gateway (WORKER_IN_PROCESS) or by `npm run worker`.
+import { Logger as GraphileLogger, makeWorkerUtils, run, type JobHelpers, type Runner, type Task } from 'graphile-worker';
+import pg from 'pg';
+import type { Logger } from '../logger.ts';
+import { JOB_SCHEMA, migrateJobQueue } from './job-queue.ts';
+import { releaseOrphanedJobs, whileAlive } from './liveness.ts';
+
+export type JobTask = (payload: unknown, helpers: JobHelpers) => Promise<void>;
+
+/** What a feature brings to the worker: its tasks by name, and upkeep run on every sweep. */
+export interface JobFeature {
+  name: string;
+  tasks: Record<string, JobTask>;
+  /** receives the worker's pool; runs every sweep interval in every worker process */
+  sweep?: (pool: pg.Pool) => Promise<void>;
+}
+
+export interface JobWorkerOptions {
+  databaseUrl: string;
+  logger: Logger;
+  concurrency: number;
+  features: JobFeature[];
+  /** how often dead workers' jobs are looked for and upkeep runs */
+  sweepIntervalMs?: number;
+  /** a job locked this long whose liveness lock is free belongs to a dead worker */
+  orphanGraceMs?: number;
+  /** how often the queue is polled for jobs that became due (retries); new jobs arrive by LISTEN/NOTIFY */
+  pollIntervalMs?: number;
+  /** statement_timeout of the worker's connections: jobs write more than a request reads */
+  statementTimeoutMs?: number;
+}
+
+export interface JobWorker {
+  stop(): Promise<void>;
+}
+
+export async function startJobWorker(options: JobWorkerOptions): Promise<JobWorker> {
+  const log = options.logger.child({ component: 'job-worker' });
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    // graphile-worker's LISTEN connection and queue queries, plus a liveness connection per running job
+    max: options.concurrency * 3 + 3,
+    statement_timeout: options.statementTimeoutMs ?? 60_000,
+    application_name: 'store-intelligence-worker',
+  });
+  pool.on('error', (error) => log.warn({ err: { message: error.message } }, 'idle worker connection failed'));
+
+  await migrateJobQueue(pool);
+  const graphileLogger = new GraphileLogger(() => (level, message, meta) => {
+    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
+    log[method]({ queue: meta }, message);
+  });
+
+  const taskList: Record<string, Task> = {};
+  for (const feature of options.features) {
+    for (const [name, task] of Object.entries(feature.tasks)) {
+      taskList[name] = (payload, helpers) => whileAlive(pool, helpers.job.id, () => task(payload, helpers));
+    }
+  }
+
+  const runner: Runner = await run({
+    pgPool: pool,
+    schema: JOB_SCHEMA,
+    concurrency: options.concurrency,
+    noHandleSignals: true,
+    pollInterval: options.pollIntervalMs ?? 1_000,
+    taskList,
+    logger: graphileLogger,
+  });
+  const utils = await makeWorkerUtils({ pgPool: pool, schema: JOB_SCHEMA, logger: graphileLogger });
+
+  let sweeping: Promise<void> | undefined;
+  const sweep = async () => {
+    try {
+      const released = await releaseOrphanedJobs(pool, utils, options.orphanGraceMs ?? 15_000);
+      if (released.length > 0) log.warn({ jobs: released }, 'released jobs of a worker that stopped mid-job; they will be retried');
+      for (const feature of options.features) await feature.sweep?.(pool);
+    } catch (error) {
+      log.warn({ err: error }, 'job sweep failed; retrying at the next interval');
+    }
+  };
+  const timer = setInterval(() => {
+    sweeping ??= sweep().finally(() => (sweeping = undefined));
+  }, options.sweepIntervalMs ?? 10_000);
+  timer.unref();
+  log.info({ concurrency: options.concurrency, tasks: Object.keys(taskList) }, 'job worker started');
+
+  return {
+    async stop() {
+      clearInterval(timer);
+      await sweeping;
+      // lets running jobs finish (graphile-worker's graceful shutdown), then closes the pool
+      await runner.stop();
+      await utils.release();
+      await pool.end();
+    },
+  };
+}

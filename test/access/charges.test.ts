@@ -1,0 +1,58 @@
+import { getOperationAST, parse } from 'graphql';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { describe, expect, it } from 'vitest';
+import { operationCost } from '../../src/access/graphql-charges.ts';
+import { DEFAULT_PLANS, resolvePlans } from '../../src/access/plans.ts';
+import { schema } from '../../src/graphql/schema.ts';
+import { catalogRoutes } from '../../rest/routes/index.ts';
+
+const costOf = (source: string, variables?: Record<string, unknown>) => {
+  const document = parse(source);
+  return operationCost(schema, document, getOperationAST(document)!, variables);
+};
+
+describe('what a GraphQL operation costs', () => {
+  it('charges every REST route in the same bucket as the GraphQL fields its operation runs', () => {
+    for (const route of catalogRoutes) {
+      for (const grouped of [false, true]) {
+        const document = route.document as Parameters<typeof operationCost>[1];
+        const cost = operationCost(schema, document, getOperationAST(document)!, { grouped });
+        expect(Object.keys(cost.charge.buckets), route.operationId).toEqual([route.quotaBucket]);
+      }
+    }
+  });
+
+  it('counts root fields through aliases, fragments and @include/@skip', () => {
+    const cost = costOf(
+      'query($more: Boolean!) { a: store(domain: "a.com") { domain } ...F ... on Query { apps { totalCount } } x: products(filter: {q: "x"}) @include(if: $more) { totalCount } } fragment F on Query { stores { totalCount } }',
+      { more: false },
+    );
+    expect(cost.charge).toEqual({ units: 3, buckets: { storeLookups: 1, storeSearches: 1, productAppLookups: 1 } });
+  });
+
+  it('counts node(s) lookups per id, in the bucket of the id\'s type', () => {
+    const ids = [encodeGlobalID('Store', '1'), encodeGlobalID('Store', '2'), encodeGlobalID('Product', '3')];
+    const cost = costOf('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids });
+    expect(cost.charge).toEqual({ units: 3, buckets: { storeLookups: 2, productAppLookups: 1 } });
+  });
+
+  it('lets introspection through free and sets key management apart', () => {
+    expect(costOf('{ __schema { types { name } } __typename }').charge.units).toBe(0);
+    const cost = costOf('{ apiKeys(accountExternalId: "a") { id } }');
+    expect([cost.webAppFields, cost.dataFields]).toEqual([['apiKeys'], []]);
+  });
+});
+
+describe('the plans table', () => {
+  it('takes overrides from PLAN_LIMITS_JSON cell by cell', () => {
+    const plans = resolvePlans(JSON.stringify({ starter: { perMinute: 120, daily: { storeSearches: 7 } } }));
+    expect(plans.starter).toEqual({ ...DEFAULT_PLANS.starter, perMinute: 120, daily: { ...DEFAULT_PLANS.starter.daily, storeSearches: 7 } });
+    expect(plans.pro).toEqual(DEFAULT_PLANS.pro);
+  });
+
+  it('refuses an override that does not fit the table', () => {
+    expect(() => resolvePlans('{"gold": {}}')).toThrow(/PLAN_LIMITS_JSON/);
+    expect(() => resolvePlans('{"starter": {"perMinute": -1}}')).toThrow(/perMinute/);
+    expect(() => resolvePlans('not json')).toThrow(/not valid JSON/);
+  });
+});

@@ -4,7 +4,8 @@
 export interface DropshipperInputs {
   /** installed apps marked dropshipping in data/apps.json (supplier sync, print on demand) */
   dropshippingAppCount: number;
-  /** dropshipping phrases found on the storefront ("ships in 7-15 business days", ...) */
+  /** dropshipping phrases found on the storefront (data/vocabulary.json dropshipPhrases:
+   *  long shipping times such as "Ships in 7-15 business days", supplier and urgency wording) */
   dropshipTextSignals: number;
   productCount: number;
   /** median product price in USD; null when nothing is priced */
@@ -25,7 +26,7 @@ export const CHEAP_MEDIAN_PRICE_USD = 20;
 
 export const DROPSHIPPER_METHOD =
   'Dropshipper classifier. score = 1 / (1 + e^-z) with z = -3.2 + 1.9 x min(dropshipping apps, 3) ' +
-  '+ 0.8 x min(dropshipping text signals incl. long shipping-time phrases, 5) + 1.0 if the catalog ' +
+  '+ 0.8 x min(dropshipping phrases on the storefront, e.g. long shipping times, 5) + 1.0 if the catalog ' +
   `has >= ${WIDE_CATALOG_PRODUCTS} products with a median price under ${WIDE_CHEAP_MAX_PRICE_USD} USD ` +
   `+ 0.5 if the median price is under ${CHEAP_MEDIAN_PRICE_USD} USD. isDropshipper = score >= ` +
   `${DROPSHIPPER_THRESHOLD}. One dropshipping app alone is not enough (score 0.21); one app with two ` +

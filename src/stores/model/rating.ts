@@ -125,8 +125,15 @@ export function rateHistory(
 ): Uint8Array {
   const base = steadyPoints(steady);
   const ratings = new Uint8Array(monthlyVisits.length);
+  // catalog size changes on few days: its points are recomputed only then
+  let count = Number.NaN;
+  let catalog = 0;
   for (let i = 0; i < monthlyVisits.length; i++) {
-    ratings[i] = toRating(base, trafficPoints(monthlyVisits[i]!), catalogPoints(productCounts[i]!));
+    if (productCounts[i] !== count) {
+      count = productCounts[i]!;
+      catalog = catalogPoints(count);
+    }
+    ratings[i] = toRating(base, trafficPoints(monthlyVisits[i]!), catalog);
   }
   return ratings;
 }

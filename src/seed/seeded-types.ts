@@ -1,0 +1,98 @@
+// The rows one synthetic store contributes to each table, before they are encoded for COPY.
+import type { CanonicalSummary } from '../legacy/summary.ts';
+
+export interface SeededStoreRow {
+  id: number;
+  domain: string;
+  name: string;
+  legacyId: string;
+  countryCode: string;
+  currency: string;
+  industry: string;
+  vertical: string;
+  category: string;
+  themeName: string;
+  productCount: number;
+  bestSellerCount: number;
+  appCount: number;
+  medianPriceUsd: number;
+  socialFollowers: number;
+  dropshipSignals: number;
+  monthlyVisits: number;
+  revenueLowUsd: number;
+  revenueHighUsd: number;
+  conversionLowPct: number;
+  conversionHighPct: number;
+  averageOrderValueUsd: number | null;
+  adSpendUsd: number;
+  isDropshipper: boolean;
+  dropshipperScore: number;
+  serviceRating: number;
+  serviceGrade: string;
+  visitsChangePct: number | null;
+  revenueChangePct: number | null;
+  firstSeenAt: string;
+  lastScrapedAt: string;
+}
+
+export interface SeededProduct {
+  handle: string;
+  title: string;
+  productType: string;
+  /** in the product's currency (the store's) */
+  price: number;
+  compareAtPrice: number | null;
+  /** null = USD */
+  currency: string | null;
+  bestSellerRank: number | null;
+  available: boolean;
+  variantCount: number;
+  imageUrl: string;
+  publishedAt: string;
+}
+
+export interface SeededInstall {
+  appId: number;
+  firstSeenAt: string;
+}
+
+export interface SeededTrafficMonth {
+  month: string;
+  visits: number;
+  organicPct: number;
+  paidPct: number;
+  socialPct: number;
+  directPct: number;
+  referralPct: number;
+}
+
+/** Daily history, index i = day i of SeedContext.days; the last entry equals the store's current values. */
+export interface SeededHistory {
+  visits: Int32Array;
+  revenueLow: Int32Array;
+  revenueHigh: Int32Array;
+  rating: Uint8Array;
+  productCount: Int32Array;
+}
+
+export interface SeededChange {
+  entity: 'product' | 'app' | 'store';
+  changeType: string;
+  subject: string | null;
+  summary: string;
+  oldValue: string | null;
+  newValue: string | null;
+  changePct: number | null;
+  detectedAt: string;
+}
+
+export interface SeededStore {
+  store: SeededStoreRow;
+  products: SeededProduct[];
+  installs: SeededInstall[];
+  /** null when no third-party source covers the store */
+  traffic: SeededTrafficMonth[] | null;
+  history: SeededHistory;
+  changes: SeededChange[];
+  legacy: CanonicalSummary;
+}

@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  averageOrderValue,
+  conversionBand,
+  DEFAULT_CONVERSION,
+  estimateRevenue,
+  VERTICAL_CONVERSION,
+} from '../../../src/stores/model/revenue.ts';
+
+const taxonomy = JSON.parse(readFileSync(new URL('../../../data/taxonomy.json', import.meta.url), 'utf8')) as {
+  verticals: { name: string }[];
+};
+
+describe('estimateRevenue', () => {
+  it('multiplies visits, the conversion band and the average order value', () => {
+    const r = estimateRevenue({ monthlyVisits: 10_000, medianPriceUsd: 50, vertical: 'Apparel & Accessories' });
+    const aov = r.averageOrderValueUsd!;
+    expect(r.low).toBe(Math.round(10_000 * (r.conversionLowPct / 100) * aov));
+    expect(r.high).toBe(Math.round(10_000 * (r.conversionHighPct / 100) * aov));
+    expect(r.low).toBeLessThan(r.high);
+  });
+
+  it('is 0..0 with zero visits or without priced products, keeping the band visible', () => {
+    const noVisits = estimateRevenue({ monthlyVisits: 0, medianPriceUsd: 30, vertical: 'Health & Beauty' });
+    expect([noVisits.low, noVisits.high]).toEqual([0, 0]);
+    expect(noVisits.conversionLowPct).toBeGreaterThan(0);
+    const noPrice = estimateRevenue({ monthlyVisits: 5000, medianPriceUsd: null, vertical: 'Health & Beauty' });
+    expect([noPrice.low, noPrice.high, noPrice.averageOrderValueUsd]).toEqual([0, 0, null]);
+  });
+
+  it('keeps low <= high and grows with visits', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 50_000_000 }),
+        fc.double({ min: 0.5, max: 3000, noNaN: true }),
+        fc.constantFrom(...Object.keys(VERTICAL_CONVERSION), 'Unknown'),
+        (visits, price, vertical) => {
+          const r = estimateRevenue({ monthlyVisits: visits, medianPriceUsd: price, vertical });
+          const more = estimateRevenue({ monthlyVisits: visits + 1000, medianPriceUsd: price, vertical });
+          expect(r.low).toBeLessThanOrEqual(r.high);
+          expect(more.high).toBeGreaterThanOrEqual(r.high);
+          expect(more.low).toBeGreaterThanOrEqual(r.low);
+        },
+      ),
+    );
+  });
+
+  it('converts expensive baskets less, within bounds', () => {
+    const cheap = conversionBand('Electronics', 20);
+    const pricey = conversionBand('Electronics', 800);
+    expect(pricey.highPct).toBeLessThan(cheap.highPct);
+    expect(conversionBand('Electronics', 1e9).highPct).toBeCloseTo(VERTICAL_CONVERSION.Electronics!.highPct * 0.6, 2);
+  });
+
+  it('buys more items per order when items are cheap', () => {
+    expect(averageOrderValue(10)! / 10).toBeGreaterThan(averageOrderValue(200)! / 200);
+    expect(averageOrderValue(0)).toBeNull();
+  });
+
+  it('has a conversion band for every vertical of the taxonomy, and a default otherwise', () => {
+    for (const v of taxonomy.verticals) expect(VERTICAL_CONVERSION[v.name], v.name).toBeDefined();
+    expect(conversionBand('Not a vertical', null)).toEqual(DEFAULT_CONVERSION);
+  });
+});

@@ -6,7 +6,7 @@ import { createGraphqlContext } from '../src/graphql/context.ts';
 import { schema } from '../src/graphql/schema.ts';
 import type { Services } from '../src/platform/services.ts';
 import { registerDiscoveryRoutes } from './discovery-routes.ts';
-import { parseParams } from './parse-params.ts';
+import { parseBody, parseParams } from './parse-params.ts';
 import { PersistedOperations, readManifest } from './persisted-operations.ts';
 import { fastifyPath, type RestRoute } from './route.ts';
 import { catalogRoutes } from './routes/index.ts';
@@ -29,12 +29,13 @@ function registerCatalogRoute(
   app.route({
     method: route.method,
     url: fastifyPath(route.path),
-    config: { quotaBucket: route.quotaBucket },
-    handler: async (request) => {
-      const params = parseParams(route, request.params, request.query);
+    config: { quotaBucket: route.quotaBucket ?? undefined },
+    handler: async (request, reply) => {
+      const params = { ...parseParams(route, request.params, request.query), ...parseBody(route, request.body) };
       const context = createGraphqlContext(services, { requestId: request.id });
       const data = await operations.execute(route.document, route.variables(params), context);
-      return route.respond(data, params);
+      const body = route.respond(data, params);
+      return reply.status(route.status?.(body) ?? 200).send(body);
     },
   });
 }

@@ -16,6 +16,28 @@ export function parseParams(route: RestRoute, pathParams: unknown, query: unknow
   return { ...path.data, ...parsedQuery.data };
 }
 
+/** A POST route's JSON body, parsed by its zod schema; problems name the body field and the rule. */
+export function parseBody(route: RestRoute, body: unknown): Record<string, unknown> {
+  if (!route.body) return {};
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ApiError('bad_request', 'The request body must be a JSON object.', { parameter: 'body', rule: 'must be a JSON object' });
+  }
+  const parsed = route.body.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  if (issue?.code === 'unrecognized_keys') {
+    const rule = `unknown field; the body accepts: ${Object.keys(route.body.shape).join(', ')}`;
+    return invalidBody(issue.keys[0] ?? 'body', rule);
+  }
+  const parameter = String(issue?.path[0] ?? 'body');
+  const rule = issue?.message ?? 'is invalid';
+  return invalidBody(parameter, (body as Record<string, unknown>)[parameter] === undefined && issue?.path.length === 1 ? `is required: ${rule}` : rule);
+}
+
+function invalidBody(parameter: string, rule: string): never {
+  throw invalid(parameter, rule);
+}
+
 function fromIssue(issue: z.core.$ZodIssue | undefined, route: RestRoute, raw: Record<string, unknown>): ApiError {
   if (issue?.code === 'unrecognized_keys') {
     const accepted = Object.keys(route.query.shape);

@@ -12,10 +12,13 @@ export const TAGS = {
   Changes: 'One feed of product, app and store movements.',
   Analytics: 'Market analytics: coverage, verticals, countries and movers.',
   Apps: 'Platform apps and the stores observed running them.',
+  Scrapes: 'On-demand scrapes of stores: queue, poll, or receive a webhook.',
 } as const;
 export type Tag = keyof typeof TAGS;
 
-type Params<TPath extends z.ZodObject, TQuery extends z.ZodObject> = z.output<TPath> & z.output<TQuery>;
+type Params<TPath extends z.ZodObject, TQuery extends z.ZodObject, TBody extends z.ZodObject = typeof noBody> = z.output<TPath> &
+  z.output<TQuery> &
+  z.output<TBody>;
 
 export interface RouteSpec<
   TData,
@@ -23,15 +26,16 @@ export interface RouteSpec<
   TPath extends z.ZodObject,
   TQuery extends z.ZodObject,
   TResponse extends z.ZodType,
+  TBody extends z.ZodObject = typeof noBody,
 > {
   /** OpenAPI operationId; also names the route in docs.md */
   operationId: string;
-  method: 'GET';
+  method: 'GET' | 'POST';
   /** OpenAPI path template, e.g. /v1/stores/{domain} */
   path: `/v1/${string}`;
   tag: Exclude<Tag, 'Discovery'>;
-  /** the account's daily bucket a call counts against (spec part 5.6), the same as its GraphQL root field's */
-  quotaBucket: QuotaBucket;
+  /** the account's daily bucket a call counts against (spec part 5.6), the same as its GraphQL root field's; null = none (only the per-minute rate and per-key ceiling) */
+  quotaBucket: QuotaBucket | null;
   summary: string;
   /** Markdown; states the decisions the contract leaves open ("not shown") for this route */
   description: string;
@@ -40,16 +44,22 @@ export interface RouteSpec<
   pathParams: TPath;
   /** a strict object: unknown query parameters are a bad_request naming them */
   query: TQuery;
+  /** POST routes: the JSON body, a strict object (unknown fields are a bad_request naming them) */
+  body?: TBody;
   /** whether a missing resource in the path gives not_found */
   canBeNotFound: boolean;
-  variables(params: Params<TPath, TQuery>): TVariables;
+  variables(params: Params<TPath, TQuery, TBody>): TVariables;
   response: TResponse;
-  respond(data: TData, params: Params<TPath, TQuery>): z.input<TResponse>;
+  respond(data: TData, params: Params<TPath, TQuery, TBody>): z.input<TResponse>;
+  /** the success status of a response (default 200), e.g. 202 for a queued job */
+  status?(body: z.input<TResponse>): number;
+  /** success statuses and what each means, for the OpenAPI description (default 200 only) */
+  successStatuses?: Readonly<Record<number, string>>;
   /** a concrete request for the docs, e.g. /v1/stores?q=acme&limit=5 */
   example: string;
 }
 
-export type RestRoute = RouteSpec<any, any, z.ZodObject, z.ZodObject, z.ZodType>;
+export type RestRoute = RouteSpec<any, any, z.ZodObject, z.ZodObject, z.ZodType, z.ZodObject>;
 
 export function defineRoute<
   TData,
@@ -57,12 +67,14 @@ export function defineRoute<
   TPath extends z.ZodObject,
   TQuery extends z.ZodObject,
   TResponse extends z.ZodType,
->(spec: RouteSpec<TData, TVariables, TPath, TQuery, TResponse>): RestRoute {
+  TBody extends z.ZodObject = typeof noBody,
+>(spec: RouteSpec<TData, TVariables, TPath, TQuery, TResponse, TBody>): RestRoute {
   return spec as unknown as RestRoute;
 }
 
 export const noPathParams = z.strictObject({});
 export const noQuery = z.strictObject({});
+export const noBody = z.strictObject({});
 
 /** /v1/stores/{domain} -> /v1/stores/:domain */
 export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

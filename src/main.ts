@@ -10,6 +10,7 @@ import { createPubSub } from './platform/pubsub/pubsub.ts';
 import { Shutdown } from './platform/shutdown.ts';
 import type { Services } from './platform/services.ts';
 import { openLegacyStore, type LegacyStore } from './legacy/index.ts';
+import { startGatewayJobs } from './jobs.ts';
 import { countCatalogStores, seedCatalog, SeedRefusedError } from './seed/seed-catalog.ts';
 
 function readConfig(): Config {
@@ -79,6 +80,10 @@ async function start(config: Config, logger: Logger, shutdown: Shutdown): Promis
   if (shutdown.requested) return;
 
   const services: Services = { config, logger, db: structured.database, legacy, pubsub };
+  const worker = await startGatewayJobs(services);
+  if (worker) shutdown.add('job worker', () => worker.stop());
+  if (shutdown.requested) return;
+
   const { buildServer } = await httpLayer;
   const app = await buildServer(services);
   shutdown.add('http server', () => app.close());

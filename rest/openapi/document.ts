@@ -11,6 +11,7 @@ import { catalogRoutes } from '../routes/index.ts';
 import { DATA_ROUTE_ERRORS, errorResponses } from './error-responses.ts';
 import { registerDiscoveryPaths } from './discovery-paths.ts';
 import { RATE_LIMIT_HEADERS } from './rate-limit-headers.ts';
+import { registerWebhooks } from './webhooks.ts';
 
 export const API_TITLE = 'Store-Intelligence API';
 export const API_SUMMARY = 'Facts about online stores on one e-commerce platform, their products and apps.';
@@ -30,22 +31,31 @@ export const SECURITY_SCHEMES = {
 } as const;
 
 function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
+  const quota = route.quotaBucket
+    ? `one request in the daily bucket \`${route.quotaBucket}\` (${QUOTA_BUCKET_DESCRIPTIONS[route.quotaBucket]}), plus`
+    : 'no daily bucket; only';
+  const success = route.successStatuses ?? { 200: 'Success.' };
   registry.registerPath({
-    method: 'get',
+    method: route.method === 'POST' ? 'post' : 'get',
     path: route.path,
     operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
     description:
-      `${route.description}\n\nQuota: one request in the daily bucket \`${route.quotaBucket}\` (${QUOTA_BUCKET_DESCRIPTIONS[route.quotaBucket]}), ` +
-      `plus the key's per-minute rate and per-key daily ceiling.\n\nExample: \`GET ${route.example}\``,
-    request: { params: route.pathParams, query: route.query },
+      `${route.description}\n\nQuota: ${quota} the key's per-minute rate and per-key daily ceiling.\n\n` +
+      `Example: \`${route.method} ${route.example}\``,
+    request: {
+      params: route.pathParams,
+      query: route.query,
+      ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    },
     responses: {
-      200: {
-        description: 'Success.',
-        headers: RATE_LIMIT_HEADERS,
-        content: { 'application/json': { schema: route.response } },
-      },
+      ...Object.fromEntries(
+        Object.entries(success).map(([status, description]) => [
+          status,
+          { description, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: route.response } } },
+        ]),
+      ),
       ...errorResponses(route.canBeNotFound ? [...DATA_ROUTE_ERRORS, 'not_found'] : DATA_ROUTE_ERRORS),
     },
   });
@@ -58,6 +68,7 @@ export function buildOpenApiDocument(
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) registry.registerComponent('securitySchemes', name, scheme);
   registerDiscoveryPaths(registry);
   for (const route of options.routes ?? catalogRoutes) registerRoute(registry, route);
+  registerWebhooks(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -17,7 +17,7 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
   rate_limited:
     'Per-minute rate, per-key daily ceiling or daily bucket used up. details = {bucket, limit, window, retryAfter}: ' +
     'bucket is perMinute, perKeyDaily or the daily bucket (storeSearches, storeLookups, productSearches, ' +
-    'productAppLookups); window is minute or day. Wait Retry-After seconds, then retry.',
+    'productAppLookups, scrapeRequests); window is minute or day. Wait Retry-After seconds, then retry.',
   query_timeout: 'The backing query timed out. Narrow the filters or retry later.',
   internal: 'Server-side failure. The message is generic; the request id (X-Request-Id) locates it in our logs.',
 };

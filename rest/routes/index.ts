@@ -5,6 +5,7 @@ import type { RestRoute } from '../route.ts';
 import { getAnalyticsOverview, listCountryStats, listMovers, listVerticalStats } from './analytics.ts';
 import { getApp, listAppStores, searchApps } from './apps.ts';
 import { listChanges } from './changes.ts';
+import { getScrapeRequest, requestScrape, requestScrapesBulk } from './scrapes.ts';
 import { getProduct, listProductChanges, searchProducts } from './products.ts';
 import {
   compareStores,
@@ -35,4 +36,7 @@ export const catalogRoutes: readonly RestRoute[] = [
   searchApps,
   getApp,
   listAppStores,
+  requestScrape,
+  requestScrapesBulk,
+  getScrapeRequest,
 ];

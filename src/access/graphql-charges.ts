@@ -41,6 +41,8 @@ export const ROOT_FIELD_BUCKETS: Readonly<Record<string, QuotaBucket>> = {
   product: 'productAppLookups',
   app: 'productAppLookups',
   apps: 'productAppLookups',
+  requestScrape: 'scrapeRequests',
+  requestScrapesBulk: 'scrapeRequests',
 };
 
 const NODE_TYPE_BUCKETS: Readonly<Record<string, QuotaBucket>> = {
@@ -88,6 +90,17 @@ export function operationCost(
       const args = getArgumentValues(definition, field, variables);
       const ids = name === 'node' ? [args.id] : ((args.ids as unknown[] | undefined) ?? []);
       for (const id of ids) count(NODE_TYPE_BUCKETS[typeOfGlobalId(id)], 1);
+      continue;
+    }
+    if (name === 'requestScrapesBulk' && definition) {
+      // each URL is one scrape request (spec part 8)
+      let urls: unknown;
+      try {
+        urls = getArgumentValues(definition, field, variables).urls;
+      } catch {
+        urls = undefined; // invalid arguments are execution's to report; the call still costs one
+      }
+      count(ROOT_FIELD_BUCKETS[name], Array.isArray(urls) ? Math.max(1, urls.length) : 1);
       continue;
     }
     // unknown root fields (features added later) still count against the rate and per-key ceiling

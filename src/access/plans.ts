@@ -5,7 +5,7 @@
 // e.g. {"starter":{"perMinute":120,"daily":{"storeSearches":1000}}}.
 import { z } from 'zod';
 
-export const QUOTA_BUCKETS = ['storeSearches', 'storeLookups', 'productSearches', 'productAppLookups'] as const;
+export const QUOTA_BUCKETS = ['storeSearches', 'storeLookups', 'productSearches', 'productAppLookups', 'scrapeRequests'] as const;
 export type QuotaBucket = (typeof QUOTA_BUCKETS)[number];
 
 export const QUOTA_BUCKET_DESCRIPTIONS: Record<QuotaBucket, string> = {
@@ -13,6 +13,7 @@ export const QUOTA_BUCKET_DESCRIPTIONS: Record<QuotaBucket, string> = {
   storeLookups: 'one store profile and its products, history, traffic and apps',
   productSearches: 'product searches and the change feeds',
   productAppLookups: 'one product, and app searches and lookups',
+  scrapeRequests: 'scrape requests, one per URL of a bulk request',
 };
 
 export const PAID_PLANS = ['starter', 'pro'] as const;
@@ -36,21 +37,21 @@ export interface PlanLimits {
 export const DEFAULT_PLANS: Readonly<Record<PlanName, PlanLimits>> = {
   free: {
     apiAccess: false,
-    daily: { storeSearches: 25, storeLookups: 100, productSearches: 25, productAppLookups: 100 },
+    daily: { storeSearches: 25, storeLookups: 100, productSearches: 25, productAppLookups: 100, scrapeRequests: 5 },
     perKeyDaily: 0,
     perMinute: 0,
     resultWindow: 100,
   },
   starter: {
     apiAccess: true,
-    daily: { storeSearches: 500, storeLookups: 2_000, productSearches: 500, productAppLookups: 2_000 },
+    daily: { storeSearches: 500, storeLookups: 2_000, productSearches: 500, productAppLookups: 2_000, scrapeRequests: 100 },
     perKeyDaily: 5_000,
     perMinute: 60,
     resultWindow: 1_000,
   },
   pro: {
     apiAccess: true,
-    daily: { storeSearches: 5_000, storeLookups: 20_000, productSearches: 5_000, productAppLookups: 20_000 },
+    daily: { storeSearches: 5_000, storeLookups: 20_000, productSearches: 5_000, productAppLookups: 20_000, scrapeRequests: 1_000 },
     perKeyDaily: 50_000,
     perMinute: 300,
     resultWindow: 10_000,
@@ -114,7 +115,7 @@ export function resolvePlans(overrideJson: string | undefined): Plans {
 }
 
 function emptyDaily(): Record<QuotaBucket, number> {
-  return { storeSearches: 0, storeLookups: 0, productSearches: 0, productAppLookups: 0 };
+  return { storeSearches: 0, storeLookups: 0, productSearches: 0, productAppLookups: 0, scrapeRequests: 0 };
 }
 
 /** The paid plans in one sentence each, for the decisions list (docs.md, llms.txt, OpenAPI). */

@@ -127,6 +127,35 @@ export const DECISIONS: readonly Decision[] = [
       'buckets) and /v1/health says `openDevMode: true`.',
   },
   {
+    topic: 'Scrape requests',
+    decision:
+      'POST /v1/scrapes answers 202 `{outcome: "queued", domain, scrape: <status record>, storeUrl}`, or, when the ' +
+      'store is in the catalog and force is not true, 200 `{outcome: "already_exists", domain, scrape: null, storeUrl}` ' +
+      'and no job. A forced request for a store with any scrape request in the last 5 minutes is rate_limited (429, ' +
+      'Retry-After, `details: {domain, cooldownSeconds, retryAfter}`). The status record is `{id, domain, status, force, ' +
+      'callbackUrl, failureReason, createdAt, updatedAt, startedAt, finishedAt, expiresAt}`; anyone holding the id may ' +
+      'read it until expiresAt (15 minutes after the end), then not_found. Polling GET /v1/scrapes/{id} counts against ' +
+      'no daily bucket; requests count against scrapeRequests.',
+  },
+  {
+    topic: 'Bulk scrape requests',
+    decision:
+      'POST /v1/scrapes/bulk takes `{urls: 1 to 10 strings, force?, callbackUrl?}` and answers 200 `{data: [{url, domain, ' +
+      'outcome, scrape, error}], counts: {queued, alreadyExists, duplicate, rejected}}`, one item per URL in order; ' +
+      'outcome is queued, already_exists, duplicate (the same domain earlier in the list) or rejected (error = the ' +
+      '`{code, message}` the single request would have answered).',
+  },
+  {
+    topic: 'Webhooks',
+    decision:
+      'Body `{type: "scrape.done" | "scrape.failed", timestamp, data: {id, domain, status, force, failureReason, createdAt, ' +
+      'startedAt, finishedAt, storeUrl}}` (the webhooks section of /v1/openapi.json). Signed per Standard Webhooks: ' +
+      'headers webhook-id (the same on every retry: deduplicate on it), webhook-timestamp and webhook-signature ' +
+      '(v1, HMAC-SHA256 with the server\'s WEBHOOK_SIGNING_SECRET). Any 2xx acknowledges; otherwise retried with ' +
+      'exponential backoff (e^attempt seconds) up to 12 attempts, then given up. Redirects are not followed; the URL ' +
+      'must be HTTPS and reach a public address. Without WEBHOOK_SIGNING_SECRET the server refuses callbackUrl (bad_request).',
+  },
+  {
     topic: 'A full URL as {domain}',
     decision: 'URL-encode it into the path segment: /v1/stores/https%3A%2F%2Fwww.example.com.',
   },

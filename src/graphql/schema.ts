@@ -21,5 +21,6 @@ import '../apps/app.query.ts';
 import '../changes/changes.query.ts';
 import '../analytics/analytics.query.ts';
 import '../access/keys.graphql.ts';
+import '../scrapes/scrape.graphql.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

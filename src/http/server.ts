@@ -8,6 +8,7 @@ import { checkHealth } from '../platform/health.ts';
 import type { Services } from '../platform/services.ts';
 import { mountGraphql } from '../graphql/yoga.ts';
 import { registerRest } from '../../rest/index.ts';
+import { registerScrapeDashboard } from '../scrapes/dashboard/dashboard-page.ts';
 import { accessGraphqlPlugin, createAccess, registerAccess, webSocketGate } from '../access/index.ts';
 import { AccessLog, describeRequest } from './access-log.ts';
 import { sendError, toApiError } from './error-envelope.ts';
@@ -85,6 +86,7 @@ export async function buildServer(services: Services, options: BuildServerOption
     (scope) =>
       mountGraphql(scope, services, { authorizeWebSocket: webSocketGate(access), plugins: [accessGraphqlPlugin(access)] }),
     registerRest,
+    registerScrapeDashboard,
   ];
   for (const plugin of [...surfaces, ...(options.plugins ?? [])]) {
     await app.register(async (scope) => plugin(scope, services));

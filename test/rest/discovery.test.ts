@@ -53,7 +53,7 @@ describe('discovery routes', () => {
     ]) {
       expect(res.text).toContain(phrase);
     }
-    for (const route of catalogRoutes) expect(res.text).toContain(`GET ${route.path}`);
+    for (const route of catalogRoutes) expect(res.text).toContain(`${route.method} ${route.path}`);
     expect(res.text).toBe(readFileSync(join(root, 'llms.txt'), 'utf8'));
   });
 
@@ -61,7 +61,7 @@ describe('discovery routes', () => {
     const res = await rest.get('/v1/docs.md');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
-    for (const route of catalogRoutes) expect(res.text).toContain(`#### GET ${route.path}`);
+    for (const route of catalogRoutes) expect(res.text).toContain(`#### ${route.method} ${route.path}`);
     expect(res.text).toContain('| `limit` | query | integer | no | 20 | 1 to 100 |');
     expect(res.text).toContain('| `not_found` | 404 |');
     expect(res.text).toContain('| `rate_limited` | 429 |');

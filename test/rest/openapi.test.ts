@@ -21,7 +21,7 @@ describe('OpenAPI description', () => {
 
   it('describes every catalog route with its path and query parameters', () => {
     for (const route of catalogRoutes) {
-      const op = operation('get', route.path);
+      const op = operation(route.method.toLowerCase(), route.path);
       expect(op, `${route.path} is described`).toBeDefined();
       const names = ((op?.parameters ?? []) as ParameterObject[]).map((p) => `${p.in}:${p.name}`);
       const pathNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => `path:${m[1]}`);
@@ -48,15 +48,16 @@ describe('OpenAPI description', () => {
     for (const path of ['/', '/v1/llms.txt', '/v1/docs.md', '/v1/openapi.json', '/v1/examples', '/v1/health']) {
       expect(operation('get', path)?.security, path).toEqual([]);
     }
-    for (const route of catalogRoutes) expect(operation('get', route.path)?.security).toBeUndefined();
+    for (const route of catalogRoutes) expect(operation(route.method.toLowerCase(), route.path)?.security).toBeUndefined();
   });
 
   it('documents the error envelope per status, 404 only where a resource is looked up, and the rate-limit headers', () => {
     for (const route of catalogRoutes) {
-      const responses = operation('get', route.path)?.responses ?? {};
-      const expected = ['200', '400', '401', '403', '429', '500', '504', ...(route.canBeNotFound ? ['404'] : [])].sort();
+      const responses = operation(route.method.toLowerCase(), route.path)?.responses ?? {};
+      const expected = [...Object.keys(route.successStatuses ?? { 200: '' }), '400', '401', '403', '429', '500', '504', ...(route.canBeNotFound ? ['404'] : [])].sort();
       expect(Object.keys(responses).sort(), route.path).toEqual(expected);
-      expect(Object.keys(responses['200'].headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']);
+      const success = Object.keys(route.successStatuses ?? { 200: '' })[0]!;
+      expect(Object.keys(responses[success].headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']);
       expect(Object.keys(responses['429'].headers ?? {})).toContain('Retry-After');
       expect(responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error_bad_request' });
     }
@@ -66,7 +67,7 @@ describe('OpenAPI description', () => {
   });
 
   it('has one tag per feature and states the decisions where the contract is open', () => {
-    expect(document.tags?.map((tag) => tag.name)).toEqual(['Discovery', 'Stores', 'Products', 'Changes', 'Analytics', 'Apps']);
+    expect(document.tags?.map((tag) => tag.name)).toEqual(['Discovery', 'Stores', 'Products', 'Changes', 'Analytics', 'Apps', 'Scrapes']);
     expect(document.info.description).toContain('Decisions where the contract is open');
     expect(operation('get', '/v1/products')?.description).toContain('at least one filter is required');
   });

@@ -176,5 +176,8 @@ function asEgressError(error: unknown, url: URL, timeoutMs: number): EgressError
   if (cause.code === 'ENOTFOUND' || cause.code === 'EAI_AGAIN' || cause.code === 'ENODATA') {
     return new EgressError('unresolvable', `${url.hostname} does not resolve`);
   }
+  if (/CERT|SIGNATURE|SELF_SIGNED|ERR_TLS/.test(cause.code ?? '')) {
+    return new EgressError('connection', `${url.host}: its TLS certificate is not trusted (${cause.code})`);
+  }
   return new EgressError('connection', `${url.host}: ${cause.code ?? cause.message}`);
 }

@@ -1,0 +1,83 @@
+// The route families the bench drives, each with the rotating request paths built from the sample,
+// the connections of its loaded run and the issue's target (issue 7) it is judged against.
+import type { CatalogSample } from './catalog.ts';
+
+export interface Target {
+  /** the p50 the family must stay within, in ms */
+  p50Ms: number;
+  /** the throughput it must reach at its loaded connections, if the issue sets one */
+  minRps?: number;
+  /** where the p50 target is read: the loaded run (profile: the issue says "with 32 connections") or the single-connection run */
+  p50From: 'loaded' | 'single';
+}
+
+export interface Family {
+  name: string;
+  route: string;
+  connections: number;
+  paths: string[];
+  target: Target;
+}
+
+const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
+
+export function buildFamilies(sample: CatalogSample): Family[] {
+  const { stores, nameWords, verticals, countries, titleWords } = sample;
+  const filtered = verticals.flatMap((vertical, i) => [
+    `/v1/stores?${q({ vertical, countryCode: countries[i % countries.length]!, minVisits: '1000', sort: 'visits' })}`,
+    `/v1/stores?${q({ vertical: vertical.toLowerCase(), isDropshipper: 'false', sort: 'revenue' })}`,
+  ]);
+  return [
+    {
+      name: 'store profile',
+      route: 'GET /v1/stores/{domain}',
+      connections: 32,
+      paths: stores.map((s) => `/v1/stores/${encodeURIComponent(s.domain)}`),
+      target: { p50Ms: 5, minRps: 2_000, p50From: 'loaded' },
+    },
+    {
+      name: 'fuzzy q store search',
+      route: 'GET /v1/stores?q=',
+      connections: 4,
+      paths: nameWords.map((w) => `/v1/stores?${q({ q: w })}`),
+      target: { p50Ms: 25, p50From: 'single' },
+    },
+    {
+      name: 'filtered + sorted store search',
+      route: 'GET /v1/stores?vertical=&countryCode=&minVisits=&sort=',
+      connections: 4,
+      paths: filtered,
+      target: { p50Ms: 15, p50From: 'single' },
+    },
+    {
+      name: 'grouped rollup (country x category, median)',
+      route: 'GET /v1/stores?groupBy=country&groupBy2=category&groupMetric=median',
+      connections: 2,
+      paths: [`/v1/stores?${q({ groupBy: 'country', groupBy2: 'category', groupMetric: 'median' })}`],
+      target: { p50Ms: 300, p50From: 'single' },
+    },
+    {
+      name: 'analytics overview',
+      route: 'GET /v1/analytics/overview',
+      connections: 4,
+      paths: ['/v1/analytics/overview'],
+      target: { p50Ms: 10, p50From: 'single' },
+    },
+    {
+      name: 'movers',
+      route: 'GET /v1/analytics/movers?metric=&direction=',
+      connections: 4,
+      paths: ['visits', 'revenue'].flatMap((metric) =>
+        ['up', 'down'].map((direction) => `/v1/analytics/movers?${q({ metric, direction })}`),
+      ),
+      target: { p50Ms: 50, p50From: 'single' },
+    },
+    {
+      name: 'product title search',
+      route: 'GET /v1/products?q=',
+      connections: 4,
+      paths: titleWords.map((w) => `/v1/products?${q({ q: w })}`),
+      target: { p50Ms: 40, p50From: 'single' },
+    },
+  ];
+}

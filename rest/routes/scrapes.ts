@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { GetScrapeRequestDocument, RequestScrapeDocument, RequestScrapesBulkDocument } from '../generated/operations.ts';
+import { defineRoute, noPathParams, noQuery } from '../route.ts';
+import { BulkScrapeResult, ScrapeOrder, ScrapeRequest } from '../schemas/scrapes.ts';
+import { BULK_MAX_URLS } from '../../src/scrapes/scrape-requests.ts';
+
+const callbackUrl = z.string().max(2_000).meta({
+  description: 'HTTPS URL that receives scrape.done or scrape.failed once (see webhooks), signed per Standard Webhooks.',
+  example: 'https://hooks.example.com/scrapes',
+});
+const force = z.boolean().meta({ description: 'Scrape even when the store is in the catalog. At most one forced request per store every 5 minutes.' });
+
+export const requestScrape = defineRoute({
+  operationId: 'requestScrape',
+  method: 'POST',
+  path: '/v1/scrapes',
+  tag: 'Scrapes',
+  quotaBucket: 'scrapeRequests',
+  summary: 'Queue a scrape of a store',
+  description:
+    'When the store is not in the catalog, or force is true: a job is queued and the answer is HTTP 202 with ' +
+    '`outcome: "queued"` and the status record in `scrape` (poll GET /v1/scrapes/{id}; about two minutes typical). ' +
+    'When the store is already in the catalog and force is not true: HTTP 200 with `outcome: "already_exists"`, ' +
+    '`scrape: null` and no job. A forced request for a store that had any scrape request in the last 5 minutes is ' +
+    'rate_limited (429) with Retry-After and `details: {domain, cooldownSeconds, retryAfter}`. callbackUrl must be ' +
+    'HTTPS (bad_request otherwise, and when the server has no WEBHOOK_SIGNING_SECRET).',
+  document: RequestScrapeDocument,
+  pathParams: noPathParams,
+  query: noQuery,
+  body: z.strictObject({
+    domain: z.string().max(2_000).meta({ description: 'A bare domain or a full URL.', example: 'example.com' }),
+    force: force.optional(),
+    callbackUrl: callbackUrl.optional(),
+  }),
+  canBeNotFound: false,
+  variables: (p) => ({ domain: p.domain, force: p.force, callbackUrl: p.callbackUrl }),
+  response: ScrapeOrder,
+  respond: (data) => ({ ...data.requestScrape, storeUrl: `/v1/stores/${data.requestScrape.domain}` }),
+  status: (body) => (body.outcome === 'queued' ? 202 : 200),
+  successStatuses: { 202: 'Queued: `outcome` is queued and `scrape` holds the new request.', 200: 'already_exists: the store is in the catalog; no job was created.' },
+  example: '/v1/scrapes {"domain":"example.com","callbackUrl":"https://hooks.example.com/scrapes"}',
+});
+
+export const getScrapeRequest = defineRoute({
+  operationId: 'getScrapeRequest',
+  method: 'GET',
+  path: '/v1/scrapes/{id}',
+  tag: 'Scrapes',
+  quotaBucket: null,
+  summary: 'The status of a scrape request',
+  description:
+    'queued, validating, scraping, then done or failed (with failureReason), with timestamps. The record lives until ' +
+    'expiresAt, 15 minutes after the request ended; after that (and for ids that never existed) not_found. Anyone ' +
+    'holding the id may read it. Polling counts against no daily bucket.',
+  document: GetScrapeRequestDocument,
+  pathParams: z.strictObject({ id: z.string().max(100).meta({ description: 'The id POST /v1/scrapes returned.' }) }),
+  query: noQuery,
+  canBeNotFound: true,
+  variables: (p) => ({ id: p.id }),
+  response: ScrapeRequest,
+  respond: (data) => data.scrapeRequest,
+  example: '/v1/scrapes/3f0c6f1e-8c1a-4c33-9a55-0b7f6f1f2a10',
+});
+
+export const requestScrapesBulk = defineRoute({
+  operationId: 'requestScrapesBulk',
+  method: 'POST',
+  path: '/v1/scrapes/bulk',
+  tag: 'Scrapes',
+  quotaBucket: 'scrapeRequests',
+  summary: 'Queue scrapes of up to 10 stores',
+  description:
+    `Each URL (1 to ${BULK_MAX_URLS}) is handled as its own POST /v1/scrapes with the same force and callbackUrl; one ` +
+    'refusal never stops the others. The answer is HTTP 200 with one item per URL, in order, and counts per outcome. ' +
+    'Each URL counts as one scrape request against the scrapeRequests quota.',
+  document: RequestScrapesBulkDocument,
+  pathParams: noPathParams,
+  query: noQuery,
+  body: z.strictObject({
+    urls: z
+      .array(z.string().max(2_000))
+      .min(1)
+      .max(BULK_MAX_URLS)
+      .meta({ description: `1 to ${BULK_MAX_URLS} domains or URLs.`, example: ['example.com', 'https://www.shop.example.org'] }),
+    force: force.optional(),
+    callbackUrl: callbackUrl.optional(),
+  }),
+  canBeNotFound: false,
+  variables: (p) => ({ urls: p.urls, force: p.force, callbackUrl: p.callbackUrl }),
+  response: BulkScrapeResult,
+  respond: (data) => {
+    const items = data.requestScrapesBulk;
+    const count = (outcome: string) => items.filter((i) => i.outcome === outcome).length;
+    return {
+      data: items,
+      counts: { queued: count('queued'), alreadyExists: count('already_exists'), duplicate: count('duplicate'), rejected: count('rejected') },
+    };
+  },
+  example: '/v1/scrapes/bulk {"urls":["example.com","shop.example.org"]}',
+});

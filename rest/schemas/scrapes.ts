@@ -1,0 +1,60 @@
+// Response bodies of the scrape routes (POST /v1/scrapes, GET /v1/scrapes/{id}, POST /v1/scrapes/bulk).
+import { z } from 'zod';
+
+const time = z.string().meta({ description: 'ISO 8601 UTC.' });
+
+export const ScrapeRequest = z
+  .strictObject({
+    id: z.string().meta({ description: 'The request id (a UUID).', example: '3f0c6f1e-8c1a-4c33-9a55-0b7f6f1f2a10' }),
+    domain: z.string().meta({ description: "The store's canonical domain.", example: 'example.com' }),
+    status: z.enum(['queued', 'validating', 'scraping', 'done', 'failed']).meta({
+      description: 'queued -> validating -> scraping -> done; failed from validating or scraping (see failureReason).',
+    }),
+    force: z.boolean(),
+    callbackUrl: z.string().nullable(),
+    failureReason: z.string().nullable().meta({ description: 'Why the request failed; null otherwise.' }),
+    createdAt: time,
+    updatedAt: time,
+    startedAt: time.nullable().meta({ description: 'When validation began.' }),
+    finishedAt: time.nullable(),
+    expiresAt: time.nullable().meta({ description: 'finishedAt + 15 minutes; after it, GET answers not_found.' }),
+  })
+  .meta({ id: 'ScrapeRequest', description: 'The status record of a scrape request.' });
+
+export const ScrapeOrder = z
+  .strictObject({
+    outcome: z.enum(['queued', 'already_exists']).meta({
+      description: 'queued (HTTP 202): a job was created, poll scrape.id. already_exists (HTTP 200): the store is in the catalog and force was not true; no job.',
+    }),
+    domain: z.string(),
+    scrape: ScrapeRequest.nullable().meta({ description: 'The new request when queued; null when already_exists.' }),
+    storeUrl: z.string().meta({ description: 'Where the store profile is (or will be) readable, e.g. /v1/stores/example.com.' }),
+  })
+  .meta({ id: 'ScrapeOrder' });
+
+export const BulkScrapeItem = z
+  .strictObject({
+    url: z.string().meta({ description: 'The URL as given.' }),
+    domain: z.string().nullable().meta({ description: 'Its canonical domain; null when the URL is not a domain.' }),
+    outcome: z.enum(['queued', 'already_exists', 'duplicate', 'rejected']).meta({
+      description: 'queued / already_exists as for POST /v1/scrapes; duplicate: the same domain earlier in this list; rejected: see error.',
+    }),
+    scrape: ScrapeRequest.nullable(),
+    error: z
+      .strictObject({ code: z.string(), message: z.string() })
+      .nullable()
+      .meta({ description: 'For rejected: the error the single request would have answered (bad_request, rate_limited).' }),
+  })
+  .meta({ id: 'BulkScrapeItem' });
+
+export const BulkScrapeResult = z
+  .strictObject({
+    data: z.array(BulkScrapeItem).meta({ description: 'One item per URL, in the order given.' }),
+    counts: z.strictObject({
+      queued: z.number().int(),
+      alreadyExists: z.number().int(),
+      duplicate: z.number().int(),
+      rejected: z.number().int(),
+    }),
+  })
+  .meta({ id: 'BulkScrapeResult' });

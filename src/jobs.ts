@@ -1,0 +1,24 @@
+// The job worker's composition: which features bring tasks to it. The gateway runs one in-process
+// (WORKER_IN_PROCESS, the default); `npm run worker` (src/worker.ts) runs more as their own
+// processes on the same queue. Either way the queue's schema is migrated before anything is queued.
+import { migrateJobQueue } from './platform/jobs/job-queue.ts';
+import { startJobWorker, type JobWorker } from './platform/jobs/job-worker.ts';
+import type { Services } from './platform/services.ts';
+import { scrapeJobs } from './scrapes/scrape-jobs.ts';
+
+export const jobFeatures = (services: Services) => [scrapeJobs(services)];
+
+export function startWorker(services: Services): Promise<JobWorker> {
+  return startJobWorker({
+    databaseUrl: services.db.url,
+    logger: services.logger,
+    concurrency: services.config.WORKER_CONCURRENCY,
+    features: jobFeatures(services),
+  });
+}
+
+/** Gateway start: the queue exists (requests enqueue into it); the in-process worker runs unless disabled. */
+export async function startGatewayJobs(services: Services): Promise<JobWorker | undefined> {
+  await migrateJobQueue(services.db.pool);
+  return services.config.WORKER_IN_PROCESS ? startWorker(services) : undefined;
+}

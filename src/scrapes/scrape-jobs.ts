@@ -1,0 +1,52 @@
+// The scrapes feature's share of the job worker: the scrape task, the webhook delivery task and the
+// sweep, built from the services (one egress client per worker process, so per-host politeness
+// holds across the jobs it runs).
+import { createEgress } from '../platform/egress/egress.ts';
+import type { JobFeature } from '../platform/jobs/job-worker.ts';
+import type { Services } from '../platform/services.ts';
+import { loadReferenceData } from '../seed/reference-data.ts';
+import { sweepScrapes } from './scrape-sweep.ts';
+import { SCRAPE_TASK, scrapeTask } from './scrape-task.ts';
+import { deliverWebhookTask } from './webhooks/deliver-webhook.ts';
+import { DELIVER_WEBHOOK_TASK } from './webhooks/webhook-outbox.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+
+export const SCRAPER_USER_AGENT = `store-intelligence-scraper/${packageJson.version}`;
+
+export function scrapeJobs(services: Services): JobFeature {
+  const { config, logger, pubsub } = services;
+  const clock = () => services.clock?.() ?? new Date();
+  const egress = createEgress({
+    overrides: config.EGRESS_OVERRIDES,
+    timeoutMs: config.EGRESS_TIMEOUT_MS,
+    maxBytes: config.EGRESS_MAX_BYTES,
+    hostIntervalMs: config.EGRESS_HOST_INTERVAL_MS,
+    extraCaFile: config.NODE_EXTRA_CA_CERTS,
+    userAgent: SCRAPER_USER_AGENT,
+  });
+  const log = logger.child({ component: 'scrapes' });
+  const webhookMaxAttempts = config.WEBHOOK_MAX_ATTEMPTS;
+  return {
+    name: 'scrapes',
+    tasks: {
+      [SCRAPE_TASK]: scrapeTask({
+        pool: services.db.pool,
+        legacy: services.legacy,
+        pubsub,
+        logger: log,
+        egress,
+        reference: loadReferenceData(),
+        clock,
+        webhookMaxAttempts,
+      }),
+      [DELIVER_WEBHOOK_TASK]: deliverWebhookTask({
+        pool: services.db.pool,
+        egress,
+        signingSecret: config.WEBHOOK_SIGNING_SECRET,
+        logger: log,
+        clock,
+      }),
+    },
+    sweep: (pool) => sweepScrapes(pool, { pubsub, logger: log, clock, webhookMaxAttempts }),
+  };
+}

@@ -1,0 +1,134 @@
+// Scrape requests as the API takes them (POST /v1/scrapes, /v1/scrapes/bulk, Mutation.requestScrape
+// and requestScrapesBulk) and shows them (GET /v1/scrapes/{id}, Query.scrapeRequest, recentScrapes).
+// A request is written together with its job in one transaction, under a per-domain lock, so the
+// catalog check and the forced re-scrape cooldown hold under concurrent requests.
+import { ApiError, badRequest, notFound } from '../platform/errors.ts';
+import { checkAddress } from '../platform/egress/address-policy.ts';
+import { enqueueJob } from '../platform/jobs/job-queue.ts';
+import type { Services } from '../platform/services.ts';
+import { parseDomain } from '../stores/domain.ts';
+import { publishScrape } from './scrape-events.ts';
+import { FORCE_COOLDOWN_MS, isVisible, selectScrapes, toScrapeRecord, SCRAPE_COLUMNS, type ScrapeRecord } from './scrape-record.ts';
+import { SCRAPE_MAX_ATTEMPTS, SCRAPE_TASK } from './scrape-task.ts';
+import { inTransaction } from './transaction.ts';
+
+export const BULK_MAX_URLS = 10;
+export const RECENT_SCRAPES_MAX = 100;
+
+export interface ScrapeOrder {
+  /** canonical domain */
+  domain: string;
+  force: boolean;
+  callbackUrl?: string | null;
+  accountId?: number | null;
+}
+
+export type ScrapeOrderResult = { outcome: 'queued'; domain: string; scrape: ScrapeRecord } | { outcome: 'already_exists'; domain: string };
+
+export const clockOf = (services: Services) => services.clock?.() ?? new Date();
+
+/** Validates a callbackUrl: HTTPS, no credentials, not an IP literal of a private range; webhooks configured. */
+export function checkCallbackUrl(services: Services, value: string, parameter = 'callbackUrl'): string {
+  const invalid = (rule: string) => badRequest(`Invalid ${parameter}: ${rule}`, { parameter, rule });
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid('must be an absolute https URL');
+  }
+  if (url.protocol !== 'https:') throw invalid('must be an https URL (HTTPS only)');
+  if (url.username || url.password) throw invalid('must not carry credentials');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const overridden = services.config.EGRESS_OVERRIDES.has(host.toLowerCase());
+  const verdict = checkAddress(host);
+  if (!overridden && /^[\d.]+$|:/.test(host) && !verdict.allowed) throw invalid('must not point at a private, loopback or link-local address');
+  if (!services.config.WEBHOOK_SIGNING_SECRET) {
+    throw invalid('webhooks are not configured on this server (WEBHOOK_SIGNING_SECRET); poll GET /v1/scrapes/{id} instead');
+  }
+  return url.toString();
+}
+
+export async function orderScrape(services: Services, order: ScrapeOrder): Promise<ScrapeOrderResult> {
+  const now = clockOf(services);
+  const result = await inTransaction(services.db.pool, async (client): Promise<ScrapeOrderResult> => {
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`scrape-request:${order.domain}`]);
+    const { rows: [store] } = await client.query<{ id: number }>('SELECT id FROM stores WHERE domain = $1', [order.domain]);
+    if (store && !order.force) return { outcome: 'already_exists', domain: order.domain };
+    if (order.force) {
+      const { rows: [last] } = await client.query<{ created_at: Date }>(
+        'SELECT created_at FROM scrape_requests WHERE domain = $1 ORDER BY created_at DESC LIMIT 1',
+        [order.domain],
+      );
+      const wait = last ? last.created_at.getTime() + FORCE_COOLDOWN_MS - now.getTime() : 0;
+      if (wait > 0) {
+        const retryAfter = Math.ceil(wait / 1000);
+        throw new ApiError(
+          'rate_limited',
+          `${order.domain} was scraped or requested less than ${FORCE_COOLDOWN_MS / 60_000} minutes ago; a forced re-scrape may follow in ${retryAfter} s.`,
+          { domain: order.domain, cooldownSeconds: FORCE_COOLDOWN_MS / 1000, retryAfter },
+          retryAfter,
+        );
+      }
+    }
+    const { rows: [row] } = await client.query(
+      `INSERT INTO scrape_requests (id, domain, store_id, force, callback_url, account_id, created_at, updated_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $6) RETURNING ${SCRAPE_COLUMNS}`,
+      [order.domain, store?.id ?? null, order.force, order.callbackUrl ?? null, order.accountId ?? null, now],
+    );
+    const scrape = toScrapeRecord(row);
+    await enqueueJob(client, SCRAPE_TASK, { requestId: scrape.id }, { jobKey: `scrape:${scrape.id}`, maxAttempts: SCRAPE_MAX_ATTEMPTS });
+    return { outcome: 'queued', domain: order.domain, scrape };
+  });
+  if (result.outcome === 'queued') await publishScrape(services.pubsub, services.logger, result.scrape);
+  return result;
+}
+
+export type BulkItem =
+  | ({ url: string } & ScrapeOrderResult)
+  | { url: string; outcome: 'duplicate'; domain: string }
+  | { url: string; outcome: 'rejected'; domain: string | null; error: { code: string; message: string } };
+
+/** Each URL as its own request (in order); one URL's refusal never stops the others. */
+export async function orderScrapes(services: Services, urls: readonly string[], options: Omit<ScrapeOrder, 'domain'>): Promise<BulkItem[]> {
+  if (urls.length === 0 || urls.length > BULK_MAX_URLS) {
+    const rule = `must hold 1 to ${BULK_MAX_URLS} URLs`;
+    throw badRequest(`Invalid urls: ${rule}`, { parameter: 'urls', rule });
+  }
+  const seen = new Set<string>();
+  const items: BulkItem[] = [];
+  for (const url of urls) {
+    const parsed = parseDomain(url);
+    if (!parsed.ok) {
+      items.push({ url, outcome: 'rejected', domain: null, error: { code: 'bad_request', message: `Invalid URL: ${parsed.rule}` } });
+      continue;
+    }
+    if (seen.has(parsed.domain)) {
+      items.push({ url, outcome: 'duplicate', domain: parsed.domain });
+      continue;
+    }
+    seen.add(parsed.domain);
+    try {
+      items.push({ url, ...(await orderScrape(services, { ...options, domain: parsed.domain })) });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code === 'internal') throw error;
+      items.push({ url, outcome: 'rejected', domain: parsed.domain, error: { code: error.code, message: error.message } });
+    }
+  }
+  return items;
+}
+
+export async function findScrape(services: Services, id: string): Promise<ScrapeRecord> {
+  const missing = () => notFound(`No scrape request ${id}: it never existed, or ended more than 15 minutes ago.`, { id });
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw missing();
+  const [record] = await selectScrapes(services.db.pool, 'id = $1', [id]);
+  if (!record || !isVisible(record, clockOf(services))) throw missing();
+  return record;
+}
+
+/** The newest requests still within their lifetime, newest first. */
+export async function recentScrapes(services: Services, limit: number): Promise<ScrapeRecord[]> {
+  return selectScrapes(services.db.pool, '(expires_at IS NULL OR expires_at > $1) ORDER BY created_at DESC LIMIT $2', [
+    clockOf(services),
+    Math.min(Math.max(limit, 1), RECENT_SCRAPES_MAX),
+  ]);
+}

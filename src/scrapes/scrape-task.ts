@@ -1,0 +1,113 @@
+// The scrape job of one request: validating (the homepage answers and is a Shopify storefront),
+// then scraping (its public JSON), then one transaction that writes the catalog and ends the
+// request (done, plus the webhook outbox row). A storefront that cannot be scraped fails the request
+// with its reason; any other error is a fault of ours: the job is retried, and its last attempt
+// fails the request. Every step is guarded by the request's state, so a job run twice (a worker that
+// died mid-scrape) redoes the scrape from validating and never moves an ended request.
+import { randomBytes } from 'node:crypto';
+import type { JobHelpers } from 'graphile-worker';
+import type pg from 'pg';
+import { z } from 'zod';
+import type { LegacyStore } from '../legacy/port.ts';
+import type { Egress } from '../platform/egress/egress.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { PubSub } from '../platform/pubsub/pubsub.ts';
+import type { ReferenceData } from '../seed/reference-data.ts';
+import { loadAppFingerprints } from './scraper/app-fingerprints.ts';
+import { writeObservation } from './scraper/catalog-writer.ts';
+import { observeStorefront, validateStorefront, type StorefrontObservation, type StorefrontReader } from './scraper/observe-storefront.ts';
+import { ScrapeFailure } from './scraper/scrape-failure.ts';
+import { publishScrape } from './scrape-events.ts';
+import { advanceScrape, finishScrape, type ScrapeOutcome } from './scrape-lifecycle.ts';
+import type { ScrapeRecord } from './scrape-record.ts';
+import { inTransaction } from './transaction.ts';
+
+export const SCRAPE_TASK = 'scrape-store';
+/** attempts of a scrape job before its request fails (only faults of ours are retried) */
+export const SCRAPE_MAX_ATTEMPTS = 3;
+export const MAX_PRODUCT_PAGES = 20;
+
+const Payload = z.object({ requestId: z.uuid() });
+
+export interface ScrapeTaskDeps {
+  pool: pg.Pool;
+  legacy: LegacyStore;
+  pubsub: PubSub;
+  logger: Logger;
+  egress: Egress;
+  reference: ReferenceData;
+  clock: () => Date;
+  webhookMaxAttempts: number;
+}
+
+export function scrapeTask(deps: ScrapeTaskDeps) {
+  const publish = async (record: ScrapeRecord | null) => {
+    if (record) await publishScrape(deps.pubsub, deps.logger, record);
+    return record;
+  };
+  const finish = async (id: string, outcome: ScrapeOutcome) =>
+    publish(await inTransaction(deps.pool, (client) => finishScrape(client, id, outcome, deps.clock(), deps.webhookMaxAttempts)));
+
+  return async (payload: unknown, helpers: JobHelpers): Promise<void> => {
+    const { requestId } = Payload.parse(payload);
+    const log = deps.logger.child({ scrapeId: requestId, attempt: helpers.job.attempts });
+    const validating = await publish(await advanceScrape(deps.pool, requestId, 'validating', deps.clock()));
+    if (!validating) return; // ended already: a duplicate or late job
+    try {
+      const reader: StorefrontReader = {
+        egress: deps.egress,
+        apps: await loadAppFingerprints(deps.pool),
+        dropshipVocabulary: deps.reference.vocabulary.dropshipPhrases,
+        maxProductPages: MAX_PRODUCT_PAGES,
+      };
+      const storefront = await validateStorefront(reader, validating.domain);
+      if (!(await publish(await advanceScrape(deps.pool, requestId, 'scraping', deps.clock())))) return;
+      const observation = await observeStorefront(reader, storefront);
+      const legacyId = await writeLegacySummary(deps, observation);
+      const done = await inTransaction(deps.pool, async (client) => {
+        const now = deps.clock();
+        const written = await writeObservation(client, observation, { now, reference: deps.reference, legacyId });
+        return finishScrape(client, requestId, { status: 'done', storeId: written.storeId }, now, deps.webhookMaxAttempts);
+      });
+      await publish(done);
+      log.info({ domain: observation.domain, products: observation.products.length, apps: observation.apps.length }, 'scrape done');
+    } catch (error) {
+      if (error instanceof ScrapeFailure) {
+        log.info({ reason: error.message }, 'scrape failed');
+        await finish(requestId, { status: 'failed', reason: error.message });
+        return;
+      }
+      if (helpers.job.attempts >= helpers.job.max_attempts) {
+        log.error({ err: error }, 'scrape failed on its last attempt');
+        await finish(requestId, { status: 'failed', reason: `internal error after ${helpers.job.attempts} attempts; try again later` });
+        return;
+      }
+      throw error;
+    }
+  };
+}
+
+/** Upserts the store's legacy summary (socials, emails) and returns its legacy id, kept if it has one. */
+async function writeLegacySummary(deps: ScrapeTaskDeps, observation: StorefrontObservation): Promise<string> {
+  const existing = (await deps.legacy.findByDomains([observation.domain])).get(observation.domain);
+  const { rows: [store] } = await deps.pool.query<{ legacy_id: string | null }>('SELECT legacy_id FROM stores WHERE domain = $1', [
+    observation.domain,
+  ]);
+  const legacyId = store?.legacy_id ?? existing?.legacyId ?? newLegacyId(deps.clock());
+  await deps.legacy.upsert({
+    domain: observation.domain,
+    legacyId,
+    title: observation.name,
+    description: observation.description,
+    screenshotUrl: existing?.screenshotUrl ?? null,
+    socials: observation.socials,
+    emails: observation.emails,
+    phones: existing?.phones ?? [],
+    lastCrawledAt: deps.clock().toISOString(),
+  });
+  return legacyId;
+}
+
+/** Like a MongoDB ObjectId: creation seconds, then random bytes (24 hex characters). */
+const newLegacyId = (now: Date) =>
+  Math.floor(now.getTime() / 1000).toString(16).padStart(8, '0') + randomBytes(8).toString('hex');

@@ -1,0 +1,169 @@
+// Scrape requests in the GraphQL schema: Mutation.requestScrape and requestScrapesBulk (POST
+// /v1/scrapes and /v1/scrapes/bulk), Query.scrapeRequest (GET /v1/scrapes/{id}) and recentScrapes,
+// and the live status subscriptions scrapeStatus(id) and recentScrapes (for dashboards), fed by
+// the shared pub/sub so a subscriber on one replica sees jobs run by any other.
+import { builder } from '../graphql/builder.ts';
+import type { GraphqlContext } from '../graphql/context.ts';
+import { domainSchema } from '../stores/domain.ts';
+import { RECENT_SCRAPES_CHANNEL, scrapeChannel } from './scrape-events.ts';
+import { isFinished, SCRAPE_STATUSES, type ScrapeRecord } from './scrape-record.ts';
+import {
+  BULK_MAX_URLS,
+  checkCallbackUrl,
+  findScrape,
+  orderScrape,
+  orderScrapes,
+  recentScrapes,
+  RECENT_SCRAPES_MAX,
+  type BulkItem,
+  type ScrapeOrderResult,
+} from './scrape-requests.ts';
+
+const ScrapeStatusEnum = builder.enumType('ScrapeStatus', {
+  description: 'queued -> validating -> scraping -> done, or failed from validating or scraping.',
+  values: SCRAPE_STATUSES,
+});
+
+export const ScrapeRequestRef = builder.objectRef<ScrapeRecord>('ScrapeRequest').implement({
+  description: 'An on-demand scrape of one store. Readable until 15 minutes after it ends (expiresAt).',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The request id (a UUID).' }),
+    domain: t.exposeString('domain'),
+    status: t.field({ type: ScrapeStatusEnum, resolve: (r) => r.status }),
+    force: t.exposeBoolean('force'),
+    callbackUrl: t.exposeString('callbackUrl', { nullable: true }),
+    failureReason: t.exposeString('failureReason', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true, description: 'When validation began.' }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'After this the record is gone (not_found).' }),
+  }),
+});
+
+const OrderOutcomeEnum = builder.enumType('ScrapeOrderOutcome', {
+  description: 'queued: a job was created (HTTP 202). already_exists: the store is in the catalog and force was not true; no job.',
+  values: ['queued', 'already_exists'] as const,
+});
+
+const ScrapeOrderRef = builder.objectRef<ScrapeOrderResult>('ScrapeOrder').implement({
+  fields: (t) => ({
+    outcome: t.field({ type: OrderOutcomeEnum, resolve: (r) => r.outcome }),
+    domain: t.exposeString('domain', { description: 'The canonical domain.' }),
+    scrape: t.field({ type: ScrapeRequestRef, nullable: true, resolve: (r) => (r.outcome === 'queued' ? r.scrape : null) }),
+  }),
+});
+
+const BulkOutcomeEnum = builder.enumType('BulkScrapeOutcome', {
+  description: 'queued and already_exists as for one request; duplicate: the same domain earlier in the list; rejected: see error.',
+  values: ['queued', 'already_exists', 'duplicate', 'rejected'] as const,
+});
+
+const BulkErrorRef = builder.objectRef<{ code: string; message: string }>('BulkScrapeError').implement({
+  fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
+});
+
+const BulkItemRef = builder.objectRef<BulkItem>('BulkScrapeItem').implement({
+  fields: (t) => ({
+    url: t.exposeString('url', { description: 'The URL as given.' }),
+    domain: t.string({ nullable: true, resolve: (i) => i.domain }),
+    outcome: t.field({ type: BulkOutcomeEnum, resolve: (i) => i.outcome }),
+    scrape: t.field({ type: ScrapeRequestRef, nullable: true, resolve: (i) => (i.outcome === 'queued' ? i.scrape : null) }),
+    error: t.field({ type: BulkErrorRef, nullable: true, resolve: (i) => (i.outcome === 'rejected' ? i.error : null) }),
+  }),
+});
+
+const CALLBACK_URL = 'HTTPS URL that receives scrape.done or scrape.failed once, signed per Standard Webhooks.';
+
+builder.mutationField('requestScrape', (t) =>
+  t.field({
+    type: ScrapeOrderRef,
+    description: 'Queue a scrape of a store missing from the catalog, or (force) refresh a known one; a forced re-scrape within 5 minutes is rate_limited.',
+    args: {
+      domain: t.arg.string({ required: true, validate: { schema: domainSchema } }),
+      force: t.arg.boolean({ defaultValue: false }),
+      callbackUrl: t.arg.string({ description: CALLBACK_URL }),
+    },
+    resolve: (_root, args, ctx) =>
+      orderScrape(ctx.services, {
+        domain: args.domain,
+        force: args.force ?? false,
+        callbackUrl: args.callbackUrl ? checkCallbackUrl(ctx.services, args.callbackUrl) : null,
+      }),
+  }),
+);
+
+builder.mutationField('requestScrapesBulk', (t) =>
+  t.field({
+    type: [BulkItemRef],
+    description: `Up to ${BULK_MAX_URLS} URLs, each handled as its own requestScrape; one outcome per URL, in order.`,
+    args: {
+      urls: t.arg.stringList({ required: true }),
+      force: t.arg.boolean({ defaultValue: false }),
+      callbackUrl: t.arg.string({ description: CALLBACK_URL }),
+    },
+    resolve: (_root, args, ctx) =>
+      orderScrapes(ctx.services, args.urls, {
+        force: args.force ?? false,
+        callbackUrl: args.callbackUrl ? checkCallbackUrl(ctx.services, args.callbackUrl) : null,
+      }),
+  }),
+);
+
+builder.queryField('scrapeRequest', (t) =>
+  t.field({
+    type: ScrapeRequestRef,
+    description: 'One scrape request by id; not_found 15 minutes after it ended.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => findScrape(ctx.services, String(id)),
+  }),
+);
+
+builder.queryField('recentScrapes', (t) =>
+  t.field({
+    type: [ScrapeRequestRef],
+    description: 'The newest scrape requests still within their lifetime, newest first (dashboards).',
+    args: { limit: t.arg.int({ defaultValue: 20, validate: { min: 1, max: RECENT_SCRAPES_MAX } }) },
+    resolve: (_root, { limit }, ctx) => recentScrapes(ctx.services, limit ?? 20),
+  }),
+);
+
+builder.subscriptionType({ description: 'Live events: scrape request status.' });
+
+/** The record now, then every change, ending after done or failed. */
+async function* followScrape(ctx: GraphqlContext, id: string): AsyncGenerator<ScrapeRecord> {
+  // subscribe before reading, so a change between the read and the subscription is not lost
+  const updates = ctx.services.pubsub.asyncIterableIterator<ScrapeRecord>(scrapeChannel(id)) as unknown as AsyncIterableIterator<ScrapeRecord>;
+  try {
+    let current = await findScrape(ctx.services, id);
+    yield current;
+    if (isFinished(current.status)) return;
+    for await (const update of updates) {
+      if (update.updatedAt < current.updatedAt) continue; // an older event arriving late
+      current = update;
+      yield current;
+      if (isFinished(current.status)) return;
+    }
+  } finally {
+    await updates.return?.();
+  }
+}
+
+builder.subscriptionField('scrapeStatus', (t) =>
+  t.field({
+    type: ScrapeRequestRef,
+    description: 'The status of one scrape request: its current state first, then each change until done or failed.',
+    args: { id: t.arg.id({ required: true }) },
+    subscribe: (_root, { id }, ctx) => followScrape(ctx, String(id)),
+    resolve: (record) => record,
+  }),
+);
+
+builder.subscriptionField('recentScrapes', (t) =>
+  t.field({
+    type: ScrapeRequestRef,
+    description: 'Every status change of every scrape request, as it happens (dashboards).',
+    subscribe: (_root, _args, ctx) => ctx.services.pubsub.asyncIterableIterator<ScrapeRecord>(RECENT_SCRAPES_CHANNEL),
+    resolve: (record) => record,
+  }),
+);

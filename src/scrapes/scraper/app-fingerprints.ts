@@ -1,0 +1,40 @@
+// Apps detected on a storefront: an app of the catalog (apps table) runs on the store when any of
+// its detection patterns (JavaScript regular-expression sources, case-insensitive) matches the
+// homepage HTML. Patterns are compiled once per scrape; a pattern that does not compile is skipped.
+import type pg from 'pg';
+
+export interface AppFingerprint {
+  id: number;
+  slug: string;
+  name: string;
+  category: string | null;
+  patterns: RegExp[];
+}
+
+export async function loadAppFingerprints(pool: Pick<pg.Pool, 'query'>): Promise<AppFingerprint[]> {
+  const { rows } = await pool.query<{ id: number; slug: string; name: string; category: string | null; detection_patterns: string[] }>(
+    'SELECT id, slug, name, category, detection_patterns FROM apps ORDER BY slug',
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    category: row.category,
+    patterns: row.detection_patterns.flatMap((source) => {
+      try {
+        return [new RegExp(source, 'i')];
+      } catch {
+        return [];
+      }
+    }),
+  }));
+}
+
+export function detectApps(html: string, apps: readonly AppFingerprint[]): AppFingerprint[] {
+  return apps.filter((app) => app.patterns.some((pattern) => pattern.test(html)));
+}
+
+/** App categories the models read; the same rules as the store profile's model explanations. */
+export const REVIEWS_CATEGORIES: ReadonlySet<string> = new Set(['Reviews']);
+export const SUPPORT_CATEGORIES: ReadonlySet<string> = new Set(['Customer support', 'Live chat']);
+export const DROPSHIPPING_CATEGORIES: ReadonlySet<string> = new Set(['Dropshipping', 'Print on demand']);

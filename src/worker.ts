@@ -1,0 +1,48 @@
+// `npm run worker`: a job worker as its own process (scrapes, webhook deliveries), for scaling jobs
+// apart from the gateway. It needs the shared PostgreSQL (DATABASE_URL; the embedded default
+// belongs to the gateway process) and, for live status on every replica, the shared Redis (REDIS_URL).
+import { startWorker } from './jobs.ts';
+import { openLegacyStore } from './legacy/index.ts';
+import { ConfigError, loadConfig, type Config } from './platform/config.ts';
+import { openStructuredStore } from './platform/database/structured-store.ts';
+import { createLogger } from './platform/logger.ts';
+import { createPubSub } from './platform/pubsub/pubsub.ts';
+import type { Services } from './platform/services.ts';
+import { Shutdown } from './platform/shutdown.ts';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
+const config = readConfig();
+if (!config.DATABASE_URL) {
+  process.stderr.write('npm run worker needs DATABASE_URL: the embedded PostgreSQL runs inside the gateway, whose in-process worker serves it.\n');
+  process.exit(1);
+}
+
+const logger = createLogger(config.LOG_LEVEL).child({ process: 'worker' });
+const shutdown = new Shutdown(logger);
+shutdown.exitOnSignals(['SIGINT', 'SIGTERM']);
+
+async function start(): Promise<void> {
+  const structured = await openStructuredStore(config, logger);
+  shutdown.add('structured store', () => structured.close());
+  const legacy = await openLegacyStore({ config, pool: structured.database.pool, logger });
+  shutdown.add('legacy store', () => legacy.close());
+  const pubsub = createPubSub({ redisUrl: config.REDIS_URL, logger });
+  shutdown.add('pub/sub', () => pubsub.close());
+  const services: Services = { config, logger, db: structured.database, legacy, pubsub };
+  const worker = await startWorker(services);
+  shutdown.add('job worker', () => worker.stop());
+}
+
+shutdown.trackStartup(start()).catch((error: unknown) => {
+  logger.fatal({ err: error }, 'worker start failed');
+  shutdown.exitAfter('start failed', 1);
+});

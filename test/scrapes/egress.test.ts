@@ -1,0 +1,59 @@
+// Egress safety: scrape targets and callback URLs never reach private, loopback, link-local or
+// metadata addresses, checked after DNS resolution and on every redirect; EGRESS_OVERRIDES opens
+// exactly the hosts it names; bodies are capped.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEgress, type EgressOptions } from '../../src/platform/egress/egress.ts';
+import { parseEgressOverrides } from '../../src/platform/egress/overrides.ts';
+import { startFixtureStorefronts, type FixtureStorefronts } from './support/fixture-storefronts.ts';
+
+let fixtures: FixtureStorefronts;
+beforeAll(async () => {
+  fixtures = await startFixtureStorefronts();
+});
+afterAll(() => fixtures?.close());
+
+const options = (overrides = ''): EgressOptions => ({
+  overrides: parseEgressOverrides(overrides),
+  timeoutMs: 2_000,
+  maxBytes: 1_000_000,
+  hostIntervalMs: 0,
+  userAgent: 'test',
+});
+
+describe('egress', () => {
+  it.each([
+    ['loopback', () => `http://127.0.0.1:${fixtures.port}/`],
+    ['a private network', () => 'http://10.1.2.3/'],
+    ['the cloud metadata address', () => 'http://169.254.169.254/latest/meta-data/'],
+    ['IPv6 loopback', () => `http://[::1]:${fixtures.port}/`],
+    ['an IPv4-mapped IPv6 loopback', () => `http://[::ffff:127.0.0.1]:${fixtures.port}/`],
+    ['a name that resolves to loopback', () => `http://localhost:${fixtures.port}/`],
+  ])('refuses %s', async (_what, url) => {
+    await expect(createEgress(options()).fetch(url())).rejects.toMatchObject({ failure: 'refused_address' });
+    expect(fixtures.requests).toHaveLength(0);
+  });
+
+  it('reaches exactly the hosts EGRESS_OVERRIDES names', async () => {
+    const egress = createEgress(options(`shop-a.test=http://127.0.0.1:${fixtures.port}`));
+    const response = await egress.fetch('https://shop-a.test/meta.json');
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body.toString())).toMatchObject({ name: 'Shop A' });
+    await expect(egress.fetch(`http://127.0.0.1:${fixtures.port}/meta.json`)).rejects.toMatchObject({ failure: 'refused_address' });
+    await expect(egress.fetch('https://dropper.test/')).rejects.toMatchObject({ failure: 'unresolvable' });
+  });
+
+  it('checks every redirect: a redirect to a private address is refused', async () => {
+    const egress = createEgress(options(`redirect-private.test=http://127.0.0.1:${fixtures.port}`));
+    await expect(egress.fetch('https://redirect-private.test/', { maxRedirects: 5 })).rejects.toMatchObject({ failure: 'refused_address' });
+  });
+
+  it('caps the size of a response body', async () => {
+    const egress = createEgress({ ...options(`shop-a.test=http://127.0.0.1:${fixtures.port}`), maxBytes: 200 });
+    await expect(egress.fetch('https://shop-a.test/')).rejects.toMatchObject({ failure: 'too_large' });
+  });
+
+  it('rejects a malformed EGRESS_OVERRIDES entry', () => {
+    expect(() => parseEgressOverrides('shop-a.test')).toThrow(/host=origin/);
+    expect(() => parseEgressOverrides('a.test=ftp://127.0.0.1')).toThrow(/origin/);
+  });
+});

@@ -1,0 +1,94 @@
+// The request lifecycle around the scrape itself: the forced re-scrape cooldown, the 15-minute
+// lifetime of a status record, bulk requests, and a worker killed mid-scrape.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureStorefronts, type FixtureStorefronts } from './support/fixture-storefronts.ts';
+import { startScrapeHarness, type ScrapeHarness } from './support/scrape-harness.ts';
+
+let fixtures: FixtureStorefronts;
+let harness: ScrapeHarness;
+
+beforeAll(async () => {
+  fixtures = await startFixtureStorefronts();
+  harness = await startScrapeHarness({ env: { EGRESS_OVERRIDES: fixtures.overrides }, worker: false });
+});
+afterAll(async () => {
+  await harness?.close();
+  await fixtures?.close();
+});
+
+describe('a worker killed mid-scrape', () => {
+  it('leaves the request retried to its end, never stuck', async () => {
+    fixtures.hold('/products.json');
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../src/worker.ts', import.meta.url))], {
+      env: { ...process.env, DATABASE_URL: harness.databaseUrl, EGRESS_OVERRIDES: fixtures.overrides, LOG_LEVEL: 'silent', EGRESS_HOST_INTERVAL_MS: '0', EGRESS_TIMEOUT_MS: '60000', REDIS_URL: '' },
+      stdio: 'ignore',
+    });
+    try {
+      const { body } = await harness.post('/v1/scrapes', { domain: 'shop-a.test' });
+      const id = body.scrape.id as string;
+      await harness.waitFor(id, ['scraping'], 30_000);
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      fixtures.release();
+
+      await harness.startWorker();
+      const ended = await harness.waitFor(id, ['done', 'failed'], 30_000);
+      expect(ended.status).toBe('done');
+      expect((await harness.get('/v1/stores/shop-a.test')).status).toBe(200);
+    } finally {
+      child.kill('SIGKILL');
+      fixtures.release();
+    }
+  });
+});
+
+describe('forced re-scrape cooldown', () => {
+  it('answers 429 rate_limited with Retry-After within 5 minutes, and accepts after', async () => {
+    harness.clock.advance(5 * 60_000); // past the request of the test before
+    const first = await harness.post('/v1/scrapes', { domain: 'shop-a.test', force: true });
+    expect(first.status).toBe(202);
+    harness.clock.advance(60_000);
+    const second = await harness.post('/v1/scrapes', { domain: 'shop-a.test', force: true });
+    expect(second.status).toBe(429);
+    expect(second.body.error).toMatchObject({ code: 'rate_limited', details: { domain: 'shop-a.test', cooldownSeconds: 300 } });
+    expect(Number(second.headers['retry-after'])).toBeGreaterThan(235);
+    expect(Number(second.headers['retry-after'])).toBeLessThanOrEqual(240);
+    harness.clock.advance(4 * 60_000);
+    expect((await harness.post('/v1/scrapes', { domain: 'shop-a.test', force: true })).status).toBe(202);
+  });
+});
+
+describe('status record lifetime', () => {
+  it('is readable until 15 minutes after the request ended, then not_found', async () => {
+    const { body } = await harness.post('/v1/scrapes', { domain: 'notshop.test' });
+    const ended = await harness.waitFor(body.scrape.id, ['failed']);
+    harness.clock.advance(Date.parse(ended.expiresAt) - harness.clock.now().getTime() - 1_000);
+    expect((await harness.get(`/v1/scrapes/${ended.id}`)).status).toBe(200);
+    harness.clock.advance(2_000);
+    const gone = await harness.get(`/v1/scrapes/${ended.id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.error.code).toBe('not_found');
+  });
+});
+
+describe('bulk', () => {
+  it('handles each URL as a single request, with one outcome per item', async () => {
+    const response = await harness.post('/v1/scrapes/bulk', {
+      urls: ['https://www.dropper.test/', 'shop-a.test', 'dropper.test', 'not a domain', 'changing.test'],
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.data.map((i: { outcome: string }) => i.outcome)).toEqual(['queued', 'already_exists', 'duplicate', 'rejected', 'queued']);
+    expect(response.body.counts).toEqual({ queued: 2, alreadyExists: 1, duplicate: 1, rejected: 1 });
+    expect(response.body.data[3].error.code).toBe('bad_request');
+    const queued = response.body.data.filter((i: { outcome: string }) => i.outcome === 'queued');
+    for (const item of queued) expect((await harness.waitFor(item.scrape.id, ['done', 'failed'])).status).toBe('done');
+  });
+
+  it('refuses more than 10 URLs', async () => {
+    const response = await harness.post('/v1/scrapes/bulk', { urls: Array.from({ length: 11 }, (_, i) => `s${i}.test`) });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.parameter).toBe('urls');
+  });
+});

@@ -1,0 +1,177 @@
+// A fixture storefront server on loopback: several Shopify-like stores told apart by the Host
+// header (EGRESS_OVERRIDES sends their names here). shop-a.test is ordinary; dropper.test
+// dropships; changing.test changes prices, products and apps when its version is bumped;
+// notshop.test is a plain website; silent.test never answers; redirect-private.test redirects to
+// a private address.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FixtureProduct {
+  handle: string;
+  title: string;
+  price: string;
+  productType: string;
+}
+
+interface FixtureStore {
+  name: string;
+  country: string;
+  currency: string;
+  theme: string;
+  /** extra homepage markup: app scripts, social links, phrases */
+  body: string;
+  products: FixtureProduct[];
+  bestSellers: string[] | null;
+}
+
+const product = (handle: string, title: string, price: string, productType = 'Clothing'): FixtureProduct => ({ handle, title, price, productType });
+
+function changingStore(version: number): FixtureStore {
+  return {
+    name: 'Changing Co',
+    country: 'US',
+    currency: 'USD',
+    theme: version === 1 ? 'Dawn' : 'Sense',
+    body:
+      version === 1
+        ? '<script src="https://cdn.judge.me/widget.js"></script><a href="mailto:hello@changing.test">mail</a>'
+        : '<script src="https://static.klaviyo.com/onsite/js/klaviyo.js"></script><a href="mailto:hello@changing.test">mail</a>',
+    products:
+      version === 1
+        ? [product('mug', 'Mug', '20.00', 'Kitchen & Dining'), product('plate', 'Plate', '12.00', 'Kitchen & Dining'), product('bowl', 'Bowl', '15.00', 'Kitchen & Dining')]
+        : [product('mug', 'Mug', '16.00', 'Kitchen & Dining'), product('plate', 'Plate', '12.00', 'Kitchen & Dining'), product('vase', 'Vase', '30.00', 'Decor')],
+    bestSellers: null,
+  };
+}
+
+const STORES: Record<string, (version: number) => FixtureStore> = {
+  'shop-a.test': () => ({
+    name: 'Shop A',
+    country: 'GB',
+    currency: 'GBP',
+    theme: 'Dawn',
+    body:
+      '<a href="https://www.instagram.com/shopa/">Instagram</a><a href="https://www.facebook.com/sharer/sharer.php">share</a>' +
+      '<a href="https://facebook.com/shopa.official">Facebook</a><p>Write to support@shop-a.test</p>' +
+      '<div class="jdgm-widget"></div><script src="https://code.tidio.co/abc.js"></script>',
+    products: [
+      product('linen-shirt', 'Linen Shirt', '79.00'),
+      product('wool-coat', 'Wool Coat', '240.00'),
+      product('cotton-tee', 'Cotton Tee', '25.00'),
+      product('silk-scarf', 'Silk Scarf', '59.00', 'Clothing Accessories'),
+    ],
+    bestSellers: ['wool-coat', 'linen-shirt'],
+  }),
+  'dropper.test': () => ({
+    name: 'Gadget Drop',
+    country: 'US',
+    currency: 'USD',
+    theme: 'Debut',
+    body: '<script src="https://app.dsers.com/widget.js"></script><script>var zendrop = 1;</script><p>Ships in 7-15 business days. Free worldwide shipping!</p>',
+    products: Array.from({ length: 12 }, (_, i) => product(`gadget-${i + 1}`, `Gadget ${i + 1}`, `${9 + i}.99`, 'Electronics')),
+    bestSellers: null,
+  }),
+  'changing.test': changingStore,
+};
+
+function homepage(store: FixtureStore): string {
+  return `<!doctype html><html><head><title>${store.name}</title>
+<script>var Shopify = Shopify || {}; Shopify.shop = "${store.name.toLowerCase().replace(/ /g, '-')}.myshopify.com";
+Shopify.theme = {"name":"${store.theme}","id":123456,"role":"main"};
+Shopify.currency = {"active":"${store.currency}","rate":"1.0"};
+Shopify.country = "${store.country}";</script>
+<link href="//cdn.shopify.com/s/files/1/0001/t/1/assets/base.css" rel="stylesheet"></head>
+<body><div class="shopify-section">${store.body}</div></body></html>`;
+}
+
+const productJson = (p: FixtureProduct) => ({
+  id: p.handle.length,
+  title: p.title,
+  handle: p.handle,
+  vendor: 'Fixture',
+  product_type: p.productType,
+  published_at: '2026-01-01T00:00:00Z',
+  variants: [{ price: p.price, compare_at_price: null, available: true }],
+  images: [{ src: `https://cdn.shopify.com/s/files/${p.handle}.jpg` }],
+});
+
+export interface FixtureStorefronts {
+  port: number;
+  /** EGRESS_OVERRIDES for every fixture host */
+  overrides: string;
+  /** bumps the version of changing.test (new prices, products, apps and theme) */
+  setVersion(host: string, version: number): void;
+  /** requests seen, as host + path */
+  readonly requests: string[];
+  /** requests to this path (any host) wait for release(), which answers them */
+  hold(path: string): void;
+  release(): void;
+  close(): Promise<void>;
+}
+
+export const FIXTURE_HOSTS = ['shop-a.test', 'dropper.test', 'changing.test', 'notshop.test', 'silent.test', 'redirect-private.test'];
+
+export async function startFixtureStorefronts(): Promise<FixtureStorefronts> {
+  const versions = new Map<string, number>();
+  const requests: string[] = [];
+  const held = new Set<string>();
+  const waiting: Array<() => void> = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fixture');
+    requests.push(`${(req.headers.host ?? '').split(':')[0]}${url.pathname}${url.search}`);
+    if (held.has(url.pathname)) waiting.push(() => answer(req, res));
+    else answer(req, res);
+  });
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const host = (req.headers.host ?? '').split(':')[0]!;
+    const url = new URL(req.url ?? '/', 'http://fixture');
+    if (host === 'silent.test') return; // never answers
+    if (host === 'notshop.test') {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>Just a blog</title></head><body>Hello</body></html>');
+      return;
+    }
+    if (host === 'redirect-private.test') {
+      res.writeHead(302, { location: 'http://10.0.0.5/' }).end();
+      return;
+    }
+    const make = STORES[host];
+    if (!make) {
+      res.writeHead(404).end();
+      return;
+    }
+    const store = make(versions.get(host) ?? 1);
+    const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (url.pathname === '/') {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(homepage(store));
+    } else if (url.pathname === '/meta.json') {
+      json({ name: store.name, description: `${store.name} online`, country: store.country, currency: store.currency, published_products_count: store.products.length });
+    } else if (url.pathname === '/products.json') {
+      const page = Number(url.searchParams.get('page') ?? '1');
+      json({ products: page === 1 ? store.products.map(productJson) : [] });
+    } else if (url.pathname === '/collections/best-sellers/products.json' && store.bestSellers) {
+      json({ products: store.bestSellers.map((h) => productJson(store.products.find((p) => p.handle === h)!)) });
+    } else if (url.pathname === '/collections/all/products.json' && url.searchParams.get('sort_by') === 'best-selling') {
+      json({ products: [...store.products].reverse().map(productJson) });
+    } else {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"errors":"Not Found"}');
+    }
+  };
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    overrides: FIXTURE_HOSTS.map((h) => `${h}=http://127.0.0.1:${port}`).join(','),
+    setVersion: (host, version) => versions.set(host, version),
+    requests,
+    hold: (path) => held.add(path),
+    release: () => {
+      held.clear();
+      for (const answerHeld of waiting.splice(0)) answerHeld();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -11,6 +11,7 @@ import { Shutdown } from './platform/shutdown.ts';
 import type { Services } from './platform/services.ts';
 import { openLegacyStore, type LegacyStore } from './legacy/index.ts';
 import { startGatewayJobs } from './jobs.ts';
+import { withWebhookSecret } from './scrapes/webhooks/signing-secret.ts';
 import { countCatalogStores, seedCatalog, SeedRefusedError } from './seed/seed-catalog.ts';
 
 function readConfig(): Config {
@@ -58,15 +59,16 @@ async function seedIfEmpty(config: Config, logger: Logger, structured: Structure
   }
 }
 
-async function start(config: Config, logger: Logger, shutdown: Shutdown): Promise<void> {
+async function start(configured: Config, logger: Logger, shutdown: Shutdown): Promise<void> {
   // Importing the HTTP layer builds the GraphQL schema and REST routes: seconds of CPU that run
   // while the (embedded) PostgreSQL starts in its own processes, instead of after it.
   const httpLayer = import('./http/server.ts');
   httpLayer.catch(() => undefined); // awaited below; a failure surfaces there
 
-  const structured = await openStructuredStore(config, logger);
+  const structured = await openStructuredStore(configured, logger);
   shutdown.add('structured store', () => structured.close());
   if (shutdown.requested) return;
+  const config = await withWebhookSecret(configured, structured.database.pool);
 
   const legacy = await openLegacyStore({ config, pool: structured.database.pool, logger });
   shutdown.add('legacy store', () => legacy.close());

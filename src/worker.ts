@@ -2,6 +2,7 @@
 // apart from the gateway. It needs the shared PostgreSQL (DATABASE_URL; the embedded default
 // belongs to the gateway process) and, for live status on every replica, the shared Redis (REDIS_URL).
 import { startWorker } from './jobs.ts';
+import { withWebhookSecret } from './scrapes/webhooks/signing-secret.ts';
 import { openLegacyStore } from './legacy/index.ts';
 import { ConfigError, loadConfig, type Config } from './platform/config.ts';
 import { openStructuredStore } from './platform/database/structured-store.ts';
@@ -20,19 +21,20 @@ function readConfig(): Config {
   }
 }
 
-const config = readConfig();
-if (!config.DATABASE_URL) {
+const configured = readConfig();
+if (!configured.DATABASE_URL) {
   process.stderr.write('npm run worker needs DATABASE_URL: the embedded PostgreSQL runs inside the gateway, whose in-process worker serves it.\n');
   process.exit(1);
 }
 
-const logger = createLogger(config.LOG_LEVEL).child({ process: 'worker' });
+const logger = createLogger(configured.LOG_LEVEL).child({ process: 'worker' });
 const shutdown = new Shutdown(logger);
 shutdown.exitOnSignals(['SIGINT', 'SIGTERM']);
 
 async function start(): Promise<void> {
-  const structured = await openStructuredStore(config, logger);
+  const structured = await openStructuredStore(configured, logger);
   shutdown.add('structured store', () => structured.close());
+  const config = await withWebhookSecret(configured, structured.database.pool);
   const legacy = await openLegacyStore({ config, pool: structured.database.pool, logger });
   shutdown.add('legacy store', () => legacy.close());
   const pubsub = createPubSub({ redisUrl: config.REDIS_URL, logger });

@@ -12,7 +12,8 @@ const SIGNATURE_HEADERS = z.object({
   'webhook-signature': z.string().meta({
     description:
       'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the ' +
-      "server's WEBHOOK_SIGNING_SECRET (whsec_...). Verify with any Standard Webhooks library before trusting the body.",
+      "server's signing secret (whsec_...: WEBHOOK_SIGNING_SECRET, or the one the service generated; the operator reads it " +
+      'with `npm run keys -- webhook-secret`). Verify with any Standard Webhooks library before trusting the body.',
   }),
 });
 

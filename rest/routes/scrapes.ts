@@ -23,7 +23,7 @@ export const requestScrape = defineRoute({
     'When the store is already in the catalog and force is not true: HTTP 200 with `outcome: "already_exists"`, ' +
     '`scrape: null` and no job. A forced request for a store that had any scrape request in the last 5 minutes is ' +
     'rate_limited (429) with Retry-After and `details: {domain, cooldownSeconds, retryAfter}`. callbackUrl must be ' +
-    'HTTPS (bad_request otherwise, and when the server has no WEBHOOK_SIGNING_SECRET).',
+    'HTTPS (bad_request otherwise).',
   document: RequestScrapeDocument,
   pathParams: noPathParams,
   query: noQuery,

@@ -4,23 +4,27 @@
 // once (so KEY=$(npm run -s keys -- create ...) works); everything else goes to stderr.
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import type { PrismaClient } from '../generated/prisma/client.ts';
 import { ConfigError, loadConfig, type Config } from '../platform/config.ts';
 import { ApiError } from '../platform/errors.ts';
 import { createLogger } from '../platform/logger.ts';
 import { listApiKeys, mintApiKey, revokeApiKey, type ApiKeyRecord } from './api-keys.ts';
 import { openCliDatabase } from './cli-database.ts';
+import type { Database } from '../platform/database/database.ts';
+import { storedWebhookSecret } from '../scrapes/webhooks/signing-secret.ts';
 import type { AccountPlan } from './plans.ts';
 
 export const USAGE = `usage:
   npm run keys -- create --account ACCOUNT --plan starter|pro [--scope signals:read] [--name NAME] [--account-name NAME]
   npm run keys -- list [--account ACCOUNT] [--all]
   npm run keys -- revoke KEY_ID|PREFIX
+  npm run keys -- webhook-secret
 
   create   mints a key for the account (created on first use, its plan set to --plan) and prints it once;
            --scope signals:read makes a partner service key
   list     live keys (--all: revoked ones too), optionally of one account
   revoke   revokes a key by its id or its displayed prefix; it stops working at once
+  webhook-secret  prints the secret scrape webhooks are signed with (WEBHOOK_SIGNING_SECRET, or the one
+           the service generated and stored), for receivers to verify signatures
 `;
 
 export interface CliIo {
@@ -64,7 +68,8 @@ const describeKey = (k: ApiKeyRecord) =>
     k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'live',
   ].join(' ');
 
-async function run(prisma: PrismaClient, argv: string[], io: CliIo): Promise<void> {
+async function run(database: Database, config: Config, argv: string[], io: CliIo): Promise<void> {
+  const { prisma } = database;
   const { values, positionals } = parse(argv);
   const [command, ...rest] = positionals;
   switch (command) {
@@ -101,6 +106,11 @@ async function run(prisma: PrismaClient, argv: string[], io: CliIo): Promise<voi
       io.err(`Revoked key ${record.id} (${record.prefix}…) of account ${record.accountExternalId}.`);
       return;
     }
+    case 'webhook-secret': {
+      if (rest.length !== 0) throw new UsageError('webhook-secret takes no arguments');
+      io.out(config.WEBHOOK_SIGNING_SECRET ?? (await storedWebhookSecret(database.pool)));
+      return;
+    }
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'a command is required');
   }
@@ -117,7 +127,7 @@ export async function runKeysCommand(argv: string[], io: CliIo, config: Config):
   try {
     parse(argv); // usage mistakes before opening (and maybe starting) a database
     db = await openCliDatabase(config, logger);
-    await run(db.database.prisma, argv, io);
+    await run(db.database, config, argv, io);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -153,7 +153,9 @@ export const DECISIONS: readonly Decision[] = [
       'headers webhook-id (the same on every retry: deduplicate on it), webhook-timestamp and webhook-signature ' +
       '(v1, HMAC-SHA256 with the server\'s WEBHOOK_SIGNING_SECRET). Any 2xx acknowledges; otherwise retried with ' +
       'exponential backoff (e^attempt seconds) up to 12 attempts, then given up. Redirects are not followed; the URL ' +
-      'must be HTTPS and reach a public address. Without WEBHOOK_SIGNING_SECRET the server refuses callbackUrl (bad_request).',
+      'must be HTTPS and reach a public address. The secret is the server\'s WEBHOOK_SIGNING_SECRET or, when that is not ' +
+      'set, one the service generated on its first start and keeps in its database (all replicas share it); operators ' +
+      'read it with `npm run keys -- webhook-secret`.',
   },
   {
     topic: 'A full URL as {domain}',

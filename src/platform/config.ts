@@ -77,7 +77,7 @@ export const configSchema = z.object({
     .trim()
     .optional()
     .transform((v) => (v === '' ? undefined : v)),
-  /** Standard Webhooks signing secret (whsec_ + base64); unset = callbackUrl is refused */
+  /** Standard Webhooks signing secret (whsec_ + base64); unset = one generated once and kept in the database */
   WEBHOOK_SIGNING_SECRET: z
     .string()
     .trim()

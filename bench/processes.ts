@@ -1,0 +1,77 @@
+// Child processes of the bench: the service started as a user starts it (tsx src/main.ts with its
+// environment), the plain baseline, and the keys CLI. Each gets a free port and is awaited until it
+// answers HTTP.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface Running {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await sleep(250);
+    }
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** Starts `node --import tsx [--import preload...] script` with env and waits until `readyPath` answers. */
+export async function startNode(
+  script: string,
+  env: Record<string, string>,
+  { preloads = [], readyPath = '/' }: { preloads?: string[]; readyPath?: string } = {},
+): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', ...preloads.flatMap((p) => ['--import', p]), script], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${baseUrl}${readyPath}`, child, 120_000);
+  return {
+    baseUrl,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(15_000).then(() => child.kill('SIGKILL'))]);
+    },
+  };
+}
+
+/** Mints a pro key for the bench account with the keys CLI, as an operator would. */
+export function createBenchKey(databaseUrl: string): string {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/access/keys-cli.ts', 'create', '--account', 'bench', '--plan', 'pro', '--name', 'npm run bench'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`keys create failed: ${run.stderr}`);
+  return run.stdout.trim();
+}
+
+export function revokeKey(databaseUrl: string, key: string, prefixLength: number): void {
+  spawnSync(process.execPath, ['--import', 'tsx', 'src/access/keys-cli.ts', 'revoke', key.slice(0, prefixLength)], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  });
+}

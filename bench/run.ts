@@ -1,0 +1,147 @@
+// `npm run bench`: the service at catalog scale (issue 7). Seeds or reuses the 1M-store catalog,
+// starts the service as a user would (tsx src/main.ts), probes each route family for its SQL
+// (statements per request, EXPLAIN ANALYZE time), then drives it with autocannon family by family
+// and side by side with the plain baseline, and writes bench/results.json and bench/results.md.
+// BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_catalog_1m),
+// BENCH_DURATION_S (10), BENCH_WARMUP_S (3), BENCH_SINGLE_S (5).
+import { execSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sampleCatalog, seedOrReuse } from './catalog.ts';
+import { buildFamilies } from './families.ts';
+import { drive, type LoadResult } from './load.ts';
+import { explainText, probeFamily, type ProbeResult } from './probe.ts';
+import { createBenchKey, revokeKey, startNode } from './processes.ts';
+import { writeReport, type FamilyResult } from './report.ts';
+
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_catalog_1m';
+const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
+const warmupS = Number(process.env.BENCH_WARMUP_S ?? 3);
+const singleS = Number(process.env.BENCH_SINGLE_S ?? 5);
+const COOL_DOWN_MS = 6_000;
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const git = (cmd: string) => execSync(`git ${cmd}`, { encoding: 'utf8' }).trim();
+
+// The bench key's per-minute and daily limits are lifted for the run through the documented
+// PLAN_LIMITS_JSON override; the defaults stay what they are.
+const UNLIMITED = 1_000_000_000;
+const planLimits = JSON.stringify({
+  pro: {
+    perMinute: UNLIMITED,
+    perKeyDaily: null,
+    daily: { storeSearches: UNLIMITED, storeLookups: UNLIMITED, productSearches: UNLIMITED, productAppLookups: UNLIMITED },
+  },
+});
+const serviceEnv = {
+  DATABASE_URL: databaseUrl,
+  SEED_STORES: '0',
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'development',
+  PLAN_LIMITS_JSON: planLimits,
+};
+
+await seedOrReuse(databaseUrl, log);
+const sample = await sampleCatalog(databaseUrl);
+const families = buildFamilies(sample);
+const key = createBenchKey(databaseUrl);
+const headers = { authorization: `Bearer ${key}` };
+const started = new Date().toISOString();
+const loadBefore = loadavg();
+
+try {
+  // 1. the probe: statements and database time per family, on a server that logs its SQL
+  const sqlLog = join(tmpdir(), `bench-sql-${process.pid}.jsonl`);
+  writeFileSync(sqlLog, '');
+  const probe = await startNode('src/main.ts', { ...serviceEnv, BENCH_SQL_LOG: sqlLog }, { preloads: ['./bench/record-sql.ts'], readyPath: '/v1/health' });
+  const probes = new Map<string, ProbeResult>();
+  mkdirSync('bench/plans', { recursive: true });
+  try {
+    for (const family of families) {
+      log(`probing ${family.name}`);
+      const result = await probeFamily(probe.baseUrl, headers, family.paths, sqlLog, databaseUrl);
+      probes.set(family.name, result);
+      const file = family.name.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '').toLowerCase();
+      writeFileSync(`bench/plans/${file}.txt`, await explainText(databaseUrl, result.sample));
+    }
+  } finally {
+    await probe.stop();
+    rmSync(sqlLog, { force: true });
+  }
+
+  // 2. the timed runs, on the service as users start it
+  const service = await startNode('src/main.ts', serviceEnv, { readyPath: '/v1/health' });
+  const results: FamilyResult[] = [];
+  try {
+    for (const family of families) {
+      log(`driving ${family.name}: warm-up ${warmupS} s, ${family.connections} connections ${durationS} s, 1 connection ${singleS} s`);
+      await drive(service.baseUrl, family.paths, { connections: family.connections, durationS: warmupS, headers });
+      const loaded = await drive(service.baseUrl, family.paths, { connections: family.connections, durationS, headers });
+      const single = await drive(service.baseUrl, family.paths, { connections: 1, durationS: singleS, headers });
+      results.push({ family, loaded, single, probe: probes.get(family.name)! });
+      // statements abandoned by the last connections run on until the service's statement timeout
+      // (5 s by default); let them end before the next family is timed
+      await sleep(COOL_DOWN_MS);
+    }
+  } finally {
+    await service.stop();
+  }
+
+  // 3. the plain baseline side by side: the same SQL, the same rotation, alternating runs
+  const profile = families[0]!;
+  const search = families[1]!;
+  const profileProbe = probes.get(profile.name)!;
+  const searchProbe = probes.get(search.name)!;
+  const probedStore = sample.stores[0]!;
+  const probedWord = sample.nameWords[0]!;
+  const baseline = await startNode('bench/baseline-server.ts', {
+    BENCH_BASELINE_JSON: JSON.stringify({
+      databaseUrl,
+      routes: [
+        {
+          path: '/plain/stores/:domain',
+          param: { in: 'path', name: 'domain' },
+          statements: profileProbe.sample,
+          probe: probedStore,
+          lookup: Object.fromEntries(sample.stores.map((s) => [s.domain, s])),
+        },
+        { path: '/plain/stores', param: { in: 'query', name: 'q' }, statements: searchProbe.sample, probe: { q: probedWord } },
+      ],
+    }),
+  });
+  const service2 = await startNode('src/main.ts', serviceEnv, { readyPath: '/v1/health' });
+  const ratios: Array<{ route: string; connections: number; service: LoadResult; plain: LoadResult }> = [];
+  try {
+    for (const [family, plainPaths] of [
+      [profile, sample.stores.map((s) => `/plain/stores/${encodeURIComponent(s.domain)}`)],
+      [search, sample.nameWords.map((w) => `/plain/stores?q=${encodeURIComponent(w)}`)],
+    ] as const) {
+      log(`side by side: ${family.name}`);
+      const options = { connections: family.connections, durationS, headers };
+      await drive(service2.baseUrl, family.paths, { ...options, durationS: warmupS });
+      await drive(baseline.baseUrl, plainPaths, { ...options, durationS: warmupS });
+      const serviceRun = await drive(service2.baseUrl, family.paths, options);
+      const plainRun = await drive(baseline.baseUrl, plainPaths, options);
+      ratios.push({ route: family.route, connections: family.connections, service: serviceRun, plain: plainRun });
+    }
+  } finally {
+    await service2.stop();
+    await baseline.stop();
+  }
+
+  const dirty = git('status --porcelain').split('\n').filter(Boolean).length;
+  writeReport({
+    started,
+    command: `npm run bench (BENCH_DURATION_S=${durationS} BENCH_WARMUP_S=${warmupS} BENCH_SINGLE_S=${singleS})`,
+    commit: git('rev-parse --short HEAD'),
+    workingTree: dirty ? `${dirty} uncommitted paths` : 'clean',
+    machine: `${cpus().length} cores, load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    databaseUrl,
+    results,
+    ratios,
+  });
+  log('wrote bench/results.json and bench/results.md');
+} finally {
+  revokeKey(databaseUrl, key, 12);
+}

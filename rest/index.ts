@@ -2,6 +2,7 @@
 // Every catalog route runs its persisted operation in-process against the one GraphQL schema; REST
 // adds parameter parsing and the /v1 envelope, no business logic.
 import type { FastifyInstance } from 'fastify';
+import { accountIdOf, principalOf } from '../src/access/principal.ts';
 import { createGraphqlContext } from '../src/graphql/context.ts';
 import { schema } from '../src/graphql/schema.ts';
 import type { Services } from '../src/platform/services.ts';
@@ -29,10 +30,14 @@ function registerCatalogRoute(
   app.route({
     method: route.method,
     url: fastifyPath(route.path),
-    config: { quotaBucket: route.quotaBucket ?? undefined },
+    config: {
+      quotaBucket: route.quotaBucket ?? undefined,
+      // parsing here too means a malformed body is a bad_request before anything is charged
+      quotaUnits: route.quotaUnits && ((body: unknown) => route.quotaUnits!(parseBody(route, body))),
+    },
     handler: async (request, reply) => {
       const params = { ...parseParams(route, request.params, request.query), ...parseBody(route, request.body) };
-      const context = createGraphqlContext(services, { requestId: request.id });
+      const context = createGraphqlContext(services, { requestId: request.id, accountId: accountIdOf(principalOf(request)) });
       const data = await operations.execute(route.document, route.variables(params), context);
       const body = route.respond(data, params);
       return reply.status(route.status?.(body) ?? 200).send(body);

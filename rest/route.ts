@@ -36,6 +36,8 @@ export interface RouteSpec<
   tag: Exclude<Tag, 'Discovery'>;
   /** the account's daily bucket a call counts against (spec part 5.6), the same as its GraphQL root field's; null = none (only the per-minute rate and per-key ceiling) */
   quotaBucket: QuotaBucket | null;
+  /** POST routes whose call counts as several (one per item of the body), as its GraphQL field does; default 1 */
+  quotaUnits?(body: z.output<TBody>): number;
   summary: string;
   /** Markdown; states the decisions the contract leaves open ("not shown") for this route */
   description: string;

@@ -50,8 +50,9 @@ export const getScrapeRequest = defineRoute({
   summary: 'The status of a scrape request',
   description:
     'queued, validating, scraping, then done or failed (with failureReason), with timestamps. The record lives until ' +
-    'expiresAt, 15 minutes after the request ended; after that (and for ids that never existed) not_found. Anyone ' +
-    'holding the id may read it. Polling counts against no daily bucket.',
+    'expiresAt, 15 minutes after the request ended; after that (and for ids that never existed) not_found. Only the ' +
+    'account that made the request may read it (another account\'s id is not_found); requests made in open-dev mode ' +
+    'are readable in open-dev mode only. Polling counts against no daily bucket.',
   document: GetScrapeRequestDocument,
   pathParams: z.strictObject({ id: z.string().max(100).meta({ description: 'The id POST /v1/scrapes returned.' }) }),
   query: noQuery,
@@ -68,11 +69,13 @@ export const requestScrapesBulk = defineRoute({
   path: '/v1/scrapes/bulk',
   tag: 'Scrapes',
   quotaBucket: 'scrapeRequests',
+  quotaUnits: (body) => body.urls.length,
   summary: 'Queue scrapes of up to 10 stores',
   description:
     `Each URL (1 to ${BULK_MAX_URLS}) is handled as its own POST /v1/scrapes with the same force and callbackUrl; one ` +
     'refusal never stops the others. The answer is HTTP 200 with one item per URL, in order, and counts per outcome. ' +
-    'Each URL counts as one scrape request against the scrapeRequests quota.',
+    'Each URL counts as one scrape request against the scrapeRequests quota (and the per-minute rate): a bulk the ' +
+    'remaining quota cannot cover is rate_limited as a whole and queues nothing.',
   document: RequestScrapesBulkDocument,
   pathParams: noPathParams,
   query: noQuery,

@@ -2,7 +2,9 @@
 // before every surface's routes): a credential in the query string is refused outright; discovery
 // routes pass untouched; /graphql only learns who is calling (the GraphQL plugin charges each
 // operation); every other route needs a key (or open-dev mode), is charged one request in the
-// bucket its route config names, and answers with the rate-limit headers.
+// bucket its route config names, and answers with the rate-limit headers. A route whose cost
+// depends on its body (quotaUnits) is charged in preHandler instead, once the body is parsed, so a
+// malformed body is refused before anything is counted.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DISCOVERY_LINKS } from '../discovery/root.ts';
 import { GRAPHQL_PATH } from '../graphql/yoga.ts';
@@ -11,13 +13,15 @@ import type { Access } from './access.ts';
 import { credentialInQuery, keyInQueryError } from './credentials.ts';
 import { rateLimitHeaders } from './headers.ts';
 import type { QuotaBucket } from './plans.ts';
-import { bindPrincipal, isDataPrincipal } from './principal.ts';
+import { bindPrincipal, isDataPrincipal, principalOf, type DataPrincipal } from './principal.ts';
 import { RateLimitedError } from './quota.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** the account's daily bucket a request to this route counts against (spec part 5.6); none = only the rate and per-key ceiling */
     quotaBucket?: QuotaBucket;
+    /** units a request costs, read from its body (throws bad_request on a malformed body); none = 1, charged before the body is read */
+    quotaUnits?: (body: unknown) => number;
   }
 }
 
@@ -63,14 +67,25 @@ export function registerAccess(app: FastifyInstance, access: Access): void {
     if (!isDataPrincipal(principal)) {
       throw new ApiError('unauthorized', 'The service token manages keys through /graphql only; data routes need an API key.');
     }
-    const bucket = request.routeOptions.config.quotaBucket;
-    try {
-      const limits = await access.admit(principal, { units: 1, buckets: bucket ? { [bucket]: 1 } : {} }, pageOf(request.query));
-      reply.headers(rateLimitHeaders(limits));
-    } catch (error) {
-      if (error instanceof RateLimitedError) reply.headers(rateLimitHeaders(error.limits));
-      throw error;
-    }
+    if (request.routeOptions.config.quotaUnits) return; // charged in preHandler, once the body is known
+    await charge(access, request, reply, principal, 1);
+  });
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    const unitsOf = request.routeOptions.config.quotaUnits;
+    const principal = principalOf(request);
+    if (!unitsOf || !isDataPrincipal(principal)) return;
+    await charge(access, request, reply, principal, unitsOf(request.body));
   });
   app.addHook('onClose', () => access.close());
+}
+
+async function charge(access: Access, request: FastifyRequest, reply: FastifyReply, principal: DataPrincipal, units: number): Promise<void> {
+  const bucket = request.routeOptions.config.quotaBucket;
+  try {
+    const limits = await access.admit(principal, { units, buckets: bucket ? { [bucket]: units } : {} }, pageOf(request.query));
+    reply.headers(rateLimitHeaders(limits));
+  } catch (error) {
+    if (error instanceof RateLimitedError) reply.headers(rateLimitHeaders(error.limits));
+    throw error;
+  }
 }

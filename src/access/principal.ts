@@ -48,3 +48,6 @@ export function principalOf(request: object | undefined): Principal | undefined 
 }
 
 export const isDataPrincipal = (p: Principal | undefined): p is DataPrincipal => p?.kind === 'key' || p?.kind === 'openDev';
+
+/** The account data a principal creates belongs to: its key's account; null in open-dev mode (and for no data principal). */
+export const accountIdOf = (p: Principal | undefined): number | null => (p?.kind === 'key' ? p.accountId : null);

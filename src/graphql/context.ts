@@ -7,16 +7,19 @@ import type { Services } from '../platform/services.ts';
 export interface GraphqlContext {
   services: Services;
   requestId?: string;
+  /** the caller's account (owner of what it creates, e.g. scrape requests); null in open-dev mode */
+  accountId: number | null;
   /** this request's loaders, keyed by the defineLoader that made them */
   readonly loaders: Map<symbol, DataLoader<unknown, unknown, unknown>>;
 }
 
 export interface GraphqlContextInit {
   requestId?: string;
+  accountId?: number | null;
 }
 
 export function createGraphqlContext(services: Services, init: GraphqlContextInit = {}): GraphqlContext {
-  return { services, requestId: init.requestId, loaders: new Map() };
+  return { services, requestId: init.requestId, accountId: init.accountId ?? null, loaders: new Map() };
 }
 
 /**

@@ -117,10 +117,14 @@ export async function orderScrapes(services: Services, urls: readonly string[], 
   return items;
 }
 
-export async function findScrape(services: Services, id: string): Promise<ScrapeRecord> {
+/**
+ * The request `id` if `accountId` owns it (null: open-dev requests, seen by open-dev callers only).
+ * Another account's request is not_found, the same answer as an id that never existed.
+ */
+export async function findScrape(services: Services, id: string, accountId: number | null): Promise<ScrapeRecord> {
   const missing = () => notFound(`No scrape request ${id}: it never existed, or ended more than 15 minutes ago.`, { id });
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw missing();
-  const [record] = await selectScrapes(services.db.pool, 'id = $1', [id]);
+  const [record] = await selectScrapes(services.db.pool, 'id = $1 AND account_id IS NOT DISTINCT FROM $2', [id, accountId]);
   if (!record || !isVisible(record, clockOf(services))) throw missing();
   return record;
 }

@@ -89,6 +89,7 @@ builder.mutationField('requestScrape', (t) =>
         domain: args.domain,
         force: args.force ?? false,
         callbackUrl: args.callbackUrl ? checkCallbackUrl(ctx.services, args.callbackUrl) : null,
+        accountId: ctx.accountId,
       }),
   }),
 );
@@ -106,6 +107,7 @@ builder.mutationField('requestScrapesBulk', (t) =>
       orderScrapes(ctx.services, args.urls, {
         force: args.force ?? false,
         callbackUrl: args.callbackUrl ? checkCallbackUrl(ctx.services, args.callbackUrl) : null,
+        accountId: ctx.accountId,
       }),
   }),
 );
@@ -113,9 +115,9 @@ builder.mutationField('requestScrapesBulk', (t) =>
 builder.queryField('scrapeRequest', (t) =>
   t.field({
     type: ScrapeRequestRef,
-    description: 'One scrape request by id; not_found 15 minutes after it ended.',
+    description: 'One scrape request by id, of the caller\'s own account; not_found 15 minutes after it ended.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => findScrape(ctx.services, String(id)),
+    resolve: (_root, { id }, ctx) => findScrape(ctx.services, String(id), ctx.accountId),
   }),
 );
 
@@ -135,7 +137,7 @@ async function* followScrape(ctx: GraphqlContext, id: string): AsyncGenerator<Sc
   // subscribe before reading, so a change between the read and the subscription is not lost
   const updates = ctx.services.pubsub.asyncIterableIterator<ScrapeRecord>(scrapeChannel(id)) as unknown as AsyncIterableIterator<ScrapeRecord>;
   try {
-    let current = await findScrape(ctx.services, id);
+    let current = await findScrape(ctx.services, id, ctx.accountId);
     yield current;
     if (isFinished(current.status)) return;
     for await (const update of updates) {

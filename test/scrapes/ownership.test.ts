@@ -1,0 +1,100 @@
+// A scrape request belongs to the account whose key ordered it (REST or GraphQL): only that account
+// reads it back; another account gets not_found. Open-dev requests belong to no account and are
+// readable in open-dev mode only.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateJobQueue } from '../../src/platform/jobs/job-queue.ts';
+import { bearer, mintKey, startAccessServer, type AccessServer } from '../access/access-server.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+
+const newDomain = () => `shop-${randomBytes(4).toString('hex')}.example`;
+
+async function start(): Promise<{ db: TestDatabase; server: AccessServer }> {
+  const db = await createTestDatabase();
+  const server = await startAccessServer(db.url);
+  await migrateJobQueue(server.services.db.pool);
+  return { db, server };
+}
+
+const ownerOf = async (server: AccessServer, id: string) =>
+  (await server.services.db.pool.query<{ external_id: string | null }>(
+    'SELECT a.external_id FROM scrape_requests r LEFT JOIN accounts a ON a.id = r.account_id WHERE r.id = $1',
+    [id],
+  )).rows[0]?.external_id;
+
+describe('scrape requests of accounts with keys', () => {
+  let db: TestDatabase;
+  let server: AccessServer;
+  let alice: string;
+  let bob: string;
+  beforeAll(async () => {
+    ({ db, server } = await start());
+    alice = await mintKey(server, { accountExternalId: 'alice' });
+    bob = await mintKey(server, { accountExternalId: 'bob' });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await db?.drop();
+  });
+
+  const get = (url: string, key: string) => server.app.inject({ method: 'GET', url, headers: bearer(key) });
+  const graphql = (key: string, query: string, variables: object) =>
+    server.app.inject({ method: 'POST', url: '/graphql', headers: bearer(key), payload: { query, variables } });
+
+  it('records the ordering account and shows the request to it alone over REST', async () => {
+    const ordered = await server.app.inject({ method: 'POST', url: '/v1/scrapes', headers: bearer(alice), payload: { domain: newDomain() } });
+    expect(ordered.statusCode, ordered.body).toBe(202);
+    const id = ordered.json().scrape.id as string;
+    expect(await ownerOf(server, id)).toBe('alice');
+
+    expect((await get(`/v1/scrapes/${id}`, alice)).json()).toMatchObject({ id, status: 'queued' });
+    const foreign = await get(`/v1/scrapes/${id}`, bob);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error).toMatchObject({ code: 'not_found', details: { id } });
+  });
+
+  it('does the same for requests ordered through GraphQL, one by one or in bulk', async () => {
+    const single = await graphql(bob, 'mutation ($d: String!) { requestScrape(domain: $d) { scrape { id } } }', { d: newDomain() });
+    const bulk = await graphql(bob, 'mutation ($u: [String!]!) { requestScrapesBulk(urls: $u) { scrape { id } } }', { u: [newDomain()] });
+    const ids = [single.json().data.requestScrape.scrape.id, bulk.json().data.requestScrapesBulk[0].scrape.id] as string[];
+
+    for (const id of ids) {
+      expect(await ownerOf(server, id)).toBe('bob');
+      const read = 'query ($id: ID!) { scrapeRequest(id: $id) { id } }';
+      expect((await graphql(bob, read, { id })).json().data.scrapeRequest.id).toBe(id);
+      const foreign = (await graphql(alice, read, { id })).json();
+      expect(foreign.data).toBeNull();
+      expect(foreign.errors[0].extensions.code).toBe('not_found');
+      expect((await get(`/v1/scrapes/${id}`, alice)).statusCode).toBe(404);
+    }
+  });
+});
+
+describe('scrape requests in open-dev mode', () => {
+  let db: TestDatabase;
+  let server: AccessServer;
+  beforeAll(async () => ({ db, server } = await start()));
+  afterAll(async () => {
+    await server?.close();
+    await db?.drop();
+  });
+
+  it('belong to no account and are readable without a key', async () => {
+    const ordered = await server.app.inject({ method: 'POST', url: '/v1/scrapes', payload: { domain: newDomain() } });
+    expect(ordered.statusCode, ordered.body).toBe(202);
+    const id = ordered.json().scrape.id as string;
+    expect(await ownerOf(server, id)).toBeNull();
+    expect((await server.app.inject({ method: 'GET', url: `/v1/scrapes/${id}` })).json()).toMatchObject({ id });
+  });
+
+  it('never show an account\'s request to an open-dev caller', async () => {
+    const { rows: [row] } = await server.services.db.pool.query<{ id: string }>(
+      `WITH account AS (INSERT INTO accounts (external_id, name) VALUES ('carol', 'Carol') RETURNING id)
+       INSERT INTO scrape_requests (id, domain, force, account_id, created_at, updated_at)
+       SELECT gen_random_uuid(), $1, false, account.id, now(), now() FROM account RETURNING id::text`,
+      [newDomain()],
+    );
+    const read = await server.app.inject({ method: 'GET', url: `/v1/scrapes/${row!.id}` });
+    expect(read.statusCode).toBe(404);
+  });
+});

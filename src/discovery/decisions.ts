@@ -133,9 +133,11 @@ export const DECISIONS: readonly Decision[] = [
       'store is in the catalog and force is not true, 200 `{outcome: "already_exists", domain, scrape: null, storeUrl}` ' +
       'and no job. A forced request for a store with any scrape request in the last 5 minutes is rate_limited (429, ' +
       'Retry-After, `details: {domain, cooldownSeconds, retryAfter}`). The status record is `{id, domain, status, force, ' +
-      'callbackUrl, failureReason, createdAt, updatedAt, startedAt, finishedAt, expiresAt}`; anyone holding the id may ' +
-      'read it until expiresAt (15 minutes after the end), then not_found. Polling GET /v1/scrapes/{id} counts against ' +
-      'no daily bucket; requests count against scrapeRequests.',
+      'callbackUrl, failureReason, createdAt, updatedAt, startedAt, finishedAt, expiresAt}`; only the account that made ' +
+      'the request may read it (GET /v1/scrapes/{id}, scrapeRequest, scrapeStatus), until expiresAt (15 minutes after ' +
+      'the end), then not_found. Another account\'s id is not_found, like an id that never existed; requests made in ' +
+      'open-dev mode are readable in open-dev mode only. Polling GET /v1/scrapes/{id} counts against no daily bucket; ' +
+      'requests count against scrapeRequests.',
   },
   {
     topic: 'Bulk scrape requests',
@@ -143,7 +145,8 @@ export const DECISIONS: readonly Decision[] = [
       'POST /v1/scrapes/bulk takes `{urls: 1 to 10 strings, force?, callbackUrl?}` and answers 200 `{data: [{url, domain, ' +
       'outcome, scrape, error}], counts: {queued, alreadyExists, duplicate, rejected}}`, one item per URL in order; ' +
       'outcome is queued, already_exists, duplicate (the same domain earlier in the list) or rejected (error = the ' +
-      '`{code, message}` the single request would have answered).',
+      '`{code, message}` the single request would have answered). Each URL costs one unit of scrapeRequests and of the ' +
+      'per-minute rate, as in GraphQL; a bulk larger than what is left is rate_limited (429) as a whole and queues nothing.',
   },
   {
     topic: 'Webhooks',

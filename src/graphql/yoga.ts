@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { format } from 'node:util';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import { accountIdOf, principalOf } from '../access/principal.ts';
 import type { Services } from '../platform/services.ts';
 import { armorPlugin } from './armor.ts';
 import { createGraphqlContext } from './context.ts';
@@ -50,7 +51,8 @@ export function createGraphqlYoga(
     maskedErrors: { maskError: createErrorMasker(log) },
     context: ({ req }) => {
       const requestId = req && 'id' in req ? String(req.id) : undefined;
-      return createGraphqlContext(services, { requestId });
+      // the access layer bound the caller to the request (HTTP hook) or upgrade request (WebSocket gate)
+      return createGraphqlContext(services, { requestId, accountId: accountIdOf(principalOf(req)) });
     },
     plugins: [
       armorPlugin({ production }),

@@ -12,6 +12,7 @@ import { DATA_ROUTE_ERRORS, errorResponses } from './error-responses.ts';
 import { registerDiscoveryPaths } from './discovery-paths.ts';
 import { RATE_LIMIT_HEADERS } from './rate-limit-headers.ts';
 import { registerWebhooks } from './webhooks.ts';
+import { registerScreenshotPath } from '../../src/scrapes/screenshot/screenshot-openapi.ts';
 
 export const API_TITLE = 'Store-Intelligence API';
 export const API_SUMMARY = 'Facts about online stores on one e-commerce platform, their products and apps.';
@@ -68,6 +69,7 @@ export function buildOpenApiDocument(
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) registry.registerComponent('securitySchemes', name, scheme);
   registerDiscoveryPaths(registry);
   for (const route of options.routes ?? catalogRoutes) registerRoute(registry, route);
+  registerScreenshotPath(registry);
   registerWebhooks(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -9,6 +9,7 @@ import type { Services } from '../platform/services.ts';
 import { mountGraphql } from '../graphql/yoga.ts';
 import { registerRest } from '../../rest/index.ts';
 import { registerScrapeDashboard } from '../scrapes/dashboard/dashboard-page.ts';
+import { registerStoreScreenshot } from '../scrapes/screenshot/screenshot-route.ts';
 import { accessGraphqlPlugin, createAccess, registerAccess, webSocketGate } from '../access/index.ts';
 import { AccessLog, describeRequest } from './access-log.ts';
 import { sendError, toApiError } from './error-envelope.ts';
@@ -87,6 +88,7 @@ export async function buildServer(services: Services, options: BuildServerOption
       mountGraphql(scope, services, { authorizeWebSocket: webSocketGate(access), plugins: [accessGraphqlPlugin(access)] }),
     registerRest,
     registerScrapeDashboard,
+    registerStoreScreenshot,
   ];
   for (const plugin of [...surfaces, ...(options.plugins ?? [])]) {
     await app.register(async (scope) => plugin(scope, services));

@@ -1,5 +1,6 @@
 // Configuration: read from the environment once at start, validated with zod. A bad value stops
 // the start with a message naming the variable. README.md has the same table for people.
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { parseEgressOverrides } from './egress/overrides.ts';
 
@@ -15,6 +16,9 @@ const optionalUrl = (protocols: string[]) =>
 
 const int = (def: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(def);
+
+/** where Debian's chromium package puts its browser */
+const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -77,6 +81,12 @@ export const configSchema = z.object({
     .trim()
     .optional()
     .transform((v) => (v === '' ? undefined : v)),
+  /** headless Chromium for storefront screenshots; unset = /usr/bin/chromium when it exists; empty = no screenshots */
+  CHROMIUM_PATH: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === undefined ? (existsSync(DEFAULT_CHROMIUM) ? DEFAULT_CHROMIUM : undefined) : v || undefined)),
   /** Standard Webhooks signing secret (whsec_ + base64); unset = one generated once and kept in the database */
   WEBHOOK_SIGNING_SECRET: z
     .string()

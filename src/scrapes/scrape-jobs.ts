@@ -7,6 +7,8 @@ import type { Services } from '../platform/services.ts';
 import { loadReferenceData } from '../seed/reference-data.ts';
 import { sweepScrapes } from './scrape-sweep.ts';
 import { SCRAPE_TASK, scrapeTask } from './scrape-task.ts';
+import { screenshotUrl } from './screenshot/screenshot-store.ts';
+import { createScreenshotter } from './screenshot/take-screenshot.ts';
 import { deliverWebhookTask } from './webhooks/deliver-webhook.ts';
 import { DELIVER_WEBHOOK_TASK } from './webhooks/webhook-outbox.ts';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -38,6 +40,8 @@ export function scrapeJobs(services: Services): JobFeature {
         reference: loadReferenceData(),
         clock,
         webhookMaxAttempts,
+        screenshots: createScreenshotter({ chromiumPath: config.CHROMIUM_PATH, egress, timeoutMs: config.EGRESS_TIMEOUT_MS }),
+        screenshotUrl: (domain) => screenshotUrl(config, domain),
       }),
       [DELIVER_WEBHOOK_TASK]: deliverWebhookTask({
         pool: services.db.pool,

@@ -1,5 +1,5 @@
 // The scrape job of one request: validating (the homepage answers and is a Shopify storefront),
-// then scraping (its public JSON), then one transaction that writes the catalog and ends the
+// then scraping (its public JSON and, when a Chromium is available, a homepage screenshot), then one transaction that writes the catalog and ends the
 // request (done, plus the webhook outbox row). A storefront that cannot be scraped fails the request
 // with its reason; any other error is a fault of ours: the job is retried, and its last attempt
 // fails the request. Every step is guarded by the request's state, so a job run twice (a worker that
@@ -17,6 +17,8 @@ import { loadAppFingerprints } from './scraper/app-fingerprints.ts';
 import { writeObservation } from './scraper/catalog-writer.ts';
 import { observeStorefront, validateStorefront, type StorefrontObservation, type StorefrontReader } from './scraper/observe-storefront.ts';
 import { ScrapeFailure } from './scraper/scrape-failure.ts';
+import { saveScreenshot } from './screenshot/screenshot-store.ts';
+import type { Screenshot, Screenshotter } from './screenshot/take-screenshot.ts';
 import { publishScrape } from './scrape-events.ts';
 import { advanceScrape, finishScrape, type ScrapeOutcome } from './scrape-lifecycle.ts';
 import type { ScrapeRecord } from './scrape-record.ts';
@@ -38,6 +40,9 @@ export interface ScrapeTaskDeps {
   reference: ReferenceData;
   clock: () => Date;
   webhookMaxAttempts: number;
+  screenshots: Screenshotter;
+  /** the service's own URL of a store's screenshot */
+  screenshotUrl: (domain: string) => string;
 }
 
 export function scrapeTask(deps: ScrapeTaskDeps) {
@@ -63,10 +68,12 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
       const storefront = await validateStorefront(reader, validating.domain);
       if (!(await publish(await advanceScrape(deps.pool, requestId, 'scraping', deps.clock())))) return;
       const observation = await observeStorefront(reader, storefront);
-      const legacyId = await writeLegacySummary(deps, observation);
+      const screenshot = await deps.screenshots.capture(observation.domain, log);
+      const legacyId = await writeLegacySummary(deps, observation, screenshot);
       const done = await inTransaction(deps.pool, async (client) => {
         const now = deps.clock();
         const written = await writeObservation(client, observation, { now, reference: deps.reference, legacyId });
+        if (screenshot) await saveScreenshot(client, written.storeId, screenshot, now);
         return finishScrape(client, requestId, { status: 'done', storeId: written.storeId }, now, deps.webhookMaxAttempts);
       });
       await publish(done);
@@ -87,8 +94,8 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
   };
 }
 
-/** Upserts the store's legacy summary (socials, emails) and returns its legacy id, kept if it has one. */
-async function writeLegacySummary(deps: ScrapeTaskDeps, observation: StorefrontObservation): Promise<string> {
+/** Upserts the store's legacy summary (socials, emails, screenshot URL) and returns its legacy id, kept if it has one. */
+async function writeLegacySummary(deps: ScrapeTaskDeps, observation: StorefrontObservation, screenshot: Screenshot | null): Promise<string> {
   const existing = (await deps.legacy.findByDomains([observation.domain])).get(observation.domain);
   const { rows: [store] } = await deps.pool.query<{ legacy_id: string | null }>('SELECT legacy_id FROM stores WHERE domain = $1', [
     observation.domain,
@@ -99,7 +106,7 @@ async function writeLegacySummary(deps: ScrapeTaskDeps, observation: StorefrontO
     legacyId,
     title: observation.name,
     description: observation.description,
-    screenshotUrl: existing?.screenshotUrl ?? null,
+    screenshotUrl: screenshot ? deps.screenshotUrl(observation.domain) : (existing?.screenshotUrl ?? null),
     socials: observation.socials,
     emails: observation.emails,
     phones: existing?.phones ?? [],

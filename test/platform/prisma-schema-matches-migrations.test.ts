@@ -16,6 +16,7 @@ const SQL_TYPES: Record<string, string[]> = {
   DateTime: ['timestamp with time zone', 'date'],
   Decimal: ['numeric'],
   Json: ['jsonb'],
+  Bytes: ['bytea'],
 };
 
 function parseSchema(text: string): SchemaColumn[] {

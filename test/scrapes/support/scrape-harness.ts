@@ -57,6 +57,8 @@ export async function startScrapeHarness(options: HarnessOptions = {}): Promise<
     EGRESS_HOST_INTERVAL_MS: '0',
     EGRESS_TIMEOUT_MS: '1500',
     WORKER_IN_PROCESS: 'false',
+    // screenshots only where a test asks for them (test/scrapes/screenshot.test.ts): a browser per scrape is slow
+    CHROMIUM_PATH: '',
     ...options.env,
   });
   const logger = createLogger((process.env.SCRAPE_TEST_LOG as 'error') ?? 'silent');

@@ -1,27 +1,17 @@
 // Two gateway processes (two `tsx src/main.ts`, as two replicas would run) on one PostgreSQL and
 // one Redis share their counters: together they let exactly the per-minute rate through.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKeysCommand } from '../../src/access/keys-cli.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { uniquePrefix } from './access-server.ts';
+import { freePort } from '../support/free-port.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 const PER_MINUTE = 6;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForHealth(port: number, child: ChildProcess, output: () => string): Promise<void> {
   const until = Date.now() + 60_000;

@@ -6,12 +6,8 @@
 // storefront phrases, a third-party panel figure). Every modeled column is then computed from
 // those observations by the model functions of src/stores/model, as a scrape of a real store would.
 import type { CanonicalSummary } from '../legacy/summary.ts';
-import { estimateAdSpend } from '../stores/model/ad-spend.ts';
-import { classifyDropshipper } from '../stores/model/dropshipper.ts';
 import { percentChange } from '../stores/model/growth.ts';
-import { rateStore, type RatingInputs } from '../stores/model/rating.ts';
-import { estimateRevenue } from '../stores/model/revenue.ts';
-import { estimateVisits } from '../stores/model/visits.ts';
+import { applyStoreModels } from '../stores/model/apply-models.ts';
 import { capitalize } from './names.ts';
 import { Random } from './random.ts';
 import { DAY_MS, type SeedContext } from './seed-context.ts';
@@ -111,43 +107,21 @@ export function generateStore(ctx: SeedContext, id: number): SeededStore {
   const mix = covered ? trafficMix(rng, dropshipping) : null;
 
   // the models, applied to the observations
-  const dropshipper = classifyDropshipper({
+  const { monthlyVisits, revenue, adSpendUsd, dropshipper, rating, ratingInputs } = applyStoreModels({
+    productCount,
+    appCount: stack.installs.length,
     dropshippingAppCount: stack.dropshippingAppCount,
     dropshipTextSignals: dropshipSignals,
-    productCount,
-    medianPriceUsd: catalog.medianPriceUsd,
-  });
-  const { monthlyVisits } = estimateVisits({
-    socialFollowers,
-    productCount,
-    appCount: stack.installs.length,
-    thirdPartyVisits,
-  });
-  const revenue = estimateRevenue({ monthlyVisits, medianPriceUsd: catalog.medianPriceUsd, vertical: vertical.name });
-  const adSpendUsd = estimateAdSpend({
-    monthlyVisits,
-    paidTrafficPct: mix ? mix.paidPct : null,
-    isDropshipper: dropshipper.isDropshipper,
-    averageOrderValueUsd: revenue.averageOrderValueUsd,
-  });
-  let hasReviewsApp = false;
-  let hasSupportApp = false;
-  for (const app of stack.apps) {
-    hasReviewsApp ||= app.isReviews;
-    hasSupportApp ||= app.isSupport;
-  }
-  const ratingInputs: RatingInputs = {
-    monthlyVisits,
-    productCount,
-    appCount: stack.installs.length,
-    hasReviewsApp,
-    hasSupportApp,
+    hasReviewsApp: stack.apps.some((app) => app.isReviews),
+    hasSupportApp: stack.apps.some((app) => app.isSupport),
     hasContactEmail: emails.length > 0,
     socialProfiles,
     socialFollowers,
-    dropshipperScore: dropshipper.score,
-  };
-  const rating = rateStore(ratingInputs);
+    medianPriceUsd: catalog.medianPriceUsd,
+    vertical: vertical.name,
+    thirdPartyVisits,
+    paidTrafficPct: mix ? mix.paidPct : null,
+  });
 
   // history ending at the current values, and movers 30 days apart
   const trend = trendSlope(rng);

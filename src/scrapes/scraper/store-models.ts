@@ -1,11 +1,7 @@
 // The modeled figures of a scraped store: the documented pure model functions of src/stores/model
-// applied to what the scrape observed (plus the inputs a storefront does not show: social
+// (applyStoreModels) applied to what the scrape observed (plus the inputs a storefront does not show: social
 // followers and the third-party traffic panel, kept from the catalog when it has them).
-import { estimateAdSpend } from '../../stores/model/ad-spend.ts';
-import { classifyDropshipper } from '../../stores/model/dropshipper.ts';
-import { rateStore } from '../../stores/model/rating.ts';
-import { estimateRevenue } from '../../stores/model/revenue.ts';
-import { estimateVisits } from '../../stores/model/visits.ts';
+import { applyStoreModels } from '../../stores/model/apply-models.ts';
 import { DROPSHIPPING_CATEGORIES, REVIEWS_CATEGORIES, SUPPORT_CATEGORIES } from './app-fingerprints.ts';
 import type { StorefrontObservation } from './observe-storefront.ts';
 
@@ -38,35 +34,20 @@ export function modelStore(observation: StorefrontObservation, context: ModelCon
   const productCount = observation.products.length;
   const appCount = observation.apps.length;
   const inCategory = (categories: ReadonlySet<string>) => observation.apps.filter((a) => a.category && categories.has(a.category)).length;
-  const dropshipper = classifyDropshipper({
+  const { monthlyVisits, revenue, adSpendUsd, dropshipper, rating } = applyStoreModels({
+    productCount,
+    appCount,
     dropshippingAppCount: inCategory(DROPSHIPPING_CATEGORIES),
     dropshipTextSignals: observation.dropshipSignals,
-    productCount,
-    medianPriceUsd: context.medianPriceUsd,
-  });
-  const { monthlyVisits } = estimateVisits({
-    socialFollowers: context.socialFollowers,
-    productCount,
-    appCount,
-    thirdPartyVisits: context.thirdParty?.visits ?? null,
-  });
-  const revenue = estimateRevenue({ monthlyVisits, medianPriceUsd: context.medianPriceUsd, vertical: context.vertical });
-  const adSpendUsd = estimateAdSpend({
-    monthlyVisits,
-    paidTrafficPct: context.thirdParty?.paidPct ?? null,
-    isDropshipper: dropshipper.isDropshipper,
-    averageOrderValueUsd: revenue.averageOrderValueUsd,
-  });
-  const rating = rateStore({
-    monthlyVisits,
-    productCount,
-    appCount,
     hasReviewsApp: inCategory(REVIEWS_CATEGORIES) > 0,
     hasSupportApp: inCategory(SUPPORT_CATEGORIES) > 0,
     hasContactEmail: observation.emails.length > 0,
     socialProfiles: Object.values(observation.socials).filter(Boolean).length,
     socialFollowers: context.socialFollowers,
-    dropshipperScore: dropshipper.score,
+    medianPriceUsd: context.medianPriceUsd,
+    vertical: context.vertical,
+    thirdPartyVisits: context.thirdParty?.visits ?? null,
+    paidTrafficPct: context.thirdParty?.paidPct ?? null,
   });
   return {
     monthlyVisits: int32(monthlyVisits),

@@ -6,16 +6,20 @@ export const CHANGE_ENTITIES = ['product', 'app', 'store'] as const;
 export type ChangeEntity = (typeof CHANGE_ENTITIES)[number];
 export const PRODUCT_CHANGE_TYPES = ['price_decrease', 'price_increase', 'new_sku', 'removed_sku'] as const;
 
-export interface ChangeRecordRow {
-  id: number;
+/** What one change record says, as the seed and the scraper write it into change_records. */
+export interface ChangeFacts {
   entity: ChangeEntity;
   changeType: string;
-  domain: string;
   subject: string | null;
   summary: string;
   oldValue: string | null;
   newValue: string | null;
   changePct: number | null;
+}
+
+export interface ChangeRecordRow extends ChangeFacts {
+  id: number;
+  domain: string;
   detectedAt: Date;
 }
 

@@ -1,5 +1,6 @@
 // The rows one synthetic store contributes to each table, before they are encoded for COPY.
 import type { CanonicalSummary } from '../legacy/summary.ts';
+import type { ChangeFacts } from '../changes/change.sql.ts';
 
 export interface SeededStoreRow {
   id: number;
@@ -75,14 +76,7 @@ export interface SeededHistory {
   productCount: Int32Array;
 }
 
-export interface SeededChange {
-  entity: 'product' | 'app' | 'store';
-  changeType: string;
-  subject: string | null;
-  summary: string;
-  oldValue: string | null;
-  newValue: string | null;
-  changePct: number | null;
+export interface SeededChange extends ChangeFacts {
   detectedAt: string;
 }
 

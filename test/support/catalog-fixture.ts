@@ -4,6 +4,7 @@
 // exactly one right order. Load it into a fresh test database with loadCatalogFixture(pool).
 import type { LegacyStore, LegacySummary } from '../../src/legacy/port.ts';
 import { createPostgresLegacyStore, type Queryable } from '../../src/legacy/postgres-jsonb-adapter.ts';
+import type { ChangeFacts } from '../../src/changes/change.sql.ts';
 
 export interface FixtureStore {
   domain: string;
@@ -139,15 +140,8 @@ export const FIXTURE_PRODUCTS: FixtureProduct[] = [
   { domain: 'dropfast.shop', handle: 'posture-corrector', title: 'Posture Corrector', price: 24.99, currency: null, isBestSeller: false, bestSellerRank: null },
 ];
 
-export interface FixtureChange {
+export interface FixtureChange extends ChangeFacts {
   domain: string;
-  entity: 'product' | 'app' | 'store';
-  changeType: string;
-  subject: string | null;
-  summary: string;
-  oldValue: string | null;
-  newValue: string | null;
-  changePct: number | null;
   detectedAt: string;
 }
 

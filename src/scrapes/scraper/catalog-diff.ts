@@ -5,6 +5,7 @@ import { money } from '../../seed/store-catalog.ts';
 import { percentChange } from '../../stores/model/growth.ts';
 import type { AppFingerprint } from './app-fingerprints.ts';
 import type { ObservedProduct } from './observe-storefront.ts';
+import type { ChangeFacts } from '../../changes/change.sql.ts';
 
 export interface PreviousObservation {
   themeName: string | null;
@@ -12,21 +13,11 @@ export interface PreviousObservation {
   apps: ReadonlyMap<string, { id: number; name: string }>;
 }
 
-export interface ChangeRow {
-  entity: 'product' | 'app' | 'store';
-  changeType: string;
-  subject: string | null;
-  summary: string;
-  oldValue: string | null;
-  newValue: string | null;
-  changePct: number | null;
-}
-
 export function diffObservations(
   previous: PreviousObservation,
   current: { themeName: string | null; currency: string; products: readonly ObservedProduct[]; apps: readonly AppFingerprint[] },
-): ChangeRow[] {
-  const changes: ChangeRow[] = [];
+): ChangeFacts[] {
+  const changes: ChangeFacts[] = [];
   const { currency } = current;
   const seen = new Set<string>();
   for (const product of current.products) {

@@ -2,7 +2,7 @@
 // legacy store -> seed an empty catalog -> pub/sub -> HTTP. Everything that opens registers its
 // closer, so SIGINT/SIGTERM close the HTTP server first and stop the embedded PostgreSQL last,
 // leaving DATA_DIR clean for a fast next start.
-import { ConfigError, loadConfig, type Config } from './platform/config.ts';
+import { loadConfigOrExit, type Config } from './platform/config.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { openStructuredStore, type StructuredStore } from './platform/database/structured-store.ts';
 import { takeOverShutdownSignals } from './platform/database/embedded-postgres.ts';
@@ -14,15 +14,6 @@ import { startGatewayJobs } from './jobs.ts';
 import { withWebhookSecret } from './scrapes/webhooks/signing-secret.ts';
 import { countCatalogStores, seedCatalog, SeedRefusedError } from './seed/seed-catalog.ts';
 
-function readConfig(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
-}
 
 /** host:port of a connection string, without credentials */
 const hostOf = (url: string) => new URL(url).host;
@@ -102,7 +93,7 @@ async function start(configured: Config, logger: Logger, shutdown: Shutdown): Pr
   );
 }
 
-const config = readConfig();
+const config = loadConfigOrExit();
 const logger = createLogger(config.LOG_LEVEL);
 const shutdown = new Shutdown(logger);
 // Our shutdown closes the embedded PostgreSQL itself, after its clients; see takeOverShutdownSignals.

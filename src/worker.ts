@@ -4,24 +4,15 @@
 import { startWorker } from './jobs.ts';
 import { withWebhookSecret } from './scrapes/webhooks/signing-secret.ts';
 import { openLegacyStore } from './legacy/index.ts';
-import { ConfigError, loadConfig, type Config } from './platform/config.ts';
+import { loadConfigOrExit } from './platform/config.ts';
 import { openStructuredStore } from './platform/database/structured-store.ts';
 import { createLogger } from './platform/logger.ts';
 import { createPubSub } from './platform/pubsub/pubsub.ts';
 import type { Services } from './platform/services.ts';
 import { Shutdown } from './platform/shutdown.ts';
 
-function readConfig(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
-}
 
-const configured = readConfig();
+const configured = loadConfigOrExit();
 if (!configured.DATABASE_URL) {
   process.stderr.write('npm run worker needs DATABASE_URL: the embedded PostgreSQL runs inside the gateway, whose in-process worker serves it.\n');
   process.exit(1);

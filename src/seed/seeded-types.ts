@@ -1,8 +1,9 @@
 // The rows one synthetic store contributes to each table, before they are encoded for COPY.
 import type { CanonicalSummary } from '../legacy/summary.ts';
 import type { ChangeFacts } from '../changes/change.sql.ts';
+import type { ModeledStoreColumns } from '../stores/model/apply-models.ts';
 
-export interface SeededStoreRow {
+export interface SeededStoreRow extends ModeledStoreColumns {
   id: number;
   domain: string;
   name: string;
@@ -19,17 +20,6 @@ export interface SeededStoreRow {
   medianPriceUsd: number;
   socialFollowers: number;
   dropshipSignals: number;
-  monthlyVisits: number;
-  revenueLowUsd: number;
-  revenueHighUsd: number;
-  conversionLowPct: number;
-  conversionHighPct: number;
-  averageOrderValueUsd: number | null;
-  adSpendUsd: number;
-  isDropshipper: boolean;
-  dropshipperScore: number;
-  serviceRating: number;
-  serviceGrade: string;
   visitsChangePct: number | null;
   revenueChangePct: number | null;
   firstSeenAt: string;

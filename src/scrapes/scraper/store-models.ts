@@ -1,7 +1,7 @@
 // The modeled figures of a scraped store: the documented pure model functions of src/stores/model
 // (applyStoreModels) applied to what the scrape observed (plus the inputs a storefront does not show: social
 // followers and the third-party traffic panel, kept from the catalog when it has them).
-import { applyStoreModels } from '../../stores/model/apply-models.ts';
+import { applyStoreModels, type ModeledStoreColumns } from '../../stores/model/apply-models.ts';
 import { DROPSHIPPING_CATEGORIES, REVIEWS_CATEGORIES, SUPPORT_CATEGORIES } from './app-fingerprints.ts';
 import type { StorefrontObservation } from './observe-storefront.ts';
 
@@ -13,24 +13,11 @@ export interface ModelContext {
   thirdParty: { visits: number; paidPct: number } | null;
 }
 
-export interface StoreModels {
-  monthlyVisits: number;
-  revenueLowUsd: number;
-  revenueHighUsd: number;
-  conversionLowPct: number;
-  conversionHighPct: number;
-  averageOrderValueUsd: number | null;
-  adSpendUsd: number;
-  isDropshipper: boolean;
-  dropshipperScore: number;
-  serviceRating: number;
-  serviceGrade: string;
-}
 
 const INT32_MAX = 2_147_483_647;
 const int32 = (n: number) => Math.min(INT32_MAX, Math.max(0, Math.round(n)));
 
-export function modelStore(observation: StorefrontObservation, context: ModelContext): StoreModels {
+export function modelStore(observation: StorefrontObservation, context: ModelContext): ModeledStoreColumns {
   const productCount = observation.products.length;
   const appCount = observation.apps.length;
   const inCategory = (categories: ReadonlySet<string>) => observation.apps.filter((a) => a.category && categories.has(a.category)).length;

@@ -35,6 +35,21 @@ export interface StoreModelOutputs {
   ratingInputs: RatingInputs;
 }
 
+/** The modeled columns of a stores row, as both writers store them. */
+export interface ModeledStoreColumns {
+  monthlyVisits: number;
+  revenueLowUsd: number;
+  revenueHighUsd: number;
+  conversionLowPct: number;
+  conversionHighPct: number;
+  averageOrderValueUsd: number | null;
+  adSpendUsd: number;
+  isDropshipper: boolean;
+  dropshipperScore: number;
+  serviceRating: number;
+  serviceGrade: string;
+}
+
 export function applyStoreModels(o: StoreObservations): StoreModelOutputs {
   const dropshipper = classifyDropshipper({
     dropshippingAppCount: o.dropshippingAppCount,

@@ -2,7 +2,7 @@
 // Every catalog route runs its persisted operation in-process against the one GraphQL schema; REST
 // adds parameter parsing and the /v1 envelope, no business logic.
 import type { FastifyInstance } from 'fastify';
-import { accountIdOf, principalOf } from '../src/access/principal.ts';
+import { accountIdOf, principalOf, scopesOf } from '../src/access/principal.ts';
 import { createGraphqlContext } from '../src/graphql/context.ts';
 import { schema } from '../src/graphql/schema.ts';
 import type { Services } from '../src/platform/services.ts';
@@ -37,7 +37,8 @@ function registerCatalogRoute(
     },
     handler: async (request, reply) => {
       const params = { ...parseParams(route, request.params, request.query), ...parseBody(route, request.body) };
-      const context = createGraphqlContext(services, { requestId: request.id, accountId: accountIdOf(principalOf(request)) });
+      const principal = principalOf(request);
+      const context = createGraphqlContext(services, { requestId: request.id, accountId: accountIdOf(principal), scopes: scopesOf(principal) });
       const data = await operations.execute(route.document, route.variables(params), context);
       const body = route.respond(data, params);
       return reply.status(route.status?.(body) ?? 200).send(body);

@@ -13,6 +13,7 @@ export const TAGS = {
   Analytics: 'Market analytics: coverage, verticals, countries and movers.',
   Apps: 'Platform apps and the stores observed running them.',
   Scrapes: 'On-demand scrapes of stores: queue, poll, or receive a webhook.',
+  Signals: 'Per-account watches on competitor stores: probes, estimated sales, inventory, insights, ads and changes.',
 } as const;
 export type Tag = keyof typeof TAGS;
 
@@ -30,7 +31,7 @@ export interface RouteSpec<
 > {
   /** OpenAPI operationId; also names the route in docs.md */
   operationId: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** OpenAPI path template, e.g. /v1/stores/{domain} */
   path: `/v1/${string}`;
   tag: Exclude<Tag, 'Discovery'>;
@@ -46,7 +47,7 @@ export interface RouteSpec<
   pathParams: TPath;
   /** a strict object: unknown query parameters are a bad_request naming them */
   query: TQuery;
-  /** POST routes: the JSON body, a strict object (unknown fields are a bad_request naming them) */
+  /** POST and PATCH routes: the JSON body, a strict object (unknown fields are a bad_request naming them) */
   body?: TBody;
   /** whether a missing resource in the path gives not_found */
   canBeNotFound: boolean;

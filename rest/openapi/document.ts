@@ -37,7 +37,7 @@ function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
     : 'no daily bucket; only';
   const success = route.successStatuses ?? { 200: 'Success.' };
   registry.registerPath({
-    method: route.method === 'POST' ? 'post' : 'get',
+    method: route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete',
     path: route.path,
     operationId: route.operationId,
     tags: [route.tag],

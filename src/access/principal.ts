@@ -51,3 +51,6 @@ export const isDataPrincipal = (p: Principal | undefined): p is DataPrincipal =>
 
 /** The account data a principal creates belongs to: its key's account; null in open-dev mode (and for no data principal). */
 export const accountIdOf = (p: Principal | undefined): number | null => (p?.kind === 'key' ? p.accountId : null);
+
+/** The scopes a principal's key carries (signals:read for a partner service key); none otherwise. */
+export const scopesOf = (p: Principal | undefined): readonly string[] => (p?.kind === 'key' ? p.scopes : []);

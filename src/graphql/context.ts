@@ -9,6 +9,8 @@ export interface GraphqlContext {
   requestId?: string;
   /** the caller's account (owner of what it creates, e.g. scrape requests); null in open-dev mode */
   accountId: number | null;
+  /** the key's scopes (e.g. signals:read for a partner service key); empty for user keys and open-dev */
+  scopes: readonly string[];
   /** this request's loaders, keyed by the defineLoader that made them */
   readonly loaders: Map<symbol, DataLoader<unknown, unknown, unknown>>;
 }
@@ -16,10 +18,11 @@ export interface GraphqlContext {
 export interface GraphqlContextInit {
   requestId?: string;
   accountId?: number | null;
+  scopes?: readonly string[];
 }
 
 export function createGraphqlContext(services: Services, init: GraphqlContextInit = {}): GraphqlContext {
-  return { services, requestId: init.requestId, accountId: init.accountId ?? null, loaders: new Map() };
+  return { services, requestId: init.requestId, accountId: init.accountId ?? null, scopes: init.scopes ?? [], loaders: new Map() };
 }
 
 /**

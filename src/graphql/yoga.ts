@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { format } from 'node:util';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { accountIdOf, principalOf } from '../access/principal.ts';
+import { accountIdOf, principalOf, scopesOf } from '../access/principal.ts';
 import type { Services } from '../platform/services.ts';
 import { armorPlugin } from './armor.ts';
 import { createGraphqlContext } from './context.ts';
@@ -52,7 +52,8 @@ export function createGraphqlYoga(
     context: ({ req }) => {
       const requestId = req && 'id' in req ? String(req.id) : undefined;
       // the access layer bound the caller to the request (HTTP hook) or upgrade request (WebSocket gate)
-      return createGraphqlContext(services, { requestId, accountId: accountIdOf(principalOf(req)) });
+      const principal = principalOf(req);
+      return createGraphqlContext(services, { requestId, accountId: accountIdOf(principal), scopes: scopesOf(principal) });
     },
     plugins: [
       armorPlugin({ production }),

@@ -98,6 +98,15 @@ export const configSchema = z.object({
     }),
   /** attempts per webhook delivery before it is marked failed (graphile-worker backoff: e^attempt seconds) */
   WEBHOOK_MAX_ATTEMPTS: int(12, 1, 25),
+  /** minutes between a tracked watch's scheduled inventory probes */
+  SIGNAL_PROBE_INTERVAL_MINUTES: int(360, 1, 10_080),
+  /** ad library adapters (src/signals/ads): each network is used only when its base URL is set; the token is sent as a bearer */
+  ADS_META_BASE_URL: optionalUrl(['https', 'http']),
+  ADS_META_TOKEN: z.string().trim().optional().transform((v) => v || undefined),
+  ADS_TIKTOK_BASE_URL: optionalUrl(['https', 'http']),
+  ADS_TIKTOK_TOKEN: z.string().trim().optional().transform((v) => v || undefined),
+  ADS_GOOGLE_BASE_URL: optionalUrl(['https', 'http']),
+  ADS_GOOGLE_TOKEN: z.string().trim().optional().transform((v) => v || undefined),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,0 +1,39 @@
+// The one way a Signals route finds its watch from the path's {domain} (the contract's {id}): a domain (bare or URL) or the
+// store's legacy id (24 hex characters). The caller's own watch, or not_found — another account's
+// watch is indistinguishable from none. A partner key (signals:read) reads any domain already on
+// Signals: it gets the oldest watch of that store, whose snapshot history is the longest.
+import type { GraphqlContext } from '../graphql/context.ts';
+import { guardDb, queryRows } from '../graphql/sql.ts';
+import { notFound } from '../platform/errors.ts';
+import { normalizeDomain } from '../stores/domain.ts';
+import { assertMayWrite, isPartner, signalOwnerId } from './signal-owner.ts';
+import { WATCH_COLUMNS, type WatchRecord } from './watch-record.ts';
+
+const LEGACY_ID = /^[0-9a-f]{24}$/i;
+
+/** How a path's {domain} names a store: its legacy id, or its canonical domain (bad_request naming `domain` otherwise). */
+export function watchKey(id: string): { legacyId: string } | { domain: string } {
+  const trimmed = id.trim();
+  return LEGACY_ID.test(trimmed) ? { legacyId: trimmed.toLowerCase() } : { domain: normalizeDomain(trimmed, 'domain') };
+}
+
+export async function findWatch(ctx: GraphqlContext, id: string, access: 'read' | 'write'): Promise<WatchRecord> {
+  if (access === 'write') assertMayWrite(ctx);
+  const key = watchKey(id);
+  const byStore = 'legacyId' in key ? 's.legacy_id = $1' : 's.domain = $1';
+  const value = 'legacyId' in key ? key.legacyId : key.domain;
+  const partnerRead = access === 'read' && isPartner(ctx);
+  const owner = partnerRead ? null : await signalOwnerId(ctx);
+  const rows = await guardDb(
+    queryRows<WatchRecord>(
+      ctx.services.db.pool,
+      `SELECT ${WATCH_COLUMNS} FROM signals w JOIN stores s ON s.id = w.store_id
+        WHERE ${byStore} ${owner === null ? '' : 'AND w.account_id = $2'}
+        ORDER BY w.created_at, w.id LIMIT 1`,
+      owner === null ? [value] : [value, owner],
+    ),
+  );
+  const watch = rows[0];
+  if (!watch) throw notFound(`No watch on ${value} for this key's account.`, { domain: id });
+  return watch;
+}

@@ -22,6 +22,8 @@ declare module 'fastify' {
     quotaBucket?: QuotaBucket;
     /** units a request costs, read from its body (throws bad_request on a malformed body); none = 1, charged before the body is read */
     quotaUnits?: (body: unknown) => number;
+    /** a page that holds no data (the scrape dashboard's HTML): no key, never limited; its data comes through /graphql with a key */
+    servesNoData?: boolean;
   }
 }
 
@@ -55,7 +57,7 @@ export function registerAccess(app: FastifyInstance, access: Access): void {
 
     const route = request.routeOptions.url;
     // no route: the not-found handler answers, and a path that does not exist costs nothing
-    if (route === undefined || OPEN_ROUTES.has(route)) return;
+    if (route === undefined || OPEN_ROUTES.has(route) || request.routeOptions.config.servesNoData) return;
 
     if (route === GRAPHQL_PATH) {
       bindPrincipal(request, await access.identify(request.headers, { allowAnonymous: true, client: request.ip }));

@@ -25,10 +25,12 @@ export interface ScrapeRecord {
   startedAt: string | null;
   finishedAt: string | null;
   expiresAt: string | null;
+  /** the account that made the request (null: open-dev mode); scopes who may see it, never shown */
+  accountId: number | null;
 }
 
 export const SCRAPE_COLUMNS =
-  'id::text, domain, status::text, force, callback_url, failure_reason, created_at, updated_at, started_at, finished_at, expires_at';
+  'id::text, domain, status::text, force, callback_url, failure_reason, created_at, updated_at, started_at, finished_at, expires_at, account_id';
 
 interface ScrapeRow {
   id: string;
@@ -42,6 +44,7 @@ interface ScrapeRow {
   started_at: Date | null;
   finished_at: Date | null;
   expires_at: Date | null;
+  account_id: number | null;
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -59,6 +62,7 @@ export function toScrapeRecord(row: ScrapeRow): ScrapeRecord {
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
     expiresAt: iso(row.expires_at),
+    accountId: row.account_id,
   };
 }
 
@@ -68,4 +72,7 @@ export async function selectScrapes(db: Queryable, whereSql: string, params: unk
 }
 
 /** Whether the record may still be shown at `now` (15 minutes after its end, then never again). */
+/** Whether a caller of this account (null: open-dev) may see the record: only its own account's requests. */
+export const isOwnedBy = (record: ScrapeRecord, accountId: number | null) => record.accountId === accountId;
+
 export const isVisible = (record: ScrapeRecord, now: Date) => record.expiresAt === null || new Date(record.expiresAt) > now;

@@ -130,9 +130,11 @@ export async function findScrape(services: Services, id: string, accountId: numb
 }
 
 /** The newest requests still within their lifetime, newest first. */
-export async function recentScrapes(services: Services, limit: number): Promise<ScrapeRecord[]> {
-  return selectScrapes(services.db.pool, '(expires_at IS NULL OR expires_at > $1) ORDER BY created_at DESC LIMIT $2', [
-    clockOf(services),
-    Math.min(Math.max(limit, 1), RECENT_SCRAPES_MAX),
-  ]);
+/** The caller's account's newest requests still within their lifetime (open-dev: open-dev requests only). */
+export async function recentScrapes(services: Services, limit: number, accountId: number | null): Promise<ScrapeRecord[]> {
+  return selectScrapes(
+    services.db.pool,
+    '(expires_at IS NULL OR expires_at > $1) AND account_id IS NOT DISTINCT FROM $3 ORDER BY created_at DESC LIMIT $2',
+    [clockOf(services), Math.min(Math.max(limit, 1), RECENT_SCRAPES_MAX), accountId],
+  );
 }

@@ -6,7 +6,7 @@ import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import { domainSchema } from '../stores/domain.ts';
 import { RECENT_SCRAPES_CHANNEL, scrapeChannel } from './scrape-events.ts';
-import { isFinished, SCRAPE_STATUSES, type ScrapeRecord } from './scrape-record.ts';
+import { isFinished, isOwnedBy, SCRAPE_STATUSES, type ScrapeRecord } from './scrape-record.ts';
 import {
   BULK_MAX_URLS,
   checkCallbackUrl,
@@ -124,9 +124,9 @@ builder.queryField('scrapeRequest', (t) =>
 builder.queryField('recentScrapes', (t) =>
   t.field({
     type: [ScrapeRequestRef],
-    description: 'The newest scrape requests still within their lifetime, newest first (dashboards).',
+    description: "The caller's account's newest scrape requests still within their lifetime, newest first (dashboards).",
     args: { limit: t.arg.int({ defaultValue: 20, validate: { min: 1, max: RECENT_SCRAPES_MAX } }) },
-    resolve: (_root, { limit }, ctx) => recentScrapes(ctx.services, limit ?? 20),
+    resolve: (_root, { limit }, ctx) => recentScrapes(ctx.services, limit ?? 20, ctx.accountId),
   }),
 );
 
@@ -151,6 +151,16 @@ async function* followScrape(ctx: GraphqlContext, id: string): AsyncGenerator<Sc
   }
 }
 
+/** The shared channel carries every account's events; a subscriber receives only its own account's. */
+async function* ownScrapeEvents(ctx: GraphqlContext): AsyncGenerator<ScrapeRecord> {
+  const events = ctx.services.pubsub.asyncIterableIterator<ScrapeRecord>(RECENT_SCRAPES_CHANNEL) as unknown as AsyncIterableIterator<ScrapeRecord>;
+  try {
+    for await (const record of events) if (isOwnedBy(record, ctx.accountId)) yield record;
+  } finally {
+    await events.return?.();
+  }
+}
+
 builder.subscriptionField('scrapeStatus', (t) =>
   t.field({
     type: ScrapeRequestRef,
@@ -164,8 +174,8 @@ builder.subscriptionField('scrapeStatus', (t) =>
 builder.subscriptionField('recentScrapes', (t) =>
   t.field({
     type: ScrapeRequestRef,
-    description: 'Every status change of every scrape request, as it happens (dashboards).',
-    subscribe: (_root, _args, ctx) => ctx.services.pubsub.asyncIterableIterator<ScrapeRecord>(RECENT_SCRAPES_CHANNEL),
+    description: "Every status change of the caller's account's scrape requests, as it happens (dashboards).",
+    subscribe: (_root, _args, ctx) => ownScrapeEvents(ctx),
     resolve: (record) => record,
   }),
 );

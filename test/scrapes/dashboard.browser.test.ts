@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintApiKey } from '../../src/access/api-keys.ts';
 import { startFixtureStorefronts, type FixtureStorefronts } from './support/fixture-storefronts.ts';
 import { startScrapeHarness, type ScrapeHarness } from './support/scrape-harness.ts';
 
@@ -48,5 +49,28 @@ describe.skipIf(!existsSync(CHROMIUM))('scrape dashboard in headless Chromium (n
     fixtures.release();
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 10_000 }).toBe('done');
     expect(await row.locator('td').first().textContent()).toBe('shop-a.test');
+  });
+
+  it('once keys exist, shows the typed key\'s account\'s scrapes live and no other account\'s', async () => {
+    const mint = async (account: string) =>
+      (await mintApiKey(harness.services.db.prisma, { accountExternalId: account, plan: 'starter' })).key;
+    const own = await mint('dashboard-owner');
+    const other = await mint('dashboard-other');
+    const order = (key: string, domain: string) =>
+      harness.app.inject({ method: 'POST', url: '/v1/scrapes', headers: { authorization: `Bearer ${key}` }, payload: { domain } });
+
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}/dashboard/scrapes`);
+    await page.fill('#key', own);
+    await Promise.all([page.waitForEvent('load'), page.click('#key-form button')]);
+    await page.waitForSelector('body[data-live="true"]');
+
+    const foreign = (await order(other, 'changing.test')).json();
+    const mine = (await order(own, 'dropper.test')).json();
+    const row = page.locator(`tr[data-id="${mine.scrape.id}"]`);
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('done');
+    expect(await page.locator(`tr[data-id="${foreign.scrape.id}"]`).count()).toBe(0);
+    // the key never appears in a URL the page requested
+    expect(page.url()).not.toContain(own);
   });
 });

@@ -68,6 +68,45 @@ describe('scrape requests of accounts with keys', () => {
       expect((await get(`/v1/scrapes/${id}`, alice)).statusCode).toBe(404);
     }
   });
+
+  it('lists and streams only the caller account\'s requests to dashboards (recentScrapes)', async () => {
+    const recent = 'query { recentScrapes(limit: 100) { id domain } }';
+    const before = (await graphql(bob, recent, {})).json().data.recentScrapes as Array<{ id: string }>;
+
+    // bob follows the live feed over SSE while alice and bob each order a scrape
+    const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
+    const controller = new AbortController();
+    const stream = await fetch(`${address}/graphql?query=${encodeURIComponent('subscription { recentScrapes { id domain } }')}`, {
+      headers: { ...bearer(bob), accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    const aliceDomain = newDomain();
+    const bobDomain = newDomain();
+    const aliceOrder = await server.app.inject({ method: 'POST', url: '/v1/scrapes', headers: bearer(alice), payload: { domain: aliceDomain } });
+    const bobOrder = await server.app.inject({ method: 'POST', url: '/v1/scrapes', headers: bearer(bob), payload: { domain: bobDomain } });
+    expect([aliceOrder.statusCode, bobOrder.statusCode]).toEqual([202, 202]);
+
+    // events are in publish order: alice's came first, so if bob's feed leaked it, it would be seen before bob's own
+    let text = '';
+    while (!text.includes(bobDomain)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    expect(text).toContain(bobDomain);
+    expect(text).not.toContain(aliceDomain);
+
+    const after = (await graphql(bob, recent, {})).json().data.recentScrapes as Array<{ domain: string }>;
+    expect(after.map((r) => r.domain)).toContain(bobDomain);
+    expect(after.map((r) => r.domain)).not.toContain(aliceDomain);
+    expect(after.length).toBe(before.length + 1);
+    const aliceRecent = (await graphql(alice, recent, {})).json().data.recentScrapes as Array<{ domain: string }>;
+    expect(aliceRecent.map((r) => r.domain)).toContain(aliceDomain);
+    expect(aliceRecent.map((r) => r.domain)).not.toContain(bobDomain);
+  });
 });
 
 describe('scrape requests in open-dev mode', () => {

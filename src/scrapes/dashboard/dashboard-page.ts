@@ -1,6 +1,8 @@
-// GET /dashboard/scrapes: a small internal page listing recent scrape requests, updated live. It
-// reads Query.recentScrapes once, then follows Subscription.recentScrapes over SSE (EventSource on
-// GET /graphql), so it shows jobs run by any worker on any replica. The page holds no data itself.
+// GET /dashboard/scrapes: a small internal page listing the account's recent scrape requests,
+// updated live. It reads Query.recentScrapes once, then follows Subscription.recentScrapes over SSE
+// (GET /graphql), so it shows jobs run by any worker on any replica. The page holds no data itself:
+// the API key typed into it is kept in the tab's sessionStorage and sent as a header (never in a
+// URL), which is why the feed is read with fetch() rather than EventSource (no custom headers).
 import type { FastifyInstance } from 'fastify';
 
 export const DASHBOARD_PATH = '/dashboard/scrapes';
@@ -24,6 +26,7 @@ const PAGE = `<!doctype html>
 </head>
 <body>
 <h1>Scrape requests</h1>
+<form id="key-form"><label>API key <input id="key" type="password" autocomplete="off" placeholder="sk_live_… (not needed in open-dev mode)" size="44"></label> <button>Use key</button></form>
 <p id="connection">connecting…</p>
 <table>
   <thead><tr><th>Domain</th><th>Status</th><th>Forced</th><th>Requested</th><th>Updated</th><th>Failure reason</th></tr></thead>
@@ -56,27 +59,65 @@ const PAGE = `<!doctype html>
       }));
   }
 
+  const keyInput = document.getElementById('key');
+  keyInput.value = sessionStorage.getItem('apiKey') ?? '';
+  document.getElementById('key-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    sessionStorage.setItem('apiKey', keyInput.value.trim());
+    location.reload();
+  });
+  const auth = () => (keyInput.value.trim() ? { authorization: 'Bearer ' + keyInput.value.trim() } : {});
+
   const initial = await fetch('/graphql', {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...auth() },
     body: JSON.stringify({ query: '{ recentScrapes(limit: 50) { ' + FIELDS + ' } }' }),
   }).then((r) => r.json());
+  if (initial.errors) connection.textContent = initial.errors[0].message;
   for (const scrape of [...(initial.data?.recentScrapes ?? [])].reverse()) show(scrape);
 
-  const live = new EventSource('/graphql?query=' + encodeURIComponent('subscription { recentScrapes { ' + FIELDS + ' } }'));
-  live.onopen = () => { connection.textContent = 'live'; document.body.dataset.live = 'true'; };
-  live.onerror = () => { connection.textContent = 'reconnecting…'; };
-  live.addEventListener('next', (event) => {
-    const scrape = JSON.parse(event.data).data?.recentScrapes;
-    if (scrape) show(scrape);
-  });
+  // Server-sent events read with fetch, so the key travels in a header; reconnects after a drop.
+  async function follow() {
+    const url = '/graphql?query=' + encodeURIComponent('subscription { recentScrapes { ' + FIELDS + ' } }');
+    for (;;) {
+      try {
+        const response = await fetch(url, { headers: { accept: 'text/event-stream', ...auth() } });
+        if (!response.ok) throw new Error('HTTP ' + response.status);
+        connection.textContent = 'live';
+        document.body.dataset.live = 'true';
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let end;
+          while ((end = buffer.indexOf('\\n\\n')) >= 0) {
+            const frame = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const event = /^event: (.*)$/m.exec(frame)?.[1];
+            const data = frame.split('\\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\\n');
+            if (event === 'next' && data) {
+              const scrape = JSON.parse(data).data?.recentScrapes;
+              if (scrape) show(scrape);
+            }
+          }
+        }
+      } catch (error) {
+        connection.textContent = 'reconnecting… (' + error.message + ')';
+      }
+      document.body.dataset.live = 'false';
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+  follow();
 </script>
 </body>
 </html>
 `;
 
 export async function registerScrapeDashboard(app: FastifyInstance): Promise<void> {
-  app.get(DASHBOARD_PATH, async (_request, reply) =>
+  app.get(DASHBOARD_PATH, { config: { servesNoData: true } }, async (_request, reply) =>
     reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(PAGE),
   );
 }

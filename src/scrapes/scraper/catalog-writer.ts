@@ -3,6 +3,7 @@
 // apps' install counts), the change records against the previous observation and today's history
 // snapshot. The row lock on the store serialises two scrapes of the same store.
 import type pg from 'pg';
+import type { ChangeFacts } from '../../changes/change.sql.ts';
 import type { ReferenceData } from '../../seed/reference-data.ts';
 import { percentChange } from '../../stores/model/growth.ts';
 import { diffObservations, type PreviousObservation } from './catalog-diff.ts';
@@ -97,6 +98,33 @@ export async function writeObservation(
   );
   const storeId = stored!.id;
 
+  const changes = await writeCatalog(client, storeId, previous, { ...observation, currency }, now);
+  await client.query(
+    `INSERT INTO store_daily_snapshots (store_id, day, monthly_visits, revenue_low_usd, revenue_high_usd, service_rating, product_count)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (store_id, day) DO UPDATE SET monthly_visits = excluded.monthly_visits, revenue_low_usd = excluded.revenue_low_usd,
+       revenue_high_usd = excluded.revenue_high_usd, service_rating = excluded.service_rating, product_count = excluded.product_count`,
+    [storeId, dayOf(now), models.monthlyVisits, models.revenueLowUsd, models.revenueHighUsd, models.serviceRating, observation.products.length],
+  );
+  return { storeId, known: previousStore !== undefined, changes: changes.length };
+}
+
+/** What the catalog keeps of an observation: its products and apps, and the theme and currency the diff reads. */
+export type CatalogObservation = Pick<StorefrontObservation, 'themeName' | 'products' | 'apps'> & { currency: string };
+
+/**
+ * Writes an observation's products and app installs and records its differences from `previous`
+ * (none on a store's first observation) as change records detected at `now`. Inside the caller's
+ * transaction, which holds the store's row lock. Shared by scrapes and Signals' storefront observations.
+ */
+export async function writeCatalog(
+  client: pg.PoolClient,
+  storeId: number,
+  previous: PreviousObservation | null,
+  observation: CatalogObservation,
+  now: Date,
+): Promise<ChangeFacts[]> {
+  const { currency } = observation;
   await writeProducts(client, storeId, observation, currency, now);
   const changes = previous
     ? diffObservations(previous, { themeName: observation.themeName, currency, products: observation.products, apps: observation.apps })
@@ -111,17 +139,11 @@ export async function writeObservation(
     );
   }
   await writeInstalls(client, storeId, observation, now);
-  await client.query(
-    `INSERT INTO store_daily_snapshots (store_id, day, monthly_visits, revenue_low_usd, revenue_high_usd, service_rating, product_count)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (store_id, day) DO UPDATE SET monthly_visits = excluded.monthly_visits, revenue_low_usd = excluded.revenue_low_usd,
-       revenue_high_usd = excluded.revenue_high_usd, service_rating = excluded.service_rating, product_count = excluded.product_count`,
-    [storeId, dayOf(now), models.monthlyVisits, models.revenueLowUsd, models.revenueHighUsd, models.serviceRating, observation.products.length],
-  );
-  return { storeId, known: previousStore !== undefined, changes: changes.length };
+  return changes;
 }
 
-async function readPrevious(client: pg.PoolClient, store: StoreRow): Promise<PreviousObservation> {
+/** The catalog's current products, apps and theme of a store: what the next observation is diffed against. */
+export async function readPrevious(client: pg.PoolClient, store: Pick<StoreRow, 'id' | 'theme_name'>): Promise<PreviousObservation> {
   const [products, apps] = await Promise.all([
     client.query<{ handle: string; title: string; price: string }>('SELECT handle, title, price FROM products WHERE store_id = $1', [store.id]),
     client.query<{ id: number; slug: string; name: string }>(
@@ -152,7 +174,7 @@ async function snapshotBefore(client: pg.PoolClient, storeId: number, date: Date
   return row ?? null;
 }
 
-async function writeProducts(client: pg.PoolClient, storeId: number, observation: StorefrontObservation, currency: string, now: Date) {
+async function writeProducts(client: pg.PoolClient, storeId: number, observation: Pick<CatalogObservation, 'products'>, currency: string, now: Date) {
   const rows = observation.products.map((p) => ({
     handle: p.handle,
     title: p.title,
@@ -190,7 +212,7 @@ async function writeProducts(client: pg.PoolClient, storeId: number, observation
   ]);
 }
 
-async function writeInstalls(client: pg.PoolClient, storeId: number, observation: StorefrontObservation, now: Date) {
+async function writeInstalls(client: pg.PoolClient, storeId: number, observation: Pick<CatalogObservation, 'apps'>, now: Date) {
   const appIds = observation.apps.map((a) => a.id);
   const { rows: removed } = await client.query<{ app_id: number }>(
     'DELETE FROM store_apps WHERE store_id = $1 AND NOT (app_id = ANY($2::int[])) RETURNING app_id',

@@ -1,0 +1,93 @@
+// The watched store's apps, app history and product changes (spec part 4, Signals). Like every
+// Signals route, {domain} names the caller's own watch; another account's is not_found.
+import { z } from 'zod';
+import { PRODUCT_CHANGE_TYPES } from '../../src/changes/change.sql.ts';
+import { ListSignalAppChangesDocument, ListSignalAppsDocument, ListSignalProductChangesDocument } from '../generated/operations.ts';
+import { connectionArgs, listEnvelope, wholeListEnvelope } from '../pagination.ts';
+import { enumParam, paginationParams, textParam } from '../params.ts';
+import { defineRoute, noQuery } from '../route.ts';
+import { SignalAppChangeList, SignalAppList, SignalProductChangeList } from '../schemas/signals-changes.ts';
+
+const watchPath = z.strictObject({
+  domain: textParam(2048).meta({
+    description:
+      "The watched store: a bare domain, a URL-encoded full URL, or the store's legacy id (24 hex characters).",
+    example: 'example.com',
+  }),
+});
+
+const WATCH_SCOPE =
+  "The caller's own watch of the store (not_found for a store the account does not watch); a partner key " +
+  '(signals:read) reads any store already on Signals.';
+
+export const listSignalApps = defineRoute({
+  operationId: 'listSignalApps',
+  method: 'GET',
+  path: '/v1/signals/{domain}/apps',
+  tag: 'Signals',
+  quotaBucket: null,
+  summary: 'The apps on a watched store',
+  description:
+    'The app stack as last observed (a scrape or a probe of any watch on the store), most recently installed ' +
+    'first, with when each app was first and last seen. One response: the list envelope with page.hasMore always ' +
+    `false, like GET /v1/stores/{domain}/apps; takes no limit or offset. ${WATCH_SCOPE}`,
+  document: ListSignalAppsDocument,
+  pathParams: watchPath,
+  query: noQuery,
+  canBeNotFound: true,
+  variables: (p) => ({ domain: p.domain }),
+  response: SignalAppList,
+  respond: (data) => wholeListEnvelope(data.signal.apps),
+  example: '/v1/signals/example.com/apps',
+});
+
+export const listSignalAppChanges = defineRoute({
+  operationId: 'listSignalAppChanges',
+  method: 'GET',
+  path: '/v1/signals/{domain}/apps/changes',
+  tag: 'Signals',
+  quotaBucket: null,
+  summary: 'Install and uninstall history of a watched store',
+  description:
+    'Change records of entity app (changeType app_installed or app_uninstalled, subject the app slug), newest ' +
+    "first. This is the store's whole observed history, including installs seen by catalog scrapes before the " +
+    'watch existed; each probe adds what changed since the previous observation. Each change also reaches every ' +
+    `watch of the store as an app_change insight. ${WATCH_SCOPE}`,
+  document: ListSignalAppChangesDocument,
+  pathParams: watchPath,
+  query: z.strictObject({ ...paginationParams() }),
+  canBeNotFound: true,
+  variables: (p) => ({ domain: p.domain, ...connectionArgs(p) }),
+  response: SignalAppChangeList,
+  respond: (data, p) => listEnvelope(data.signal.appChanges, p),
+  example: '/v1/signals/example.com/apps/changes?limit=20',
+});
+
+export const listSignalProductChanges = defineRoute({
+  operationId: 'listSignalProductChanges',
+  method: 'GET',
+  path: '/v1/signals/{domain}/products/changes',
+  tag: 'Signals',
+  quotaBucket: null,
+  summary: 'Price changes, new and removed SKUs on a watch',
+  description:
+    'Change records of entity product (price_increase, price_decrease, new_sku, removed_sku; subject the product ' +
+    "handle, prices in the store's currency), newest first, detected since the watch was created: `meta.watchedSince` " +
+    'says from when. Each probe compares the whole storefront catalog with the previous observation, so this ' +
+    'covers every product of the store, not only the tracked ones. Before the first probe the list is empty. ' +
+    WATCH_SCOPE,
+  document: ListSignalProductChangesDocument,
+  pathParams: watchPath,
+  query: z.strictObject({
+    changeType: enumParam(PRODUCT_CHANGE_TYPES).optional().meta({ description: 'Only changes of this kind.' }),
+    ...paginationParams(),
+  }),
+  canBeNotFound: true,
+  variables: (p) => ({ domain: p.domain, changeType: p.changeType, ...connectionArgs(p) }),
+  response: SignalProductChangeList,
+  respond: (data, p) => ({
+    ...listEnvelope(data.signal.productChanges, p),
+    meta: { watchedSince: data.signal.productChangesSince },
+  }),
+  example: '/v1/signals/example.com/products/changes?changeType=price_decrease',
+});

@@ -57,7 +57,7 @@ function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
           { description, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: route.response } } },
         ]),
       ),
-      ...errorResponses(route.canBeNotFound ? [...DATA_ROUTE_ERRORS, 'not_found'] : DATA_ROUTE_ERRORS),
+      ...errorResponses([...DATA_ROUTE_ERRORS, ...(route.canBeNotFound ? (['not_found'] as const) : []), ...(route.extraErrors ?? [])]),
     },
   });
 }

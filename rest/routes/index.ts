@@ -6,6 +6,23 @@ import { getAnalyticsOverview, listCountryStats, listMovers, listVerticalStats }
 import { getApp, listAppStores, searchApps } from './apps.ts';
 import { listChanges } from './changes.ts';
 import { getScrapeRequest, requestScrape, requestScrapesBulk } from './scrapes.ts';
+import { listSignalAppChanges, listSignalApps, listSignalProductChanges } from './signals-changes.ts';
+import { getSignalAdsOverview, listSignalAds, probeSignalAds } from './signals-ads.ts';
+import {
+  createSignal,
+  deleteSignal,
+  getSignal,
+  getSignalInventory,
+  getSignalProbe,
+  getSignalSales,
+  getSignalStats,
+  listInsightInbox,
+  listSignalInsights,
+  listSignals,
+  probeSignal,
+  stopSignal,
+  updateSignal,
+} from './signals.ts';
 import { getProduct, listProductChanges, searchProducts } from './products.ts';
 import {
   compareStores,
@@ -39,4 +56,23 @@ export const catalogRoutes: readonly RestRoute[] = [
   requestScrape,
   requestScrapesBulk,
   getScrapeRequest,
+  createSignal,
+  listSignals,
+  listInsightInbox,
+  getSignal,
+  updateSignal,
+  stopSignal,
+  deleteSignal,
+  probeSignal,
+  getSignalProbe,
+  getSignalStats,
+  getSignalSales,
+  getSignalInventory,
+  listSignalInsights,
+  listSignalApps,
+  listSignalAppChanges,
+  listSignalProductChanges,
+  probeSignalAds,
+  listSignalAds,
+  getSignalAdsOverview,
 ];

@@ -22,5 +22,12 @@ import '../changes/changes.query.ts';
 import '../analytics/analytics.query.ts';
 import '../access/keys.graphql.ts';
 import '../scrapes/scrape.graphql.ts';
+import '../signals/signal.type.ts';
+import '../signals/signals.graphql.ts';
+import '../signals/probes/probe.type.ts';
+import '../signals/sales/sales.type.ts';
+import '../signals/insights/insight.type.ts';
+import '../signals/ads/ads.graphql.ts';
+import '../signals/changes/signal-changes.fields.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

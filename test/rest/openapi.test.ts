@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 description: valid against the official schema, and it describes every route of
 // the table with its parameters, security and error responses.
+import { HTTP_STATUS } from '../../src/platform/errors.ts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { OperationObject, ParameterObject } from 'openapi3-ts/oas31';
 import { describe, expect, it } from 'vitest';
@@ -54,7 +55,7 @@ describe('OpenAPI description', () => {
   it('documents the error envelope per status, 404 only where a resource is looked up, and the rate-limit headers', () => {
     for (const route of catalogRoutes) {
       const responses = operation(route.method.toLowerCase(), route.path)?.responses ?? {};
-      const expected = [...Object.keys(route.successStatuses ?? { 200: '' }), '400', '401', '403', '429', '500', '504', ...(route.canBeNotFound ? ['404'] : [])].sort();
+      const expected = [...Object.keys(route.successStatuses ?? { 200: '' }), '400', '401', '403', '429', '500', '504', ...(route.canBeNotFound ? ['404'] : []), ...(route.extraErrors ?? []).map((code) => String(HTTP_STATUS[code]))].sort();
       expect(Object.keys(responses).sort(), route.path).toEqual(expected);
       const success = Object.keys(route.successStatuses ?? { 200: '' })[0]!;
       expect(Object.keys(responses[success].headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']);
@@ -67,7 +68,7 @@ describe('OpenAPI description', () => {
   });
 
   it('has one tag per feature and states the decisions where the contract is open', () => {
-    expect(document.tags?.map((tag) => tag.name)).toEqual(['Discovery', 'Stores', 'Products', 'Changes', 'Analytics', 'Apps', 'Scrapes']);
+    expect(document.tags?.map((tag) => tag.name)).toEqual(['Discovery', 'Stores', 'Products', 'Changes', 'Analytics', 'Apps', 'Scrapes', 'Signals']);
     expect(document.info.description).toContain('Decisions where the contract is open');
     expect(operation('get', '/v1/products')?.description).toContain('at least one filter is required');
   });

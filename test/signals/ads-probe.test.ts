@@ -110,6 +110,12 @@ describe('ads probe with all three networks configured', () => {
     expect(first.body.insightsCreated).toBe(2);
   });
 
+  it('leaves the inventory probe progress alone: GET /probe still answers, never with the ads probe', async () => {
+    const progress = await t.call('GET', `/v1/signals/${DOMAIN}/probe`, alice.key);
+    expect(progress.status).toBe(200);
+    expect(JSON.stringify(progress.body)).not.toContain('"ads"');
+  });
+
   it('refuses a second probe of the same watch within 5 minutes with 429 and Retry-After', async () => {
     t.advance(2 * MINUTE);
     const again = await t.call('POST', `/v1/signals/${DOMAIN}/ads/probe`, alice.key);

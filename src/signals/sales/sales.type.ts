@@ -1,0 +1,116 @@
+// Signal.stats, Signal.sales and Signal.inventory: estimated sales from inventory snapshots
+// (method in sales-estimate.ts, stated in every answer).
+import { builder } from '../../graphql/builder.ts';
+import { arrayConnection } from '../../graphql/pagination.ts';
+import { pageArgs } from '../../graphql/page-args.ts';
+import { SignalRef } from '../signal.ref.ts';
+import { clockOf } from '../watches.ts';
+import { watchDailySales, watchInventory, watchStats, type SalesTotals, type VariantInventory, type VariantSales, type WatchDailySales, type WatchStats } from './watch-sales.ts';
+import type { DailySales } from './sales-estimate.ts';
+
+export const MAX_INVENTORY_DAYS = 365;
+export const DEFAULT_WINDOW_DAYS = 30;
+
+const VariantSalesRef = builder.objectRef<VariantSales>('SignalVariantSales').implement({
+  fields: (t) => ({
+    productHandle: t.exposeString('productHandle'),
+    variantId: t.exposeString('variantId'),
+    sku: t.exposeString('sku', { nullable: true }),
+    title: t.exposeString('title'),
+    units: t.exposeInt('units', { description: 'Estimated units sold.' }),
+    revenueUsd: t.exposeFloat('revenueUsd', { description: 'Estimated revenue (units x price), in the storefront currency.' }),
+  }),
+});
+
+const SalesTotalsRef = builder.objectRef<SalesTotals>('SignalSalesTotals').implement({
+  fields: (t) => ({
+    days: t.exposeInt('days', { description: 'UTC days with an estimate (an interval between two snapshots ended on them).' }),
+    units: t.exposeInt('units'),
+    revenueUsd: t.exposeFloat('revenueUsd'),
+    unitsPerDay: t.exposeFloat('unitsPerDay', { description: 'units / days.' }),
+    revenuePerDayUsd: t.exposeFloat('revenuePerDayUsd', { description: 'revenueUsd / days.' }),
+    restocks: t.exposeInt('restocks', { description: 'Intervals in which a variant\'s stock rose.' }),
+    restockedUnits: t.exposeInt('restockedUnits'),
+  }),
+});
+
+const StatsRef = builder.objectRef<WatchStats>('SignalStats').implement({
+  description: 'Aggregate estimated sales over the whole history of the watch. An estimate, not merchant-reported sales.',
+  fields: (t) => ({
+    ready: t.exposeBoolean('ready', { description: 'False until a variant has 2 snapshots; sales is then null and note says why.' }),
+    note: t.exposeString('note', { nullable: true }),
+    method: t.exposeString('method'),
+    snapshots: t.exposeInt('snapshots'),
+    probes: t.exposeInt('probes', { description: 'Probes that ended done.' }),
+    firstSnapshotAt: t.expose('firstSnapshotAt', { type: 'DateTime', nullable: true }),
+    lastSnapshotAt: t.expose('lastSnapshotAt', { type: 'DateTime', nullable: true }),
+    trackedVariants: t.exposeInt('trackedVariants'),
+    variantsWithoutStock: t.exposeInt('variantsWithoutStock', { description: 'Tracked variants whose storefront hides stock.' }),
+    sales: t.field({ type: SalesTotalsRef, nullable: true, resolve: (s) => s.sales }),
+    topVariants: t.field({ type: [VariantSalesRef], description: 'Up to 5 variants with the most estimated units.', resolve: (s) => s.topVariants }),
+  }),
+});
+
+const DailySalesRef = builder.objectRef<DailySales>('SignalDailySales').implement({
+  fields: (t) => ({
+    day: t.exposeString('day', { description: 'UTC day YYYY-MM-DD.' }),
+    units: t.exposeInt('units'),
+    revenueUsd: t.exposeFloat('revenueUsd'),
+  }),
+});
+
+const SalesRef = builder.objectRef<WatchDailySales>('SignalSales').implement({
+  description: 'Estimated daily units and revenue. Days without an interval between two snapshots are absent (no observation, not zero).',
+  fields: (t) => ({
+    ready: t.exposeBoolean('ready'),
+    note: t.exposeString('note', { nullable: true }),
+    method: t.exposeString('method'),
+    from: t.expose('from', { type: 'Date' }),
+    days: t.field({ type: [DailySalesRef], resolve: (s) => s.days }),
+  }),
+});
+
+const InventoryRef = builder.objectRef<VariantInventory>('SignalVariantInventory').implement({
+  fields: (t) => ({
+    productHandle: t.exposeString('productHandle'),
+    variantId: t.exposeString('variantId'),
+    sku: t.exposeString('sku', { nullable: true }),
+    title: t.exposeString('title'),
+    active: t.exposeBoolean('active'),
+    startStock: t.exposeInt('startStock', { nullable: true, description: 'Stock at the first snapshot in the window; null when the store hides stock.' }),
+    endStock: t.exposeInt('endStock', { nullable: true, description: 'Stock at the last snapshot in the window.' }),
+    startAt: t.expose('startAt', { type: 'DateTime' }),
+    endAt: t.expose('endAt', { type: 'DateTime' }),
+    unitsSold: t.exposeInt('unitsSold', { description: 'Estimated units sold between the window\'s snapshots.' }),
+    restocks: t.exposeInt('restocks', { description: 'Intervals in the window in which stock rose.' }),
+    restockedUnits: t.exposeInt('restockedUnits'),
+    price: t.exposeFloat('price', { description: 'Price at the last snapshot.' }),
+  }),
+});
+
+const InventoryConnection = builder.connectionObject({ type: InventoryRef, name: 'SignalInventoryConnection' }, { name: 'SignalInventoryEdge' });
+
+builder.objectFields(SignalRef, (t) => ({
+  stats: t.field({ type: StatsRef, resolve: (w, _args, ctx) => watchStats(ctx.services.db.pool, w.id) }),
+  sales: t.field({
+    type: SalesRef,
+    args: { from: t.arg({ type: 'Date', description: `First UTC day; default ${DEFAULT_WINDOW_DAYS} days ago.` }) },
+    resolve: (w, { from }, ctx) =>
+      watchDailySales(ctx.services.db.pool, w.id, from ?? new Date(clockOf(ctx).getTime() - DEFAULT_WINDOW_DAYS * 86_400_000)),
+  }),
+  inventory: t.field({
+    type: InventoryConnection,
+    description: 'Per variant with a snapshot in the last `days` days: start and end stock, restocks and estimated units sold.',
+    args: {
+      ...pageArgs,
+      days: t.arg.int({
+        defaultValue: DEFAULT_WINDOW_DAYS,
+        validate: { type: 'number', int: true, min: [1, { message: 'must be at least 1' }], max: [MAX_INVENTORY_DAYS, { message: `must be at most ${MAX_INVENTORY_DAYS}` }] },
+      }),
+    },
+    resolve: async (w, { days, ...args }, ctx) => {
+      const since = new Date(clockOf(ctx).getTime() - (days ?? DEFAULT_WINDOW_DAYS) * 86_400_000);
+      return arrayConnection(args, await watchInventory(ctx.services.db.pool, w.id, since));
+    },
+  }),
+}));

@@ -1,0 +1,208 @@
+// The sales figures of a watch, built on the estimate of sales-estimate.ts: aggregate stats, daily
+// sales and per-variant inventory. Figures need at least 2 snapshots of a variant (spec part 3);
+// before that the answers are empty with a note, not an error.
+import type { Queryable } from '../../graphql/sql.ts';
+import { queryRows } from '../../graphql/sql.ts';
+import { snapshotPointsSince } from './daily-sales.ts';
+import { salesByDay, stockMoves, type DailySales, type SnapshotPoint, type StockMove } from './sales-estimate.ts';
+
+export const ESTIMATE_METHOD =
+  'Estimate: for each tracked variant, consecutive inventory snapshots are compared. A stock decrease of n is n units ' +
+  'sold, valued at the earlier snapshot\'s price and counted on the UTC day of the later snapshot. A stock increase is ' +
+  'a restock, reported apart and never a negative sale; sales inside a restocked interval cannot be seen, so figures ' +
+  'are a lower bound. Variants whose storefront hides stock count nothing. Not merchant-reported sales.';
+
+export const NOT_ENOUGH_SNAPSHOTS =
+  'Sales figures need at least 2 inventory snapshots of a variant; fewer exist so far. ' +
+  'They appear after the next probe (scheduled, or POST /v1/signals/{domain}/probe).';
+
+export interface VariantInfo {
+  id: number;
+  productHandle: string;
+  variantId: string;
+  sku: string | null;
+  title: string;
+  active: boolean;
+}
+
+export interface WatchSnapshots {
+  points: SnapshotPoint[];
+  variants: Map<number, VariantInfo>;
+  /** at least one variant has 2 snapshots */
+  ready: boolean;
+}
+
+export async function watchSnapshots(db: Queryable, signalId: number, from: Date): Promise<WatchSnapshots> {
+  const [points, variants] = await Promise.all([
+    snapshotPointsSince(db, signalId, from),
+    queryRows<VariantInfo>(
+      db,
+      `SELECT id, product_handle AS "productHandle", variant_id AS "variantId", sku, title, active
+         FROM tracked_variants WHERE signal_id = $1 AND variant_id NOT LIKE 'pending:%'`,
+      [signalId],
+    ),
+  ]);
+  const perVariant = new Map<number, number>();
+  for (const p of points) perVariant.set(p.variantId, (perVariant.get(p.variantId) ?? 0) + 1);
+  return { points, variants: new Map(variants.map((v) => [v.id, v])), ready: [...perVariant.values()].some((n) => n >= 2) };
+}
+
+export interface VariantSales {
+  productHandle: string;
+  variantId: string;
+  sku: string | null;
+  title: string;
+  units: number;
+  revenueUsd: number;
+}
+
+export interface SalesTotals {
+  days: number;
+  units: number;
+  revenueUsd: number;
+  unitsPerDay: number;
+  revenuePerDayUsd: number;
+  restocks: number;
+  restockedUnits: number;
+}
+
+export interface WatchStats {
+  ready: boolean;
+  note: string | null;
+  method: string;
+  snapshots: number;
+  probes: number;
+  firstSnapshotAt: Date | null;
+  lastSnapshotAt: Date | null;
+  trackedVariants: number;
+  variantsWithoutStock: number;
+  sales: SalesTotals | null;
+  topVariants: VariantSales[];
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+export const TOP_VARIANTS = 5;
+
+function totalsOf(moves: readonly StockMove[]): SalesTotals {
+  const days = salesByDay(moves);
+  const units = moves.reduce((sum, m) => sum + m.unitsSold, 0);
+  const revenueUsd = round2(moves.reduce((sum, m) => sum + m.revenueUsd, 0));
+  const restocks = moves.filter((m) => m.restockedUnits > 0);
+  return {
+    days: days.length,
+    units,
+    revenueUsd,
+    unitsPerDay: days.length ? round2(units / days.length) : 0,
+    revenuePerDayUsd: days.length ? round2(revenueUsd / days.length) : 0,
+    restocks: restocks.length,
+    restockedUnits: restocks.reduce((sum, m) => sum + m.restockedUnits, 0),
+  };
+}
+
+export async function watchStats(db: Queryable, signalId: number): Promise<WatchStats> {
+  const snapshots = await watchSnapshots(db, signalId, new Date(0));
+  const [counts] = await queryRows<{ probes: number; tracked: number; hidden: number }>(
+    db,
+    `SELECT (SELECT count(*)::int FROM signal_probes WHERE signal_id = $1 AND status = 'done' AND kind <> 'ads') AS probes,
+            (SELECT count(*)::int FROM tracked_variants WHERE signal_id = $1 AND active) AS tracked,
+            (SELECT count(*)::int FROM tracked_variants v WHERE v.signal_id = $1 AND v.active AND
+               (SELECT s.stock FROM inventory_snapshots s WHERE s.tracked_variant_id = v.id ORDER BY s.taken_at DESC LIMIT 1) IS NULL
+               AND EXISTS (SELECT 1 FROM inventory_snapshots s WHERE s.tracked_variant_id = v.id)) AS hidden`,
+    [signalId],
+  );
+  const times = snapshots.points.map((p) => p.takenAt.getTime());
+  const moves = stockMoves(snapshots.points);
+  const byVariant = new Map<number, VariantSales>();
+  for (const move of moves) {
+    const info = snapshots.variants.get(move.variantId);
+    if (!info) continue;
+    const row = byVariant.get(move.variantId) ?? { productHandle: info.productHandle, variantId: info.variantId, sku: info.sku, title: info.title, units: 0, revenueUsd: 0 };
+    row.units += move.unitsSold;
+    row.revenueUsd = round2(row.revenueUsd + move.revenueUsd);
+    byVariant.set(move.variantId, row);
+  }
+  const hidden = counts?.hidden ?? 0;
+  return {
+    ready: snapshots.ready,
+    note: !snapshots.ready
+      ? NOT_ENOUGH_SNAPSHOTS
+      : hidden > 0
+        ? `${hidden} tracked variant(s) do not expose stock on the storefront; their sales cannot be estimated.`
+        : null,
+    method: ESTIMATE_METHOD,
+    snapshots: snapshots.points.length,
+    probes: counts?.probes ?? 0,
+    firstSnapshotAt: times.length ? new Date(Math.min(...times)) : null,
+    lastSnapshotAt: times.length ? new Date(Math.max(...times)) : null,
+    trackedVariants: counts?.tracked ?? 0,
+    variantsWithoutStock: hidden,
+    sales: snapshots.ready ? totalsOf(moves) : null,
+    topVariants: snapshots.ready
+      ? [...byVariant.values()].filter((v) => v.units > 0).sort((a, b) => b.units - a.units || b.revenueUsd - a.revenueUsd).slice(0, TOP_VARIANTS)
+      : [],
+  };
+}
+
+export interface WatchDailySales {
+  ready: boolean;
+  note: string | null;
+  method: string;
+  from: Date;
+  days: DailySales[];
+}
+
+export async function watchDailySales(db: Queryable, signalId: number, from: Date): Promise<WatchDailySales> {
+  const snapshots = await watchSnapshots(db, signalId, new Date(0));
+  const fromDay = from.toISOString().slice(0, 10);
+  const days = snapshots.ready ? salesByDay(stockMoves(snapshots.points)).filter((d) => d.day >= fromDay) : [];
+  return { ready: snapshots.ready, note: snapshots.ready ? null : NOT_ENOUGH_SNAPSHOTS, method: ESTIMATE_METHOD, from, days };
+}
+
+export interface VariantInventory {
+  productHandle: string;
+  variantId: string;
+  sku: string | null;
+  title: string;
+  active: boolean;
+  startStock: number | null;
+  endStock: number | null;
+  startAt: Date;
+  endAt: Date;
+  unitsSold: number;
+  restocks: number;
+  restockedUnits: number;
+  price: number;
+}
+
+/** Per variant with a snapshot in the window [since, now]: first and last stock, restocks and units sold between them. */
+export async function watchInventory(db: Queryable, signalId: number, since: Date): Promise<VariantInventory[]> {
+  const snapshots = await watchSnapshots(db, signalId, since);
+  const inWindow = snapshots.points.filter((p) => p.takenAt >= since);
+  const series = new Map<number, SnapshotPoint[]>();
+  for (const p of inWindow) series.set(p.variantId, [...(series.get(p.variantId) ?? []), p]);
+  const rows: VariantInventory[] = [];
+  for (const [id, points] of series) {
+    const info = snapshots.variants.get(id);
+    if (!info) continue;
+    points.sort((a, b) => a.takenAt.getTime() - b.takenAt.getTime());
+    const moves = stockMoves(points);
+    const first = points[0]!;
+    const last = points[points.length - 1]!;
+    rows.push({
+      productHandle: info.productHandle,
+      variantId: info.variantId,
+      sku: info.sku,
+      title: info.title,
+      active: info.active,
+      startStock: first.stock,
+      endStock: last.stock,
+      startAt: first.takenAt,
+      endAt: last.takenAt,
+      unitsSold: moves.reduce((sum, m) => sum + m.unitsSold, 0),
+      restocks: moves.filter((m) => m.restockedUnits > 0).length,
+      restockedUnits: moves.reduce((sum, m) => sum + m.restockedUnits, 0),
+      price: last.price,
+    });
+  }
+  return rows.sort((a, b) => a.productHandle.localeCompare(b.productHandle) || a.title.localeCompare(b.title) || a.variantId.localeCompare(b.variantId));
+}

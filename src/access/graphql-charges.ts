@@ -88,7 +88,8 @@ export function operationCost(
     const definition = rootType?.getFields()[name];
     if ((name === 'node' || name === 'nodes') && definition) {
       const args = getArgumentValues(definition, field, variables);
-      const ids = name === 'node' ? [args.id] : ((args.ids as unknown[] | undefined) ?? []);
+      // variables are not coerced yet: a single value stands for a list of one, as GraphQL will coerce it
+      const ids = name === 'node' ? [args.id] : args.ids == null ? [] : Array.isArray(args.ids) ? args.ids : [args.ids];
       for (const id of ids) count(NODE_TYPE_BUCKETS[typeOfGlobalId(id)], 1);
       continue;
     }

@@ -13,6 +13,12 @@ export const API_KEY_PATTERN = /^sk_live_[0-9A-Za-z]{32}$/;
 /** anywhere in a text (a URL, a log line) */
 export const API_KEY_IN_TEXT = /sk_live_[0-9A-Za-z]{32}/g;
 
+/** `value` (text, or anything JSON) with every key-shaped string replaced: for what goes back to a caller or into a log. */
+export function redactApiKeys<T>(value: T): T {
+  if (value === undefined || value === null) return value;
+  return JSON.parse(JSON.stringify(value).replace(API_KEY_IN_TEXT, '[redacted]')) as T;
+}
+
 export function generateApiKey(): string {
   let secret = '';
   for (let i = 0; i < SECRET_LENGTH; i++) secret += BASE62[randomInt(BASE62.length)];

@@ -1,10 +1,13 @@
 // What a failed field looks like to a caller. ApiError keeps its message and extensions
 // (code, details); a database timeout becomes query_timeout; GraphQL's own request errors
-// (syntax, validation, variable coercion) pass unchanged; anything else is logged and masked as
-// `internal` — never a stack trace or a driver message.
-import { GraphQLError } from 'graphql';
+// (syntax, validation, variable coercion) pass unchanged, and callerFacingErrorsPlugin gives them
+// bad_request in the answer; anything else is logged and masked as `internal` — never a stack
+// trace or a driver message.
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
 import { mapDatabaseError } from '../platform/database/database-errors.ts';
-import { ApiError } from '../platform/errors.ts';
+import { redactApiKeys } from '../access/key-format.ts';
+import { ApiError, isErrorCode } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 
 const located = (error: unknown) => (error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {});
@@ -20,5 +23,30 @@ export function createErrorMasker(logger: Logger) {
     logger.error({ err: original }, 'GraphQL resolver failed');
     const internal = new ApiError('internal', 'Internal server error.');
     return new GraphQLError(internal.message, { ...located(error), extensions: internal.extensions });
+  };
+}
+
+/**
+ * The error as a caller sees it: with a contract code (GraphQL's own request errors and armor's
+ * limits carry none; they are the caller's mistakes, so bad_request) and without anything shaped
+ * like an API key (a key pasted into a variable must not come back in a message).
+ */
+function callerFacing(error: GraphQLError): GraphQLError {
+  const { nodes, source, positions, path, originalError } = error;
+  const code = isErrorCode(error.extensions?.code) ? {} : { code: 'bad_request', details: null };
+  const extensions = redactApiKeys({ ...error.extensions, ...code });
+  return new GraphQLError(redactApiKeys(error.message), { nodes, source, positions, path, originalError, extensions });
+}
+
+const callerFacingResult = (result: ExecutionResult): ExecutionResult =>
+  result.errors?.length ? { ...result, errors: result.errors.map(callerFacing) } : result;
+
+/** Applies callerFacing to every error of an HTTP answer; on the result, after masking, so request errors are not logged as failures. */
+export function callerFacingErrorsPlugin(): Plugin {
+  return {
+    onResultProcess({ result, setResult }) {
+      if (Symbol.asyncIterator in result) return; // streamed results: their errors come from execution, masked above
+      setResult(Array.isArray(result) ? result.map(callerFacingResult) : callerFacingResult(result as ExecutionResult));
+    },
   };
 }

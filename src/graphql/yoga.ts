@@ -8,15 +8,22 @@ import { format } from 'node:util';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { accountIdOf, principalOf, scopesOf } from '../access/principal.ts';
+import { ApiError } from '../platform/errors.ts';
 import type { Services } from '../platform/services.ts';
 import { armorPlugin } from './armor.ts';
 import { createGraphqlContext } from './context.ts';
-import { createErrorMasker } from './errors.ts';
+import { callerFacingErrorsPlugin, createErrorMasker } from './errors.ts';
 import { loadPersistedOperations } from './persisted-operations.ts';
 import { schema } from './schema.ts';
 import { mountWebSocket } from './websocket.ts';
 
 export const GRAPHQL_PATH = '/graphql';
+
+const unsupportedContentType = () =>
+  new ApiError('bad_request', 'Unsupported Content-Type: send the body as application/json.', {
+    parameter: 'body',
+    rule: 'Content-Type must be application/json',
+  });
 
 export interface MountGraphqlOptions {
   /** gate for WebSocket connections (HTTP requests pass the server's own hooks first) */
@@ -42,6 +49,8 @@ export function createGraphqlYoga(
     graphqlEndpoint: GRAPHQL_PATH,
     graphiql: { title: 'Store intelligence GraphQL' },
     landingPage: false,
+    // CORS is the server's one policy (src/http/security-headers.ts); Yoga's own would reflect any Origin with credentials
+    cors: false,
     logging: {
       debug: (...args) => log.debug(format(...args)),
       info: (...args) => log.info(format(...args)),
@@ -62,6 +71,7 @@ export function createGraphqlYoga(
         getPersistedOperation: (hash) => persistedOperations.get(hash) ?? null,
       }),
       ...extraPlugins,
+      callerFacingErrorsPlugin(),
     ],
   });
 }
@@ -77,6 +87,9 @@ export async function mountGraphql(app: FastifyInstance, services: Services, opt
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async (req, reply) => {
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      // Yoga answers a body it has no parser for (e.g. a POST without Content-Type) with a bare 415;
+      // the contract's answer to a malformed request is bad_request
+      if (response.status === 415) throw unsupportedContentType();
       response.headers.forEach((value, key) => {
         reply.header(key, value);
       });

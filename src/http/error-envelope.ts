@@ -1,10 +1,12 @@
 // Every failure leaves the HTTP layer as the contract's envelope {error: {code, message, details}}
 // with the status of HTTP_STATUS. Fastify's own request errors (bad JSON, wrong content type, body
 // too large, bad URL) are the caller's mistakes: bad_request. Anything unrecognised is `internal`
-// with a fixed message: a stack trace or driver text never reaches a caller.
+// with a fixed message: a stack trace or driver text never reaches a caller, nor does anything
+// shaped like an API key.
 import type { FastifyReply } from 'fastify';
 import { ApiError, type ErrorCode } from '../platform/errors.ts';
 import { mapDatabaseError } from '../platform/database/database-errors.ts';
+import { redactApiKeys } from '../access/key-format.ts';
 
 export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string; details: Record<string, unknown> | null };
@@ -59,11 +61,24 @@ export function toApiError(error: unknown, bodyLimit: number): ApiError {
   return new ApiError('internal', 'Internal server error.');
 }
 
+/** A key pasted where an id belongs is never echoed back: error bodies end up in clients' logs. */
 export function envelope(error: ApiError): ErrorEnvelope {
-  return { error: { code: error.code, message: error.message, details: error.details } };
+  return { error: { code: error.code, message: redactApiKeys(error.message), details: redactApiKeys(error.details) } };
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
   return reply.status(error.status).type('application/json; charset=utf-8').send(envelope(error));
+}
+
+/**
+ * The same failure as a GraphQL response, for /graphql: GraphQL clients read `errors`, also when
+ * the request failed before GraphQL ran (the access check, a data store outage).
+ */
+export function sendGraphqlError(reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+  return reply
+    .status(error.status)
+    .type('application/json; charset=utf-8')
+    .send({ errors: [{ message: redactApiKeys(error.message), extensions: { code: error.code, details: redactApiKeys(error.details) } }] });
 }

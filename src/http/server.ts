@@ -6,13 +6,15 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ApiError } from '../platform/errors.ts';
 import { checkHealth } from '../platform/health.ts';
 import type { Services } from '../platform/services.ts';
-import { mountGraphql } from '../graphql/yoga.ts';
+import { GRAPHQL_PATH, mountGraphql } from '../graphql/yoga.ts';
 import { registerRest } from '../../rest/index.ts';
 import { registerScrapeDashboard } from '../scrapes/dashboard/dashboard-page.ts';
 import { registerStoreScreenshot } from '../scrapes/screenshot/screenshot-route.ts';
 import { accessGraphqlPlugin, createAccess, registerAccess, webSocketGate } from '../access/index.ts';
 import { AccessLog, describeRequest } from './access-log.ts';
-import { sendError, toApiError } from './error-envelope.ts';
+import { sendError, sendGraphqlError, toApiError } from './error-envelope.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
+import { looksLikeApiKey } from '../access/key-format.ts';
 
 /** Routes mounted on the server in their own encapsulated Fastify scope. */
 export type ServerPlugin = (app: FastifyInstance, services: Services) => Promise<void>;
@@ -30,7 +32,8 @@ const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
   const given = request.headers['x-request-id'];
-  return typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) ? given : randomUUID();
+  // a key pasted into the wrong header would otherwise be echoed back and written into every log line
+  return typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) && !looksLikeApiKey(given) ? given : randomUUID();
 }
 
 export async function buildServer(services: Services, options: BuildServerOptions = {}): Promise<FastifyInstance> {
@@ -51,6 +54,9 @@ export async function buildServer(services: Services, options: BuildServerOption
     reply.header('x-request-id', request.id);
   });
 
+  // security headers and CORS; before the access check, which a key-less CORS preflight would fail
+  registerSecurityHeaders(app);
+
   // keys, quotas and rate limits: on the root scope, before any surface answers
   const access = await createAccess(services);
   registerAccess(app, access);
@@ -59,6 +65,7 @@ export async function buildServer(services: Services, options: BuildServerOption
     const apiError = toApiError(error, BODY_LIMIT_BYTES);
     if (apiError.code === 'internal') request.log.error({ err: error }, 'request failed unexpectedly');
     else if (apiError.code === 'query_timeout') request.log.warn({ err: error }, 'query timed out');
+    if (request.routeOptions.url === GRAPHQL_PATH) return sendGraphqlError(reply, apiError);
     return sendError(reply, apiError);
   });
 

@@ -26,8 +26,9 @@ const CONCRETE: Record<string, string> = {
   listAppStores: '/v1/apps/klaviyo/stores',
 };
 
-/** the routes that read the catalog fixture; the scrape routes (a queue and a worker) are covered in test/scrapes */
-const readRoutes = catalogRoutes.filter((route) => route.tag !== 'Scrapes');
+/** the routes that read the catalog fixture; the scrape routes (a queue and a worker) are covered in
+ *  test/scrapes, the Signals routes (watches of an account, probes of a storefront) in test/signals */
+const readRoutes = catalogRoutes.filter((route) => route.tag !== 'Scrapes' && route.tag !== 'Signals');
 
 const withQuery = (url: string, query: string) => `${url}${url.includes('?') ? '&' : '?'}${query}`;
 

@@ -1,11 +1,14 @@
 // Turns failures of the structured store into the contract's errors. A statement cancelled by
-// statement_timeout (SQLSTATE 57014) is `query_timeout`; an unreachable or dropped server is
+// statement_timeout (SQLSTATE 57014) is `query_timeout`; text PostgreSQL cannot hold (a NUL
+// character, which only a caller's input carries) is `bad_request`; an unreachable or dropped server is
 // `internal` with a fixed message, because host names, ports and driver text are internals a
 // caller must not see. Errors arrive either from pg directly (raw pool) or wrapped by Prisma, which
 // keeps the driver's classification under meta.driverAdapterError.cause.
 import { ApiError } from '../errors.ts';
 
 const QUERY_CANCELED = '57014';
+/** SQLSTATE 22021 (a NUL byte in text) and 22P05 (\u0000 in JSON): values only a caller's input carries */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 
 /** Prisma's driver-adapter error kinds that mean "no usable connection". */
 const PRISMA_CONNECTION_KINDS = new Set([
@@ -49,6 +52,12 @@ export function isQueryTimeout(error: unknown): boolean {
   return cause?.originalCode === QUERY_CANCELED || cause?.code === QUERY_CANCELED;
 }
 
+function hasUnstorableText(error: object): boolean {
+  const code = (error as { code?: unknown }).code;
+  const cause = prismaDriverCause(error);
+  return [code, cause?.originalCode, cause?.code].some((c) => typeof c === 'string' && UNSTORABLE_TEXT.has(c));
+}
+
 export function isConnectionFailure(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
@@ -66,6 +75,12 @@ export function mapDatabaseError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (isQueryTimeout(error)) {
     return new ApiError('query_timeout', 'The backing query took too long and was cancelled. Narrow the filters or retry later.');
+  }
+  if (typeof error === 'object' && error !== null && hasUnstorableText(error)) {
+    return new ApiError('bad_request', 'A text parameter contains a NUL character (U+0000), which the service cannot store or search.', {
+      parameter: 'request',
+      rule: 'text must not contain NUL characters',
+    });
   }
   if (isConnectionFailure(error)) {
     return new ApiError('internal', 'The data store is temporarily unavailable. Retry later.');

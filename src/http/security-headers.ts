@@ -1,0 +1,74 @@
+// Security headers on every answer, and the CORS policy of the API surfaces (/v1 and /graphql).
+//
+// CORS: any origin may call the API from a browser, without credentials. Authentication is by a
+// key in a header (never a cookie), so a foreign page gains nothing a direct call would not give
+// it, and a wildcard origin rules out credentialed requests by construction. A preflight is
+// answered here, in an onRequest hook registered before the access check: browsers send it
+// without the Authorization or X-Api-Key header it asks about. A fixed policy of a few lines needs
+// no CORS library, and answering here keeps the access layer's rule "every other request needs a
+// key" free of exceptions.
+//
+// Headers: nosniff, no referrer, no framing (nothing of ours is meant to be framed), a CSP that
+// forbids a JSON answer from loading or running anything, HSTS when the request came over TLS, and
+// no-store on every answer whose route did not choose its own caching (data answers depend on the
+// caller's key; the discovery documents and screenshots set their own Cache-Control).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RATE_LIMIT_HEADER_NAMES } from '../../rest/openapi/rate-limit-headers.ts';
+
+export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export const CORS_ALLOWED_HEADERS = ['Authorization', 'X-Api-Key', 'Content-Type', 'X-Request-Id'] as const;
+export const CORS_EXPOSED_HEADERS = [...Object.values(RATE_LIMIT_HEADER_NAMES), 'Retry-After', 'X-Request-Id'] as const;
+/** how long a browser may reuse a preflight answer (Chromium caps it at 2 hours) */
+export const CORS_MAX_AGE_SECONDS = 7_200;
+/** one year, the usual HSTS lifetime; subdomains are the operator's to decide, so not included */
+export const HSTS_MAX_AGE_SECONDS = 31_536_000;
+
+const pathOf = (request: FastifyRequest) => request.url.split('?')[0] ?? request.url;
+
+/** The API surfaces a browser page may call: /v1 (REST and discovery) and /graphql. */
+export const isCorsPath = (path: string) => path === '/graphql' || path === '/v1' || path.startsWith('/v1/');
+
+const isPreflight = (request: FastifyRequest) =>
+  request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined;
+
+/** TLS reached us directly, or a TLS-terminating proxy says so (X-Forwarded-Proto). Browsers ignore HSTS over plain HTTP anyway. */
+function cameOverTls(request: FastifyRequest): boolean {
+  if (request.protocol === 'https') return true;
+  const forwarded = request.headers['x-forwarded-proto'];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim().toLowerCase();
+  return first === 'https';
+}
+
+function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'no-referrer');
+  reply.header('x-frame-options', 'DENY');
+  // HTML pages (GraphiQL, the scrape dashboard) load their scripts; every other answer loads nothing
+  const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+  reply.header('content-security-policy', html ? "frame-ancestors 'none'" : "default-src 'none'; frame-ancestors 'none'");
+  if (cameOverTls(request)) reply.header('strict-transport-security', `max-age=${HSTS_MAX_AGE_SECONDS}`);
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+}
+
+export function registerSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isPreflight(request) || !isCorsPath(pathOf(request))) return;
+    return reply
+      .status(204)
+      .header('access-control-allow-origin', '*')
+      .header('access-control-allow-methods', CORS_ALLOWED_METHODS.join(', '))
+      .header('access-control-allow-headers', CORS_ALLOWED_HEADERS.join(', '))
+      .header('access-control-max-age', String(CORS_MAX_AGE_SECONDS))
+      .header('content-length', '0')
+      .send();
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    setSecurityHeaders(request, reply);
+    if (isCorsPath(pathOf(request))) {
+      reply.header('access-control-allow-origin', '*');
+      reply.header('access-control-expose-headers', CORS_EXPOSED_HEADERS.join(', '));
+    }
+    return payload;
+  });
+}

@@ -105,13 +105,54 @@ export async function connectMongoLegacyStore({
   dbName,
   logger,
 }: ConnectMongoLegacyStoreOptions): Promise<LegacyStore> {
-  // A down server should fail a start or a health check within seconds, not the driver's 30 s.
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000, appName: 'store-intelligence-gateway' });
-  await client.connect();
+  const connect = async () => {
+    // A down server should fail a read or a health check within seconds, not the driver's 30 s.
+    const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000, appName: 'store-intelligence-gateway' });
+    try {
+      await client.connect();
+      return await createMongoLegacyStore({ client, dbName, logger });
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+  };
   try {
-    return await createMongoLegacyStore({ client, dbName, logger });
+    return await connect();
   } catch (error) {
-    await client.close();
-    throw error;
+    // The legacy store only enriches stores: start without it and connect once it answers.
+    logger?.warn({ err: { message: (error as Error).message } }, 'legacy store unreachable at start: serving without it until it answers');
+    return connectingLegacyStore(connect);
   }
+}
+
+/**
+ * A MongoClient whose first connect failed stays closed for good, so until one connects, every
+ * call tries a fresh connection (concurrent calls share the attempt) and fails like a down server.
+ */
+function connectingLegacyStore(connect: () => Promise<LegacyStore>): LegacyStore {
+  let connected: Promise<LegacyStore> | undefined;
+  const store = () =>
+    (connected ??= connect().catch((error: unknown) => {
+      connected = undefined;
+      throw error;
+    }));
+  return {
+    source: `mongo:${MONGO_COLLECTION}`,
+    findByDomains: async (domains) => (await store()).findByDomains(domains),
+    findByLegacyIds: async (ids) => (await store()).findByLegacyIds(ids),
+    upsert: async (summary) => (await store()).upsert(summary),
+    upsertMany: async (summaries) => (await store()).upsertMany(summaries),
+    async health() {
+      try {
+        return await (await store()).health();
+      } catch (error) {
+        return { ok: false, backend: 'mongo', error: (error as Error).message };
+      }
+    },
+    async close() {
+      const pending = connected;
+      connected = undefined;
+      await (await pending?.catch(() => undefined))?.close();
+    },
+  };
 }

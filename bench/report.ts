@@ -1,4 +1,5 @@
-// bench/results.json (everything measured) and bench/results.md (the table, judged against issue 7).
+// bench/results.json (everything measured) and bench/results.md (the table, judged against issue 7);
+// a run narrowed with BENCH_FAMILIES writes bench/results.partial.json and .md instead, leaving the full run's.
 import { writeFileSync } from 'node:fs';
 import type { Family } from './families.ts';
 import type { LoadResult } from './load.ts';
@@ -37,9 +38,9 @@ function verdict({ family, loaded, single }: FamilyResult): string {
 const targetText = ({ target }: Family) =>
   `p50 ≤ ${target.p50Ms} ms${target.minRps ? `, ≥ ${int(target.minRps)} req/s` : ''} (${target.p50From === 'loaded' ? 'loaded run' : '1 connection'})`;
 
-export function writeReport(report: Report): void {
+export function writeReport(report: Report, out = 'bench/results'): void {
   writeFileSync(
-    'bench/results.json',
+    `${out}.json`,
     `${JSON.stringify(
       {
         ...report,
@@ -111,10 +112,11 @@ export function writeReport(report: Report): void {
     '## How the columns are measured',
     '',
     '- req/s, p50, p99: autocannon against the service started as `tsx src/main.ts` (DATABASE_URL, SEED_STORES=0, LOG_LEVEL=warn, a pro key from the keys CLI, its limits lifted with PLAN_LIMITS_JSON), after a warm-up; each connection walks a rotating list of real values from the catalog. Percentiles come from per-response hrtime durations. "1-conn" is the same family with one connection (latency without queueing on the 2 cores).',
-    '- SQL stmts/req: a separate probe server with bench/record-sql.ts preloaded logs every statement any pg client sends (raw pool, Prisma\'s pool, access layer); the median count over five probed requests, job-queue polling excluded. pg_stat_statements is not preloaded on this PostgreSQL, and the timed runs carry no instrumentation.',
+    '- SQL stmts/req: a separate probe server with bench/record-sql.ts preloaded logs every statement any pg client sends (raw pool, Prisma\'s pool, access layer); the median count over five probed requests, job-queue polling excluded. pg_stat_statements is not preloaded on this PostgreSQL, and the timed runs carry no instrumentation. Each probed request is a response-cache miss (distinct parameters); a hit issues no statement.',
+    '- Response cache: the timed runs use the service\'s default (catalog GET answers reused for up to RESPONSE_CACHE_TTL_MS = 10 s, src/http/response-cache.ts); the rows marked "response cache off" run a second service with RESPONSE_CACHE_TTL_MS=0, the REST-through-GraphQL path on every request.',
     '- DB exec ms: each SELECT the first probed request issued, re-run with its own bind values under EXPLAIN (ANALYZE), median of 5, summed over the request\'s statements (an upper bound where the service runs them concurrently); plans are in bench/plans/.',
     '- The plain baseline (bench/baseline-server.ts, never shipped) replays the recorded statements of the probed request on one pg.Pool with this request\'s key values swapped in.',
     '',
   ];
-  writeFileSync('bench/results.md', lines.join('\n'));
+  writeFileSync(`${out}.md`, lines.join('\n'));
 }

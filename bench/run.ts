@@ -3,14 +3,15 @@
 // (statements per request, EXPLAIN ANALYZE time), then drives it with autocannon family by family
 // and side by side with the plain baseline, and writes bench/results.json and bench/results.md.
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_catalog_1m),
-// BENCH_DURATION_S (10), BENCH_WARMUP_S (3), BENCH_SINGLE_S (5).
+// BENCH_DURATION_S (10), BENCH_WARMUP_S (3), BENCH_SINGLE_S (5), BENCH_FAMILIES (all): comma-separated
+// parts of family names, e.g. BENCH_FAMILIES=profile to time the store profile (and its side-by-side) only.
 import { execSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sampleCatalog, seedOrReuse } from './catalog.ts';
-import { buildFamilies } from './families.ts';
+import { buildFamilies, type Family } from './families.ts';
 import { drive, type LoadResult } from './load.ts';
 import { explainText, probeFamily, type ProbeResult } from './probe.ts';
 import { createBenchKey, revokeKey, startNode } from './processes.ts';
@@ -20,6 +21,7 @@ const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
 const warmupS = Number(process.env.BENCH_WARMUP_S ?? 3);
 const singleS = Number(process.env.BENCH_SINGLE_S ?? 5);
+const familyFilter = (process.env.BENCH_FAMILIES ?? '').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean);
 const COOL_DOWN_MS = 6_000;
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const git = (cmd: string) => execSync(`git ${cmd}`, { encoding: 'utf8' }).trim();
@@ -44,7 +46,12 @@ const serviceEnv = {
 
 await seedOrReuse(databaseUrl, log);
 const sample = await sampleCatalog(databaseUrl);
-const families = buildFamilies(sample);
+const allFamilies = buildFamilies(sample);
+const families = familyFilter.length
+  ? allFamilies.filter((family) => familyFilter.some((part) => family.name.toLowerCase().includes(part)))
+  : allFamilies;
+const out = familyFilter.length ? 'bench/results.partial' : 'bench/results';
+if (families.length === 0) throw new Error(`BENCH_FAMILIES=${process.env.BENCH_FAMILIES} names none of: ${allFamilies.map((f) => f.name).join(', ')}`);
 const key = createBenchKey(databaseUrl);
 const headers = { authorization: `Bearer ${key}` };
 const started = new Date().toISOString();
@@ -89,59 +96,65 @@ try {
   }
 
   // 3. the plain baseline side by side: the same SQL, the same rotation, alternating runs
-  const profile = families[0]!;
-  const search = families[1]!;
-  const profileProbe = probes.get(profile.name)!;
-  const searchProbe = probes.get(search.name)!;
+  const [profile, search] = allFamilies as [Family, Family];
   const probedStore = sample.stores[0]!;
   const probedWord = sample.nameWords[0]!;
-  const baseline = await startNode('bench/baseline-server.ts', {
-    BENCH_BASELINE_JSON: JSON.stringify({
-      databaseUrl,
-      routes: [
-        {
-          path: '/plain/stores/:domain',
-          param: { in: 'path', name: 'domain' },
-          statements: profileProbe.sample,
-          probe: probedStore,
-          lookup: Object.fromEntries(sample.stores.map((s) => [s.domain, s])),
-        },
-        { path: '/plain/stores', param: { in: 'query', name: 'q' }, statements: searchProbe.sample, probe: { q: probedWord } },
-      ],
-    }),
-  });
-  const service2 = await startNode('src/main.ts', serviceEnv, { readyPath: '/v1/health' });
+  const sideBySide = [
+    {
+      family: profile,
+      plainPaths: sample.stores.map((s) => `/plain/stores/${encodeURIComponent(s.domain)}`),
+      route: (probe: ProbeResult) => ({
+        path: '/plain/stores/:domain',
+        param: { in: 'path', name: 'domain' },
+        statements: probe.sample,
+        probe: probedStore,
+        lookup: Object.fromEntries(sample.stores.map((s) => [s.domain, s])),
+      }),
+    },
+    {
+      family: search,
+      plainPaths: sample.nameWords.map((w) => `/plain/stores?q=${encodeURIComponent(w)}`),
+      route: (probe: ProbeResult) => ({ path: '/plain/stores', param: { in: 'query', name: 'q' }, statements: probe.sample, probe: { q: probedWord } }),
+    },
+  ].filter((pair) => probes.has(pair.family.name));
   const ratios: Array<{ route: string; connections: number; service: LoadResult; plain: LoadResult }> = [];
-  try {
-    for (const [family, plainPaths] of [
-      [profile, sample.stores.map((s) => `/plain/stores/${encodeURIComponent(s.domain)}`)],
-      [search, sample.nameWords.map((w) => `/plain/stores?q=${encodeURIComponent(w)}`)],
-    ] as const) {
-      log(`side by side: ${family.name}`);
-      const options = { connections: family.connections, durationS, headers };
-      await drive(service2.baseUrl, family.paths, { ...options, durationS: warmupS });
-      await drive(baseline.baseUrl, plainPaths, { ...options, durationS: warmupS });
-      const serviceRun = await drive(service2.baseUrl, family.paths, options);
-      const plainRun = await drive(baseline.baseUrl, plainPaths, options);
-      ratios.push({ route: family.route, connections: family.connections, service: serviceRun, plain: plainRun });
+  if (sideBySide.length > 0) {
+    const baseline = await startNode('bench/baseline-server.ts', {
+      BENCH_BASELINE_JSON: JSON.stringify({ databaseUrl, routes: sideBySide.map((pair) => pair.route(probes.get(pair.family.name)!)) }),
+    });
+    // the service as users run it, and again with its response cache off: the adapter's own cost
+    const service2 = await startNode('src/main.ts', serviceEnv, { readyPath: '/v1/health' });
+    const uncached = await startNode('src/main.ts', { ...serviceEnv, RESPONSE_CACHE_TTL_MS: '0' }, { readyPath: '/v1/health' });
+    try {
+      for (const { family, plainPaths } of sideBySide) {
+        log(`side by side: ${family.name}`);
+        const options = { connections: family.connections, durationS, headers };
+        await drive(service2.baseUrl, family.paths, { ...options, durationS: warmupS });
+        await drive(uncached.baseUrl, family.paths, { ...options, durationS: warmupS });
+        await drive(baseline.baseUrl, plainPaths, { ...options, durationS: warmupS });
+        const serviceRun = await drive(service2.baseUrl, family.paths, options);
+        const uncachedRun = await drive(uncached.baseUrl, family.paths, options);
+        const plainRun = await drive(baseline.baseUrl, plainPaths, options);
+        ratios.push({ route: family.route, connections: family.connections, service: serviceRun, plain: plainRun });
+        ratios.push({ route: `${family.route} (response cache off)`, connections: family.connections, service: uncachedRun, plain: plainRun });
+      }
+    } finally {
+      await Promise.all([service2.stop(), uncached.stop(), baseline.stop()]);
     }
-  } finally {
-    await service2.stop();
-    await baseline.stop();
   }
 
   const dirty = git('status --porcelain').split('\n').filter(Boolean).length;
   writeReport({
     started,
-    command: `npm run bench (BENCH_DURATION_S=${durationS} BENCH_WARMUP_S=${warmupS} BENCH_SINGLE_S=${singleS})`,
+    command: `npm run bench (BENCH_DURATION_S=${durationS} BENCH_WARMUP_S=${warmupS} BENCH_SINGLE_S=${singleS}${familyFilter.length ? ` BENCH_FAMILIES=${familyFilter.join(',')}` : ''})`,
     commit: git('rev-parse --short HEAD'),
     workingTree: dirty ? `${dirty} uncommitted paths` : 'clean',
     machine: `${cpus().length} cores, load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
     databaseUrl,
     results,
     ratios,
-  });
-  log('wrote bench/results.json and bench/results.md');
+  }, out);
+  log(`wrote ${out}.json and ${out}.md`);
 } finally {
   revokeKey(databaseUrl, key, 12);
 }

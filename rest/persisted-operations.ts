@@ -1,9 +1,12 @@
 // The REST side runs only persisted operations: the documents of schema/persisted-operations.json,
-// each parsed and validated against the schema once, at start. A route names its operation
-// through the generated typed document; the executed document is the manifest's.
+// each parsed, validated and compiled with graphql-jit against the schema once, at start (compiled,
+// the profile's execution costs about a fifth less CPU than graphql-js interpreting the document; an
+// operation jit cannot compile runs on graphql-js). A route names its operation through the
+// generated typed document; the executed document is the manifest's.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import {
   execute,
   getOperationAST,
@@ -23,6 +26,8 @@ export interface PersistedOperation {
   name: string;
   hash: string;
   document: DocumentNode;
+  /** absent when graphql-jit could not compile the document: graphql-js runs it */
+  compiled?: CompiledQuery;
 }
 
 export function readManifest(url: URL = MANIFEST_URL): Manifest {
@@ -53,7 +58,9 @@ export class PersistedOperations {
       }
       const name = getOperationAST(document)?.name?.value;
       if (!name) throw new Error(`persisted operation ${hash} must hold exactly one named operation`);
-      return { name, hash, document };
+      const compiled = compileQuery(schema, document, name);
+      if (!isCompiledQuery(compiled)) logger.warn({ operation: name, errors: compiled.errors?.map((e) => e.message) }, 'persisted operation runs uncompiled');
+      return { name, hash, document, compiled: isCompiledQuery(compiled) ? compiled : undefined };
     });
     return new PersistedOperations(schema, operations, logger);
   }
@@ -72,13 +79,11 @@ export class PersistedOperations {
     contextValue: unknown,
   ): Promise<TData> {
     const operation = this.get(typed);
-    const result = await execute({
-      schema: this.schema,
-      document: operation.document,
-      // An explicit undefined would reach resolvers as null; an absent key takes the defaults.
-      variableValues: withoutUndefined(variables as Record<string, unknown>),
-      contextValue,
-    });
+    // An explicit undefined would reach resolvers as null; an absent key takes the defaults.
+    const variableValues = withoutUndefined(variables as Record<string, unknown>);
+    const result = operation.compiled
+      ? await operation.compiled.query(undefined, contextValue, variableValues)
+      : await execute({ schema: this.schema, document: operation.document, variableValues, contextValue });
     if (result.errors?.length) throw toApiError(result.errors, this.logger, operation.name);
     return result.data as TData;
   }

@@ -6,7 +6,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../platform/errors.ts';
 import type { Services } from '../platform/services.ts';
-import { anyLiveKey, KeyAuthenticator, missingKey } from './authenticate.ts';
+import { anyLiveKey, KEYS_CHANGED_CHANNEL, KeyAuthenticator, missingKey } from './authenticate.ts';
 import { createCounters, type Counters } from './counters.ts';
 import { presentedApiKey, presentedServiceToken } from './credentials.ts';
 import { paidPlanRequired } from './api-keys.ts';
@@ -43,6 +43,14 @@ export async function createAccess(services: Services): Promise<Access> {
   const counters = createCounters({ redisUrl: config.REDIS_URL, keyPrefix: config.QUOTA_REDIS_PREFIX, logger });
   const quotas = new Quotas(counters, plans);
   const authenticator = new KeyAuthenticator(db.prisma, logger);
+  // not awaited: with Redis down at start the subscription completes once it is back (until then
+  // the cache's TTL bounds how long a revocation takes)
+  const keysChanged = services.pubsub
+    .subscribe(KEYS_CHANGED_CHANNEL, () => authenticator.forgetKeys(), {})
+    .catch((error: unknown) => {
+      log.warn({ err: { message: (error as Error).message } }, 'not subscribed to key changes: revocations apply within the key cache TTL');
+      return undefined;
+    });
   const production = config.NODE_ENV === 'production';
   const serviceToken = config.WEB_APP_SERVICE_TOKEN ? sha256(config.WEB_APP_SERVICE_TOKEN) : undefined;
 
@@ -87,7 +95,11 @@ export async function createAccess(services: Services): Promise<Access> {
       return { window: quotas.planOf(principal).resultWindow, planName };
     },
     isOpenDevMode,
-    close: () => counters.close(),
+    close: async () => {
+      const subscription = await Promise.race([keysChanged, Promise.resolve(undefined)]);
+      if (subscription !== undefined) services.pubsub.unsubscribe(subscription);
+      await counters.close();
+    },
   };
   return access;
 }

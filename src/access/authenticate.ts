@@ -2,6 +2,13 @@
 // comparison of the stored and computed digests. lastUsedAt is refreshed at most once a minute per
 // key and instance, off the request's path. Open-dev mode is read from the database on each
 // keyless request, so a key minted by `npm run keys` (another process) ends it at once.
+//
+// A live key's principal is kept in memory for KEY_CACHE_TTL_MS, so a request costs no database
+// round trip for its key. That bounds how long a change made elsewhere takes: a revoked key (or an
+// account's new plan) is seen within KEY_CACHE_TTL_MS. Changes announced on KEYS_CHANGED_CHANNEL
+// (the web app's key mutations; `npm run keys` when REDIS_URL is set) empty the cache at once, on
+// every replica sharing the pub/sub. Unknown and revoked keys are never cached.
+import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { ApiError } from '../platform/errors.ts';
@@ -11,6 +18,20 @@ import { hashApiKey, sameHash } from './key-format.ts';
 import type { KeyPrincipal } from './principal.ts';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** how long a key's principal is reused without reading api_keys again: the revocation bound */
+export const KEY_CACHE_TTL_MS = 5_000;
+const KEY_CACHE_MAX_ENTRIES = 10_000;
+/** pub/sub channel: a key was revoked or an account's keys or plan changed; its payload is not read */
+export const KEYS_CHANGED_CHANNEL = 'access:keys-changed';
+
+/** Tells every server sharing the pub/sub to drop its cached keys, so a revocation applies at once. */
+export async function announceKeysChanged(pubsub: Pick<Services['pubsub'], 'publish'>, logger: Logger): Promise<void> {
+  try {
+    await pubsub.publish(KEYS_CHANGED_CHANNEL, { at: new Date().toISOString() });
+  } catch (error) {
+    logger.warn({ err: { message: (error as Error).message } }, `key change not announced: servers see it within ${KEY_CACHE_TTL_MS} ms`);
+  }
+}
 
 export const invalidKey = () =>
   new ApiError('unauthorized', 'The API key is not valid (unknown or revoked). Send a current key in Authorization: Bearer <key> or X-Api-Key.');
@@ -20,22 +41,40 @@ export const missingKey = () =>
 
 export class KeyAuthenticator {
   private readonly lastUsedWrites = new Map<number, number>();
+  private readonly live: LRUCache<string, KeyPrincipal>;
+  /** bumped by forgetKeys: a lookup that began before a change must not cache what it read */
+  private generation = 0;
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly logger: Logger,
-  ) {}
+    cacheTtlMs: number = KEY_CACHE_TTL_MS,
+  ) {
+    this.live = new LRUCache({ max: KEY_CACHE_MAX_ENTRIES, ttl: Math.max(1, cacheTtlMs), ttlAutopurge: false });
+  }
+
+  /** Drops every cached key: the next request of each key reads api_keys again. */
+  forgetKeys(): void {
+    this.generation++;
+    this.live.clear();
+  }
 
   /** The key's principal; throws unauthorized for an unknown or revoked key. */
   async authenticate(key: string): Promise<KeyPrincipal> {
     const hash = hashApiKey(key);
+    const cached = this.live.get(hash);
+    if (cached) {
+      this.touch(cached.keyId);
+      return cached;
+    }
+    const generation = this.generation;
     const row = await this.prisma.apiKey.findUnique({
       where: { hash },
       select: { id: true, prefix: true, hash: true, scopes: true, revokedAt: true, account: { select: { id: true, externalId: true, plan: true } } },
     });
     if (!row || !sameHash(row.hash, hash) || row.revokedAt) throw invalidKey();
     this.touch(row.id);
-    return {
+    const principal: KeyPrincipal = {
       kind: 'key',
       keyId: row.id,
       keyPrefix: row.prefix,
@@ -44,6 +83,8 @@ export class KeyAuthenticator {
       plan: row.account.plan,
       scopes: row.scopes,
     };
+    if (generation === this.generation) this.live.set(hash, principal);
+    return principal;
   }
 
   private touch(keyId: number): void {

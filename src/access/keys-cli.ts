@@ -8,6 +8,8 @@ import { ConfigError, loadConfig, type Config } from '../platform/config.ts';
 import { ApiError } from '../platform/errors.ts';
 import { createLogger } from '../platform/logger.ts';
 import { listApiKeys, mintApiKey, revokeApiKey, type ApiKeyRecord } from './api-keys.ts';
+import { announceKeysChanged, KEY_CACHE_TTL_MS } from './authenticate.ts';
+import { createPubSub } from '../platform/pubsub/pubsub.ts';
 import { openCliDatabase } from './cli-database.ts';
 import type { Database } from '../platform/database/database.ts';
 import { storedWebhookSecret } from '../scrapes/webhooks/signing-secret.ts';
@@ -22,7 +24,8 @@ export const USAGE = `usage:
   create   mints a key for the account (created on first use, its plan set to --plan) and prints it once;
            --scope signals:read makes a partner service key
   list     live keys (--all: revoked ones too), optionally of one account
-  revoke   revokes a key by its id or its displayed prefix; it stops working at once
+  revoke   revokes a key by its id or its displayed prefix; servers sharing REDIS_URL are told at
+           once, others stop accepting it within 5 seconds (their key cache)
   webhook-secret  prints the secret scrape webhooks are signed with (WEBHOOK_SIGNING_SECRET, or the one
            the service generated and stored), for receivers to verify signatures
 `;
@@ -33,6 +36,18 @@ export interface CliIo {
 }
 
 class UsageError extends Error {}
+
+/** Servers cache keys for KEY_CACHE_TTL_MS; with a shared Redis they can be told to drop them now. */
+async function announceToServers(config: Config): Promise<void> {
+  if (!config.REDIS_URL) return;
+  const logger = createLogger('error');
+  const pubsub = createPubSub({ redisUrl: config.REDIS_URL, logger });
+  try {
+    await Promise.race([announceKeysChanged(pubsub, logger), new Promise((resolve) => setTimeout(resolve, KEY_CACHE_TTL_MS).unref())]);
+  } finally {
+    await pubsub.close();
+  }
+}
 
 function parse(argv: string[]) {
   try {
@@ -103,6 +118,7 @@ async function run(database: Database, config: Config, argv: string[], io: CliIo
     case 'revoke': {
       if (rest.length !== 1) throw new UsageError('revoke needs exactly one KEY_ID or PREFIX');
       const record = await revokeApiKey(prisma, rest[0]!);
+      await announceToServers(config);
       io.err(`Revoked key ${record.id} (${record.prefix}…) of account ${record.accountExternalId}.`);
       return;
     }

@@ -8,6 +8,7 @@ import type { GraphqlContext } from '../graphql/context.ts';
 import { ApiError, notFound } from '../platform/errors.ts';
 import type { Access } from './access.ts';
 import { KEY_SCOPES, listApiKeys, mintApiKey, revokeApiKey, type ApiKeyRecord } from './api-keys.ts';
+import { announceKeysChanged } from './authenticate.ts';
 import { QUOTA_BUCKET_DESCRIPTIONS, QUOTA_BUCKETS, type AccountPlan, type QuotaBucket } from './plans.ts';
 import { principalOf } from './principal.ts';
 
@@ -129,6 +130,8 @@ builder.mutationField('mintApiKey', (t) =>
         name: input.name ?? undefined,
         scopes: input.scopes ?? [],
       });
+      // minting may change the account's plan, which its other keys' cached principals carry
+      await announceKeysChanged(ctx.services.pubsub, ctx.services.logger);
       return { key: minted.key, apiKey: minted.record };
     },
   }),
@@ -142,9 +145,11 @@ builder.mutationField('revokeApiKey', (t) =>
       accountExternalId: t.arg.string({ required: true, description: 'The web app\'s id of the account.' }),
       id: t.arg.int({ required: true, description: 'ApiKey.id' }),
     },
-    resolve: (_root, { accountExternalId, id }, ctx) => {
+    resolve: async (_root, { accountExternalId, id }, ctx) => {
       requireWebApp(ctx);
-      return revokeApiKey(ctx.services.db.prisma, id, { accountExternalId });
+      const revoked = await revokeApiKey(ctx.services.db.prisma, id, { accountExternalId });
+      await announceKeysChanged(ctx.services.pubsub, ctx.services.logger);
+      return revoked;
     },
   }),
 );

@@ -2,9 +2,9 @@
 import DataLoader from 'dataloader';
 import { childPageLoader } from '../graphql/child-pages.ts';
 import { defineLoader } from '../graphql/context.ts';
-import { guardDb } from '../graphql/sql.ts';
+import { guardDb, queryRows } from '../graphql/sql.ts';
 import { storeColumns, type StoreRecord } from '../stores/store.sql.ts';
-import type { AppRecord } from './app.sql.ts';
+import { APP_COLUMNS, type AppRecord } from './app.sql.ts';
 
 export const appById = defineLoader(
   (ctx) =>
@@ -24,22 +24,21 @@ export const appBySlug = defineLoader(
     }),
 );
 
-/** Each store's installed apps (the whole stack), most installed first. */
+/** Each store's installed apps (the whole stack), most installed first: one join, one statement. */
 export const appsByStoreId = defineLoader(
   (ctx) =>
     new DataLoader<number, AppRecord[]>(async (storeIds) => {
-      const installs = await guardDb(
-        ctx.services.db.prisma.storeApp.findMany({
-          where: { storeId: { in: [...storeIds] } },
-          include: { app: true },
-          orderBy: [{ app: { installCount: 'desc' } }, { app: { name: 'asc' } }],
-        }),
+      const rows = await queryRows<AppRecord & { storeId: number }>(
+        ctx.services.db.pool,
+        `SELECT sa.store_id AS "storeId", ${APP_COLUMNS} FROM store_apps sa JOIN apps a ON a.id = sa.app_id
+         WHERE sa.store_id = ANY($1::int[]) ORDER BY sa.store_id, a.install_count DESC, a.name ASC`,
+        [storeIds],
       );
       const byStore = new Map<number, AppRecord[]>();
-      for (const install of installs) {
-        const list = byStore.get(install.storeId) ?? [];
-        list.push(install.app);
-        byStore.set(install.storeId, list);
+      for (const { storeId, ...app } of rows) {
+        const list = byStore.get(storeId) ?? [];
+        list.push(app);
+        byStore.set(storeId, list);
       }
       return storeIds.map((id) => byStore.get(id) ?? []);
     }),

@@ -38,6 +38,8 @@ export const configSchema = z.object({
   SEED_STORES: int(10_000, 0, 10_000_000),
   /** per-request statement timeout in the structured store; past it: query_timeout */
   QUERY_TIMEOUT_MS: int(5_000, 100, 600_000),
+  /** how long a catalog GET response may be served from memory (src/http/response-cache.ts); 0 = no response cache */
+  RESPONSE_CACHE_TTL_MS: int(10_000, 0, 60_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** the web app's service credential (header X-Service-Token) for the key-management GraphQL fields; unset = those fields refuse every caller */
   WEB_APP_SERVICE_TOKEN: z

@@ -5,18 +5,24 @@ import type { StoreDailySnapshot, TrafficMonthly } from '../generated/prisma/cli
 import type { LegacySummary } from '../legacy/port.ts';
 import { childPageLoader } from '../graphql/child-pages.ts';
 import { defineLoader, type GraphqlContext } from '../graphql/context.ts';
-import { guardDb, queryRows } from '../graphql/sql.ts';
-import type { StoreRecord } from './store.sql.ts';
+import { queryRows } from '../graphql/sql.ts';
+import { appsByStoreId } from '../apps/app.loaders.ts';
+import { APP_COLUMNS, type AppRecord } from '../apps/app.sql.ts';
+import { storeColumns, type StoreRecord } from './store.sql.ts';
 
 function byKey<K, V>(keys: readonly K[], rows: readonly V[], keyOf: (row: V) => K): (V | null)[] {
   const map = new Map(rows.map((row) => [keyOf(row), row]));
   return keys.map((key) => map.get(key) ?? null);
 }
 
+// Stores are read with raw SQL rather than Prisma: the same StoreRecord (storeColumns maps every
+// column to the model's field), without the client's per-query compilation on the hot path.
+const STORE_SELECT = `SELECT ${storeColumns('s')} FROM stores s`;
+
 export const storeById = defineLoader(
   (ctx) =>
     new DataLoader<number, StoreRecord | null>(async (ids) => {
-      const stores = await guardDb(ctx.services.db.prisma.store.findMany({ where: { id: { in: [...ids] } } }));
+      const stores = await queryRows<StoreRecord>(ctx.services.db.pool, `${STORE_SELECT} WHERE s.id = ANY($1::int[])`, [ids]);
       for (const store of stores) storeByDomain(ctx).prime(store.domain, store);
       return byKey(ids, stores, (s) => s.id);
     }),
@@ -26,7 +32,7 @@ export const storeById = defineLoader(
 export const storeByDomain = defineLoader(
   (ctx) =>
     new DataLoader<string, StoreRecord | null>(async (domains) => {
-      const stores = await guardDb(ctx.services.db.prisma.store.findMany({ where: { domain: { in: [...domains] } } }));
+      const stores = await queryRows<StoreRecord>(ctx.services.db.pool, `${STORE_SELECT} WHERE s.domain = ANY($1::text[])`, [domains]);
       for (const store of stores) storeById(ctx).prime(store.id, store);
       return byKey(domains, stores, (s) => s.domain);
     }),
@@ -40,12 +46,24 @@ export function primeStores(ctx: GraphqlContext, stores: readonly StoreRecord[])
   }
 }
 
-/** The legacy store's summary of each domain: one findByDomains round trip per batch. */
+/**
+ * The legacy store's summary of each domain: one findByDomains round trip per batch. The legacy
+ * store only enriches a store, so while it is unreachable stores are served without its fields
+ * (and `sources` lacks its entry) instead of failing the request.
+ */
 export const legacySummaryByDomain = defineLoader(
   (ctx) =>
     new DataLoader<string, LegacySummary | null>(async (domains) => {
-      const found = await ctx.services.legacy.findByDomains(domains);
-      return domains.map((d) => found.get(d) ?? null);
+      try {
+        const found = await ctx.services.legacy.findByDomains(domains);
+        return domains.map((d) => found.get(d) ?? null);
+      } catch (error) {
+        ctx.services.logger.warn(
+          { err: { message: (error as Error).message }, source: ctx.services.legacy.source },
+          'legacy store unavailable: serving stores without its fields',
+        );
+        return domains.map(() => null);
+      }
     }),
 );
 
@@ -68,6 +86,34 @@ export const latestTrafficByStoreId = defineLoader(
         [storeIds],
       );
       return byKey(storeIds, rows, (r) => r.storeId);
+    }),
+);
+
+/**
+ * A store profile in one statement: the store with its newest traffic month and its app stack (the
+ * fields the profile and its models read), which prime the loaders those fields use. One round trip
+ * instead of three; with the legacy summary fetched alongside, a profile costs two statements.
+ */
+export const storeProfileByDomain = defineLoader(
+  (ctx) =>
+    new DataLoader<string, StoreRecord | null>(async (domains) => {
+      const rows = await queryRows<StoreRecord & { latestTraffic: TrafficRecord | null; apps: AppRecord[] }>(
+        ctx.services.db.pool,
+        `SELECT ${storeColumns('s')},
+           (SELECT row_to_json(latest) FROM (SELECT ${TRAFFIC_COLUMNS} FROM traffic_monthly t
+             WHERE t.store_id = s.id ORDER BY t.month DESC LIMIT 1) latest) AS "latestTraffic",
+           (SELECT coalesce(json_agg(stack ORDER BY stack."installCount" DESC, stack.name), '[]'::json)
+             FROM (SELECT ${APP_COLUMNS} FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE sa.store_id = s.id) stack) AS apps
+         FROM stores s WHERE s.domain = ANY($1::text[])`,
+        [domains],
+      );
+      const stores = rows.map(({ latestTraffic, apps, ...store }) => {
+        latestTrafficByStoreId(ctx).prime(store.id, latestTraffic);
+        appsByStoreId(ctx).prime(store.id, apps);
+        return store;
+      });
+      primeStores(ctx, stores);
+      return byKey(domains, stores, (s) => s.domain);
     }),
 );
 

@@ -2,7 +2,7 @@
 import { builder } from '../graphql/builder.ts';
 import { notFound } from '../platform/errors.ts';
 import { domainSchema } from './domain.ts';
-import { storeByDomain } from './store.loaders.ts';
+import { legacySummaryByDomain, storeProfileByDomain } from './store.loaders.ts';
 import { StoreRef } from './store.ref.ts';
 
 builder.queryField('store', (t) =>
@@ -11,7 +11,9 @@ builder.queryField('store', (t) =>
     description: 'One store by domain; a full URL with scheme and www. is accepted.',
     args: { domain: t.arg.string({ required: true, validate: { schema: domainSchema } }) },
     resolve: async (_root, { domain }, ctx) => {
-      const store = await storeByDomain(ctx).load(domain);
+      // the legacy summary is read alongside the store, not after it: the profile needs both
+      void legacySummaryByDomain(ctx).load(domain).catch(() => undefined);
+      const store = await storeProfileByDomain(ctx).load(domain);
       if (!store) throw notFound(`No store ${domain} in the catalog. Search first, or request a scrape.`, { domain });
       return store;
     },

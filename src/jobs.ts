@@ -5,8 +5,10 @@ import { migrateJobQueue } from './platform/jobs/job-queue.ts';
 import { startJobWorker, type JobWorker } from './platform/jobs/job-worker.ts';
 import type { Services } from './platform/services.ts';
 import { scrapeJobs } from './scrapes/scrape-jobs.ts';
+import { rollupJobs } from './rollups/rollup-jobs.ts';
+import { signalJobs } from './signals/signal-jobs.ts';
 
-export const jobFeatures = (services: Services) => [scrapeJobs(services)];
+export const jobFeatures = (services: Services) => [scrapeJobs(services), signalJobs(services), rollupJobs(services)];
 
 export function startWorker(services: Services): Promise<JobWorker> {
   return startJobWorker({

@@ -34,7 +34,7 @@ builder.queryField('analyticsOverview', (t) =>
         productsTracked: products,
         topVerticals: verticals.slice(0, TOP),
         topCountries: countries.slice(0, TOP),
-        generatedAt: new Date(),
+        generatedAt: totals.computedAt ?? new Date(),
       };
     },
   }),

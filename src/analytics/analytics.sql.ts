@@ -1,7 +1,10 @@
 // Market analytics over the whole catalog (GET /v1/analytics/*). Breakdowns by vertical and by
 // country are bounded lists (tens of verticals, at most ~250 countries), read whole and paged in
-// memory; store-level lists (movers) are paged in SQL.
+// memory; store-level lists (movers) are paged in SQL. The whole-catalog figures (totals, the
+// vertical breakdown, the country breakdown without a vertical) come from the pre-computed rollups
+// while they are fresh (src/rollups/), from the live query otherwise.
 import { queryRows, SqlParams, type Queryable } from '../graphql/sql.ts';
+import { readFreshRollups } from '../rollups/store-rollups.ts';
 
 export interface VerticalStatRow {
   vertical: string;
@@ -19,7 +22,14 @@ export interface CountryStatRow {
 }
 
 /** Sums of the modeled figures per vertical, most stores first. */
-export function verticalStats(pool: Queryable): Promise<VerticalStatRow[]> {
+export async function verticalStats(pool: Queryable): Promise<VerticalStatRow[]> {
+  const rolledUp = await readFreshRollups<VerticalStatRow>(
+    pool,
+    `r.vertical, r.stores, r.revenue_high_sum AS "monthlyRevenueUsd", r.visits_sum AS "monthlyVisits", r.ad_spend_sum AS "adSpendUsd"`,
+    `r.dimensions = 'vertical' AND r.vertical IS NOT NULL`,
+    `r.stores DESC, r.revenue_high_sum DESC, r.vertical`,
+  );
+  if (rolledUp) return rolledUp;
   return queryRows<VerticalStatRow>(
     pool,
     `SELECT s.vertical, count(*)::int AS stores, sum(s.revenue_high_usd)::float8 AS "monthlyRevenueUsd",
@@ -30,7 +40,16 @@ export function verticalStats(pool: Queryable): Promise<VerticalStatRow[]> {
 }
 
 /** Market size per country, of the whole catalog or inside one vertical (case-insensitive). */
-export function countryStats(pool: Queryable, vertical?: string | null): Promise<CountryStatRow[]> {
+export async function countryStats(pool: Queryable, vertical?: string | null): Promise<CountryStatRow[]> {
+  if (!vertical) {
+    const rolledUp = await readFreshRollups<CountryStatRow>(
+      pool,
+      `r.country_code AS "countryCode", r.stores, r.revenue_high_sum AS "monthlyRevenueUsd", r.visits_sum AS "monthlyVisits"`,
+      `r.dimensions = 'country' AND r.country_code IS NOT NULL`,
+      `r.stores DESC, r.revenue_high_sum DESC, r.country_code`,
+    );
+    if (rolledUp) return rolledUp;
+  }
   const params = new SqlParams();
   const inVertical = vertical ? `AND lower(s.vertical) = lower(${params.add(vertical)})` : '';
   return queryRows<CountryStatRow>(
@@ -51,9 +70,24 @@ export interface CatalogTotals {
   averageMonthlyVisits: number;
   averageRevenueHighUsd: number;
   averageServiceRating: number;
+  /** when the figures were computed, when they come from the rollups (live figures: now) */
+  computedAt?: Date;
 }
 
 export async function catalogTotals(pool: Queryable): Promise<CatalogTotals> {
+  const [rolledUp] =
+    (await readFreshRollups<CatalogTotals>(
+      pool,
+      `r.stores, r.dropshippers, r.stores_with_traffic AS "storesWithTraffic",
+       (SELECT count(*)::int FROM apps) AS "appsTracked",
+       coalesce(r.visits_mean, 0) AS "averageMonthlyVisits",
+       coalesce(r.revenue_high_mean, 0) AS "averageRevenueHighUsd",
+       coalesce(r.service_rating_mean, 0) AS "averageServiceRating",
+       (SELECT refreshed_at FROM store_rollup_refreshes) AS "computedAt"`,
+      `r.dimensions = ''`,
+      'r.id',
+    )) ?? [];
+  if (rolledUp) return rolledUp;
   const [row] = await queryRows<CatalogTotals>(
     pool,
     `SELECT count(*)::int AS stores,

@@ -1,5 +1,6 @@
 // Types of the market analytics: per-vertical and per-country sums, the coverage overview, movers.
 import { builder } from '../graphql/builder.ts';
+import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store-rollups.ts';
 import { StoreRef } from '../stores/store.ref.ts';
 import type { CatalogTotals, CountryStatRow, VerticalStatRow } from './analytics.sql.ts';
 import { MOVER_DIRECTIONS, MOVER_METRICS, type MoverMetric, type MoverRow } from './movers.sql.ts';
@@ -62,7 +63,10 @@ export const AnalyticsOverview = builder.objectRef<Overview>('AnalyticsOverview'
     averages: t.field({ type: OverviewAverages, resolve: (o) => o.totals }),
     topVerticals: t.field({ type: [VerticalStat], resolve: (o) => o.topVerticals }),
     topCountries: t.field({ type: [CountryStat], resolve: (o) => o.topCountries }),
-    generatedAt: t.expose('generatedAt', { type: 'DateTime' }),
+    generatedAt: t.expose('generatedAt', {
+      type: 'DateTime',
+      description: `When these figures were computed: the whole-catalog figures come from rollups refreshed every ${ROLLUP_REFRESH_MINUTES} minutes and after each seed, never older than ${ROLLUP_MAX_AGE_MINUTES} minutes (computed live past that).`,
+    }),
   }),
 });
 

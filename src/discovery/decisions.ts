@@ -3,6 +3,9 @@
 // route's own description.
 import { DEFAULT_PLANS, describePlans } from '../access/plans.ts';
 import { HTTP_STATUS, type ErrorCode } from '../platform/errors.ts';
+import { KEY_CACHE_TTL_MS } from '../access/authenticate.ts';
+import { DEFAULT_RESPONSE_CACHE_TTL_MS } from '../http/response-cache.ts';
+import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store-rollups.ts';
 
 export interface Decision {
   topic: string;
@@ -42,7 +45,39 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'page.total on very broad lists',
     decision:
       'Exact up to 10,000 matches; beyond that it is PostgreSQL\'s estimate. page.hasMore is always exact: page ' +
-      'until it is false.',
+      'until it is false. A fuzzy search (q on stores or products) that PostgreSQL already estimates at more than ' +
+      '10,000 matches is not counted: its total is that estimate.',
+  },
+  {
+    topic: 'Freshness of whole-catalog figures',
+    decision:
+      `Without a filter, grouped rows (GET /v1/stores with groupBy) and the analytics overview, verticals and ` +
+      `countries (without vertical) are read from rollups refreshed every ${ROLLUP_REFRESH_MINUTES} minutes and ` +
+      `after each seed; they are never served more than ${ROLLUP_MAX_AGE_MINUTES} minutes old (computed live past ` +
+      `that), and the overview's generatedAt is when they were computed. Filtered requests are always live.`,
+  },
+  {
+    topic: 'Response caching',
+    decision:
+      `The catalog GET routes (stores, products, changes, analytics, apps; never scrapes or Signals) may answer from ` +
+      `an in-memory copy of the same request's answer (same route, same parameters) at most ` +
+      `${DEFAULT_RESPONSE_CACHE_TTL_MS / 1000} seconds old (RESPONSE_CACHE_TTL_MS). A finished scrape of a store ` +
+      'drops at once, on every replica, the cached answers about that domain and every list or aggregate. Every ' +
+      'request is still authenticated, counted against its limits and answered with its own rate-limit headers.',
+  },
+  {
+    topic: 'Key revocation',
+    decision:
+      `A revoked key is refused at once when revoked through the web app (and by \`npm run keys -- revoke\` when the ` +
+      `servers share Redis); otherwise within ${KEY_CACHE_TTL_MS / 1000} seconds, the time a server reuses a key it ` +
+      'has checked. A plan change reaches existing keys within the same bound.',
+  },
+  {
+    topic: 'Relevance order of q searches',
+    decision:
+      'Stores: the store whose domain is q first, then how closely q matches a word of the name or the domain ' +
+      '(pg_trgm word similarity, matches from 0.6), then visits. Products: closest title first (word similarity); ' +
+      'equally close titles come in a stable index order (by id when another filter narrows the search).',
   },
   {
     topic: 'Product search without a filter',
@@ -161,7 +196,152 @@ export const DECISIONS: readonly Decision[] = [
       'read it with `npm run keys -- webhook-secret`.',
   },
   {
+    topic: 'Signals: watches',
+    decision:
+      'POST /v1/signals `{domain}` answers 201 with the watch `{domain, legacyId, status, createdAt, updatedAt, ' +
+      'lastProbeAt, nextProbeAt, trackedVariants, probe, links}`; 409 conflict when the key\'s account already watches ' +
+      'the store; not_found when the store is not in the catalog (queue it with POST /v1/scrapes first). The ' +
+      'best-sellers (up to 20 products; the newest products when the catalog marks none) are tracked at once, every ' +
+      'variant of each, the variants being read by the first probe, queued in the same transaction as the watch. GET ' +
+      '/v1/signals lists the account\'s watches (newest first, paginated). Status values are tracked and paused; PATCH ' +
+      '`{status: "tracked"}` resumes a paused watch (next probe one interval after the last, or at once). PATCH ' +
+      '`{products: [handles]}` swaps the tracked SKU set by product. DELETE answers `{domain, deleted: true}` and removes ' +
+      'probes, snapshots and insights with the watch; the catalog keeps the store. {domain} accepts a domain, a ' +
+      'URL-encoded URL or the legacy id. Signals routes count against no daily bucket: only the per-minute rate and the ' +
+      'per-key daily ceiling. In open-dev mode all keyless callers share one account\'s watches.',
+  },
+  {
+    topic: 'Signals: partner keys',
+    decision:
+      'A key with scope signals:read may GET any domain already on Signals (it reads the oldest watch of that store) and ' +
+      'its own account\'s list and inbox; POST, PATCH and DELETE on watches are forbidden (403). Another account\'s watch ' +
+      'is not_found for ordinary keys, exactly like a store nobody watches.',
+  },
+  {
+    topic: 'Signals: probes',
+    decision:
+      'A probe reads `https://{domain}/products/{handle}.js` (Shopify\'s per-product JSON) for each tracked product and ' +
+      'keeps, per variant, id, sku, title, price (cents in .js, decimal units when given as text), available and ' +
+      'inventory_quantity. Stores that hide inventory_quantity get snapshots with stock null: price and availability ' +
+      'are recorded, price_change insights still work, no sales are estimated. All snapshots, the insights and the ' +
+      'probe\'s end state are one transaction. progress.status is queued, running, done or failed (with error: an ' +
+      'unreachable storefront or a non-product answer fails the probe and writes nothing; a product answering 404 is ' +
+      'skipped). Probes are durable jobs; scheduled ones run every SIGNAL_PROBE_INTERVAL_MINUTES (default 360) while the ' +
+      'watch is tracked. POST /v1/signals/{domain}/probe answers 202 with the probe; a second manual probe within 5 ' +
+      'minutes is rate_limited (429, Retry-After, `details: {domain, cooldownSeconds, retryAfter, lastManualProbeAt}`). ' +
+      'GET /probe shows the latest probe of any kind.',
+  },
+  {
+    topic: 'Signals: estimated sales (method)',
+    decision:
+      'An estimate, not merchant-reported sales. For each tracked variant, consecutive snapshots are compared: a stock ' +
+      'decrease of n is n units sold, valued at the earlier snapshot\'s price (the storefront currency) and counted on the ' +
+      'UTC day of the later snapshot; an increase is a restock, reported apart and never a negative sale (sales hidden in ' +
+      'a restocked interval are not seen, so figures are a lower bound). /stats and /sales need 2 snapshots of a variant; ' +
+      'before that they answer 200 with empty data, ready false and a note. /sales lists only days with an estimate ' +
+      '(`from` defaults to 30 days ago), whole, in the list envelope plus `meta`. /inventory?days (1 to 365, default 30) ' +
+      'gives per variant startStock, endStock, unitsSold and restocks {count, units} within the window.',
+  },
+  {
+    topic: 'Signals: insights',
+    decision:
+      'Cards `{id, domain, kind, title, body, data, createdAt}`, newest first, paginated, `kind` filter validated against ' +
+      'sales_spike, restock, ad_new_campaign, app_change, price_change. Computed at each probe: restock (a variant\'s ' +
+      'stock rose), price_change (its price changed), sales_spike (the probe\'s day reached at least 5 units and 2x the ' +
+      'median of the previous 7 days with an estimate, at least 3 of them; once per day). GET /v1/signals/insights is the ' +
+      'inbox across every watch of the key\'s account.',
+  },
+  {
+    topic: 'Signals: apps, app changes and product changes',
+    decision:
+      'Each probe also reads the watched storefront (homepage and products.json) and diffs it with the catalog, as a ' +
+      'scrape does; a store never observed before gets its baseline and no changes. GET /v1/signals/{domain}/apps ' +
+      'answers the whole app stack at once (list envelope, hasMore false) with firstSeenAt and lastSeenAt per app. ' +
+      "/apps/changes is the store's whole install and uninstall history (app_installed, app_uninstalled), from before " +
+      'the watch too, newest first. /products/changes holds only changes detected since the watch was created ' +
+      '(price_increase, price_decrease, new_sku, removed_sku, optional changeType filter) and adds ' +
+      '`meta: {watchedSince}`. Each app change gives every tracked watch of the store an app_change insight.',
+  },
+  {
+    topic: 'Signals: ads',
+    decision:
+      'POST /v1/signals/{domain}/ads/probe is synchronous and answers 200 `{domain, probedAt, networks: [{network, status, ' +
+      'adsFound, newAds, endedAds, error}], insightsCreated}` with one entry each for meta (Meta Ad Library, ads_archive ' +
+      'searched for the domain as an exact phrase), tiktok (TikTok Commercial Content API ad query) and google (a ' +
+      'configured service answering the Google Ads Transparency Center\'s creatives for the domain; Google has no API). ' +
+      'status is ok, not_configured (no ADS_<NETWORK>_BASE_URL or _TOKEN on the server: nothing is invented) or failed ' +
+      '(error says why: HTTP status, timeout, library error); one network failing never fails the call or the others. ' +
+      'Creatives are kept per store: first seen = the library\'s first-shown time (else the probe\'s), last seen = the ' +
+      'latest probe that listed it; a network whose answer was complete marks the creatives it no longer lists inactive. ' +
+      'New creatives give every watch of the store one ad_new_campaign insight per network (on a network\'s first answer ' +
+      'for a store, only creatives first shown in the last 7 days). One ads probe per watch every 5 minutes, else ' +
+      'rate_limited (429, Retry-After, `details: {domain, cooldownSeconds, retryAfter}`); partner keys are forbidden. ' +
+      'GET /ads lists creatives newest first (first seen), optional `network`. GET /ads/overview?days (1 to 180, default ' +
+      '30) answers `{domain, days, from, to, isEstimate, snapshots, method, note, daily: [{day, activeAds, newAds, ' +
+      'afterLaunch, units, revenueUsd}], lift}`. Lift (an estimate): a day is after a launch when a creative was first ' +
+      'seen on it or in the 6 days before; lift = mean daily units (and revenue) on those days with a sales estimate / ' +
+      'mean on the other days with one - 1, in percent, with both day counts; null when a group is empty or the other ' +
+      'days sold nothing, and null with a note before the watch has 2 inventory snapshots.',
+  },
+  {
+    topic: 'Backend outages',
+    decision:
+      'While PostgreSQL is unreachable, requests fail within seconds with internal (HTTP 500; the contract has no other ' +
+      'server-side code) and the fixed message "The data store is temporarily unavailable. Retry later." (never driver ' +
+      'text); /graphql answers the same as `{errors: [{message, extensions: {code: "internal"}}]}` and /v1/health answers ' +
+      '503. Nothing is half-written, and the service recovers by itself when the database returns. While the legacy store ' +
+      'is unreachable, stores are served without screenshotUrl, socials and emails, and `sources` lacks its entry. While ' +
+      'Redis is unreachable, rate limits and quotas are counted per instance, and subscriptions resume when it returns. ' +
+      '/v1/health names the backend that is down (status degraded, HTTP 200, unless it is PostgreSQL).',
+  },
+  {
     topic: 'A full URL as {domain}',
     decision: 'URL-encode it into the path segment: /v1/stores/https%3A%2F%2Fwww.example.com.',
+  },
+  // security: bad input, keys, outbound requests, headers and CORS (tested in test/reliability)
+  {
+    topic: 'Malformed requests',
+    decision:
+      'A body over 64 KiB, a body that is not JSON (Content-Type other than application/json, e.g. text/plain or a ' +
+      'form), malformed or empty JSON, or JSON that is not an object: bad_request (400, not 413 or 415) with ' +
+      '`details: {parameter: "body", rule}`. Text containing a NUL character (U+0000) is bad_request. On /graphql ' +
+      'the same failures, and GraphQL\'s own request errors (syntax, validation, variable types), come back as ' +
+      '`errors[].extensions.code` = bad_request. A refused request writes nothing.',
+  },
+  {
+    topic: 'Keys in transit and at rest',
+    decision:
+      'Only the SHA-256 of a key is stored (and its first 12 characters, to tell keys apart in listings); a presented ' +
+      'key is looked up by its digest and compared in constant time. A near-miss key is refused exactly like any ' +
+      'unknown key. Nothing shaped like a key is ever written to the logs or echoed in an error (it is replaced by ' +
+      '`[redacted]`), and an X-Request-Id that looks like a key is replaced by a generated id.',
+  },
+  {
+    topic: 'Outbound requests (scrapes and webhooks)',
+    decision:
+      'Scrape targets are domain names: an IP address in any spelling (dotted, decimal, octal, hex, IPv6) or ' +
+      'localhost is bad_request. callbackUrl must be https, without credentials, and not an IP address of a private, ' +
+      'loopback, link-local, carrier-grade NAT or reserved range. Names are checked after DNS resolution, on every ' +
+      'connection and every redirect: a store or callback whose name resolves to such an address, or a storefront ' +
+      'that redirects to one, is never connected to (the scrape fails with a failureReason saying so; the webhook ' +
+      'delivery fails).',
+  },
+  {
+    topic: 'Security headers',
+    decision:
+      'Every answer carries X-Content-Type-Options: nosniff, Referrer-Policy: no-referrer, X-Frame-Options: DENY and ' +
+      'a Content-Security-Policy (`default-src \'none\'; frame-ancestors \'none\'`; HTML pages: `frame-ancestors ' +
+      '\'none\'`). Data answers are Cache-Control: no-store; discovery documents state their own caching. ' +
+      'Strict-Transport-Security (max-age one year) is sent when the request came over TLS, directly or through a ' +
+      'proxy that sets X-Forwarded-Proto: https; TLS itself is terminated in front of the service.',
+  },
+  {
+    topic: 'CORS',
+    decision:
+      '/v1 and /graphql may be called from any origin (Access-Control-Allow-Origin: *) without credentials: keys travel ' +
+      'in headers, never cookies. Preflights are answered 204 without a key, allowing GET, POST, PATCH, DELETE and ' +
+      'the headers Authorization, X-Api-Key, Content-Type and X-Request-Id, cached for 2 hours; answers expose ' +
+      'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After and ' +
+      'X-Request-Id to the page.',
   },
 ];

@@ -1,6 +1,7 @@
 // The product search behind `products` (GET /v1/products).
 import type { Window } from '../graphql/pagination.ts';
 import { countUpTo, likeContains, queryRows, SqlParams, type Queryable } from '../graphql/sql.ts';
+import { countFuzzyMatches } from '../stores/row-estimate.ts';
 import { PRODUCT_COLUMNS, PRODUCTS_WITH_STORE, type ProductRecord } from './product.sql.ts';
 
 export interface ProductFilterValues {
@@ -29,8 +30,18 @@ function conditions(filter: ProductFilterValues, params: SqlParams): string {
   return where.length ? `WHERE ${where.join(' AND ')}` : '';
 }
 
-/** q → closest titles first; a price range → cheapest first; otherwise best-seller rank. */
+/**
+ * q → closest titles first; a price range → cheapest first; otherwise best-seller rank.
+ * A title search alone orders by the word-similarity distance (<<->, 1 - word_similarity) that the
+ * GiST index on lower(title) serves nearest first (KNN): a common word's page is the first rows
+ * of that index scan instead of a ranking of its hundreds of thousands of matches. Equally close
+ * titles come in index order (an id tie-break would sort all of them); the index sits on
+ * lower(title) so that the planner keeps filtering rare words with the GIN index on title (a
+ * bitmap scan of the GiST index reads most of its 1.3 GB). Trigrams ignore case, so lower() does
+ * not change a distance. With other filters the matches are few enough to rank by similarity.
+ */
 function orderBy(filter: ProductFilterValues, params: SqlParams): string {
+  if (filter.q && titleSearchOnly(filter)) return `lower(${params.add(filter.q.trim())}) <<-> lower(p.title)`;
   if (filter.q) return `word_similarity(${params.add(filter.q.trim())}, p.title) DESC, p.id`;
   if (filter.priceMin != null || filter.priceMax != null) return 'p.price, p.id';
   return 'p.best_seller_rank ASC NULLS LAST, p.id';
@@ -47,7 +58,10 @@ export function searchProducts(pool: Queryable, filter: ProductFilterValues, { o
   );
 }
 
+const titleSearchOnly = (filter: ProductFilterValues) =>
+  filter.isBestSeller == null && filter.priceMin == null && filter.priceMax == null && !filter.domain;
+
 export function countProducts(pool: Queryable, filter: ProductFilterValues) {
   const params = new SqlParams();
-  return countUpTo(pool, `products p ${conditions(filter, params)}`, params.values);
+  return (filter.q ? countFuzzyMatches : countUpTo)(pool, `products p ${conditions(filter, params)}`, params.values);
 }

@@ -91,7 +91,7 @@ function printReport(report: SeedReport, target: string): void {
   const t = report.timingsMs;
   const lines = [
     `seeded ${thousands(report.stores)} stores (ids ${report.firstStoreId}-${report.lastStoreId}, seed ${report.seed}, ${report.mode}) into ${target} in ${seconds(t.total)}`,
-    `  load ${seconds(t.load)}, indexes ${report.rebuiltIndexes ? seconds(t.indexes) : 'kept in place'}, finish ${seconds(t.finish)}, analyze ${seconds(t.analyze)}`,
+    `  load ${seconds(t.load)}, indexes ${report.rebuiltIndexes ? seconds(t.indexes) : 'kept in place'}, finish ${seconds(t.finish)}, analyze ${seconds(t.analyze)}, rollups ${seconds(t.rollups)}`,
     '  rows written:',
     ...Object.entries(report.rows).map(([table, n]) => `    ${table.padEnd(24)} ${thousands(n).padStart(14)}`),
     `  legacy summaries: ${thousands(report.legacySummaries.written)} -> ${report.legacySummaries.target}`,

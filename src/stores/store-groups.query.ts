@@ -2,6 +2,7 @@
 import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { pagedConnection } from '../graphql/pagination.ts';
+import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store-rollups.ts';
 import { StoreFilter } from './store-filter.ts';
 import {
   GROUP_METRICS,
@@ -46,7 +47,10 @@ const StoreGroupConnection = builder.connectionObject({ type: StoreGroup, name: 
 builder.queryField('storeGroups', (t) =>
   t.field({
     type: StoreGroupConnection,
-    description: 'The filtered stores rolled up by groupBy (and groupBy2). totalCount = number of groups.',
+    description:
+      'The filtered stores rolled up by groupBy (and groupBy2). totalCount = number of groups. Filtered groups are ' +
+      `computed live; without a filter they come from rollups refreshed every ${ROLLUP_REFRESH_MINUTES} minutes and after ` +
+      `each seed, never older than ${ROLLUP_MAX_AGE_MINUTES} minutes (computed live past that).`,
     args: {
       ...pageArgs,
       filter: t.arg({ type: StoreFilter }),

@@ -1,8 +1,11 @@
 // Grouped rows (GET /v1/stores?groupBy=...): the filtered stores rolled up by one or two
 // dimensions in one GROUP BY statement. The page and the number of groups come back together, so
-// an offset past the last group still reports the right total.
+// an offset past the last group still reports the right total. Without a filter the groups come
+// from the pre-computed rollups (src/rollups/) while they are fresh: the same figures without a
+// scan of the whole catalog.
 import type { Window } from '../graphql/pagination.ts';
 import { queryRows, SqlParams, type Queryable } from '../graphql/sql.ts';
+import { FRESH_ROLLUPS, ROLLUP_COLUMN, rollupDimensions } from '../rollups/store-rollups.ts';
 import { storeFilterConditions, whereClause, type StoreFilterValues } from './store-filter.ts';
 
 export const STORE_GROUPINGS = ['country', 'vertical', 'industry', 'category'] as const;
@@ -52,34 +55,61 @@ export interface GroupQuery {
   sort: GroupSort;
 }
 
+/** The page of groups and their number, out of `source` (a query yielding key, parent, leaf, stores and the two metrics). */
+const groupPage = (source: string, sort: GroupSort, limit: string, offset: string) =>
+  `WITH groups AS (${source})
+     SELECT (SELECT count(*)::int FROM groups) AS total,
+            (SELECT json_agg(page ORDER BY ${ORDER_BY[sort]}) FROM (
+               SELECT * FROM groups ORDER BY ${ORDER_BY[sort]}
+               LIMIT ${limit} OFFSET ${offset}
+             ) page) AS rows`;
+
+const groupKey = (parent: string, leaf: string | null, unknown: string) =>
+  leaf ? `coalesce(${parent}, ${unknown}) || ' / ' || coalesce(${leaf}, ${unknown})` : `coalesce(${parent}, ${unknown})`;
+
+/** The groups of the whole catalog from store_rollups; null when the rollups are not fresh. */
+async function rolledUpGroups(pool: Queryable, query: GroupQuery, { offset, limit }: Window) {
+  const params = new SqlParams();
+  const parent = ROLLUP_COLUMN[query.groupBy];
+  const leaf = query.groupBy2 ? ROLLUP_COLUMN[query.groupBy2] : null;
+  const unknown = params.add(UNKNOWN_GROUP);
+  const dimensions = params.add(rollupDimensions(query.groupBy2 ? [query.groupBy, query.groupBy2] : [query.groupBy]));
+  // the rollup columns are named after the metrics: revenue_high_median, visits_max, ...
+  const source = `SELECT ${groupKey(parent, leaf, unknown)} AS key, ${parent} AS parent, ${leaf ?? 'NULL::text'} AS leaf, r.stores,
+              r.revenue_high_${query.metric} AS "monthlyRevenueUsd", r.visits_${query.metric} AS "monthlyVisits"
+       FROM store_rollups r WHERE r.dimensions = ${dimensions}`;
+  const [result] = await queryRows<{ fresh: boolean; total: number; rows: StoreGroupRow[] | null }>(
+    pool,
+    `SELECT ${FRESH_ROLLUPS} AS fresh, paged.* FROM (${groupPage(source, query.sort, params.add(limit), params.add(offset))}) paged`,
+    params.values,
+  );
+  return result?.fresh ? { rows: result.rows ?? [], total: result.total } : null;
+}
+
 export async function storeGroups(
   pool: Queryable,
   query: GroupQuery,
-  { offset, limit }: Window,
+  window: Window,
 ): Promise<{ rows: StoreGroupRow[]; total: number }> {
   const params = new SqlParams();
-  const where = whereClause(storeFilterConditions(query.filter, params));
+  const conditions = storeFilterConditions(query.filter, params);
+  if (conditions.length === 0) {
+    const rolledUp = await rolledUpGroups(pool, query, window);
+    if (rolledUp) return rolledUp;
+  }
+  const where = whereClause(conditions);
   const parent = COLUMN[query.groupBy];
   const leaf = query.groupBy2 ? COLUMN[query.groupBy2] : null;
   const unknown = params.add(UNKNOWN_GROUP);
-  const key = leaf
-    ? `coalesce(${parent}, ${unknown}) || ' / ' || coalesce(${leaf}, ${unknown})`
-    : `coalesce(${parent}, ${unknown})`;
   const aggregate = AGGREGATE[query.metric];
-  const [result] = await queryRows<{ total: number; rows: StoreGroupRow[] | null }>(
-    pool,
-    `WITH groups AS (
-       SELECT ${key} AS key, ${parent} AS parent, ${leaf ?? 'NULL::text'} AS leaf, count(*)::int AS stores,
+  const source = `SELECT ${groupKey(parent, leaf, unknown)} AS key, ${parent} AS parent, ${leaf ?? 'NULL::text'} AS leaf, count(*)::int AS stores,
               ${aggregate('s.revenue_high_usd')}::float8 AS "monthlyRevenueUsd",
               ${aggregate('s.monthly_visits')}::float8 AS "monthlyVisits"
        FROM stores s ${where}
-       GROUP BY ${parent}${leaf ? `, ${leaf}` : ''}
-     )
-     SELECT (SELECT count(*)::int FROM groups) AS total,
-            (SELECT json_agg(page ORDER BY ${ORDER_BY[query.sort]}) FROM (
-               SELECT * FROM groups ORDER BY ${ORDER_BY[query.sort]}
-               LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}
-             ) page) AS rows`,
+       GROUP BY ${parent}${leaf ? `, ${leaf}` : ''}`;
+  const [result] = await queryRows<{ total: number; rows: StoreGroupRow[] | null }>(
+    pool,
+    groupPage(source, query.sort, params.add(window.limit), params.add(window.offset)),
     params.values,
   );
   return { rows: result?.rows ?? [], total: result?.total ?? 0 };

@@ -1,6 +1,7 @@
 // The store search behind `stores` (GET /v1/stores without groupBy): filter, sort, one page.
 import type { Window } from '../graphql/pagination.ts';
-import { countUpTo, queryRows, SqlParams, type Queryable } from '../graphql/sql.ts';
+import { countUpTo, likeContains, queryRows, SqlParams, type Queryable } from '../graphql/sql.ts';
+import { BROAD_SEARCH_ROWS, countFuzzyMatches, estimateRows } from './row-estimate.ts';
 import { searchText, storeFilterConditions, whereClause, type StoreFilterValues } from './store-filter.ts';
 import { storeColumns, type StoreRecord } from './store.sql.ts';
 
@@ -21,30 +22,111 @@ export function effectiveSort(sort: StoreSort | null | undefined, q: string | nu
   return sort;
 }
 
+/** How well a store matches q: 1 when q appears whole in the name or the domain. */
+const relevance = (q: string) => `GREATEST(similarity(s.name, ${q}), word_similarity(${q}, s.name), word_similarity(${q}, s.domain))`;
+
+/**
+ * How many of the most visited stores a broad search walks looking for perfect matches: enough for
+ * a common word (1% of stores or more: a page of 21 within about 2,000), little enough that a
+ * word that only looks common (a brand that shares most trigrams with one) costs a few ms.
+ */
+const BROAD_WALK_STORES = 10_000;
+
 export async function searchStores(
   pool: Queryable,
   filter: StoreFilterValues | null | undefined,
   sort: StoreSort,
-  { offset, limit }: Window,
+  window: Window,
 ): Promise<StoreRecord[]> {
+  if (sort === 'relevance' && filter?.q) return searchByRelevance(pool, { ...filter, q: filter.q }, window);
   const params = new SqlParams();
   const where = whereClause(storeFilterConditions(filter, params));
-  let orderBy: string;
-  if (sort === 'relevance' && filter?.q) {
-    const q = params.add(searchText(filter.q));
-    orderBy = `GREATEST(similarity(s.name, ${q}), word_similarity(${q}, s.name), word_similarity(${q}, s.domain)) DESC, s.monthly_visits DESC, s.id`;
-  } else {
-    orderBy = ORDER_BY[sort === 'relevance' ? 'revenue' : sort];
-  }
+  const orderBy = ORDER_BY[sort === 'relevance' ? 'revenue' : sort];
   return queryRows<StoreRecord>(
     pool,
-    `SELECT ${storeColumns('s')} FROM stores s ${where} ORDER BY ${orderBy} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
+    `SELECT ${storeColumns('s')} FROM stores s ${where} ORDER BY ${orderBy} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
     params.values,
   );
+}
+
+/**
+ * Relevance order: the store whose domain is q first, then relevance, then visits. Ranking every
+ * match costs a recheck per match: cheap for a brand, not for a common word ("boutique": tens of
+ * thousands, all equally relevant). Whenever the page fills with perfect matches it is the same as
+ * the page of perfect matches alone (nothing ranks above 1), which is found cheaply: for a search
+ * PostgreSQL estimates as broad, by walking the most visited stores; otherwise among the stores
+ * containing q. Only when neither fills the page is every match ranked.
+ */
+async function searchByRelevance(pool: Queryable, filter: StoreFilterValues & { q: string }, { offset, limit }: Window) {
+  const estimateParams = new SqlParams();
+  const matching = `stores s ${whereClause(storeFilterConditions(filter, estimateParams))}`;
+  const broad = (await estimateRows(pool, matching, estimateParams.values)) > BROAD_SEARCH_ROWS;
+  const perfect =
+    (broad ? await mostVisitedPerfectMatches(pool, filter, offset + limit) : null) ??
+    (await perfectSubstringMatches(pool, filter, offset + limit));
+  if (perfect) return perfect.slice(offset, offset + limit);
+  const params = new SqlParams();
+  const where = whereClause(storeFilterConditions(filter, params));
+  const q = params.add(searchText(filter.q));
+  return queryRows<StoreRecord>(
+    pool,
+    `SELECT ${storeColumns('s')} FROM stores s ${where}
+     ORDER BY (s.domain = ${q}) DESC, ${relevance(q)} DESC, s.monthly_visits DESC, s.id
+     LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
+    params.values,
+  );
+}
+
+/**
+ * The first `count` stores of the relevance order when they are all perfect matches, ranked among
+ * the stores whose name or domain contains q: a perfect match (q whole in the name or the domain)
+ * always does, and for a brand these are a few hundred rows, where the word-similarity match also
+ * takes in every store sharing most of its trigrams ("waveoutfitters" brings in 20,000
+ * "... Outfitters"). Null when the page does not fill with perfect matches.
+ */
+async function perfectSubstringMatches(pool: Queryable, filter: StoreFilterValues & { q: string }, count: number) {
+  const params = new SqlParams();
+  const conditions = storeFilterConditions(filter, params);
+  const q = params.add(searchText(filter.q));
+  const contains = params.add(likeContains(searchText(filter.q)));
+  const rows = await queryRows<StoreRecord & { relevance: number }>(
+    pool,
+    `SELECT ${storeColumns('s')}, ${relevance(q)} AS relevance FROM stores s
+     WHERE ${[...conditions, `(s.name ILIKE ${contains} OR s.domain ILIKE ${contains})`].join(' AND ')}
+     ORDER BY (s.domain = ${q}) DESC, relevance DESC, s.monthly_visits DESC, s.id
+     LIMIT ${params.add(count)}`,
+    params.values,
+  );
+  if (rows.length < count || rows.some((row) => row.relevance < 1)) return null;
+  return rows.map(({ relevance: _, ...store }) => store);
+}
+
+/**
+ * The first `count` stores of the relevance order when they are all perfect matches: the store
+ * whose domain is q, then perfect matches among the BROAD_WALK_STORES most visited stores, by
+ * visits. Null when fewer turn up there (the full ranking then answers).
+ */
+async function mostVisitedPerfectMatches(pool: Queryable, filter: StoreFilterValues & { q: string }, count: number) {
+  const params = new SqlParams();
+  const conditions = storeFilterConditions(filter, params);
+  const q = params.add(searchText(filter.q));
+  const rows = await queryRows<StoreRecord & { exactDomain: boolean }>(
+    pool,
+    `SELECT * FROM (
+       SELECT ${storeColumns('s')}, true AS "exactDomain" FROM stores s WHERE ${[...conditions, `s.domain = ${q}`].join(' AND ')}
+       UNION ALL
+       (SELECT ${storeColumns('s')}, false FROM (SELECT * FROM stores ORDER BY monthly_visits DESC LIMIT ${BROAD_WALK_STORES}) s
+        WHERE ${[...conditions, `${relevance(q)} >= 1`, `s.domain <> ${q}`].join(' AND ')}
+        ORDER BY s.monthly_visits DESC, s.id LIMIT ${params.add(count)})
+     ) page ORDER BY "exactDomain" DESC, "monthlyVisits" DESC, id`,
+    params.values,
+  );
+  if (rows.length < count) return null;
+  return rows.map(({ exactDomain: _, ...store }) => store);
 }
 
 export function countStores(pool: Queryable, filter: StoreFilterValues | null | undefined) {
   const params = new SqlParams();
   const where = whereClause(storeFilterConditions(filter, params));
-  return countUpTo(pool, `stores s ${where}`, params.values);
+  return (filter?.q ? countFuzzyMatches : countUpTo)(pool, `stores s ${where}`, params.values);
 }

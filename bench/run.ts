@@ -50,7 +50,11 @@ const allFamilies = buildFamilies(sample);
 const families = familyFilter.length
   ? allFamilies.filter((family) => familyFilter.some((part) => family.name.toLowerCase().includes(part)))
   : allFamilies;
-const out = familyFilter.length ? 'bench/results.partial' : 'bench/results';
+// the service's response cache is on by default, as users run it; RESPONSE_CACHE_TTL_MS=0 measures
+// every request end to end through the database and writes its own results (results.uncached.*)
+const cacheTtl = process.env.RESPONSE_CACHE_TTL_MS;
+const cacheOff = cacheTtl !== undefined && Number(cacheTtl) === 0;
+const out = familyFilter.length ? 'bench/results.partial' : cacheOff ? 'bench/results.uncached' : 'bench/results';
 if (families.length === 0) throw new Error(`BENCH_FAMILIES=${process.env.BENCH_FAMILIES} names none of: ${allFamilies.map((f) => f.name).join(', ')}`);
 const key = createBenchKey(databaseUrl);
 const headers = { authorization: `Bearer ${key}` };
@@ -146,7 +150,7 @@ try {
   const dirty = git('status --porcelain').split('\n').filter(Boolean).length;
   writeReport({
     started,
-    command: `npm run bench (BENCH_DURATION_S=${durationS} BENCH_WARMUP_S=${warmupS} BENCH_SINGLE_S=${singleS}${familyFilter.length ? ` BENCH_FAMILIES=${familyFilter.join(',')}` : ''})`,
+    command: `npm run bench (BENCH_DURATION_S=${durationS} BENCH_WARMUP_S=${warmupS} BENCH_SINGLE_S=${singleS}${familyFilter.length ? ` BENCH_FAMILIES=${familyFilter.join(',')}` : ''}${cacheTtl !== undefined ? ` RESPONSE_CACHE_TTL_MS=${cacheTtl}` : ''})`,
     commit: git('rev-parse --short HEAD'),
     workingTree: dirty ? `${dirty} uncommitted paths` : 'clean',
     machine: `${cpus().length} cores, load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,

@@ -21,6 +21,8 @@ export interface Report {
   databaseUrl: string;
   results: FamilyResult[];
   ratios: Array<{ route: string; connections: number; service: LoadResult; plain: LoadResult }>;
+  /** the services ran with RESPONSE_CACHE_TTL_MS=0: every request went through the database */
+  responseCacheOff: boolean;
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : '-');
@@ -113,7 +115,9 @@ export function writeReport(report: Report, out = 'bench/results'): void {
     '',
     '- req/s, p50, p99: autocannon against the service started as `tsx src/main.ts` (DATABASE_URL, SEED_STORES=0, LOG_LEVEL=warn, a pro key from the keys CLI, its limits lifted with PLAN_LIMITS_JSON), after a warm-up; each connection walks a rotating list of real values from the catalog. Percentiles come from per-response hrtime durations. "1-conn" is the same family with one connection (latency without queueing on the 2 cores).',
     '- SQL stmts/req: a separate probe server with bench/record-sql.ts preloaded logs every statement any pg client sends (raw pool, Prisma\'s pool, access layer); the median count over five probed requests, job-queue polling excluded. pg_stat_statements is not preloaded on this PostgreSQL, and the timed runs carry no instrumentation. Each probed request is a response-cache miss (distinct parameters); a hit issues no statement.',
-    '- Response cache: the timed runs use the service\'s default (catalog GET answers reused for up to RESPONSE_CACHE_TTL_MS = 10 s, src/http/response-cache.ts); the rows marked "response cache off" run a second service with RESPONSE_CACHE_TTL_MS=0, the REST-through-GraphQL path on every request.',
+    report.responseCacheOff
+      ? '- Response cache: off in this run (RESPONSE_CACHE_TTL_MS=0): every timed request runs the REST-through-GraphQL path and its SQL; the rows marked "response cache off" repeat that.'
+      : '- Response cache: the timed runs use the service\'s default (catalog GET answers reused for up to RESPONSE_CACHE_TTL_MS = 10 s, src/http/response-cache.ts); the rows marked "response cache off" run a second service with RESPONSE_CACHE_TTL_MS=0, the REST-through-GraphQL path on every request. bench/results.uncached.md has every family with the cache off.',
     '- DB exec ms: each SELECT the first probed request issued, re-run with its own bind values under EXPLAIN (ANALYZE), median of 5, summed over the request\'s statements (an upper bound where the service runs them concurrently); plans are in bench/plans/.',
     '- The plain baseline (bench/baseline-server.ts, never shipped) replays the recorded statements of the probed request on one pg.Pool with this request\'s key values swapped in.',
     '',

@@ -157,6 +157,7 @@ try {
     databaseUrl,
     results,
     ratios,
+    responseCacheOff: cacheOff,
   }, out);
   log(`wrote ${out}.json and ${out}.md`);
 } finally {

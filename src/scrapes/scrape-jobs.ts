@@ -1,7 +1,7 @@
 // The scrapes feature's share of the job worker: the scrape task, the webhook delivery task and the
 // sweep, built from the services (one egress client per worker process, so per-host politeness
 // holds across the jobs it runs).
-import { createEgress } from '../platform/egress/egress.ts';
+import { storefrontEgress } from '../platform/egress/egress-from-config.ts';
 import type { JobFeature } from '../platform/jobs/job-worker.ts';
 import type { Services } from '../platform/services.ts';
 import { loadReferenceData } from '../seed/reference-data.ts';
@@ -11,21 +11,11 @@ import { screenshotUrl } from './screenshot/screenshot-store.ts';
 import { createScreenshotter } from './screenshot/take-screenshot.ts';
 import { deliverWebhookTask } from './webhooks/deliver-webhook.ts';
 import { DELIVER_WEBHOOK_TASK } from './webhooks/webhook-outbox.ts';
-import packageJson from '../../package.json' with { type: 'json' };
-
-export const SCRAPER_USER_AGENT = `store-intelligence-scraper/${packageJson.version}`;
 
 export function scrapeJobs(services: Services): JobFeature {
   const { config, logger, pubsub } = services;
   const clock = () => services.clock?.() ?? new Date();
-  const egress = createEgress({
-    overrides: config.EGRESS_OVERRIDES,
-    timeoutMs: config.EGRESS_TIMEOUT_MS,
-    maxBytes: config.EGRESS_MAX_BYTES,
-    hostIntervalMs: config.EGRESS_HOST_INTERVAL_MS,
-    extraCaFile: config.NODE_EXTRA_CA_CERTS,
-    userAgent: SCRAPER_USER_AGENT,
-  });
+  const egress = storefrontEgress(services);
   const log = logger.child({ component: 'scrapes' });
   const webhookMaxAttempts = config.WEBHOOK_MAX_ATTEMPTS;
   return {

@@ -2,7 +2,8 @@
 // network is used only when both are set; otherwise it is reported as not_configured, never
 // answered with invented data. One egress client per running service, so the per-host politeness
 // interval holds across every probe this process makes.
-import { createEgress, type Egress } from '../../platform/egress/egress.ts';
+import type { Egress } from '../../platform/egress/egress.ts';
+import { egressFromConfig } from '../../platform/egress/egress-from-config.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Services } from '../../platform/services.ts';
 import { AD_NETWORKS, type AdLibraryAdapter, type AdNetwork } from './ad-library.ts';
@@ -43,15 +44,7 @@ const egressByServices = new WeakMap<Services, Egress>();
 export function adsEgress(services: Services): Egress {
   let egress = egressByServices.get(services);
   if (!egress) {
-    const { config } = services;
-    egress = createEgress({
-      overrides: config.EGRESS_OVERRIDES,
-      timeoutMs: config.EGRESS_TIMEOUT_MS,
-      maxBytes: config.EGRESS_MAX_BYTES,
-      hostIntervalMs: config.EGRESS_HOST_INTERVAL_MS,
-      extraCaFile: config.NODE_EXTRA_CA_CERTS,
-      userAgent: `store-intelligence-ads/${packageJson.version}`,
-    });
+    egress = egressFromConfig(services.config, `store-intelligence-ads/${packageJson.version}`);
     egressByServices.set(services, egress);
   }
   return egress;

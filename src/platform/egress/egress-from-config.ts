@@ -1,0 +1,33 @@
+// Egress clients built from the configuration. Everything that reads stores' public surfaces
+// (scrapes, signal probes, the storefront observer) shares one client per process, so the per-host
+// pacing holds across features: a watched store that is also being scraped is not asked twice as
+// often. Other callers (ad libraries) build their own with their own user agent.
+import packageJson from '../../../package.json' with { type: 'json' };
+import type { Config } from '../config.ts';
+import type { Services } from '../services.ts';
+import { createEgress, type Egress } from './egress.ts';
+
+export const STOREFRONT_USER_AGENT = `store-intelligence-scraper/${packageJson.version}`;
+
+export function egressFromConfig(config: Config, userAgent: string): Egress {
+  return createEgress({
+    overrides: config.EGRESS_OVERRIDES,
+    timeoutMs: config.EGRESS_TIMEOUT_MS,
+    maxBytes: config.EGRESS_MAX_BYTES,
+    hostIntervalMs: config.EGRESS_HOST_INTERVAL_MS,
+    extraCaFile: config.NODE_EXTRA_CA_CERTS,
+    userAgent,
+  });
+}
+
+const storefrontClients = new WeakMap<Services, Egress>();
+
+/** The process's one client for storefronts. */
+export function storefrontEgress(services: Services): Egress {
+  let egress = storefrontClients.get(services);
+  if (!egress) {
+    egress = egressFromConfig(services.config, STOREFRONT_USER_AGENT);
+    storefrontClients.set(services, egress);
+  }
+  return egress;
+}

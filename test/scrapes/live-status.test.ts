@@ -5,24 +5,16 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureStorefronts, type FixtureStorefronts } from './support/fixture-storefronts.ts';
 import { startScrapeHarness, type ScrapeHarness } from './support/scrape-harness.ts';
+import { sseEvents } from '../support/sse-events.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 
 /** Reads `data:` events of an SSE response until `stop` says so. */
 async function readEvents(response: Response, stop: (events: any[]) => boolean): Promise<any[]> {
   const events: any[] = [];
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('');
-      if (data) events.push(JSON.parse(data));
-      if (stop(events)) return events;
-    }
+  for await (const event of sseEvents(response.body!)) {
+    events.push(event);
+    if (stop(events)) return events;
   }
   return events;
 }

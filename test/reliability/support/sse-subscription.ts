@@ -1,5 +1,7 @@
 // A GraphQL subscription over SSE (graphql-yoga's "distinct connections" mode) held open for the
 // whole test: events are collected as they arrive, and the test waits for the one it expects.
+import { sseEvents } from '../../support/sse-events.ts';
+
 export interface SseSubscription {
   /** every `data:` payload received so far, parsed */
   readonly events: any[];
@@ -29,21 +31,10 @@ export async function subscribeOverSse(
   let ended = false;
   const listeners = new Set<() => void>();
   (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
     try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('');
-          if (data) {
-            events.push(JSON.parse(data));
-            for (const listener of listeners) listener();
-          }
-        }
+      for await (const event of sseEvents(response.body!)) {
+        events.push(event);
+        for (const listener of listeners) listener();
       }
     } catch {
       // aborted by close(), or the connection dropped: `ended` tells the test

@@ -25,3 +25,14 @@ export function responseValidator(document: OpenAPIObject) {
     return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
   };
 }
+
+/** The documented path template a request path falls under; static segments win over parameters. */
+export function templateOf(templates: string[], url: string): string | undefined {
+  const segments = (url.split('?')[0] ?? '').split('/');
+  const candidates = templates.filter((template) => {
+    const parts = template.split('/');
+    return parts.length === segments.length && parts.every((part, i) => part.startsWith('{') || part === segments[i]);
+  });
+  const staticCount = (template: string) => template.split('/').filter((part) => !part.startsWith('{')).length;
+  return candidates.sort((a, b) => staticCount(b) - staticCount(a))[0];
+}

@@ -8,7 +8,7 @@ import { buildServer } from '../../../src/http/server.ts';
 import type { Services } from '../../../src/platform/services.ts';
 import { loadCatalogFixture } from '../../support/catalog-fixture.ts';
 import { createTestServices } from '../../support/test-services.ts';
-import { responseValidator } from './openapi-validation.ts';
+import { responseValidator, templateOf } from './openapi-validation.ts';
 
 export interface RestResponse {
   status: number;
@@ -52,15 +52,4 @@ export async function openRestApp(options: { fixture?: boolean; queryTimeoutMs?:
       await test.close();
     },
   };
-}
-
-/** The documented path template a request path falls under; static segments win over parameters. */
-function templateOf(templates: string[], url: string): string | undefined {
-  const segments = (url.split('?')[0] ?? '').split('/');
-  const candidates = templates.filter((template) => {
-    const parts = template.split('/');
-    return parts.length === segments.length && parts.every((part, i) => part.startsWith('{') || part === segments[i]);
-  });
-  const staticCount = (template: string) => template.split('/').filter((part) => !part.startsWith('{')).length;
-  return candidates.sort((a, b) => staticCount(b) - staticCount(a))[0];
 }

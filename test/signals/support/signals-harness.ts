@@ -19,7 +19,7 @@ import { startJobWorker, type JobWorker } from '../../../src/platform/jobs/job-w
 import { createLogger } from '../../../src/platform/logger.ts';
 import { createPubSub } from '../../../src/platform/pubsub/pubsub.ts';
 import type { Services } from '../../../src/platform/services.ts';
-import { responseValidator } from '../../rest/support/openapi-validation.ts';
+import { responseValidator, templateOf } from '../../rest/support/openapi-validation.ts';
 import { createTestDatabase } from '../../support/database.ts';
 import { startStockStorefront, type FixtureShop, type StockStorefront } from './stock-storefront.ts';
 
@@ -170,15 +170,4 @@ export async function startSignalsHarness(options: { env?: Record<string, string
       await testDb.drop();
     },
   };
-}
-
-/** The documented path template a request path falls under; static segments win over parameters. */
-function templateOf(templates: string[], url: string): string | undefined {
-  const segments = (url.split('?')[0] ?? '').split('/');
-  const candidates = templates.filter((template) => {
-    const parts = template.split('/');
-    return parts.length === segments.length && parts.every((part, i) => part.startsWith('{') || part === segments[i]);
-  });
-  const staticCount = (template: string) => template.split('/').filter((part) => !part.startsWith('{')).length;
-  return candidates.sort((a, b) => staticCount(b) - staticCount(a))[0];
 }

@@ -14,7 +14,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // suites create their own databases; a few at a time keeps a 2-core machine responsive
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    maxWorkers: 2,
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -35,6 +35,9 @@ export async function registerRest(app: FastifyInstance, services: Services): Pr
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** each request's parameters, parsed once in preValidation */
+const parsedParams = new WeakMap<object, Record<string, unknown>>();
+
 /** The canonical domain a route's path names (a scrape event names it so); undefined = about no single store. */
 function storeDomainOf(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -57,8 +60,13 @@ function registerCatalogRoute(
       // parsing here too means a malformed body is a bad_request before anything is charged
       quotaUnits: route.quotaUnits && ((body: unknown) => route.quotaUnits!(parseBody(route, body))),
     },
+    // the caller's parameters are checked before the request is charged (preHandler): a request refused
+    // as malformed counts against nothing
+    preValidation: async (request) => {
+      parsedParams.set(request, { ...parseParams(route, request.params, request.query), ...parseBody(route, request.body) });
+    },
     handler: async (request, reply) => {
-      const params = { ...parseParams(route, request.params, request.query), ...parseBody(route, request.body) };
+      const params = parsedParams.get(request)!;
       const run = async () => {
         const principal = principalOf(request);
         const context = createGraphqlContext(services, { requestId: request.id, accountId: accountIdOf(principal), scopes: scopesOf(principal) });

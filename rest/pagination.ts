@@ -1,7 +1,7 @@
 // The list envelope of spec part 2 over a GraphQL connection: REST's limit/offset become Relay's
 // first/after (Pothos offset cursors), and the connection's page facts become `page`.
 import { offsetToCursor } from '@pothos/plugin-relay';
-import type { Pagination } from './params.ts';
+import { DEFAULT_LIMIT, type Pagination } from './params.ts';
 
 export interface ConnectionPage<TNode> {
   totalCount: number;
@@ -28,10 +28,20 @@ export function listEnvelope<TNode>(connection: ConnectionPage<TNode>, { limit, 
   };
 }
 
-/** A list the API returns whole (no limit/offset), in the same envelope so clients page uniformly. */
+/**
+ * A list the API returns whole (its route takes no limit/offset, e.g. a store's app stack), in the same
+ * envelope so clients page uniformly. Its limit is the default page size or the count when larger:
+ * never 0, never below what the page holds.
+ */
 export function wholeListEnvelope<T>(items: readonly T[]) {
   return {
     data: [...items],
-    page: { limit: items.length, offset: 0, count: items.length, hasMore: false, total: items.length },
+    page: { limit: Math.max(items.length, DEFAULT_LIMIT), offset: 0, count: items.length, hasMore: false, total: items.length },
   };
+}
+
+/** One page of a list the operation returns whole (a watch's daily sales): the contract's limit/offset over it. */
+export function pageOfList<T>(items: readonly T[], { limit, offset }: Pagination) {
+  const data = items.slice(offset, offset + limit);
+  return { data, page: { limit, offset, count: data.length, hasMore: offset + data.length < items.length, total: items.length } };
 }

@@ -3,6 +3,7 @@
 // "yes" stay strings and fail) and then checks the value; the messages are the `rule` of the
 // bad_request details, written for the caller.
 import { z } from 'zod';
+import { DAY_RULE, dayOf } from '../src/graphql/scalars.ts';
 
 const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?(\d+(\.\d+)?|\.\d+)$/;
@@ -43,8 +44,12 @@ export const textParam = (maxLength = 200) =>
     .min(1, { error: 'must not be empty' })
     .max(maxLength, { error: `must be at most ${maxLength} characters` });
 
-/** A calendar day YYYY-MM-DD (UTC). */
-export const dateParam = () => z.iso.date({ error: 'must be a date written YYYY-MM-DD' });
+/** A calendar day YYYY-MM-DD (UTC), checked here so the error names the parameter (the Date scalar cannot). */
+export const dateParam = () =>
+  z
+    .string({ error: DAY_RULE })
+    .refine((value) => dayOf(value) !== null, { error: DAY_RULE })
+    .meta({ format: 'date' });
 
 /** `{domain}`: a bare domain or a full URL (URL-encoded in the path); GraphQL normalises it. */
 export const domainParam = () =>

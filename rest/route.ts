@@ -4,7 +4,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { z } from 'zod';
 import type { QuotaBucket } from '../src/access/plans.ts';
-import type { ErrorCode } from '../src/platform/errors.ts';
+import type { ErrorKind } from './openapi/error-responses.ts';
 
 export const TAGS = {
   Discovery: 'Open routes: no key, no rate limit.',
@@ -52,8 +52,8 @@ export interface RouteSpec<
   body?: TBody;
   /** whether a missing resource in the path gives not_found */
   canBeNotFound: boolean;
-  /** error codes this route answers beyond every data route's and not_found, e.g. conflict */
-  extraErrors?: readonly ErrorCode[];
+  /** errors this route answers beyond every data route's and not_found, e.g. already_tracked (409) */
+  extraErrors?: readonly ErrorKind[];
   variables(params: Params<TPath, TQuery, TBody>): TVariables;
   response: TResponse;
   respond(data: TData, params: Params<TPath, TQuery, TBody>): z.input<TResponse>;

@@ -5,7 +5,6 @@
 import { loadConfigOrExit, type Config } from './platform/config.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { openStructuredStore, type StructuredStore } from './platform/database/structured-store.ts';
-import { takeOverShutdownSignals } from './platform/database/embedded-postgres.ts';
 import { createPubSub } from './platform/pubsub/pubsub.ts';
 import { Shutdown } from './platform/shutdown.ts';
 import type { Services } from './platform/services.ts';
@@ -77,9 +76,9 @@ async function start(configured: Config, logger: Logger, shutdown: Shutdown): Pr
   if (worker) shutdown.add('job worker', () => worker.stop());
   if (shutdown.requested) return;
 
-  const { buildServer } = await httpLayer;
+  const { buildServer, closeServer } = await httpLayer;
   const app = await buildServer(services);
-  shutdown.add('http server', () => app.close());
+  shutdown.add('http server', () => closeServer(app, config.SHUTDOWN_GRACE_MS));
   if (shutdown.requested) return;
 
   await app.listen({ host: config.HOST, port: config.PORT });
@@ -96,8 +95,6 @@ async function start(configured: Config, logger: Logger, shutdown: Shutdown): Pr
 const config = loadConfigOrExit();
 const logger = createLogger(config.LOG_LEVEL);
 const shutdown = new Shutdown(logger);
-// Our shutdown closes the embedded PostgreSQL itself, after its clients; see takeOverShutdownSignals.
-takeOverShutdownSignals();
 shutdown.exitOnSignals(['SIGINT', 'SIGTERM']);
 process.on('uncaughtException', (error) => {
   logger.fatal({ err: error }, 'uncaught exception');

@@ -166,7 +166,7 @@ async function soak(): Promise<SoakSummary> {
         headers: { ...headers, 'content-type': 'application/json' },
         body: JSON.stringify({ domain }),
       }).catch(() => undefined);
-      if (response?.status === 202) scrapeIds.set(domain, ((await response.json()) as { scrape: { id: string } }).scrape.id);
+      if (response?.status === 202) scrapeIds.set(domain, ((await response.json()) as { id: string }).id);
       else failures.push(`the scrape request for ${domain} answered ${response?.status ?? 'nothing'}`);
     }, ((i + 1) * durationS * 1_000) / (SCRAPED_HOSTS.length + 1)),
   );

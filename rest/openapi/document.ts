@@ -21,7 +21,9 @@ export const SECURITY_SCHEMES = {
   bearerAuth: {
     type: 'http',
     scheme: 'bearer',
-    description: 'Authorization: Bearer <API_KEY>. Keys are minted on the integrations page of the web app (paid plans).',
+    description:
+      'Authorization: Bearer <API_KEY>. A self-hosted server mints keys with `npm run keys -- create --account ACCOUNT ' +
+      '--plan starter` (printed once); the hosted service mints them on its web app\'s integrations page (paid plans).',
   },
   apiKeyHeader: {
     type: 'apiKey',

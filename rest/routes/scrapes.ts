@@ -18,10 +18,12 @@ export const requestScrape = defineRoute({
   quotaBucket: 'scrapeRequests',
   summary: 'Queue a scrape of a store',
   description:
-    'When the store is not in the catalog, or force is true: a job is queued and the answer is HTTP 202 with ' +
-    '`outcome: "queued"` and the status record in `scrape` (poll GET /v1/scrapes/{id}; about two minutes typical). ' +
-    'When the store is already in the catalog and force is not true: HTTP 200 with `outcome: "already_exists"`, ' +
-    '`scrape: null` and no job. A forced request for a store that had any scrape request in the last 5 minutes is ' +
+    'When the store is not in the catalog, or force is true: a job is queued and the answer is HTTP 202 with the ' +
+    'scrape request itself (`id`, `status`, `domain`, `force`, `callbackUrl`, timestamps) and, beside its fields, ' +
+    '`outcome: "queued"` and `storeUrl` (poll GET /v1/scrapes/{id}; about two minutes typical). ' +
+    'When the store is already in the catalog and force is not true: HTTP 200 with `{outcome: "already_exists", ' +
+    'domain, storeUrl}` and no job. Asking again (not forced) while your request for the domain is still queued, ' +
+    'validating or scraping answers that same request; no second job. A forced request for a store that had any scrape request in the last 5 minutes is ' +
     'rate_limited (429) with Retry-After and `details: {domain, cooldownSeconds, retryAfter}`. callbackUrl must be ' +
     'HTTPS (bad_request otherwise).',
   document: RequestScrapeDocument,
@@ -35,9 +37,12 @@ export const requestScrape = defineRoute({
   canBeNotFound: false,
   variables: (p) => ({ domain: p.domain, force: p.force, callbackUrl: p.callbackUrl }),
   response: ScrapeOrder,
-  respond: (data) => ({ ...data.requestScrape, storeUrl: `/v1/stores/${data.requestScrape.domain}` }),
+  respond: ({ requestScrape: { outcome, domain, scrape } }) => {
+    const storeUrl = `/v1/stores/${domain}`;
+    return scrape ? { ...scrape, outcome: 'queued' as const, storeUrl } : { outcome: 'already_exists' as const, domain, storeUrl };
+  },
   status: (body) => (body.outcome === 'queued' ? 202 : 200),
-  successStatuses: { 202: 'Queued: `outcome` is queued and `scrape` holds the new request.', 200: 'already_exists: the store is in the catalog; no job was created.' },
+  successStatuses: { 202: 'Queued: the scrape request, with `outcome: "queued"`.', 200: 'already_exists: the store is in the catalog; no job was created.' },
   example: '/v1/scrapes {"domain":"example.com","callbackUrl":"https://hooks.example.com/scrapes"}',
 });
 
@@ -73,7 +78,8 @@ export const requestScrapesBulk = defineRoute({
   summary: 'Queue scrapes of up to 10 stores',
   description:
     `Each URL (1 to ${BULK_MAX_URLS}) is handled as its own POST /v1/scrapes with the same force and callbackUrl; one ` +
-    'refusal never stops the others. The answer is HTTP 200 with one item per URL, in order, and counts per outcome. ' +
+    'refusal never stops the others. The answer is HTTP 200 with one item per URL, in order (`{url, domain, outcome, id, ' +
+    'scrape, error}`: `id` is the queued request\'s id), and counts per outcome. ' +
     'Each URL counts as one scrape request against the scrapeRequests quota (and the per-minute rate): a bulk the ' +
     'remaining quota cannot cover is rate_limited as a whole and queues nothing.',
   document: RequestScrapesBulkDocument,
@@ -95,7 +101,7 @@ export const requestScrapesBulk = defineRoute({
     const items = data.requestScrapesBulk;
     const count = (outcome: string) => items.filter((i) => i.outcome === outcome).length;
     return {
-      data: items,
+      data: items.map((item) => ({ ...item, id: item.scrape?.id ?? null })),
       counts: { queued: count('queued'), alreadyExists: count('already_exists'), duplicate: count('duplicate'), rejected: count('rejected') },
     };
   },

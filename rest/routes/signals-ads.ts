@@ -38,12 +38,13 @@ export const probeSignalAds = defineRoute({
     'lists become inactive. New creatives raise one `ad_new_campaign` insight per network for every watch of the store ' +
     '(on a network\'s first answer for a store, only creatives first shown in the last 7 days count as new campaigns). ' +
     `One call per watch every ${ADS_PROBE_COOLDOWN_MS / 60_000} minutes: sooner is rate_limited (429) with Retry-After and ` +
-    '`details: {domain, cooldownSeconds, retryAfter}`. A partner key (signals:read) is forbidden (403). Another ' +
+    '`details: {domain, cooldownSeconds, retryAfter}`. A partner key (signals:read) gets HTTP 403, code unauthorized, details.reason "scope". Another ' +
     "account's watch is not_found.",
   document: ProbeSignalAdsDocument,
   pathParams: watchPath,
   query: noQuery,
   canBeNotFound: true,
+  extraErrors: ['scope'],
   variables: (p) => ({ domain: p.domain }),
   response: AdsProbe,
   respond: (data) => data.probeSignalAds,

@@ -20,7 +20,7 @@ import {
   type SignalProbeFieldsFragment,
   type InsightFieldsFragment,
 } from '../generated/operations.ts';
-import { connectionArgs, listEnvelope } from '../pagination.ts';
+import { connectionArgs, listEnvelope, pageOfList } from '../pagination.ts';
 import { dateParam, enumParam, integerParam, paginationParams, textParam } from '../params.ts';
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
 import { DeletedSignal, InsightList, Signal, SignalInventory, SignalList, SignalProbe, SignalProbeStatus, SignalSales, SignalStats } from '../schemas/signals.ts';
@@ -29,6 +29,7 @@ import { SPIKE_FACTOR, SPIKE_MIN_TRAILING_DAYS, SPIKE_MIN_UNITS, SPIKE_TRAILING_
 import { MANUAL_PROBE_COOLDOWN_MS } from '../../src/signals/probes/probe-record.ts';
 import { DEFAULT_WINDOW_DAYS, MAX_INVENTORY_DAYS } from '../../src/signals/sales/sales.type.ts';
 import { ESTIMATE_METHOD } from '../../src/signals/sales/watch-sales.ts';
+import { notFound } from '../../src/platform/errors.ts';
 import { AUTO_TRACKED_PRODUCTS, MAX_TRACKED_PRODUCTS } from '../../src/signals/watches.ts';
 
 const watchPath = z.strictObject({
@@ -43,7 +44,7 @@ const SCOPE =
   "The watch must belong to the key's account: another account's watch is not_found, exactly like a store nobody watches.";
 const PARTNER_READ = ' A partner key (scope signals:read) may read any domain already on Signals (the oldest watch of that store).';
 const WRITE =
-  ' A partner key (signals:read) may not create, alter or delete watches: forbidden (403).';
+  ' A partner key (signals:read) may not create, alter or delete watches: HTTP 403, code unauthorized with details.reason "scope".';
 
 const links = (domain: string) => ({
   probe: `/v1/signals/${domain}/probe`,
@@ -72,14 +73,14 @@ export const createSignal = defineRoute({
     'catalog marks none, its newest products): every variant of each, resolved into variants by the first probe, which ' +
     'is queued at once; poll GET /v1/signals/{domain}/probe until progress.status is done or failed. Scheduled probes ' +
     'then follow every probe interval (server setting SIGNAL_PROBE_INTERVAL_MINUTES, default 360). ' +
-    'Already watched by this account: conflict (409) with the error envelope, nothing changes. A store missing from ' +
+    'Already watched by this account: HTTP 409, code bad_request with details.reason "already_tracked", nothing changes. A store missing from ' +
     'the catalog: not_found (404); queue it with POST /v1/scrapes first.' + WRITE,
   document: CreateSignalDocument,
   pathParams: noPathParams,
   query: noQuery,
   body: z.strictObject({ domain: z.string().max(2_000).meta({ description: 'A bare domain or a full URL.', example: 'example.com' }) }),
   canBeNotFound: true,
-  extraErrors: ['conflict'],
+  extraErrors: ['already_tracked', 'scope'],
   variables: (p) => ({ domain: p.domain }),
   response: Signal,
   respond: (data) => signalBody(data.createSignal),
@@ -154,6 +155,7 @@ export const updateSignal = defineRoute({
       .meta({ description: 'Product handles: the new tracked set.', example: ['linen-shirt', 'wool-coat'] }),
   }),
   canBeNotFound: true,
+  extraErrors: ['scope'],
   variables: (p) => ({ domain: p.domain, status: p.status, products: p.products }),
   response: Signal,
   respond: (data) => signalBody(data.updateSignal),
@@ -172,6 +174,7 @@ export const stopSignal = defineRoute({
   pathParams: watchPath,
   query: noQuery,
   canBeNotFound: true,
+  extraErrors: ['scope'],
   variables: (p) => ({ domain: p.domain }),
   response: Signal,
   respond: (data) => signalBody(data.stopSignal),
@@ -192,6 +195,7 @@ export const deleteSignal = defineRoute({
   pathParams: watchPath,
   query: noQuery,
   canBeNotFound: true,
+  extraErrors: ['scope'],
   variables: (p) => ({ domain: p.domain }),
   response: DeletedSignal,
   respond: (data) => ({ domain: data.deleteSignal.domain, deleted: true as const }),
@@ -217,6 +221,7 @@ export const probeSignal = defineRoute({
   pathParams: watchPath,
   query: noQuery,
   canBeNotFound: true,
+  extraErrors: ['scope'],
   variables: (p) => ({ domain: p.domain }),
   response: SignalProbe,
   respond: (data) => probeBody(data.probeSignal),
@@ -241,7 +246,12 @@ export const getSignalProbe = defineRoute({
   canBeNotFound: true,
   variables: (p) => ({ domain: p.domain }),
   response: SignalProbeStatus,
-  respond: (data) => ({ domain: data.signal.domain, probe: data.signal.probe ? probeBody(data.signal.probe) : null }),
+  respond: ({ signal: { domain, probe } }) => {
+    // every watch is created with its first probe in the same transaction, so a watch without one is not a state
+    // a caller can reach; answer it as the missing resource it would be rather than invent a progress
+    if (!probe) throw notFound(`${domain} has no inventory probe yet.`, { domain });
+    return { domain, ...probeBody(probe) };
+  },
   example: '/v1/signals/example.com/probe',
 });
 
@@ -275,21 +285,21 @@ export const getSignalSales = defineRoute({
   summary: 'Estimated daily units and revenue',
   description:
     `${ESTIMATE_METHOD} One row per UTC day from \`from\` (default ${DEFAULT_WINDOW_DAYS} days ago) on which an interval ` +
-    'between two snapshots ended; days without one are absent (no observation, not zero). The whole range comes in one ' +
-    'page. Before a variant has 2 snapshots: HTTP 200 with empty data, meta.ready false and a note. ' + SCOPE + PARTNER_READ,
+    'between two snapshots ended; days without one are absent (no observation, not zero). Oldest day first, paged with ' +
+    'limit and offset like every list. Before a variant has 2 snapshots: HTTP 200 with empty data, meta.ready false and ' +
+    'a note. ' + SCOPE + PARTNER_READ,
   document: GetSignalSalesDocument,
   pathParams: watchPath,
-  query: z.strictObject({ from: dateParam().optional().meta({ description: 'First UTC day, YYYY-MM-DD.', example: '2026-01-01' }) }),
+  query: z.strictObject({
+    from: dateParam().optional().meta({ description: 'First UTC day, YYYY-MM-DD.', example: '2026-01-01' }),
+    ...paginationParams(),
+  }),
   canBeNotFound: true,
   variables: (p) => ({ domain: p.domain, from: p.from }),
   response: SignalSales,
-  respond: (data) => {
+  respond: (data, p) => {
     const { days, ...meta } = data.signal.sales;
-    return {
-      data: days,
-      page: { limit: days.length, offset: 0, count: days.length, hasMore: false, total: days.length },
-      meta: { domain: data.signal.domain, ...meta, from: String(meta.from), estimate: true as const },
-    };
+    return { ...pageOfList(days, p), meta: { domain: data.signal.domain, ...meta, from: String(meta.from), estimate: true as const } };
   },
   example: '/v1/signals/example.com/sales?from=2026-01-01',
 });

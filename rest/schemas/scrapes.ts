@@ -21,16 +21,24 @@ export const ScrapeRequest = z
   })
   .meta({ id: 'ScrapeRequest', description: 'The status record of a scrape request.' });
 
-export const ScrapeOrder = z
+const storeUrl = z.string().meta({ description: 'Where the store profile is (or will be) readable, e.g. /v1/stores/example.com.' });
+
+/** HTTP 202: the scrape request itself, with the outcome and the profile's address beside its fields. */
+export const ScrapeQueued = ScrapeRequest.extend({
+  outcome: z.literal('queued').meta({ description: 'A job was created (or one already queued or running for this domain is answered): poll GET /v1/scrapes/{id}.' }),
+  storeUrl,
+}).meta({ id: 'ScrapeQueued', description: 'The scrape request (HTTP 202).' });
+
+/** HTTP 200: no job; the store is already in the catalog. */
+export const ScrapeAlreadyExists = z
   .strictObject({
-    outcome: z.enum(['queued', 'already_exists']).meta({
-      description: 'queued (HTTP 202): a job was created, poll scrape.id. already_exists (HTTP 200): the store is in the catalog and force was not true; no job.',
-    }),
+    outcome: z.literal('already_exists').meta({ description: 'The store is in the catalog and force was not true: no job was created.' }),
     domain: z.string(),
-    scrape: ScrapeRequest.nullable().meta({ description: 'The new request when queued; null when already_exists.' }),
-    storeUrl: z.string().meta({ description: 'Where the store profile is (or will be) readable, e.g. /v1/stores/example.com.' }),
+    storeUrl,
   })
-  .meta({ id: 'ScrapeOrder' });
+  .meta({ id: 'ScrapeAlreadyExists', description: 'The already_exists indication (HTTP 200).' });
+
+export const ScrapeOrder = z.union([ScrapeQueued, ScrapeAlreadyExists]).meta({ id: 'ScrapeOrder' });
 
 export const BulkScrapeItem = z
   .strictObject({
@@ -39,7 +47,8 @@ export const BulkScrapeItem = z
     outcome: z.enum(['queued', 'already_exists', 'duplicate', 'rejected']).meta({
       description: 'queued / already_exists as for POST /v1/scrapes; duplicate: the same domain earlier in this list; rejected: see error.',
     }),
-    scrape: ScrapeRequest.nullable(),
+    id: z.string().nullable().meta({ description: "The item's scrape request id when queued; null otherwise." }),
+    scrape: ScrapeRequest.nullable().meta({ description: 'The status record of that request when queued; null otherwise.' }),
     error: z
       .strictObject({ code: z.string(), message: z.string() })
       .nullable()

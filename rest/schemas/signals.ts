@@ -56,12 +56,10 @@ export const DeletedSignal = z
   .strictObject({ domain: z.string(), deleted: z.literal(true) })
   .meta({ id: 'DeletedSignal', description: 'The watch is gone with its probes, snapshots and insights; the store stays in the catalog.' });
 
-export const SignalProbeStatus = z
-  .strictObject({
-    domain: z.string(),
-    probe: SignalProbe.nullable().meta({ description: 'null only while a watch has no inventory probe yet (every watch made by POST /v1/signals queues one).' }),
-  })
-  .meta({ id: 'SignalProbeStatus', description: 'The latest probe of the watch.' });
+export const SignalProbeStatus = SignalProbe.extend({ domain: z.string() }).meta({
+  id: 'SignalProbeStatus',
+  description: 'The latest probe of the watch, with progress.status at the top level of the body.',
+});
 
 const estimate = {
   ready: z.boolean().meta({ description: 'False until a tracked variant has 2 inventory snapshots; data is then empty and note says why.' }),

@@ -65,22 +65,35 @@ export async function createAccess(services: Services): Promise<Access> {
     log.warn('no API key exists: every data request is refused (401) until one is created with `npm run keys -- create`');
   }
 
+  const identifyOnce = async (headers: IncomingHttpHeaders, options: IdentifyOptions): Promise<Principal> => {
+    const token = presentedServiceToken(headers);
+    if (token !== undefined) {
+      if (!serviceToken || !timingSafeEqual(sha256(token), serviceToken)) {
+        throw new ApiError('unauthorized', 'The service token is not valid.');
+      }
+      return { kind: 'webApp' };
+    }
+    const key = presentedApiKey(headers);
+    if (key !== undefined) return authenticator.authenticate(key);
+    if (await isOpenDevMode()) return { kind: 'openDev', client: options.client };
+    if (options.allowAnonymous) return { kind: 'anonymous' };
+    throw missingKey();
+  };
+
   const access: Access = {
     quotas,
     counters,
     async identify(headers, options) {
-      const token = presentedServiceToken(headers);
-      if (token !== undefined) {
-        if (!serviceToken || !timingSafeEqual(sha256(token), serviceToken)) {
-          throw new ApiError('unauthorized', 'The service token is not valid.');
+      try {
+        const principal = await identifyOnce(headers, options);
+        if (principal.kind === 'anonymous') await quotas.chargeUnauthenticated(options.client, config.UNAUTHENTICATED_PER_MINUTE);
+        return principal;
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'unauthorized') {
+          await quotas.chargeUnauthenticated(options.client, config.UNAUTHENTICATED_PER_MINUTE);
         }
-        return { kind: 'webApp' };
+        throw error;
       }
-      const key = presentedApiKey(headers);
-      if (key !== undefined) return authenticator.authenticate(key);
-      if (await isOpenDevMode()) return { kind: 'openDev', client: options.client };
-      if (options.allowAnonymous) return { kind: 'anonymous' };
-      throw missingKey();
     },
     async admit(principal, charge, page) {
       if (principal.kind === 'key' && !plans[principal.plan].apiAccess) throw paidPlanRequired(principal.plan);

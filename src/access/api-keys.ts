@@ -1,7 +1,7 @@
 // Minting, listing and revoking API keys: the one implementation behind `npm run keys` and the web
 // app's key mutations. A key is shown once, at minting; the database keeps its SHA-256 only.
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { ApiError, badRequest, notFound } from '../platform/errors.ts';
+import { ApiError, reasonError, badRequest, notFound } from '../platform/errors.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from './key-format.ts';
 import { PAID_PLANS, PLAN_PRICES_USD_PER_MONTH, type AccountPlan } from './plans.ts';
 
@@ -66,7 +66,7 @@ function toRecord(row: KeyRow): ApiKeyRecord {
 
 export function paidPlanRequired(plan: AccountPlan): ApiError {
   const prices = PAID_PLANS.map((p) => `${p[0]!.toUpperCase()}${p.slice(1)} at ${PLAN_PRICES_USD_PER_MONTH[p]} USD per month`).join(' or ');
-  return new ApiError('forbidden', `API keys need a paid plan (${prices}); this account is on the ${plan} plan.`, {
+  return reasonError('plan', `API keys need a paid plan (${prices}); this account is on the ${plan} plan.`, {
     plan,
     requiredPlans: [...PAID_PLANS],
   });

@@ -37,7 +37,7 @@ export const invalidKey = () =>
   new ApiError('unauthorized', 'The API key is not valid (unknown or revoked). Send a current key in Authorization: Bearer <key> or X-Api-Key.');
 
 export const missingKey = () =>
-  new ApiError('unauthorized', 'An API key is required: send Authorization: Bearer <key> or X-Api-Key: <key>. Keys are minted on the web app\'s integrations page (paid plans).');
+  new ApiError('unauthorized', 'An API key is required: send Authorization: Bearer <key> or X-Api-Key: <key>. On a self-hosted server, mint one with: npm run keys -- create --account ACCOUNT --plan starter (the hosted service mints keys on its web app\'s integrations page, for paid plans).');
 
 export class KeyAuthenticator {
   private readonly lastUsedWrites = new Map<number, number>();

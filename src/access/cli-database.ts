@@ -1,11 +1,12 @@
 // The database `npm run keys` works on: the one the server uses. DATABASE_URL when set; otherwise
 // the embedded PostgreSQL under DATA_DIR. A running server owns that cluster, so the command first
-// connects to it (EMBEDDED_PG_PORT, password in DATA_DIR/postgres.password) and starts the cluster
+// connects to it (the port recorded in DATA_DIR or EMBEDDED_PG_PORT, password in DATA_DIR/postgres.password) and starts the cluster
 // itself, for the command's duration only, when nothing answers there.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../platform/config.ts';
 import { openDatabase, type Database } from '../platform/database/database.ts';
+import { clusterPort } from '../platform/database/embedded-postgres.ts';
 import { EMBEDDED_DATABASE, openStructuredStore } from '../platform/database/structured-store.ts';
 import type { Logger } from '../platform/logger.ts';
 
@@ -25,7 +26,7 @@ async function runningEmbedded(config: CliConfig, logger: Logger): Promise<Datab
   } catch {
     return undefined; // never created: nothing can be running
   }
-  const url = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${config.EMBEDDED_PG_PORT}/${EMBEDDED_DATABASE}`;
+  const url = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${await clusterPort(config.DATA_DIR, config.EMBEDDED_PG_PORT)}/${EMBEDDED_DATABASE}`;
   try {
     return await openDatabase({ url, logger, queryTimeoutMs: config.QUERY_TIMEOUT_MS, backend: 'embedded-postgres', poolSize: 2 });
   } catch {
@@ -39,7 +40,7 @@ export async function openCliDatabase(config: CliConfig, logger: Logger): Promis
     if (shared) {
       return {
         database: shared,
-        description: `the running server's embedded PostgreSQL (port ${config.EMBEDDED_PG_PORT}, data in ${config.DATA_DIR})`,
+        description: `the running server's embedded PostgreSQL (port ${await clusterPort(config.DATA_DIR, config.EMBEDDED_PG_PORT)}, data in ${config.DATA_DIR})`,
         close: () => shared.close(),
       };
     }

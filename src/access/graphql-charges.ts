@@ -1,5 +1,6 @@
-// What a GraphQL operation costs, read from its document before it runs: each root field counts
-// as one request in its bucket, as the REST route over the same field does (a query with three
+// What a GraphQL operation costs, read from its document (with its coerced variables) before it
+// runs: each root field that executes counts as one request in its bucket (fields GraphQL merges,
+// same response name, execute once and count once), as the REST route over the same field does (a query with three
 // root fields costs what three REST calls cost). `node`/`nodes` count one lookup per id, in the
 // bucket of the id's type. Introspection is free. Lists may not reach past the plan's result window.
 import {
@@ -77,7 +78,10 @@ export function operationCost(
     if (bucket) cost.charge.buckets[bucket] = (cost.charge.buckets[bucket] ?? 0) + units;
   };
 
-  for (const field of rootFields(document, operation.selectionSet, variables)) {
+  // GraphQL merges the root fields of one response name into one execution: count each name once
+  const executed = new Map<string, FieldNode>();
+  for (const field of rootFields(document, operation.selectionSet, variables)) executed.set(field.alias?.value ?? field.name.value, field);
+  for (const field of executed.values()) {
     const name = field.name.value;
     if (name.startsWith('__')) continue;
     if (WEB_APP_FIELDS.has(name)) {
@@ -88,8 +92,7 @@ export function operationCost(
     const definition = rootType?.getFields()[name];
     if ((name === 'node' || name === 'nodes') && definition) {
       const args = getArgumentValues(definition, field, variables);
-      // variables are not coerced yet: a single value stands for a list of one, as GraphQL will coerce it
-      const ids = name === 'node' ? [args.id] : args.ids == null ? [] : Array.isArray(args.ids) ? args.ids : [args.ids];
+      const ids = name === 'node' ? [args.id] : Array.isArray(args.ids) ? args.ids : [];
       for (const id of ids) count(NODE_TYPE_BUCKETS[typeOfGlobalId(id)], 1);
       continue;
     }

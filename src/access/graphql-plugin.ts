@@ -2,9 +2,9 @@
 // (graphql-charges.ts), key management needs the web app's credential, lists stay inside the plan's
 // result window, and the response carries the same rate-limit headers. Works for HTTP (the request
 // was identified by the HTTP hook) and WebSocket (identified at connection_init by the WebSocket gate).
-import { getOperationAST, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { getOperationAST, getVariableValues, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ApiError } from '../platform/errors.ts';
+import { ApiError, reasonError } from '../platform/errors.ts';
 import type { Access } from './access.ts';
 import { missingKey } from './authenticate.ts';
 import { checkResultWindow, operationCost } from './graphql-charges.ts';
@@ -31,7 +31,7 @@ interface Operation {
 const webAppOnly = (principal: Principal) =>
   principal.kind === 'anonymous'
     ? new ApiError('unauthorized', 'Key management needs the web app\'s service credential (X-Service-Token).')
-    : new ApiError('forbidden', 'Key management is reserved to the web app\'s service credential; an API key cannot mint, list or revoke keys.');
+    : reasonError('scope', 'Key management is reserved to the web app\'s service credential; an API key cannot mint, list or revoke keys.');
 
 export function toGraphqlError(error: ApiError, limits: LimitState[] = []): GraphQLError {
   const headers: Record<string, string> = { ...rateLimitHeaders(limits) };
@@ -48,7 +48,11 @@ export function accessGraphqlPlugin(access: Access): Plugin {
     const principal = principalOf(context.req) ?? { kind: 'anonymous' };
     const ast = getOperationAST(operation.document, operation.operationName);
     if (!ast) return undefined; // execution reports the missing operation itself
-    const variables = operation.variableValues ?? undefined;
+    // charge what will execute: the variables as execution coerces them (defaults applied, a single
+    // value as a list of one); variables that fail coercion refuse the operation, which then costs nothing
+    const coerced = getVariableValues(operation.schema, ast.variableDefinitions ?? [], operation.variableValues ?? {});
+    if (coerced.errors) return undefined;
+    const variables = coerced.coerced;
     try {
       const cost = operationCost(operation.schema, operation.document, ast, variables);
       if (cost.webAppFields.length > 0 && principal.kind !== 'webApp') throw webAppOnly(principal);

@@ -1,10 +1,10 @@
 // The access check of every HTTP request, as one onRequest hook on the server's root (so it runs
 // before every surface's routes): a credential in the query string is refused outright; discovery
 // routes pass untouched; /graphql only learns who is calling (the GraphQL plugin charges each
-// operation); every other route needs a key (or open-dev mode), is charged one request in the
-// bucket its route config names, and answers with the rate-limit headers. A route whose cost
-// depends on its body (quotaUnits) is charged in preHandler instead, once the body is parsed, so a
-// malformed body is refused before anything is counted.
+// operation); every other route needs a key (or open-dev mode), is charged in the bucket its route
+// config names, and answers with the rate-limit headers. Charging waits for preHandler, after the
+// route's own validation (its query, path and body: preValidation), so a request refused as
+// malformed counts against nothing; a route whose cost depends on its body (quotaUnits) reads it there.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DISCOVERY_LINKS } from '../discovery/root.ts';
 import { GRAPHQL_PATH } from '../graphql/yoga.ts';
@@ -69,14 +69,14 @@ export function registerAccess(app: FastifyInstance, access: Access): void {
     if (!isDataPrincipal(principal)) {
       throw new ApiError('unauthorized', 'The service token manages keys through /graphql only; data routes need an API key.');
     }
-    if (request.routeOptions.config.quotaUnits) return; // charged in preHandler, once the body is known
-    await charge(access, request, reply, principal, 1);
   });
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    const unitsOf = request.routeOptions.config.quotaUnits;
+    const route = request.routeOptions.url;
+    if (route === undefined || route === GRAPHQL_PATH || OPEN_ROUTES.has(route) || request.routeOptions.config.servesNoData) return;
     const principal = principalOf(request);
-    if (!unitsOf || !isDataPrincipal(principal)) return;
-    await charge(access, request, reply, principal, unitsOf(request.body));
+    if (!isDataPrincipal(principal)) return;
+    const unitsOf = request.routeOptions.config.quotaUnits;
+    await charge(access, request, reply, principal, unitsOf ? unitsOf(request.body) : 1);
   });
   app.addHook('onClose', () => access.close());
 }

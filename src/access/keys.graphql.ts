@@ -5,7 +5,7 @@
 // checks again, so a missing plugin fails closed.
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
-import { ApiError, notFound } from '../platform/errors.ts';
+import { reasonError, notFound } from '../platform/errors.ts';
 import type { Access } from './access.ts';
 import { KEY_SCOPES, listApiKeys, mintApiKey, revokeApiKey, type ApiKeyRecord } from './api-keys.ts';
 import { announceKeysChanged } from './authenticate.ts';
@@ -21,7 +21,7 @@ function requireWebApp(ctx: GraphqlContext): Access {
   const context = ctx as KeysContext;
   const access = context[ACCESS_IN_CONTEXT];
   if (principalOf(context.req)?.kind !== 'webApp' || !access) {
-    throw new ApiError('forbidden', 'Key management is reserved to the web app\'s service credential.');
+    throw reasonError('scope', 'Key management is reserved to the web app\'s service credential.');
   }
   return access;
 }
@@ -119,7 +119,7 @@ builder.mutationField('mintApiKey', (t) =>
     type: MintedApiKeyRef,
     description:
       'Mints a key for an account on a paid plan (web app service credential only). A free account is refused ' +
-      'with forbidden. The key is in the answer once; only its hash is stored.',
+      'with unauthorized (details.reason plan). The key is in the answer once; only its hash is stored.',
     args: { input: t.arg({ type: MintApiKeyInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {
       requireWebApp(ctx);

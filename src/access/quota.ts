@@ -8,13 +8,14 @@
 //                                                          which INCRs the same key for its own searches
 //   day:<YYYY-MM-DD>:key:<keyId>                           per-key daily ceiling
 //   minute:key:<keyId> | minute:client:<address>           per-minute rate, a fixed 60 s window
+//   minute:unauthenticated:<address>                       requests without a valid credential, per address
 // Values are plain integers (INCRBY); daily keys expire an hour after their UTC day ends.
 import { ApiError } from '../platform/errors.ts';
 import type { Counters } from './counters.ts';
 import type { PlanLimits, Plans, QuotaBucket } from './plans.ts';
 import type { DataPrincipal } from './principal.ts';
 
-export type PolicyName = 'perMinute' | 'perKeyDaily' | QuotaBucket;
+export type PolicyName = 'perMinute' | 'perKeyDaily' | 'unauthenticated' | QuotaBucket;
 
 export interface LimitState {
   policy: PolicyName;
@@ -103,6 +104,26 @@ export class Quotas {
     // the limit that keeps the caller waiting longest is the one worth naming
     const worst = exceeded.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a));
     throw new RateLimitedError(worst, limits.map((l) => (exceeded.includes(l) ? { ...l, remaining: 0 } : l)));
+  }
+
+  /**
+   * Counts a request that brought no valid credential (a missing, unknown or revoked key, anonymous
+   * GraphQL) against its address's per-minute limit; throws RateLimitedError past it. Requests with
+   * a valid key never reach this, so a flood of bad keys from an address cannot lock out a good one.
+   */
+  async chargeUnauthenticated(client: string, perMinute: number): Promise<void> {
+    const key = `minute:unauthenticated:${client}`;
+    const reading = await this.counters.add(key, 1, MINUTE);
+    if (reading.consumed <= perMinute) return;
+    await this.counters.subtract(key, 1, MINUTE);
+    const limit: LimitState = {
+      policy: 'unauthenticated',
+      limit: perMinute,
+      remaining: 0,
+      resetSeconds: Math.max(1, Math.ceil(reading.msBeforeReset / 1000)),
+      windowSeconds: MINUTE,
+    };
+    throw new RateLimitedError(limit, [limit]);
   }
 
   /** Today's use of an account's buckets (the web app's and the API's together). */

@@ -49,6 +49,14 @@ export const DECISIONS: readonly Decision[] = [
       '10,000 matches is not counted: its total is that estimate.',
   },
   {
+    topic: 'The synthetic demo catalog',
+    decision:
+      'A server started on an empty database seeds a synthetic catalog (SEED_STORES). Its stores live under the ' +
+      'reserved top-level domain .example (RFC 2606), e.g. quietlab.store.example: such names never resolve, so ' +
+      'watching, probing or re-scraping a seeded store never sends a request to a real third-party site (the probe ' +
+      'or scrape fails with a reason saying the name does not resolve). Stores a scrape adds keep their real domains.',
+  },
+  {
     topic: 'Freshness of whole-catalog figures',
     decision:
       `Without a filter, grouped rows (GET /v1/stores with groupBy) and the analytics overview, verticals and ` +
@@ -144,8 +152,10 @@ export const DECISIONS: readonly Decision[] = [
       `Each request counts once against the key's per-minute rate, the key's daily ceiling and the account's daily ` +
       `bucket for its route (named in each route's description; analytics count as store searches). Daily limits ` +
       `renew at 00:00 UTC; the minute window starts with its first request. A refused request counts against ` +
-      `nothing. ${describePlans()} Free accounts cannot mint keys; a key whose account is on the free plan is ` +
-      'forbidden (403). GraphQL counts each root field as one request in its bucket (`node`/`nodes`: one per id).',
+      `nothing. Requests that bring no valid credential (a missing, unknown or revoked key; anonymous GraphQL) are ` +
+      `limited per client address (UNAUTHENTICATED_PER_MINUTE, default 60 a minute; past it rate_limited with ` +
+      `details.bucket "unauthenticated"); a valid key is never refused by that limit. ${describePlans()} Free accounts cannot mint keys; a key whose account is on the free plan is ` +
+      'refused with HTTP 403, code unauthorized, `details.reason: "plan"`. GraphQL counts each root field as one request in its bucket (`node`/`nodes`: one per id).',
   },
   {
     topic: 'Result window',
@@ -164,9 +174,11 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'Scrape requests',
     decision:
-      'POST /v1/scrapes answers 202 `{outcome: "queued", domain, scrape: <status record>, storeUrl}`, or, when the ' +
-      'store is in the catalog and force is not true, 200 `{outcome: "already_exists", domain, scrape: null, storeUrl}` ' +
-      'and no job. A forced request for a store with any scrape request in the last 5 minutes is rate_limited (429, ' +
+      'POST /v1/scrapes answers 202 with the scrape request itself: its status record (below) at the top level, with ' +
+      '`outcome: "queued"` and `storeUrl` beside its fields; or, when the store is in the catalog and force is not ' +
+      'true, 200 `{outcome: "already_exists", domain, storeUrl}` and no job. A request (not forced) while the same ' +
+      'account\'s request for that domain is queued, validating or scraping answers that request (202, the same id) ' +
+      'and queues no second job. A forced request for a store with any scrape request in the last 5 minutes is rate_limited (429, ' +
       'Retry-After, `details: {domain, cooldownSeconds, retryAfter}`). The status record is `{id, domain, status, force, ' +
       'callbackUrl, failureReason, createdAt, updatedAt, startedAt, finishedAt, expiresAt}`; only the account that made ' +
       'the request may read it (GET /v1/scrapes/{id}, scrapeRequest, scrapeStatus), until expiresAt (15 minutes after ' +
@@ -178,7 +190,7 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Bulk scrape requests',
     decision:
       'POST /v1/scrapes/bulk takes `{urls: 1 to 10 strings, force?, callbackUrl?}` and answers 200 `{data: [{url, domain, ' +
-      'outcome, scrape, error}], counts: {queued, alreadyExists, duplicate, rejected}}`, one item per URL in order; ' +
+      'outcome, id, scrape, error}], counts: {queued, alreadyExists, duplicate, rejected}}`, one item per URL in order (`id`: the queued request\'s id, else null); ' +
       'outcome is queued, already_exists, duplicate (the same domain earlier in the list) or rejected (error = the ' +
       '`{code, message}` the single request would have answered). Each URL costs one unit of scrapeRequests and of the ' +
       'per-minute rate, as in GraphQL; a bulk larger than what is left is rate_limited (429) as a whole and queues nothing.',
@@ -199,7 +211,7 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Signals: watches',
     decision:
       'POST /v1/signals `{domain}` answers 201 with the watch `{domain, legacyId, status, createdAt, updatedAt, ' +
-      'lastProbeAt, nextProbeAt, trackedVariants, probe, links}`; 409 conflict when the key\'s account already watches ' +
+      'lastProbeAt, nextProbeAt, trackedVariants, probe, links}`; HTTP 409 with code bad_request and `details.reason: "already_tracked"` when the key\'s account already watches ' +
       'the store; not_found when the store is not in the catalog (queue it with POST /v1/scrapes first). The ' +
       'best-sellers (up to 20 products; the newest products when the catalog marks none) are tracked at once, every ' +
       'variant of each, the variants being read by the first probe, queued in the same transaction as the watch. GET ' +
@@ -214,7 +226,7 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Signals: partner keys',
     decision:
       'A key with scope signals:read may GET any domain already on Signals (it reads the oldest watch of that store) and ' +
-      'its own account\'s list and inbox; POST, PATCH and DELETE on watches are forbidden (403). Another account\'s watch ' +
+      'its own account\'s list and inbox; POST, PATCH and DELETE on watches answer HTTP 403, code unauthorized, `details.reason: "scope"`. Another account\'s watch ' +
       'is not_found for ordinary keys, exactly like a store nobody watches.',
   },
   {
@@ -275,7 +287,7 @@ export const DECISIONS: readonly Decision[] = [
       'latest probe that listed it; a network whose answer was complete marks the creatives it no longer lists inactive. ' +
       'New creatives give every watch of the store one ad_new_campaign insight per network (on a network\'s first answer ' +
       'for a store, only creatives first shown in the last 7 days). One ads probe per watch every 5 minutes, else ' +
-      'rate_limited (429, Retry-After, `details: {domain, cooldownSeconds, retryAfter}`); partner keys are forbidden. ' +
+      'rate_limited (429, Retry-After, `details: {domain, cooldownSeconds, retryAfter}`); partner keys get HTTP 403, code unauthorized, `details.reason: "scope"`. ' +
       'GET /ads lists creatives newest first (first seen), optional `network`. GET /ads/overview?days (1 to 180, default ' +
       '30) answers `{domain, days, from, to, isEstimate, snapshots, method, note, daily: [{day, activeAds, newAds, ' +
       'afterLaunch, units, revenueUsd}], lift}`. Lift (an estimate): a day is after a launch when a creative was first ' +
@@ -286,10 +298,10 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'Backend outages',
     decision:
-      'While PostgreSQL is unreachable, requests fail within seconds with internal (HTTP 500; the contract has no other ' +
-      'server-side code) and the fixed message "The data store is temporarily unavailable. Retry later." (never driver ' +
-      'text); /graphql answers the same as `{errors: [{message, extensions: {code: "internal"}}]}` and /v1/health answers ' +
-      '503. Nothing is half-written, and the service recovers by itself when the database returns. While the legacy store ' +
+      'While PostgreSQL is unreachable, requests fail within seconds with HTTP 503, Retry-After: 5 and code internal ' +
+      '(the contract has no other server-side code) with `details.reason: "database_unavailable"` and a fixed message ' +
+      '(never driver text); /graphql answers the same in `errors[].extensions`, and /v1/health answers 503 with ' +
+      '`backends.structured.reason` saying why (e.g. the embedded PostgreSQL restarting, attempt 2 of 5). Nothing is half-written, and the service recovers by itself when the database returns. While the legacy store ' +
       'is unreachable, stores are served without screenshotUrl, socials and emails, and `sources` lacks its entry. While ' +
       'Redis is unreachable, rate limits and quotas are counted per instance, and subscriptions resume when it returns. ' +
       '/v1/health names the backend that is down (status degraded, HTTP 200, unless it is PostgreSQL).',
@@ -324,7 +336,13 @@ export const DECISIONS: readonly Decision[] = [
       'loopback, link-local, carrier-grade NAT or reserved range. Names are checked after DNS resolution, on every ' +
       'connection and every redirect: a store or callback whose name resolves to such an address, or a storefront ' +
       'that redirects to one, is never connected to (the scrape fails with a failureReason saying so; the webhook ' +
-      'delivery fails).',
+      'delivery fails). An IPv6 address of a transition form (IPv4-compatible, mapped, translated, NAT64, 6to4, ' +
+      'Teredo) is judged by the IPv4 address it carries. A storefront redirect is followed only within the same store ' +
+      '(http to https, the bare name to www. and back); a redirect to another host means the store moved: the scrape ' +
+      'fails with a failureReason "<domain> moved: <path> redirects to <host>" and nothing of that host is written ' +
+      'under the requested domain (request a scrape of the new host). A storefront answering 429 (or 503 with ' +
+      'Retry-After) is waited out within the job, Retry-After seconds at a time, at most 30 s a wait and 3 times; past ' +
+      'that the scrape fails with a failureReason naming the rate limit.',
   },
   {
     topic: 'Security headers',

@@ -6,7 +6,7 @@ import { buildOpenApiDocument } from '../../rest/openapi/document.ts';
 import { errorDescription } from '../../rest/openapi/error-responses.ts';
 import { RATE_LIMIT_HEADERS } from '../../rest/openapi/rate-limit-headers.ts';
 import { TAGS } from '../../rest/route.ts';
-import { ERROR_CODES, HTTP_STATUS } from '../platform/errors.ts';
+import { ERROR_CODES, HTTP_STATUS, REASONS, type ErrorReason } from '../platform/errors.ts';
 import { describedRoutes, isOpen, type DescribedRoute } from './api-description.ts';
 import { DECISIONS } from './decisions.ts';
 import { EXAMPLES } from './examples.ts';
@@ -29,12 +29,22 @@ export function renderDocsMarkdown(document: OpenAPIObject = buildOpenApiDocumen
     '## Pagination',
     PAGINATION_RULE,
     '## Errors',
-    'Every error is `{"error": {"code", "message", "details"}}`.',
+    'Every error is `{"error": {"code", "message", "details"}}`, and `code` is always one of the six below.',
     table(
       ['Code', 'HTTP status', 'Meaning'],
       [...ERROR_CODES]
         .sort((a, b) => HTTP_STATUS[a] - HTTP_STATUS[b])
         .map((code) => [`\`${code}\``, String(HTTP_STATUS[code]), errorDescription(code)]),
+    ),
+    'A few cases answer another status with one of those codes; `details.reason` names the case:',
+    table(
+      ['details.reason', 'Code', 'HTTP status', 'Meaning'],
+      (Object.keys(REASONS) as ErrorReason[]).map((reason) => [
+        `\`${reason}\``,
+        `\`${REASONS[reason].code}\``,
+        String(REASONS[reason].status),
+        errorDescription(reason),
+      ]),
     ),
     '## Rate limits',
     'Data routes carry these headers; discovery routes are not rate limited. HTTP 429 (`rate_limited`) adds ' +

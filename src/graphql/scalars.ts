@@ -10,13 +10,22 @@ function toDate(value: Date | string, what: string): Date {
   return date;
 }
 
-/** Parses 'YYYY-MM-DD' as midnight UTC; rejects impossible days such as 2024-02-30. */
-export function parseDay(value: unknown): Date {
+export const DAY_RULE = 'must be a date written YYYY-MM-DD, from 0001-01-01 to 9999-12-31';
+
+/** 'YYYY-MM-DD' as midnight UTC; null for impossible days (2024-02-30) and year 0, which no calendar of ours has. */
+export function dayOf(value: unknown): Date | null {
   const match = typeof value === 'string' ? DAY.exec(value) : null;
-  const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : null;
-  if (!date || date.toISOString().slice(0, 10) !== value) {
-    throw badRequest('Invalid date: expected YYYY-MM-DD', { parameter: 'date', rule: 'format YYYY-MM-DD' });
-  }
+  if (!match || Number(match[1]) < 1) return null;
+  const date = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, keeps the years 1 to 99 instead of mapping them to 1901-1999
+  date.setUTCFullYear(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  return date.toISOString().slice(0, 10) === value ? date : null;
+}
+
+/** Parses 'YYYY-MM-DD' as midnight UTC. The scalar cannot know its argument's name: REST checks first, naming it. */
+export function parseDay(value: unknown): Date {
+  const date = dayOf(value);
+  if (!date) throw badRequest(`Invalid date: ${DAY_RULE}`, { parameter: 'date', rule: DAY_RULE });
   return date;
 }
 

@@ -17,6 +17,16 @@ export interface WebSocketOptions {
 
 type Envelope = ReturnType<GraphqlYoga['getEnveloped']>;
 
+/**
+ * How often every open socket's key is checked again. A key is authorised at connection_init, but
+ * a socket may stay open for days: each operation re-checks it, and this tick closes the sockets
+ * (and so ends the running subscriptions) of a key revoked meanwhile. The check goes through the
+ * key cache, which forgets a key at once when its revocation is announced.
+ */
+export const SOCKET_RECHECK_MS = 1_000;
+/** close code for a socket whose key is no longer valid (graphql-ws uses 4403 for a refused connection_init too) */
+const REVOKED = 4403;
+
 export function mountWebSocket(
   app: FastifyInstance,
   yoga: GraphqlYoga,
@@ -32,13 +42,38 @@ export function mountWebSocket(
   };
   app.server.on('upgrade', onUpgrade);
 
+  type Connection = { request: IncomingMessage; params: Record<string, unknown> | undefined; socket: { close(code: number, reason: string): void } };
+  const open = new Set<Connection>();
+  const stillAuthorized = async (connection: Connection) => {
+    if (!options.authorize || (await options.authorize(connection.request, connection.params))) return true;
+    open.delete(connection);
+    connection.socket.close(REVOKED, 'Forbidden: the API key is no longer valid');
+    return false;
+  };
+  const recheck = setInterval(() => {
+    for (const connection of open) void stillAuthorized(connection).catch(() => undefined);
+  }, SOCKET_RECHECK_MS);
+  recheck.unref();
+  const connections = new WeakMap<object, Connection>();
+
   const server = useServer(
     {
-      onConnect: async (ctx) =>
-        options.authorize ? options.authorize(ctx.extra.request, ctx.connectionParams) : true,
+      onConnect: async (ctx) => {
+        if (options.authorize && !(await options.authorize(ctx.extra.request, ctx.connectionParams))) return false;
+        const connection: Connection = { request: ctx.extra.request, params: ctx.connectionParams, socket: ctx.extra.socket };
+        connections.set(ctx, connection);
+        open.add(connection);
+        return true;
+      },
+      onClose: (ctx) => {
+        const connection = connections.get(ctx);
+        if (connection) open.delete(connection);
+      },
       execute: (args) => (args.rootValue as Envelope).execute(args),
       subscribe: (args) => (args.rootValue as Envelope).subscribe(args),
       onSubscribe: async (ctx, _id, payload) => {
+        const connection = connections.get(ctx);
+        if (connection && !(await stillAuthorized(connection))) return [new GraphQLError('The API key is no longer valid.', { extensions: { code: 'unauthorized' } })];
         const hash = (payload.extensions?.persistedQuery as { sha256Hash?: unknown } | undefined)?.sha256Hash;
         const query = payload.query || (typeof hash === 'string' ? options.persistedOperations.get(hash) : undefined);
         if (!query) return [new GraphQLError('PersistedQueryNotFound')];
@@ -59,6 +94,7 @@ export function mountWebSocket(
   );
 
   app.addHook('onClose', async () => {
+    clearInterval(recheck);
     app.server.off('upgrade', onUpgrade);
     await server.dispose();
     await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -8,7 +8,8 @@ import { format } from 'node:util';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { accountIdOf, principalOf, scopesOf } from '../access/principal.ts';
-import { ApiError } from '../platform/errors.ts';
+import { GraphQLError } from 'graphql';
+import { ApiError, isErrorCode } from '../platform/errors.ts';
 import type { Services } from '../platform/services.ts';
 import { armorPlugin } from './armor.ts';
 import { createGraphqlContext } from './context.ts';
@@ -55,7 +56,13 @@ export function createGraphqlYoga(
       debug: (...args) => log.debug(format(...args)),
       info: (...args) => log.info(format(...args)),
       warn: (...args) => log.warn(format(...args)),
-      error: (...args) => log.error(format(...args)),
+      error: (...args) => {
+        // Yoga logs every error a field raised; one with a contract code (bad_request, not_found, …) is
+        // the caller's own mistake, an ordinary outcome: info, its code and message, no stack
+        const refused = args.find((arg): arg is GraphQLError => arg instanceof GraphQLError && isErrorCode(arg.extensions?.code) && arg.extensions.code !== 'internal');
+        if (refused) log.info({ refused: { code: refused.extensions.code, message: refused.message, path: refused.path } }, 'GraphQL field refused');
+        else log.error(format(...args));
+      },
     },
     maskedErrors: { maskError: createErrorMasker(log) },
     context: ({ req }) => {

@@ -3,6 +3,8 @@
 // too large, bad URL) are the caller's mistakes: bad_request. Anything unrecognised is `internal`
 // with a fixed message: a stack trace or driver text never reaches a caller, nor does anything
 // shaped like an API key.
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { ApiError, type ErrorCode } from '../platform/errors.ts';
 import { mapDatabaseError } from '../platform/database/database-errors.ts';
@@ -40,9 +42,8 @@ function describeFrameworkError(code: unknown, bodyLimit: number): { message: st
 
 const CODE_OF_CLIENT_STATUS: Record<number, ErrorCode> = {
   401: 'unauthorized',
-  403: 'forbidden',
+  403: 'unauthorized',
   404: 'not_found',
-  409: 'conflict',
   429: 'rate_limited',
 };
 
@@ -81,4 +82,41 @@ export function sendGraphqlError(reply: FastifyReply, error: ApiError): FastifyR
     .status(error.status)
     .type('application/json; charset=utf-8')
     .send({ errors: [{ message: redactApiKeys(error.message), extensions: { code: error.code, details: redactApiKeys(error.details) } }] });
+}
+
+/** Node's own limit on the request line and headers together (node --max-http-header-size). */
+const MAX_HEADER_BYTES = http.maxHeaderSize;
+
+/** What a connection-level failure (before any request exists) tells the caller, or undefined for none. */
+function clientErrorOf(code: unknown): ApiError | undefined {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError('bad_request', 'The URL and headers are too long.', {
+        parameter: 'url',
+        rule: `the request line and headers together at most ${MAX_HEADER_BYTES} bytes`,
+      });
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'ERR_HTTP_HEADERS_TIMEOUT':
+      return new ApiError('bad_request', 'The request did not arrive in time.', { parameter: 'body', rule: 'the whole request must arrive within the server\'s request deadline' });
+    case 'ECONNRESET':
+      return undefined;
+    default:
+      return new ApiError('bad_request', 'The request is not valid HTTP/1.1.', { parameter: 'request', rule: 'must be valid HTTP/1.1' });
+  }
+}
+
+/**
+ * Node's 'clientError' (a request too large or malformed to become a request, or too slow): the same
+ * envelope as every other error, written on the raw socket because no reply object exists yet.
+ */
+export function writeClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const apiError = socket.destroyed ? undefined : clientErrorOf(error.code);
+  if (apiError && socket.writable) {
+    const body = JSON.stringify(envelope(apiError));
+    socket.write(
+      `HTTP/1.1 ${apiError.status} ${http.STATUS_CODES[apiError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }

@@ -12,7 +12,7 @@ import { registerScrapeDashboard } from '../scrapes/dashboard/dashboard-page.ts'
 import { registerStoreScreenshot } from '../scrapes/screenshot/screenshot-route.ts';
 import { accessGraphqlPlugin, createAccess, registerAccess, webSocketGate } from '../access/index.ts';
 import { AccessLog, describeRequest } from './access-log.ts';
-import { sendError, sendGraphqlError, toApiError } from './error-envelope.ts';
+import { sendError, sendGraphqlError, toApiError, writeClientError } from './error-envelope.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { looksLikeApiKey } from '../access/key-format.ts';
 
@@ -36,6 +36,20 @@ function requestIdOf(request: { headers: Record<string, string | string[] | unde
   return typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) && !looksLikeApiKey(given) ? given : randomUUID();
 }
 
+/**
+ * Stops the server: no new connections, idle ones closed, requests in flight given `graceMs` to
+ * finish; then every socket still open (a slow or stalled client, a long subscription) is closed,
+ * so no client can hold a shutdown.
+ */
+export async function closeServer(app: FastifyInstance, graceMs: number): Promise<void> {
+  const cutoff = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(cutoff);
+  }
+}
+
 export async function buildServer(services: Services, options: BuildServerOptions = {}): Promise<FastifyInstance> {
   const logger: FastifyBaseLogger = services.logger.child({ component: 'http' }, { serializers: { req: describeRequest } });
   const app = Fastify({
@@ -45,6 +59,16 @@ export async function buildServer(services: Services, options: BuildServerOption
     bodyLimit: BODY_LIMIT_BYTES,
     // errors Fastify raises before routing (e.g. a malformed URL) bypass the error handler
     frameworkErrors: (error, _request, reply) => sendError(reply, toApiError(error, BODY_LIMIT_BYTES)),
+    // and failures before a request exists at all (an over-long URL, a malformed request line, too slow)
+    clientErrorHandler: writeClientError,
+    // a client trickling its headers or body holds a socket (and a stopping server) only this long;
+    // Node checks these deadlines every connectionsCheckingInterval
+    requestTimeout: services.config.REQUEST_TIMEOUT_MS,
+    http: {
+      requestTimeout: services.config.REQUEST_TIMEOUT_MS,
+      headersTimeout: services.config.REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(1_000, services.config.REQUEST_TIMEOUT_MS),
+    },
   });
 
   // Request bodies are JSON; anything else is refused with bad_request rather than half-parsed.

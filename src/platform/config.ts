@@ -32,12 +32,18 @@ export const configSchema = z.object({
   /** Redis for pub/sub, shared counters and caches; absent = in-process (single instance) */
   REDIS_URL: optionalUrl(['redis', 'rediss']),
   DATA_DIR: z.string().min(1).default('.data'),
-  /** port of the embedded PostgreSQL (only without DATABASE_URL) */
-  EMBEDDED_PG_PORT: int(54329, 1, 65535),
+  /** port of the embedded PostgreSQL (only without DATABASE_URL); unset = chosen free at the first start and recorded in DATA_DIR */
+  EMBEDDED_PG_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
   /** stores seeded on a start with an empty catalog; 0 skips seeding */
   SEED_STORES: int(10_000, 0, 10_000_000),
   /** per-request statement timeout in the structured store; past it: query_timeout */
   QUERY_TIMEOUT_MS: int(5_000, 100, 600_000),
+  /** requests per minute and client address that bring no valid credential (bad or missing key, anonymous GraphQL) */
+  UNAUTHENTICATED_PER_MINUTE: int(60, 1, 1_000_000),
+  /** the whole request (headers and body) must arrive within this; a slower client gets bad_request and its socket closed */
+  REQUEST_TIMEOUT_MS: int(10_000, 100, 600_000),
+  /** how long a stopping server lets requests in flight finish before it closes their sockets */
+  SHUTDOWN_GRACE_MS: int(2_000, 0, 60_000),
   /** how long a catalog GET response may be served from memory (src/http/response-cache.ts); 0 = no response cache */
   RESPONSE_CACHE_TTL_MS: int(10_000, 0, 60_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -10,6 +10,8 @@ export interface BackendHealth {
   ok: boolean;
   backend: string;
   latencyMs?: number;
+  /** why it is not ok, in our own words (driver texts, which can name hosts, stay in the log) */
+  reason?: string;
 }
 
 export interface HealthReport {
@@ -54,7 +56,11 @@ export async function checkHealth(services: Pick<Services, 'config' | 'db' | 'le
   const [structured, legacyHealth, redis, openDevMode] = await Promise.all([
     withDeadline(db.backend, async () => {
       const started = performance.now();
-      await db.pool.query('SELECT 1');
+      try {
+        await db.pool.query('SELECT 1');
+      } catch (error) {
+        return { ok: false, backend: db.backend, error: (error as Error).message, reason: db.downReason?.() ?? 'not reachable' };
+      }
       return { ok: true, backend: db.backend, latencyMs: Math.round(performance.now() - started) };
     }),
     withDeadline(legacy.source.split(':')[0] ?? 'legacy', () => legacy.health()),
@@ -75,6 +81,6 @@ export async function checkHealth(services: Pick<Services, 'config' | 'db' | 'le
   };
 }
 
-function publicView({ ok, backend, latencyMs }: CheckResult): BackendHealth {
-  return latencyMs === undefined ? { ok, backend } : { ok, backend, latencyMs };
+function publicView({ ok, backend, latencyMs, reason }: CheckResult): BackendHealth {
+  return { ok, backend, ...(latencyMs === undefined ? {} : { latencyMs }), ...(ok ? {} : { reason: reason ?? 'not reachable' }) };
 }

@@ -25,6 +25,9 @@ export interface ScrapeOrder {
 
 export type ScrapeOrderResult = { outcome: 'queued'; domain: string; scrape: ScrapeRecord } | { outcome: 'already_exists'; domain: string };
 
+/** States of a request whose job has not ended: a second order for the domain joins it. */
+const OPEN_STATES = ['queued', 'validating', 'scraping'];
+
 export const clockOf = (services: Services) => services.clock?.() ?? new Date();
 
 /** Validates a callbackUrl: HTTPS, no credentials, not an IP literal of a private range; webhooks configured. */
@@ -50,10 +53,21 @@ export function checkCallbackUrl(services: Services, value: string, parameter = 
 
 export async function orderScrape(services: Services, order: ScrapeOrder): Promise<ScrapeOrderResult> {
   const now = clockOf(services);
+  let created = false;
   const result = await inTransaction(services.db.pool, async (client): Promise<ScrapeOrderResult> => {
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`scrape-request:${order.domain}`]);
     const { rows: [store] } = await client.query<{ id: number }>('SELECT id FROM stores WHERE domain = $1', [order.domain]);
     if (store && !order.force) return { outcome: 'already_exists', domain: order.domain };
+    if (!order.force) {
+      // the same caller asking again while its scrape of the domain is under way gets that request, not a
+      // second job (another account's request stays invisible to this caller, so it gets its own)
+      const { rows: [open] } = await client.query(
+        `SELECT ${SCRAPE_COLUMNS} FROM scrape_requests
+          WHERE domain = $1 AND account_id IS NOT DISTINCT FROM $2 AND status::text = ANY($3) ORDER BY created_at DESC LIMIT 1`,
+        [order.domain, order.accountId ?? null, OPEN_STATES],
+      );
+      if (open) return { outcome: 'queued', domain: order.domain, scrape: toScrapeRecord(open) };
+    }
     if (order.force) {
       const { rows: [last] } = await client.query<{ created_at: Date }>(
         'SELECT created_at FROM scrape_requests WHERE domain = $1 ORDER BY created_at DESC LIMIT 1',
@@ -77,9 +91,10 @@ export async function orderScrape(services: Services, order: ScrapeOrder): Promi
     );
     const scrape = toScrapeRecord(row);
     await enqueueJob(client, SCRAPE_TASK, { requestId: scrape.id }, { jobKey: `scrape:${scrape.id}`, maxAttempts: SCRAPE_MAX_ATTEMPTS });
+    created = true;
     return { outcome: 'queued', domain: order.domain, scrape };
   });
-  if (result.outcome === 'queued') await publishScrape(services.pubsub, services.logger, result.scrape);
+  if (created && result.outcome === 'queued') await publishScrape(services.pubsub, services.logger, result.scrape);
   return result;
 }
 

@@ -179,7 +179,9 @@ export function generateStore(ctx: SeedContext, id: number): SeededStore {
     legacyId,
     title: name,
     description: `${name} sells ${category.name.toLowerCase()} (${country.name}).`,
-    screenshotUrl: `https://screenshots.example.com/stores/${legacyId}.webp`,
+    // no screenshot was ever taken of a synthetic store: a URL here would name an image nobody serves
+    // (GET /v1/stores/{domain}/screenshot answers 404 for it); a scrape with Chromium sets its own
+    screenshotUrl: null,
     socials: {
       instagram: socials.instagram ?? null,
       facebook: socials.facebook ?? null,

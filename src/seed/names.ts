@@ -1,15 +1,19 @@
-// Synthetic but plausible names: store domains and brands ("northwind.shop", "Northwind Apparel")
+// Synthetic but plausible names: store domains and brands ("northwind.shop.example", "Northwind Apparel")
 // and product titles and handles ("Organic Cotton Crew Tee", "organic-cotton-crew-tee").
 import type { Random } from './random.ts';
 import type { Vocabulary } from './reference-data.ts';
 
 /**
- * Domain endings. Every one starts with "." or "-" and brand cores are letters only, so a domain
- * splits back into (core, tier number, ending) in one way: different triples never collide.
+ * Domain endings. All lie under the reserved top-level domain .example (RFC 2606), which never
+ * resolves: a synthetic store looks like a store (northwind.shop.example) but no scrape, probe or
+ * browser of this service can ever send traffic to a real third-party site in its name. Every
+ * ending starts with "." or "-" and brand cores are letters only, so a domain splits back into
+ * (core, tier number, ending) in one way: different triples never collide.
  */
+export const SYNTHETIC_TLD = 'example';
 export const DOMAIN_ENDINGS = [
-  '.com', '.co', '.shop', '.store', '-shop.com', '-store.com', '.net', '-co.com', '-official.com', '-hq.com',
-] as const;
+  '.com', '.co', '.shop', '.store', '-shop', '-store', '.net', '-co', '-official', '-hq',
+].map((ending) => `${ending}.${SYNTHETIC_TLD}`);
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
@@ -24,7 +28,7 @@ export interface BrandNamer {
  * Domains derive from the store id, not from the run's seed: ids are unique in the catalog, so
  * domains are too, across --append runs with different seeds, without remembering any of them.
  * A fixed stride permutes ids over (prefix, suffix, ending) so neighbouring ids look unrelated;
- * past the capacity, a tier number joins the core ("northwind2.shop").
+ * past the capacity, a tier number joins the core ("northwind2.shop.example").
  */
 export function createBrandNamer(vocabulary: Pick<Vocabulary, 'brandPrefixes' | 'brandSuffixes'>): BrandNamer {
   const prefixes = vocabulary.brandPrefixes;

@@ -2,7 +2,7 @@
 // account owns its watches; in open-dev mode (no keys exist, never in production) every keyless
 // caller shares one "open-dev" account, created on first use, so watches still have an owner.
 import type { GraphqlContext } from '../graphql/context.ts';
-import { ApiError } from '../platform/errors.ts';
+import { reasonError } from '../platform/errors.ts';
 
 export const OPEN_DEV_ACCOUNT = 'open-dev';
 /** the scope of a partner service key: may read any domain already on Signals, may not create or alter watches */
@@ -22,10 +22,10 @@ export async function signalOwnerId(ctx: GraphqlContext): Promise<number> {
   return account.id;
 }
 
-/** Partner keys read; they never create, alter or delete watches (forbidden, 403). */
+/** Partner keys read; they never create, alter or delete watches (unauthorized with details.reason scope, HTTP 403). */
 export function assertMayWrite(ctx: GraphqlContext): void {
   if (isPartner(ctx)) {
-    throw new ApiError('forbidden', 'A partner key (scope signals:read) may read Signals but not create, alter or delete watches.', {
+    throw reasonError('scope', 'A partner key (scope signals:read) may read Signals but not create, alter or delete watches.', {
       scope: SIGNALS_READ_SCOPE,
     });
   }

@@ -1,6 +1,6 @@
 // The watch lifecycle in the GraphQL schema: Query.signals (the caller's watches), Query.signal
 // (one, by domain or legacy id), and the mutations createSignal, updateSignal, stopSignal,
-// deleteSignal and probeSignal. Partner keys (signals:read) may read, never write (forbidden).
+// deleteSignal and probeSignal. Partner keys (signals:read) may read, never write (unauthorized, reason scope).
 import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { offsetConnection } from '../graphql/pagination.ts';
@@ -34,7 +34,7 @@ builder.queryField('signal', (t) =>
 builder.mutationField('createSignal', (t) =>
   t.field({
     type: SignalRef,
-    description: 'Watch a catalog store: best-sellers tracked, a first probe queued. conflict when already watched; not_found when not in the catalog.',
+    description: 'Watch a catalog store: best-sellers tracked, a first probe queued. bad_request with details.reason already_tracked when already watched; not_found when not in the catalog.',
     args: { domain: t.arg.string({ required: true, description: 'A domain or a full URL.' }) },
     resolve: (_root, { domain }, ctx) => createWatch(ctx, domain),
   }),

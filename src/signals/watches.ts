@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import type { GraphqlContext } from '../graphql/context.ts';
 import { guardDb, queryRows } from '../graphql/sql.ts';
-import { ApiError, badRequest, notFound } from '../platform/errors.ts';
+import { reasonError, badRequest, notFound } from '../platform/errors.ts';
 import { normalizeDomain } from '../stores/domain.ts';
 import { inTransaction } from '../scrapes/transaction.ts';
 import { findWatch } from './find-watch.ts';
@@ -50,7 +50,7 @@ export async function createWatch(ctx: GraphqlContext, input: string): Promise<W
          ON CONFLICT (account_id, store_id) DO NOTHING RETURNING id`,
         [owner, store.id, now],
       );
-      if (!created) throw new ApiError('conflict', `This account already watches ${domain}.`, { domain, watch: `/v1/signals/${domain}` });
+      if (!created) throw reasonError('already_tracked', `This account already watches ${domain}.`, { domain, watch: `/v1/signals/${domain}` });
       const { rows: products } = await client.query<{ handle: string; title: string }>(
         `SELECT handle, title FROM products p WHERE store_id = $1
             AND (is_best_seller OR NOT EXISTS (SELECT 1 FROM products b WHERE b.store_id = $1 AND b.is_best_seller))

@@ -56,3 +56,15 @@ export const domainSchema = z.string().transform((value, ctx) => {
   ctx.addIssue({ code: 'custom', message: parsed.rule });
   return z.NEVER;
 });
+
+/**
+ * Whether a redirect keeps to the same store: the same canonical domain (http -> https, example.com
+ * <-> www.example.com). Anything else means the storefront moved to another host, whose data must
+ * never be written under this domain's name.
+ */
+export function sameStorefront(from: URL, to: URL): boolean {
+  const canonical = (url: URL) => parseDomain(url.hostname);
+  const a = canonical(from);
+  const b = canonical(to);
+  return a.ok && b.ok && a.domain === b.domain;
+}

@@ -32,6 +32,8 @@ describe('open-dev mode (no key exists, NODE_ENV=test)', () => {
     const without = await server.app.inject({ method: 'GET', url: '/v1/stores' });
     expect(without.statusCode).toBe(401);
     expect(without.json()).toEqual({ error: { code: 'unauthorized', message: expect.stringContaining('API key is required'), details: null } });
+    // a self-hoster has no web app: the message says how to mint a key on this server
+    expect(without.json().error.message).toContain('npm run keys -- create --account ACCOUNT --plan starter');
     expect((await server.app.inject({ method: 'GET', url: '/v1/health' })).json().openDevMode).toBe(false);
     expect((await server.app.inject({ method: 'GET', url: '/v1/stores', headers: bearer(key) })).statusCode).toBe(200);
   });
@@ -120,12 +122,12 @@ describe('API keys on data routes', () => {
     expect(deep.json().error.details).toEqual({ parameter: 'offset', rule: 'offset + limit must be at most 50 on the starter plan' });
   });
 
-  it('refuses a key whose account is on the free plan with forbidden', async () => {
+  it('refuses a key whose account is on the free plan with 403, code unauthorized, reason plan', async () => {
     const downgraded = await mintKey(server, { accountExternalId: 'downgraded' });
     await server.services.db.prisma.account.update({ where: { externalId: 'downgraded' }, data: { plan: 'free' } });
     const res = await server.app.inject({ method: 'GET', url: '/v1/stores', headers: bearer(downgraded) });
     expect(res.statusCode).toBe(403);
-    expect(res.json().error).toMatchObject({ code: 'forbidden', details: { plan: 'free', requiredPlans: ['starter', 'pro'] } });
+    expect(res.json().error).toMatchObject({ code: 'unauthorized', details: { reason: 'plan', plan: 'free', requiredPlans: ['starter', 'pro'] } });
   });
 
   it('records when a key was last used', async () => {

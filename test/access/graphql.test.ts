@@ -81,7 +81,7 @@ describe('/graphql under the same access rules', () => {
 
     it('refuses a free account with a clear forbidden error', async () => {
       const res = await graphql(MINT, service, { input: { accountExternalId: 'web-free', plan: 'free' } });
-      expect(res.json().errors[0].extensions).toMatchObject({ code: 'forbidden', details: { plan: 'free' } });
+      expect(res.json().errors[0].extensions).toMatchObject({ code: 'unauthorized', details: { reason: 'plan', plan: 'free' } });
       expect(res.json().errors[0].message).toContain('paid plan');
     });
 
@@ -93,7 +93,7 @@ describe('/graphql under the same access rules', () => {
     it('is refused to API keys, to callers without credential and to a wrong service token', async () => {
       const key = await mintKey(server);
       const input = { input: { accountExternalId: 'web-2', plan: 'pro' } };
-      expect((await graphql(MINT, bearer(key), input)).json().errors[0].extensions.code).toBe('forbidden');
+      expect((await graphql(MINT, bearer(key), input)).json().errors[0].extensions).toMatchObject({ code: 'unauthorized', details: { reason: 'scope' } });
       expect((await graphql(MINT, {}, input)).json().errors[0].extensions.code).toBe('unauthorized');
       const wrong = await graphql(MINT, { 'x-service-token': 'x'.repeat(40) }, input);
       expect(wrong.statusCode).toBe(401);

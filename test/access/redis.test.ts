@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountBucketKey, utcDay } from '../../src/access/quota.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { bearer, mintKey, startAccessServer, uniquePrefix, type AccessServer } from './access-server.ts';
+import { skipWithout } from '../support/skip-without.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 
@@ -28,7 +29,7 @@ describe('counters shared through Redis', () => {
     await db?.drop();
   });
 
-  it.skipIf(!REDIS_URL)('lets exactly the per-minute rate through two replicas together (needs REDIS_URL)', async () => {
+  it.skipIf(skipWithout(REDIS_URL))('lets exactly the per-minute rate through two replicas together (needs REDIS_URL)', async () => {
     const key = await mintKey(replicas[0]!);
     const burst = await Promise.all(
       Array.from({ length: 12 }, (_, i) => replicas[i % 2]!.app.inject({ method: 'GET', url: '/v1/apps', headers: bearer(key) })),
@@ -37,7 +38,7 @@ describe('counters shared through Redis', () => {
     expect(burst.filter((r) => r.statusCode === 429)).toHaveLength(6);
   });
 
-  it.skipIf(!REDIS_URL)('shares the daily bucket with the web app\'s counter (needs REDIS_URL)', async () => {
+  it.skipIf(skipWithout(REDIS_URL))('shares the daily bucket with the web app\'s counter (needs REDIS_URL)', async () => {
     const key = await mintKey(replicas[0]!, { accountExternalId: 'shared-acct' });
     // the web app counts its own store searches on the same key
     await redis.incrby(`${prefix}:${accountBucketKey(utcDay(new Date()), 'shared-acct', 'storeSearches')}`, 9);

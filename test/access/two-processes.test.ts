@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/platform/config.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { uniquePrefix } from './access-server.ts';
 import { freePort } from '../support/free-port.ts';
+import { skipWithout } from '../support/skip-without.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 const PER_MINUTE = 6;
@@ -24,7 +25,7 @@ async function waitForHealth(port: number, child: ChildProcess, output: () => st
   throw new Error(`replica not healthy within 60 s:\n${output()}`);
 }
 
-describe.skipIf(!REDIS_URL)('two server processes sharing one Redis (needs REDIS_URL)', () => {
+describe.skipIf(skipWithout(REDIS_URL))('two server processes sharing one Redis (needs REDIS_URL)', () => {
   let db: TestDatabase;
   const prefix = uniquePrefix();
   const replicas: Array<{ port: number; child: ChildProcess }> = [];

@@ -2,6 +2,9 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { revokeApiKey } from '../../src/access/api-keys.ts';
+import { announceKeysChanged } from '../../src/access/authenticate.ts';
+import { displayPrefix } from '../../src/access/key-format.ts';
 import { mintKey, startAccessServer, type AccessServer } from './access-server.ts';
 
 describe('GraphQL over WebSocket', () => {
@@ -39,6 +42,30 @@ describe('GraphQL over WebSocket', () => {
       expect(await once()).toEqual({ data: { apps: { totalCount: 0 } } });
       const third = await once();
       expect(third.errors?.[0]?.extensions).toMatchObject({ code: 'rate_limited', details: { bucket: 'perMinute' } });
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('closes an open socket, ending its subscription, once its key is revoked', async () => {
+    const doomed = await mintKey(server);
+    const client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${doomed}` }, retryAttempts: 0 });
+    let subscribed!: () => void;
+    const opened = new Promise<void>((resolve) => (subscribed = resolve));
+    client.on('connected', () => subscribed());
+    const ended = new Promise<unknown>((resolve) => {
+      client.subscribe({ query: 'subscription { recentScrapes { id } }' }, { next: () => undefined, error: resolve, complete: () => resolve('completed') });
+    });
+    try {
+      await opened;
+      await revokeApiKey(server.services.db.prisma, displayPrefix(doomed));
+      await announceKeysChanged(server.services.pubsub, server.services.logger);
+      // the subscription ends with the socket, closed as forbidden (waits on the event, bounded by the test timeout)
+      expect(await ended).toMatchObject({ code: 4403 });
+      // and the revoked key opens no new socket
+      const again = run({ Authorization: `Bearer ${doomed}` });
+      await expect(again.once()).rejects.toMatchObject({ code: 4403 });
+      await again.client.dispose();
     } finally {
       await client.dispose();
     }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, BODY_LIMIT_BYTES, type ServerPlugin } from '../../src/http/server.ts';
-import { ApiError } from '../../src/platform/errors.ts';
+import { reasonError } from '../../src/platform/errors.ts';
 import { openTestServices, type TestServices } from './test-services.ts';
 
 /** Routes standing in for the surfaces that mount on the shell, to exercise its error handling. */
@@ -10,8 +11,8 @@ const probeRoutes: ServerPlugin = async (app, services) => {
   app.get('/probe/crash', async () => {
     throw new Error('secret internals at /srv/app.ts:42');
   });
-  app.get('/probe/conflict', async () => {
-    throw new ApiError('conflict', 'already tracked', { parameter: 'domain' });
+  app.get('/probe/already-tracked', async () => {
+    throw reasonError('already_tracked', 'already tracked', { domain: 'example.com' });
   });
   app.get('/probe/slow', async () => (await services.db.pool.query('SELECT pg_sleep(5)')).rows);
 };
@@ -33,6 +34,21 @@ describe('HTTP shell', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({
       error: { code: 'not_found', message: expect.stringContaining('GET /v1/nope'), details: { method: 'GET', path: '/v1/nope' } },
+    });
+  });
+
+  it('answers a URL too long for the HTTP parser with the contract envelope, not the framework\'s body', async () => {
+    // inject() bypasses Node's parser; only a real socket meets its header limit
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}/v1/stores?q=${'a'.repeat(20_000)}`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: {
+        code: 'bad_request',
+        message: 'The URL and headers are too long.',
+        details: { parameter: 'url', rule: expect.stringMatching(/^the request line and headers together at most \d+ bytes$/) },
+      },
     });
   });
 
@@ -81,10 +97,10 @@ describe('HTTP shell', () => {
     expect(res.body).not.toMatch(/secret|app\.ts|at /);
   });
 
-  it('answers an ApiError with its code and the status of HTTP_STATUS', async () => {
-    const res = await app.inject({ method: 'GET', url: '/probe/conflict' });
+  it('answers an error of a named reason with a contract code and the reason\'s status', async () => {
+    const res = await app.inject({ method: 'GET', url: '/probe/already-tracked' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: { code: 'conflict', message: 'already tracked', details: { parameter: 'domain' } } });
+    expect(res.json()).toEqual({ error: { code: 'bad_request', message: 'already tracked', details: { reason: 'already_tracked', domain: 'example.com' } } });
   });
 
   it('answers a query cancelled by the statement timeout with query_timeout', async () => {

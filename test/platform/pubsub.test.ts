@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createPubSub, type PubSub } from '../../src/platform/pubsub/pubsub.ts';
+import { skipWithout } from '../support/skip-without.ts';
 
 const logger = createLogger('silent');
 const REDIS_URL = process.env.REDIS_URL;
@@ -69,7 +70,7 @@ describe('in-process pub/sub (no REDIS_URL)', () => {
 describe('Redis pub/sub', () => {
   const prefix = () => `test:${process.pid}:${randomBytes(4).toString('hex')}:`;
 
-  it.skipIf(!REDIS_URL)('delivers an event published by one replica to another (needs REDIS_URL)', async () => {
+  it.skipIf(skipWithout(REDIS_URL))('delivers an event published by one replica to another (needs REDIS_URL)', async () => {
     const keyPrefix = prefix();
     const replicaA = open({ redisUrl: REDIS_URL, logger, keyPrefix });
     const replicaB = open({ redisUrl: REDIS_URL, logger, keyPrefix });
@@ -79,7 +80,7 @@ describe('Redis pub/sub', () => {
     onB.stop();
   });
 
-  it.skipIf(!REDIS_URL)('keeps deployments with different prefixes apart (needs REDIS_URL)', async () => {
+  it.skipIf(skipWithout(REDIS_URL))('keeps deployments with different prefixes apart (needs REDIS_URL)', async () => {
     const mine = open({ redisUrl: REDIS_URL, logger, keyPrefix: prefix() });
     const other = open({ redisUrl: REDIS_URL, logger, keyPrefix: prefix() });
     const onMine = await subscribed(mine, 'scrape.status');
@@ -88,7 +89,7 @@ describe('Redis pub/sub', () => {
     onMine.stop();
   });
 
-  it.skipIf(!REDIS_URL)('reports Redis as healthy with a latency (needs REDIS_URL)', async () => {
+  it.skipIf(skipWithout(REDIS_URL))('reports Redis as healthy with a latency (needs REDIS_URL)', async () => {
     const pubsub = open({ redisUrl: REDIS_URL, logger, keyPrefix: prefix() });
     await subscribed(pubsub, 'warm-up');
     const health = await pubsub.health();

@@ -3,7 +3,6 @@ import { createLogger } from '../../src/platform/logger.ts';
 import { Shutdown } from '../../src/platform/shutdown.ts';
 
 const logger = createLogger('silent');
-const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
 describe('orderly shutdown', () => {
   it('closes the newest resource first and goes on past one that fails', async () => {
@@ -33,7 +32,8 @@ describe('orderly shutdown', () => {
       })(),
     );
     const done = shutdown.run('SIGTERM during start-up');
-    await tick(20);
+    // the shutdown has begun, and waits for the start-up step in progress before closing anything
+    await expect.poll(() => shutdown.requested).toBe(true);
     expect(closed).toEqual([]);
     finishStep();
     await startup;
@@ -58,17 +58,18 @@ describe('signals', () => {
 
   it('exits 0 after the shutdown, treating a relayed duplicate of the signal as the same request', async () => {
     const codes: number[] = [];
-    let release!: () => void;
+    let release: (() => void) | undefined;
     const shutdown = new Shutdown(logger);
     shutdown.add('slow resource', () => new Promise<void>((r) => (release = r)));
     listen(shutdown, ((code: number) => void codes.push(code)) as (code: number) => never);
 
     process.emit('SIGTERM', 'SIGTERM');
     process.emit('SIGTERM', 'SIGTERM');
-    await tick(20);
+    // the shutdown is under way (its slow resource is closing): no exit while it is
+    await expect.poll(() => release !== undefined).toBe(true);
     expect(codes).toEqual([]);
-    release();
-    await tick(20);
+    release!();
+    await expect.poll(() => codes.length).toBeGreaterThan(0);
     expect(codes).toEqual([0]);
   });
 });

@@ -20,6 +20,15 @@ describe('GET /v1/changes', () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 
+  it('names the parameter of a day no calendar has (since=0000-01-01, 2025-02-30)', async () => {
+    for (const url of ['/v1/changes?since=0000-01-01', '/v1/changes?since=2025-02-30', '/v1/products/changes?since=0000-01-01']) {
+      const res = await rest.get(url);
+      expect(res.status, url).toBe(400);
+      expect(res.body.error, url).toMatchObject({ code: 'bad_request', details: { parameter: 'since', rule: expect.stringContaining('YYYY-MM-DD') } });
+    }
+    expect((await rest.get('/v1/changes?since=0001-01-01')).status).toBe(200);
+  });
+
   it('filters on store, entity and day', async () => {
     const acme = await rest.get(`/v1/changes?domain=${encodeURIComponent('https://acme-apparel.com')}`);
     expect(acme.body.data.map((change: { changeType: string }) => change.changeType)).toEqual(EXPECTED.acmeChanges);

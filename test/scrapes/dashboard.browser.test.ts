@@ -7,10 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintApiKey } from '../../src/access/api-keys.ts';
 import { startFixtureStorefronts, type FixtureStorefronts } from './support/fixture-storefronts.ts';
 import { startScrapeHarness, type ScrapeHarness } from './support/scrape-harness.ts';
+import { skipWithout } from '../support/skip-without.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 
-describe.skipIf(!existsSync(CHROMIUM))('scrape dashboard in headless Chromium (needs /usr/bin/chromium)', () => {
+describe.skipIf(skipWithout(existsSync(CHROMIUM)))('scrape dashboard in headless Chromium (needs /usr/bin/chromium)', () => {
   let fixtures: FixtureStorefronts;
   let harness: ScrapeHarness;
   let browser: Browser;
@@ -34,17 +35,17 @@ describe.skipIf(!existsSync(CHROMIUM))('scrape dashboard in headless Chromium (n
 
   it('shows an earlier scrape, then a new one moving to done live', async () => {
     const earlier = await harness.post('/v1/scrapes', { domain: 'notshop.test' });
-    await harness.waitFor(earlier.body.scrape.id, ['failed']);
+    await harness.waitFor(earlier.body.id, ['failed']);
 
     const page = await browser.newPage();
     await page.goto(`${baseUrl}/dashboard/scrapes`);
     await page.waitForSelector('body[data-live="true"]');
-    const earlierRow = page.locator(`tr[data-id="${earlier.body.scrape.id}"]`);
+    const earlierRow = page.locator(`tr[data-id="${earlier.body.id}"]`);
     await expect.poll(() => earlierRow.getAttribute('data-status')).toBe('failed');
 
     fixtures.hold('/products.json');
     const { body } = await harness.post('/v1/scrapes', { domain: 'shop-a.test' });
-    const row = page.locator(`tr[data-id="${body.scrape.id}"]`);
+    const row = page.locator(`tr[data-id="${body.id}"]`);
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 10_000 }).toBe('scraping');
     fixtures.release();
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 10_000 }).toBe('done');
@@ -67,9 +68,9 @@ describe.skipIf(!existsSync(CHROMIUM))('scrape dashboard in headless Chromium (n
 
     const foreign = (await order(other, 'changing.test')).json();
     const mine = (await order(own, 'dropper.test')).json();
-    const row = page.locator(`tr[data-id="${mine.scrape.id}"]`);
+    const row = page.locator(`tr[data-id="${mine.id}"]`);
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('done');
-    expect(await page.locator(`tr[data-id="${foreign.scrape.id}"]`).count()).toBe(0);
+    expect(await page.locator(`tr[data-id="${foreign.id}"]`).count()).toBe(0);
     // the key never appears in a URL the page requested
     expect(page.url()).not.toContain(own);
   });

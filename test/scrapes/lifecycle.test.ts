@@ -27,7 +27,7 @@ describe('a worker killed mid-scrape', () => {
     });
     try {
       const { body } = await harness.post('/v1/scrapes', { domain: 'shop-a.test' });
-      const id = body.scrape.id as string;
+      const id = body.id as string;
       await harness.waitFor(id, ['scraping'], 30_000);
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
@@ -63,7 +63,7 @@ describe('forced re-scrape cooldown', () => {
 describe('status record lifetime', () => {
   it('is readable until 15 minutes after the request ended, then not_found', async () => {
     const { body } = await harness.post('/v1/scrapes', { domain: 'notshop.test' });
-    const ended = await harness.waitFor(body.scrape.id, ['failed']);
+    const ended = await harness.waitFor(body.id, ['failed']);
     harness.clock.advance(Date.parse(ended.expiresAt) - harness.clock.now().getTime() - 1_000);
     expect((await harness.get(`/v1/scrapes/${ended.id}`)).status).toBe(200);
     harness.clock.advance(2_000);
@@ -83,7 +83,10 @@ describe('bulk', () => {
     expect(response.body.counts).toEqual({ queued: 2, alreadyExists: 1, duplicate: 1, rejected: 1 });
     expect(response.body.data[3].error.code).toBe('bad_request');
     const queued = response.body.data.filter((i: { outcome: string }) => i.outcome === 'queued');
-    for (const item of queued) expect((await harness.waitFor(item.scrape.id, ['done', 'failed'])).status).toBe('done');
+    // each queued item carries its request's id at the item's top level; the others carry none
+    for (const item of response.body.data) expect(item.id).toBe(item.outcome === 'queued' ? item.scrape.id : null);
+    expect(queued.every((i: { id: unknown }) => typeof i.id === 'string')).toBe(true);
+    for (const item of queued) expect((await harness.waitFor(item.id, ['done', 'failed'])).status).toBe('done');
   });
 
   it('refuses more than 10 URLs', async () => {

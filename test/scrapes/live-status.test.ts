@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureStorefronts, type FixtureStorefronts } from './support/fixture-storefronts.ts';
 import { startScrapeHarness, type ScrapeHarness } from './support/scrape-harness.ts';
 import { sseEvents } from '../support/sse-events.ts';
+import { skipWithout } from '../support/skip-without.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 
@@ -19,7 +20,7 @@ async function readEvents(response: Response, stop: (events: any[]) => boolean):
   return events;
 }
 
-describe.skipIf(!REDIS_URL)('live scrape status across replicas (needs REDIS_URL)', () => {
+describe.skipIf(skipWithout(REDIS_URL))('live scrape status across replicas (needs REDIS_URL)', () => {
   let fixtures: FixtureStorefronts;
   let gateway: ScrapeHarness;
   let workerReplica: ScrapeHarness;
@@ -43,7 +44,7 @@ describe.skipIf(!REDIS_URL)('live scrape status across replicas (needs REDIS_URL
   it('streams queued, validating, scraping and done to a subscriber on the other replica', async () => {
     fixtures.hold('/'); // keeps the job in validating until the subscription is open
     const { body } = await gateway.post('/v1/scrapes', { domain: 'shop-a.test' });
-    const id = body.scrape.id as string;
+    const id = body.id as string;
     const recent = fetch(`${baseUrl}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },

@@ -44,7 +44,7 @@ describe('scrape requests of accounts with keys', () => {
   it('records the ordering account and shows the request to it alone over REST', async () => {
     const ordered = await server.app.inject({ method: 'POST', url: '/v1/scrapes', headers: bearer(alice), payload: { domain: newDomain() } });
     expect(ordered.statusCode, ordered.body).toBe(202);
-    const id = ordered.json().scrape.id as string;
+    const id = ordered.json().id as string;
     expect(await ownerOf(server, id)).toBe('alice');
 
     expect((await get(`/v1/scrapes/${id}`, alice)).json()).toMatchObject({ id, status: 'queued' });
@@ -121,7 +121,7 @@ describe('scrape requests in open-dev mode', () => {
   it('belong to no account and are readable without a key', async () => {
     const ordered = await server.app.inject({ method: 'POST', url: '/v1/scrapes', payload: { domain: newDomain() } });
     expect(ordered.statusCode, ordered.body).toBe(202);
-    const id = ordered.json().scrape.id as string;
+    const id = ordered.json().id as string;
     expect(await ownerOf(server, id)).toBeNull();
     expect((await server.app.inject({ method: 'GET', url: `/v1/scrapes/${id}` })).json()).toMatchObject({ id });
   });

@@ -19,17 +19,29 @@ afterAll(async () => {
 async function scrape(domain: string, extra: Record<string, unknown> = {}) {
   const response = await harness.post('/v1/scrapes', { domain, ...extra });
   expect(response.status, JSON.stringify(response.body)).toBe(202);
-  return response.body.scrape.id as string;
+  return response.body.id as string;
 }
 
 describe('a scrape of a store missing from the catalog', () => {
-  it('answers 202 with a queued request, then goes through validating and scraping to done', async () => {
+  it('answers 202 with the request itself at the top level, then goes through validating and scraping to done', async () => {
     const response = await harness.post('/v1/scrapes', { domain: 'https://www.Shop-A.test/' });
     expect(response.status).toBe(202);
-    expect(response.body).toMatchObject({ outcome: 'queued', domain: 'shop-a.test', storeUrl: '/v1/stores/shop-a.test' });
-    expect(response.body.scrape).toMatchObject({ status: 'queued', domain: 'shop-a.test', force: false, failureReason: null });
+    // the contract: "HTTP 202 with the request id" — the scrape request's own fields, not nested
+    expect(response.body).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      status: 'queued',
+      domain: 'shop-a.test',
+      force: false,
+      callbackUrl: null,
+      failureReason: null,
+      createdAt: expect.any(String),
+      outcome: 'queued',
+      storeUrl: '/v1/stores/shop-a.test',
+    });
+    expect(response.body).not.toHaveProperty('scrape');
+    expect((await harness.get(`/v1/scrapes/${response.body.id}`)).body).toMatchObject({ id: response.body.id, domain: 'shop-a.test' });
 
-    const done = await harness.waitFor(response.body.scrape.id, ['done', 'failed']);
+    const done = await harness.waitFor(response.body.id, ['done', 'failed']);
     expect(done.status).toBe('done');
     expect(Date.parse(done.startedAt)).toBeGreaterThanOrEqual(Date.parse(done.createdAt));
     expect(Date.parse(done.expiresAt) - Date.parse(done.finishedAt)).toBe(15 * 60_000);
@@ -66,11 +78,40 @@ describe('a scrape of a store missing from the catalog', () => {
   });
 });
 
+describe('the same caller asking again while its scrape is under way', () => {
+  // no worker at first, so every request meets the first one still queued
+  let queueOnly: ScrapeHarness;
+  beforeAll(async () => {
+    queueOnly = await startScrapeHarness({ env: { EGRESS_OVERRIDES: fixtures.overrides }, worker: false });
+  });
+  afterAll(async () => {
+    await queueOnly?.close();
+  });
+
+  it('answers 20 parallel requests for a domain not in the catalog with one request and one job', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => queueOnly.post('/v1/scrapes', { domain: 'shop-a.test' })));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(202));
+    const ids = new Set(answers.map((a) => a.body.id as string));
+    expect(ids.size).toBe(1);
+    const [id] = [...ids] as [string];
+    const { rows } = await queueOnly.services.db.pool.query(
+      `SELECT (SELECT count(*)::int FROM scrape_requests WHERE domain = 'shop-a.test') AS requests,
+              (SELECT count(*)::int FROM graphile_worker.jobs WHERE task_identifier = 'scrape-store') AS jobs`,
+    );
+    expect(rows[0]).toEqual({ requests: 1, jobs: 1 });
+
+    await queueOnly.startWorker();
+    expect((await queueOnly.waitFor(id, ['done', 'failed'])).status).toBe('done');
+    // once it has ended, the store is in the catalog: a further request is already_exists, a forced one a new scrape
+    expect((await queueOnly.post('/v1/scrapes', { domain: 'shop-a.test' })).body.outcome).toBe('already_exists');
+  });
+});
+
 describe('a store already in the catalog', () => {
   it('answers already_exists without a job unless force is true', async () => {
     const response = await harness.post('/v1/scrapes', { domain: 'shop-a.test' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ outcome: 'already_exists', domain: 'shop-a.test', scrape: null, storeUrl: '/v1/stores/shop-a.test' });
+    expect(response.body).toEqual({ outcome: 'already_exists', domain: 'shop-a.test', storeUrl: '/v1/stores/shop-a.test' });
   });
 
   it('records price changes, new and removed SKUs, app installs and removals on a forced re-scrape', async () => {

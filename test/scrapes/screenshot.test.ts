@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/platform/logger.ts';
 import { startScrapeHarness, type ScrapeHarness } from './support/scrape-harness.ts';
+import { skipWithout } from '../support/skip-without.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const STORE = 'pictured.test';
@@ -61,7 +62,7 @@ async function scrapeWith(env: Record<string, string>): Promise<{ harness: Scrap
   }));
   await harness.startWorker();
   const { body } = await harness.post('/v1/scrapes', { domain: STORE });
-  const ended = await harness.waitFor(body.scrape.id, ['done', 'failed'], 60_000);
+  const ended = await harness.waitFor(body.id, ['done', 'failed'], 60_000);
   expect(ended).toMatchObject({ status: 'done' });
   return { harness, logs };
 }
@@ -80,7 +81,7 @@ afterAll(async () => {
   await elsewhere?.close();
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('a scrape with Chromium (needs /usr/bin/chromium)', () => {
+describe.skipIf(skipWithout(existsSync(CHROMIUM)))('a scrape with Chromium (needs /usr/bin/chromium)', () => {
   let harness: ScrapeHarness;
   beforeAll(async () => {
     ({ harness } = await scrapeWith({ EGRESS_OVERRIDES: overrides, CHROMIUM_PATH: CHROMIUM, PUBLIC_BASE_URL: 'https://api.example.com' }));

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureStorefronts, type FixtureStorefronts } from './support/fixture-storefronts.ts';
 import { startHttpsReceiver, type HttpsReceiver } from './support/https-receiver.ts';
 import { startScrapeHarness, type ScrapeHarness } from './support/scrape-harness.ts';
+import { waitForOutboxDrained } from '../support/outbox.ts';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 let fixtures: FixtureStorefronts;
@@ -44,10 +45,11 @@ afterAll(async () => {
 describe('webhooks', () => {
   it('posts scrape.done once, signed, after retrying a failing receiver', async () => {
     const { body } = await harness.post('/v1/scrapes', { domain: 'shop-a.test', callbackUrl: 'https://hooks.test/scrapes' });
-    const id = body.scrape.id as string;
+    const id = body.id as string;
     await harness.waitFor(id, ['done']);
     await until(() => receiver.received.length >= 2);
-    await new Promise((resolve) => setTimeout(resolve, 1_000)); // a third delivery would show up now
+    // nothing is left that could deliver a third time
+    await waitForOutboxDrained(harness.services.db.pool, id);
 
     expect(receiver.received).toHaveLength(2);
     const [first, second] = receiver.received;
@@ -63,19 +65,19 @@ describe('webhooks', () => {
   it('posts scrape.failed for a request that fails', async () => {
     const before = receiver.received.length;
     const { body } = await harness.post('/v1/scrapes', { domain: 'notshop.test', callbackUrl: 'https://hooks.test/scrapes' });
-    await harness.waitFor(body.scrape.id, ['failed']);
+    await harness.waitFor(body.id, ['failed']);
     await until(() => receiver.received.length > before);
     const event = JSON.parse(receiver.received[before]!.body);
-    expect(event).toMatchObject({ type: 'scrape.failed', data: { id: body.scrape.id, status: 'failed', storeUrl: null } });
+    expect(event).toMatchObject({ type: 'scrape.failed', data: { id: body.id, status: 'failed', storeUrl: null } });
     expect(event.data.failureReason).toMatch(/not a Shopify storefront/);
   });
 
   it('does not trust a receiver certificate outside NODE_EXTRA_CA_CERTS, and gives up after WEBHOOK_MAX_ATTEMPTS', async () => {
     const { body } = await harness.post('/v1/scrapes', { domain: 'dropper.test', callbackUrl: 'https://untrusted.test/hook' });
-    await harness.waitFor(body.scrape.id, ['done']);
+    await harness.waitFor(body.id, ['done']);
     const pool = harness.services.db.pool;
-    await until(async () => (await pool.query(`SELECT 1 FROM webhook_deliveries WHERE scrape_request_id = $1 AND status = 'failed'`, [body.scrape.id])).rowCount === 1);
-    const { rows: [delivery] } = await pool.query('SELECT attempts, last_error FROM webhook_deliveries WHERE scrape_request_id = $1', [body.scrape.id]);
+    await until(async () => (await pool.query(`SELECT 1 FROM webhook_deliveries WHERE scrape_request_id = $1 AND status = 'failed'`, [body.id])).rowCount === 1);
+    const { rows: [delivery] } = await pool.query('SELECT attempts, last_error FROM webhook_deliveries WHERE scrape_request_id = $1', [body.id]);
     expect(delivery.attempts).toBe(2);
     expect(delivery.last_error).toMatch(/certificate|self.signed|issuer/i);
     expect(untrusted.received).toHaveLength(0);

@@ -152,6 +152,8 @@ describe('generateStore', () => {
       expect(canonicalForWrite(s.legacy)).toEqual(s.legacy);
       expect(s.legacy.legacyId).toBe(s.store.legacyId);
       expect(s.legacy.domain).toBe(s.store.domain);
+      // the profile promises no screenshot that GET /v1/stores/{domain}/screenshot would answer 404 for
+      expect(s.legacy.screenshotUrl).toBeNull();
     }
     expect(new Set(stores.map((s) => s.store.legacyId)).size).toBe(stores.length);
   });

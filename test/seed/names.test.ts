@@ -25,7 +25,7 @@ describe('store domains', () => {
   it('derives the domain from the id alone and writes it as a canonical domain', () => {
     expect(namer.forStore(77)).toEqual(createBrandNamer(vocabulary).forStore(77));
     for (const id of [1, 2, 3, 1000, namer.capacity + 1]) {
-      expect(namer.forStore(id).domain).toMatch(/^[a-z0-9]+(-[a-z]+)?\.[a-z]+$/);
+      expect(namer.forStore(id).domain).toMatch(/^[a-z0-9]+(-[a-z]+)?\.([a-z]+\.)?example$/);
     }
   });
 });
@@ -57,5 +57,15 @@ describe('product names', () => {
       'crew-tee-3',
       'product',
     ]);
+  });
+});
+
+describe('synthetic store domains', () => {
+  it('all lie under the reserved .example TLD (RFC 2606), so no request can reach a real store', () => {
+    const namer = createBrandNamer({ brandPrefixes: ['quiet', 'north'], brandSuffixes: ['lab', 'wind'] });
+    const domains = Array.from({ length: namer.capacity * 2 }, (_, i) => namer.forStore(i + 1).domain);
+    for (const domain of domains) expect(domain).toMatch(/^[a-z]+\d*[.-][a-z.-]*\.example$/);
+    expect(new Set(domains).size).toBe(domains.length);
+    expect(domains).toContain('quietlab.store.example');
   });
 });

@@ -113,6 +113,7 @@ describe('ads probe with all three networks configured', () => {
   it('leaves the inventory probe progress alone: GET /probe still answers, never with the ads probe', async () => {
     const progress = await t.call('GET', `/v1/signals/${DOMAIN}/probe`, alice.key);
     expect(progress.status).toBe(200);
+    expect(progress.body).toMatchObject({ kind: 'first', progress: { status: 'done' } });
     expect(JSON.stringify(progress.body)).not.toContain('"ads"');
   });
 
@@ -156,7 +157,7 @@ describe('ads probe with all three networks configured', () => {
     expect(stranger.body.error.code).toBe('not_found');
     const asPartner = await t.call('POST', `/v1/signals/${DOMAIN}/ads/probe`, partner.key);
     expect(asPartner.status).toBe(403);
-    expect(asPartner.body.error.code).toBe('forbidden');
+    expect(asPartner.body.error).toMatchObject({ code: 'unauthorized', details: { reason: 'scope' } });
   });
 
   it('accepts the legacy id and a URL for {domain}; the cooldown is per watch', async () => {

@@ -134,7 +134,7 @@ describe('app and product changes of a watched store', () => {
   it('GET /apps lists the store\'s apps as last observed, with when each was first and last seen', async () => {
     const { status, body } = await t.get(`/v1/signals/${DOMAIN}/apps`, alice.key);
     expect(status).toBe(200);
-    expect(body.page).toEqual({ limit: 1, offset: 0, count: 1, hasMore: false, total: 1 });
+    expect(body.page).toEqual({ limit: 20, offset: 0, count: 1, hasMore: false, total: 1 });
     expect(body.data).toEqual([
       expect.objectContaining({
         slug: 'klaviyo-email-marketing',

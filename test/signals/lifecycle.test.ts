@@ -63,7 +63,7 @@ describe('watch lifecycle', () => {
   it('answers 409 with the error envelope when the account already watches the store', async () => {
     const again = await h.request('POST', '/v1/signals', { key, body: { domain: 'stock.test' } });
     expect(again.status).toBe(409);
-    expect(again.body.error).toMatchObject({ code: 'conflict', details: { domain: 'stock.test' } });
+    expect(again.body.error).toMatchObject({ code: 'bad_request', details: { reason: 'already_tracked', domain: 'stock.test' } });
   });
 
   it('refuses a store missing from the catalog (not_found, pointing at scrapes) and a malformed domain', async () => {
@@ -150,9 +150,10 @@ describe('watch lifecycle', () => {
     let probe;
     do {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      probe = (await h.request('GET', '/v1/signals/stock.test/probe', { key })).body.probe;
+      probe = (await h.request('GET', '/v1/signals/stock.test/probe', { key })).body;
     } while ((probe.kind !== 'scheduled' || probe.progress.status !== 'done') && Date.now() < deadline);
-    expect(probe).toMatchObject({ kind: 'scheduled', progress: { status: 'done', snapshots: 2 } });
+    expect(probe).toMatchObject({ domain: 'stock.test', kind: 'scheduled', progress: { status: 'done', snapshots: 2 } });
+    expect(probe).not.toHaveProperty('probe');
     const next = await scheduledJob('stock.test');
     expect(next?.run_at.getTime()).toBe(h.clock.now().getTime() + 360 * 60_000);
   });

@@ -45,6 +45,8 @@ describe('estimated sales', () => {
     const sales = await h.request('GET', '/v1/signals/stock.test/sales?from=2030-01-01', { key });
     expect(sales.status).toBe(200);
     expect(sales.body.data).toEqual([]);
+    // the list envelope of every list: the default page size, not 0
+    expect(sales.body.page).toEqual({ limit: 20, offset: 0, count: 0, hasMore: false, total: 0 });
     expect(sales.body.meta).toMatchObject({ ready: false, from: '2030-01-01', estimate: true });
     expect(sales.body.meta.note).toContain('at least 2 inventory snapshots');
   });
@@ -75,6 +77,11 @@ describe('estimated sales', () => {
     ]);
     expect(sales.body.meta.ready).toBe(true);
     expect(sales.body.meta.method).toContain('Estimate');
+    const paged = await h.request('GET', '/v1/signals/stock.test/sales?from=2030-01-01&limit=2&offset=1', { key });
+    expect(paged.body.data.map((d: any) => d.day)).toEqual(['2030-01-09', '2030-01-10']);
+    expect(paged.body.page).toEqual({ limit: 2, offset: 1, count: 2, hasMore: false, total: 3 });
+    const first = await h.request('GET', '/v1/signals/stock.test/sales?from=2030-01-01&limit=1', { key });
+    expect(first.body.page).toEqual({ limit: 1, offset: 0, count: 1, hasMore: true, total: 3 });
     const fromDay3 = await h.request('GET', '/v1/signals/stock.test/sales?from=2030-01-09', { key });
     expect(fromDay3.body.data.map((d: any) => d.day)).toEqual(['2030-01-09', '2030-01-10']);
 

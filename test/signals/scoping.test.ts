@@ -76,7 +76,7 @@ describe('Signals scoping', () => {
     ] as const) {
       const answer = await h.request(method, url, { key: partner, body });
       expect(answer.status, `${method} ${url}`).toBe(403);
-      expect(answer.body.error).toMatchObject({ code: 'forbidden', details: { scope: 'signals:read' } });
+      expect(answer.body.error).toMatchObject({ code: 'unauthorized', details: { reason: 'scope', scope: 'signals:read' } });
     }
     const { rows } = await h.services.db.pool.query(`SELECT count(*)::int AS n, bool_and(status = 'tracked') AS tracked FROM signals`);
     expect(rows[0]).toEqual({ n: 2, tracked: true });

@@ -39,7 +39,7 @@ describe('normalizeDomain', () => {
     ['http://[2001:db8::1]/', 'not an IP address'],
     ['0x7f.1', 'not an IP address'],
     ['ftp://example.com', 'http(s) URL'],
-    ['javascript:alert(1)', 'must'],
+    ['javascript:alert(1)', 'must be a domain or an http(s) URL'],
     ['user@example.com', '@'],
     ['https://user:pass@example.com', '@'],
     ['-bad.example.com', 'valid domain'],

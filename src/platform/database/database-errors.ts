@@ -4,7 +4,10 @@
 // `internal` with a fixed message, because host names, ports and driver text are internals a
 // caller must not see. Errors arrive either from pg directly (raw pool) or wrapped by Prisma, which
 // keeps the driver's classification under meta.driverAdapterError.cause.
-import { ApiError } from '../errors.ts';
+import { ApiError, reasonError } from '../errors.ts';
+
+/** what a caller is told to wait while the database cannot be reached (a restart takes a few seconds) */
+export const DATABASE_RETRY_AFTER_S = 5;
 
 const QUERY_CANCELED = '57014';
 /** SQLSTATE 22021 (a NUL byte in text) and 22P05 (\u0000 in JSON): values only a caller's input carries */
@@ -83,7 +86,7 @@ export function mapDatabaseError(error: unknown): ApiError | undefined {
     });
   }
   if (isConnectionFailure(error)) {
-    return new ApiError('internal', 'The data store is temporarily unavailable. Retry later.');
+    return reasonError('database_unavailable', 'The data store is temporarily unavailable (restarting or unreachable). Retry after Retry-After seconds.', {}, DATABASE_RETRY_AFTER_S);
   }
   return undefined;
 }

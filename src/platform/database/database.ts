@@ -15,6 +15,8 @@ export interface Database {
   backend: StructuredBackend;
   prisma: PrismaClient;
   pool: pg.Pool;
+  /** why the server cannot serve right now, when the process supervises it (the embedded cluster restarting) */
+  downReason?: () => string | undefined;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export interface OpenDatabaseOptions {
   /** connections per pool (Prisma's and the raw one each); default 10 */
   poolSize?: number;
   backend?: StructuredBackend;
+  downReason?: () => string | undefined;
 }
 
 /** How long a request waits for a free or new connection before failing instead of hanging. */
@@ -55,6 +58,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     else log.warn({ err: { message: error.message, code: error.code } }, `${connection} failed`);
   };
   pool.on('error', onIdleError('idle raw connection'));
+  // a connection that fails while checked out raises 'error' on the client itself: the query sees
+  // the failure, and this listener keeps the event from crashing the process (graphile-worker
+  // insists on it for the pools it is given)
+  pool.on('connect', (client) => client.on('error', onIdleError('raw connection')));
 
   const adapter = new PrismaPg(prismaPool, {
     onPoolError: onIdleError('idle Prisma connection'),
@@ -74,6 +81,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return {
     url: options.url,
     backend: options.backend ?? 'postgres',
+    downReason: options.downReason,
     prisma,
     pool,
     close() {

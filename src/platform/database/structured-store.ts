@@ -15,10 +15,12 @@ export interface StructuredStore {
   database: Database;
   /** present when this process started the embedded PostgreSQL (and so must stop it) */
   embedded?: EmbeddedPostgresHandle;
-  /** for the start-up log, e.g. "embedded PostgreSQL 127.0.0.1:54329 (data in .data/postgres)" */
+  /** for the start-up log, e.g. "embedded PostgreSQL 127.0.0.1:39359 (data in .data/postgres)" */
   description: string;
   /** closes the connections, then stops the embedded cluster if there is one */
   close(): Promise<void>;
+  /** why the structured store cannot serve right now (the embedded cluster restarting), if known */
+  downReason?: () => string | undefined;
 }
 
 type StoreConfig = Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'EMBEDDED_PG_PORT' | 'QUERY_TIMEOUT_MS'>;
@@ -39,6 +41,7 @@ export async function openStructuredStore(config: StoreConfig, logger: Logger): 
       logger,
       queryTimeoutMs: config.QUERY_TIMEOUT_MS,
       backend: 'embedded-postgres',
+      downReason: embedded.downReason,
     });
     return {
       database,
@@ -48,6 +51,7 @@ export async function openStructuredStore(config: StoreConfig, logger: Logger): 
         await database.close();
         await embedded.stop();
       },
+      downReason: embedded.downReason,
     };
   } catch (error) {
     await embedded.stop();

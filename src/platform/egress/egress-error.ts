@@ -8,12 +8,15 @@ export type EgressFailure =
   | 'timeout'
   | 'too_large'
   | 'too_many_redirects'
+  | 'moved'
   | 'connection';
 
 export class EgressError extends Error {
   constructor(
     readonly failure: EgressFailure,
     message: string,
+    /** for `moved`: where the redirect pointed */
+    readonly location?: URL,
   ) {
     super(message);
     this.name = 'EgressError';

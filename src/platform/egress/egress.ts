@@ -30,6 +30,8 @@ export interface EgressRequest {
   body?: string;
   /** follow up to this many redirects, each checked like the first request; 0 = a 3xx is the answer */
   maxRedirects?: number;
+  /** a redirect this refuses is not followed: the request fails as `moved` (e.g. a storefront sent to another host) */
+  followsTo?(from: URL, to: URL): boolean;
 }
 
 export interface EgressResponse {
@@ -127,7 +129,11 @@ export function createEgress(options: EgressOptions): Egress {
         if (redirects >= (request.maxRedirects ?? 0)) {
           throw new EgressError('too_many_redirects', `${url.host} redirected more than ${request.maxRedirects} times`);
         }
-        url = new URL(location, url);
+        const next = new URL(location, url);
+        if (request.followsTo && !request.followsTo(url, next)) {
+          throw new EgressError('moved', `${url.host} redirects to ${next.host}`, next);
+        }
+        url = next;
         // 303, and 301/302 after a POST, continue as a GET without the body (as browsers do)
         if (response.status === 303 || ((response.status === 301 || response.status === 302) && current.method === 'POST')) {
           current = { ...current, method: 'GET', body: undefined };

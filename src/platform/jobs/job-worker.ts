@@ -46,7 +46,10 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     statement_timeout: options.statementTimeoutMs ?? 60_000,
     application_name: 'store-intelligence-worker',
   });
-  pool.on('error', (error) => log.warn({ err: { message: error.message } }, 'idle worker connection failed'));
+  const onConnectionError = (error: Error) => log.warn({ err: { message: error.message } }, 'worker connection failed');
+  pool.on('error', onConnectionError);
+  // a checked-out connection's failure reaches its query; this keeps its 'error' event from crashing us
+  pool.on('connect', (client) => client.on('error', onConnectionError));
 
   await migrateJobQueue(pool);
   const graphileLogger = new GraphileLogger(() => (level, message, meta) => {

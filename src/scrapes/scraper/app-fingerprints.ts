@@ -11,11 +11,16 @@ export interface AppFingerprint {
   patterns: RegExp[];
 }
 
-export async function loadAppFingerprints(pool: Pick<pg.Pool, 'query'>): Promise<AppFingerprint[]> {
-  const { rows } = await pool.query<{ id: number; slug: string; name: string; category: string | null; detection_patterns: string[] }>(
-    'SELECT id, slug, name, category, detection_patterns FROM apps ORDER BY slug',
-  );
-  return rows.map((row) => ({
+export interface AppRow {
+  id: number;
+  slug: string;
+  name: string;
+  category: string | null;
+  detection_patterns: string[];
+}
+
+export function compileFingerprint(row: AppRow): AppFingerprint {
+  return {
     id: row.id,
     slug: row.slug,
     name: row.name,
@@ -27,11 +32,26 @@ export async function loadAppFingerprints(pool: Pick<pg.Pool, 'query'>): Promise
         return [];
       }
     }),
-  }));
+  };
+}
+
+export async function loadAppFingerprints(pool: Pick<pg.Pool, 'query'>): Promise<AppFingerprint[]> {
+  const { rows } = await pool.query<AppRow>('SELECT id, slug, name, category, detection_patterns FROM apps ORDER BY slug');
+  return rows.map(compileFingerprint);
+}
+
+/**
+ * Storefronts serve many loader URLs inside JSON or JavaScript strings, escaped as they are there:
+ * `https:\/\/shopify.privy.com\/widget.js`, `\u002F\u002Fcdn.judge.me`. Patterns are written for the
+ * URLs themselves, so they are matched against the text with those escapes undone as well.
+ */
+export function unescapedScriptText(html: string): string {
+  return html.replace(/\\\//g, '/').replace(/\\u002f/gi, '/').replace(/\\u0026/gi, '&').replace(/&amp;/g, '&');
 }
 
 export function detectApps(html: string, apps: readonly AppFingerprint[]): AppFingerprint[] {
-  return apps.filter((app) => app.patterns.some((pattern) => pattern.test(html)));
+  const unescaped = unescapedScriptText(html);
+  return apps.filter((app) => app.patterns.some((pattern) => pattern.test(html) || pattern.test(unescaped)));
 }
 
 /** App categories the models read; the same rules as the store profile's model explanations. */

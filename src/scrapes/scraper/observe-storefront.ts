@@ -1,7 +1,9 @@
 // Reads a storefront's public surface, in the two phases a scrape request shows: validating (the
 // homepage answers and is a Shopify storefront) and scraping (meta.json, every products.json page,
 // the best-selling order). Only the egress client touches the network.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { EgressError } from '../../platform/egress/egress-error.ts';
+import { sameStorefront } from '../../stores/domain.ts';
 import type { Egress, EgressResponse } from '../../platform/egress/egress.ts';
 import type { LegacySocials } from '../../legacy/port.ts';
 import { detectApps, type AppFingerprint } from './app-fingerprints.ts';
@@ -61,12 +63,43 @@ export interface StorefrontObservation {
 
 const storefrontUrl = (domain: string, path: string) => new URL(path, `https://${domain}`);
 
+/** Rate limits (429, or 503 with Retry-After) are waited out within the job up to these bounds. */
+export const RATE_LIMIT_RETRIES = 3;
+export const RATE_LIMIT_MAX_WAIT_S = 30;
+
+/** Seconds a Retry-After header asks for (delta-seconds or an HTTP date), or undefined. */
+export function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  if (/^\d+$/.test(text.trim())) return Number(text.trim());
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
 async function get(reader: StorefrontReader, domain: string, path: string): Promise<EgressResponse> {
-  try {
-    return await reader.egress.fetch(storefrontUrl(domain, path), { maxRedirects: 5, headers: { accept: path.endsWith('.json') || path.includes('.json?') ? 'application/json' : 'text/html' } });
-  } catch (error) {
-    if (error instanceof EgressError) throw new ScrapeFailure(error.message);
-    throw error;
+  const accept = path.endsWith('.json') || path.includes('.json?') ? 'application/json' : 'text/html';
+  for (let attempt = 0; ; attempt++) {
+    let response: EgressResponse;
+    try {
+      response = await reader.egress.fetch(storefrontUrl(domain, path), { maxRedirects: 5, followsTo: sameStorefront, headers: { accept } });
+    } catch (error) {
+      if (error instanceof EgressError && error.failure === 'moved') {
+        const to = error.location!.host;
+        throw new ScrapeFailure(`${domain} moved: ${path.split("?")[0]} redirects to ${to}, another host; nothing of ${to} is saved under ${domain} (request a scrape of ${to})`);
+      }
+      if (error instanceof EgressError) throw new ScrapeFailure(error.message);
+      throw error;
+    }
+    const limited = response.status === 429 || (response.status === 503 && response.headers['retry-after'] !== undefined);
+    if (!limited) return response;
+    const wait = retryAfterSeconds(response.headers['retry-after']) ?? 1;
+    if (attempt >= RATE_LIMIT_RETRIES || wait > RATE_LIMIT_MAX_WAIT_S) {
+      throw new ScrapeFailure(
+        `${domain} rate-limited ${path.split('?')[0]} (HTTP ${response.status}, Retry-After ${response.headers['retry-after'] ?? 'absent'}) ` +
+          `after ${attempt + 1} attempts; the scrape waits at most ${RATE_LIMIT_MAX_WAIT_S} s at a time, ${RATE_LIMIT_RETRIES} times`,
+      );
+    }
+    await sleep(wait * 1000);
   }
 }
 

@@ -145,7 +145,7 @@ builder.mutationField('probeSignalAds', (t) =>
     type: AdsProbeRef,
     description:
       `Refreshes the watched store's creatives from every configured ad library, synchronously. At most once every ` +
-      `${ADS_PROBE_COOLDOWN_MS / 60_000} minutes per watch (rate_limited). Partner keys are forbidden.`,
+      `${ADS_PROBE_COOLDOWN_MS / 60_000} minutes per watch (rate_limited). Partner keys are refused (unauthorized, details.reason scope).`,
     args: { domain: t.arg.string({ required: true, description: 'The watched domain (or URL) or the legacy store id.' }) },
     resolve: (_root, { domain }, ctx) => probeSignalAds(ctx, domain),
   }),

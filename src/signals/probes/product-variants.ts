@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { EgressError } from '../../platform/egress/egress-error.ts';
 import type { Egress } from '../../platform/egress/egress.ts';
+import { sameStorefront } from '../../stores/domain.ts';
 
 export class ProbeFailure extends Error {
   constructor(message: string) {
@@ -43,8 +44,11 @@ export async function readProductVariants(egress: Egress, domain: string, handle
   const url = `https://${domain}/products/${encodeURIComponent(handle)}.js`;
   let response;
   try {
-    response = await egress.fetch(url, { maxRedirects: 3, headers: { accept: 'application/json' } });
+    response = await egress.fetch(url, { maxRedirects: 3, followsTo: sameStorefront, headers: { accept: 'application/json' } });
   } catch (error) {
+    if (error instanceof EgressError && error.failure === 'moved') {
+      throw new ProbeFailure(`${domain} moved: /products/${handle}.js redirects to ${error.location!.host}, another host; nothing of it is recorded`);
+    }
     // the egress message names the host and what went wrong
     if (error instanceof EgressError) throw new ProbeFailure(error.message);
     throw error;

@@ -22,6 +22,7 @@ const STORE_QUERY = '{ store(domain: "acme-apparel.com") { domain name } }';
 describe('PostgreSQL restarts under a running gateway', () => {
   let dataDir: string;
   let port: number;
+  const UNAVAILABLE = 'The data store is temporarily unavailable (restarting or unreachable). Retry after Retry-After seconds.';
   let postgres: EmbeddedPostgresHandle | undefined;
   let fixtures: FixtureStorefronts;
   let gateway: GatewayProcess;
@@ -58,7 +59,7 @@ describe('PostgreSQL restarts under a running gateway', () => {
     ['scrape request', () => postJson(`${gateway.baseUrl}/v1/scrapes`, { domain: 'shop-a.test' })],
   ];
 
-  it('fails requests in the gap with a clean internal error, then serves again and runs jobs without a restart', async () => {
+  it('fails requests in the gap with 503, Retry-After and a clean error, then serves again and runs jobs without a restart', async () => {
     expect((await getJson(`${gateway.baseUrl}/v1/stores/acme-apparel.com`)).status).toBe(200);
 
     await postgres!.stop();
@@ -69,16 +70,15 @@ describe('PostgreSQL restarts under a running gateway', () => {
       const response = await send();
       // the pool's connection timeout (5 s) bounds the wait; a refused connection fails at once
       expect(Date.now() - started, name).toBeLessThan(8_000);
-      expect(response.status, name).toBe(500);
-      expect(response.body, name).toEqual({
-        error: { code: 'internal', message: 'The data store is temporarily unavailable. Retry later.', details: null },
-      });
+      expect(response.status, name).toBe(503);
+      expect(response.headers.get('retry-after'), name).toBe('5');
+      expect(response.body, name).toEqual({ error: { code: 'internal', message: UNAVAILABLE, details: { reason: 'database_unavailable' } } });
     }
     // GraphQL clients get the same failure as a GraphQL response
     const query = await graphql();
-    expect(query.status).toBe(500);
+    expect(query.status).toBe(503);
     expect(query.body).toEqual({
-      errors: [{ message: 'The data store is temporarily unavailable. Retry later.', extensions: { code: 'internal', details: null } }],
+      errors: [{ message: UNAVAILABLE, extensions: { code: 'internal', details: { reason: 'database_unavailable' } } }],
     });
     const health = await getJson(`${gateway.baseUrl}/v1/health`);
     expect(health.status).toBe(503);
@@ -98,7 +98,7 @@ describe('PostgreSQL restarts under a running gateway', () => {
     const scrape = await postJson(`${gateway.baseUrl}/v1/scrapes`, { domain: 'shop-a.test' });
     expect(scrape.status).toBe(202);
     const ended = await pollUntil(
-      () => getJson(`${gateway.baseUrl}/v1/scrapes/${scrape.body.scrape.id}`),
+      () => getJson(`${gateway.baseUrl}/v1/scrapes/${scrape.body.id}`),
       (r) => ['done', 'failed'].includes(r.body.status),
       30_000,
     );

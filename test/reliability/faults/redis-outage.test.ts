@@ -12,6 +12,7 @@ import { isRunning, startGatewayProcess, type GatewayProcess } from '../support/
 import { hasRedisServer, startOwnRedis, type OwnRedis } from '../support/redis-server.ts';
 import { subscribeOverSse } from '../support/sse-subscription.ts';
 import { getJson, pollUntil, postJson } from '../support/http.ts';
+import { skipWithout } from '../../support/skip-without.ts';
 
 /** open-dev mode's per-minute rate in this test: small enough to reach during the outage */
 const PER_MINUTE = 40;
@@ -23,7 +24,7 @@ const OUTAGE_ROUTES = [
   '/v1/products?q=hoodie',
 ];
 
-describe.skipIf(!hasRedisServer)('Redis stops and comes back (needs redis-server)', () => {
+describe.skipIf(skipWithout(hasRedisServer))('Redis stops and comes back (needs redis-server)', () => {
   let redis: OwnRedis;
   let db: TestDatabase;
   let fixtures: FixtureStorefronts;
@@ -58,7 +59,7 @@ describe.skipIf(!hasRedisServer)('Redis stops and comes back (needs redis-server
       // before: the subscription delivers through Redis
       const before = await postJson(`${gateway.baseUrl}/v1/scrapes`, { domain: 'shop-a.test' });
       expect(before.status).toBe(202);
-      await subscription.waitFor(scrapeDone(before.body.scrape.id));
+      await subscription.waitFor(scrapeDone(before.body.id));
 
       await redis.stop();
       const down = await pollUntil(() => getJson(`${gateway.baseUrl}/v1/health`), (h) => h.body.backends.redis.ok === false, 15_000);
@@ -83,7 +84,7 @@ describe.skipIf(!hasRedisServer)('Redis stops and comes back (needs redis-server
       // after: counters are Redis's again (an empty Redis: a new window), and the same stream delivers
       const after = await postJson(`${gateway.baseUrl}/v1/scrapes`, { domain: 'dropper.test' });
       expect(after.status).toBe(202);
-      await subscription.waitFor(scrapeDone(after.body.scrape.id), 30_000);
+      await subscription.waitFor(scrapeDone(after.body.id), 30_000);
       expect(subscription.ended).toBe(false);
       expect(isRunning(gateway)).toBe(true);
       expect(gateway.output()).not.toMatch(/uncaught|unhandled/i);

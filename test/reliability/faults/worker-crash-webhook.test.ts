@@ -9,6 +9,7 @@ import { startFixtureStorefronts, type FixtureStorefronts } from '../../scrapes/
 import { startHttpsReceiver, type HttpsReceiver } from '../../scrapes/support/https-receiver.ts';
 import { startScrapeHarness, type ScrapeHarness } from '../../scrapes/support/scrape-harness.ts';
 import { pollUntil } from '../support/http.ts';
+import { waitForOutboxDrained } from '../../support/outbox.ts';
 
 const WORKER = fileURLToPath(new URL('../../../src/worker.ts', import.meta.url));
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
@@ -41,7 +42,7 @@ describe('a worker killed mid-scrape', () => {
     });
     try {
       const { body } = await harness.post('/v1/scrapes', { domain: 'shop-a.test', callbackUrl: 'https://hooks.test/scrapes' });
-      const id = body.scrape.id as string;
+      const id = body.id as string;
       await harness.waitFor(id, ['scraping'], 30_000);
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
@@ -53,7 +54,7 @@ describe('a worker killed mid-scrape', () => {
       await harness.startWorker();
       expect((await harness.waitFor(id, ['done', 'failed'], 30_000)).status).toBe('done');
       const [delivery] = await pollUntil(rowsOf, (rows) => rows[0]?.status === 'delivered', 20_000);
-      await new Promise((resolve) => setTimeout(resolve, 1_500)); // a second delivery would arrive now
+      await waitForOutboxDrained(pool, id); // nothing is left that could deliver again
 
       expect(await rowsOf()).toEqual([{ id: delivery.id, status: 'delivered', attempts: 1 }]);
       const ours = receiver.received.filter((r) => JSON.parse(r.body).data.id === id);

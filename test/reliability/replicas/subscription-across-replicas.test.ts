@@ -10,10 +10,11 @@ import { createTestDatabase, type TestDatabase } from '../../support/database.ts
 import { startFixtureStorefronts, type FixtureStorefronts } from '../../scrapes/support/fixture-storefronts.ts';
 import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process.ts';
 import { postJson } from '../support/http.ts';
+import { skipWithout } from '../../support/skip-without.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 
-describe.skipIf(!REDIS_URL)('a subscription on one replica sees a scrape run by the other (needs REDIS_URL)', () => {
+describe.skipIf(skipWithout(REDIS_URL))('a subscription on one replica sees a scrape run by the other (needs REDIS_URL)', () => {
   let db: TestDatabase;
   let fixtures: FixtureStorefronts;
   let replicaA: GatewayProcess;
@@ -38,7 +39,7 @@ describe.skipIf(!REDIS_URL)('a subscription on one replica sees a scrape run by 
     fixtures.hold('/'); // the job waits in validating until the subscription is open
     const requested = await postJson(`${replicaA.baseUrl}/v1/scrapes`, { domain: 'shop-a.test' });
     expect(requested.status).toBe(202);
-    const id = requested.body.scrape.id as string;
+    const id = requested.body.id as string;
 
     client = createClient({ url: `${replicaA.baseUrl.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
     const statuses: string[] = [];

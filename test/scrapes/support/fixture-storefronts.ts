@@ -2,7 +2,10 @@
 // header (EGRESS_OVERRIDES sends their names here). shop-a.test is ordinary; dropper.test
 // dropships; changing.test changes prices, products and apps when its version is bumped;
 // notshop.test is a plain website; silent.test never answers; redirect-private.test redirects to
-// a private address.
+// a private address. As real storefronts do: moved.test redirects its homepage to another store's
+// host, moved-products.test only its products.json; www-first.test redirects to its own www name;
+// busy.test answers products.json with 429 and Retry-After: 1 once, throttled.test always asks to
+// wait two minutes.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -109,12 +112,29 @@ export interface FixtureStorefronts {
   close(): Promise<void>;
 }
 
-export const FIXTURE_HOSTS = ['shop-a.test', 'dropper.test', 'changing.test', 'notshop.test', 'silent.test', 'redirect-private.test'];
+export const FIXTURE_HOSTS = [
+  'shop-a.test',
+  'dropper.test',
+  'changing.test',
+  'notshop.test',
+  'silent.test',
+  'redirect-private.test',
+  'moved.test',
+  'moved-products.test',
+  'www-first.test',
+  'www.www-first.test',
+  'busy.test',
+  'throttled.test',
+];
+
+/** Stores served under another name with shop-a.test's catalog (how they answer differs). */
+const SHOP_A_ALIKE = new Set(['moved-products.test', 'www.www-first.test', 'busy.test', 'throttled.test']);
 
 export async function startFixtureStorefronts(): Promise<FixtureStorefronts> {
   const versions = new Map<string, number>();
   const requests: string[] = [];
   const held = new Set<string>();
+  const busyAnswered = new Set<string>();
   const waiting: Array<() => void> = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture');
@@ -134,7 +154,26 @@ export async function startFixtureStorefronts(): Promise<FixtureStorefronts> {
       res.writeHead(302, { location: 'http://10.0.0.5/' }).end();
       return;
     }
-    const make = STORES[host];
+    if (host === 'moved.test') {
+      res.writeHead(301, { location: `https://shop-a.test${url.pathname}${url.search}` }).end();
+      return;
+    }
+    if (host === 'www-first.test') {
+      res.writeHead(301, { location: `https://www.www-first.test${url.pathname}${url.search}` }).end();
+      return;
+    }
+    if (url.pathname === '/products.json') {
+      if (host === 'moved-products.test') {
+        res.writeHead(302, { location: `https://shop-a.test/products.json${url.search}` }).end();
+        return;
+      }
+      if (host === 'throttled.test' || (host === 'busy.test' && !busyAnswered.has(url.search))) {
+        busyAnswered.add(url.search);
+        res.writeHead(429, { 'retry-after': host === 'busy.test' ? '1' : '120', 'content-type': 'text/plain' }).end('Too Many Requests');
+        return;
+      }
+    }
+    const make = STORES[SHOP_A_ALIKE.has(host) ? 'shop-a.test' : host];
     if (!make) {
       res.writeHead(404).end();
       return;

@@ -76,6 +76,8 @@ export async function startAdsServer(options: { networks?: Array<'meta' | 'tikto
         `INSERT INTO signals (account_id, store_id, created_at, updated_at) SELECT $1, id, $3, $3 FROM stores WHERE domain = $2 RETURNING id`,
         [account.id, domain, now()],
       );
+      // as POST /v1/signals does: every watch starts with its first inventory probe (here already done)
+      await pool.query(`INSERT INTO signal_probes (signal_id, kind, status, created_at, finished_at) VALUES ($1, 'first', 'done', $2, $2)`, [row!.id, now()]);
       return row!.id;
     },
     async call(method, url, key) {

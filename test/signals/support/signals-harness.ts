@@ -155,7 +155,8 @@ export async function startSignalsHarness(options: { env?: Record<string, string
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const { status, body } = await request('GET', `/v1/signals/${encodeURIComponent(domain)}/probe`, { key });
-        if (status === 200 && ['done', 'failed'].includes(body.probe.progress.status)) return body.probe;
+        // the contract polls "until `progress.status` is done or failed": progress at the body's top level
+        if (status === 200 && ['done', 'failed'].includes(body.progress.status)) return body;
         if (Date.now() > deadline) throw new Error(`probe of ${domain} is ${JSON.stringify(body)}, not done or failed`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

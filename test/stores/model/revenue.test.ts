@@ -64,3 +64,30 @@ describe('estimateRevenue', () => {
     expect(conversionBand('Not a vertical', null)).toEqual(DEFAULT_CONVERSION);
   });
 });
+
+describe('estimateRevenue, worked by hand', () => {
+  it('prices an apparel store with a 35 USD median price and 100,000 visits', () => {
+    // items per order = 1 + 0.9 x e^-1 = 1.3311; AOV = 35 x 1.3311 = 46.59
+    // price factor = (50 / 46.59)^0.2 = 1.0142; band = 1.0 x 1.0142 = 1.01% .. 2.4 x 1.0142 = 2.43%
+    // low = 100,000 x 1.01% x 46.59 = 47,055.9 -> 47,056; high = 100,000 x 2.43% x 46.59 = 113,213.7 -> 113,214
+    expect(estimateRevenue({ monthlyVisits: 100_000, medianPriceUsd: 35, vertical: 'Apparel & Accessories' })).toEqual({
+      low: 47_056,
+      high: 113_214,
+      conversionLowPct: 1.01,
+      conversionHighPct: 2.43,
+      averageOrderValueUsd: 46.59,
+    });
+  });
+
+  it('lowers the band of an expensive food basket by its price level', () => {
+    // AOV = 200 x (1 + 0.9 x e^(-200/35)) = 200.59; factor = (50 / 200.59)^0.2 = 0.7574
+    // band = 1.8 x 0.7574 = 1.36% .. 4.0 x 0.7574 = 3.03%; 20,000 visits: 272 x 200.59 = 54,560 .. 606 x 200.59 = 121,558
+    expect(estimateRevenue({ monthlyVisits: 20_000, medianPriceUsd: 200, vertical: 'Food, Beverages & Tobacco' })).toEqual({
+      low: 54_560,
+      high: 121_558,
+      conversionLowPct: 1.36,
+      conversionHighPct: 3.03,
+      averageOrderValueUsd: 200.59,
+    });
+  });
+});

@@ -1,0 +1,41 @@
+// What the log says about requests: a caller's own mistake (bad parameter, unknown store, a
+// subscription to a request that does not exist) is an ordinary outcome, logged at info with its
+// code and no stack. Error level is kept for what we must investigate.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { startAccessServer, type AccessServer } from '../access/access-server.ts';
+
+describe('request logging', () => {
+  let db: TestDatabase;
+  let server: AccessServer;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    server = await startAccessServer(db.url, { LOG_LEVEL: 'info' });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await db?.drop();
+  });
+
+  const linesSince = (start: number) => server.logLines.slice(start).map((line) => JSON.parse(line) as Record<string, any>);
+
+  it('logs a caller\'s mistakes (bad limit, unknown store, not_found on a subscription) at info, with the code and no stack', async () => {
+    const start = server.logLines.length;
+    expect((await server.app.inject({ method: 'GET', url: '/v1/stores?limit=0' })).statusCode).toBe(400);
+    expect((await server.app.inject({ method: 'GET', url: '/v1/stores/nowhere.example' })).statusCode).toBe(404);
+    const graphql = (query: string, accept = 'application/json') =>
+      server.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', accept }, payload: { query } });
+    await graphql('{ stores(first: 1000) { totalCount } }');
+    await graphql('{ store(domain: "nowhere.example") { domain } }');
+    await graphql('subscription { scrapeStatus(id: "00000000-0000-0000-0000-000000000000") { id } }', 'text/event-stream');
+    const lines = linesSince(start);
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    const refused = lines.filter((line) => line.msg === 'GraphQL field refused');
+    expect(refused.map((line) => [line.level, line.refused.code])).toEqual([
+      [30, 'bad_request'],
+      [30, 'not_found'],
+      [30, 'not_found'],
+    ]);
+    expect(JSON.stringify(lines)).not.toMatch(/\\n\s+at |"stack"/);
+  });
+});

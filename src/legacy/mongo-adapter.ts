@@ -106,8 +106,15 @@ export async function connectMongoLegacyStore({
   logger,
 }: ConnectMongoLegacyStoreOptions): Promise<LegacyStore> {
   const connect = async () => {
-    // A down server should fail a read or a health check within seconds, not the driver's 30 s.
-    const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000, appName: 'store-intelligence-gateway' });
+    // A down server should fail a read or a health check within seconds, not the driver's 30 s,
+    // and one that comes back should be found within seconds too: the monitor rechecks a server it
+    // lost every heartbeat, 10 s by default, and under load the first reads after its return
+    // could keep timing out for longer than that.
+    const client = new MongoClient(url, {
+      serverSelectionTimeoutMS: 5_000,
+      heartbeatFrequencyMS: 2_000,
+      appName: 'store-intelligence-gateway',
+    });
     try {
       await client.connect();
       return await createMongoLegacyStore({ client, dbName, logger });

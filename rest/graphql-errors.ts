@@ -1,18 +1,17 @@
-// GraphQL errors -> the one ApiError the REST envelope renders. Resolvers throw ApiError with a
-// contract code; anything without such a code is a fault of ours: it is logged in full and the
-// caller gets a generic internal error (never a message or a stack from inside).
+// GraphQL errors -> the one ApiError the REST envelope renders. The pipeline's error masking has
+// already run (src/graphql/errors.ts): a resolver's ApiError arrives whole, a database timeout or
+// outage arrives as query_timeout or internal with its reason, and a fault of ours arrives masked
+// as internal, already logged. Anything else without a contract code is a fault too: it is logged
+// and the caller gets a generic internal error (never a message or a stack from inside).
 import type { GraphQLError } from 'graphql';
-import { mapDatabaseError } from '../src/platform/database/database-errors.ts';
 import { ApiError, isErrorCode } from '../src/platform/errors.ts';
 import type { Logger } from '../src/platform/logger.ts';
 
 export function toApiError(errors: readonly GraphQLError[], logger: Logger, operationName: string): ApiError {
   const first = errors[0];
-  // a statement timeout is query_timeout and a lost database connection a clean internal error
-  const database = mapDatabaseError(first?.originalError);
-  if (database) return database;
+  if (first?.originalError instanceof ApiError) return first.originalError;
   const code = first?.extensions?.code;
-  if (first && isErrorCode(code) && code !== 'internal') {
+  if (first && isErrorCode(code)) {
     const details = (first.extensions.details ?? null) as Record<string, unknown> | null;
     const retryAfter = first.extensions.retryAfter;
     return new ApiError(code, first.message, details, typeof retryAfter === 'number' ? retryAfter : undefined);

@@ -1,9 +1,9 @@
 // One REST route = one small definition: where it lives, which persisted operation it runs, how
-// its parameters are parsed, how they become variables and how the data becomes the /v1 body.
+// its parameters are parsed, how they become variables and how the data becomes the /v1 body. What
+// a call costs is not here: the operation's root field declares it (src/access/field-rules.ts).
 // The Fastify registration, the OpenAPI description and docs.md are all generated from these.
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { z } from 'zod';
-import type { QuotaBucket } from '../src/access/plans.ts';
 import type { ErrorKind } from './openapi/error-responses.ts';
 
 export const TAGS = {
@@ -36,10 +36,6 @@ export interface RouteSpec<
   /** OpenAPI path template, e.g. /v1/stores/{domain} */
   path: `/v1/${string}`;
   tag: Exclude<Tag, 'Discovery'>;
-  /** the account's daily bucket a call counts against (spec part 5.6), the same as its GraphQL root field's; null = none (only the per-minute rate and per-key ceiling) */
-  quotaBucket: QuotaBucket | null;
-  /** POST routes whose call counts as several (one per item of the body), as its GraphQL field does; default 1 */
-  quotaUnits?(body: z.output<TBody>): number;
   summary: string;
   /** Markdown; states the decisions the contract leaves open ("not shown") for this route */
   description: string;

@@ -14,7 +14,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { sha256Hex, type Manifest } from '../persisted-operations.ts';
+import { operationHash, type Manifest } from '../../src/graphql/persisted-operations.ts';
 
 export interface OperationSource {
   /** path relative to the repository root, for messages and codegen locations */
@@ -82,7 +82,7 @@ export function buildPersistedDocuments(
 }
 
 export function manifestOf(documents: PersistedDocument[]): Manifest {
-  const entries = documents.map((document) => [sha256Hex(document.text), document.text] as const);
+  const entries = documents.map((document) => [operationHash(document.text), document.text] as const);
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 }
 

@@ -3,6 +3,9 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import packageJson from '../../package.json' with { type: 'json' };
+import { Kind, getOperationAST } from 'graphql';
+import { rulesOf, type FieldRules } from '../../src/access/field-rules.ts';
+import { schema } from '../../src/graphql/schema.ts';
 import { QUOTA_BUCKET_DESCRIPTIONS } from '../../src/access/plans.ts';
 import { DECISIONS } from '../../src/discovery/decisions.ts';
 import { USAGE_RULES } from '../../src/discovery/usage-rules.ts';
@@ -33,9 +36,18 @@ export const SECURITY_SCHEMES = {
   },
 } as const;
 
+/** The rules the route's operation declares on its root field (its bucket and units). */
+function rulesOfRoute(route: RestRoute): FieldRules {
+  const operation = getOperationAST(route.document);
+  const root = operation && schema.getRootType(operation.operation);
+  const field = operation?.selectionSet.selections[0];
+  return field?.kind === Kind.FIELD ? rulesOf(root?.getFields()[field.name.value]) : {};
+}
+
 function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
-  const quota = route.quotaBucket
-    ? `one request in the daily bucket \`${route.quotaBucket}\` (${QUOTA_BUCKET_DESCRIPTIONS[route.quotaBucket]}), plus`
+  const { quota: bucket, unitsFrom } = rulesOfRoute(route);
+  const quota = bucket
+    ? `one request${unitsFrom ? ` per item of \`${unitsFrom}\`` : ''} in the daily bucket \`${bucket}\` (${QUOTA_BUCKET_DESCRIPTIONS[bucket]}), plus`
     : 'no daily bucket; only';
   const success = route.successStatuses ?? { 200: 'Success.' };
   registry.registerPath({

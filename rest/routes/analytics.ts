@@ -24,7 +24,6 @@ export const getAnalyticsOverview = defineRoute({
   method: 'GET',
   path: '/v1/analytics/overview',
   tag: 'Analytics',
-  quotaBucket: 'storeSearches',
   summary: 'Coverage overview',
   description: 'Coverage counts, catalog-wide averages, and the top 5 verticals and countries by store count.',
   document: GetAnalyticsOverviewDocument,
@@ -42,7 +41,6 @@ export const listVerticalStats = defineRoute({
   method: 'GET',
   path: '/v1/analytics/verticals',
   tag: 'Analytics',
-  quotaBucket: 'storeSearches',
   summary: 'Market size by vertical',
   description: `Store count and modeled revenue, visits and ad spend per vertical, most stores first. ${COHORT_HINT}`,
   document: ListVerticalStatsDocument,
@@ -60,7 +58,6 @@ export const listCountryStats = defineRoute({
   method: 'GET',
   path: '/v1/analytics/countries',
   tag: 'Analytics',
-  quotaBucket: 'storeSearches',
   summary: 'Market size by country',
   description: `Unfiltered market size by country, or by country inside one vertical; most stores first. ${COHORT_HINT}`,
   document: ListCountryStatsDocument,
@@ -81,7 +78,6 @@ export const listMovers = defineRoute({
   method: 'GET',
   path: '/v1/analytics/movers',
   tag: 'Analytics',
-  quotaBucket: 'storeSearches',
   summary: 'Stores growing or shrinking',
   description:
     'Stores whose modeled visits or revenue (band high end) moved most over the last 30 days, in the direction ' +

@@ -16,7 +16,6 @@ export const searchApps = defineRoute({
   method: 'GET',
   path: '/v1/apps',
   tag: 'Apps',
-  quotaBucket: 'productAppLookups',
   summary: 'Apps matching a query',
   description: 'With q: the apps whose names match, closest first. Without q: all apps, most installs first.',
   document: SearchAppsDocument,
@@ -37,7 +36,6 @@ export const getApp = defineRoute({
   method: 'GET',
   path: '/v1/apps/{slug}',
   tag: 'Apps',
-  quotaBucket: 'productAppLookups',
   summary: 'An app with its observed install-base sample',
   description:
     `The app catalog row plus \`installBaseSample\`: up to ${INSTALL_BASE_SAMPLE_SIZE} store cards of stores ` +
@@ -61,7 +59,6 @@ export const listAppStores = defineRoute({
   method: 'GET',
   path: '/v1/apps/{slug}/stores',
   tag: 'Apps',
-  quotaBucket: 'productAppLookups',
   summary: 'Stores observed running an app',
   description: 'Store cards, most monthly visits first.',
   document: ListAppStoresDocument,

@@ -10,7 +10,6 @@ export const listChanges = defineRoute({
   method: 'GET',
   path: '/v1/changes',
   tag: 'Changes',
-  quotaBucket: 'productSearches',
   summary: 'One feed of product, app and store movements',
   description:
     'Already summarized, newest first. Each entry is a difference between two observations (scrapes), not a ' +

@@ -21,7 +21,6 @@ export const searchProducts = defineRoute({
   method: 'GET',
   path: '/v1/products',
   tag: 'Products',
-  quotaBucket: 'productSearches',
   summary: 'Search products across stores',
   description:
     `At least one of ${PRODUCT_FILTERS.join(', ')} is required. Without any, the answer is bad_request (400) with ` +
@@ -58,7 +57,6 @@ export const getProduct = defineRoute({
   method: 'GET',
   path: '/v1/products/{domain}/{handle}',
   tag: 'Products',
-  quotaBucket: 'productAppLookups',
   summary: 'One product',
   description: 'A product is identified by its store domain and its handle; not_found (404) when either is unknown.',
   document: GetProductDocument,
@@ -79,7 +77,6 @@ export const listProductChanges = defineRoute({
   method: 'GET',
   path: '/v1/products/changes',
   tag: 'Products',
-  quotaBucket: 'productSearches',
   summary: 'Price and assortment changes of products',
   description:
     `changeType is one of ${PRODUCT_CHANGE_TYPES.join(', ')}. Entries are differences between two scrapes, ` +

@@ -15,7 +15,6 @@ export const requestScrape = defineRoute({
   method: 'POST',
   path: '/v1/scrapes',
   tag: 'Scrapes',
-  quotaBucket: 'scrapeRequests',
   summary: 'Queue a scrape of a store',
   description:
     'When the store is not in the catalog, or force is true: a job is queued and the answer is HTTP 202 with the ' +
@@ -51,7 +50,6 @@ export const getScrapeRequest = defineRoute({
   method: 'GET',
   path: '/v1/scrapes/{id}',
   tag: 'Scrapes',
-  quotaBucket: null,
   summary: 'The status of a scrape request',
   description:
     'queued, validating, scraping, then done or failed (with failureReason), with timestamps. The record lives until ' +
@@ -73,8 +71,6 @@ export const requestScrapesBulk = defineRoute({
   method: 'POST',
   path: '/v1/scrapes/bulk',
   tag: 'Scrapes',
-  quotaBucket: 'scrapeRequests',
-  quotaUnits: (body) => body.urls.length,
   summary: 'Queue scrapes of up to 10 stores',
   description:
     `Each URL (1 to ${BULK_MAX_URLS}) is handled as its own POST /v1/scrapes with the same force and callbackUrl; one ` +

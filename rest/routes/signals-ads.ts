@@ -27,7 +27,6 @@ export const probeSignalAds = defineRoute({
   method: 'POST',
   path: '/v1/signals/{domain}/ads/probe',
   tag: 'Signals',
-  quotaBucket: null,
   summary: "Refresh the watched store's ads from the Meta, TikTok and Google libraries",
   description:
     'Synchronous: every configured library (Meta Ad Library, TikTok Commercial Content Library, Google Ads Transparency ' +
@@ -56,7 +55,6 @@ export const listSignalAds = defineRoute({
   method: 'GET',
   path: '/v1/signals/{domain}/ads',
   tag: 'Signals',
-  quotaBucket: null,
   summary: "The watched store's ad creatives",
   description:
     'Newest first (first seen, then id), active and ended alike (`active`), as the last POST .../ads/probe recorded ' +
@@ -79,7 +77,6 @@ export const getSignalAdsOverview = defineRoute({
   method: 'GET',
   path: '/v1/signals/{domain}/ads/overview',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'Ads versus SKU sales lift, in one call',
   description:
     `For each of the last \`days\` days (UTC, today included): creatives running and launched per network, and the ` +

@@ -25,7 +25,6 @@ export const listSignalApps = defineRoute({
   method: 'GET',
   path: '/v1/signals/{domain}/apps',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'The apps on a watched store',
   description:
     'The app stack as last observed (a scrape or a probe of any watch on the store), most recently installed ' +
@@ -46,7 +45,6 @@ export const listSignalAppChanges = defineRoute({
   method: 'GET',
   path: '/v1/signals/{domain}/apps/changes',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'Install and uninstall history of a watched store',
   description:
     'Change records of entity app (changeType app_installed or app_uninstalled, subject the app slug), newest ' +
@@ -68,7 +66,6 @@ export const listSignalProductChanges = defineRoute({
   method: 'GET',
   path: '/v1/signals/{domain}/products/changes',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'Price changes, new and removed SKUs on a watch',
   description:
     'Change records of entity product (price_increase, price_decrease, new_sku, removed_sku; subject the product ' +

@@ -65,7 +65,6 @@ export const createSignal = defineRoute({
   method: 'POST',
   path: '/v1/signals',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'Watch a store',
   description:
     'Creates a watch (status tracked) on a store of the catalog for the key\'s account and answers HTTP 201 with it. ' +
@@ -94,7 +93,6 @@ export const listSignals = defineRoute({
   method: 'GET',
   path: '/v1/signals',
   tag: 'Signals',
-  quotaBucket: null,
   summary: "The key's watches",
   description: "Every watch of the key's account, newest first (a partner key: its own account's watches).",
   document: ListSignalsDocument,
@@ -115,7 +113,6 @@ export const getSignal = defineRoute({
   method: 'GET',
   path: '/v1/signals/{domain}',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'One watch',
   description: `The watch with its tracked variants and latest probe. ${SCOPE}${PARTNER_READ}`,
   document: GetSignalDocument,
@@ -133,7 +130,6 @@ export const updateSignal = defineRoute({
   method: 'PATCH',
   path: '/v1/signals/{domain}',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'Pause, resume or change the tracked products of a watch',
   description:
     '`status: "paused"` stops the scheduled probes and keeps the history (manual probes remain possible); ' +
@@ -167,7 +163,6 @@ export const stopSignal = defineRoute({
   method: 'POST',
   path: '/v1/signals/{domain}/stop',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'Pause a watch',
   description: 'The same as PATCH with `status: "paused"`: scheduled probes stop, history is kept. Answers the watch. ' + SCOPE + WRITE,
   document: StopSignalDocument,
@@ -186,7 +181,6 @@ export const deleteSignal = defineRoute({
   method: 'DELETE',
   path: '/v1/signals/{domain}',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'Delete a watch',
   description:
     'Removes the watch with its probes, tracked variants, snapshots and insights, and stops its schedule. The store ' +
@@ -207,7 +201,6 @@ export const probeSignal = defineRoute({
   method: 'POST',
   path: '/v1/signals/{domain}/probe',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'Probe a watched store now',
   description:
     'Queues a manual probe (HTTP 202 with it; poll GET /v1/signals/{domain}/probe). A probe reads GET ' +
@@ -235,7 +228,6 @@ export const getSignalProbe = defineRoute({
   method: 'GET',
   path: '/v1/signals/{domain}/probe',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'Progress of the latest probe',
   description:
     'The latest probe (the first, a scheduled or a manual one): progress.status queued, running, done or failed (with ' +
@@ -260,7 +252,6 @@ export const getSignalStats = defineRoute({
   method: 'GET',
   path: '/v1/signals/{domain}/stats',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'Aggregate estimated sales of a watch',
   description:
     `${ESTIMATE_METHOD} Totals over the whole history, per-day averages over the days with an estimate, restocks, and ` +
@@ -281,7 +272,6 @@ export const getSignalSales = defineRoute({
   method: 'GET',
   path: '/v1/signals/{domain}/sales',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'Estimated daily units and revenue',
   description:
     `${ESTIMATE_METHOD} One row per UTC day from \`from\` (default ${DEFAULT_WINDOW_DAYS} days ago) on which an interval ` +
@@ -309,7 +299,6 @@ export const getSignalInventory = defineRoute({
   method: 'GET',
   path: '/v1/signals/{domain}/inventory',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'Stock and restocks per variant',
   description:
     `Per tracked variant with a snapshot in the last \`days\` days (1 to ${MAX_INVENTORY_DAYS}, default ${DEFAULT_WINDOW_DAYS}): ` +
@@ -348,7 +337,6 @@ export const listSignalInsights = defineRoute({
   method: 'GET',
   path: '/v1/signals/{domain}/insights',
   tag: 'Signals',
-  quotaBucket: null,
   summary: "A watch's insight cards",
   description: `${INSIGHT_RULES} ${SCOPE}${PARTNER_READ}`,
   document: ListSignalInsightsDocument,
@@ -369,7 +357,6 @@ export const listInsightInbox = defineRoute({
   method: 'GET',
   path: '/v1/signals/insights',
   tag: 'Signals',
-  quotaBucket: null,
   summary: 'The insight inbox across all watches',
   description: `Insight cards of every watch of the key's account, each naming its domain. ${INSIGHT_RULES}`,
   document: ListInsightInboxDocument,

@@ -93,7 +93,6 @@ export const searchStores = defineRoute({
   method: 'GET',
   path: '/v1/stores',
   tag: 'Stores',
-  quotaBucket: 'storeSearches',
   summary: 'Search stores, or roll them up by a grouping',
   description:
     'Without groupBy: a page of store cards. With groupBy: a page of grouped rows over the same filters, with ' +
@@ -142,7 +141,6 @@ export const getStore = defineRoute({
   method: 'GET',
   path: '/v1/stores/{domain}',
   tag: 'Stores',
-  quotaBucket: 'storeLookups',
   summary: 'One unified store profile',
   description:
     'The store card plus the profile fields: metrics (catalog size, app count, ad spend, 30-day changes), ' +
@@ -168,7 +166,6 @@ export const compareStores = defineRoute({
   method: 'GET',
   path: '/v1/stores/compare',
   tag: 'Stores',
-  quotaBucket: 'storeSearches',
   summary: 'Compare 2 to 8 stores side by side',
   description:
     'Returns `{data: [store cards in the order asked], notFound: [domains not in the catalog]}`. Missing domains ' +
@@ -202,7 +199,6 @@ export const listStoreProducts = defineRoute({
   method: 'GET',
   path: '/v1/stores/{domain}/products',
   tag: 'Stores',
-  quotaBucket: 'storeLookups',
   summary: "A store's products",
   description: 'Best sellers first (by rank), then the rest.',
   document: ListStoreProductsDocument,
@@ -223,7 +219,6 @@ export const listStoreHistory = defineRoute({
   method: 'GET',
   path: '/v1/stores/{domain}/history',
   tag: 'Stores',
-  quotaBucket: 'storeLookups',
   summary: 'Daily snapshots of a store',
   description:
     `Newest day first, one snapshot per day. The one list whose limit goes past 100: up to ${MAX_HISTORY_DAYS} ` +
@@ -243,7 +238,6 @@ export const getStoreTraffic = defineRoute({
   method: 'GET',
   path: '/v1/stores/{domain}/traffic',
   tag: 'Stores',
-  quotaBucket: 'storeLookups',
   summary: 'Monthly traffic series plus the latest third-party mix',
   description:
     'The list envelope over monthly points (newest first) with one extra field, `latest`: the latest ' +
@@ -263,7 +257,6 @@ export const listStoreApps = defineRoute({
   method: 'GET',
   path: '/v1/stores/{domain}/apps',
   tag: 'Stores',
-  quotaBucket: 'storeLookups',
   summary: 'The full app stack of a store',
   description:
     'Every app observed on the store, in one response: the list envelope with page.hasMore always false and ' +

@@ -1,5 +1,5 @@
 // The access layer in one object: who is calling (API key, the web app's credential, open-dev
-// mode) and what a request may cost (plans, quotas, rate). The HTTP hook (rest-hook.ts), the
+// mode) and what a request may cost (plans, quotas, rate). The HTTP hook (http-hook.ts), the
 // GraphQL plugin (graphql-plugin.ts) and the WebSocket gate all go through identify() and admit(),
 // so REST, GraphQL over HTTP and GraphQL over WebSocket follow the same rules.
 import { timingSafeEqual, createHash } from 'node:crypto';
@@ -13,7 +13,6 @@ import { paidPlanRequired } from './api-keys.ts';
 import { resolvePlans } from './plans.ts';
 import { Quotas, type Charge, type LimitState } from './quota.ts';
 import type { DataPrincipal, Principal } from './principal.ts';
-import { resultWindowError } from './graphql-charges.ts';
 
 export interface IdentifyOptions {
   /** what to call a request without credentials when open-dev mode is off: anonymous (/graphql) or unauthorized */
@@ -27,7 +26,7 @@ export interface Access {
   readonly counters: Counters;
   identify(headers: IncomingHttpHeaders, options: IdentifyOptions): Promise<Principal>;
   /** Checks the plan allows this request, then charges it; returns the limits for the headers. */
-  admit(principal: DataPrincipal, charge: Charge, page?: { offset: number; limit: number }): Promise<LimitState[]>;
+  admit(principal: DataPrincipal, charge: Charge): Promise<LimitState[]>;
   /** a list read past the plan's result window: bad_request (GraphQL checks its own arguments with this) */
   resultWindowOf(principal: DataPrincipal): { window: number; planName: string };
   isOpenDevMode(): Promise<boolean>;
@@ -95,12 +94,8 @@ export async function createAccess(services: Services): Promise<Access> {
         throw error;
       }
     },
-    async admit(principal, charge, page) {
+    async admit(principal, charge) {
       if (principal.kind === 'key' && !plans[principal.plan].apiAccess) throw paidPlanRequired(principal.plan);
-      if (page) {
-        const { window, planName } = access.resultWindowOf(principal);
-        if (page.offset + page.limit > window) throw resultWindowError(window, planName);
-      }
       return quotas.charge(principal, charge);
     },
     resultWindowOf(principal) {

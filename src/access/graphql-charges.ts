@@ -2,7 +2,8 @@
 // runs: each root field that executes counts as one request in its bucket (fields GraphQL merges,
 // same response name, execute once and count once), as the REST route over the same field does (a query with three
 // root fields costs what three REST calls cost). `node`/`nodes` count one lookup per id, in the
-// bucket of the id's type. Introspection is free. Lists may not reach past the plan's result window.
+// bucket its type declares. Buckets, units and the web-app-only rule are declared on the fields
+// (field-rules.ts). Introspection is free. Lists may not reach past the plan's result window.
 import {
   getArgumentValues,
   getDirectiveValues,
@@ -23,37 +24,9 @@ import {
 import { cursorToOffset, decodeGlobalID } from '@pothos/plugin-relay';
 import { DEFAULT_PAGE_SIZE } from '../graphql/pagination.ts';
 import { badRequest } from '../platform/errors.ts';
+import { rulesOf } from './field-rules.ts';
 import type { QuotaBucket } from './plans.ts';
 import type { Charge } from './quota.ts';
-
-/** Root Query fields and the bucket a call counts against (the same as the REST route serving it). */
-export const ROOT_FIELD_BUCKETS: Readonly<Record<string, QuotaBucket>> = {
-  stores: 'storeSearches',
-  storeGroups: 'storeSearches',
-  compareStores: 'storeSearches',
-  analyticsOverview: 'storeSearches',
-  verticalStats: 'storeSearches',
-  countryStats: 'storeSearches',
-  movers: 'storeSearches',
-  store: 'storeLookups',
-  products: 'productSearches',
-  productChanges: 'productSearches',
-  changes: 'productSearches',
-  product: 'productAppLookups',
-  app: 'productAppLookups',
-  apps: 'productAppLookups',
-  requestScrape: 'scrapeRequests',
-  requestScrapesBulk: 'scrapeRequests',
-};
-
-const NODE_TYPE_BUCKETS: Readonly<Record<string, QuotaBucket>> = {
-  Store: 'storeLookups',
-  Product: 'productAppLookups',
-  App: 'productAppLookups',
-};
-
-/** Fields only the web app's service credential may call (key management, src/access/keys.graphql.ts). */
-export const WEB_APP_FIELDS = new Set(['apiKeys', 'quotaUsage', 'mintApiKey', 'revokeApiKey']);
 
 export interface OperationCost {
   /** root fields the web app credential is needed for */
@@ -84,31 +57,32 @@ export function operationCost(
   for (const field of executed.values()) {
     const name = field.name.value;
     if (name.startsWith('__')) continue;
-    if (WEB_APP_FIELDS.has(name)) {
+    const definition = rootType?.getFields()[name];
+    const declared = rulesOf(definition);
+    if (declared.webAppOnly) {
       cost.webAppFields.push(name);
       continue;
     }
     cost.dataFields.push(name);
-    const definition = rootType?.getFields()[name];
     if ((name === 'node' || name === 'nodes') && definition) {
       const args = getArgumentValues(definition, field, variables);
       const ids = name === 'node' ? [args.id] : Array.isArray(args.ids) ? args.ids : [];
-      for (const id of ids) count(NODE_TYPE_BUCKETS[typeOfGlobalId(id)], 1);
+      for (const id of ids) count(rulesOf(schema.getType(typeOfGlobalId(id))).quota, 1);
       continue;
     }
-    if (name === 'requestScrapesBulk' && definition) {
-      // each URL is one scrape request (spec part 8)
-      let urls: unknown;
+    if (declared.unitsFrom && definition) {
+      // a call whose cost is the length of a list argument (one scrape per URL, spec part 8)
+      let list: unknown;
       try {
-        urls = getArgumentValues(definition, field, variables).urls;
+        list = getArgumentValues(definition, field, variables)[declared.unitsFrom];
       } catch {
-        urls = undefined; // invalid arguments are execution's to report; the call still costs one
+        list = undefined; // invalid arguments are execution's to report; the call still costs one
       }
-      count(ROOT_FIELD_BUCKETS[name], Array.isArray(urls) ? Math.max(1, urls.length) : 1);
+      count(declared.quota, Array.isArray(list) ? Math.max(1, list.length) : 1);
       continue;
     }
-    // unknown root fields (features added later) still count against the rate and per-key ceiling
-    count(ROOT_FIELD_BUCKETS[name], 1);
+    // fields without a declared bucket (e.g. Signals) still count against the rate and per-key ceiling
+    count(declared.quota, 1);
   }
   return cost;
 }

@@ -1,7 +1,9 @@
-// /graphql under the same rules as REST: an operation's root fields are charged before it runs
-// (graphql-charges.ts), key management needs the web app's credential, lists stay inside the plan's
-// result window, and the response carries the same rate-limit headers. Works for HTTP (the request
-// was identified by the HTTP hook) and WebSocket (identified at connection_init by the WebSocket gate).
+// The one place a request is charged: every operation, from /graphql or from a REST route (which
+// runs its persisted operation through the same envelope), has its root fields charged before it
+// runs (graphql-charges.ts, from the rules each field declares), key management needs the web app's
+// credential, lists stay inside the plan's result window, and the HTTP answer carries the rate-limit
+// headers. Works for HTTP (the caller was identified by the HTTP hook) and WebSocket (identified at
+// connection_init by the WebSocket gate).
 import { getOperationAST, getVariableValues, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ApiError, reasonError } from '../platform/errors.ts';
@@ -16,8 +18,8 @@ import { RateLimitedError, type LimitState } from './quota.ts';
 interface AccessContext {
   /** FastifyRequest over HTTP, the upgrade IncomingMessage over WebSocket */
   req?: object;
-  /** the Fetch request over HTTP: rate-limit headers are attached to its response */
-  request?: object;
+  /** the Fastify reply over HTTP (both faces): the rate-limit headers are set on it */
+  reply?: { header(name: string, value: string): unknown };
 }
 
 interface Operation {
@@ -39,8 +41,11 @@ export function toGraphqlError(error: ApiError, limits: LimitState[] = []): Grap
   return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: error.status, headers } } });
 }
 
+const sendLimits = (context: AccessContext, limits: LimitState[]) => {
+  for (const [name, value] of Object.entries(rateLimitHeaders(limits))) context.reply?.header(name, value);
+};
+
 export function accessGraphqlPlugin(access: Access): Plugin {
-  const limitsByRequest = new WeakMap<object, LimitState[]>();
 
   /** Admits the operation (charging it) or returns the error that refuses it. */
   async function admit(operation: Operation): Promise<GraphQLError | undefined> {
@@ -64,11 +69,13 @@ export function accessGraphqlPlugin(access: Access): Plugin {
       }
       const { window, planName } = access.resultWindowOf(principal);
       checkResultWindow(operation.schema, operation.document, variables, window, planName);
-      const limits = await access.admit(principal, cost.charge);
-      if (context.request) limitsByRequest.set(context.request, limits);
+      sendLimits(context, await access.admit(principal, cost.charge));
       return undefined;
     } catch (error) {
-      if (error instanceof RateLimitedError) return toGraphqlError(error, error.limits);
+      if (error instanceof RateLimitedError) {
+        sendLimits(context, error.limits);
+        return toGraphqlError(error, error.limits);
+      }
       if (error instanceof ApiError) return toGraphqlError(error);
       throw error;
     }
@@ -84,11 +91,6 @@ export function accessGraphqlPlugin(access: Access): Plugin {
       extendContext({ [ACCESS_IN_CONTEXT]: access } as object);
       const refusal = await admit(args);
       if (refusal) setResultAndStopExecution({ errors: [refusal] });
-    },
-    onResponse({ request, response }) {
-      const limits = limitsByRequest.get(request);
-      if (!limits) return;
-      for (const [name, value] of Object.entries(rateLimitHeaders(limits))) response.headers.set(name, value);
     },
   };
 }

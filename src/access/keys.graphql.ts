@@ -11,6 +11,7 @@ import { KEY_SCOPES, listApiKeys, mintApiKey, revokeApiKey, type ApiKeyRecord } 
 import { announceKeysChanged } from './authenticate.ts';
 import { QUOTA_BUCKET_DESCRIPTIONS, QUOTA_BUCKETS, type AccountPlan, type QuotaBucket } from './plans.ts';
 import { principalOf } from './principal.ts';
+import { rules } from './field-rules.ts';
 
 /** Where the GraphQL plugin puts the access layer for these resolvers (quota counters). */
 export const ACCESS_IN_CONTEXT = Symbol('access');
@@ -77,6 +78,7 @@ const QuotaUsageRef = builder.objectRef<BucketUsage>('QuotaBucketUsage').impleme
 
 builder.queryField('apiKeys', (t) =>
   t.field({
+    extensions: rules({ webAppOnly: true }),
     type: [ApiKeyRef],
     description: 'The account\'s keys (web app service credential only).',
     args: {
@@ -92,6 +94,7 @@ builder.queryField('apiKeys', (t) =>
 
 builder.queryField('quotaUsage', (t) =>
   t.field({
+    extensions: rules({ webAppOnly: true }),
     type: [QuotaUsageRef],
     description: 'The account\'s daily buckets today (web app service credential only).',
     args: { accountExternalId: t.arg.string({ required: true, description: 'The web app\'s id of the account.' }) },
@@ -116,6 +119,7 @@ const MintApiKeyInput = builder.inputType('MintApiKeyInput', {
 
 builder.mutationField('mintApiKey', (t) =>
   t.field({
+    extensions: rules({ webAppOnly: true }),
     type: MintedApiKeyRef,
     description:
       'Mints a key for an account on a paid plan (web app service credential only). A free account is refused ' +
@@ -139,6 +143,7 @@ builder.mutationField('mintApiKey', (t) =>
 
 builder.mutationField('revokeApiKey', (t) =>
   t.field({
+    extensions: rules({ webAppOnly: true }),
     type: ApiKeyRef,
     description: 'Revokes one of the account\'s keys at once (web app service credential only). Revoking twice is harmless.',
     args: {

@@ -14,12 +14,14 @@ import {
   VerticalStatConnection,
 } from './analytics.type.ts';
 import { countMovers, findMovers } from './movers.sql.ts';
+import { rules } from '../access/field-rules.ts';
 
 const TOP = 5;
 const verticalName: StringValidationOptions = { type: 'string', minLength: [1, { message: 'must not be empty' }], maxLength: 100 };
 
 builder.queryField('analyticsOverview', (t) =>
   t.field({
+    extensions: rules({ quota: 'storeSearches', cache: 'public' }),
     type: AnalyticsOverview,
     resolve: async (_root, _args, ctx) => {
       const pool = ctx.services.db.pool;
@@ -42,6 +44,7 @@ builder.queryField('analyticsOverview', (t) =>
 
 builder.queryField('verticalStats', (t) =>
   t.field({
+    extensions: rules({ quota: 'storeSearches', cache: 'public' }),
     type: VerticalStatConnection,
     args: pageArgs,
     description: 'Store count and summed modeled revenue, visits and ad spend per vertical, most stores first.',
@@ -51,6 +54,7 @@ builder.queryField('verticalStats', (t) =>
 
 builder.queryField('countryStats', (t) =>
   t.field({
+    extensions: rules({ quota: 'storeSearches', cache: 'public' }),
     type: CountryStatConnection,
     description: 'Market size per country, of the whole catalog or inside one vertical; most stores first.',
     args: { ...pageArgs, vertical: t.arg.string({ validate: verticalName }) },
@@ -60,6 +64,7 @@ builder.queryField('countryStats', (t) =>
 
 builder.queryField('movers', (t) =>
   t.field({
+    extensions: rules({ quota: 'storeSearches', cache: 'public' }),
     type: MoverConnection,
     description: 'Stores growing (up) or shrinking (down) most over 30 days, by visits or revenue.',
     args: {

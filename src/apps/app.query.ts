@@ -7,9 +7,11 @@ import { notFound } from '../platform/errors.ts';
 import { appBySlug } from './app.loaders.ts';
 import { APP_COLUMNS, type AppRecord } from './app.sql.ts';
 import { AppConnection, AppRef } from './app.type.ts';
+import { rules } from '../access/field-rules.ts';
 
 builder.queryField('app', (t) =>
   t.field({
+    extensions: rules({ quota: 'productAppLookups', cache: 'public' }),
     type: AppRef,
     args: {
       slug: t.arg.string({
@@ -34,6 +36,7 @@ function appConditions(q: string | null | undefined, params: SqlParams): string 
 
 builder.queryField('apps', (t) =>
   t.field({
+    extensions: rules({ quota: 'productAppLookups', cache: 'public' }),
     type: AppConnection,
     description: 'Apps matching q (closest names first), or all apps by install count.',
     args: {

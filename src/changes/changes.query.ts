@@ -6,6 +6,7 @@ import { offsetConnection } from '../graphql/pagination.ts';
 import { domainSchema } from '../stores/domain.ts';
 import { countChanges, findChanges, PRODUCT_CHANGE_TYPES, type ChangeQuery } from './change.sql.ts';
 import { ChangeConnection, ChangeEntityEnum } from './change.type.ts';
+import { rules } from '../access/field-rules.ts';
 
 const ProductChangeType = builder.enumType('ProductChangeType', { values: PRODUCT_CHANGE_TYPES });
 
@@ -40,6 +41,7 @@ function changeConnection(args: DefaultConnectionArguments, ctx: Parameters<type
 
 builder.queryField('productChanges', (t) =>
   t.field({
+    extensions: rules({ quota: 'productSearches', cache: 'public' }),
     type: ChangeConnection,
     description: 'Price changes, new and removed SKUs, newest first.',
     args: { ...pageArgs, filter: t.arg({ type: ProductChangeFilter }) },
@@ -56,6 +58,7 @@ builder.queryField('productChanges', (t) =>
 
 builder.queryField('changes', (t) =>
   t.field({
+    extensions: rules({ quota: 'productSearches', cache: 'public' }),
     type: ChangeConnection,
     description: 'One feed of product, app and store changes, newest first.',
     args: { ...pageArgs, filter: t.arg({ type: ChangeFilter }) },

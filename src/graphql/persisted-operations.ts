@@ -1,23 +1,75 @@
-// The persisted operations the REST adapter runs (schema/persisted-operations.json, written by
-// `npm run codegen`: { "<sha256 hex of the document>": "<document>" }). GraphQL clients may send
-// such a hash instead of the document; arbitrary documents stay allowed.
+// The persisted operations (schema/persisted-operations.json, written by `npm run codegen`:
+// { "<sha256 hex of the document>": "<document>" }), loaded once for both faces: GraphQL clients
+// may send such a hash instead of the document (arbitrary documents stay allowed), and each REST
+// route runs one of them by name through the same envelop pipeline. Every document is parsed and
+// validated at start, so a broken manifest fails the start, not a request; the parsed documents
+// are the ones executed, so per-document caches (graphql-jit's compiled queries) hold them for good.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { getOperationAST, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 
 export const PERSISTED_OPERATIONS_FILE = fileURLToPath(new URL('../../schema/persisted-operations.json', import.meta.url));
 
+export type Manifest = Record<string, string>;
+
 export const operationHash = (document: string): string => createHash('sha256').update(document).digest('hex');
 
-/** The manifest as a map; empty when codegen has not run yet. Entries whose hash does not match
- *  their document are refused, so a hand-edited manifest cannot alias one operation to another. */
-export function loadPersistedOperations(file = PERSISTED_OPERATIONS_FILE): Map<string, string> {
-  if (!existsSync(file)) return new Map();
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-  const operations = new Map<string, string>();
-  for (const [hash, document] of Object.entries(manifest)) {
-    if (operationHash(document) !== hash) throw new Error(`${file}: entry ${hash} does not match the sha256 of its document`);
-    operations.set(hash, document);
+export interface PersistedOperation {
+  name: string;
+  hash: string;
+  text: string;
+  document: DocumentNode;
+}
+
+/** The manifest; empty when codegen has not run yet. */
+export function readManifest(file = PERSISTED_OPERATIONS_FILE): Manifest {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Manifest) : {};
+}
+
+export class PersistedOperations {
+  private readonly byName = new Map<string, PersistedOperation>();
+  private readonly byHash = new Map<string, PersistedOperation>();
+  private readonly documents = new WeakSet<DocumentNode>();
+
+  /**
+   * Parses and validates every document; throws naming the first that is not sound. An entry whose
+   * hash is not its document's is refused, so a hand-edited manifest cannot alias one operation to another.
+   */
+  constructor(schema: GraphQLSchema, manifest: Manifest = readManifest()) {
+    for (const [hash, text] of Object.entries(manifest)) {
+      if (operationHash(text) !== hash) throw new Error(`persisted operation ${hash}: hash does not match its document`);
+      const document = parse(text);
+      const errors = validate(schema, document);
+      if (errors.length > 0) throw new Error(`persisted operation ${hash} is not valid: ${errors.map((e) => e.message).join('; ')}`);
+      const name = getOperationAST(document)?.name?.value;
+      if (!name) throw new Error(`persisted operation ${hash} must hold exactly one named operation`);
+      const operation = { name, hash, text, document };
+      this.byName.set(name, operation);
+      this.byHash.set(hash, operation);
+      this.documents.add(document);
+    }
   }
-  return operations;
+
+  /** The document text of a hash a GraphQL client sent, or null. */
+  textOf(hash: string): string | null {
+    return this.byHash.get(hash)?.text ?? null;
+  }
+
+  /** The persisted operation of this name (a REST route names its operation through its typed document). */
+  get(typed: DocumentNode): PersistedOperation {
+    const name = getOperationAST(typed)?.name?.value ?? '(anonymous)';
+    const operation = this.byName.get(name);
+    if (!operation) throw new Error(`operation ${name} is not in the persisted-operations manifest; run npm run codegen`);
+    return operation;
+  }
+
+  /** Whether this parsed document is one of ours (executed by REST): compiled, and cacheable when its fields allow. */
+  isPersisted(document: DocumentNode): boolean {
+    return this.documents.has(document);
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
 }

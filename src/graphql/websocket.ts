@@ -7,10 +7,11 @@ import { GraphQLError, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { GraphqlYoga } from './yoga.ts';
+import type { PersistedOperations } from './persisted-operations.ts';
 
 export interface WebSocketOptions {
   path: string;
-  persistedOperations: ReadonlyMap<string, string>;
+  persistedOperations: PersistedOperations;
   /** decides whether a socket may run operations, from the upgrade request and connection_init payload */
   authorize?: (request: IncomingMessage, connectionParams: Record<string, unknown> | undefined) => Promise<boolean> | boolean;
 }
@@ -75,7 +76,7 @@ export function mountWebSocket(
         const connection = connections.get(ctx);
         if (connection && !(await stillAuthorized(connection))) return [new GraphQLError('The API key is no longer valid.', { extensions: { code: 'unauthorized' } })];
         const hash = (payload.extensions?.persistedQuery as { sha256Hash?: unknown } | undefined)?.sha256Hash;
-        const query = payload.query || (typeof hash === 'string' ? options.persistedOperations.get(hash) : undefined);
+        const query = payload.query || (typeof hash === 'string' ? options.persistedOperations.textOf(hash) ?? undefined : undefined);
         if (!query) return [new GraphQLError('PersistedQueryNotFound')];
         const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload });
         const args: ExecutionArgs = {

@@ -1,15 +1,19 @@
-// The response cache of the global catalog GET routes: the serialized /v1 body of a route called
-// with the same canonical parameters is reused for at most RESPONSE_CACHE_TTL_MS (10 s by default),
-// in this process's memory. Only routes whose answer is the same for every caller are cached (never
-// scrapes or Signals, which are scoped to the caller's account); the cache sits behind the access
-// hook, so every request is still authenticated, charged against its quotas and rate limit, and
-// answered with its own rate-limit headers and request id.
+// The response cache of the global catalog: the answer of a persisted operation (a REST route) run
+// with the same variables is reused for at most RESPONSE_CACHE_TTL_MS (10 s by default), in this
+// process's memory. Only operations whose every root field declares `cache: 'public'` (its answer is
+// the same for every caller: never scrapes or Signals, which are scoped to the caller's account) are
+// cached. It is an envelop plugin placed after the access plugin, so every request is still
+// authenticated, charged against its quotas and rate limit, and answered with its own rate-limit
+// headers and request id; only the execution is shared.
 //
 // A finished scrape rewrites its store: its event (scrape-events.ts, shared by every replica through
 // the pub/sub) drops the cached answers about that domain and every answer not about one domain
 // (searches, analytics, apps, changes: any of them may include the store), at once. Other catalog
 // writers (the seeder, rollup refreshes) are covered by the TTL: nothing is served staler than it.
+import { getOperationAST, Kind, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import { rulesOf } from '../access/field-rules.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { PubSub } from '../platform/pubsub/pubsub.ts';
 import { RECENT_SCRAPES_CHANNEL } from '../scrapes/scrape-events.ts';
@@ -18,27 +22,50 @@ import { isFinished, type ScrapeRecord } from '../scrapes/scrape-record.ts';
 /** RESPONSE_CACHE_TTL_MS's default: the freshness bound stated in the decisions */
 export const DEFAULT_RESPONSE_CACHE_TTL_MS = 10_000;
 
-/** The catalog routes (operationIds) whose answers depend only on their parameters, never on the caller. */
-export const CACHED_CATALOG_OPERATIONS: ReadonlySet<string> = new Set([
-  'searchStores',
-  'compareStores',
-  'getStore',
-  'listStoreProducts',
-  'listStoreHistory',
-  'getStoreTraffic',
-  'listStoreApps',
-  'searchProducts',
-  'listProductChanges',
-  'getProduct',
-  'listChanges',
-  'getAnalyticsOverview',
-  'listVerticalStats',
-  'listCountryStats',
-  'listMovers',
-  'searchApps',
-  'getApp',
-  'listAppStores',
-]);
+/** Whether an operation's answer may be shared between callers: every root field it runs declares cache 'public'. */
+export function isCacheableOperation(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const operation = getOperationAST(document);
+  const root = operation && schema.getRootType(operation.operation);
+  if (!operation || operation.operation !== 'query' || !root) return false;
+  const fields = root.getFields();
+  return operation.selectionSet.selections.every(
+    (selection) => selection.kind === Kind.FIELD && rulesOf(fields[selection.name.value]).cache === 'public',
+  );
+}
+
+export interface ResponseCachePluginOptions {
+  cache: ResponseCache;
+  /** only these documents are cached (the persisted operations REST runs), never an arbitrary one */
+  isPersisted(document: DocumentNode): boolean;
+  /** the canonical store domain an operation's `domain` variable names, for invalidation; undefined = about no single store */
+  domainOf(value: unknown): string | undefined;
+}
+
+export function responseCachePlugin({ cache, isPersisted, domainOf }: ResponseCachePluginOptions): Plugin {
+  const cacheable = new WeakMap<DocumentNode, boolean>();
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      if (!isPersisted(args.document)) return;
+      let allowed = cacheable.get(args.document);
+      if (allowed === undefined) cacheable.set(args.document, (allowed = isCacheableOperation(args.schema, args.document)));
+      if (!allowed) return;
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      const key = ResponseCache.keyOf(args.operationName ?? '', variables);
+      setExecuteFn(async (executionArgs) => {
+        let own: ExecutionResult | undefined;
+        const answer = await cache.getOrLoad(key, domainOf(variables.domain), async () => {
+          own = (await executeFn(executionArgs)) as ExecutionResult;
+          // an answer with errors is never shared: its errors still carry what masking needs
+          return own.errors?.length ? { status: 500, body: '' } : { status: 200, body: JSON.stringify(own) };
+        });
+        if (own) return own;
+        // a shared load that failed: this request runs on its own and meets its own error
+        if (answer.status !== 200) return executeFn(executionArgs);
+        return JSON.parse(answer.body) as ExecutionResult;
+      });
+    },
+  };
+}
 
 export interface CachedResponse {
   status: number;
@@ -79,7 +106,7 @@ export class ResponseCache {
     });
   }
 
-  /** The key of a route called with these (parsed, so already canonical) parameters. */
+  /** The key of an operation run with these variables (built from parsed, so already canonical, parameters). */
   static keyOf(operationId: string, params: Record<string, unknown>): string {
     return `${operationId} ${JSON.stringify(params, (_key, value: unknown) => (isPlainObject(value) ? sortedKeys(value) : value))}`;
   }

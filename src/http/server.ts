@@ -6,18 +6,29 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ApiError } from '../platform/errors.ts';
 import { checkHealth } from '../platform/health.ts';
 import type { Services } from '../platform/services.ts';
-import { GRAPHQL_PATH, mountGraphql } from '../graphql/yoga.ts';
+import { GRAPHQL_PATH, mountGraphql, type RunOperation } from '../graphql/yoga.ts';
+import { PersistedOperations } from '../graphql/persisted-operations.ts';
+import { schema } from '../graphql/schema.ts';
+import { parseDomain } from '../stores/domain.ts';
 import { registerRest } from '../../rest/index.ts';
 import { registerScrapeDashboard } from '../scrapes/dashboard/dashboard-page.ts';
 import { registerStoreScreenshot } from '../scrapes/screenshot/screenshot-route.ts';
 import { accessGraphqlPlugin, createAccess, registerAccess, webSocketGate } from '../access/index.ts';
 import { AccessLog, describeRequest } from './access-log.ts';
 import { sendError, sendGraphqlError, toApiError, writeClientError } from './error-envelope.ts';
+import { DEFAULT_RESPONSE_CACHE_TTL_MS, invalidateOnScrapes, ResponseCache, responseCachePlugin } from './response-cache.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { looksLikeApiKey } from '../access/key-format.ts';
 
 /** Routes mounted on the server in their own encapsulated Fastify scope. */
 export type ServerPlugin = (app: FastifyInstance, services: Services) => Promise<void>;
+
+/** The canonical domain an operation's `domain` variable names (a scrape event names it so); undefined = about no single store. */
+function storeDomainOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const parsed = parseDomain(value);
+  return parsed.ok ? parsed.domain : undefined;
+}
 
 export interface BuildServerOptions {
   /** mounted after the GraphQL and REST surfaces (tests mount probe routes this way) */
@@ -114,10 +125,22 @@ export async function buildServer(services: Services, options: BuildServerOption
       .send(report);
   });
 
+  // One envelop pipeline for both faces: /graphql and every REST route run their operations through
+  // it, so charging (the access plugin) and the response cache (after it) apply once to each.
+  const persistedOperations = new PersistedOperations(schema);
+  const ttlMs = services.config.RESPONSE_CACHE_TTL_MS ?? DEFAULT_RESPONSE_CACHE_TTL_MS;
+  const cache = ttlMs > 0 ? new ResponseCache({ ttlMs }) : undefined;
+  if (cache) app.addHook('onClose', invalidateOnScrapes(cache, services.pubsub, services.logger));
+  const pipeline = [
+    accessGraphqlPlugin(access),
+    ...(cache ? [responseCachePlugin({ cache, isPersisted: (d) => persistedOperations.isPersisted(d), domainOf: storeDomainOf })] : []),
+  ];
+  let runOperation: RunOperation | undefined;
   const surfaces: ServerPlugin[] = [
-    (scope) =>
-      mountGraphql(scope, services, { authorizeWebSocket: webSocketGate(access), plugins: [accessGraphqlPlugin(access)] }),
-    registerRest,
+    async (scope) => {
+      runOperation = await mountGraphql(scope, services, persistedOperations, { authorizeWebSocket: webSocketGate(access), plugins: pipeline });
+    },
+    (scope) => registerRest(scope, services, persistedOperations, runOperation!),
     registerScrapeDashboard,
     registerStoreScreenshot,
   ];

@@ -6,6 +6,7 @@ import { offsetConnection } from '../graphql/pagination.ts';
 import { domainSchema } from '../stores/domain.ts';
 import { countProducts, searchProducts } from './product-search.sql.ts';
 import { ProductConnection } from './product.type.ts';
+import { rules } from '../access/field-rules.ts';
 
 const price: NumberValidationOptions = { type: 'number', min: [0, { message: 'must not be negative' }] };
 
@@ -37,6 +38,7 @@ const ProductFilter = builder.inputType('ProductFilter', {
 
 builder.queryField('products', (t) =>
   t.field({
+    extensions: rules({ quota: 'productSearches', cache: 'public' }),
     type: ProductConnection,
     description: 'Products across stores. With q: closest titles first; with a price range: cheapest first; otherwise by best-seller rank.',
     args: { ...pageArgs, filter: t.arg({ type: ProductFilter, required: true }) },

@@ -4,9 +4,11 @@ import { notFound } from '../platform/errors.ts';
 import { domainSchema } from '../stores/domain.ts';
 import { productByDomainHandle } from './product.loaders.ts';
 import { ProductRef } from './product.type.ts';
+import { rules } from '../access/field-rules.ts';
 
 builder.queryField('product', (t) =>
   t.field({
+    extensions: rules({ quota: 'productAppLookups', cache: 'public' }),
     type: ProductRef,
     args: {
       domain: t.arg.string({ required: true, validate: { schema: domainSchema } }),

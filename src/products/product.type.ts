@@ -7,12 +7,15 @@ import { StoreRef } from '../stores/store.ref.ts';
 import { notFound } from '../platform/errors.ts';
 import { productById, storeProductsPage } from './product.loaders.ts';
 import type { ProductRecord } from './product.sql.ts';
+import { rules } from '../access/field-rules.ts';
 
 export const ProductRef = builder.objectRef<ProductRecord>('Product');
 
 export const ProductConnection = builder.connectionObject({ type: ProductRef, name: 'ProductConnection' }, { name: 'ProductEdge' });
 
 builder.node(ProductRef, {
+  // a node(id) lookup of this type counts as a lookup in this bucket
+  extensions: rules({ quota: 'productAppLookups' }),
   description: 'A product of a store. Prices are in the product currency (USD when currency is absent).',
   id: { resolve: (p) => p.id, parse: (id) => Number(id) },
   loadMany: (ids, ctx) => Promise.all(ids.map((id) => (Number.isSafeInteger(id) ? productById(ctx).load(id) : null))),

@@ -18,6 +18,7 @@ import {
   type BulkItem,
   type ScrapeOrderResult,
 } from './scrape-requests.ts';
+import { rules } from '../access/field-rules.ts';
 
 const ScrapeStatusEnum = builder.enumType('ScrapeStatus', {
   description: 'queued -> validating -> scraping -> done, or failed from validating or scraping.',
@@ -77,6 +78,7 @@ const CALLBACK_URL = 'HTTPS URL that receives scrape.done or scrape.failed once,
 
 builder.mutationField('requestScrape', (t) =>
   t.field({
+    extensions: rules({ quota: 'scrapeRequests' }),
     type: ScrapeOrderRef,
     description: 'Queue a scrape of a store missing from the catalog, or (force) refresh a known one; a forced re-scrape within 5 minutes is rate_limited.',
     args: {
@@ -96,6 +98,7 @@ builder.mutationField('requestScrape', (t) =>
 
 builder.mutationField('requestScrapesBulk', (t) =>
   t.field({
+    extensions: rules({ quota: 'scrapeRequests', unitsFrom: 'urls' }),
     type: [BulkItemRef],
     description: `Up to ${BULK_MAX_URLS} URLs, each handled as its own requestScrape; one outcome per URL, in order.`,
     args: {

@@ -6,6 +6,7 @@ import { domainSchema } from './domain.ts';
 import { storeByDomain } from './store.loaders.ts';
 import { StoreRef } from './store.ref.ts';
 import type { StoreRecord } from './store.sql.ts';
+import { rules } from '../access/field-rules.ts';
 
 export const MIN_COMPARE = 2;
 export const MAX_COMPARE = 8;
@@ -24,6 +25,7 @@ const StoreComparison = builder.objectRef<Comparison>('StoreComparison').impleme
 
 builder.queryField('compareStores', (t) =>
   t.field({
+    extensions: rules({ quota: 'storeSearches', cache: 'public' }),
     type: StoreComparison,
     args: {
       domains: t.arg.stringList({

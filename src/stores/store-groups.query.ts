@@ -12,6 +12,7 @@ import {
   UNKNOWN_GROUP,
   type StoreGroupRow,
 } from './store-groups.sql.ts';
+import { rules } from '../access/field-rules.ts';
 
 const StoreGrouping = builder.enumType('StoreGrouping', { values: STORE_GROUPINGS });
 const GroupMetric = builder.enumType('GroupMetric', {
@@ -46,6 +47,7 @@ const StoreGroupConnection = builder.connectionObject({ type: StoreGroup, name: 
 
 builder.queryField('storeGroups', (t) =>
   t.field({
+    extensions: rules({ quota: 'storeSearches', cache: 'public' }),
     type: StoreGroupConnection,
     description:
       'The filtered stores rolled up by groupBy (and groupBy2). totalCount = number of groups. Filtered groups are ' +

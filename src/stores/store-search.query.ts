@@ -6,6 +6,7 @@ import { StoreFilter } from './store-filter.ts';
 import { countStores, effectiveSort, searchStores, STORE_SORTS } from './store-search.sql.ts';
 import { primeStores } from './store.loaders.ts';
 import { StoreConnection } from './store.ref.ts';
+import { rules } from '../access/field-rules.ts';
 
 export const StoreSortEnum = builder.enumType('StoreSort', {
   description: 'Order of the store search. relevance = trigram similarity to q.',
@@ -14,6 +15,7 @@ export const StoreSortEnum = builder.enumType('StoreSort', {
 
 builder.queryField('stores', (t) =>
   t.field({
+    extensions: rules({ quota: 'storeSearches', cache: 'public' }),
     type: StoreConnection,
     description:
       'Search and filter stores. Default order: relevance when filter.q is set, otherwise revenue (high end of the band).',

@@ -4,9 +4,11 @@ import { notFound } from '../platform/errors.ts';
 import { domainSchema } from './domain.ts';
 import { legacySummaryByDomain, storeProfileByDomain } from './store.loaders.ts';
 import { StoreRef } from './store.ref.ts';
+import { rules } from '../access/field-rules.ts';
 
 builder.queryField('store', (t) =>
   t.field({
+    extensions: rules({ quota: 'storeLookups', cache: 'public' }),
     type: StoreRef,
     description: 'One store by domain; a full URL with scheme and www. is accepted.',
     args: { domain: t.arg.string({ required: true, validate: { schema: domainSchema } }) },

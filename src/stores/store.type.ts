@@ -3,8 +3,11 @@ import { builder } from '../graphql/builder.ts';
 import { PercentBand, RevenueBand } from './bands.type.ts';
 import { storeById } from './store.loaders.ts';
 import { StoreRef } from './store.ref.ts';
+import { rules } from '../access/field-rules.ts';
 
 builder.node(StoreRef, {
+  // a node(id) lookup of this type counts as a lookup in this bucket
+  extensions: rules({ quota: 'storeLookups' }),
   description: 'An online store. Visits, revenue band, rating and dropshipper class are modeled figures (see models).',
   id: {
     resolve: (store) => store.id,

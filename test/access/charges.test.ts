@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { operationCost } from '../../src/access/graphql-charges.ts';
 import { DEFAULT_PLANS, resolvePlans } from '../../src/access/plans.ts';
 import { schema } from '../../src/graphql/schema.ts';
-import { catalogRoutes } from '../../rest/routes/index.ts';
 
 const costOf = (source: string, variables?: Record<string, unknown>) => {
   const document = parse(source);
@@ -12,16 +11,6 @@ const costOf = (source: string, variables?: Record<string, unknown>) => {
 };
 
 describe('what a GraphQL operation costs', () => {
-  it('charges every REST route in the same bucket as the GraphQL fields its operation runs', () => {
-    for (const route of catalogRoutes) {
-      for (const grouped of [false, true]) {
-        const document = route.document as Parameters<typeof operationCost>[1];
-        const cost = operationCost(schema, document, getOperationAST(document)!, { grouped });
-        expect(Object.keys(cost.charge.buckets), route.operationId).toEqual(route.quotaBucket ? [route.quotaBucket] : []);
-      }
-    }
-  });
-
   it('counts root fields through aliases, fragments and @include/@skip', () => {
     const cost = costOf(
       'query($more: Boolean!) { a: store(domain: "a.com") { domain } ...F ... on Query { apps { totalCount } } x: products(filter: {q: "x"}) @include(if: $more) { totalCount } } fragment F on Query { stores { totalCount } }',

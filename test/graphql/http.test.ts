@@ -7,7 +7,8 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { buildServer } from '../../src/http/server.ts';
 import { createGraphqlYoga } from '../../src/graphql/yoga.ts';
-import { loadPersistedOperations, operationHash } from '../../src/graphql/persisted-operations.ts';
+import { operationHash, PersistedOperations, readManifest } from '../../src/graphql/persisted-operations.ts';
+import { schema as graphqlSchema } from '../../src/graphql/schema.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 import { loadCatalogFixture } from '../support/catalog-fixture.ts';
 
@@ -112,9 +113,9 @@ describe('guard rails', () => {
 
 describe('persisted operations', () => {
   it('accepts every operation of the REST manifest: valid against the schema and within the guard rails', () => {
-    const operations = loadPersistedOperations();
-    const { schema, parse, validate } = createGraphqlYoga(t.services, operations).getEnveloped({});
-    for (const [hash, document] of operations) {
+    const manifest = readManifest();
+    const { schema, parse, validate } = createGraphqlYoga(t.services, new PersistedOperations(graphqlSchema, manifest)).getEnveloped({});
+    for (const [hash, document] of Object.entries(manifest)) {
       const errors = validate(schema, parse(document));
       expect(errors.map((e: { message: string }) => e.message), hash).toEqual([]);
     }
@@ -122,7 +123,7 @@ describe('persisted operations', () => {
 
   it('runs a document named by its sha256 hash; arbitrary documents stay allowed', async () => {
     const document = 'query AppBySlug($slug: String!) { app(slug: $slug) { name } }';
-    const yoga = createGraphqlYoga(t.services, new Map([[operationHash(document), document]]));
+    const yoga = createGraphqlYoga(t.services, new PersistedOperations(graphqlSchema, { [operationHash(document)]: document }));
     const byHash = await yoga.fetch('http://yoga/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -1,9 +1,9 @@
-// The REST executor runs only persisted, validated documents, and turns GraphQL errors into the
-// contract's codes without leaking internals.
+// REST runs only persisted, validated documents (through the one pipeline), and turns GraphQL errors
+// into the contract's codes without leaking internals.
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { toApiError } from '../../rest/graphql-errors.ts';
-import { PersistedOperations, readManifest, sha256Hex } from '../../rest/persisted-operations.ts';
+import { operationHash, PersistedOperations, readManifest } from '../../src/graphql/persisted-operations.ts';
 import { catalogRoutes } from '../../rest/routes/index.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { ApiError } from '../../src/platform/errors.ts';
@@ -14,8 +14,8 @@ const logger = createLogger('silent');
 describe('persisted operations', () => {
   it('hold exactly one operation per catalog route, each keyed by the sha256 of its text', () => {
     const manifest = readManifest();
-    for (const [hash, text] of Object.entries(manifest)) expect(sha256Hex(text)).toBe(hash);
-    const operations = PersistedOperations.load(schema, manifest, logger);
+    for (const [hash, text] of Object.entries(manifest)) expect(operationHash(text)).toBe(hash);
+    const operations = new PersistedOperations(schema, manifest);
     const names = catalogRoutes.map((route) => operations.get(route.document).name);
     expect(new Set(names).size).toBe(catalogRoutes.length);
     expect(Object.keys(manifest)).toHaveLength(catalogRoutes.length);
@@ -23,9 +23,9 @@ describe('persisted operations', () => {
 
   it('refuse to start on a tampered or invalid document', () => {
     const [hash, text] = Object.entries(readManifest())[0]!;
-    expect(() => PersistedOperations.load(schema, { [hash]: `${text} ` }, logger)).toThrow(/hash does not match/);
+    expect(() => new PersistedOperations(schema, { [hash]: `${text} ` })).toThrow(/hash does not match/);
     const invalid = 'query Broken { store(domain: "x") { noSuchField } }';
-    expect(() => PersistedOperations.load(schema, { [sha256Hex(invalid)]: invalid }, logger)).toThrow(/not valid/);
+    expect(() => new PersistedOperations(schema, { [operationHash(invalid)]: invalid })).toThrow(/not valid/);
   });
 });
 

@@ -26,8 +26,19 @@ export async function guardDb<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-export async function queryRows<R extends object>(pool: Queryable, text: string, values: readonly unknown[] = []): Promise<R[]> {
-  const result = await guardDb(pool.query<R & pg.QueryResultRow>(text, values as unknown[]));
+/**
+ * Runs a statement. A hot statement of fixed text passes a `prepared` name: each connection then
+ * parses and plans it once and later runs only bind and execute (a name must always carry the
+ * same text; dynamic SQL such as search filters stays unnamed).
+ */
+export async function queryRows<R extends object>(
+  pool: Queryable,
+  text: string,
+  values: readonly unknown[] = [],
+  prepared?: string,
+): Promise<R[]> {
+  const query = prepared ? { name: prepared, text, values: values as unknown[] } : { text, values: values as unknown[] };
+  const result = await guardDb(pool.query<R & pg.QueryResultRow>(query));
   return result.rows;
 }
 

@@ -22,6 +22,9 @@ const Socials = builder.objectRef<LegacySocials>('Socials').implement({
   }),
 });
 
+/** Store fields that read the legacy store's summary (the models read its emails and socials). */
+export const LEGACY_FIELDS = ['screenshotUrl', 'socials', 'emails', 'sources', 'models'] as const;
+
 const summaryOf = (store: StoreRecord, ctx: GraphqlContext) => legacySummaryByDomain(ctx).load(store.domain);
 
 builder.objectFields(StoreRef, (t) => ({

@@ -22,7 +22,7 @@ const STORE_SELECT = `SELECT ${storeColumns('s')} FROM stores s`;
 export const storeById = defineLoader(
   (ctx) =>
     new DataLoader<number, StoreRecord | null>(async (ids) => {
-      const stores = await queryRows<StoreRecord>(ctx.services.db.pool, `${STORE_SELECT} WHERE s.id = ANY($1::int[])`, [ids]);
+      const stores = await queryRows<StoreRecord>(ctx.services.db.pool, `${STORE_SELECT} WHERE s.id = ANY($1::int[])`, [ids], 'store-by-id');
       for (const store of stores) storeByDomain(ctx).prime(store.domain, store);
       return byKey(ids, stores, (s) => s.id);
     }),
@@ -32,7 +32,7 @@ export const storeById = defineLoader(
 export const storeByDomain = defineLoader(
   (ctx) =>
     new DataLoader<string, StoreRecord | null>(async (domains) => {
-      const stores = await queryRows<StoreRecord>(ctx.services.db.pool, `${STORE_SELECT} WHERE s.domain = ANY($1::text[])`, [domains]);
+      const stores = await queryRows<StoreRecord>(ctx.services.db.pool, `${STORE_SELECT} WHERE s.domain = ANY($1::text[])`, [domains], 'store-by-domain');
       for (const store of stores) storeById(ctx).prime(store.id, store);
       return byKey(domains, stores, (s) => s.domain);
     }),
@@ -89,33 +89,49 @@ export const latestTrafficByStoreId = defineLoader(
     }),
 );
 
+/** What a store read brings along besides the row, planned from the caller's selection. */
+export interface StoreCardNeeds {
+  /** the app stack (the apps field, the models) */
+  apps: boolean;
+  /** the newest traffic month (traffic.latest, sources, the models) */
+  traffic: boolean;
+}
+
+const LATEST_TRAFFIC = `(SELECT row_to_json(latest) FROM (SELECT ${TRAFFIC_COLUMNS} FROM traffic_monthly t
+  WHERE t.store_id = s.id ORDER BY t.month DESC LIMIT 1) latest) AS "latestTraffic"`;
+const APP_STACK = `(SELECT coalesce(json_agg(stack ORDER BY stack."installCount" DESC, stack.name), '[]'::json)
+  FROM (SELECT ${APP_COLUMNS} FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE sa.store_id = s.id) stack) AS apps`;
+
 /**
- * A store profile in one statement: the store with its newest traffic month and its app stack (the
- * fields the profile and its models read), which prime the loaders those fields use. One round trip
- * instead of three; with the legacy summary fetched alongside, a profile costs two statements.
+ * A store read by domain in one prepared statement that carries exactly what the selection needs:
+ * the row alone for a card, plus the newest traffic month and the app stack (which prime the
+ * loaders those fields use) for a full profile. One loader per shape, so each keeps its batching.
  */
-export const storeProfileByDomain = defineLoader(
-  (ctx) =>
-    new DataLoader<string, StoreRecord | null>(async (domains) => {
-      const rows = await queryRows<StoreRecord & { latestTraffic: TrafficRecord | null; apps: AppRecord[] }>(
-        ctx.services.db.pool,
-        `SELECT ${storeColumns('s')},
-           (SELECT row_to_json(latest) FROM (SELECT ${TRAFFIC_COLUMNS} FROM traffic_monthly t
-             WHERE t.store_id = s.id ORDER BY t.month DESC LIMIT 1) latest) AS "latestTraffic",
-           (SELECT coalesce(json_agg(stack ORDER BY stack."installCount" DESC, stack.name), '[]'::json)
-             FROM (SELECT ${APP_COLUMNS} FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE sa.store_id = s.id) stack) AS apps
-         FROM stores s WHERE s.domain = ANY($1::text[])`,
-        [domains],
+const storeCardLoaders = new Map(
+  [false, true].flatMap((apps) =>
+    [false, true].map((traffic) => {
+      const name = `store-card${apps ? '-apps' : ''}${traffic ? '-traffic' : ''}`;
+      const text = `SELECT ${[storeColumns('s'), ...(traffic ? [LATEST_TRAFFIC] : []), ...(apps ? [APP_STACK] : [])].join(',\n')}
+        FROM stores s WHERE s.domain = ANY($1::text[])`;
+      const loader = defineLoader(
+        (ctx) =>
+          new DataLoader<string, StoreRecord | null>(async (domains) => {
+            const rows = await queryRows<StoreRecord & { latestTraffic?: TrafficRecord | null; apps?: AppRecord[] }>(ctx.services.db.pool, text, [domains], name);
+            const stores = rows.map(({ latestTraffic, apps: stack, ...store }) => {
+              if (traffic) latestTrafficByStoreId(ctx).prime(store.id, latestTraffic ?? null);
+              if (apps) appsByStoreId(ctx).prime(store.id, stack ?? []);
+              return store;
+            });
+            primeStores(ctx, stores);
+            return byKey(domains, stores, (s) => s.domain);
+          }),
       );
-      const stores = rows.map(({ latestTraffic, apps, ...store }) => {
-        latestTrafficByStoreId(ctx).prime(store.id, latestTraffic);
-        appsByStoreId(ctx).prime(store.id, apps);
-        return store;
-      });
-      primeStores(ctx, stores);
-      return byKey(domains, stores, (s) => s.domain);
+      return [`${apps}/${traffic}`, loader] as const;
     }),
+  ),
 );
+
+export const storeCardByDomain = (ctx: GraphqlContext, needs: StoreCardNeeds) => storeCardLoaders.get(`${needs.apps}/${needs.traffic}`)!(ctx);
 
 /** Monthly traffic points, newest month first. */
 export const trafficPage = defineLoader((ctx) =>

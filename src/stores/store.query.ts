@@ -1,8 +1,10 @@
-// Query.store(domain): one store profile (GET /v1/stores/{domain}).
+// Query.store(domain): one store, a card or a whole profile (GET /v1/stores/{domain}), read as its selection needs.
 import { builder } from '../graphql/builder.ts';
 import { notFound } from '../platform/errors.ts';
 import { domainSchema } from './domain.ts';
-import { legacySummaryByDomain, storeProfileByDomain } from './store.loaders.ts';
+import { selectedFieldNames } from '../graphql/selection.ts';
+import { LEGACY_FIELDS } from './store-legacy.fields.ts';
+import { legacySummaryByDomain, storeCardByDomain } from './store.loaders.ts';
 import { StoreRef } from './store.ref.ts';
 import { rules } from '../access/field-rules.ts';
 
@@ -12,10 +14,14 @@ builder.queryField('store', (t) =>
     type: StoreRef,
     description: 'One store by domain; a full URL with scheme and www. is accepted.',
     args: { domain: t.arg.string({ required: true, validate: { schema: domainSchema } }) },
-    resolve: async (_root, { domain }, ctx) => {
-      // the legacy summary is read alongside the store, not after it: the profile needs both
-      void legacySummaryByDomain(ctx).load(domain).catch(() => undefined);
-      const store = await storeProfileByDomain(ctx).load(domain);
+    resolve: async (_root, { domain }, ctx, info) => {
+      // read what the selection needs, no more: a card of a few columns skips the app stack, the
+      // traffic month and the legacy store; a full profile gets them in the same round trips
+      const selected = selectedFieldNames(info);
+      const wants = (fields: readonly string[]) => fields.some((field) => selected.has(field));
+      // the legacy summary is read alongside the store, not after it, when the selection needs it
+      if (wants(LEGACY_FIELDS)) void legacySummaryByDomain(ctx).load(domain).catch(() => undefined);
+      const store = await storeCardByDomain(ctx, { apps: wants(['apps', 'models']), traffic: wants(['traffic', 'sources', 'models']) }).load(domain);
       if (!store) throw notFound(`No store ${domain} in the catalog. Search first, or request a scrape.`, { domain });
       return store;
     },

@@ -92,3 +92,36 @@ describe('batching', () => {
     expect(hundred.legacy).toBe(1);
   });
 });
+
+describe('a store read planned from its selection', () => {
+  const read = async (selection: string) => {
+    t.counter!.reset();
+    const data = await query(t.services, `{ store(domain: "acme-apparel.com") { ${selection} } }`);
+    return { data, statements: t.counter!.statements, legacy: t.counter!.legacyRoundTrips, log: [...t.counter!.log] };
+  };
+
+  it('reads a card of a few columns in one statement of the row alone, without the legacy store', async () => {
+    const card = await read('domain name monthlyVisits');
+    expect(card.data.store).toEqual({ domain: 'acme-apparel.com', name: 'Acme Apparel', monthlyVisits: 120000 });
+    expect(card.statements).toBe(1);
+    expect(card.log[0]).not.toMatch(/traffic_monthly|store_apps/);
+    expect(card.legacy).toBe(0);
+  });
+
+  it('brings the app stack, the traffic month and the legacy summary along only when selected, still in one statement and one legacy read', async () => {
+    const profile = await read('domain apps { slug } traffic { latest { month } } screenshotUrl');
+    expect(profile.data.store.apps.length).toBeGreaterThan(0);
+    expect(profile.data.store.traffic.latest.month).toBe('2025-12-01');
+    expect(profile.data.store.screenshotUrl).toBe('https://shots.example/acme.png');
+    expect(profile.statements, profile.log.join('\n---\n')).toBe(1);
+    expect(profile.log[0]).toMatch(/traffic_monthly/);
+    expect(profile.log[0]).toMatch(/store_apps/);
+    expect(profile.legacy).toBe(1);
+
+    const appsOnly = await read('apps { slug }');
+    expect(appsOnly.statements).toBe(1);
+    expect(appsOnly.log[0]).toMatch(/store_apps/);
+    expect(appsOnly.log[0]).not.toMatch(/traffic_monthly/);
+    expect(appsOnly.legacy).toBe(0);
+  });
+});

@@ -17,6 +17,7 @@ import {
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLField,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -128,7 +129,14 @@ function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, vari
  * offset (from `after`) plus page size (`first`) exceeds `window`. Names REST's parameters too,
  * since REST's offset/limit become exactly these arguments.
  */
-export function checkResultWindow(schema: GraphQLSchema, document: DocumentNode, variables: Variables, window: number, planName: string): void {
+/** The connection fields of each document (with their definitions), found once per document: the walk with type info is the costly part. */
+const connectionFieldsByDocument = new WeakMap<DocumentNode, Array<{ node: FieldNode; definition: GraphQLField<unknown, unknown> }>>();
+
+function connectionFieldsOf(schema: GraphQLSchema, document: DocumentNode) {
+  let found = connectionFieldsByDocument.get(document);
+  if (found) return found;
+  found = [];
+  const fields = found;
   const typeInfo = new TypeInfo(schema);
   visit(
     document,
@@ -136,19 +144,26 @@ export function checkResultWindow(schema: GraphQLSchema, document: DocumentNode,
       Field(node) {
         const definition = typeInfo.getFieldDef();
         if (!definition || !definition.args.some((a) => a.name === 'after' || a.name === 'first')) return;
-        if (!getNamedType(definition.type).name.endsWith('Connection')) return;
-        let args: Record<string, unknown>;
-        try {
-          args = getArgumentValues(definition, node, variables);
-        } catch {
-          return; // invalid arguments are validation's to report
-        }
-        const offset = typeof args.after === 'string' ? safeOffset(args.after) : 0;
-        const first = typeof args.first === 'number' ? args.first : DEFAULT_PAGE_SIZE;
-        if (offset !== undefined && offset + first > window) throw resultWindowError(window, planName);
+        if (getNamedType(definition.type).name.endsWith('Connection')) fields.push({ node, definition });
       },
     }),
   );
+  connectionFieldsByDocument.set(document, fields);
+  return fields;
+}
+
+export function checkResultWindow(schema: GraphQLSchema, document: DocumentNode, variables: Variables, window: number, planName: string): void {
+  for (const { node, definition } of connectionFieldsOf(schema, document)) {
+    let args: Record<string, unknown>;
+    try {
+      args = getArgumentValues(definition, node, variables);
+    } catch {
+      continue; // invalid arguments are validation's to report
+    }
+    const offset = typeof args.after === 'string' ? safeOffset(args.after) : 0;
+    const first = typeof args.first === 'number' ? args.first : DEFAULT_PAGE_SIZE;
+    if (offset !== undefined && offset + first > window) throw resultWindowError(window, planName);
+  }
 }
 
 function safeOffset(cursor: string): number | undefined {

@@ -55,6 +55,10 @@ function createCounter(): RoundTripCounter {
 function countingDatabase(url: string, queryTimeoutMs: number, counter: RoundTripCounter): { db: Database; uncounted: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max: 10, statement_timeout: queryTimeoutMs });
   const uncounted = new pg.Pool({ connectionString: url, max: 4, statement_timeout: queryTimeoutMs });
+  // an idle connection ended under the pool (the test database dropped while a client lingers)
+  // would otherwise be an uncaught exception that fails the whole run; the service's own pools
+  // handle it the same way (src/platform/database/database.ts)
+  for (const p of [pool, uncounted]) p.on('error', () => undefined);
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   pool.query = ((...args: unknown[]) => {
     counter.statements += 1;

@@ -68,8 +68,4 @@ export class PersistedOperations {
   isPersisted(document: DocumentNode): boolean {
     return this.documents.has(document);
   }
-
-  get size(): number {
-    return this.byName.size;
-  }
 }

@@ -34,8 +34,6 @@ const unsupportedContentType = () =>
 export interface MountGraphqlOptions {
   /** gate for WebSocket connections (HTTP requests pass the server's own hooks first) */
   authorizeWebSocket?: (request: IncomingMessage, connectionParams: Record<string, unknown> | undefined) => Promise<boolean> | boolean;
-  /** cross-cutting plugins around the one execution path, in order (the access layer's charging, then the response cache) */
-  plugins?: Plugin[];
 }
 
 /** What the HTTP server hands each execution: the Fastify request (the access layer bound its caller to it) and reply. */
@@ -47,6 +45,7 @@ export interface ServerContext {
 export function createGraphqlYoga(
   services: Services,
   persistedOperations: PersistedOperations,
+  /** cross-cutting plugins around the one execution path, in order (the access layer's charging, then the response cache) */
   extraPlugins: Plugin[] = [],
 ) {
   const production = services.config.NODE_ENV === 'production';
@@ -120,15 +119,13 @@ export function operationRunner(yoga: GraphqlYoga): RunOperation {
   };
 }
 
-/** Mounts /graphql (HTTP and WebSocket) and returns the runner REST executes its operations with. */
+/** Mounts /graphql (HTTP and WebSocket) on the yoga whose envelope REST runs through too (operationRunner). */
 export async function mountGraphql(
   app: FastifyInstance,
-  services: Services,
+  yoga: GraphqlYoga,
   persistedOperations: PersistedOperations,
   options: MountGraphqlOptions = {},
-): Promise<RunOperation> {
-  const yoga = createGraphqlYoga(services, persistedOperations, options.plugins);
-
+): Promise<void> {
   app.route({
     url: GRAPHQL_PATH,
     method: ['GET', 'POST', 'OPTIONS'],
@@ -151,5 +148,4 @@ export async function mountGraphql(
     persistedOperations,
     authorize: options.authorizeWebSocket,
   });
-  return operationRunner(yoga);
 }

@@ -6,7 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ApiError } from '../platform/errors.ts';
 import { checkHealth } from '../platform/health.ts';
 import type { Services } from '../platform/services.ts';
-import { GRAPHQL_PATH, mountGraphql, type RunOperation } from '../graphql/yoga.ts';
+import { createGraphqlYoga, GRAPHQL_PATH, mountGraphql, operationRunner } from '../graphql/yoga.ts';
 import { PersistedOperations } from '../graphql/persisted-operations.ts';
 import { schema } from '../graphql/schema.ts';
 import { parseDomain } from '../stores/domain.ts';
@@ -135,12 +135,10 @@ export async function buildServer(services: Services, options: BuildServerOption
     accessGraphqlPlugin(access),
     ...(cache ? [responseCachePlugin({ cache, isPersisted: (d) => persistedOperations.isPersisted(d), domainOf: storeDomainOf })] : []),
   ];
-  let runOperation: RunOperation | undefined;
+  const yoga = createGraphqlYoga(services, persistedOperations, pipeline);
   const surfaces: ServerPlugin[] = [
-    async (scope) => {
-      runOperation = await mountGraphql(scope, services, persistedOperations, { authorizeWebSocket: webSocketGate(access), plugins: pipeline });
-    },
-    (scope) => registerRest(scope, services, persistedOperations, runOperation!),
+    (scope) => mountGraphql(scope, yoga, persistedOperations, { authorizeWebSocket: webSocketGate(access) }),
+    (scope) => registerRest(scope, services, persistedOperations, operationRunner(yoga)),
     registerScrapeDashboard,
     registerStoreScreenshot,
   ];

@@ -118,6 +118,11 @@ describe('a store read planned from its selection', () => {
     expect(profile.log[0]).toMatch(/store_apps/);
     expect(profile.legacy).toBe(1);
 
+    // a field left out by @include(if: false) is not read either
+    const skipped = await read('domain apps @include(if: false) { slug }');
+    expect(skipped.data.store).toEqual({ domain: 'acme-apparel.com' });
+    expect(skipped.log[0]).not.toMatch(/store_apps/);
+
     const appsOnly = await read('apps { slug }');
     expect(appsOnly.statements).toBe(1);
     expect(appsOnly.log[0]).toMatch(/store_apps/);

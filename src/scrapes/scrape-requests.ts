@@ -10,7 +10,7 @@ import { parseDomain } from '../stores/domain.ts';
 import { publishScrape } from './scrape-events.ts';
 import { FORCE_COOLDOWN_MS, isVisible, selectScrapes, toScrapeRecord, SCRAPE_COLUMNS, type ScrapeRecord } from './scrape-record.ts';
 import { SCRAPE_MAX_ATTEMPTS, SCRAPE_TASK } from './scrape-task.ts';
-import { inTransaction } from './transaction.ts';
+import { inTransaction } from '../platform/database/transaction.ts';
 
 export const BULK_MAX_URLS = 10;
 export const RECENT_SCRAPES_MAX = 100;

@@ -8,7 +8,7 @@ import { JOB_SCHEMA } from '../platform/jobs/job-queue.ts';
 import type { PubSub } from '../platform/pubsub/pubsub.ts';
 import { publishScrape } from './scrape-events.ts';
 import { finishScrape } from './scrape-lifecycle.ts';
-import { inTransaction } from './transaction.ts';
+import { inTransaction } from '../platform/database/transaction.ts';
 
 export interface ScrapeSweepDeps {
   pubsub: PubSub;

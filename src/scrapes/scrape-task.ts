@@ -13,21 +13,19 @@ import type { Egress } from '../platform/egress/egress.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { PubSub } from '../platform/pubsub/pubsub.ts';
 import type { ReferenceData } from '../seed/reference-data.ts';
-import { loadAppFingerprints } from './scraper/app-fingerprints.ts';
-import { writeObservation } from './scraper/catalog-writer.ts';
-import { observeStorefront, validateStorefront, type StorefrontObservation, type StorefrontReader } from './scraper/observe-storefront.ts';
-import { ScrapeFailure } from './scraper/scrape-failure.ts';
+import { writeObservation } from '../storefront/catalog-writer.ts';
+import { createStorefrontReader, observeStorefront, validateStorefront, type StorefrontObservation } from '../storefront/read-storefront.ts';
+import { StorefrontFailure } from '../storefront/storefront-failure.ts';
 import { saveScreenshot } from './screenshot/screenshot-store.ts';
 import type { Screenshot, Screenshotter } from './screenshot/take-screenshot.ts';
 import { publishScrape } from './scrape-events.ts';
 import { advanceScrape, finishScrape, type ScrapeOutcome } from './scrape-lifecycle.ts';
 import type { ScrapeRecord } from './scrape-record.ts';
-import { inTransaction } from './transaction.ts';
+import { inTransaction } from '../platform/database/transaction.ts';
 
 export const SCRAPE_TASK = 'scrape-store';
 /** attempts of a scrape job before its request fails (only faults of ours are retried) */
 export const SCRAPE_MAX_ATTEMPTS = 3;
-export const MAX_PRODUCT_PAGES = 20;
 
 const Payload = z.object({ requestId: z.uuid() });
 
@@ -59,12 +57,7 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
     const validating = await publish(await advanceScrape(deps.pool, requestId, 'validating', deps.clock()));
     if (!validating) return; // ended already: a duplicate or late job
     try {
-      const reader: StorefrontReader = {
-        egress: deps.egress,
-        apps: await loadAppFingerprints(deps.pool),
-        dropshipVocabulary: deps.reference.vocabulary.dropshipPhrases,
-        maxProductPages: MAX_PRODUCT_PAGES,
-      };
+      const reader = await createStorefrontReader(deps.egress, deps.pool, deps.reference.vocabulary.dropshipPhrases);
       const storefront = await validateStorefront(reader, validating.domain);
       if (!(await publish(await advanceScrape(deps.pool, requestId, 'scraping', deps.clock())))) return;
       const observation = await observeStorefront(reader, storefront);
@@ -79,7 +72,7 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
       await publish(done);
       log.info({ domain: observation.domain, products: observation.products.length, apps: observation.apps.length }, 'scrape done');
     } catch (error) {
-      if (error instanceof ScrapeFailure) {
+      if (error instanceof StorefrontFailure) {
         log.info({ reason: error.message }, 'scrape failed');
         await finish(requestId, { status: 'failed', reason: error.message });
         return;

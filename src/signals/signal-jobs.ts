@@ -1,10 +1,10 @@
 // The Signals feature's share of the job worker: the probe task and the scheduled-probe tick, with
 // the process's storefront egress client (per-host pacing shared with scrapes) and the
-// storefront observer that refreshes a watched store's apps and products after each probe.
+// refresh that updates a watched store's apps and products after each probe.
 import { storefrontEgress } from '../platform/egress/egress-from-config.ts';
 import type { JobFeature } from '../platform/jobs/job-worker.ts';
 import type { Services } from '../platform/services.ts';
-import { createStorefrontObserver } from './changes/observe-storefront.ts';
+import { createWatchedStoreRefresh } from './changes/watched-store-refresh.ts';
 import { PROBE_TASK, PROBE_TICK_TASK, probeIntervalMs } from './probes/probe-schedule.ts';
 import { probeTask } from './probes/probe-task.ts';
 import { probeTickTask } from './probes/probe-tick.ts';
@@ -18,7 +18,7 @@ export function signalJobs(services: Services): JobFeature {
   return {
     name: 'signals',
     tasks: {
-      [PROBE_TASK]: probeTask({ pool, egress, clock, logger: log, observe: createStorefrontObserver({ pool, egress, clock, logger: log }) }),
+      [PROBE_TASK]: probeTask({ pool, egress, clock, logger: log, observe: createWatchedStoreRefresh({ pool, egress, clock, logger: log }) }),
       [PROBE_TICK_TASK]: probeTickTask({ pool, clock, intervalMs: probeIntervalMs(config.SIGNAL_PROBE_INTERVAL_MINUTES) }),
     },
   };

@@ -6,7 +6,7 @@ import type { GraphqlContext } from '../graphql/context.ts';
 import { guardDb, queryRows } from '../graphql/sql.ts';
 import { reasonError, badRequest, notFound } from '../platform/errors.ts';
 import { normalizeDomain } from '../stores/domain.ts';
-import { inTransaction } from '../scrapes/transaction.ts';
+import { inTransaction } from '../platform/database/transaction.ts';
 import { findWatch } from './find-watch.ts';
 import { probeIntervalMs, queueProbe, scheduleNextProbe, unscheduleProbes } from './probes/probe-schedule.ts';
 import { assertMayWrite, signalOwnerId } from './signal-owner.ts';

@@ -14,7 +14,7 @@
 import type pg from 'pg';
 import type { GraphqlContext } from '../../graphql/context.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { inTransaction } from '../../scrapes/transaction.ts';
+import { inTransaction } from '../../platform/database/transaction.ts';
 import { findWatch } from '../find-watch.ts';
 import type { WatchRecord } from '../watch-record.ts';
 import { AdLibraryError, NETWORK_NAMES, type AdNetwork, type LibraryAnswer, type LibraryCreative } from './ad-library.ts';

@@ -4,7 +4,7 @@
 import type { GraphqlContext } from '../../graphql/context.ts';
 import { guardDb } from '../../graphql/sql.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
-import { inTransaction } from '../../scrapes/transaction.ts';
+import { inTransaction } from '../../platform/database/transaction.ts';
 import { findWatch } from '../find-watch.ts';
 import { clockOf } from '../watches.ts';
 import { MANUAL_PROBE_COOLDOWN_MS, probeById, type ProbeRecord } from './probe-record.ts';

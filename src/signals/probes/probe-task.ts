@@ -1,4 +1,4 @@
-// The probe job: reads every tracked product's variants from the storefront (product-variants.ts),
+// The probe job: reads every tracked product's variants from the storefront (storefront/product-js.ts),
 // then one transaction resolves newly tracked products into their variants, writes one
 // inventory snapshot per variant read, the insights of this reading and the probe's end state
 // (done). A storefront that cannot be read fails the probe with its reason and writes nothing
@@ -10,14 +10,15 @@ import type pg from 'pg';
 import { z } from 'zod';
 import type { Egress } from '../../platform/egress/egress.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { inTransaction } from '../../scrapes/transaction.ts';
+import { inTransaction } from '../../platform/database/transaction.ts';
 import { salesSpike, SPIKE_TRAILING_DAYS, variantInsights, type NewInsight, type PreviousSnapshot } from '../insights/insight-rules.ts';
 import { insertInsights } from '../insights/insight-store.ts';
 import { dailySales } from '../sales/daily-sales.ts';
 import { utcDay } from '../sales/sales-estimate.ts';
 import { isPending } from '../tracked-variants.ts';
 import { WATCH_COLUMNS, type WatchRecord } from '../watch-record.ts';
-import { ProbeFailure, readProductVariants, type VariantReading } from './product-variants.ts';
+import { readProductVariants, type VariantReading } from '../../storefront/product-js.ts';
+import { StorefrontFailure } from '../../storefront/storefront-failure.ts';
 
 const Payload = z.object({ probeId: z.number().int().positive() });
 
@@ -62,7 +63,7 @@ export function probeTask(deps: ProbeTaskDeps) {
       if (written === null) return;
       log.info({ domain: watch.domain, snapshots: written }, 'signal probe done');
     } catch (error) {
-      if (error instanceof ProbeFailure) {
+      if (error instanceof StorefrontFailure) {
         log.info({ reason: error.message }, 'signal probe failed');
         await fail(probeId, error.message);
         return;

@@ -3,7 +3,7 @@
 // paused or deleted watch gets neither, which ends its schedule.
 import type pg from 'pg';
 import { z } from 'zod';
-import { inTransaction } from '../../scrapes/transaction.ts';
+import { inTransaction } from '../../platform/database/transaction.ts';
 import { queueProbe, scheduleNextProbe } from './probe-schedule.ts';
 
 const Payload = z.object({ signalId: z.number().int().positive() });

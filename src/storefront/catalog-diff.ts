@@ -1,11 +1,11 @@
 // Change records of one scrape: the differences between the previous observation of a store and
 // this one (price changes, new and removed SKUs, app installs and removals, a theme change). The
 // first observation of a store has nothing to differ from and records none.
-import { money } from '../../seed/store-catalog.ts';
-import { percentChange } from '../../stores/model/growth.ts';
+import { money } from '../seed/store-catalog.ts';
+import { percentChange } from '../stores/model/growth.ts';
 import type { AppFingerprint } from './app-fingerprints.ts';
-import type { ObservedProduct } from './observe-storefront.ts';
-import type { ChangeFacts } from '../../changes/change.sql.ts';
+import type { ObservedProduct } from './read-storefront.ts';
+import type { ChangeFacts } from '../changes/change.sql.ts';
 
 export interface PreviousObservation {
   themeName: string | null;

@@ -1,9 +1,9 @@
 // The modeled figures of a scraped store: the documented pure model functions of src/stores/model
 // (applyStoreModels) applied to what the scrape observed (plus the inputs a storefront does not show: social
 // followers and the third-party traffic panel, kept from the catalog when it has them).
-import { applyStoreModels, type ModeledStoreColumns } from '../../stores/model/apply-models.ts';
+import { applyStoreModels, type ModeledStoreColumns } from '../stores/model/apply-models.ts';
 import { DROPSHIPPING_CATEGORIES, REVIEWS_CATEGORIES, SUPPORT_CATEGORIES } from './app-fingerprints.ts';
-import type { StorefrontObservation } from './observe-storefront.ts';
+import type { StorefrontObservation } from './read-storefront.ts';
 
 export interface ModelContext {
   medianPriceUsd: number | null;

@@ -1,14 +1,14 @@
-// Reads a storefront's public surface, in the two phases a scrape request shows: validating (the
-// homepage answers and is a Shopify storefront) and scraping (meta.json, every products.json page,
-// the best-selling order). Only the egress client touches the network.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { EgressError } from '../../platform/egress/egress-error.ts';
-import { sameStorefront } from '../../stores/domain.ts';
-import type { Egress, EgressResponse } from '../../platform/egress/egress.ts';
-import type { LegacySocials } from '../../legacy/port.ts';
-import { detectApps, type AppFingerprint } from './app-fingerprints.ts';
+// Reads a storefront's public surface in two phases (a scrape request shows both): validating (the
+// homepage answers and is a Shopify storefront) and observing (meta.json, every products.json
+// page, the best-selling order). Scrapes, the re-observation scheduler and Signals' refresh of a
+// watched store all read through here; every request goes through storefront-client.ts.
+import type pg from 'pg';
+import type { Egress } from '../platform/egress/egress.ts';
+import type { LegacySocials } from '../legacy/port.ts';
+import { detectApps, loadAppFingerprints, type AppFingerprint } from './app-fingerprints.ts';
 import { readHomepage, type HomepageFacts } from './homepage.ts';
-import { ScrapeFailure } from './scrape-failure.ts';
+import { getStorefrontPath, jsonOf } from './storefront-client.ts';
+import { StorefrontFailure, statusKind } from './storefront-failure.ts';
 import { ProductsPage, productsOf, StorefrontMeta, type StorefrontProduct } from './storefront-json.ts';
 
 /** products.json page size (Shopify's maximum) */
@@ -17,12 +17,23 @@ export const PRODUCTS_PAGE_SIZE = 250;
 export const BEST_SELLER_LIMIT = 20;
 /** when only the whole catalog sorted by sales exists: this share of it, at most BEST_SELLER_LIMIT */
 export const BEST_SELLER_SHARE = 0.2;
+/** products.json pages read at most (5,000 products) */
+export const MAX_PRODUCT_PAGES = 20;
 
 export interface StorefrontReader {
   egress: Egress;
   apps: readonly AppFingerprint[];
   dropshipVocabulary: readonly string[];
   maxProductPages: number;
+}
+
+/** A reader with the catalog's current app fingerprints; `dropshipVocabulary` feeds the store models. */
+export async function createStorefrontReader(
+  egress: Egress,
+  pool: Pick<pg.Pool, 'query'>,
+  dropshipVocabulary: readonly string[],
+): Promise<StorefrontReader> {
+  return { egress, apps: await loadAppFingerprints(pool), dropshipVocabulary, maxProductPages: MAX_PRODUCT_PAGES };
 }
 
 export interface ValidatedStorefront {
@@ -61,69 +72,23 @@ export interface StorefrontObservation {
   products: ObservedProduct[];
 }
 
-const storefrontUrl = (domain: string, path: string) => new URL(path, `https://${domain}`);
-
-/** Rate limits (429, or 503 with Retry-After) are waited out within the job up to these bounds. */
-export const RATE_LIMIT_RETRIES = 3;
-export const RATE_LIMIT_MAX_WAIT_S = 30;
-
-/** Seconds a Retry-After header asks for (delta-seconds or an HTTP date), or undefined. */
-export function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (!text) return undefined;
-  if (/^\d+$/.test(text.trim())) return Number(text.trim());
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
-}
-
-async function get(reader: StorefrontReader, domain: string, path: string): Promise<EgressResponse> {
-  const accept = path.endsWith('.json') || path.includes('.json?') ? 'application/json' : 'text/html';
-  for (let attempt = 0; ; attempt++) {
-    let response: EgressResponse;
-    try {
-      response = await reader.egress.fetch(storefrontUrl(domain, path), { maxRedirects: 5, followsTo: sameStorefront, headers: { accept } });
-    } catch (error) {
-      if (error instanceof EgressError && error.failure === 'moved') {
-        const to = error.location!.host;
-        throw new ScrapeFailure(`${domain} moved: ${path.split("?")[0]} redirects to ${to}, another host; nothing of ${to} is saved under ${domain} (request a scrape of ${to})`);
-      }
-      if (error instanceof EgressError) throw new ScrapeFailure(error.message);
-      throw error;
-    }
-    const limited = response.status === 429 || (response.status === 503 && response.headers['retry-after'] !== undefined);
-    if (!limited) return response;
-    const wait = retryAfterSeconds(response.headers['retry-after']) ?? 1;
-    if (attempt >= RATE_LIMIT_RETRIES || wait > RATE_LIMIT_MAX_WAIT_S) {
-      throw new ScrapeFailure(
-        `${domain} rate-limited ${path.split('?')[0]} (HTTP ${response.status}, Retry-After ${response.headers['retry-after'] ?? 'absent'}) ` +
-          `after ${attempt + 1} attempts; the scrape waits at most ${RATE_LIMIT_MAX_WAIT_S} s at a time, ${RATE_LIMIT_RETRIES} times`,
-      );
-    }
-    await sleep(wait * 1000);
-  }
-}
-
-function json(response: EgressResponse, what: string): unknown {
-  try {
-    return JSON.parse(response.body.toString('utf8'));
-  } catch {
-    throw new ScrapeFailure(`${what} is not JSON`);
-  }
-}
-
 export async function validateStorefront(reader: StorefrontReader, domain: string): Promise<ValidatedStorefront> {
-  const response = await get(reader, domain, '/');
-  if (response.status !== 200) throw new ScrapeFailure(`the homepage of ${domain} answered HTTP ${response.status}`);
+  const response = await getStorefrontPath(reader.egress, domain, '/');
+  if (response.status !== 200) {
+    throw new StorefrontFailure(statusKind(response.status), `the homepage of ${domain} answered HTTP ${response.status}`);
+  }
   const html = response.body.toString('utf8');
   const homepage = readHomepage(html, reader.dropshipVocabulary);
-  if (!homepage.isShopify) throw new ScrapeFailure(`${domain} is not a Shopify storefront (no Shopify markers on its homepage)`);
+  if (!homepage.isShopify) {
+    throw new StorefrontFailure('not_shopify', `${domain} is not a Shopify storefront (no Shopify markers on its homepage)`);
+  }
   return { domain, homepageHtml: html, homepage };
 }
 
 export async function observeStorefront(reader: StorefrontReader, storefront: ValidatedStorefront): Promise<StorefrontObservation> {
   const { domain, homepage } = storefront;
-  const metaResponse = await get(reader, domain, '/meta.json');
-  const meta = metaResponse.status === 200 ? StorefrontMeta.safeParse(json(metaResponse, '/meta.json')).data : undefined;
+  const metaResponse = await getStorefrontPath(reader.egress, domain, '/meta.json');
+  const meta = metaResponse.status === 200 ? StorefrontMeta.safeParse(jsonOf(metaResponse, '/meta.json')).data : undefined;
 
   const products = await readAllProducts(reader, domain);
   const ranks = await bestSellerRanks(reader, domain, products.length);
@@ -146,13 +111,13 @@ export async function observeStorefront(reader: StorefrontReader, storefront: Va
 async function readAllProducts(reader: StorefrontReader, domain: string): Promise<StorefrontProduct[]> {
   const byHandle = new Map<string, StorefrontProduct>();
   for (let page = 1; page <= reader.maxProductPages; page++) {
-    const response = await get(reader, domain, `/products.json?limit=${PRODUCTS_PAGE_SIZE}&page=${page}`);
+    const response = await getStorefrontPath(reader.egress, domain, `/products.json?limit=${PRODUCTS_PAGE_SIZE}&page=${page}`);
     if (response.status !== 200) {
-      if (page === 1) throw new ScrapeFailure(`/products.json of ${domain} answered HTTP ${response.status}`);
+      if (page === 1) throw new StorefrontFailure(statusKind(response.status), `/products.json of ${domain} answered HTTP ${response.status}`);
       break;
     }
-    const parsed = ProductsPage.safeParse(json(response, '/products.json'));
-    if (!parsed.success) throw new ScrapeFailure(`/products.json of ${domain} is not a product list`);
+    const parsed = ProductsPage.safeParse(jsonOf(response, '/products.json'));
+    if (!parsed.success) throw new StorefrontFailure('malformed', `/products.json of ${domain} is not a product list`);
     for (const product of productsOf(parsed.data)) byHandle.set(product.handle, product);
     if (parsed.data.products.length < PRODUCTS_PAGE_SIZE) break;
   }
@@ -171,9 +136,9 @@ async function bestSellerRanks(reader: StorefrontReader, domain: string, product
 }
 
 async function collectionOrder(reader: StorefrontReader, domain: string, path: string): Promise<string[] | null> {
-  const response = await get(reader, domain, path);
+  const response = await getStorefrontPath(reader.egress, domain, path);
   if (response.status !== 200) return null;
-  const parsed = ProductsPage.safeParse(json(response, path.split('?')[0]!));
+  const parsed = ProductsPage.safeParse(jsonOf(response, path.split('?')[0]!));
   if (!parsed.success) return null;
   const handles = productsOf(parsed.data).map((p) => p.handle);
   return handles.length > 0 ? handles : null;

@@ -4,9 +4,9 @@
 // its app and as no other; a plain theme homepage must show no app at all.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileFingerprint, detectApps, unescapedScriptText } from '../../../src/scrapes/scraper/app-fingerprints.ts';
+import { compileFingerprint, detectApps, unescapedScriptText } from '../../src/storefront/app-fingerprints.ts';
 
-const catalog = JSON.parse(readFileSync(new URL('../../../data/apps.json', import.meta.url), 'utf8')) as {
+const catalog = JSON.parse(readFileSync(new URL('../../data/apps.json', import.meta.url), 'utf8')) as {
   apps: Array<{ slug: string; name: string; category: string; detectionPatterns: string[] }>;
 };
 const apps = catalog.apps.map((app, id) =>

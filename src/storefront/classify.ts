@@ -1,7 +1,7 @@
 // The store's vertical and category, read from its products' types against the taxonomy
 // (data/taxonomy.json): the category (or vertical) most products name wins. Null when no product
 // type names one; a known store then keeps what the catalog already says.
-import type { VerticalReference } from '../../seed/reference-data.ts';
+import type { VerticalReference } from '../seed/reference-data.ts';
 
 export interface Classification {
   vertical: string;

@@ -1,19 +1,12 @@
-// What a probe reads: Shopify's per-product JSON, GET https://<domain>/products/<handle>.js, one
+// One product as a Signals probe reads it: Shopify's per-product JSON, GET https://<domain>/products/<handle>.js, one
 // request per tracked product. From each variant: id, sku, title, price, available and
 // inventory_quantity. Shopify's .js gives prices in cents (integers); a decimal string (the .json
 // form) is read as currency units. Stores that hide stock omit inventory_quantity: the snapshot then
 // has stock null (price and availability are still recorded) and no sales are estimated from it.
 import { z } from 'zod';
-import { EgressError } from '../../platform/egress/egress-error.ts';
-import type { Egress } from '../../platform/egress/egress.ts';
-import { sameStorefront } from '../../stores/domain.ts';
-
-export class ProbeFailure extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ProbeFailure';
-  }
-}
+import type { Egress } from '../platform/egress/egress.ts';
+import { getStorefrontPath, jsonOf } from './storefront-client.ts';
+import { StorefrontFailure, statusKind } from './storefront-failure.ts';
 
 const price = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/)]).transform((v) => (typeof v === 'number' ? v / 100 : Number(v)));
 
@@ -41,27 +34,20 @@ export interface VariantReading {
 
 /** The product's variants as the storefront shows them now, or null when the product is gone (404). */
 export async function readProductVariants(egress: Egress, domain: string, handle: string): Promise<VariantReading[] | null> {
-  const url = `https://${domain}/products/${encodeURIComponent(handle)}.js`;
+  const path = `/products/${encodeURIComponent(handle)}.js`;
   let response;
   try {
-    response = await egress.fetch(url, { maxRedirects: 3, followsTo: sameStorefront, headers: { accept: 'application/json' } });
+    response = await getStorefrontPath(egress, domain, path, { maxRedirects: 3 });
   } catch (error) {
-    if (error instanceof EgressError && error.failure === 'moved') {
-      throw new ProbeFailure(`${domain} moved: /products/${handle}.js redirects to ${error.location!.host}, another host; nothing of it is recorded`);
+    if (error instanceof StorefrontFailure && error.kind === 'moved') {
+      throw new StorefrontFailure('moved', `${domain} moved: /products/${handle}.js redirects to ${error.details.movedTo}, another host; nothing of it is recorded`, error.details);
     }
-    // the egress message names the host and what went wrong
-    if (error instanceof EgressError) throw new ProbeFailure(error.message);
     throw error;
   }
   if (response.status === 404) return null;
-  if (response.status !== 200) throw new ProbeFailure(`${domain}/products/${handle}.js answered HTTP ${response.status}`);
-  let parsed;
-  try {
-    parsed = ProductJson.safeParse(JSON.parse(response.body.toString('utf8')));
-  } catch {
-    throw new ProbeFailure(`${domain}/products/${handle}.js is not JSON`);
-  }
-  if (!parsed.success) throw new ProbeFailure(`${domain}/products/${handle}.js is not a product (no variants)`);
+  if (response.status !== 200) throw new StorefrontFailure(statusKind(response.status), `${domain}/products/${handle}.js answered HTTP ${response.status}`);
+  const parsed = ProductJson.safeParse(jsonOf(response, `${domain}/products/${handle}.js`));
+  if (!parsed.success) throw new StorefrontFailure('malformed', `${domain}/products/${handle}.js is not a product (no variants)`);
   const productTitle = parsed.data.title ?? handle;
   return parsed.data.variants.map((v) => ({
     variantId: v.id,

@@ -1,6 +1,7 @@
-// Observes a watched store's storefront after each probe, the way a scrape does: its homepage (the
-// apps it runs, by the catalog's fingerprints) and its products.json catalog, diffed against the
-// catalog's previous observation of the store with the scraper's own diff. One transaction writes
+// Refreshes a watched store after each probe, reading its storefront the way a scrape does
+// (src/storefront): its homepage (the apps it runs, by the catalog's fingerprints) and its
+// products.json catalog, diffed against the catalog's previous observation of the store with the
+// catalog's own diff. One transaction writes
 // the products, the app installs and the change records, and gives every watch on the store (all
 // accounts) an app_change insight per app installed or uninstalled. A store the catalog lists but
 // never observed (no products, no apps) gets its baseline and no changes: claiming every app as
@@ -9,16 +10,20 @@
 import type pg from 'pg';
 import type { Egress } from '../../platform/egress/egress.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { MAX_PRODUCT_PAGES } from '../../scrapes/scrape-task.ts';
-import { loadAppFingerprints } from '../../scrapes/scraper/app-fingerprints.ts';
-import { readPrevious, writeCatalog } from '../../scrapes/scraper/catalog-writer.ts';
-import { observeStorefront, validateStorefront, type StorefrontObservation, type StorefrontReader } from '../../scrapes/scraper/observe-storefront.ts';
-import { ScrapeFailure } from '../../scrapes/scraper/scrape-failure.ts';
-import { inTransaction } from '../../scrapes/transaction.ts';
+import { readPrevious, writeCatalog } from '../../storefront/catalog-writer.ts';
+import {
+  createStorefrontReader,
+  observeStorefront,
+  validateStorefront,
+  type StorefrontObservation,
+  type StorefrontReader,
+} from '../../storefront/read-storefront.ts';
+import { StorefrontFailure } from '../../storefront/storefront-failure.ts';
+import { inTransaction } from '../../platform/database/transaction.ts';
 import type { WatchRecord } from '../watch-record.ts';
 import { appChangeInsights, type AppChangeInsight } from './app-change-insight.ts';
 
-export interface StorefrontObserverDeps {
+export interface WatchedStoreRefreshDeps {
   pool: pg.Pool;
   egress: Egress;
   clock: () => Date;
@@ -33,20 +38,15 @@ export interface StorefrontChanges {
 }
 
 /**
- * The observer the probe task calls after each probe. A storefront that cannot be read (down, not
+ * The refresh the probe task calls after each probe. A storefront that cannot be read (down, not
  * Shopify any more, malformed JSON) is logged and counts no changes: the next probe tries again,
  * and the catalog keeps its last observation. Any other error is ours and is thrown.
  */
-export function createStorefrontObserver(deps: StorefrontObserverDeps): (watch: WatchRecord) => Promise<StorefrontChanges> {
+export function createWatchedStoreRefresh(deps: WatchedStoreRefreshDeps): (watch: WatchRecord) => Promise<StorefrontChanges> {
   return async (watch) => {
     const log = deps.logger.child({ signalId: watch.id, domain: watch.domain });
-    const reader: StorefrontReader = {
-      egress: deps.egress,
-      apps: await loadAppFingerprints(deps.pool),
-      // dropshipping phrases feed the store models, which a watch's observation does not recompute
-      dropshipVocabulary: [],
-      maxProductPages: MAX_PRODUCT_PAGES,
-    };
+    // dropshipping phrases feed the store models, which a watch's refresh does not recompute
+    const reader = await createStorefrontReader(deps.egress, deps.pool, []);
     const observation = await readStorefront(reader, watch.domain, log);
     if (!observation) return { appChanges: 0, productChanges: 0 };
 
@@ -92,7 +92,7 @@ async function readStorefront(reader: StorefrontReader, domain: string, log: Log
   try {
     return await observeStorefront(reader, await validateStorefront(reader, domain));
   } catch (error) {
-    if (!(error instanceof ScrapeFailure)) throw error;
+    if (!(error instanceof StorefrontFailure)) throw error;
     log.warn({ reason: error.message }, 'storefront observation skipped');
     return null;
   }

@@ -3,12 +3,12 @@
 // apps' install counts), the change records against the previous observation and today's history
 // snapshot. The row lock on the store serialises two scrapes of the same store.
 import type pg from 'pg';
-import type { ChangeFacts } from '../../changes/change.sql.ts';
-import type { ReferenceData } from '../../seed/reference-data.ts';
-import { percentChange } from '../../stores/model/growth.ts';
+import type { ChangeFacts } from '../changes/change.sql.ts';
+import type { ReferenceData } from '../seed/reference-data.ts';
+import { percentChange } from '../stores/model/growth.ts';
 import { diffObservations, type PreviousObservation } from './catalog-diff.ts';
 import { classifyByProductTypes } from './classify.ts';
-import type { StorefrontObservation } from './observe-storefront.ts';
+import type { StorefrontObservation } from './read-storefront.ts';
 import { medianPriceUsd, modelStore } from './store-models.ts';
 
 export interface CatalogWrite {

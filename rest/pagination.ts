@@ -1,7 +1,7 @@
 // The list envelope of spec part 2 over a GraphQL connection: REST's limit/offset become Relay's
 // first/after (Pothos offset cursors), and the connection's page facts become `page`.
 import { offsetToCursor } from '@pothos/plugin-relay';
-import { DEFAULT_LIMIT, type Pagination } from './params.ts';
+import type { Pagination } from './params.ts';
 
 export interface ConnectionPage<TNode> {
   totalCount: number;
@@ -25,18 +25,6 @@ export function listEnvelope<TNode>(connection: ConnectionPage<TNode>, { limit, 
       hasMore: connection.pageInfo.hasNextPage,
       total: connection.totalCount,
     },
-  };
-}
-
-/**
- * A list the API returns whole (its route takes no limit/offset, e.g. a store's app stack), in the same
- * envelope so clients page uniformly. Its limit is the default page size or the count when larger:
- * never 0, never below what the page holds.
- */
-export function wholeListEnvelope<T>(items: readonly T[]) {
-  return {
-    data: [...items],
-    page: { limit: Math.max(items.length, DEFAULT_LIMIT), offset: 0, count: items.length, hasMore: false, total: items.length },
   };
 }
 

@@ -3,9 +3,9 @@
 import { z } from 'zod';
 import { PRODUCT_CHANGE_TYPES } from '../../src/changes/change.sql.ts';
 import { ListSignalAppChangesDocument, ListSignalAppsDocument, ListSignalProductChangesDocument } from '../generated/operations.ts';
-import { connectionArgs, listEnvelope, wholeListEnvelope } from '../pagination.ts';
+import { connectionArgs, listEnvelope, pageOfList } from '../pagination.ts';
 import { enumParam, paginationParams, textParam } from '../params.ts';
-import { defineRoute, noQuery } from '../route.ts';
+import { defineRoute } from '../route.ts';
 import { SignalAppChangeList, SignalAppList, SignalProductChangeList } from '../schemas/signals-changes.ts';
 
 const watchPath = z.strictObject({
@@ -28,15 +28,15 @@ export const listSignalApps = defineRoute({
   summary: 'The apps on a watched store',
   description:
     'The app stack as last observed (a scrape or a probe of any watch on the store), most recently installed ' +
-    'first, with when each app was first and last seen. One response: the list envelope with page.hasMore always ' +
-    `false, like GET /v1/stores/{domain}/apps; takes no limit or offset. ${WATCH_SCOPE}`,
+    'first, with when each app was first and last seen; paged with limit and offset like every list. ' +
+    WATCH_SCOPE,
   document: ListSignalAppsDocument,
   pathParams: watchPath,
-  query: noQuery,
+  query: z.strictObject(paginationParams()),
   canBeNotFound: true,
   variables: (p) => ({ domain: p.domain }),
   response: SignalAppList,
-  respond: (data) => wholeListEnvelope(data.signal.apps),
+  respond: (data, p) => pageOfList(data.signal.apps, p),
   example: '/v1/signals/example.com/apps',
 });
 

@@ -9,7 +9,7 @@ import {
   SearchStoresDocument,
   type GetStoreQuery,
 } from '../generated/operations.ts';
-import { connectionArgs, listEnvelope, wholeListEnvelope } from '../pagination.ts';
+import { connectionArgs, listEnvelope, pageOfList } from '../pagination.ts';
 import {
   booleanParam,
   domainParam,
@@ -259,15 +259,14 @@ export const listStoreApps = defineRoute({
   tag: 'Stores',
   summary: 'The full app stack of a store',
   description:
-    'Every app observed on the store, in one response: the list envelope with page.hasMore always false and ' +
-    'page.limit equal to the number of apps. Takes no limit or offset.',
+    'Every app observed on the store, most installed first, then by name; paged with limit and offset like every list.',
   document: ListStoreAppsDocument,
   pathParams: domainPath,
-  query: noQuery,
+  query: z.strictObject(paginationParams()),
   canBeNotFound: true,
   variables: (p) => ({ domain: p.domain }),
   response: AppList,
-  respond: (data) => wholeListEnvelope(data.store.apps),
+  respond: (data, p) => pageOfList(data.store.apps, p),
   example: '/v1/stores/example.com/apps',
 });
 

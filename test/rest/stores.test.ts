@@ -279,13 +279,18 @@ describe('GET /v1/stores/{domain} and its sub-resources', () => {
     expect(cozy.body).toEqual({ data: [], page: { limit: 20, offset: 0, count: 0, hasMore: false, total: 0 }, latest: null });
   });
 
-  it('returns the whole app stack in one page and takes no paging parameters', async () => {
+  it('lists the app stack in the list envelope, paged with limit and offset like every list (spec part 4)', async () => {
     const res = await rest.get('/v1/stores/acme-apparel.com/apps');
     expect(res.body.page).toEqual({ limit: 20, offset: 0, count: 3, hasMore: false, total: 3 });
     expect(res.body.data.map((app: { slug: string }) => app.slug)).toEqual(EXPECTED.acmeApps);
-    const paged = await rest.get('/v1/stores/acme-apparel.com/apps?limit=5');
-    expect(paged.status).toBe(400);
-    expect(paged.body.error.details.parameter).toBe('limit');
+    const paged = await rest.get('/v1/stores/acme-apparel.com/apps?limit=2&offset=1');
+    expect(paged.body.page).toEqual({ limit: 2, offset: 1, count: 2, hasMore: false, total: 3 });
+    expect(paged.body.data.map((app: { slug: string }) => app.slug)).toEqual(EXPECTED.acmeApps.slice(1));
+    const first = await rest.get('/v1/stores/acme-apparel.com/apps?limit=1');
+    expect(first.body.page).toEqual({ limit: 1, offset: 0, count: 1, hasMore: true, total: 3 });
+    const tooMany = await rest.get('/v1/stores/acme-apparel.com/apps?limit=101');
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.details.parameter).toBe('limit');
   });
 });
 

@@ -144,6 +144,9 @@ describe('app and product changes of a watched store', () => {
         installCount: 1,
       }),
     ]);
+    // paged with limit and offset like every list (spec part 4)
+    const past = await t.get(`/v1/signals/${DOMAIN}/apps?limit=1&offset=1`, alice.key);
+    expect(past.body).toEqual({ data: [], page: { limit: 1, offset: 1, count: 0, hasMore: false, total: 1 } });
   });
 
   it('GET /apps/changes gives the install and uninstall history, newest first, paginated', async () => {

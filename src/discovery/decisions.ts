@@ -52,9 +52,10 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'The synthetic demo catalog',
     decision:
       'A server started on an empty database seeds a synthetic catalog (SEED_STORES). Its stores live under the ' +
-      'reserved top-level domain .example (RFC 2606), e.g. quietlab.store.example: such names never resolve, so ' +
-      'watching, probing or re-scraping a seeded store never sends a request to a real third-party site (the probe ' +
-      'or scrape fails with a reason saying the name does not resolve). Stores a scrape adds keep their real domains.',
+      'reserved top-level domain .example (RFC 2606), e.g. quietlab.store.example: no real store has such a name, ' +
+      'and the crawler never contacts one, so watching, probing or re-scraping a seeded store never sends a request ' +
+      'anywhere (the probe or scrape fails with a reason saying the store is synthetic). Stores a scrape adds keep ' +
+      'their real domains.',
   },
   {
     topic: 'Freshness of whole-catalog figures',

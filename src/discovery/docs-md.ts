@@ -8,6 +8,7 @@ import { RATE_LIMIT_HEADERS } from '../../rest/openapi/rate-limit-headers.ts';
 import { TAGS } from '../../rest/route.ts';
 import { ERROR_CODES, HTTP_STATUS, REASONS, type ErrorReason } from '../platform/errors.ts';
 import { describedRoutes, isOpen, type DescribedRoute } from './api-description.ts';
+import { CRAWLER_SECTION } from './crawler.ts';
 import { DECISIONS } from './decisions.ts';
 import { EXAMPLES } from './examples.ts';
 import { constraintText, defaultText, descriptionOf, isRef, refName, typeText, type Schema } from './schema-text.ts';
@@ -55,6 +56,8 @@ export function renderDocsMarkdown(document: OpenAPIObject = buildOpenApiDocumen
     ),
     '## Decisions where the contract is open',
     DECISIONS.map((d) => `- **${d.topic}**: ${d.decision}`).join('\n'),
+    '## Crawler',
+    CRAWLER_SECTION,
     '## Routes',
     table(
       ['Method', 'Path', 'Summary'],

@@ -83,6 +83,8 @@ export const configSchema = z.object({
   EGRESS_MAX_BYTES: int(5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
   /** politeness: least time between two requests to the same host from one process */
   EGRESS_HOST_INTERVAL_MS: int(500, 0, 60_000),
+  /** where a storefront owner reads who crawls them and how to reach us; sent in the crawler's User-Agent. Unset = PUBLIC_BASE_URL/v1/docs.md#crawler */
+  CRAWLER_CONTACT_URL: optionalUrl(['https', 'http']),
   /** Node's own variable: a PEM file of extra CAs; outbound TLS trusts Node's roots plus these, nothing weaker */
   NODE_EXTRA_CA_CERTS: z
     .string()

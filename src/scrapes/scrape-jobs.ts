@@ -1,7 +1,7 @@
 // The scrapes feature's share of the job worker: the scrape task, the webhook delivery task and the
-// sweep, built from the services (one egress client per worker process, so per-host politeness
+// sweep, built from the services (one storefront client per worker process, so per-host politeness
 // holds across the jobs it runs).
-import { storefrontEgress } from '../platform/egress/egress-from-config.ts';
+import { storefrontClient } from '../storefront/storefront-client.ts';
 import type { JobFeature } from '../platform/jobs/job-worker.ts';
 import type { Services } from '../platform/services.ts';
 import { loadReferenceData } from '../seed/reference-data.ts';
@@ -15,7 +15,8 @@ import { DELIVER_WEBHOOK_TASK } from './webhooks/webhook-outbox.ts';
 export function scrapeJobs(services: Services): JobFeature {
   const { config, logger, pubsub } = services;
   const clock = () => services.clock?.() ?? new Date();
-  const egress = storefrontEgress(services);
+  const storefronts = storefrontClient(services);
+  const { egress } = storefronts;
   const log = logger.child({ component: 'scrapes' });
   const webhookMaxAttempts = config.WEBHOOK_MAX_ATTEMPTS;
   return {
@@ -26,7 +27,7 @@ export function scrapeJobs(services: Services): JobFeature {
         legacy: services.legacy,
         pubsub,
         logger: log,
-        egress,
+        storefronts,
         reference: loadReferenceData(),
         clock,
         webhookMaxAttempts,

@@ -9,12 +9,12 @@ import type { JobHelpers } from 'graphile-worker';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { LegacyStore } from '../legacy/port.ts';
-import type { Egress } from '../platform/egress/egress.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { PubSub } from '../platform/pubsub/pubsub.ts';
 import type { ReferenceData } from '../seed/reference-data.ts';
 import { writeObservation } from '../storefront/catalog-writer.ts';
 import { createStorefrontReader, observeStorefront, validateStorefront, type StorefrontObservation } from '../storefront/read-storefront.ts';
+import type { StorefrontClient } from '../storefront/storefront-client.ts';
 import { StorefrontFailure } from '../storefront/storefront-failure.ts';
 import { saveScreenshot } from './screenshot/screenshot-store.ts';
 import type { Screenshot, Screenshotter } from './screenshot/take-screenshot.ts';
@@ -34,7 +34,7 @@ export interface ScrapeTaskDeps {
   legacy: LegacyStore;
   pubsub: PubSub;
   logger: Logger;
-  egress: Egress;
+  storefronts: StorefrontClient;
   reference: ReferenceData;
   clock: () => Date;
   webhookMaxAttempts: number;
@@ -57,7 +57,7 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
     const validating = await publish(await advanceScrape(deps.pool, requestId, 'validating', deps.clock()));
     if (!validating) return; // ended already: a duplicate or late job
     try {
-      const reader = await createStorefrontReader(deps.egress, deps.pool, deps.reference.vocabulary.dropshipPhrases);
+      const reader = await createStorefrontReader(deps.storefronts, deps.pool, deps.reference.vocabulary.dropshipPhrases);
       const storefront = await validateStorefront(reader, validating.domain);
       if (!(await publish(await advanceScrape(deps.pool, requestId, 'scraping', deps.clock())))) return;
       const observation = await observeStorefront(reader, storefront);

@@ -4,8 +4,7 @@
 // form) is read as currency units. Stores that hide stock omit inventory_quantity: the snapshot then
 // has stock null (price and availability are still recorded) and no sales are estimated from it.
 import { z } from 'zod';
-import type { Egress } from '../platform/egress/egress.ts';
-import { getStorefrontPath, jsonOf } from './storefront-client.ts';
+import { getStorefrontPath, jsonOf, type StorefrontClient } from './storefront-client.ts';
 import { StorefrontFailure, statusKind } from './storefront-failure.ts';
 
 const price = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/)]).transform((v) => (typeof v === 'number' ? v / 100 : Number(v)));
@@ -33,11 +32,11 @@ export interface VariantReading {
 }
 
 /** The product's variants as the storefront shows them now, or null when the product is gone (404). */
-export async function readProductVariants(egress: Egress, domain: string, handle: string): Promise<VariantReading[] | null> {
+export async function readProductVariants(client: StorefrontClient, domain: string, handle: string): Promise<VariantReading[] | null> {
   const path = `/products/${encodeURIComponent(handle)}.js`;
   let response;
   try {
-    response = await getStorefrontPath(egress, domain, path, { maxRedirects: 3 });
+    response = await getStorefrontPath(client, domain, path, { maxRedirects: 3 });
   } catch (error) {
     if (error instanceof StorefrontFailure && error.kind === 'moved') {
       throw new StorefrontFailure('moved', `${domain} moved: /products/${handle}.js redirects to ${error.details.movedTo}, another host; nothing of it is recorded`, error.details);

@@ -3,11 +3,10 @@
 // page, the best-selling order). Scrapes, the re-observation scheduler and Signals' refresh of a
 // watched store all read through here; every request goes through storefront-client.ts.
 import type pg from 'pg';
-import type { Egress } from '../platform/egress/egress.ts';
 import type { LegacySocials } from '../legacy/port.ts';
 import { detectApps, loadAppFingerprints, type AppFingerprint } from './app-fingerprints.ts';
 import { readHomepage, type HomepageFacts } from './homepage.ts';
-import { getStorefrontPath, jsonOf } from './storefront-client.ts';
+import { getStorefrontPath, jsonOf, type StorefrontClient } from './storefront-client.ts';
 import { StorefrontFailure, statusKind } from './storefront-failure.ts';
 import { ProductsPage, productsOf, StorefrontMeta, type StorefrontProduct } from './storefront-json.ts';
 
@@ -21,7 +20,7 @@ export const BEST_SELLER_SHARE = 0.2;
 export const MAX_PRODUCT_PAGES = 20;
 
 export interface StorefrontReader {
-  egress: Egress;
+  client: StorefrontClient;
   apps: readonly AppFingerprint[];
   dropshipVocabulary: readonly string[];
   maxProductPages: number;
@@ -29,11 +28,11 @@ export interface StorefrontReader {
 
 /** A reader with the catalog's current app fingerprints; `dropshipVocabulary` feeds the store models. */
 export async function createStorefrontReader(
-  egress: Egress,
+  client: StorefrontClient,
   pool: Pick<pg.Pool, 'query'>,
   dropshipVocabulary: readonly string[],
 ): Promise<StorefrontReader> {
-  return { egress, apps: await loadAppFingerprints(pool), dropshipVocabulary, maxProductPages: MAX_PRODUCT_PAGES };
+  return { client, apps: await loadAppFingerprints(pool), dropshipVocabulary, maxProductPages: MAX_PRODUCT_PAGES };
 }
 
 export interface ValidatedStorefront {
@@ -73,7 +72,7 @@ export interface StorefrontObservation {
 }
 
 export async function validateStorefront(reader: StorefrontReader, domain: string): Promise<ValidatedStorefront> {
-  const response = await getStorefrontPath(reader.egress, domain, '/');
+  const response = await getStorefrontPath(reader.client, domain, '/');
   if (response.status !== 200) {
     throw new StorefrontFailure(statusKind(response.status), `the homepage of ${domain} answered HTTP ${response.status}`);
   }
@@ -87,8 +86,8 @@ export async function validateStorefront(reader: StorefrontReader, domain: strin
 
 export async function observeStorefront(reader: StorefrontReader, storefront: ValidatedStorefront): Promise<StorefrontObservation> {
   const { domain, homepage } = storefront;
-  const metaResponse = await getStorefrontPath(reader.egress, domain, '/meta.json');
-  const meta = metaResponse.status === 200 ? StorefrontMeta.safeParse(jsonOf(metaResponse, '/meta.json')).data : undefined;
+  const metaResponse = await optionalPath(reader, domain, '/meta.json');
+  const meta = metaResponse?.status === 200 ? StorefrontMeta.safeParse(jsonOf(metaResponse, '/meta.json')).data : undefined;
 
   const products = await readAllProducts(reader, domain);
   const ranks = await bestSellerRanks(reader, domain, products.length);
@@ -111,7 +110,7 @@ export async function observeStorefront(reader: StorefrontReader, storefront: Va
 async function readAllProducts(reader: StorefrontReader, domain: string): Promise<StorefrontProduct[]> {
   const byHandle = new Map<string, StorefrontProduct>();
   for (let page = 1; page <= reader.maxProductPages; page++) {
-    const response = await getStorefrontPath(reader.egress, domain, `/products.json?limit=${PRODUCTS_PAGE_SIZE}&page=${page}`);
+    const response = await getStorefrontPath(reader.client, domain, `/products.json?limit=${PRODUCTS_PAGE_SIZE}&page=${page}`);
     if (response.status !== 200) {
       if (page === 1) throw new StorefrontFailure(statusKind(response.status), `/products.json of ${domain} answered HTTP ${response.status}`);
       break;
@@ -135,9 +134,19 @@ async function bestSellerRanks(reader: StorefrontReader, domain: string, product
   return new Map(handles.slice(0, BEST_SELLER_LIMIT).map((handle, index) => [handle, index + 1]));
 }
 
+/** A path the observation can do without: null when robots.txt disallows it (Shopify's own disallows sort_by). */
+async function optionalPath(reader: StorefrontReader, domain: string, path: string) {
+  try {
+    return await getStorefrontPath(reader.client, domain, path);
+  } catch (error) {
+    if (error instanceof StorefrontFailure && error.kind === 'robots') return null;
+    throw error;
+  }
+}
+
 async function collectionOrder(reader: StorefrontReader, domain: string, path: string): Promise<string[] | null> {
-  const response = await getStorefrontPath(reader.egress, domain, path);
-  if (response.status !== 200) return null;
+  const response = await optionalPath(reader, domain, path);
+  if (response?.status !== 200) return null;
   const parsed = ProductsPage.safeParse(jsonOf(response, path.split('?')[0]!));
   if (!parsed.success) return null;
   const handles = productsOf(parsed.data).map((p) => p.handle);

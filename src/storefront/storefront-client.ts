@@ -1,12 +1,37 @@
-// Every request to a storefront goes through here: one GET of a path of the store's own host,
-// following only redirects that stay on the same storefront (http -> https, www), waiting out
-// short rate limits (429, or 503 with Retry-After) within the read. A redirect to another host
-// means the store moved: nothing of that host is ever read under this store's name.
+// Every request to a storefront goes through here: one GET of a path of the store's own host, if
+// the store is not synthetic (a reserved .example domain is never contacted) and its robots.txt
+// allows the path, paced per host (at least its Crawl-delay apart), following only redirects that
+// stay on the same storefront (http -> https, www), waiting out short rate limits (429, or 503
+// with Retry-After) within the read. A redirect to another host means the store moved: nothing of
+// that host is ever read under this store's name.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EgressError } from '../platform/egress/egress-error.ts';
 import type { Egress, EgressResponse } from '../platform/egress/egress.ts';
-import { sameStorefront } from '../stores/domain.ts';
+import { storefrontEgress } from '../platform/egress/egress-from-config.ts';
+import type { Services } from '../platform/services.ts';
+import { isSyntheticDomain, sameStorefront } from '../stores/domain.ts';
+import { CRAWLER_TOKEN, RobotsRules } from './robots.ts';
 import { fromEgressError, StorefrontFailure } from './storefront-failure.ts';
+
+/** What reads storefronts: the process's storefront egress client and the robots.txt rules it learned. */
+export interface StorefrontClient {
+  egress: Egress;
+  robots: RobotsRules;
+}
+
+export const createStorefrontClient = (egress: Egress): StorefrontClient => ({ egress, robots: new RobotsRules(egress) });
+
+const clients = new WeakMap<Services, StorefrontClient>();
+
+/** The process's one storefront client: scrapes, Signals and the scheduler share its pacing and robots rules. */
+export function storefrontClient(services: Services): StorefrontClient {
+  let client = clients.get(services);
+  if (!client) {
+    client = createStorefrontClient(storefrontEgress(services));
+    clients.set(services, client);
+  }
+  return client;
+}
 
 /** Rate limits (429, or 503 with Retry-After) are waited out within a read up to these bounds. */
 export const RATE_LIMIT_RETRIES = 3;
@@ -25,20 +50,28 @@ const storefrontUrl = (domain: string, path: string) => new URL(path, `https://$
 
 /** GET `path` of the storefront `domain`; a non-2xx answer is returned for the caller to judge. */
 export async function getStorefrontPath(
-  egress: Egress,
+  client: StorefrontClient,
   domain: string,
   path: string,
   options: { maxRedirects?: number } = {},
 ): Promise<EgressResponse> {
   const bare = path.split('?')[0]!;
+  if (isSyntheticDomain(domain)) {
+    throw new StorefrontFailure('synthetic', `${domain} is a synthetic store (the reserved .example domain): it is never contacted`);
+  }
+  const rules = await client.robots.rulesFor(domain);
+  if (!rules.allows(path)) {
+    throw new StorefrontFailure('robots', `robots.txt of ${domain} disallows ${bare} for ${CRAWLER_TOKEN}; it is not read`);
+  }
   const accept = bare.endsWith('.json') || bare.endsWith('.js') ? 'application/json' : 'text/html';
   for (let attempt = 0; ; attempt++) {
     let response: EgressResponse;
     try {
-      response = await egress.fetch(storefrontUrl(domain, path), {
+      response = await client.egress.fetch(storefrontUrl(domain, path), {
         maxRedirects: options.maxRedirects ?? 5,
         followsTo: sameStorefront,
         headers: { accept },
+        hostIntervalMs: rules.crawlDelayMs,
       });
     } catch (error) {
       if (error instanceof EgressError && error.failure === 'moved') {

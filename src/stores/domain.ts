@@ -4,6 +4,7 @@
 // rejected with bad_request naming the parameter.
 import { z } from 'zod';
 import { badRequest, type ApiError } from '../platform/errors.ts';
+import { SYNTHETIC_TLD } from '../seed/names.ts';
 
 const MAX_DOMAIN_LENGTH = 253;
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
@@ -68,3 +69,10 @@ export function sameStorefront(from: URL, to: URL): boolean {
   const b = canonical(to);
   return a.ok && b.ok && a.domain === b.domain;
 }
+
+/**
+ * Whether a canonical domain is a synthetic store's: the seed writes its stores under the reserved
+ * top-level domain .example (RFC 2606), which belongs to no real store. Such a store is never
+ * contacted, scheduled or taken in by discovery.
+ */
+export const isSyntheticDomain = (domain: string): boolean => domain === SYNTHETIC_TLD || domain.endsWith(`.${SYNTHETIC_TLD}`);

@@ -7,7 +7,15 @@ import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 import { createEgress, type Egress } from './egress.ts';
 
-export const STOREFRONT_USER_AGENT = `store-intelligence-scraper/${packageJson.version}`;
+/**
+ * The storefront crawler's User-Agent: its product token (the name robots.txt groups match), the
+ * version, and in the comment where a storefront owner reads who we are and how to reach us.
+ */
+export function storefrontUserAgent(config: Pick<Config, 'CRAWLER_CONTACT_URL' | 'PUBLIC_BASE_URL' | 'PORT'>): string {
+  const base = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+  const contact = config.CRAWLER_CONTACT_URL ?? `${base}/v1/docs.md#crawler`;
+  return `store-intelligence-scraper/${packageJson.version} (+${contact})`;
+}
 
 export function egressFromConfig(config: Config, userAgent: string): Egress {
   return createEgress({
@@ -26,7 +34,7 @@ const storefrontClients = new WeakMap<Services, Egress>();
 export function storefrontEgress(services: Services): Egress {
   let egress = storefrontClients.get(services);
   if (!egress) {
-    egress = egressFromConfig(services.config, STOREFRONT_USER_AGENT);
+    egress = egressFromConfig(services.config, storefrontUserAgent(services.config));
     storefrontClients.set(services, egress);
   }
   return egress;

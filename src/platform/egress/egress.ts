@@ -32,6 +32,8 @@ export interface EgressRequest {
   maxRedirects?: number;
   /** a redirect this refuses is not followed: the request fails as `moved` (e.g. a storefront sent to another host) */
   followsTo?(from: URL, to: URL): boolean;
+  /** least spacing of requests to this host, when longer than the configured one (a robots.txt Crawl-delay) */
+  hostIntervalMs?: number;
 }
 
 export interface EgressResponse {
@@ -63,7 +65,7 @@ export function createEgress(options: EgressOptions): Egress {
     const connectHost = override?.address ?? host;
     if (!override && isIP(connectHost)) refuseIfPrivate(connectHost, host);
 
-    await pacer.wait(host);
+    await pacer.wait(host, request.hostIntervalMs);
     // the deadline of each hop starts after its politeness wait
     const signal = AbortSignal.timeout(options.timeoutMs);
     const transport = protocol === 'https:' ? https : http;

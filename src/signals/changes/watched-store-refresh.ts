@@ -8,7 +8,6 @@
 // just installed would be false. Product price changes of tracked variants are the probe's
 // price_change insights, not this file's.
 import type pg from 'pg';
-import type { Egress } from '../../platform/egress/egress.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { readPrevious, writeCatalog } from '../../storefront/catalog-writer.ts';
 import {
@@ -18,6 +17,7 @@ import {
   type StorefrontObservation,
   type StorefrontReader,
 } from '../../storefront/read-storefront.ts';
+import type { StorefrontClient } from '../../storefront/storefront-client.ts';
 import { StorefrontFailure } from '../../storefront/storefront-failure.ts';
 import { inTransaction } from '../../platform/database/transaction.ts';
 import type { WatchRecord } from '../watch-record.ts';
@@ -25,7 +25,7 @@ import { appChangeInsights, type AppChangeInsight } from './app-change-insight.t
 
 export interface WatchedStoreRefreshDeps {
   pool: pg.Pool;
-  egress: Egress;
+  storefronts: StorefrontClient;
   clock: () => Date;
   logger: Logger;
 }
@@ -46,7 +46,7 @@ export function createWatchedStoreRefresh(deps: WatchedStoreRefreshDeps): (watch
   return async (watch) => {
     const log = deps.logger.child({ signalId: watch.id, domain: watch.domain });
     // dropshipping phrases feed the store models, which a watch's refresh does not recompute
-    const reader = await createStorefrontReader(deps.egress, deps.pool, []);
+    const reader = await createStorefrontReader(deps.storefronts, deps.pool, []);
     const observation = await readStorefront(reader, watch.domain, log);
     if (!observation) return { appChanges: 0, productChanges: 0 };
 

@@ -8,7 +8,6 @@
 import type { JobHelpers } from 'graphile-worker';
 import type pg from 'pg';
 import { z } from 'zod';
-import type { Egress } from '../../platform/egress/egress.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { inTransaction } from '../../platform/database/transaction.ts';
 import { salesSpike, SPIKE_TRAILING_DAYS, variantInsights, type NewInsight, type PreviousSnapshot } from '../insights/insight-rules.ts';
@@ -18,13 +17,14 @@ import { utcDay } from '../sales/sales-estimate.ts';
 import { isPending } from '../tracked-variants.ts';
 import { WATCH_COLUMNS, type WatchRecord } from '../watch-record.ts';
 import { readProductVariants, type VariantReading } from '../../storefront/product-js.ts';
+import type { StorefrontClient } from '../../storefront/storefront-client.ts';
 import { StorefrontFailure } from '../../storefront/storefront-failure.ts';
 
 const Payload = z.object({ probeId: z.number().int().positive() });
 
 export interface ProbeTaskDeps {
   pool: pg.Pool;
-  egress: Egress;
+  storefronts: StorefrontClient;
   clock: () => Date;
   logger: Logger;
   /** refreshes the watched store's apps and products after a probe (src/signals/changes) */
@@ -58,7 +58,7 @@ export function probeTask(deps: ProbeTaskDeps) {
         [watch.id],
       );
       const readings = new Map<string, VariantReading[] | null>();
-      for (const { handle } of products) readings.set(handle, await readProductVariants(deps.egress, watch.domain, handle));
+      for (const { handle } of products) readings.set(handle, await readProductVariants(deps.storefronts, watch.domain, handle));
       const written = await inTransaction(deps.pool, (client) => writeProbe(client, watch, probeId, readings, deps.clock()));
       if (written === null) return;
       log.info({ domain: watch.domain, snapshots: written }, 'signal probe done');

@@ -6,6 +6,7 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { expect } from 'vitest';
 import { createEgress } from '../../../src/platform/egress/egress.ts';
 import { loadReferenceData } from '../../../src/seed/reference-data.ts';
+import { createStorefrontClient } from '../../../src/storefront/storefront-client.ts';
 import { createWatchedStoreRefresh } from '../../../src/signals/changes/watched-store-refresh.ts';
 import { WATCH_COLUMNS, type SignalStatus, type WatchRecord } from '../../../src/signals/watch-record.ts';
 import { bearer, mintKey, startAccessServer, type AccessServer } from '../../access/access-server.ts';
@@ -57,7 +58,7 @@ export async function startChangesServer(start: Date): Promise<ChangesServer> {
     hostIntervalMs: config.EGRESS_HOST_INTERVAL_MS,
     userAgent: 'changes-test',
   });
-  const observe = createWatchedStoreRefresh({ pool, egress, clock: now, logger });
+  const observe = createWatchedStoreRefresh({ pool, storefronts: createStorefrontClient(egress), clock: now, logger });
   const document = (await server.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as OpenAPIObject;
   const validate = responseValidator(document);
 

@@ -126,22 +126,40 @@ export type SignalStatus =
 
 /** Filters of the store search and of grouped rows. All given filters must hold. */
 export type StoreFilter = {
+  /** Stores running at least one of these apps (slugs, at most 10). */
+  anyApp?: Array<string> | null | undefined;
+  /** Stores running every one of these apps (slugs, at most 10). */
+  app?: Array<string> | null | undefined;
   /** Category name, case-insensitive. */
   category?: string | null | undefined;
   /** ISO 3166-1 alpha-2 country code, case-insensitive. */
   countryCode?: string | null | undefined;
+  /** First seen on or after this day (UTC). */
+  firstSeenAfter?: string | null | undefined;
+  /** First seen before this day (UTC). */
+  firstSeenBefore?: string | null | undefined;
   /** Industry name, case-insensitive. */
   industry?: string | null | undefined;
   /** Dropshipper classifier output. */
   isDropshipper?: boolean | null | undefined;
+  /** Products in the catalog at most this. */
+  maxProducts?: number | null | undefined;
   /** Modeled monthly visits at most this. */
   maxVisits?: number | null | undefined;
+  /** Products in the catalog at least this. */
+  minProducts?: number | null | undefined;
   /** High end of the modeled monthly revenue band (USD) at least this. */
   minRevenue?: number | null | undefined;
   /** Modeled monthly visits at least this. */
   minVisits?: number | null | undefined;
+  /** Stores running none of these apps (slugs, at most 10). */
+  notApp?: Array<string> | null | undefined;
   /** Brand or domain, fuzzy (trigram) match; a URL is reduced to its domain. */
   q?: string | null | undefined;
+  /** Storefront theme name, case-insensitive. */
+  theme?: string | null | undefined;
+  /** Domain ending, whole labels without the leading dot: com, co.uk, shop.example (case-insensitive). */
+  tld?: string | null | undefined;
   /** Vertical name, case-insensitive. */
   vertical?: string | null | undefined;
 };

@@ -12,6 +12,7 @@ import {
 import { connectionArgs, listEnvelope, pageOfList } from '../pagination.ts';
 import {
   booleanParam,
+  dateParam,
   domainParam,
   enumParam,
   integerParam,
@@ -20,6 +21,7 @@ import {
 } from '../params.ts';
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
 import { MAX_HISTORY_DAYS } from '../../src/graphql/pagination.ts';
+import { MAX_APP_SLUGS, TLD, TLD_RULE } from '../../src/stores/store-filter.ts';
 import { AppList } from '../schemas/apps.ts';
 import { ProductList } from '../schemas/products.ts';
 import {
@@ -40,23 +42,91 @@ const GROUP_SORTS = ['stores', 'revenue', 'visits'] as const;
 type GroupSort = (typeof GROUP_SORTS)[number];
 const isGroupSort = (sort: string | undefined): sort is GroupSort => GROUP_SORTS.some((s) => s === sort);
 
+const slugRule = `must be 1 to ${MAX_APP_SLUGS} comma-separated app slugs (lower-case letters, digits and dashes)`;
+/** app, anyApp, notApp: comma-separated app slugs (as GET /v1/apps lists them). */
+const appSlugsParam = (description: string) =>
+  z
+    .string({ error: slugRule })
+    .transform((value) => value.split(',').map((slug) => slug.trim().toLowerCase()).filter((slug) => slug.length > 0))
+    .pipe(z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { error: slugRule })).min(1, { error: slugRule }).max(MAX_APP_SLUGS, { error: slugRule }))
+    .optional()
+    .meta({ description, example: 'klaviyo-email-marketing,judgeme' });
+
+/** The filters of GET /v1/stores, shared by the plain and grouped modes and the facets. */
+const storeFilterParams = {
+  q: textParam().optional().meta({ description: 'Brand or domain, fuzzy (trigram) match.' }),
+  vertical: textParam().optional().meta({ description: 'Vertical name, case-insensitive.' }),
+  industry: textParam().optional().meta({ description: 'Industry name, case-insensitive.' }),
+  category: textParam().optional().meta({ description: 'Category name, case-insensitive.' }),
+  countryCode: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, { error: 'must be an ISO 3166-1 alpha-2 country code' })
+    .optional()
+    .meta({ description: 'ISO 3166-1 alpha-2 code, case-insensitive.', example: 'US' }),
+  minVisits: integerParam({ min: 0 }).optional().meta({ description: 'Minimum modeled monthly visits.' }),
+  maxVisits: integerParam({ min: 0 }).optional().meta({ description: 'Maximum modeled monthly visits.' }),
+  minRevenue: integerParam({ min: 0 })
+    .optional()
+    .meta({ description: 'Minimum modeled monthly revenue in USD (high end of the band).' }),
+  isDropshipper: booleanParam().optional().meta({ description: 'Filter on the dropshipper classification.' }),
+  app: appSlugsParam('Stores running every one of these apps: comma-separated app slugs (GET /v1/apps lists them).'),
+  anyApp: appSlugsParam('Stores running at least one of these apps: comma-separated app slugs.'),
+  notApp: appSlugsParam('Stores running none of these apps: comma-separated app slugs.'),
+  theme: textParam(100).optional().meta({ description: 'Storefront theme name, case-insensitive.', example: 'Dawn' }),
+  minProducts: integerParam({ min: 0 }).optional().meta({ description: 'Minimum number of products in the catalog.' }),
+  maxProducts: integerParam({ min: 0 }).optional().meta({ description: 'Maximum number of products in the catalog.' }),
+  firstSeenAfter: dateParam().optional().meta({ description: 'First seen on or after this day (UTC).' }),
+  firstSeenBefore: dateParam().optional().meta({ description: 'First seen before this day (UTC).' }),
+  tld: z
+    .string({ error: TLD_RULE })
+    .regex(TLD, { error: TLD_RULE })
+    .max(100, { error: TLD_RULE })
+    .optional()
+    .meta({
+      description:
+        'Domain ending in whole labels, without the leading dot: com, co.uk; the seeded demo catalog uses shop.example, com.example, ... (tld=example matches all of it).',
+      example: 'com.example',
+    }),
+};
+
+/** The filters as the StoreFilter variable. */
+const storeFilterVariables = (p: z.infer<z.ZodObject<typeof storeFilterParams>>) => ({
+  q: p.q,
+  vertical: p.vertical,
+  industry: p.industry,
+  category: p.category,
+  countryCode: p.countryCode,
+  minVisits: p.minVisits,
+  maxVisits: p.maxVisits,
+  minRevenue: p.minRevenue,
+  isDropshipper: p.isDropshipper,
+  app: p.app,
+  anyApp: p.anyApp,
+  notApp: p.notApp,
+  theme: p.theme,
+  minProducts: p.minProducts,
+  maxProducts: p.maxProducts,
+  firstSeenAfter: p.firstSeenAfter,
+  firstSeenBefore: p.firstSeenBefore,
+  tld: p.tld,
+});
+
+/** min ≤ max of the filters that come in pairs. */
+function checkFilterRanges(params: z.infer<z.ZodObject<typeof storeFilterParams>>, ctx: z.RefinementCtx) {
+  if (params.minVisits !== undefined && params.maxVisits !== undefined && params.minVisits > params.maxVisits) {
+    ctx.addIssue({ code: 'custom', path: ['minVisits'], message: 'must not exceed maxVisits' });
+  }
+  if (params.minProducts !== undefined && params.maxProducts !== undefined && params.minProducts > params.maxProducts) {
+    ctx.addIssue({ code: 'custom', path: ['minProducts'], message: 'must not exceed maxProducts' });
+  }
+  if (params.firstSeenAfter !== undefined && params.firstSeenBefore !== undefined && params.firstSeenAfter >= params.firstSeenBefore) {
+    ctx.addIssue({ code: 'custom', path: ['firstSeenBefore'], message: 'must be later than firstSeenAfter' });
+  }
+}
+
 const searchQuery = z
   .strictObject({
-    q: textParam().optional().meta({ description: 'Brand or domain, fuzzy (trigram) match.' }),
-    vertical: textParam().optional().meta({ description: 'Vertical name, case-insensitive.' }),
-    industry: textParam().optional().meta({ description: 'Industry name, case-insensitive.' }),
-    category: textParam().optional().meta({ description: 'Category name, case-insensitive.' }),
-    countryCode: z
-      .string()
-      .regex(/^[A-Za-z]{2}$/, { error: 'must be an ISO 3166-1 alpha-2 country code' })
-      .optional()
-      .meta({ description: 'ISO 3166-1 alpha-2 code, case-insensitive.', example: 'US' }),
-    minVisits: integerParam({ min: 0 }).optional().meta({ description: 'Minimum modeled monthly visits.' }),
-    maxVisits: integerParam({ min: 0 }).optional().meta({ description: 'Maximum modeled monthly visits.' }),
-    minRevenue: integerParam({ min: 0 })
-      .optional()
-      .meta({ description: 'Minimum modeled monthly revenue in USD (high end of the band).' }),
-    isDropshipper: booleanParam().optional().meta({ description: 'Filter on the dropshipper classification.' }),
+    ...storeFilterParams,
     sort: enumParam(STORE_SORTS)
       .optional()
       .meta({
@@ -77,9 +147,7 @@ const searchQuery = z
     ...paginationParams(),
   })
   .superRefine((params, ctx) => {
-    if (params.minVisits !== undefined && params.maxVisits !== undefined && params.minVisits > params.maxVisits) {
-      ctx.addIssue({ code: 'custom', path: ['minVisits'], message: 'must not exceed maxVisits' });
-    }
+    checkFilterRanges(params, ctx);
     if (params.groupBy !== undefined && params.groupBy2 === params.groupBy) {
       ctx.addIssue({ code: 'custom', path: ['groupBy2'], message: 'must differ from groupBy' });
     }
@@ -106,17 +174,7 @@ export const searchStores = defineRoute({
     const grouped = p.groupBy !== undefined;
     return {
       grouped,
-      filter: {
-        q: p.q,
-        vertical: p.vertical,
-        industry: p.industry,
-        category: p.category,
-        countryCode: p.countryCode,
-        minVisits: p.minVisits,
-        maxVisits: p.maxVisits,
-        minRevenue: p.minRevenue,
-        isDropshipper: p.isDropshipper,
-      },
+      filter: storeFilterVariables(p),
       sort: grouped || p.sort === 'stores' ? undefined : p.sort,
       groupBy: p.groupBy,
       groupBy2: grouped ? p.groupBy2 : undefined,

@@ -1,7 +1,9 @@
 // StoreFilter: the filters shared by the store search and the grouped rows, and their SQL.
 import type { NumberValidationOptions, StringValidationOptions } from '@pothos/plugin-zod';
+import { z } from 'zod';
+import { appIdsBySlug } from '../apps/app-ids.ts';
 import { builder } from '../graphql/builder.ts';
-import { type SqlParams } from '../graphql/sql.ts';
+import { type Queryable, type SqlParams } from '../graphql/sql.ts';
 import { parseDomain } from './domain.ts';
 
 export interface StoreFilterValues {
@@ -14,10 +16,54 @@ export interface StoreFilterValues {
   maxVisits?: number | null;
   minRevenue?: number | null;
   isDropshipper?: boolean | null;
+  /** app slugs the store runs, all of them */
+  app?: readonly string[] | null;
+  /** app slugs of which the store runs at least one */
+  anyApp?: readonly string[] | null;
+  /** app slugs the store runs none of */
+  notApp?: readonly string[] | null;
+  theme?: string | null;
+  minProducts?: number | null;
+  maxProducts?: number | null;
+  /** first seen on or after this day (midnight UTC) */
+  firstSeenAfter?: Date | null;
+  /** first seen before this day (midnight UTC) */
+  firstSeenBefore?: Date | null;
+  /** domain suffix of whole labels: com, co.uk, shop.example */
+  tld?: string | null;
 }
+
+/** The app filters with their slugs turned into app ids (resolveStoreFilter); unknown slugs are kept apart. */
+export interface AppFilterIds {
+  all: number[];
+  any: number[];
+  none: number[];
+  /** app (all of) or anyApp names only apps the catalog does not have: nothing can match */
+  impossible: boolean;
+  /** slugs of app, anyApp or notApp that name no app of the catalog */
+  unknownSlugs: string[];
+}
+
+/** A filter ready for SQL: what the caller gave plus the app ids of its slugs. */
+export interface ResolvedStoreFilter extends StoreFilterValues {
+  appIds?: AppFilterIds;
+}
+
+/** At most this many slugs in each of app, anyApp and notApp. */
+export const MAX_APP_SLUGS = 10;
 
 const name: StringValidationOptions = { type: 'string', minLength: [1, { message: 'must not be empty' }], maxLength: 100 };
 const count: NumberValidationOptions = { type: 'number', int: true, min: [0, { message: 'must not be negative' }] };
+const APP_SLUG = /^[a-z0-9][a-z0-9-]*$/;
+const appSlugs = {
+  schema: z
+    .array(z.string().trim().toLowerCase().regex(APP_SLUG, { message: 'must be app slugs (lower-case letters, digits and dashes)' }))
+    .min(1, { message: 'must name at least one app' })
+    .max(MAX_APP_SLUGS, { message: `must name at most ${MAX_APP_SLUGS} apps` }),
+};
+/** A domain suffix of whole labels, without the leading dot: com, co.uk, shop.example. */
+export const TLD = /^\.?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i;
+export const TLD_RULE = 'must be a domain suffix such as com, co.uk or shop.example';
 
 export const StoreFilter = builder.inputType('StoreFilter', {
   description: 'Filters of the store search and of grouped rows. All given filters must hold.',
@@ -37,12 +83,66 @@ export const StoreFilter = builder.inputType('StoreFilter', {
     maxVisits: t.int({ description: 'Modeled monthly visits at most this.', validate: count }),
     minRevenue: t.int({ description: 'High end of the modeled monthly revenue band (USD) at least this.', validate: count }),
     isDropshipper: t.boolean({ description: 'Dropshipper classifier output.' }),
+    app: t.stringList({
+      description: `Stores running every one of these apps (slugs, at most ${MAX_APP_SLUGS}).`,
+      validate: appSlugs,
+    }),
+    anyApp: t.stringList({
+      description: `Stores running at least one of these apps (slugs, at most ${MAX_APP_SLUGS}).`,
+      validate: appSlugs,
+    }),
+    notApp: t.stringList({
+      description: `Stores running none of these apps (slugs, at most ${MAX_APP_SLUGS}).`,
+      validate: appSlugs,
+    }),
+    theme: t.string({ description: 'Storefront theme name, case-insensitive.', validate: name }),
+    minProducts: t.int({ description: 'Products in the catalog at least this.', validate: count }),
+    maxProducts: t.int({ description: 'Products in the catalog at most this.', validate: count }),
+    firstSeenAfter: t.field({ type: 'Date', description: 'First seen on or after this day (UTC).' }),
+    firstSeenBefore: t.field({ type: 'Date', description: 'First seen before this day (UTC).' }),
+    tld: t.string({
+      description: 'Domain ending, whole labels without the leading dot: com, co.uk, shop.example (case-insensitive).',
+      validate: { type: 'string', maxLength: 100, regex: [TLD, { message: TLD_RULE }] },
+    }),
   }),
-  validate: [
-    (f) => f.minVisits == null || f.maxVisits == null || f.minVisits <= f.maxVisits,
-    { message: 'must not be below minVisits', path: ['maxVisits'] },
-  ],
+  validate: {
+    refine: [
+      [
+        (f) => f.minVisits == null || f.maxVisits == null || f.minVisits <= f.maxVisits,
+        { message: 'must not be below minVisits', path: ['maxVisits'] },
+      ],
+      [
+        (f) => f.minProducts == null || f.maxProducts == null || f.minProducts <= f.maxProducts,
+        { message: 'must not be below minProducts', path: ['maxProducts'] },
+      ],
+      [
+        (f) => f.firstSeenAfter == null || f.firstSeenBefore == null || f.firstSeenAfter < f.firstSeenBefore,
+        { message: 'must be later than firstSeenAfter', path: ['firstSeenBefore'] },
+      ],
+    ],
+  },
 });
+
+/**
+ * Turns the app slugs of a filter into app ids (see src/apps/app-ids.ts). A slug the catalog does
+ * not have matches no store: under app (all of) nothing can match, under anyApp it drops out (and
+ * nothing matches when none is left), under notApp it excludes nothing.
+ */
+export async function resolveStoreFilter(
+  pool: Queryable,
+  filter: StoreFilterValues | null | undefined,
+): Promise<ResolvedStoreFilter | null> {
+  if (!filter) return null;
+  const { app, anyApp, notApp } = filter;
+  if (!app?.length && !anyApp?.length && !notApp?.length) return filter;
+  const ids = await appIdsBySlug(pool, [...(app ?? []), ...(anyApp ?? []), ...(notApp ?? [])]);
+  const known = (slugs: readonly string[] | null | undefined) => (slugs ?? []).flatMap((slug) => ids.get(slug) ?? []);
+  const unknownSlugs = [...new Set([...(app ?? []), ...(anyApp ?? []), ...(notApp ?? [])].filter((slug) => !ids.has(slug)))];
+  const all = known(app);
+  const any = known(anyApp);
+  const impossible = all.length < new Set(app ?? []).size || (anyApp?.length ? any.length === 0 : false);
+  return { ...filter, appIds: { all: [...new Set(all)], any: [...new Set(any)], none: [...new Set(known(notApp))], impossible, unknownSlugs } };
+}
 
 /** The search text: a pasted URL or www. domain becomes the bare domain, anything else is trimmed. */
 export function searchText(q: string): string {
@@ -58,7 +158,7 @@ export function searchText(q: string): string {
  * and costs a recheck of every name sharing a few trigrams (16,000 rows for one brand). Name
  * filters compare lower() on both sides, served by the expression indexes on lower(...).
  */
-export function storeFilterConditions(filter: StoreFilterValues | null | undefined, params: SqlParams): string[] {
+export function storeFilterConditions(filter: ResolvedStoreFilter | null | undefined, params: SqlParams): string[] {
   const where: string[] = [];
   if (!filter) return where;
   if (filter.q) {
@@ -73,7 +173,45 @@ export function storeFilterConditions(filter: StoreFilterValues | null | undefin
   if (filter.maxVisits != null) where.push(`s.monthly_visits <= ${params.add(filter.maxVisits)}`);
   if (filter.minRevenue != null) where.push(`s.revenue_high_usd >= ${params.add(filter.minRevenue)}`);
   if (filter.isDropshipper != null) where.push(`s.is_dropshipper = ${params.add(filter.isDropshipper)}`);
+  where.push(...appConditions(filter, params));
+  if (filter.theme) where.push(`lower(s.theme_name) = lower(${params.add(filter.theme)})`);
+  if (filter.minProducts != null) where.push(`s.product_count >= ${params.add(filter.minProducts)}`);
+  if (filter.maxProducts != null) where.push(`s.product_count <= ${params.add(filter.maxProducts)}`);
+  if (filter.firstSeenAfter) where.push(`s.first_seen_at >= ${params.add(filter.firstSeenAfter)}`);
+  if (filter.firstSeenBefore) where.push(`s.first_seen_at < ${params.add(filter.firstSeenBefore)}`);
+  if (filter.tld) where.push(`reverse(s.domain) LIKE ${params.add(tldPattern(filter.tld))}`);
   return where;
+}
+
+/**
+ * The app filters as semi-joins on store_apps, one app id each for app (all of), so the planner
+ * sees each app's own install count: it walks the sorted stores and probes store_apps' primary key
+ * for a common app, and starts from the (app_id, store_id) index for a rare one.
+ */
+function appConditions(filter: ResolvedStoreFilter, params: SqlParams): string[] {
+  const ids = filter.appIds;
+  if (!ids) {
+    if (filter.app?.length || filter.anyApp?.length || filter.notApp?.length) {
+      throw new Error('app filters must pass through resolveStoreFilter before they become SQL');
+    }
+    return [];
+  }
+  if (ids.impossible) return ['false'];
+  const installed = (appId: string) => `SELECT 1 FROM store_apps sa WHERE sa.store_id = s.id AND sa.app_id ${appId}`;
+  const where = ids.all.map((id) => `EXISTS (${installed(`= ${params.add(id)}`)})`);
+  if (ids.any.length) where.push(`EXISTS (${installed(`= ANY (${params.add(ids.any)}::int[])`)})`);
+  if (ids.none.length) where.push(`NOT EXISTS (${installed(`= ANY (${params.add(ids.none)}::int[])`)})`);
+  return where;
+}
+
+/**
+ * The tld filter as a prefix of the reversed domain ("com.example" → "elpmaxe.moc.%"), which the
+ * index on reverse(domain) serves as a range scan. The suffix starts at a dot, so "com" never
+ * matches "example.telecom".
+ */
+export function tldPattern(tld: string): string {
+  const suffix = `.${tld.toLowerCase().replace(/^\./, '')}`;
+  return `${[...suffix].reverse().join('')}%`;
 }
 
 export const whereClause = (conditions: readonly string[]): string =>

@@ -3,7 +3,7 @@ import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { pagedConnection } from '../graphql/pagination.ts';
 import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store-rollups.ts';
-import { StoreFilter } from './store-filter.ts';
+import { resolveStoreFilter, StoreFilter } from './store-filter.ts';
 import {
   GROUP_METRICS,
   GROUP_SORTS,
@@ -65,12 +65,13 @@ builder.queryField('storeGroups', (t) =>
       (args) => args.groupBy2 == null || args.groupBy2 !== args.groupBy,
       { message: 'must differ from groupBy', path: ['groupBy2'] },
     ],
-    resolve: (_root, args, ctx) =>
-      pagedConnection(args, (window) =>
+    resolve: async (_root, args, ctx) => {
+      const filter = await resolveStoreFilter(ctx.services.db.pool, args.filter);
+      return pagedConnection(args, (window) =>
         storeGroups(
           ctx.services.db.pool,
           {
-            filter: args.filter,
+            filter,
             groupBy: args.groupBy,
             groupBy2: args.groupBy2,
             metric: args.groupMetric ?? 'median',
@@ -78,6 +79,7 @@ builder.queryField('storeGroups', (t) =>
           },
           window,
         ),
-      ),
+      );
+    },
   }),
 );

@@ -6,7 +6,7 @@
 import type { Window } from '../graphql/pagination.ts';
 import { queryRows, SqlParams, type Queryable } from '../graphql/sql.ts';
 import { FRESH_ROLLUPS, ROLLUP_COLUMN, rollupDimensions } from '../rollups/store-rollups.ts';
-import { storeFilterConditions, whereClause, type StoreFilterValues } from './store-filter.ts';
+import { storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
 
 export const STORE_GROUPINGS = ['country', 'vertical', 'industry', 'category'] as const;
 export type StoreGrouping = (typeof STORE_GROUPINGS)[number];
@@ -48,7 +48,7 @@ export interface StoreGroupRow {
 }
 
 export interface GroupQuery {
-  filter?: StoreFilterValues | null;
+  filter?: ResolvedStoreFilter | null;
   groupBy: StoreGrouping;
   groupBy2?: StoreGrouping | null;
   metric: GroupMetric;

@@ -2,7 +2,7 @@
 import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { offsetConnection } from '../graphql/pagination.ts';
-import { StoreFilter } from './store-filter.ts';
+import { resolveStoreFilter, StoreFilter } from './store-filter.ts';
 import { countStores, effectiveSort, searchStores, STORE_SORTS } from './store-search.sql.ts';
 import { primeStores } from './store.loaders.ts';
 import { StoreConnection } from './store.ref.ts';
@@ -24,17 +24,18 @@ builder.queryField('stores', (t) =>
       filter: t.arg({ type: StoreFilter }),
       sort: t.arg({ type: StoreSortEnum }),
     },
-    resolve: (_root, args, ctx) => {
+    resolve: async (_root, args, ctx) => {
       const pool = ctx.services.db.pool;
       const sort = effectiveSort(args.sort, args.filter?.q);
+      const filter = await resolveStoreFilter(pool, args.filter);
       return offsetConnection(
         args,
         async (window) => {
-          const stores = await searchStores(pool, args.filter, sort, window);
+          const stores = await searchStores(pool, filter, sort, window);
           primeStores(ctx, stores);
           return stores;
         },
-        () => countStores(pool, args.filter),
+        () => countStores(pool, filter),
       );
     },
   }),

@@ -2,7 +2,7 @@
 import type { Window } from '../graphql/pagination.ts';
 import { countUpTo, likeContains, queryRows, SqlParams, type Queryable } from '../graphql/sql.ts';
 import { BROAD_SEARCH_ROWS, countFuzzyMatches, estimateRows } from './row-estimate.ts';
-import { searchText, storeFilterConditions, whereClause, type StoreFilterValues } from './store-filter.ts';
+import { searchText, storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
 import { storeColumns, type StoreRecord } from './store.sql.ts';
 
 export const STORE_SORTS = ['revenue', 'visits', 'rating', 'newest', 'relevance'] as const;
@@ -34,7 +34,7 @@ const BROAD_WALK_STORES = 10_000;
 
 export async function searchStores(
   pool: Queryable,
-  filter: StoreFilterValues | null | undefined,
+  filter: ResolvedStoreFilter | null | undefined,
   sort: StoreSort,
   window: Window,
 ): Promise<StoreRecord[]> {
@@ -57,7 +57,7 @@ export async function searchStores(
  * PostgreSQL estimates as broad, by walking the most visited stores; otherwise among the stores
  * containing q. Only when neither fills the page is every match ranked.
  */
-async function searchByRelevance(pool: Queryable, filter: StoreFilterValues & { q: string }, { offset, limit }: Window) {
+async function searchByRelevance(pool: Queryable, filter: ResolvedStoreFilter & { q: string }, { offset, limit }: Window) {
   const estimateParams = new SqlParams();
   const matching = `stores s ${whereClause(storeFilterConditions(filter, estimateParams))}`;
   const broad = (await estimateRows(pool, matching, estimateParams.values)) > BROAD_SEARCH_ROWS;
@@ -84,7 +84,7 @@ async function searchByRelevance(pool: Queryable, filter: StoreFilterValues & { 
  * takes in every store sharing most of its trigrams ("waveoutfitters" brings in 20,000
  * "... Outfitters"). Null when the page does not fill with perfect matches.
  */
-async function perfectSubstringMatches(pool: Queryable, filter: StoreFilterValues & { q: string }, count: number) {
+async function perfectSubstringMatches(pool: Queryable, filter: ResolvedStoreFilter & { q: string }, count: number) {
   const params = new SqlParams();
   const conditions = storeFilterConditions(filter, params);
   const q = params.add(searchText(filter.q));
@@ -106,7 +106,7 @@ async function perfectSubstringMatches(pool: Queryable, filter: StoreFilterValue
  * whose domain is q, then perfect matches among the BROAD_WALK_STORES most visited stores, by
  * visits. Null when fewer turn up there (the full ranking then answers).
  */
-async function mostVisitedPerfectMatches(pool: Queryable, filter: StoreFilterValues & { q: string }, count: number) {
+async function mostVisitedPerfectMatches(pool: Queryable, filter: ResolvedStoreFilter & { q: string }, count: number) {
   const params = new SqlParams();
   const conditions = storeFilterConditions(filter, params);
   const q = params.add(searchText(filter.q));
@@ -125,7 +125,7 @@ async function mostVisitedPerfectMatches(pool: Queryable, filter: StoreFilterVal
   return rows.map(({ exactDomain: _, ...store }) => store);
 }
 
-export function countStores(pool: Queryable, filter: StoreFilterValues | null | undefined) {
+export function countStores(pool: Queryable, filter: ResolvedStoreFilter | null | undefined) {
   const params = new SqlParams();
   const where = whereClause(storeFilterConditions(filter, params));
   return (filter?.q ? countFuzzyMatches : countUpTo)(pool, `stores s ${where}`, params.values);

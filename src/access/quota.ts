@@ -103,7 +103,11 @@ export class Quotas {
     await Promise.all(meters.map((m) => this.counters.subtract(m.key, m.units, m.ttlSeconds)));
     // the limit that keeps the caller waiting longest is the one worth naming
     const worst = exceeded.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a));
-    throw new RateLimitedError(worst, limits.map((l) => (exceeded.includes(l) ? { ...l, remaining: 0 } : l)));
+    // the refusal's own headers say what is left now that its units were taken back
+    const refunded = limits.map((l, i) =>
+      exceeded.includes(l) ? { ...l, remaining: 0 } : { ...l, remaining: Math.min(l.limit, l.remaining + meters[i]!.units) },
+    );
+    throw new RateLimitedError(worst, refunded);
   }
 
   /**

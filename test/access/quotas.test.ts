@@ -64,6 +64,23 @@ describe('quotas and rates', () => {
     expect(res.headers.ratelimit).toMatch(/"perMinute";r=1;/);
   });
 
+  it('tells a refused request what was really used: its own headers do not count it (a newcomer read 57 units for 56 served)', async () => {
+    const key = await mintKey(server, { accountExternalId: 'headers-acct' });
+    const served = [];
+    for (let i = 0; i < 5; i++) served.push(await get('/v1/apps/klaviyo', key));
+    expect(served.map((r) => r.statusCode)).toEqual([404, 404, 404, 404, 404]);
+    const refusals = [];
+    for (let i = 0; i < 3; i++) refusals.push(await get('/v1/apps/klaviyo', key));
+    expect(refusals.map((r) => r.statusCode)).toEqual([429, 429, 429]);
+    // 5 served, each one unit of productAppLookups and of the key's daily ceiling; the refusals cost nothing,
+    // and every refusal's RateLimit header says so
+    for (const refused of [...refusals, served[4]!]) {
+      expect(refused.headers.ratelimit).toMatch(/"perKeyDaily";r=995;/);
+      expect(refused.headers.ratelimit).toMatch(/"productAppLookups";r=995;/);
+    }
+    expect(refusals[0]!.headers.ratelimit).toMatch(/"perMinute";r=0;/);
+  });
+
   it('holds each key to its daily ceiling', async () => {
     const key = await mintKey(server, { plan: 'pro' });
     for (let i = 0; i < 4; i++) expect((await get('/v1/apps', key)).statusCode).toBe(200);

@@ -97,6 +97,12 @@ export async function buildServer(services: Services, options: BuildServerOption
   registerAccess(app, access);
 
   app.setErrorHandler((error, request, reply) => {
+    // a client that hangs up before its request arrived whole (Node's "aborted", code ECONNRESET) is
+    // neither a failure of ours nor a database outage: it has gone and reads no answer
+    if (request.raw.readableAborted) {
+      request.log.info({ code: (error as NodeJS.ErrnoException).code }, 'client closed the connection during the request');
+      return sendError(reply, new ApiError('bad_request', 'The client closed the connection before its request arrived.', { parameter: 'body', rule: 'must arrive whole' }));
+    }
     const apiError = toApiError(error, BODY_LIMIT_BYTES);
     if (apiError.code === 'internal') request.log.error({ err: error }, 'request failed unexpectedly');
     else if (apiError.code === 'query_timeout') request.log.warn({ err: error }, 'query timed out');

@@ -8,6 +8,7 @@ import type { PersistedOperations } from '../src/graphql/persisted-operations.ts
 import type { RunOperation } from '../src/graphql/yoga.ts';
 import type { Services } from '../src/platform/services.ts';
 import { registerDiscoveryRoutes } from './discovery-routes.ts';
+import { registerReferencePage } from './reference-page.ts';
 import { toApiError } from './graphql-errors.ts';
 import { parseBody, parseParams } from './parse-params.ts';
 import { fastifyPath, type RestRoute } from './route.ts';
@@ -21,6 +22,7 @@ export async function registerRest(
 ): Promise<void> {
   for (const route of catalogRoutes) registerCatalogRoute(app, services, operations, runOperation, route);
   registerDiscoveryRoutes(app, services);
+  await registerReferencePage(app);
 }
 
 /** each request's parameters, parsed once in preValidation */

@@ -93,7 +93,7 @@ async function start(configured: Config, logger: Logger, shutdown: Shutdown): Pr
 }
 
 const config = loadConfigOrExit();
-const logger = createLogger(config.LOG_LEVEL);
+const logger = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT);
 const shutdown = new Shutdown(logger);
 shutdown.exitOnSignals(['SIGINT', 'SIGTERM']);
 process.on('uncaughtException', (error) => {

@@ -18,7 +18,7 @@ if (!configured.DATABASE_URL) {
   process.exit(1);
 }
 
-const logger = createLogger(configured.LOG_LEVEL).child({ process: 'worker' });
+const logger = createLogger(configured.LOG_LEVEL, undefined, configured.LOG_FORMAT).child({ process: 'worker' });
 const shutdown = new Shutdown(logger);
 shutdown.exitOnSignals(['SIGINT', 'SIGTERM']);
 

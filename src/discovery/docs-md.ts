@@ -21,7 +21,7 @@ export function renderDocsMarkdown(document: OpenAPIObject = buildOpenApiDocumen
   const sections = [
     `# ${document.info.title} reference (v1)`,
     `Generated from the route table by \`npm run codegen\`; served at /v1/docs.md. The same description as ` +
-      'OpenAPI 3.1 is /v1/openapi.json; workflow recipes are /v1/examples. Paths are relative to the host serving ' +
+      'OpenAPI 3.1 is /v1/openapi.json (read in a browser at /docs); workflow recipes are /v1/examples. Paths are relative to the host serving ' +
       'this document.',
     '## Usage rules',
     USAGE_RULES.map((rule, index) => `${index + 1}. ${rule}`).join('\n'),

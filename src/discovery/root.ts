@@ -5,6 +5,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 export const DISCOVERY_LINKS = {
   llmsTxt: '/v1/llms.txt',
   docs: '/v1/docs.md',
+  reference: '/docs',
   openapi: '/v1/openapi.json',
   examples: '/v1/examples',
   health: '/v1/health',
@@ -21,6 +22,7 @@ export const RootDocument = z
     links: z.strictObject({
       llmsTxt: z.string(),
       docs: z.string(),
+      reference: z.string().meta({ description: 'The HTML reference over the OpenAPI description.' }),
       openapi: z.string(),
       examples: z.string(),
       health: z.string(),

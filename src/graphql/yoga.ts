@@ -1,4 +1,4 @@
-// GraphQL on the Fastify server: graphql-yoga at /graphql (GraphiQL in a browser, SSE for
+// GraphQL on the Fastify server: graphql-yoga at /graphql (GraphiQL in a browser, served offline, SSE for
 // streamed results) and graphql-ws on the same port and path. Cross-cutting behaviour lives in
 // Yoga/envelop plugins around the one execution path: armor limits, persisted operations, graphql-jit
 // for the persisted documents, the access layer's charging, the response cache, error masking. REST
@@ -17,6 +17,7 @@ import { GraphQLError, type ExecutionResult } from 'graphql';
 import { ApiError, isErrorCode } from '../platform/errors.ts';
 import type { Services } from '../platform/services.ts';
 import { armorPlugin } from './armor.ts';
+import { GRAPHIQL_OPTIONS, renderOfflineGraphiQL } from './graphiql.ts';
 import { createGraphqlContext } from './context.ts';
 import { callerFacingErrorsPlugin, createErrorMasker } from './errors.ts';
 import type { PersistedOperation, PersistedOperations } from './persisted-operations.ts';
@@ -53,7 +54,8 @@ export function createGraphqlYoga(
   return createYoga<ServerContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
-    graphiql: { title: 'Store intelligence GraphQL' },
+    graphiql: GRAPHIQL_OPTIONS,
+    renderGraphiQL: renderOfflineGraphiQL,
     landingPage: false,
     // CORS is the server's one policy (src/http/security-headers.ts); Yoga's own would reflect any Origin with credentials
     cors: false,

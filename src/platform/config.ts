@@ -47,6 +47,8 @@ export const configSchema = z.object({
   /** how long a catalog GET response may be served from memory (src/http/response-cache.ts); 0 = no response cache */
   RESPONSE_CACHE_TTL_MS: int(10_000, 0, 60_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** auto = pretty on a terminal, JSON lines otherwise (src/platform/logger.ts) */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   /** the web app's service credential (header X-Service-Token) for the key-management GraphQL fields; unset = those fields refuse every caller */
   WEB_APP_SERVICE_TOKEN: z
     .string()

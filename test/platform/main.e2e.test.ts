@@ -162,6 +162,10 @@ describe('npm start with no backend configured (embedded default)', () => {
     expect(second.output).not.toContain('created now');
     expect(second.output).not.toContain('applying migration');
     expect(second.output).not.toContain('seeding');
+    // stdout is a pipe here, so every line is JSON for a collector; a start says nothing it need not
+    const lines = second.output.split('\n').filter((line) => line.length > 0);
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(second.output).not.toContain('crontab');
     expect(second.stores).toBe(SEED_STORES);
     expect(second.code).toBe(0);
     expect(problemsDuringShutdown(second.output)).toEqual([]);

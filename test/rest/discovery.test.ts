@@ -25,6 +25,7 @@ describe('discovery routes', () => {
       links: {
         llmsTxt: '/v1/llms.txt',
         docs: '/v1/docs.md',
+        reference: '/docs',
         openapi: '/v1/openapi.json',
         examples: '/v1/examples',
         health: '/v1/health',
@@ -32,7 +33,10 @@ describe('discovery routes', () => {
       },
     });
     for (const link of Object.values(res.body.links as Record<string, string>).filter((l) => l !== '/graphql')) {
-      expect((await rest.app.inject({ method: 'GET', url: link })).statusCode, link).toBe(200);
+      const answer = await rest.app.inject({ method: 'GET', url: link });
+      // /docs moves to /docs/, the page itself
+      const page = answer.statusCode === 301 ? await rest.app.inject({ method: 'GET', url: String(answer.headers.location) }) : answer;
+      expect(page.statusCode, link).toBe(200);
     }
   });
 

@@ -53,7 +53,9 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
 
   await migrateJobQueue(pool);
   const graphileLogger = new GraphileLogger(() => (level, message, meta) => {
-    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
+    // graphile-worker's own start line says what "job worker started" below says, with less
+    const restatesStart = message.startsWith('Worker connected');
+    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' && !restatesStart ? 'info' : 'debug';
     log[method]({ queue: meta }, message);
   });
 
@@ -71,6 +73,9 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     noHandleSignals: true,
     pollInterval: options.pollIntervalMs ?? 1_000,
     taskList,
+    // recurring work is scheduled by the features themselves (sweeps, probe ticks), never by a
+    // crontab file: without this graphile-worker looks for ./crontab and logs its absence at every start
+    parsedCronItems: [],
     logger: graphileLogger,
   });
   const utils = await makeWorkerUtils({ pgPool: pool, schema: JOB_SCHEMA, logger: graphileLogger });

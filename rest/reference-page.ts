@@ -1,0 +1,39 @@
+// GET /docs: the HTML API reference over /v1/openapi.json, rendered in the browser by Scalar. The
+// Fastify plugin serves Scalar's standalone script from the npm package itself (at /docs/js/),
+// and the configuration turns off everything that would reach another host: web fonts, telemetry,
+// the hosted API client, the AI chat and the MCP buttons. Like the discovery documents, the page holds no data of
+// its own and needs no key; its "test request" panel sends the key the reader types as a header.
+import scalarApiReference from '@scalar/fastify-api-reference';
+import type { FastifyInstance } from 'fastify';
+import { DISCOVERY_LINKS } from '../src/discovery/root.ts';
+
+/** The page and its script change only with a deploy, like the discovery documents. */
+const CACHE_CONTROL = 'public, max-age=300';
+
+export async function registerReferencePage(app: FastifyInstance): Promise<void> {
+  await app.register(async (scope) => {
+    // the plugin's routes take no config of their own: mark each as a page that serves no data
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...route.config, servesNoData: true };
+    });
+    await scope.register(scalarApiReference, {
+      routePrefix: DISCOVERY_LINKS.reference,
+      logLevel: 'warn',
+      hooks: {
+        preHandler: async (_request, reply) => {
+          reply.header('cache-control', CACHE_CONTROL);
+        },
+      },
+      configuration: {
+        url: DISCOVERY_LINKS.openapi,
+        pageTitle: 'Store-Intelligence API reference',
+        withDefaultFonts: false,
+        telemetry: false,
+        hideClientButton: true,
+        showDeveloperTools: 'never',
+        mcp: { disabled: true },
+        agent: { disabled: true },
+      },
+    });
+  });
+}

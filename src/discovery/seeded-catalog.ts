@@ -1,0 +1,21 @@
+// Values of the catalog a first `npm start` seeds (seed 1): the workflow recipes, the route
+// examples and the GraphQL IDE's first tab use them, so each answers data when followed literally.
+// Store domains derive from the store id alone (src/seed/names.ts) and a store's facts from the
+// seed and its id, so these exist in every catalog seeded with seed 1 and at least 38 stores.
+// test/discovery/recipes.test.ts follows every recipe on such a catalog.
+export const SEEDED = {
+  /** a brand whose search finds `domain` first */
+  brand: 'riverbasket',
+  /** store 38: best sellers, six apps, two years of third-party traffic */
+  domain: 'riverbasket.store.example',
+  /** the same store's best seller */
+  productHandle: 'eco-friendly-interactive-dog-treats',
+  /** a second store, for comparisons */
+  otherDomain: 'vistapeak.co.example',
+  /** an app installed on `domain` */
+  appSlug: 'judgeme',
+  /** the largest vertical and its largest category, as the catalog spells them */
+  vertical: 'Apparel & Accessories',
+  category: 'Clothing',
+  countryCode: 'US',
+} as const;

@@ -4,7 +4,8 @@
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 
-export const BENCH_STORES = 1_000_000;
+/** the catalog size the bench runs on; BENCH_STORES lowers it for trying the harness on a small catalog */
+export const BENCH_STORES = Number(process.env.BENCH_STORES ?? 1_000_000);
 
 export interface CatalogSample {
   stores: Array<{ domain: string; id: number; legacyId: string | null }>;

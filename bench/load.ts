@@ -14,19 +14,41 @@ export interface LoadResult {
   errors: number;
 }
 
+/** One request of a rotation: a GET path, or a POST with its JSON body (GraphQL). */
+export interface BenchRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
 export const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 
 export async function drive(
   baseUrl: string,
-  paths: string[],
-  { connections, durationS, headers }: { connections: number; durationS: number; headers: Record<string, string> },
+  paths: readonly string[] | readonly BenchRequest[],
+  {
+    connections,
+    durationS,
+    headers,
+  }: {
+    connections: number;
+    durationS: number;
+    headers: Record<string, string>;
+  },
 ): Promise<LoadResult> {
   const durations: number[] = [];
+  const requests = paths.map((entry) =>
+    typeof entry === 'string'
+      ? { method: 'GET' as const, path: entry }
+      : {
+          ...entry,
+          ...(entry.body !== undefined ? { headers: { ...headers, 'content-type': 'application/json' } } : {}),
+        },
+  );
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      { url: baseUrl, connections, duration: durationS, headers, requests: paths.map((path) => ({ method: 'GET' as const, path })) },
-      (error, done) => (error ? reject(error) : resolve(done)),
+    const instance = autocannon({ url: baseUrl, connections, duration: durationS, headers, requests }, (error, done) =>
+      error ? reject(error) : resolve(done),
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       if (statusCode >= 200 && statusCode < 300) durations.push(responseTime);

@@ -12,7 +12,7 @@ export interface Statement {
 export interface ProbeResult {
   /** statements per request: median over the probed requests */
   statements: number;
-  /** statements of the first probed request, for the baseline and the report */
+  /** statements of the first probed request, for the report and its plans */
   sample: Statement[];
   /** probed requests that did not answer 2xx, with their status and body */
   failures: string[];

@@ -1,5 +1,5 @@
 // Child processes of the bench: the service started as a user starts it (tsx src/main.ts with its
-// environment), the plain baseline, and the keys CLI. Each gets a free port and is awaited until it
+// environment), its peers (bench/peers/), and the keys CLI. Each gets a free port and is awaited until it
 // answers HTTP.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -18,6 +18,8 @@ export async function freePort(): Promise<number> {
 
 export interface Running {
   baseUrl: string;
+  /** the server's process id (its CPU time is read from /proc) */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export async function startNode(
   await waitForHttp(`${baseUrl}${readyPath}`, child, 120_000);
   return {
     baseUrl,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -61,10 +64,14 @@ export async function startNode(
 
 /** Mints a pro key for the bench account with the keys CLI, as an operator would. */
 export function createBenchKey(databaseUrl: string): string {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/access/keys-cli.ts', 'create', '--account', 'bench', '--plan', 'pro', '--name', 'npm run bench'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'src/access/keys-cli.ts', 'create', '--account', 'bench', '--plan', 'pro', '--name', 'npm run bench'],
+    {
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    },
+  );
   if (run.status !== 0) throw new Error(`keys create failed: ${run.stderr}`);
   return run.stdout.trim();
 }

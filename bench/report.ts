@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import type { Family } from './families.ts';
 import type { LoadResult } from './load.ts';
 import type { ProbeResult } from './probe.ts';
+import type { PeerFigures, PeerResult } from './peers/run-peers.ts';
 
 export interface FamilyResult {
   family: Family;
@@ -19,8 +20,11 @@ export interface Report {
   workingTree: string;
   machine: string;
   databaseUrl: string;
+  /** stores in the catalog measured */
+  stores: number;
   results: FamilyResult[];
-  ratios: Array<{ route: string; connections: number; service: LoadResult; plain: LoadResult }>;
+  /** the service (response cache off) beside PostGraphile 5 and the hand-written floor on the same database */
+  peers: PeerResult[];
   /** the services ran with RESPONSE_CACHE_TTL_MS=0: every request went through the database */
   responseCacheOff: boolean;
 }
@@ -67,7 +71,7 @@ export function writeReport(report: Report, out = 'bench/results'): void {
   );
 
   const lines = [
-    '# Bench results at 1M stores',
+    `# Bench results at ${report.stores.toLocaleString('en-US')} stores`,
     '',
     `- run: ${report.started}, commit ${report.commit} (working tree: ${report.workingTree})`,
     `- command: \`${report.command}\``,
@@ -91,17 +95,12 @@ export function writeReport(report: Report, out = 'bench/results'): void {
         targetText(r.family),
         verdict(r),
         '',
-      ].join(' | ').trim(),
+      ]
+        .join(' | ')
+        .trim(),
     ),
     '',
-    '## REST through persisted GraphQL vs a plain Fastify handler issuing the same SQL (target ≥ 0.7)',
-    '',
-    '| route | conns | service req/s | plain req/s | ratio | service p50 ms | plain p50 ms |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...report.ratios.map((r) =>
-      `| ${r.route} | ${r.connections} | ${int(r.service.rps)} | ${int(r.plain.rps)} | ${(r.service.rps / r.plain.rps).toFixed(2)} | ${ms(r.service.p50Ms)} | ${ms(r.plain.p50Ms)} |`,
-    ),
-    '',
+    ...peerTable(report.peers),
     '## Simple routes: end-to-end p50 (1 connection) minus the database time (target ≤ 2 ms)',
     '',
     ...report.results
@@ -114,13 +113,37 @@ export function writeReport(report: Report, out = 'bench/results'): void {
     '## How the columns are measured',
     '',
     '- req/s, p50, p99: autocannon against the service started as `tsx src/main.ts` (DATABASE_URL, SEED_STORES=0, LOG_LEVEL=warn, a pro key from the keys CLI, its limits lifted with PLAN_LIMITS_JSON), after a warm-up; each connection walks a rotating list of real values from the catalog. Percentiles come from per-response hrtime durations. "1-conn" is the same family with one connection (latency without queueing on the 2 cores).',
-    '- SQL stmts/req: a separate probe server with bench/record-sql.ts preloaded logs every statement any pg client sends (raw pool, Prisma\'s pool, access layer); the median count over five probed requests, job-queue polling excluded. pg_stat_statements is not preloaded on this PostgreSQL, and the timed runs carry no instrumentation. Each probed request is a response-cache miss (distinct parameters); a hit issues no statement.',
+    "- SQL stmts/req: a separate probe server with bench/record-sql.ts preloaded logs every statement any pg client sends (raw pool, Prisma's pool, access layer); the median count over five probed requests, job-queue polling excluded. pg_stat_statements is not preloaded on this PostgreSQL, and the timed runs carry no instrumentation. Each probed request is a response-cache miss (distinct parameters); a hit issues no statement.",
     report.responseCacheOff
       ? '- Response cache: off in this run (RESPONSE_CACHE_TTL_MS=0): every timed request runs the REST-through-GraphQL path and its SQL; the rows marked "response cache off" repeat that.'
       : '- Response cache: the timed runs use the service\'s default (catalog GET answers reused for up to RESPONSE_CACHE_TTL_MS = 10 s, src/http/response-cache.ts); the rows marked "response cache off" run a second service with RESPONSE_CACHE_TTL_MS=0, the REST-through-GraphQL path on every request. bench/results.uncached.md has every family with the cache off.',
-    '- DB exec ms: each SELECT the first probed request issued, re-run with its own bind values under EXPLAIN (ANALYZE), median of 5, summed over the request\'s statements (an upper bound where the service runs them concurrently); plans are in bench/plans/.',
-    '- The plain baseline (bench/baseline-server.ts, never shipped) replays the recorded statements of the probed request on one pg.Pool with this request\'s key values swapped in.',
+    "- DB exec ms: each SELECT the first probed request issued, re-run with its own bind values under EXPLAIN (ANALYZE), median of 5, summed over the request's statements (an upper bound where the service runs them concurrently); plans are in bench/plans/.",
+    "- Peers (bench/peers/): the service with RESPONSE_CACHE_TTL_MS=0, PostGraphile 5 (Amber preset, library mode on Node's http server, two smart tags: the unique key stores.domain and the relation to legacy_store_summaries) and the floor (Fastify + pg, one named prepared SELECT per route written for the purpose) on the same database, 10 connections each to PostgreSQL. For each row and connection count: a warm-up of each, then three runs strictly alternating service, PostGraphile, floor; each figure is the median of the three. bench/peers/rows.ts holds the requests.",
+    '- CPU ms/req: utime + stime from /proc over each run, of the server process (node) and of the PostgreSQL backends of its connections (pg_stat_activity by application_name on the bench database), divided by the requests answered; the load generator shares the 2 cores.',
     '',
   ];
   writeFileSync(`${out}.md`, lines.join('\n'));
+}
+
+const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '-');
+const cpu = (f: PeerFigures) => `${ms(f.serverCpuMs)} / ${ms(f.postgresCpuMs)}`;
+
+function peerTable(peers: readonly PeerResult[]): string[] {
+  if (peers.length === 0) return [];
+  return [
+    '## Against peers on the same database (response cache off; targets: ≥ 1.0× PostGraphile on every row, ≥ 0.5× the floor on the card)',
+    '',
+    '| route | conns | service req/s | PostGraphile req/s | floor req/s | × PostGraphile | × floor | p50 / p99 ms service | PostGraphile | floor | CPU ms/req node / Postgres: service | PostGraphile | floor |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...peers.map(
+      (p) =>
+        `| ${p.route} | ${p.connections} | ${int(p.service.rps)} | ${int(p.postgraphile.rps)} | ${int(p.plain.rps)} | ${ratio(p.service.rps, p.postgraphile.rps)} | ${ratio(p.service.rps, p.plain.rps)} | ${ms(p.service.p50Ms)} / ${ms(p.service.p99Ms)} | ${ms(p.postgraphile.p50Ms)} / ${ms(p.postgraphile.p99Ms)} | ${ms(p.plain.p50Ms)} / ${ms(p.plain.p99Ms)} | ${cpu(p.service)} | ${cpu(p.postgraphile)} | ${cpu(p.plain)} |`,
+    ),
+    ...(peers.some(
+      (p) => p.service.non2xx + p.service.errors + p.postgraphile.non2xx + p.postgraphile.errors + p.plain.non2xx + p.plain.errors > 0,
+    )
+      ? ['', 'Some runs had non-2xx answers or errors: see peers[].*.non2xx and errors in the JSON.']
+      : []),
+    '',
+  ];
 }

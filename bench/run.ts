@@ -1,18 +1,21 @@
 // `npm run bench`: the service at catalog scale (issue 7). Seeds or reuses the 1M-store catalog,
 // starts the service as a user would (tsx src/main.ts), probes each route family for its SQL
 // (statements per request, EXPLAIN ANALYZE time), then drives it with autocannon family by family
-// and side by side with the plain baseline, and writes bench/results.json and bench/results.md.
+// then beside its peers on the same database (PostGraphile 5 and a hand-written Fastify + pg floor,
+// bench/peers/), and writes bench/results.json and bench/results.md.
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_catalog_1m),
-// BENCH_DURATION_S (10), BENCH_WARMUP_S (3), BENCH_SINGLE_S (5), BENCH_FAMILIES (all): comma-separated
-// parts of family names, e.g. BENCH_FAMILIES=profile to time the store profile (and its side-by-side) only.
+// BENCH_STORES (1,000,000), BENCH_DURATION_S (10), BENCH_WARMUP_S (3), BENCH_SINGLE_S (5), BENCH_FAMILIES (all): comma-separated
+// parts of family names, e.g. BENCH_FAMILIES=profile to time the store profile only; BENCH_FAMILIES=peers runs the peer comparison alone.
 import { execSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sampleCatalog, seedOrReuse } from './catalog.ts';
-import { buildFamilies, type Family } from './families.ts';
-import { drive, type LoadResult } from './load.ts';
+import { BENCH_STORES, sampleCatalog, seedOrReuse } from './catalog.ts';
+import { buildFamilies } from './families.ts';
+import { drive } from './load.ts';
+import { buildPeerRows } from './peers/rows.ts';
+import { runPeers } from './peers/run-peers.ts';
 import { explainText, probeFamily, type ProbeResult } from './probe.ts';
 import { createBenchKey, revokeKey, startNode } from './processes.ts';
 import { writeReport, type FamilyResult } from './report.ts';
@@ -21,7 +24,10 @@ const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
 const warmupS = Number(process.env.BENCH_WARMUP_S ?? 3);
 const singleS = Number(process.env.BENCH_SINGLE_S ?? 5);
-const familyFilter = (process.env.BENCH_FAMILIES ?? '').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean);
+const familyFilter = (process.env.BENCH_FAMILIES ?? '')
+  .split(',')
+  .map((part) => part.trim().toLowerCase())
+  .filter(Boolean);
 const COOL_DOWN_MS = 6_000;
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const git = (cmd: string) => execSync(`git ${cmd}`, { encoding: 'utf8' }).trim();
@@ -33,7 +39,12 @@ const planLimits = JSON.stringify({
   pro: {
     perMinute: UNLIMITED,
     perKeyDaily: null,
-    daily: { storeSearches: UNLIMITED, storeLookups: UNLIMITED, productSearches: UNLIMITED, productAppLookups: UNLIMITED },
+    daily: {
+      storeSearches: UNLIMITED,
+      storeLookups: UNLIMITED,
+      productSearches: UNLIMITED,
+      productAppLookups: UNLIMITED,
+    },
   },
 });
 const serviceEnv = {
@@ -50,115 +61,117 @@ const allFamilies = buildFamilies(sample);
 const families = familyFilter.length
   ? allFamilies.filter((family) => familyFilter.some((part) => family.name.toLowerCase().includes(part)))
   : allFamilies;
+// BENCH_FAMILIES=peers runs the peer comparison alone; any other narrowing leaves it out
+const runPeersToo = familyFilter.length === 0 || familyFilter.includes('peers');
 // the service's response cache is on by default, as users run it; RESPONSE_CACHE_TTL_MS=0 measures
 // every request end to end through the database and writes its own results (results.uncached.*)
 const cacheTtl = process.env.RESPONSE_CACHE_TTL_MS;
 const cacheOff = cacheTtl !== undefined && Number(cacheTtl) === 0;
 const out = familyFilter.length ? 'bench/results.partial' : cacheOff ? 'bench/results.uncached' : 'bench/results';
-if (families.length === 0) throw new Error(`BENCH_FAMILIES=${process.env.BENCH_FAMILIES} names none of: ${allFamilies.map((f) => f.name).join(', ')}`);
+if (families.length === 0 && !runPeersToo)
+  throw new Error(`BENCH_FAMILIES=${process.env.BENCH_FAMILIES} names none of: ${allFamilies.map((f) => f.name).join(', ')}`);
 const key = createBenchKey(databaseUrl);
 const headers = { authorization: `Bearer ${key}` };
 const started = new Date().toISOString();
 const loadBefore = loadavg();
 
 try {
-  // 1. the probe: statements and database time per family, on a server that logs its SQL
-  const sqlLog = join(tmpdir(), `bench-sql-${process.pid}.jsonl`);
-  writeFileSync(sqlLog, '');
-  const probe = await startNode('src/main.ts', { ...serviceEnv, BENCH_SQL_LOG: sqlLog }, { preloads: ['./bench/record-sql.ts'], readyPath: '/v1/health' });
-  const probes = new Map<string, ProbeResult>();
-  mkdirSync('bench/plans', { recursive: true });
-  try {
-    for (const family of families) {
-      log(`probing ${family.name}`);
-      const result = await probeFamily(probe.baseUrl, headers, family.paths, sqlLog, databaseUrl);
-      probes.set(family.name, result);
-      const file = family.name.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '').toLowerCase();
-      writeFileSync(`bench/plans/${file}.txt`, await explainText(databaseUrl, result.sample));
-    }
-  } finally {
-    await probe.stop();
-    rmSync(sqlLog, { force: true });
-  }
-
-  // 2. the timed runs, on the service as users start it
-  const service = await startNode('src/main.ts', serviceEnv, { readyPath: '/v1/health' });
   const results: FamilyResult[] = [];
-  try {
-    for (const family of families) {
-      log(`driving ${family.name}: warm-up ${warmupS} s, ${family.connections} connections ${durationS} s, 1 connection ${singleS} s`);
-      await drive(service.baseUrl, family.paths, { connections: family.connections, durationS: warmupS, headers });
-      const loaded = await drive(service.baseUrl, family.paths, { connections: family.connections, durationS, headers });
-      const single = await drive(service.baseUrl, family.paths, { connections: 1, durationS: singleS, headers });
-      results.push({ family, loaded, single, probe: probes.get(family.name)! });
-      // statements abandoned by the last connections run on until the service's statement timeout
-      // (5 s by default); let them end before the next family is timed
-      await sleep(COOL_DOWN_MS);
-    }
-  } finally {
-    await service.stop();
-  }
-
-  // 3. the plain baseline side by side: the same SQL, the same rotation, alternating runs
-  const [profile, search] = allFamilies as [Family, Family];
-  const probedStore = sample.stores[0]!;
-  const probedWord = sample.nameWords[0]!;
-  const sideBySide = [
-    {
-      family: profile,
-      plainPaths: sample.stores.map((s) => `/plain/stores/${encodeURIComponent(s.domain)}`),
-      route: (probe: ProbeResult) => ({
-        path: '/plain/stores/:domain',
-        param: { in: 'path', name: 'domain' },
-        statements: probe.sample,
-        probe: probedStore,
-        lookup: Object.fromEntries(sample.stores.map((s) => [s.domain, s])),
-      }),
-    },
-    {
-      family: search,
-      plainPaths: sample.nameWords.map((w) => `/plain/stores?q=${encodeURIComponent(w)}`),
-      route: (probe: ProbeResult) => ({ path: '/plain/stores', param: { in: 'query', name: 'q' }, statements: probe.sample, probe: { q: probedWord } }),
-    },
-  ].filter((pair) => probes.has(pair.family.name));
-  const ratios: Array<{ route: string; connections: number; service: LoadResult; plain: LoadResult }> = [];
-  if (sideBySide.length > 0) {
-    const baseline = await startNode('bench/baseline-server.ts', {
-      BENCH_BASELINE_JSON: JSON.stringify({ databaseUrl, routes: sideBySide.map((pair) => pair.route(probes.get(pair.family.name)!)) }),
-    });
-    // the service as users run it, and again with its response cache off: the adapter's own cost
-    const service2 = await startNode('src/main.ts', serviceEnv, { readyPath: '/v1/health' });
-    const uncached = await startNode('src/main.ts', { ...serviceEnv, RESPONSE_CACHE_TTL_MS: '0' }, { readyPath: '/v1/health' });
+  if (families.length > 0) {
+    // 1. the probe: statements and database time per family, on a server that logs its SQL
+    const sqlLog = join(tmpdir(), `bench-sql-${process.pid}.jsonl`);
+    writeFileSync(sqlLog, '');
+    const probe = await startNode(
+      'src/main.ts',
+      { ...serviceEnv, BENCH_SQL_LOG: sqlLog },
+      { preloads: ['./bench/record-sql.ts'], readyPath: '/v1/health' },
+    );
+    const probes = new Map<string, ProbeResult>();
+    mkdirSync('bench/plans', { recursive: true });
     try {
-      for (const { family, plainPaths } of sideBySide) {
-        log(`side by side: ${family.name}`);
-        const options = { connections: family.connections, durationS, headers };
-        await drive(service2.baseUrl, family.paths, { ...options, durationS: warmupS });
-        await drive(uncached.baseUrl, family.paths, { ...options, durationS: warmupS });
-        await drive(baseline.baseUrl, plainPaths, { ...options, durationS: warmupS });
-        const serviceRun = await drive(service2.baseUrl, family.paths, options);
-        const uncachedRun = await drive(uncached.baseUrl, family.paths, options);
-        const plainRun = await drive(baseline.baseUrl, plainPaths, options);
-        ratios.push({ route: family.route, connections: family.connections, service: serviceRun, plain: plainRun });
-        ratios.push({ route: `${family.route} (response cache off)`, connections: family.connections, service: uncachedRun, plain: plainRun });
+      for (const family of families) {
+        log(`probing ${family.name}`);
+        const result = await probeFamily(probe.baseUrl, headers, family.paths, sqlLog, databaseUrl);
+        probes.set(family.name, result);
+        const file = family.name
+          .replace(/[^a-z0-9]+/gi, '-')
+          .replace(/-$/, '')
+          .toLowerCase();
+        writeFileSync(`bench/plans/${file}.txt`, await explainText(databaseUrl, result.sample));
       }
     } finally {
-      await Promise.all([service2.stop(), uncached.stop(), baseline.stop()]);
+      await probe.stop();
+      rmSync(sqlLog, { force: true });
+    }
+
+    // 2. the timed runs, on the service as users start it
+    const service = await startNode('src/main.ts', serviceEnv, {
+      readyPath: '/v1/health',
+    });
+    try {
+      for (const family of families) {
+        log(`driving ${family.name}: warm-up ${warmupS} s, ${family.connections} connections ${durationS} s, 1 connection ${singleS} s`);
+        await drive(service.baseUrl, family.paths, {
+          connections: family.connections,
+          durationS: warmupS,
+          headers,
+        });
+        const loaded = await drive(service.baseUrl, family.paths, {
+          connections: family.connections,
+          durationS,
+          headers,
+        });
+        const single = await drive(service.baseUrl, family.paths, {
+          connections: 1,
+          durationS: singleS,
+          headers,
+        });
+        results.push({
+          family,
+          loaded,
+          single,
+          probe: probes.get(family.name)!,
+        });
+        // statements abandoned by the last connections run on until the service's statement timeout
+        // (5 s by default); let them end before the next family is timed
+        await sleep(COOL_DOWN_MS);
+      }
+    } finally {
+      await service.stop();
     }
   }
 
+  // 3. the peers: PostGraphile 5 and the hand-written floor beside the service, response cache off
+  const peers = runPeersToo
+    ? await runPeers({
+        databaseUrl,
+        serviceEnv,
+        headers,
+        rows: buildPeerRows(sample),
+        durationS,
+        warmupS,
+        log,
+      })
+    : [];
+
   const dirty = git('status --porcelain').split('\n').filter(Boolean).length;
-  writeReport({
-    started,
-    command: `npm run bench (BENCH_DURATION_S=${durationS} BENCH_WARMUP_S=${warmupS} BENCH_SINGLE_S=${singleS}${familyFilter.length ? ` BENCH_FAMILIES=${familyFilter.join(',')}` : ''}${cacheTtl !== undefined ? ` RESPONSE_CACHE_TTL_MS=${cacheTtl}` : ''})`,
-    commit: git('rev-parse --short HEAD'),
-    workingTree: dirty ? `${dirty} uncommitted paths` : 'clean',
-    machine: `${cpus().length} cores, load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
-    databaseUrl,
-    results,
-    ratios,
-    responseCacheOff: cacheOff,
-  }, out);
+  writeReport(
+    {
+      started,
+      command: `npm run bench (BENCH_DURATION_S=${durationS} BENCH_WARMUP_S=${warmupS} BENCH_SINGLE_S=${singleS}${familyFilter.length ? ` BENCH_FAMILIES=${familyFilter.join(',')}` : ''}${cacheTtl !== undefined ? ` RESPONSE_CACHE_TTL_MS=${cacheTtl}` : ''})`,
+      commit: git('rev-parse --short HEAD'),
+      workingTree: dirty ? `${dirty} uncommitted paths` : 'clean',
+      machine: `${cpus().length} cores, load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+      databaseUrl,
+      stores: BENCH_STORES,
+      results,
+      peers,
+      responseCacheOff: cacheOff,
+    },
+    out,
+  );
   log(`wrote ${out}.json and ${out}.md`);
 } finally {
   revokeKey(databaseUrl, key, 12);

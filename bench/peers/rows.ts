@@ -1,0 +1,81 @@
+// The peer rows: the same answer asked of the service, of PostGraphile 5 on the same database and of
+// the hand-written floor. Each row rotates through real values of the catalog sample, the same
+// values in the same order for all three.
+// - store card by domain, GraphQL: the card of spec part 2 (the StoreCard fragment: card columns, the
+//   newest traffic month, whether the legacy store holds a summary for `sources`).
+// - store profile by domain, REST: GET /v1/stores/{domain}, the full profile (every store column,
+//   the newest traffic month, the app stack, the legacy summary); PostGraphile is asked for the same
+//   data in one GraphQL request.
+// - filtered list (vertical, sort by visits, 20 rows), REST and GraphQL: the page of cards and its
+//   total; PostGraphile's totalCount is its exact count.
+import type { CatalogSample } from '../catalog.ts';
+import type { BenchRequest } from '../load.ts';
+
+export interface PeerRow {
+  route: string;
+  service: BenchRequest[];
+  postgraphile: BenchRequest[];
+  plain: BenchRequest[];
+}
+
+const graphql = (query: string, variables: Record<string, unknown>): BenchRequest => ({
+  method: 'POST',
+  path: '/graphql',
+  body: JSON.stringify({ query, variables }),
+});
+const get = (path: string): BenchRequest => ({ method: 'GET', path });
+
+const SERVICE_CARD_FIELDS = `domain monthlyVisits monthlyRevenueUsd { low high } isDropshipper serviceRating serviceGrade
+  vertical countryCode traffic { latest { month organic paid social direct referral source } } sources`;
+const SERVICE_CARD = `query StoreCard($domain: String!) { store(domain: $domain) { ${SERVICE_CARD_FIELDS} } }`;
+const SERVICE_LIST = `query FilteredStores($vertical: String!) {
+  stores(filter: { vertical: $vertical }, sort: visits, first: 20) {
+    totalCount pageInfo { hasNextPage } edges { node { ${SERVICE_CARD_FIELDS} } } } }`;
+
+const PG_LATEST = `trafficMonthliesByStoreId(first: 1, orderBy: PRIMARY_KEY_DESC) {
+  nodes { month organicPct paidPct socialPct directPct referralPct source } }`;
+const PG_CARD_FIELDS = `domain monthlyVisits revenueLowUsd revenueHighUsd isDropshipper serviceRating serviceGrade
+  vertical countryCode legacySummary { domain } ${PG_LATEST}`;
+const PG_CARD = `query StoreCard($domain: String!) { storeByDomain(domain: $domain) { ${PG_CARD_FIELDS} } }`;
+const PG_PROFILE = `query StoreProfile($domain: String!) { storeByDomain(domain: $domain) {
+  rowId domain name legacyId countryCode currency industry vertical category themeName productCount bestSellerCount
+  appCount medianPriceUsd socialFollowers dropshipSignals monthlyVisits revenueLowUsd revenueHighUsd conversionLowPct
+  conversionHighPct averageOrderValueUsd adSpendUsd isDropshipper dropshipperScore serviceRating serviceGrade
+  visitsChangePct revenueChangePct firstSeenAt lastScrapedAt updatedAt
+  legacySummary { legacyId doc } ${PG_LATEST}
+  storeAppsByStoreId { nodes { appByAppId { slug name developer category pricing rating reviewCount appStoreUrl installCount } } } } }`;
+const PG_LIST = `query FilteredStores($vertical: String!) {
+  allStores(condition: { vertical: $vertical }, orderBy: [MONTHLY_VISITS_DESC, PRIMARY_KEY_ASC], first: 20) {
+    totalCount pageInfo { hasNextPage } nodes { ${PG_CARD_FIELDS} } } }`;
+
+export function buildPeerRows({ stores, verticals }: CatalogSample): PeerRow[] {
+  const domains = stores.map((s) => s.domain);
+  const listVerticals = verticals.slice(0, 8);
+  const q = (vertical: string) => new URLSearchParams({ vertical, sort: 'visits' }).toString();
+  return [
+    {
+      route: 'store card by domain · GraphQL',
+      service: domains.map((domain) => graphql(SERVICE_CARD, { domain })),
+      postgraphile: domains.map((domain) => graphql(PG_CARD, { domain })),
+      plain: domains.map((domain) => get(`/floor/cards/${encodeURIComponent(domain)}`)),
+    },
+    {
+      route: 'store profile by domain · REST GET /v1/stores/{domain}',
+      service: domains.map((domain) => get(`/v1/stores/${encodeURIComponent(domain)}`)),
+      postgraphile: domains.map((domain) => graphql(PG_PROFILE, { domain })),
+      plain: domains.map((domain) => get(`/floor/stores/${encodeURIComponent(domain)}`)),
+    },
+    {
+      route: 'filtered list (vertical, sort by visits, 20 rows) · REST GET /v1/stores',
+      service: listVerticals.map((vertical) => get(`/v1/stores?${q(vertical)}`)),
+      postgraphile: listVerticals.map((vertical) => graphql(PG_LIST, { vertical })),
+      plain: listVerticals.map((vertical) => get(`/floor/stores?${new URLSearchParams({ vertical })}`)),
+    },
+    {
+      route: 'filtered list (vertical, sort by visits, 20 rows) · GraphQL',
+      service: listVerticals.map((vertical) => graphql(SERVICE_LIST, { vertical })),
+      postgraphile: listVerticals.map((vertical) => graphql(PG_LIST, { vertical })),
+      plain: listVerticals.map((vertical) => get(`/floor/stores?${new URLSearchParams({ vertical })}`)),
+    },
+  ];
+}

@@ -55,7 +55,7 @@ async function start(configured: Config, logger: Logger, shutdown: Shutdown): Pr
   const httpLayer = import('./http/server.ts');
   httpLayer.catch(() => undefined); // awaited below; a failure surfaces there
 
-  const structured = await openStructuredStore(configured, logger);
+  const structured = await openStructuredStore(configured, logger, { readReplicas: true });
   shutdown.add('structured store', () => structured.close());
   if (shutdown.requested) return;
   const config = await withWebhookSecret(configured, structured.database.pool);

@@ -24,7 +24,7 @@ builder.queryField('analyticsOverview', (t) =>
     extensions: rules({ quota: 'storeSearches', cache: 'public' }),
     type: AnalyticsOverview,
     resolve: async (_root, _args, ctx) => {
-      const pool = ctx.services.db.pool;
+      const pool = ctx.services.db.read;
       const [totals, products, verticals, countries] = await Promise.all([
         catalogTotals(pool),
         productsTracked(pool),
@@ -48,7 +48,7 @@ builder.queryField('verticalStats', (t) =>
     type: VerticalStatConnection,
     args: pageArgs,
     description: 'Store count and summed modeled revenue, visits and ad spend per vertical, most stores first.',
-    resolve: async (_root, args, ctx) => arrayConnection(args, await verticalStats(ctx.services.db.pool)),
+    resolve: async (_root, args, ctx) => arrayConnection(args, await verticalStats(ctx.services.db.read)),
   }),
 );
 
@@ -58,7 +58,7 @@ builder.queryField('countryStats', (t) =>
     type: CountryStatConnection,
     description: 'Market size per country, of the whole catalog or inside one vertical; most stores first.',
     args: { ...pageArgs, vertical: t.arg.string({ validate: verticalName }) },
-    resolve: async (_root, { vertical, ...args }, ctx) => arrayConnection(args, await countryStats(ctx.services.db.pool, vertical)),
+    resolve: async (_root, { vertical, ...args }, ctx) => arrayConnection(args, await countryStats(ctx.services.db.read, vertical)),
   }),
 );
 
@@ -82,11 +82,11 @@ builder.queryField('movers', (t) =>
       return offsetConnection(
         args,
         async (window) => {
-          const movers = await findMovers(ctx.services.db.pool, query, window);
+          const movers = await findMovers(ctx.services.db.read, query, window);
           primeStores(ctx, movers.map((m) => m.store));
           return movers.map((m) => ({ ...m, metric }));
         },
-        () => countMovers(ctx.services.db.pool, query),
+        () => countMovers(ctx.services.db.read, query),
       );
     },
   }),

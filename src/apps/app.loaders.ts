@@ -29,7 +29,7 @@ export const appsByStoreId = defineLoader(
   (ctx) =>
     new DataLoader<number, AppRecord[]>(async (storeIds) => {
       const rows = await queryRows<AppRecord & { storeId: number }>(
-        ctx.services.db.pool,
+        ctx.services.db.read,
         `SELECT sa.store_id AS "storeId", ${APP_COLUMNS} FROM store_apps sa JOIN apps a ON a.id = sa.app_id
          WHERE sa.store_id = ANY($1::int[]) ORDER BY sa.store_id, a.install_count DESC, a.name ASC`,
         [storeIds],
@@ -46,7 +46,7 @@ export const appsByStoreId = defineLoader(
 
 /** Stores observed running an app, by modeled monthly visits (highest first). */
 export const appStoresPage = defineLoader((ctx) =>
-  childPageLoader<StoreRecord>(ctx.services.db.pool, {
+  childPageLoader<StoreRecord>(ctx.services.db.read, {
     select: storeColumns('s'),
     from: 'store_apps sa JOIN stores s ON s.id = sa.store_id',
     parentColumn: 'sa.app_id',

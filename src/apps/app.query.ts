@@ -44,7 +44,7 @@ builder.queryField('apps', (t) =>
       q: t.arg.string({ validate: { type: 'string', minLength: [2, { message: 'must be at least 2 characters' }], maxLength: 200 } }),
     },
     resolve: (_root, { q, ...args }, ctx) => {
-      const pool = ctx.services.db.pool;
+      const pool = ctx.services.db.read;
       return offsetConnection(
         args,
         ({ offset, limit }) => {

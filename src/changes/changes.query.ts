@@ -46,7 +46,7 @@ builder.queryField('productChanges', (t) =>
     description: 'Price changes, new and removed SKUs, newest first.',
     args: { ...pageArgs, filter: t.arg({ type: ProductChangeFilter }) },
     resolve: (_root, { filter, ...args }, ctx) =>
-      changeConnection(args, ctx.services.db.pool, {
+      changeConnection(args, ctx.services.db.read, {
         entity: 'product',
         changeTypes: filter?.changeType ? [filter.changeType] : PRODUCT_CHANGE_TYPES,
         domain: filter?.domain,
@@ -63,7 +63,7 @@ builder.queryField('changes', (t) =>
     description: 'One feed of product, app and store changes, newest first.',
     args: { ...pageArgs, filter: t.arg({ type: ChangeFilter }) },
     resolve: (_root, { filter, ...args }, ctx) =>
-      changeConnection(args, ctx.services.db.pool, {
+      changeConnection(args, ctx.services.db.read, {
         entity: filter?.entity,
         changeTypes: filter?.changeType ? [filter.changeType] : null,
         domain: filter?.domain,

@@ -10,6 +10,8 @@
 // the pub/sub) drops the cached answers about that domain and every answer not about one domain
 // (searches, analytics, apps, changes: any of them may include the store), at once. Other catalog
 // writers (the seeder, rollup refreshes) are covered by the TTL: nothing is served staler than it.
+// With read replicas, an answer read from a replica just after the invalidation may predate the
+// scrape's write; the domain is dropped once more when every serving replica must have replayed it.
 import { getOperationAST, Kind, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
@@ -158,14 +160,24 @@ export class ResponseCache {
 
 /**
  * Follows the scrape events: each finished scrape (done, or failed after it may have rewritten the
- * legacy summary) invalidates its domain. Returns the unsubscribe function.
+ * legacy summary) invalidates its domain, and again after `replayBoundMs` when catalog reads may
+ * come from replicas that lag by up to that. Returns the unsubscribe function.
  */
-export function invalidateOnScrapes(cache: ResponseCache, pubsub: PubSub, logger: Logger): () => Promise<void> {
+export function invalidateOnScrapes(cache: ResponseCache, pubsub: PubSub, logger: Logger, replayBoundMs?: number): () => Promise<void> {
+  const again = new Set<NodeJS.Timeout>();
   const subscription = pubsub
     .subscribe(
       RECENT_SCRAPES_CHANNEL,
       (record: ScrapeRecord) => {
-        if (isFinished(record.status)) cache.invalidateDomain(record.domain);
+        if (!isFinished(record.status)) return;
+        cache.invalidateDomain(record.domain);
+        if (replayBoundMs === undefined) return;
+        const timer = setTimeout(() => {
+          again.delete(timer);
+          cache.invalidateDomain(record.domain);
+        }, replayBoundMs);
+        timer.unref();
+        again.add(timer);
       },
       {},
     )
@@ -175,6 +187,7 @@ export function invalidateOnScrapes(cache: ResponseCache, pubsub: PubSub, logger
       return undefined;
     });
   return async () => {
+    again.forEach(clearTimeout);
     const id = await Promise.race([subscription, Promise.resolve(undefined)]);
     if (id !== undefined) pubsub.unsubscribe(id);
   };

@@ -136,7 +136,7 @@ export async function buildServer(services: Services, options: BuildServerOption
   const persistedOperations = new PersistedOperations(schema);
   const ttlMs = services.config.RESPONSE_CACHE_TTL_MS ?? DEFAULT_RESPONSE_CACHE_TTL_MS;
   const cache = ttlMs > 0 ? new ResponseCache({ ttlMs }) : undefined;
-  if (cache) app.addHook('onClose', invalidateOnScrapes(cache, services.pubsub, services.logger));
+  if (cache) app.addHook('onClose', invalidateOnScrapes(cache, services.pubsub, services.logger, services.db.replicas?.replayBoundMs));
   const pipeline = [
     accessGraphqlPlugin(access),
     ...(cache ? [responseCachePlugin({ cache, isPersisted: (d) => persistedOperations.isPersisted(d), domainOf: storeDomainOf })] : []),

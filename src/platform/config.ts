@@ -26,6 +26,17 @@ export const configSchema = z.object({
   PORT: int(8080, 0, 65535),
   /** PostgreSQL for the structured store; absent = embedded PostgreSQL under DATA_DIR */
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
+  /** streaming replicas of DATABASE_URL for catalog reads, comma-separated; absent = every read on the primary */
+  DATABASE_READ_URL: z
+    .string()
+    .trim()
+    .default('')
+    .transform((text) => text.split(',').map((u) => u.trim()).filter(Boolean))
+    .refine((urls) => urls.every((u) => /^postgres(ql)?:\/\//.test(u) && URL.canParse(u)), {
+      message: 'must be one or more postgres:// URLs, comma-separated',
+    }),
+  /** a replica whose staleness passes this serves no reads until it catches up; its reads go to the primary */
+  DATABASE_READ_MAX_LAG_MS: int(5_000, 100, 600_000),
   /** MongoDB for the legacy store; absent = JSONB table in the structured PostgreSQL */
   MONGODB_URL: optionalUrl(['mongodb', 'mongodb+srv']),
   MONGODB_DB: z.string().min(1).default('store_intelligence'),
@@ -119,6 +130,9 @@ export const configSchema = z.object({
   ADS_TIKTOK_TOKEN: z.string().trim().optional().transform((v) => v || undefined),
   ADS_GOOGLE_BASE_URL: optionalUrl(['https', 'http']),
   ADS_GOOGLE_TOKEN: z.string().trim().optional().transform((v) => v || undefined),
+}).refine((c) => c.DATABASE_READ_URL.length === 0 || c.DATABASE_URL !== undefined, {
+  path: ['DATABASE_READ_URL'],
+  message: 'needs DATABASE_URL: replicas follow a primary the service is given, not the embedded PostgreSQL',
 });
 
 export type Config = z.infer<typeof configSchema>;

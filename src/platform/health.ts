@@ -4,6 +4,7 @@
 // so they go to the log, never into the unauthenticated response.
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Services } from './services.ts';
+import type { ReplicaStatus } from './database/read-replicas.ts';
 import { isOpenDevMode } from '../access/authenticate.ts';
 
 export interface BackendHealth {
@@ -20,6 +21,8 @@ export interface HealthReport {
     structured: BackendHealth;
     legacy: BackendHealth;
     redis: BackendHealth;
+    /** only when DATABASE_READ_URL names replicas: ok while every one serves catalog reads */
+    readReplicas?: BackendHealth;
   };
   /** true while no API key exists and the server accepts keyless requests (never in production) */
   openDevMode: boolean;
@@ -68,16 +71,33 @@ export async function checkHealth(services: Pick<Services, 'config' | 'db' | 'le
     isOpenDevMode(services).catch(() => false),
   ]);
 
-  const checks = { structured, legacy: legacyHealth, redis };
+  const readReplicas = db.replicas && replicaHealth(db.replicas.status(), db.replicas.maxLagMs);
+  const checks = { structured, legacy: legacyHealth, redis, ...(readReplicas ? { readReplicas } : {}) };
   for (const [role, check] of Object.entries(checks)) {
     if (!check.ok) services.logger.warn({ role, backend: check.backend, error: check.error }, 'health check failed');
   }
   return {
-    status: structured.ok && legacyHealth.ok && redis.ok ? 'ok' : 'degraded',
-    backends: { structured: publicView(structured), legacy: publicView(legacyHealth), redis: publicView(redis) },
+    status: Object.values(checks).every((check) => check.ok) ? 'ok' : 'degraded',
+    backends: {
+      structured: publicView(structured),
+      legacy: publicView(legacyHealth),
+      redis: publicView(redis),
+      ...(readReplicas ? { readReplicas: publicView(readReplicas) } : {}),
+    },
     openDevMode,
     version: packageJson.version,
     uptimeSeconds: Math.round(process.uptime()),
+  };
+}
+
+/** The replicas as of their last check (they are checked continuously, so this costs no query). */
+function replicaHealth(replicas: ReplicaStatus[], maxLagMs: number): CheckResult {
+  const serving = replicas.filter((r) => r.serving);
+  return {
+    ok: serving.length === replicas.length,
+    backend: 'postgres-replicas',
+    reason: `${serving.length} of ${replicas.length} read replicas within ${maxLagMs} ms of the primary; catalog reads of the others go to the primary`,
+    error: replicas.filter((r) => !r.serving).map((r) => `${r.server}: ${r.reason}`).join('; '),
   };
 }
 

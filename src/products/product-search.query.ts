@@ -45,8 +45,8 @@ builder.queryField('products', (t) =>
     resolve: (_root, { filter, ...args }, ctx) =>
       offsetConnection(
         args,
-        (window) => searchProducts(ctx.services.db.pool, filter, window),
-        () => countProducts(ctx.services.db.pool, filter),
+        (window) => searchProducts(ctx.services.db.read, filter, window),
+        () => countProducts(ctx.services.db.read, filter),
       ),
   }),
 );

@@ -9,7 +9,7 @@ export const productById = defineLoader(
   (ctx) =>
     new DataLoader<number, ProductRecord | null>(async (ids) => {
       const rows = await queryRows<ProductRecord>(
-        ctx.services.db.pool,
+        ctx.services.db.read,
         `SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCTS_WITH_STORE} WHERE p.id = ANY($1::int[])`,
         [ids],
       );
@@ -28,7 +28,7 @@ export const productByDomainHandle = defineLoader(
     new DataLoader<ProductKey, ProductRecord | null, string>(
       async (keys) => {
         const rows = await queryRows<ProductRecord>(
-          ctx.services.db.pool,
+          ctx.services.db.read,
           `SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCTS_WITH_STORE}
            WHERE (s.domain, p.handle) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
           [keys.map((k) => k.domain), keys.map((k) => k.handle)],
@@ -43,7 +43,7 @@ export const productByDomainHandle = defineLoader(
 /** A store's products: best-sellers first by rank, then the rest by id. */
 const storeProductPages = (condition?: string) =>
   defineLoader((ctx) =>
-    childPageLoader<ProductRecord>(ctx.services.db.pool, {
+    childPageLoader<ProductRecord>(ctx.services.db.read, {
       select: PRODUCT_COLUMNS,
       from: PRODUCTS_WITH_STORE,
       parentColumn: 'p.store_id',

@@ -69,7 +69,7 @@ builder.queryField('storeGroups', (t) =>
       const filter = await resolveStoreFilter(ctx.services.db.pool, args.filter);
       return pagedConnection(args, (window) =>
         storeGroups(
-          ctx.services.db.pool,
+          ctx.services.db.read,
           {
             filter,
             groupBy: args.groupBy,

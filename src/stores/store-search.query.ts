@@ -25,7 +25,7 @@ builder.queryField('stores', (t) =>
       sort: t.arg({ type: StoreSortEnum }),
     },
     resolve: async (_root, args, ctx) => {
-      const pool = ctx.services.db.pool;
+      const pool = ctx.services.db.read;
       const sort = effectiveSort(args.sort, args.filter?.q);
       const filter = await resolveStoreFilter(pool, args.filter);
       return offsetConnection(

@@ -22,7 +22,7 @@ const STORE_SELECT = `SELECT ${storeColumns('s')} FROM stores s`;
 export const storeById = defineLoader(
   (ctx) =>
     new DataLoader<number, StoreRecord | null>(async (ids) => {
-      const stores = await queryRows<StoreRecord>(ctx.services.db.pool, `${STORE_SELECT} WHERE s.id = ANY($1::int[])`, [ids], 'store-by-id');
+      const stores = await queryRows<StoreRecord>(ctx.services.db.read, `${STORE_SELECT} WHERE s.id = ANY($1::int[])`, [ids], 'store-by-id');
       for (const store of stores) storeByDomain(ctx).prime(store.domain, store);
       return byKey(ids, stores, (s) => s.id);
     }),
@@ -32,7 +32,7 @@ export const storeById = defineLoader(
 export const storeByDomain = defineLoader(
   (ctx) =>
     new DataLoader<string, StoreRecord | null>(async (domains) => {
-      const stores = await queryRows<StoreRecord>(ctx.services.db.pool, `${STORE_SELECT} WHERE s.domain = ANY($1::text[])`, [domains], 'store-by-domain');
+      const stores = await queryRows<StoreRecord>(ctx.services.db.read, `${STORE_SELECT} WHERE s.domain = ANY($1::text[])`, [domains], 'store-by-domain');
       for (const store of stores) storeById(ctx).prime(store.id, store);
       return byKey(domains, stores, (s) => s.domain);
     }),
@@ -80,7 +80,7 @@ export const latestTrafficByStoreId = defineLoader(
   (ctx) =>
     new DataLoader<number, TrafficRecord | null>(async (storeIds) => {
       const rows = await queryRows<TrafficRecord>(
-        ctx.services.db.pool,
+        ctx.services.db.read,
         `SELECT DISTINCT ON (t.store_id) ${TRAFFIC_COLUMNS} FROM traffic_monthly t
          WHERE t.store_id = ANY($1::int[]) ORDER BY t.store_id, t.month DESC`,
         [storeIds],
@@ -116,7 +116,7 @@ const storeCardLoaders = new Map(
       const loader = defineLoader(
         (ctx) =>
           new DataLoader<string, StoreRecord | null>(async (domains) => {
-            const rows = await queryRows<StoreRecord & { latestTraffic?: TrafficRecord | null; apps?: AppRecord[] }>(ctx.services.db.pool, text, [domains], name);
+            const rows = await queryRows<StoreRecord & { latestTraffic?: TrafficRecord | null; apps?: AppRecord[] }>(ctx.services.db.read, text, [domains], name);
             const stores = rows.map(({ latestTraffic, apps: stack, ...store }) => {
               if (traffic) latestTrafficByStoreId(ctx).prime(store.id, latestTraffic ?? null);
               if (apps) appsByStoreId(ctx).prime(store.id, stack ?? []);
@@ -135,7 +135,7 @@ export const storeCardByDomain = (ctx: GraphqlContext, needs: StoreCardNeeds) =>
 
 /** Monthly traffic points, newest month first. */
 export const trafficPage = defineLoader((ctx) =>
-  childPageLoader<TrafficRecord>(ctx.services.db.pool, {
+  childPageLoader<TrafficRecord>(ctx.services.db.read, {
     select: TRAFFIC_COLUMNS,
     from: 'traffic_monthly t',
     parentColumn: 't.store_id',
@@ -145,7 +145,7 @@ export const trafficPage = defineLoader((ctx) =>
 
 /** Daily snapshots, newest day first. */
 export const historyPage = defineLoader((ctx) =>
-  childPageLoader<HistoryRecord>(ctx.services.db.pool, {
+  childPageLoader<HistoryRecord>(ctx.services.db.read, {
     select: `h.store_id AS "storeId", to_char(h.day, 'YYYY-MM-DD') AS day, h.monthly_visits AS "monthlyVisits", h.revenue_low_usd AS "revenueLowUsd",
       h.revenue_high_usd AS "revenueHighUsd", h.service_rating AS "serviceRating", h.product_count AS "productCount"`,
     from: 'store_daily_snapshots h',

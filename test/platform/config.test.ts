@@ -26,6 +26,18 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/db' })).toThrow(/DATABASE_URL: must be a URL starting with postgres/);
   });
 
+  it('reads DATABASE_READ_URL as a list of replicas of DATABASE_URL', () => {
+    const primary = 'postgresql://db-primary:5432/si';
+    expect(loadConfig({ DATABASE_URL: primary }).DATABASE_READ_URL).toEqual([]);
+    expect(loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgresql://r1:5432/si, postgres://r2/si' }).DATABASE_READ_URL).toEqual([
+      'postgresql://r1:5432/si',
+      'postgres://r2/si',
+    ]);
+    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'r1:5432' })).toThrow(/DATABASE_READ_URL: must be one or more postgres/);
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgresql://r1/si' })).toThrow(/DATABASE_READ_URL: needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_READ_MAX_LAG_MS: '10' })).toThrow(/DATABASE_READ_MAX_LAG_MS/);
+  });
+
   it('npm start with a bad value prints the variable and exits 1 before touching any backend', () => {
     const run = spawnSync(TSX, ['src/main.ts'], {
       env: { ...process.env, PORT: 'not-a-port', DATABASE_URL: '', DATA_DIR: '/nonexistent/never-created' },

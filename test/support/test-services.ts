@@ -72,6 +72,7 @@ function countingDatabase(url: string, queryTimeoutMs: number, counter: RoundTri
     backend: 'postgres',
     prisma,
     pool,
+    read: pool,
     close: async () => {
       await prisma.$disconnect();
       await pool.end();

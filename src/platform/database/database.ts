@@ -2,10 +2,13 @@
 // pg.Pool of its own) for typed queries, and a separate pg.Pool for raw SQL and COPY (seeding,
 // analytics, the legacy JSONB table), so a long raw query never starves Prisma. Every connection carries statement_timeout = QUERY_TIMEOUT_MS, so a runaway query is
 // cancelled by PostgreSQL itself and surfaces as a clean `query_timeout` error (see database-errors.ts).
+// With read replicas configured, `read` routes catalog reads to them (read-replicas.ts says which
+// reads may use it); `pool` and `prisma` are always the primary.
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Logger } from '../logger.ts';
+import { ReadReplicas } from './read-replicas.ts';
 
 export type StructuredBackend = 'postgres' | 'embedded-postgres';
 
@@ -13,8 +16,14 @@ export interface Database {
   url: string;
   /** which server holds the structured store, for health and the start-up log */
   backend: StructuredBackend;
+  /** the primary, through Prisma */
   prisma: PrismaClient;
+  /** the primary: writes, transactions, and reads that must see a write just made */
   pool: pg.Pool;
+  /** catalog reads that may lag the primary by up to the replicas' bound: a fresh replica, else the primary */
+  read: Pick<pg.Pool, 'query'>;
+  /** the read replicas, when DATABASE_READ_URL names any */
+  replicas?: ReadReplicas;
   /** why the server cannot serve right now, when the process supervises it (the embedded cluster restarting) */
   downReason?: () => string | undefined;
   close(): Promise<void>;
@@ -29,6 +38,10 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   backend?: StructuredBackend;
   downReason?: () => string | undefined;
+  /** streaming replicas for catalog reads (DATABASE_READ_URL) */
+  readUrls?: readonly string[];
+  /** a replica staler than this serves no reads (DATABASE_READ_MAX_LAG_MS); default 5000 */
+  maxReplicaLagMs?: number;
 }
 
 /** How long a request waits for a free or new connection before failing instead of hanging. */
@@ -77,6 +90,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     throw new Error(`cannot connect to the structured store: ${(error as Error).message}`, { cause: error });
   }
 
+  const replicas = options.readUrls?.length
+    ? new ReadReplicas({ urls: options.readUrls, primary: pool, poolConfig, maxLagMs: options.maxReplicaLagMs ?? 5_000, logger: options.logger })
+    : undefined;
+  await replicas?.start();
+
   let closed: Promise<void> | undefined;
   return {
     url: options.url,
@@ -84,8 +102,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     downReason: options.downReason,
     prisma,
     pool,
+    read: replicas?.read ?? pool,
+    replicas,
     close() {
       closed ??= (async () => {
+        await replicas?.close();
         await prisma.$disconnect();
         await Promise.all(endPools.map((end) => end()));
       })();

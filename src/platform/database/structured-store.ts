@@ -23,13 +23,31 @@ export interface StructuredStore {
   downReason?: () => string | undefined;
 }
 
-type StoreConfig = Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'EMBEDDED_PG_PORT' | 'QUERY_TIMEOUT_MS'>;
+type StoreConfig = Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'EMBEDDED_PG_PORT' | 'QUERY_TIMEOUT_MS'> &
+  Partial<Pick<Config, 'DATABASE_READ_URL' | 'DATABASE_READ_MAX_LAG_MS'>>;
 
-export async function openStructuredStore(config: StoreConfig, logger: Logger): Promise<StructuredStore> {
+export interface OpenStructuredStoreOptions {
+  /** route catalog reads to DATABASE_READ_URL's replicas (the gateway); processes that serve no reads leave them closed */
+  readReplicas?: boolean;
+}
+
+export async function openStructuredStore(
+  config: StoreConfig,
+  logger: Logger,
+  options: OpenStructuredStoreOptions = {},
+): Promise<StructuredStore> {
   if (config.DATABASE_URL) {
     await migrate(config.DATABASE_URL, { logger });
-    const database = await openDatabase({ url: config.DATABASE_URL, logger, queryTimeoutMs: config.QUERY_TIMEOUT_MS });
-    return { database, description: `PostgreSQL ${describeServer(config.DATABASE_URL)}`, close: () => database.close() };
+    const readUrls = (options.readReplicas && config.DATABASE_READ_URL) || [];
+    const database = await openDatabase({
+      url: config.DATABASE_URL,
+      logger,
+      queryTimeoutMs: config.QUERY_TIMEOUT_MS,
+      readUrls,
+      maxReplicaLagMs: config.DATABASE_READ_MAX_LAG_MS,
+    });
+    const replicas = readUrls.length ? `, reads on ${readUrls.map(describeServer).join(', ')} within ${config.DATABASE_READ_MAX_LAG_MS} ms` : '';
+    return { database, description: `PostgreSQL ${describeServer(config.DATABASE_URL)}${replicas}`, close: () => database.close() };
   }
 
   const embedded = await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, logger });

@@ -12,7 +12,7 @@ export const SCREENSHOT_PATH = '/v1/stores/:domain/screenshot';
 export async function registerStoreScreenshot(app: FastifyInstance, services: Services): Promise<void> {
   app.get<{ Params: { domain: string } }>(SCREENSHOT_PATH, { config: { chargedPerRequest: true } }, async (request, reply) => {
     const domain = normalizeDomain(request.params.domain);
-    const shot = await readScreenshot(services.db.pool, domain);
+    const shot = await readScreenshot(services.db.read, domain);
     if (!shot) throw notFound(`No screenshot of ${domain}: it has not been scraped with a Chromium available.`, { domain });
     return reply
       .type(shot.contentType)

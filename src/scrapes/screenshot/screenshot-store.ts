@@ -16,7 +16,7 @@ export interface StoredScreenshot extends Screenshot {
   takenAt: Date;
 }
 
-export async function readScreenshot(pool: pg.Pool, domain: string): Promise<StoredScreenshot | null> {
+export async function readScreenshot(pool: Pick<pg.Pool, 'query'>, domain: string): Promise<StoredScreenshot | null> {
   const { rows: [row] } = await pool.query<{ content_type: string; image: Buffer; taken_at: Date }>(
     `SELECT s.content_type, s.image, s.taken_at FROM store_screenshots s JOIN stores st ON st.id = s.store_id WHERE st.domain = $1`,
     [domain],

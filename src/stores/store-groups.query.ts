@@ -66,7 +66,7 @@ builder.queryField('storeGroups', (t) =>
       { message: 'must differ from groupBy', path: ['groupBy2'] },
     ],
     resolve: async (_root, args, ctx) => {
-      const filter = await resolveStoreFilter(ctx.services.db.pool, args.filter);
+      const filter = await resolveStoreFilter(ctx.services.db.read, args.filter);
       return pagedConnection(args, (window) =>
         storeGroups(
           ctx.services.db.read,

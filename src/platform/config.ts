@@ -77,7 +77,7 @@ export const configSchema = z.object({
   WORKER_IN_PROCESS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** jobs one worker process runs at the same time */
   WORKER_CONCURRENCY: int(2, 1, 64),
-  /** named hosts sent to local origins, for tests and development only, e.g. shop-a.test=http://127.0.0.1:9101; empty = none */
+  /** named hosts (or *.domain wildcards) sent to local origins, for tests and development only, e.g. shop-a.test=http://127.0.0.1:9101; empty = none; refused in production */
   EGRESS_OVERRIDES: z
     .string()
     .trim()
@@ -133,6 +133,11 @@ export const configSchema = z.object({
 }).refine((c) => c.DATABASE_READ_URL.length === 0 || c.DATABASE_URL !== undefined, {
   path: ['DATABASE_READ_URL'],
   message: 'needs DATABASE_URL: replicas follow a primary the service is given, not the embedded PostgreSQL',
+}).superRefine((config, ctx) => {
+  // overrides skip the private-address refusal for the hosts they name: never in production
+  if (config.NODE_ENV === 'production' && config.EGRESS_OVERRIDES.size > 0) {
+    ctx.addIssue({ code: 'custom', path: ['EGRESS_OVERRIDES'], message: 'is for tests and development only; unset it when NODE_ENV is production' });
+  }
 });
 
 export type Config = z.infer<typeof configSchema>;

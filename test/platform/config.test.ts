@@ -38,6 +38,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_READ_MAX_LAG_MS: '10' })).toThrow(/DATABASE_READ_MAX_LAG_MS/);
   });
 
+  it('refuses EGRESS_OVERRIDES in production, named hosts and wildcards alike', () => {
+    for (const overrides of ['shop-a.test=http://127.0.0.1:9101', '*.farm.test=http://127.0.0.1:9101']) {
+      expect(() => loadConfig({ NODE_ENV: 'production', EGRESS_OVERRIDES: overrides })).toThrow(/EGRESS_OVERRIDES: is for tests and development only/);
+      expect(loadConfig({ NODE_ENV: 'test', EGRESS_OVERRIDES: overrides }).EGRESS_OVERRIDES.size).toBe(1);
+    }
+    expect(loadConfig({ NODE_ENV: 'production' }).EGRESS_OVERRIDES.size).toBe(0);
+  });
+
   it('npm start with a bad value prints the variable and exits 1 before touching any backend', () => {
     const run = spawnSync(TSX, ['src/main.ts'], {
       env: { ...process.env, PORT: 'not-a-port', DATABASE_URL: '', DATA_DIR: '/nonexistent/never-created' },

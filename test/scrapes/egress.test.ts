@@ -42,6 +42,26 @@ describe('egress', () => {
     await expect(egress.fetch('https://dropper.test/')).rejects.toMatchObject({ failure: 'unresolvable' });
   });
 
+  it('a wildcard entry reaches every name under its domain and nothing else', async () => {
+    const egress = createEgress(options(`*.fixture.test=http://127.0.0.1:${fixtures.port}`));
+    const before = fixtures.requests.length;
+    expect((await egress.fetch('https://shop-a.fixture.test/')).status).toBe(404); // reached: the fixture server knows no such store
+    expect(fixtures.requests.slice(before)).toEqual(['shop-a.fixture.test/']);
+    for (const outside of ['https://fixture.test/', 'https://shop-a.test/', 'https://evilfixture.test/']) {
+      await expect(egress.fetch(outside)).rejects.toMatchObject({ failure: 'unresolvable' });
+    }
+    await expect(egress.fetch(`http://127.0.0.1:${fixtures.port}/`)).rejects.toMatchObject({ failure: 'refused_address' });
+    expect(fixtures.requests.slice(before)).toHaveLength(1);
+  });
+
+  it('a named host wins over a wildcard, a longer wildcard over a shorter one', () => {
+    const overrides = parseEgressOverrides('*.farm.test=http://127.0.0.1:1,*.eu.farm.test=http://127.0.0.1:2,a.eu.farm.test=http://127.0.0.1:3');
+    expect(overrides.get('b.farm.test')?.port).toBe(1);
+    expect(overrides.get('b.eu.farm.test')?.port).toBe(2);
+    expect(overrides.get('a.eu.farm.test')?.port).toBe(3);
+    expect(overrides.has('farm.test')).toBe(false);
+  });
+
   it('checks every redirect: a redirect to a private address is refused', async () => {
     const egress = createEgress(options(`redirect-private.test=http://127.0.0.1:${fixtures.port}`));
     await expect(egress.fetch('https://redirect-private.test/', { maxRedirects: 5 })).rejects.toMatchObject({ failure: 'refused_address' });
@@ -55,5 +75,8 @@ describe('egress', () => {
   it('rejects a malformed EGRESS_OVERRIDES entry', () => {
     expect(() => parseEgressOverrides('shop-a.test')).toThrow(/host=origin/);
     expect(() => parseEgressOverrides('a.test=ftp://127.0.0.1')).toThrow(/origin/);
+    expect(() => parseEgressOverrides('*.test=http://127.0.0.1:1')).toThrow(/at least two labels/);
+    expect(() => parseEgressOverrides('*=http://127.0.0.1:1')).toThrow(/host=origin/);
+    expect(() => parseEgressOverrides('a.*.test=http://127.0.0.1:1')).toThrow(/host=origin/);
   });
 });

@@ -3,13 +3,14 @@
 // storefronts serve (pages past 250 products, currencies, JSON-escaped app loaders, 429s, moves,
 // failures), and a store that changes between epochs shows it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileFingerprint, type AppFingerprint } from '../../src/scrapes/scraper/app-fingerprints.ts';
-import { diffObservations } from '../../src/scrapes/scraper/catalog-diff.ts';
-import { observeStorefront, validateStorefront, type StorefrontReader } from '../../src/scrapes/scraper/observe-storefront.ts';
 import { createEgress } from '../../src/platform/egress/egress.ts';
 import { parseEgressOverrides } from '../../src/platform/egress/overrides.ts';
 import { loadReferenceData } from '../../src/seed/reference-data.ts';
-import { readProductVariants } from '../../src/signals/probes/product-variants.ts';
+import { compileFingerprint, type AppFingerprint } from '../../src/storefront/app-fingerprints.ts';
+import { diffObservations } from '../../src/storefront/catalog-diff.ts';
+import { readProductVariants } from '../../src/storefront/product-js.ts';
+import { observeStorefront, validateStorefront, type StorefrontReader } from '../../src/storefront/read-storefront.ts';
+import { createStorefrontClient } from '../../src/storefront/storefront-client.ts';
 import { behaviourOf, type Behaviour } from '../support/storefront-farm/farm-store.ts';
 import { startStorefrontFarm, type StorefrontFarm } from '../support/storefront-farm/farm-server.ts';
 
@@ -23,7 +24,9 @@ beforeAll(async () => {
     compileFingerprint({ id: i + 1, slug: app.slug, name: app.name, category: app.category, detection_patterns: app.detectionPatterns }),
   );
   reader = {
-    egress: createEgress({ overrides: parseEgressOverrides(farm.overrides), timeoutMs: 5_000, maxBytes: 5_000_000, hostIntervalMs: 0, userAgent: 'farm-test' }),
+    client: createStorefrontClient(
+      createEgress({ overrides: parseEgressOverrides(farm.overrides), timeoutMs: 5_000, maxBytes: 5_000_000, hostIntervalMs: 0, userAgent: 'farm-test' }),
+    ),
     apps,
     dropshipVocabulary: reference.vocabulary.dropshipPhrases,
     maxProductPages: 20,
@@ -102,7 +105,7 @@ describe('storefront farm', () => {
     expect(farm.stats.byStatus['429']).toBeGreaterThan(before);
   });
 
-  it('throttled, failing, reset, moved, closed and non-Shopify stores fail with their reason', async () => {
+  it('throttled, failing, reset, moved, robots-closed, closing and non-Shopify stores fail with their reason', async () => {
     const [throttled] = storesWith('throttled', 1);
     await expect(observe(throttled!)).rejects.toThrow(/rate-limited .*Retry-After 120/);
     const [failing] = storesWith('failing-products', 1);
@@ -113,6 +116,8 @@ describe('storefront farm', () => {
     await expect(observe(reset!)).rejects.toThrow(/ECONNRESET|socket hang up/);
     const [moved] = storesWith('moved', 1);
     await expect(observe(moved!)).rejects.toThrow(new RegExp(`moved: / redirects to m${moved!.slice(1, moved!.indexOf('.'))}\\.farm\\.test`));
+    const [closed] = storesWith('disallowed', 1);
+    await expect(observe(closed!)).rejects.toThrow(/robots\.txt of .* disallows \/ /);
     const [plain] = storesWith('not-shopify', 1);
     await expect(observe(plain!)).rejects.toThrow(/not a Shopify storefront/);
     const [vanishing] = storesWith('vanishing', 1);
@@ -123,7 +128,7 @@ describe('storefront farm', () => {
 
   it('about 30 % of stores change at an epoch and the diff shows it; within an epoch a store serves the same bytes', async () => {
     const hosts = storesWith('ordinary', 40);
-    const page = async (host: string) => (await reader.egress.fetch(`https://${host}/products.json?limit=250`)).body.toString();
+    const page = async (host: string) => (await reader.client.egress.fetch(`https://${host}/products.json?limit=250`)).body.toString();
     expect(await page(hosts[0]!)).toBe(await page(hosts[0]!));
     const before = await Promise.all(hosts.map(observe));
     for (const host of hosts) farm.advance(host);
@@ -151,7 +156,7 @@ describe('storefront farm', () => {
     for (const host of storesWith('ordinary', 30)) {
       const store = farm.store(host)!;
       const product = farm.products(host)[0]!;
-      const variants = (await readProductVariants(reader.egress, host, product.handle))!;
+      const variants = (await readProductVariants(reader.client, host, product.handle))!;
       expect(variants.map((v) => v.price)).toEqual(product.variants.map((v) => v.price));
       if (store.exposesInventory) {
         withStock++;
@@ -163,13 +168,13 @@ describe('storefront farm', () => {
     }
     expect(withStock).toBeGreaterThan(0);
     expect(withoutStock).toBeGreaterThan(0);
-    expect(await readProductVariants(reader.egress, storesWith('ordinary', 1)[0]!, 'no-such-product')).toBeNull();
+    expect(await readProductVariants(reader.client, storesWith('ordinary', 1)[0]!, 'no-such-product')).toBeNull();
   });
 
   it('control routes answer on the farm address only, never under a store name', async () => {
     const own = await fetch(`http://127.0.0.1:${farm.port}/__farm`).then((r) => r.json());
     expect(own).toMatchObject({ stores: 10_000, domain: 'farm.test' });
-    const viaStore = await reader.egress.fetch('https://s1.farm.test/__farm');
+    const viaStore = await reader.client.egress.fetch('https://s1.farm.test/__farm');
     expect(viaStore.status).toBe(404);
   });
 });

@@ -3,7 +3,7 @@
 // memory; store-level lists (movers) are paged in SQL. The whole-catalog figures (totals, the
 // vertical breakdown, the country breakdown without a vertical) come from the pre-computed rollups
 // while they are fresh (src/rollups/), from the live query otherwise.
-import { queryRows, SqlParams, type Queryable } from '../graphql/sql.ts';
+import { queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
 import { readFreshRollups } from '../rollups/store-rollups.ts';
 
 export interface VerticalStatRow {

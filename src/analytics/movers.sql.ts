@@ -1,7 +1,7 @@
 // Movers: stores whose modeled visits or revenue moved most over the last 30 days, read from the
 // stores' own change columns (partial indexes keep only stores with a measured change).
 import type { Window } from '../graphql/pagination.ts';
-import { countUpTo, queryRows, SqlParams, type Queryable } from '../graphql/sql.ts';
+import { countUpTo, queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
 import { storeColumns, type StoreRecord } from '../stores/store.sql.ts';
 
 export const MOVER_METRICS = ['visits', 'revenue'] as const;

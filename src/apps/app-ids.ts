@@ -4,7 +4,7 @@
 // the visits index that a rare app's few stores leave unfilled). An app's id never changes, so
 // known slugs are kept per pool for the process's life; an unknown slug is looked up every time
 // (one unique-index probe), so an app added later is found at once.
-import { queryRows, type Queryable } from '../graphql/sql.ts';
+import { queryRows, type Queryable } from '../platform/database/sql.ts';
 
 const known = new WeakMap<Queryable, Map<string, number>>();
 

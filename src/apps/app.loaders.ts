@@ -2,7 +2,7 @@
 import DataLoader from 'dataloader';
 import { childPageLoader } from '../graphql/child-pages.ts';
 import { defineLoader } from '../graphql/context.ts';
-import { guardDb, queryRows } from '../graphql/sql.ts';
+import { guardDb, queryRows } from '../platform/database/sql.ts';
 import { storeColumns, type StoreRecord } from '../stores/store.sql.ts';
 import { APP_COLUMNS, type AppRecord } from './app.sql.ts';
 

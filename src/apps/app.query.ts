@@ -2,7 +2,7 @@
 import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { offsetConnection } from '../graphql/pagination.ts';
-import { countUpTo, likeContains, queryRows, SqlParams } from '../graphql/sql.ts';
+import { countUpTo, likeContains, queryRows, SqlParams } from '../platform/database/sql.ts';
 import { notFound } from '../platform/errors.ts';
 import { appBySlug } from './app.loaders.ts';
 import { APP_COLUMNS, type AppRecord } from './app.sql.ts';

@@ -1,6 +1,6 @@
 // Change feeds over change_records: diffs between observations (scrapes), newest first.
 import type { Window } from '../graphql/pagination.ts';
-import { countUpTo, queryRows, SqlParams, type Queryable } from '../graphql/sql.ts';
+import { countUpTo, queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
 
 export const CHANGE_ENTITIES = ['product', 'app', 'store'] as const;
 export type ChangeEntity = (typeof CHANGE_ENTITIES)[number];

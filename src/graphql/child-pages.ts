@@ -3,7 +3,7 @@
 // GROUP BY statement for all their totals, however many parents the request holds.
 import DataLoader from 'dataloader';
 import type { Page, Window } from './pagination.ts';
-import { queryRows, type Queryable } from './sql.ts';
+import { queryRows, type Queryable } from '../platform/database/sql.ts';
 
 export interface ChildPageKey extends Window {
   parentId: number;

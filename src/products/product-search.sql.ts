@@ -1,6 +1,6 @@
 // The product search behind `products` (GET /v1/products).
 import type { Window } from '../graphql/pagination.ts';
-import { countUpTo, likeContains, queryRows, SqlParams, type Queryable } from '../graphql/sql.ts';
+import { countUpTo, likeContains, queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
 import { countFuzzyMatches } from '../stores/row-estimate.ts';
 import { PRODUCT_COLUMNS, PRODUCTS_WITH_STORE, type ProductRecord } from './product.sql.ts';
 

@@ -2,7 +2,7 @@
 import DataLoader from 'dataloader';
 import { childPageLoader } from '../graphql/child-pages.ts';
 import { defineLoader } from '../graphql/context.ts';
-import { queryRows } from '../graphql/sql.ts';
+import { queryRows } from '../platform/database/sql.ts';
 import { PRODUCT_COLUMNS, PRODUCTS_WITH_STORE, type ProductRecord } from './product.sql.ts';
 
 export const productById = defineLoader(

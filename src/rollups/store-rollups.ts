@@ -4,7 +4,7 @@
 // recomputed by a job (rollup-jobs.ts) every ROLLUP_REFRESH_MINUTES and by the seeder after each
 // load. Readers use it only while it is at most ROLLUP_MAX_AGE_MINUTES old (the documented
 // freshness) and only for requests without a filter; anything else runs the live query.
-import { queryRows, type Queryable } from '../graphql/sql.ts';
+import { queryRows, type Queryable } from '../platform/database/sql.ts';
 
 /** the job recomputes the rollups once they are this old */
 export const ROLLUP_REFRESH_MINUTES = 10;

@@ -3,7 +3,7 @@
 // watch is indistinguishable from none. A partner key (signals:read) reads any domain already on
 // Signals: it gets the oldest watch of that store, whose snapshot history is the longest.
 import type { GraphqlContext } from '../graphql/context.ts';
-import { guardDb, queryRows } from '../graphql/sql.ts';
+import { guardDb, queryRows } from '../platform/database/sql.ts';
 import { notFound } from '../platform/errors.ts';
 import { normalizeDomain } from '../stores/domain.ts';
 import { assertMayWrite, isPartner, signalOwnerId } from './signal-owner.ts';

@@ -3,7 +3,7 @@
 // transaction with the probe jobs it implies, so a watch and its schedule never disagree.
 import type pg from 'pg';
 import type { GraphqlContext } from '../graphql/context.ts';
-import { guardDb, queryRows } from '../graphql/sql.ts';
+import { guardDb, queryRows } from '../platform/database/sql.ts';
 import { reasonError, badRequest, notFound } from '../platform/errors.ts';
 import { normalizeDomain } from '../stores/domain.ts';
 import { inTransaction } from '../platform/database/transaction.ts';

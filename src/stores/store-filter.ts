@@ -3,7 +3,7 @@ import type { NumberValidationOptions, StringValidationOptions } from '@pothos/p
 import { z } from 'zod';
 import { appIdsBySlug } from '../apps/app-ids.ts';
 import { builder } from '../graphql/builder.ts';
-import { type Queryable, type SqlParams } from '../graphql/sql.ts';
+import { type Queryable, type SqlParams } from '../platform/database/sql.ts';
 import { parseDomain } from './domain.ts';
 
 export interface StoreFilterValues {

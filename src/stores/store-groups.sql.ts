@@ -4,7 +4,7 @@
 // from the pre-computed rollups (src/rollups/) while they are fresh: the same figures without a
 // scan of the whole catalog.
 import type { Window } from '../graphql/pagination.ts';
-import { queryRows, SqlParams, type Queryable } from '../graphql/sql.ts';
+import { queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
 import { FRESH_ROLLUPS, ROLLUP_COLUMN, rollupDimensions } from '../rollups/store-rollups.ts';
 import { storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
 

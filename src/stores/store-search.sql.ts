@@ -1,6 +1,6 @@
 // The store search behind `stores` (GET /v1/stores without groupBy): filter, sort, one page.
 import type { Window } from '../graphql/pagination.ts';
-import { countUpTo, likeContains, queryRows, SqlParams, type Queryable } from '../graphql/sql.ts';
+import { countUpTo, likeContains, queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
 import { BROAD_SEARCH_ROWS, countFuzzyMatches, estimateRows } from './row-estimate.ts';
 import { searchText, storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
 import { storeColumns, type StoreRecord } from './store.sql.ts';

@@ -5,7 +5,7 @@ import type { StoreDailySnapshot, TrafficMonthly } from '../generated/prisma/cli
 import type { LegacySummary } from '../legacy/port.ts';
 import { childPageLoader } from '../graphql/child-pages.ts';
 import { defineLoader, type GraphqlContext } from '../graphql/context.ts';
-import { queryRows } from '../graphql/sql.ts';
+import { queryRows } from '../platform/database/sql.ts';
 import { appsByStoreId } from '../apps/app.loaders.ts';
 import { APP_COLUMNS, type AppRecord } from '../apps/app.sql.ts';
 import { storeColumns, type StoreRecord } from './store.sql.ts';

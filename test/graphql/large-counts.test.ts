@@ -2,7 +2,7 @@
 // totalCountExact = false); paging never depends on the total.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offsetToCursor } from '@pothos/plugin-relay';
-import { EXACT_COUNT_LIMIT } from '../../src/graphql/sql.ts';
+import { EXACT_COUNT_LIMIT } from '../../src/platform/database/sql.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 import { query } from './support/execute.ts';
 

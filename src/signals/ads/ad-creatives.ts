@@ -1,7 +1,7 @@
 // The creatives on record for a watched store (GET /v1/signals/{domain}/ads, Signal.ads): newest
 // first (first seen, then id), optionally one network's. Creatives belong to the store, so every
 // watch of it (and a partner key) sees the same list.
-import { queryRows, type Queryable } from '../../graphql/sql.ts';
+import { queryRows, type Queryable } from '../../platform/database/sql.ts';
 import type { Window } from '../../graphql/pagination.ts';
 import type { AdNetwork } from './ad-library.ts';
 

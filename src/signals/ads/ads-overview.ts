@@ -2,7 +2,7 @@
 // per day and network beside the watch's daily sales estimate over the last `days` days (today
 // included, UTC), and the sales lift after ad launches (method in ads-lift.ts). Sales need at
 // least 2 inventory snapshots; before that the days carry no sales and the lift is null, with a note.
-import { queryRows, type Queryable } from '../../graphql/sql.ts';
+import { queryRows, type Queryable } from '../../platform/database/sql.ts';
 import { dailySales } from '../sales/daily-sales.ts';
 import type { WatchRecord } from '../watch-record.ts';
 import { addDays, dayOf, dayRange, LIFT_WINDOW_DAYS, overviewDays, salesLift, type AdRun, type OverviewDay, type SalesLift } from './ads-lift.ts';

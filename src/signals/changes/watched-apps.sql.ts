@@ -2,7 +2,7 @@
 import DataLoader from 'dataloader';
 import { APP_COLUMNS, type AppRecord } from '../../apps/app.sql.ts';
 import { defineLoader } from '../../graphql/context.ts';
-import { queryRows } from '../../graphql/sql.ts';
+import { queryRows } from '../../platform/database/sql.ts';
 
 export interface WatchedAppRow extends AppRecord {
   storeId: number;

@@ -1,8 +1,8 @@
 // Insight rows (the insights table): written by probes (sales_spike, restock, price_change) and by
 // the ads and storefront-observation parts (ad_new_campaign, app_change); read per watch, newest
 // first, and in the account-wide inbox.
-import type { Queryable } from '../../graphql/sql.ts';
-import { queryRows } from '../../graphql/sql.ts';
+import type { Queryable } from '../../platform/database/sql.ts';
+import { queryRows } from '../../platform/database/sql.ts';
 import type { NewInsight } from './insight-rules.ts';
 
 export interface InsightRecord {

@@ -2,7 +2,7 @@
 // 3). The cooldown counts from the watch's previous manual probe, checked under the watch's row
 // lock so two concurrent requests cannot both pass it. Paused watches may be probed manually.
 import type { GraphqlContext } from '../../graphql/context.ts';
-import { guardDb } from '../../graphql/sql.ts';
+import { guardDb } from '../../platform/database/sql.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { inTransaction } from '../../platform/database/transaction.ts';
 import { findWatch } from '../find-watch.ts';

@@ -1,7 +1,7 @@
 // A probe of a watch as callers see it (GET /v1/signals/{domain}/probe): one reading of the tracked
 // variants' stock and prices from the storefront. queued -> running -> done or failed.
-import type { Queryable } from '../../graphql/sql.ts';
-import { queryRows } from '../../graphql/sql.ts';
+import type { Queryable } from '../../platform/database/sql.ts';
+import { queryRows } from '../../platform/database/sql.ts';
 
 export const PROBE_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export type ProbeStatus = (typeof PROBE_STATUSES)[number];

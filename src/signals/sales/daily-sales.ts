@@ -1,7 +1,7 @@
 // Daily estimated sales of one watch from a date on, read from its snapshots (method in
 // sales-estimate.ts). Shared by the sales routes and the ads-versus-sales overview.
-import type { Queryable } from '../../graphql/sql.ts';
-import { queryRows } from '../../graphql/sql.ts';
+import type { Queryable } from '../../platform/database/sql.ts';
+import { queryRows } from '../../platform/database/sql.ts';
 import { salesByDay, stockMoves, type DailySales, type SnapshotPoint } from './sales-estimate.ts';
 
 export type { DailySales } from './sales-estimate.ts';

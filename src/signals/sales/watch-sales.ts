@@ -1,8 +1,8 @@
 // The sales figures of a watch, built on the estimate of sales-estimate.ts: aggregate stats, daily
 // sales and per-variant inventory. Figures need at least 2 snapshots of a variant (spec part 3);
 // before that the answers are empty with a note, not an error.
-import type { Queryable } from '../../graphql/sql.ts';
-import { queryRows } from '../../graphql/sql.ts';
+import type { Queryable } from '../../platform/database/sql.ts';
+import { queryRows } from '../../platform/database/sql.ts';
 import { snapshotPointsSince } from './daily-sales.ts';
 import { salesByDay, stockMoves, type DailySales, type SnapshotPoint, type StockMove } from './sales-estimate.ts';
 

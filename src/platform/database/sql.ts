@@ -2,7 +2,7 @@
 // percentiles, lateral pages). Every value travels as a bind parameter ($n); only fixed SQL
 // fragments chosen from code (never caller text) are spliced into statements.
 import type pg from 'pg';
-import { mapDatabaseError } from '../platform/database/database-errors.ts';
+import { mapDatabaseError } from './database-errors.ts';
 
 export type Queryable = Pick<pg.Pool, 'query'>;
 

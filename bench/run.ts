@@ -73,6 +73,9 @@ if (families.length === 0 && !runPeersToo)
 const key = createBenchKey(databaseUrl);
 const headers = { authorization: `Bearer ${key}` };
 const started = new Date().toISOString();
+// the code measured is the code at the start: read before anything runs, not after edits made meanwhile
+const commit = git('rev-parse --short HEAD');
+const dirty = git('status --porcelain').split('\n').filter(Boolean).length;
 const loadBefore = loadavg();
 
 try {
@@ -154,12 +157,11 @@ try {
       })
     : [];
 
-  const dirty = git('status --porcelain').split('\n').filter(Boolean).length;
   writeReport(
     {
       started,
       command: `npm run bench (BENCH_DURATION_S=${durationS} BENCH_WARMUP_S=${warmupS} BENCH_SINGLE_S=${singleS}${familyFilter.length ? ` BENCH_FAMILIES=${familyFilter.join(',')}` : ''}${cacheTtl !== undefined ? ` RESPONSE_CACHE_TTL_MS=${cacheTtl}` : ''})`,
-      commit: git('rev-parse --short HEAD'),
+      commit,
       workingTree: dirty ? `${dirty} uncommitted paths` : 'clean',
       machine: `${cpus().length} cores, load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg()
         .map((l) => l.toFixed(2))

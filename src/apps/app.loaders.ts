@@ -1,9 +1,7 @@
-// Per-request app loaders: by id (node), by slug, a store's app stack, an app's stores.
+// Per-request app loaders: by id (node), by slug, a store's app stack.
 import DataLoader from 'dataloader';
-import { childPageLoader } from '../graphql/child-pages.ts';
 import { defineLoader } from '../graphql/context.ts';
 import { guardDb, queryRows } from '../platform/database/sql.ts';
-import { storeColumns, type StoreRecord } from '../stores/store.sql.ts';
 import { APP_COLUMNS, type AppRecord } from './app.sql.ts';
 
 export const appById = defineLoader(
@@ -42,14 +40,4 @@ export const appsByStoreId = defineLoader(
       }
       return storeIds.map((id) => byStore.get(id) ?? []);
     }),
-);
-
-/** Stores observed running an app, by modeled monthly visits (highest first). */
-export const appStoresPage = defineLoader((ctx) =>
-  childPageLoader<StoreRecord>(ctx.services.db.read, {
-    select: storeColumns('s'),
-    from: 'store_apps sa JOIN stores s ON s.id = sa.store_id',
-    parentColumn: 'sa.app_id',
-    orderBy: 's.monthly_visits DESC, s.id',
-  }),
 );

@@ -1,10 +1,7 @@
-// App: a platform app from the app store, its observed install base, and Store.apps.
+// App: a platform app from the app store and its observed install count. The relation fields
+// (Store.apps, App.stores) live in stores/store-apps.fields.ts, so apps/ needs nothing of stores/.
 import { builder } from '../graphql/builder.ts';
-import { pageArgs } from '../graphql/page-args.ts';
-import { pagedConnection } from '../graphql/pagination.ts';
-import { primeStores } from '../stores/store.loaders.ts';
-import { StoreConnection, StoreRef } from '../stores/store.ref.ts';
-import { appById, appsByStoreId, appStoresPage } from './app.loaders.ts';
+import { appById } from './app.loaders.ts';
 import type { AppRecord } from './app.sql.ts';
 import { rules } from '../access/field-rules.ts';
 
@@ -28,24 +25,5 @@ builder.node(AppRef, {
     reviewCount: t.exposeInt('reviewCount'),
     appStoreUrl: t.exposeString('appStoreUrl', { nullable: true }),
     installCount: t.exposeInt('installCount'),
-    stores: t.field({
-      type: StoreConnection,
-      args: pageArgs,
-      description: 'Stores observed running the app, highest modeled monthly visits first. The first page is the install-base sample.',
-      resolve: async (app, args, ctx) =>
-        pagedConnection(args, async (window) => {
-          const page = await appStoresPage(ctx).load({ parentId: app.id, ...window });
-          primeStores(ctx, page.rows);
-          return page;
-        }),
-    }),
   }),
 });
-
-builder.objectField(StoreRef, 'apps', (t) =>
-  t.field({
-    type: [AppRef],
-    description: 'Installed apps (the whole observed stack), most installed first.',
-    resolve: (store, _args, ctx) => appsByStoreId(ctx).load(store.id),
-  }),
-);

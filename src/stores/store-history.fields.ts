@@ -3,7 +3,8 @@ import { builder } from '../graphql/builder.ts';
 import { pageArgsUpTo } from '../graphql/page-args.ts';
 import { MAX_HISTORY_DAYS, pagedConnection } from '../graphql/pagination.ts';
 import { RevenueBand } from './bands.type.ts';
-import { historyPage, type HistoryRecord } from './store.loaders.ts';
+import { historyPage } from './store.loaders.ts';
+import type { HistoryRecord } from './store.sql.ts';
 import { StoreRef } from './store.ref.ts';
 
 const HistoryPoint = builder.objectRef<HistoryRecord>('HistoryPoint').implement({

@@ -1,9 +1,10 @@
 // The store search behind `stores` (GET /v1/stores without groupBy): filter, sort, one page.
 import type { Window } from '../graphql/pagination.ts';
-import { countUpTo, likeContains, queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
+import type { Page } from '../graphql/pagination.ts';
+import { cappedCount, countUpTo, likeContains, queryRows, SqlParams, totalFromCapped, type Queryable } from '../platform/database/sql.ts';
 import { BROAD_SEARCH_ROWS, countFuzzyMatches, estimateRows } from './row-estimate.ts';
 import { searchText, storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
-import { storeColumns, type StoreRecord } from './store.sql.ts';
+import { storeColumns, storeReadColumns, type StoreReadNeeds, type StoreReadRow, type StoreRecord } from './store.sql.ts';
 
 export const STORE_SORTS = ['revenue', 'visits', 'rating', 'newest', 'relevance'] as const;
 export type StoreSort = (typeof STORE_SORTS)[number];
@@ -47,6 +48,38 @@ export async function searchStores(
     `SELECT ${storeColumns('s')} FROM stores s ${where} ORDER BY ${orderBy} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
     params.values,
   );
+}
+
+/**
+ * One page of a filtered list in a sorted order (any sort but relevance) in one statement: the
+ * rows with what the selection needs along (the newest traffic month for cards) and, when the total
+ * is asked for, the capped count as an uncorrelated subquery PostgreSQL runs once. Past
+ * EXACT_COUNT_LIMIT the total is the planner's estimate (kept a minute per filter). Only a page
+ * past the last row, which carries no count, costs a second statement.
+ */
+export async function sortedStorePage(
+  pool: Queryable,
+  filter: ResolvedStoreFilter | null | undefined,
+  sort: Exclude<StoreSort, 'relevance'>,
+  window: Window,
+  needs: StoreReadNeeds & { total: boolean },
+): Promise<Page<StoreReadRow>> {
+  const params = new SqlParams();
+  const matching = `stores s ${whereClause(storeFilterConditions(filter, params))}`;
+  const filterValues = [...params.values];
+  const countColumn = needs.total ? `, ${cappedCount(matching)} AS "cappedTotal"` : '';
+  const rows = await queryRows<StoreReadRow & { cappedTotal?: number }>(
+    pool,
+    `SELECT ${storeReadColumns(needs)}${countColumn} FROM ${matching}
+     ORDER BY ${ORDER_BY[sort]} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
+    params.values,
+  );
+  const page = rows.map(({ cappedTotal: _, ...row }) => row);
+  if (!needs.total) return { rows: page, total: 0 };
+  const [first] = rows;
+  if (first) return { rows: page, ...(await totalFromCapped(pool, first.cappedTotal ?? 0, matching, filterValues)) };
+  if (window.offset === 0) return { rows: page, total: 0 };
+  return { rows: page, ...(await countUpTo(pool, matching, filterValues)) };
 }
 
 /**

@@ -3,7 +3,8 @@
 import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { pagedConnection } from '../graphql/pagination.ts';
-import { latestTrafficByStoreId, trafficPage, type TrafficRecord } from './store.loaders.ts';
+import { latestTrafficByStoreId, trafficPage } from './store.loaders.ts';
+import type { TrafficRecord } from './store.sql.ts';
 import { StoreRef } from './store.ref.ts';
 import type { StoreRecord } from './store.sql.ts';
 

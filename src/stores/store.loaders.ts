@@ -1,40 +1,39 @@
 // Per-request loaders for stores and what hangs off a store. Every keyed read goes through one of
-// these, so a page of N stores costs the same few statements as a page of 2.
+// these, so a page of N stores costs the same few statements as a page of 2. Their SQL is in
+// store.sql.ts.
 import DataLoader from 'dataloader';
-import type { StoreDailySnapshot, TrafficMonthly } from '../generated/prisma/client.ts';
 import type { LegacySummary } from '../legacy/port.ts';
 import { childPageLoader } from '../graphql/child-pages.ts';
 import { defineLoader, type GraphqlContext } from '../graphql/context.ts';
 import { queryRows } from '../platform/database/sql.ts';
 import { appsByStoreId } from '../apps/app.loaders.ts';
-import { APP_COLUMNS, type AppRecord } from '../apps/app.sql.ts';
-import { storeColumns, type StoreRecord } from './store.sql.ts';
+import {
+  HISTORY_COLUMNS,
+  LATEST_TRAFFIC_BY_STORE,
+  storeColumns,
+  STORES_BY_ID,
+  storesByDomainSql,
+  TRAFFIC_COLUMNS,
+  type HistoryRecord,
+  type StoreReadNeeds,
+  type StoreReadRow,
+  type StoreRecord,
+  type TrafficRecord,
+} from './store.sql.ts';
 
 function byKey<K, V>(keys: readonly K[], rows: readonly V[], keyOf: (row: V) => K): (V | null)[] {
   const map = new Map(rows.map((row) => [keyOf(row), row]));
   return keys.map((key) => map.get(key) ?? null);
 }
 
-// Stores are read with raw SQL rather than Prisma: the same StoreRecord (storeColumns maps every
-// column to the model's field), without the client's per-query compilation on the hot path.
-const STORE_SELECT = `SELECT ${storeColumns('s')} FROM stores s`;
-
+// Stores are read with raw SQL rather than Prisma: the same StoreRecord, without the client's
+// per-query compilation on the hot path.
 export const storeById = defineLoader(
   (ctx) =>
     new DataLoader<number, StoreRecord | null>(async (ids) => {
-      const stores = await queryRows<StoreRecord>(ctx.services.db.read, `${STORE_SELECT} WHERE s.id = ANY($1::int[])`, [ids], 'store-by-id');
+      const stores = await queryRows<StoreRecord>(ctx.services.db.read, STORES_BY_ID, [ids], 'store-by-id');
       for (const store of stores) storeByDomain(ctx).prime(store.domain, store);
       return byKey(ids, stores, (s) => s.id);
-    }),
-);
-
-/** Keys are canonical domains (see normalizeDomain). */
-export const storeByDomain = defineLoader(
-  (ctx) =>
-    new DataLoader<string, StoreRecord | null>(async (domains) => {
-      const stores = await queryRows<StoreRecord>(ctx.services.db.read, `${STORE_SELECT} WHERE s.domain = ANY($1::text[])`, [domains], 'store-by-domain');
-      for (const store of stores) storeById(ctx).prime(store.id, store);
-      return byKey(domains, stores, (s) => s.domain);
     }),
 );
 
@@ -45,6 +44,55 @@ export function primeStores(ctx: GraphqlContext, stores: readonly StoreRecord[])
     storeByDomain(ctx).prime(store.domain, store);
   }
 }
+
+/**
+ * Stores read with what came along: the newest traffic month and the app stack prime the loaders
+ * their fields use, so those fields cost no statement of their own.
+ */
+export function primeStoreReads(ctx: GraphqlContext, rows: readonly StoreReadRow[], needs: StoreReadNeeds): StoreRecord[] {
+  const stores = rows.map(({ latestTraffic, apps, ...store }) => {
+    if (needs.traffic) latestTrafficByStoreId(ctx).prime(store.id, latestTraffic ?? null);
+    if (needs.apps) appsByStoreId(ctx).prime(store.id, apps ?? []);
+    return store;
+  });
+  primeStores(ctx, stores);
+  return stores;
+}
+
+/** What a store read needs besides the row, from the fields selected on the store. */
+export const storeReadNeeds = (selected: ReadonlySet<string>): StoreReadNeeds => ({
+  apps: selected.has('apps') || selected.has('models'),
+  traffic: selected.has('traffic') || selected.has('sources') || selected.has('models'),
+});
+
+/**
+ * Stores by canonical domain in one prepared statement that carries exactly what the selection
+ * needs: the row alone for a plain lookup, plus the newest traffic month for a card, plus the app
+ * stack for a full profile. One loader per shape, so each keeps its batching.
+ */
+const byDomainLoaders = new Map(
+  [false, true].flatMap((apps) =>
+    [false, true].map((traffic) => {
+      const needs = { apps, traffic };
+      const name = `stores-by-domain${apps ? '-apps' : ''}${traffic ? '-traffic' : ''}`;
+      const text = storesByDomainSql(needs);
+      const loader = defineLoader(
+        (ctx) =>
+          new DataLoader<string, StoreRecord | null>(async (domains) => {
+            const rows = await queryRows<StoreReadRow>(ctx.services.db.read, text, [domains], name);
+            return byKey(domains, primeStoreReads(ctx, rows, needs), (s) => s.domain);
+          }),
+      );
+      return [`${apps}/${traffic}`, loader] as const;
+    }),
+  ),
+);
+
+/** Keys are canonical domains (see normalizeDomain). */
+export const storeReadByDomain = (ctx: GraphqlContext, needs: StoreReadNeeds) => byDomainLoaders.get(`${needs.apps}/${needs.traffic}`)!(ctx);
+
+/** The row alone, by canonical domain. */
+export const storeByDomain = (ctx: GraphqlContext) => storeReadByDomain(ctx, { apps: false, traffic: false });
 
 /**
  * The legacy store's summary of each domain: one findByDomains round trip per batch. The legacy
@@ -67,71 +115,14 @@ export const legacySummaryByDomain = defineLoader(
     }),
 );
 
-// Days and months travel as 'YYYY-MM-DD' text: pg would turn a DATE into local midnight.
-export type TrafficRecord = Omit<TrafficMonthly, 'month'> & { month: string };
-export type HistoryRecord = Omit<StoreDailySnapshot, 'day'> & { day: string };
-
-const TRAFFIC_COLUMNS = `t.store_id AS "storeId", to_char(t.month, 'YYYY-MM-DD') AS month, t.visits, t.organic_pct AS "organicPct",
-  t.paid_pct AS "paidPct", t.social_pct AS "socialPct", t.direct_pct AS "directPct",
-  t.referral_pct AS "referralPct", t.source`;
-
 /** The newest third-party traffic month of each store; null when the store has no coverage. */
 export const latestTrafficByStoreId = defineLoader(
   (ctx) =>
     new DataLoader<number, TrafficRecord | null>(async (storeIds) => {
-      const rows = await queryRows<TrafficRecord>(
-        ctx.services.db.read,
-        `SELECT DISTINCT ON (t.store_id) ${TRAFFIC_COLUMNS} FROM traffic_monthly t
-         WHERE t.store_id = ANY($1::int[]) ORDER BY t.store_id, t.month DESC`,
-        [storeIds],
-      );
+      const rows = await queryRows<TrafficRecord>(ctx.services.db.read, LATEST_TRAFFIC_BY_STORE, [storeIds], 'latest-traffic-by-store');
       return byKey(storeIds, rows, (r) => r.storeId);
     }),
 );
-
-/** What a store read brings along besides the row, planned from the caller's selection. */
-export interface StoreCardNeeds {
-  /** the app stack (the apps field, the models) */
-  apps: boolean;
-  /** the newest traffic month (traffic.latest, sources, the models) */
-  traffic: boolean;
-}
-
-const LATEST_TRAFFIC = `(SELECT row_to_json(latest) FROM (SELECT ${TRAFFIC_COLUMNS} FROM traffic_monthly t
-  WHERE t.store_id = s.id ORDER BY t.month DESC LIMIT 1) latest) AS "latestTraffic"`;
-const APP_STACK = `(SELECT coalesce(json_agg(stack ORDER BY stack."installCount" DESC, stack.name), '[]'::json)
-  FROM (SELECT ${APP_COLUMNS} FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE sa.store_id = s.id) stack) AS apps`;
-
-/**
- * A store read by domain in one prepared statement that carries exactly what the selection needs:
- * the row alone for a card, plus the newest traffic month and the app stack (which prime the
- * loaders those fields use) for a full profile. One loader per shape, so each keeps its batching.
- */
-const storeCardLoaders = new Map(
-  [false, true].flatMap((apps) =>
-    [false, true].map((traffic) => {
-      const name = `store-card${apps ? '-apps' : ''}${traffic ? '-traffic' : ''}`;
-      const text = `SELECT ${[storeColumns('s'), ...(traffic ? [LATEST_TRAFFIC] : []), ...(apps ? [APP_STACK] : [])].join(',\n')}
-        FROM stores s WHERE s.domain = ANY($1::text[])`;
-      const loader = defineLoader(
-        (ctx) =>
-          new DataLoader<string, StoreRecord | null>(async (domains) => {
-            const rows = await queryRows<StoreRecord & { latestTraffic?: TrafficRecord | null; apps?: AppRecord[] }>(ctx.services.db.read, text, [domains], name);
-            const stores = rows.map(({ latestTraffic, apps: stack, ...store }) => {
-              if (traffic) latestTrafficByStoreId(ctx).prime(store.id, latestTraffic ?? null);
-              if (apps) appsByStoreId(ctx).prime(store.id, stack ?? []);
-              return store;
-            });
-            primeStores(ctx, stores);
-            return byKey(domains, stores, (s) => s.domain);
-          }),
-      );
-      return [`${apps}/${traffic}`, loader] as const;
-    }),
-  ),
-);
-
-export const storeCardByDomain = (ctx: GraphqlContext, needs: StoreCardNeeds) => storeCardLoaders.get(`${needs.apps}/${needs.traffic}`)!(ctx);
 
 /** Monthly traffic points, newest month first. */
 export const trafficPage = defineLoader((ctx) =>
@@ -146,10 +137,19 @@ export const trafficPage = defineLoader((ctx) =>
 /** Daily snapshots, newest day first. */
 export const historyPage = defineLoader((ctx) =>
   childPageLoader<HistoryRecord>(ctx.services.db.read, {
-    select: `h.store_id AS "storeId", to_char(h.day, 'YYYY-MM-DD') AS day, h.monthly_visits AS "monthlyVisits", h.revenue_low_usd AS "revenueLowUsd",
-      h.revenue_high_usd AS "revenueHighUsd", h.service_rating AS "serviceRating", h.product_count AS "productCount"`,
+    select: HISTORY_COLUMNS,
     from: 'store_daily_snapshots h',
     parentColumn: 'h.store_id',
     orderBy: 'h.day DESC',
+  }),
+);
+
+/** Stores observed running an app, by modeled monthly visits (highest first). */
+export const appStoresPage = defineLoader((ctx) =>
+  childPageLoader<StoreRecord>(ctx.services.db.read, {
+    select: storeColumns('s'),
+    from: 'store_apps sa JOIN stores s ON s.id = sa.store_id',
+    parentColumn: 'sa.app_id',
+    orderBy: 's.monthly_visits DESC, s.id',
   }),
 );

@@ -4,7 +4,7 @@ import { notFound } from '../platform/errors.ts';
 import { domainSchema } from './domain.ts';
 import { selectedFieldNames } from '../graphql/selection.ts';
 import { LEGACY_FIELDS } from './store-legacy.fields.ts';
-import { legacySummaryByDomain, storeCardByDomain } from './store.loaders.ts';
+import { legacySummaryByDomain, storeReadByDomain, storeReadNeeds } from './store.loaders.ts';
 import { StoreRef } from './store.ref.ts';
 import { rules } from '../access/field-rules.ts';
 
@@ -18,10 +18,9 @@ builder.queryField('store', (t) =>
       // read what the selection needs, no more: a card of a few columns skips the app stack, the
       // traffic month and the legacy store; a full profile gets them in the same round trips
       const selected = selectedFieldNames(info);
-      const wants = (fields: readonly string[]) => fields.some((field) => selected.has(field));
       // the legacy summary is read alongside the store, not after it, when the selection needs it
-      if (wants(LEGACY_FIELDS)) void legacySummaryByDomain(ctx).load(domain).catch(() => undefined);
-      const store = await storeCardByDomain(ctx, { apps: wants(['apps', 'models']), traffic: wants(['traffic', 'sources', 'models']) }).load(domain);
+      if (LEGACY_FIELDS.some((field) => selected.has(field))) void legacySummaryByDomain(ctx).load(domain).catch(() => undefined);
+      const store = await storeReadByDomain(ctx, storeReadNeeds(selected)).load(domain);
       if (!store) throw notFound(`No store ${domain} in the catalog. Search first, or request a scrape.`, { domain });
       return store;
     },

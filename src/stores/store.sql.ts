@@ -1,6 +1,10 @@
-// How raw SQL reads a store row: every column of `stores`, aliased to the Prisma model's field
-// names, so a row from a hand-written query is the same StoreRecord a Prisma query returns.
+// The hand-written SQL of store reads: every column of `stores` aliased to the Prisma model's field
+// names (so a row from a hand-written query is the same StoreRecord a Prisma query returns), the
+// newest traffic month and the app stack as subqueries, the child lists' columns, and the card
+// statement planned from what a selection needs.
+import type { StoreDailySnapshot, TrafficMonthly } from '../generated/prisma/client.ts';
 import type { Store } from '../generated/prisma/client.ts';
+import { APP_COLUMNS, type AppRecord } from '../apps/app.sql.ts';
 
 export type StoreRecord = Store;
 
@@ -44,3 +48,47 @@ export const storeColumns = (alias: string): string =>
   Object.entries(COLUMN_OF)
     .map(([field, column]) => `${alias}.${column} AS "${field}"`)
     .join(', ');
+
+// Days and months travel as 'YYYY-MM-DD' text: pg would turn a DATE into local midnight.
+export type TrafficRecord = Omit<TrafficMonthly, 'month'> & { month: string };
+export type HistoryRecord = Omit<StoreDailySnapshot, 'day'> & { day: string };
+
+export const TRAFFIC_COLUMNS = `t.store_id AS "storeId", to_char(t.month, 'YYYY-MM-DD') AS month, t.visits, t.organic_pct AS "organicPct",
+  t.paid_pct AS "paidPct", t.social_pct AS "socialPct", t.direct_pct AS "directPct",
+  t.referral_pct AS "referralPct", t.source`;
+
+export const HISTORY_COLUMNS = `h.store_id AS "storeId", to_char(h.day, 'YYYY-MM-DD') AS day, h.monthly_visits AS "monthlyVisits",
+  h.revenue_low_usd AS "revenueLowUsd", h.revenue_high_usd AS "revenueHighUsd", h.service_rating AS "serviceRating",
+  h.product_count AS "productCount"`;
+
+/** The newest traffic month of each store in `storeIds` (one row per store that has one). */
+export const LATEST_TRAFFIC_BY_STORE = `SELECT DISTINCT ON (t.store_id) ${TRAFFIC_COLUMNS} FROM traffic_monthly t
+  WHERE t.store_id = ANY($1::int[]) ORDER BY t.store_id, t.month DESC`;
+
+/** Select-list column: the newest traffic month of the store `s` as JSON, or null. */
+export const LATEST_TRAFFIC_COLUMN = `(SELECT row_to_json(latest) FROM (SELECT ${TRAFFIC_COLUMNS} FROM traffic_monthly t
+  WHERE t.store_id = s.id ORDER BY t.month DESC LIMIT 1) latest) AS "latestTraffic"`;
+
+/** Select-list column: the app stack of the store `s` as a JSON array, most installed first. */
+export const APP_STACK_COLUMN = `(SELECT coalesce(json_agg(stack ORDER BY stack."installCount" DESC, stack.name), '[]'::json)
+  FROM (SELECT ${APP_COLUMNS} FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE sa.store_id = s.id) stack) AS apps`;
+
+/** What a store read brings along besides the row, planned from the caller's selection. */
+export interface StoreReadNeeds {
+  /** the app stack (the apps field, the models) */
+  apps: boolean;
+  /** the newest traffic month (traffic.latest, sources, the models) */
+  traffic: boolean;
+}
+
+/** A store row as a planned read returns it: the row plus what the selection asked to come along. */
+export type StoreReadRow = StoreRecord & { latestTraffic?: TrafficRecord | null; apps?: AppRecord[] };
+
+/** The select list of a store read carrying what `needs` asks for. */
+export const storeReadColumns = (needs: StoreReadNeeds): string =>
+  [storeColumns('s'), ...(needs.traffic ? [LATEST_TRAFFIC_COLUMN] : []), ...(needs.apps ? [APP_STACK_COLUMN] : [])].join(',\n');
+
+/** Stores by canonical domain, with what `needs` asks for. */
+export const storesByDomainSql = (needs: StoreReadNeeds): string => `SELECT ${storeReadColumns(needs)} FROM stores s WHERE s.domain = ANY($1::text[])`;
+
+export const STORES_BY_ID = `SELECT ${storeColumns('s')} FROM stores s WHERE s.id = ANY($1::int[])`;

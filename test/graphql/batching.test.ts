@@ -130,3 +130,45 @@ describe('a store read planned from its selection', () => {
     expect(appsOnly.legacy).toBe(0);
   });
 });
+
+describe('a filtered list planned from its selection', () => {
+  const CARD = `domain monthlyVisits monthlyRevenueUsd { low high } isDropshipper serviceRating serviceGrade vertical countryCode
+    traffic { latest { month organic } } sources`;
+  const list = async (args: string, selection: string) => {
+    t.counter!.reset();
+    const data = await query(t.services, `{ stores(${args}) { ${selection} } }`);
+    return { data, statements: t.counter!.statements, legacy: t.counter!.legacyRoundTrips, log: [...t.counter!.log] };
+  };
+
+  it('reads a page of cards with their traffic months and the exact total in one statement', async () => {
+    const page = await list('filter: { vertical: "home" }, sort: visits, first: 20', `totalCount pageInfo { hasNextPage } edges { node { ${CARD} } }`);
+    const cards = page.data.stores.edges.map((e: any) => e.node);
+    expect(cards).toHaveLength(20);
+    expect(cards.map((c: any) => c.monthlyVisits)).toEqual([...cards.map((c: any) => c.monthlyVisits)].sort((a, b) => b - a));
+    const { n } = (await t.services.db.pool.query(`SELECT count(*)::int AS n FROM stores WHERE lower(vertical) = 'home'`)).rows[0];
+    expect(page.data.stores.totalCount).toBe(n);
+    expect(page.data.stores.pageInfo.hasNextPage).toBe(n > 20);
+    const bulk = cards.find((c: any) => c.domain.startsWith('bulk-'));
+    expect(bulk.traffic.latest.month).toBe('2025-12-01');
+    expect(bulk.sources).toEqual(['postgres:stores', 'postgres:legacy_store_summaries', 'postgres:traffic_monthly']);
+    expect(page.statements, page.log.join('\n---\n')).toBe(1);
+    expect(page.legacy).toBe(1);
+  });
+
+  it('does not count when the total is not selected, nor read traffic months no card asks for', async () => {
+    const page = await list('filter: { vertical: "home" }, sort: visits, first: 5', 'edges { node { domain } }');
+    expect(page.data.stores.edges).toHaveLength(5);
+    expect(page.statements).toBe(1);
+    expect(page.log[0]).not.toMatch(/count\(\*\)|traffic_monthly/);
+    expect(page.legacy).toBe(0);
+  });
+
+  it('still reports the total on a page past the last row', async () => {
+    const { n } = (await t.services.db.pool.query(`SELECT count(*)::int AS n FROM stores WHERE lower(vertical) = 'home'`)).rows[0];
+    const { offsetToCursor } = await import('@pothos/plugin-relay');
+    const page = await list(`filter: { vertical: "home" }, sort: visits, first: 5, after: "${offsetToCursor(n + 10)}"`, 'totalCount edges { node { domain } }');
+    expect(page.data.stores.edges).toEqual([]);
+    expect(page.data.stores.totalCount).toBe(n);
+    expect(page.statements).toBe(2);
+  });
+});

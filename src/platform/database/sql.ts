@@ -1,6 +1,7 @@
 // Raw SQL for the catalog reads Prisma cannot express well (trigram search, GROUP BY with
 // percentiles, lateral pages). Every value travels as a bind parameter ($n); only fixed SQL
 // fragments chosen from code (never caller text) are spliced into statements.
+import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { mapDatabaseError } from './database-errors.ts';
 
@@ -50,26 +51,56 @@ export async function queryRows<R extends object>(
  */
 export const EXACT_COUNT_LIMIT = 10_000;
 
+/**
+ * A scalar subquery counting the rows of `SELECT 1 FROM <fromWhere>` up to EXACT_COUNT_LIMIT + 1,
+ * to ride along in the statement that reads the page (uncorrelated: PostgreSQL runs it once).
+ */
+export const cappedCount = (fromWhere: string): string =>
+  `(SELECT count(*)::int FROM (SELECT 1 FROM ${fromWhere} LIMIT ${EXACT_COUNT_LIMIT + 1}) capped)`;
+
 /** Counts the rows of `SELECT 1 FROM <fromWhere>`; exact up to EXACT_COUNT_LIMIT, estimated past it. */
 export async function countUpTo(
   pool: Queryable,
   fromWhere: string,
   values: readonly unknown[],
 ): Promise<{ total: number; exact: boolean }> {
-  const [counted] = await queryRows<{ n: number }>(
-    pool,
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${fromWhere} LIMIT ${EXACT_COUNT_LIMIT + 1}) capped`,
-    values,
-  );
-  const n = counted?.n ?? 0;
-  if (n <= EXACT_COUNT_LIMIT) return { total: n, exact: true };
+  const [counted] = await queryRows<{ n: number }>(pool, `SELECT ${cappedCount(fromWhere)} AS n`, values);
+  return totalFromCapped(pool, counted?.n ?? 0, fromWhere, values);
+}
+
+/** The total reported for a capped count: the count itself up to EXACT_COUNT_LIMIT, the planner's estimate past it. */
+export async function totalFromCapped(
+  pool: Queryable,
+  capped: number,
+  fromWhere: string,
+  values: readonly unknown[],
+): Promise<{ total: number; exact: boolean }> {
+  if (capped <= EXACT_COUNT_LIMIT) return { total: capped, exact: true };
+  return { total: Math.max(await estimatedRows(pool, fromWhere, values), capped), exact: false };
+}
+
+/**
+ * PostgreSQL's estimate only moves when the table's statistics do (ANALYZE, autovacuum), so the
+ * estimate of one filter is kept for a minute: a broad list asked again costs no EXPLAIN.
+ */
+const ESTIMATE_TTL_MS = 60_000;
+const estimates = new WeakMap<Queryable, LRUCache<string, number>>();
+
+/** Estimated rows of `SELECT 1 FROM <fromWhere>` (EXPLAIN, nothing executed). */
+export async function estimatedRows(pool: Queryable, fromWhere: string, values: readonly unknown[]): Promise<number> {
+  let cache = estimates.get(pool);
+  if (!cache) estimates.set(pool, (cache = new LRUCache<string, number>({ max: 1_000, ttl: ESTIMATE_TTL_MS })));
+  const key = `${fromWhere}\u0000${JSON.stringify(values)}`;
+  const known = cache.get(key);
+  if (known !== undefined) return known;
   const [plan] = await queryRows<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
     pool,
     `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${fromWhere}`,
     values,
   );
   const estimate = Math.round(plan?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0);
-  return { total: Math.max(estimate, n), exact: false };
+  cache.set(key, estimate);
+  return estimate;
 }
 
 /** Matches `value` literally inside ILIKE: escapes the pattern characters % _ and \. */

@@ -100,7 +100,8 @@ afterAll(async () => {
   }
 });
 
-describe('the embedded PostgreSQL, supervised', () => {
+// Each start initialises or recovers a cluster and is waited on for up to 90 s; a test starts up to two.
+describe('the embedded PostgreSQL, supervised', { timeout: 240_000 }, () => {
   it('starts again on the same DATA_DIR after the service was killed with kill -9', async () => {
     const dir = await dataDir();
     const first = await start(dir);

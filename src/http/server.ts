@@ -75,6 +75,10 @@ export async function buildServer(services: Services, options: BuildServerOption
     // a client trickling its headers or body holds a socket (and a stopping server) only this long;
     // Node checks these deadlines every connectionsCheckingInterval
     requestTimeout: services.config.REQUEST_TIMEOUT_MS,
+    // a request that arrives while the server stops (on a connection already open) is served within
+    // the shutdown grace, like those in flight: Fastify's own 503 would answer it with a body that is
+    // not the contract's envelope
+    return503OnClosing: false,
     http: {
       requestTimeout: services.config.REQUEST_TIMEOUT_MS,
       headersTimeout: services.config.REQUEST_TIMEOUT_MS,

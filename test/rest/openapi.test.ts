@@ -42,7 +42,8 @@ describe('OpenAPI description', () => {
 
   it('requires a key on data routes and none on discovery routes', () => {
     expect(document.components?.securitySchemes).toMatchObject({
-      bearerAuth: { type: 'http', scheme: 'bearer' },
+      // a self-hoster has no web app: the scheme says how to mint a key
+      bearerAuth: { type: 'http', scheme: 'bearer', description: expect.stringContaining('A self-hosted server mints keys with `npm run keys -- create') },
       apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
     });
     expect(document.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);

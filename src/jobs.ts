@@ -1,6 +1,7 @@
 // The job worker's composition: which features bring tasks to it. The gateway runs one in-process
 // (WORKER_IN_PROCESS, the default); `npm run worker` (src/worker.ts) runs more as their own
 // processes on the same queue. Either way the queue's schema is migrated before anything is queued.
+import { monthPartitionUpkeep } from './platform/database/month-partitions.ts';
 import { migrateJobQueue } from './platform/jobs/job-queue.ts';
 import { startJobWorker, type JobWorker } from './platform/jobs/job-worker.ts';
 import type { Services } from './platform/services.ts';
@@ -8,7 +9,20 @@ import { scrapeJobs } from './scrapes/scrape-jobs.ts';
 import { rollupJobs } from './rollups/rollup-jobs.ts';
 import { signalJobs } from './signals/signal-jobs.ts';
 
-export const jobFeatures = (services: Services) => [scrapeJobs(services), signalJobs(services), rollupJobs(services)];
+export const jobFeatures = (services: Services) => [
+  scrapeJobs(services),
+  signalJobs(services),
+  rollupJobs(services),
+  {
+    name: 'month-partitions',
+    tasks: {},
+    sweep: monthPartitionUpkeep({
+      retentionMonths: services.config.HISTORY_RETENTION_MONTHS,
+      clock: services.clock ?? (() => new Date()),
+      logger: services.logger,
+    }),
+  },
+];
 
 export function startWorker(services: Services): Promise<JobWorker> {
   return startJobWorker({

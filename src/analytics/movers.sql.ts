@@ -39,7 +39,9 @@ function conditions(query: MoverQuery, params: SqlParams): string {
 
 /**
  * previous = current / (1 + pct/100). A fall of exactly 100 % leaves nothing to divide, so the
- * daily snapshot from 30 days earlier supplies it.
+ * daily snapshot from 30 days earlier supplies it: the latest one between 60 and 30 days ago. Both
+ * bounds are on the partition column, so only the one or two month partitions of that span are
+ * read (the history is partitioned by month).
  */
 export async function findMovers(pool: Queryable, query: MoverQuery, { offset, limit }: Window): Promise<MoverRow[]> {
   const { pct, current, history } = COLUMNS[query.metric];
@@ -50,7 +52,7 @@ export async function findMovers(pool: Queryable, query: MoverQuery, { offset, l
     `SELECT ${storeColumns('s')}, ${pct} AS "__pct", ${current}::float8 AS "__current",
             CASE WHEN ${pct} > -100 THEN round(${current} / (1 + ${pct} / 100))::float8
                  ELSE (SELECT ${history}::float8 FROM store_daily_snapshots h
-                       WHERE h.store_id = s.id AND h.day <= current_date - 30 ORDER BY h.day DESC LIMIT 1)
+                       WHERE h.store_id = s.id AND h.day <= current_date - 30 AND h.day > current_date - 60 ORDER BY h.day DESC LIMIT 1)
             END AS "__previous"
      FROM stores s ${where}
      ORDER BY ${pct} ${query.direction === 'up' ? 'DESC' : 'ASC'}, s.id

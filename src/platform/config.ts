@@ -37,6 +37,8 @@ export const configSchema = z.object({
     }),
   /** a replica whose staleness passes this serves no reads until it catches up; its reads go to the primary */
   DATABASE_READ_MAX_LAG_MS: int(5_000, 100, 600_000),
+  /** whole months of daily history and change records kept before the current one; older month partitions are dropped; 0 = keep all */
+  HISTORY_RETENTION_MONTHS: int(24, 0, 1_200),
   /** MongoDB for the legacy store; absent = JSONB table in the structured PostgreSQL */
   MONGODB_URL: optionalUrl(['mongodb', 'mongodb+srv']),
   MONGODB_DB: z.string().min(1).default('store_intelligence'),

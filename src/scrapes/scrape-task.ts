@@ -21,6 +21,7 @@ import type { Screenshot, Screenshotter } from './screenshot/take-screenshot.ts'
 import { publishScrape } from './scrape-events.ts';
 import { advanceScrape, finishScrape, type ScrapeOutcome } from './scrape-lifecycle.ts';
 import type { ScrapeRecord } from './scrape-record.ts';
+import { ensureMonthPartitions } from '../platform/database/month-partitions.ts';
 import { inTransaction } from '../platform/database/transaction.ts';
 
 export const SCRAPE_TASK = 'scrape-store';
@@ -63,6 +64,7 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
       const observation = await observeStorefront(reader, storefront);
       const screenshot = await deps.screenshots.capture(observation.domain, log);
       const legacyId = await writeLegacySummary(deps, observation, screenshot);
+      await ensureMonthPartitions(deps.pool, deps.clock());
       const done = await inTransaction(deps.pool, async (client) => {
         const now = deps.clock();
         const written = await writeObservation(client, observation, { now, reference: deps.reference, legacyId });

@@ -56,7 +56,15 @@ export async function dropLoadIndexes(
   const foreignKeys = constraints.filter((c) => c.contype === 'f').map((c) => constraint('foreign_key', c));
   const primaryKeys = constraints.filter((c) => c.contype === 'p').map((c) => constraint('primary_key', c));
   const plainIndexes = indexes.map(
-    (i): SavedDefinition => ({ kind: 'index', table: i.table, name: i.name, create: i.def, drop: `DROP INDEX ${i.name}` }),
+    (i): SavedDefinition => ({
+      kind: 'index',
+      table: i.table,
+      name: i.name,
+      // a partitioned table's index reads "ON ONLY <table>" (the parent alone, as pg_dump builds it
+      // before its partitions'); recreated here it must span the partitions again
+      create: i.def.replace(' ON ONLY ', ' ON '),
+      drop: `DROP INDEX ${i.name}`,
+    }),
   );
   // foreign keys first (they may lean on the keys), then indexes, then primary keys
   for (const d of [...foreignKeys, ...plainIndexes, ...primaryKeys]) await client.query(d.drop);

@@ -27,6 +27,7 @@ import type { Logger } from '../platform/logger.ts';
 import { nextIds, recountAndAdvance, upsertApps } from './catalog-sql.ts';
 import { STORE_CHILD_TABLES, type CatalogTable } from './catalog-tables.ts';
 import { dropLoadIndexes, restoreLoadIndexes } from './load-indexes.ts';
+import { ensureMonthRange } from '../platform/database/month-partitions.ts';
 import { loadStores } from './load-stores.ts';
 import { createSampler } from './reference-data.ts';
 import { createSeedContext } from './seed-context.ts';
@@ -142,6 +143,8 @@ async function seedInTransaction(client: pg.PoolClient, options: SeedCatalogOpti
     const appIds = await upsertApps(client, sampler);
     const ctx = createSeedContext({ seed, today: options.today, appIds, sampler });
     const ids = await nextIds(client);
+    // the history and change records are partitioned by month: every month of the calendar needs its partition
+    await ensureMonthRange(client, new Date(`${ctx.days[0]}T00:00:00Z`), new Date(`${ctx.days.at(-1)}T00:00:00Z`));
 
     const rebuild =
       options.rebuildIndexes === 'always' ||

@@ -55,7 +55,8 @@ describe('prisma/schema.prisma and the SQL migrations', () => {
     await client.connect();
     ({ rows: dbColumns } = await client.query(
       `SELECT table_name, column_name, data_type, udt_name, is_nullable FROM information_schema.columns
-        WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`,
+        WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
+          AND table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition)`,
     ));
     await client.end();
     schemaColumns = parseSchema(await readFile(new URL('../../prisma/schema.prisma', import.meta.url), 'utf8'));

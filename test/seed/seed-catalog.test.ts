@@ -7,13 +7,19 @@ import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 const today = new Date();
 
-/** every index and constraint of the schema, as PostgreSQL would recreate it */
+/**
+ * every index and constraint of the schema, as PostgreSQL would recreate it, and whether it is
+ * valid; those of month partitions follow their table's (the seed may add months)
+ */
 async function schemaShape(pool: pg.Pool): Promise<string[]> {
   const { rows } = await pool.query<{ def: string }>(`
-    SELECT indexdef AS def FROM pg_indexes WHERE schemaname = 'public'
+    SELECT pg_get_indexdef(x.indexrelid) || ' valid=' || x.indisvalid AS def
+      FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid
+     WHERE t.relnamespace = 'public'::regnamespace AND NOT t.relispartition
     UNION ALL
-    SELECT conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid) || ' valid=' || convalidated
-      FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+    SELECT conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(c.oid) || ' valid=' || convalidated
+      FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+     WHERE connamespace = 'public'::regnamespace AND NOT t.relispartition
     ORDER BY 1`);
   return rows.map((r) => r.def);
 }

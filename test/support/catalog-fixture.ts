@@ -5,6 +5,7 @@
 import type { LegacyStore, LegacySummary } from '../../src/legacy/port.ts';
 import { createPostgresLegacyStore, type Queryable } from '../../src/legacy/postgres-jsonb-adapter.ts';
 import type { ChangeFacts } from '../../src/changes/change.sql.ts';
+import { ensureMonthRange } from '../../src/platform/database/month-partitions.ts';
 
 export interface FixtureStore {
   domain: string;
@@ -295,6 +296,9 @@ export async function loadCatalogFixture(pool: Queryable, legacy?: LegacyStore):
      JOIN stores s ON s.domain = x.domain`,
     [json(FIXTURE_TRAFFIC)],
   );
+  // the history and the change records are partitioned by month: the fixture's months need theirs
+  const dates = [...FIXTURE_HISTORY.map((h) => `${h.day}T00:00:00Z`), ...FIXTURE_CHANGES.map((c) => c.detectedAt)].sort();
+  await ensureMonthRange(pool, new Date(dates[0]!), new Date(dates.at(-1)!));
   await pool.query(
     `INSERT INTO store_daily_snapshots (store_id, day, monthly_visits, revenue_low_usd, revenue_high_usd, service_rating, product_count)
      SELECT s.id, x.day, x."monthlyVisits", x."revenueLowUsd", x."revenueHighUsd", x."serviceRating", x."productCount"

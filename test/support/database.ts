@@ -21,9 +21,10 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const template = inject('pgTemplate');
-  const runPid = template.split('_')[2];
+/** `empty`: a database without the schema, for tests of the migrations themselves */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
+  const template = options.empty ? 'template0' : inject('pgTemplate');
+  const runPid = inject('pgTemplate').split('_')[2];
   const name = `test_db_${runPid}_${randomBytes(5).toString('hex')}`;
   // CREATE DATABASE ... TEMPLATE needs the template to have no other sessions; retry briefly if a
   // parallel suite is copying it at the same moment.

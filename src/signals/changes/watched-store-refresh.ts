@@ -19,6 +19,7 @@ import {
 } from '../../storefront/read-storefront.ts';
 import type { StorefrontClient } from '../../storefront/storefront-client.ts';
 import { StorefrontFailure } from '../../storefront/storefront-failure.ts';
+import { ensureMonthPartitions } from '../../platform/database/month-partitions.ts';
 import { inTransaction } from '../../platform/database/transaction.ts';
 import type { WatchRecord } from '../watch-record.ts';
 import { appChangeInsights, type AppChangeInsight } from './app-change-insight.ts';
@@ -50,6 +51,7 @@ export function createWatchedStoreRefresh(deps: WatchedStoreRefreshDeps): (watch
     const observation = await readStorefront(reader, watch.domain, log);
     if (!observation) return { appChanges: 0, productChanges: 0 };
 
+    await ensureMonthPartitions(deps.pool, deps.clock());
     const changes = await inTransaction(deps.pool, async (client) => {
       const now = deps.clock();
       // the same row lock a scrape takes: a scrape and an observation of one store never interleave

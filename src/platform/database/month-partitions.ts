@@ -1,0 +1,105 @@
+// The month partitions of the append-only series (migration 20261125080000_partitioned_history):
+// store_daily_snapshots by day and change_records by detected_at, one partition per UTC month,
+// no DEFAULT partition. So a row needs its month to exist before it is written:
+// - upkeep (a worker sweep, at most hourly per process) makes the current month and the next
+//   MONTHS_AHEAD, and drops the months past HISTORY_RETENTION_MONTHS;
+// - a writer calls ensureMonthPartitions(pool, at) before the transaction that writes rows dated
+//   `at` (a clock far ahead in tests, a gap in upkeep): once per month per process, on a
+//   connection of its own, so what it made is committed whatever happens to the writer's
+//   transaction;
+// - the seed makes the months of its whole calendar.
+import type pg from 'pg';
+import type { Logger } from '../logger.ts';
+
+/** the partitioned series, each by month of its time column */
+export const PARTITIONED_SERIES = ['store_daily_snapshots', 'change_records'] as const;
+/** months made ahead of the current one */
+export const MONTHS_AHEAD = 3;
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+const monthOf = (at: Date) => at.toISOString().slice(0, 7);
+
+/** Makes every series' partitions for the months from `first` to `last` (UTC). Returns how many were made. */
+export async function ensureMonthRange(db: Queryable, first: Date, last: Date): Promise<number> {
+  let made = 0;
+  for (const table of PARTITIONED_SERIES) {
+    const { rows } = await db.query<{ made: number }>('SELECT ensure_month_partitions($1::regclass, $2::date, $3::date) AS made', [
+      table,
+      dayOf(first),
+      dayOf(last),
+    ]);
+    made += rows[0]!.made;
+  }
+  return made;
+}
+
+/** months this process knows to exist */
+const ensured = new Map<string, Promise<void>>();
+
+/**
+ * Makes sure rows dated `at` have a partition in every series. Call it with a pool (autocommit),
+ * before the transaction that writes them. Costs one round trip per series the first time a
+ * process meets a month, nothing after.
+ */
+export function ensureMonthPartitions(pool: Queryable, at: Date): Promise<void> {
+  const month = monthOf(at);
+  let done = ensured.get(month);
+  if (!done) {
+    done = ensureMonthRange(pool, at, at).then(() => undefined);
+    ensured.set(month, done);
+    done.catch(() => ensured.delete(month));
+  }
+  return done;
+}
+
+export interface UpkeepResult {
+  made: number;
+  dropped: number;
+}
+
+/**
+ * Months ahead made, months past retention dropped (retentionMonths 0 = keep every month). A
+ * month is dropped once all of it lies more than retentionMonths whole months before the current
+ * month: with 24, on any day of November 2026 the oldest month kept is November 2024.
+ */
+export async function upkeepMonthPartitions(client: pg.ClientBase, now: Date, retentionMonths: number): Promise<UpkeepResult> {
+  const ahead = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + MONTHS_AHEAD, 1));
+  const made = await ensureMonthRange(client, now, ahead);
+  let dropped = 0;
+  if (retentionMonths > 0) {
+    const keepFrom = dayOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - retentionMonths, 1)));
+    for (const table of PARTITIONED_SERIES) {
+      const { rows } = await client.query<{ dropped: number }>('SELECT drop_month_partitions_before($1::regclass, $2::date) AS dropped', [table, keepFrom]);
+      dropped += rows[0]!.dropped;
+    }
+  }
+  return { made, dropped };
+}
+
+/** How often a process runs the upkeep (its first sweep runs it at once). */
+export const UPKEEP_INTERVAL_MS = 3_600_000;
+
+/** The upkeep as a worker sweep: in one transaction, at most once per UPKEEP_INTERVAL_MS per process. */
+export function monthPartitionUpkeep(options: { retentionMonths: number; clock: () => Date; logger: Logger }) {
+  const log = options.logger.child({ component: 'month-partitions' });
+  let lastRun = -Infinity;
+  return async (pool: pg.Pool): Promise<void> => {
+    if (Date.now() - lastRun < UPKEEP_INTERVAL_MS) return;
+    lastRun = Date.now();
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await upkeepMonthPartitions(client, options.clock(), options.retentionMonths);
+      await client.query('COMMIT');
+      if (result.made || result.dropped) log.info(result, 'history month partitions made ahead and dropped past retention');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      lastRun = -Infinity;
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+}

@@ -37,6 +37,12 @@ export interface LegacyHealth {
 export interface LegacyStore {
   /** the `<backend>:<table_or_collection>` name this adapter contributes to `sources` */
   readonly source: string;
+  /**
+   * Set when the summaries live in a table of the structured store's own database (the JSONB
+   * adapter): its name, a table keyed by `domain` with the summary in `doc`, so a store read can join
+   * it in the same statement instead of a round trip of its own. Absent for a separate backend (MongoDB).
+   */
+  readonly colocatedTable?: string;
   /** Summaries for many domains in one round trip; missing domains are absent from the map. */
   findByDomains(domains: readonly string[]): Promise<Map<string, LegacySummary>>;
   /** Summaries for many legacy ids in one round trip, keyed by legacy id. */

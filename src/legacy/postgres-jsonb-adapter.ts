@@ -15,10 +15,12 @@ export function createPostgresLegacyStore({ pool }: { pool: Queryable }): Legacy
   async function findBy(column: 'domain' | 'legacy_id', keys: readonly string[]) {
     const found = new Map<string, LegacySummary>();
     if (keys.length === 0) return found;
-    const { rows } = await pool.query<{ key: string; doc: Record<string, unknown> }>(
-      `SELECT ${column} AS key, doc FROM ${TABLE} WHERE ${column} = ANY($1::text[])`,
-      [distinctKeys(keys)],
-    );
+    // a named statement: each connection parses and plans it once
+    const { rows } = await pool.query<{ key: string; doc: Record<string, unknown> }>({
+      name: `legacy-summaries-by-${column}`,
+      text: `SELECT ${column} AS key, doc FROM ${TABLE} WHERE ${column} = ANY($1::text[])`,
+      values: [distinctKeys(keys)],
+    });
     for (const row of rows) found.set(row.key, canonicalFromDocument(row.doc));
     return found;
   }
@@ -38,6 +40,7 @@ export function createPostgresLegacyStore({ pool }: { pool: Queryable }): Legacy
 
   return {
     source: `postgres:${TABLE}`,
+    colocatedTable: TABLE,
     findByDomains: (domains) => findBy('domain', domains),
     findByLegacyIds: (ids) => findBy('legacy_id', ids),
     upsert: (summary) => upsertMany([summary]),

@@ -3,7 +3,7 @@
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import type { LegacySocials } from '../legacy/port.ts';
-import { latestTrafficByStoreId, legacySummaryByDomain } from './store.loaders.ts';
+import { hasLegacySummary, latestTrafficByStoreId, legacySummaryByDomain } from './store.loaders.ts';
 import { StoreRef } from './store.ref.ts';
 import type { StoreRecord } from './store.sql.ts';
 
@@ -47,13 +47,13 @@ builder.objectFields(StoreRef, (t) => ({
   sources: t.stringList({
     description: 'Backends that contributed to this object, each `<backend>:<table_or_collection>`.',
     resolve: async (store, _args, ctx) => {
-      const [summary, traffic] = await Promise.all([
-        summaryOf(store, ctx),
+      const [legacy, traffic] = await Promise.all([
+        hasLegacySummary(ctx).load(store.domain),
         latestTrafficByStoreId(ctx).load(store.id),
       ]);
       return [
         STRUCTURED_STORE_SOURCE,
-        ...(summary ? [ctx.services.legacy.source] : []),
+        ...(legacy ? [ctx.services.legacy.source] : []),
         ...(traffic ? [TRAFFIC_SOURCE] : []),
       ];
     },

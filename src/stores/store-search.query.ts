@@ -34,7 +34,7 @@ builder.queryField('stores', (t) =>
         const selected = selectedFieldNames(info);
         const needs = { ...storeReadNeeds(selectedFieldNames(info, ['edges', 'node'])), total: selected.has('totalCount') || selected.has('totalCountExact') };
         return pagedConnection(args, async (window) => {
-          const page = await sortedStorePage(pool, filter, sort, window, needs);
+          const page = await sortedStorePage(pool, filter, sort, window, needs, ctx.services.legacy.colocatedTable);
           return { ...page, rows: primeStoreReads(ctx, page.rows, needs) };
         });
       }

@@ -52,7 +52,8 @@ export async function searchStores(
 
 /**
  * One page of a filtered list in a sorted order (any sort but relevance) in one statement: the
- * rows with what the selection needs along (the newest traffic month for cards) and, when the total
+ * rows with what the selection needs along (the newest traffic month and, co-located, the legacy
+ * summary or whether there is one) and, when the total
  * is asked for, the capped count as an uncorrelated subquery PostgreSQL runs once. Past
  * EXACT_COUNT_LIMIT the total is the planner's estimate (kept a minute per filter). Only a page
  * past the last row, which carries no count, costs a second statement.
@@ -63,6 +64,8 @@ export async function sortedStorePage(
   sort: Exclude<StoreSort, 'relevance'>,
   window: Window,
   needs: StoreReadNeeds & { total: boolean },
+  /** the co-located legacy table (LegacyStore.colocatedTable), joined when the cards need it */
+  legacyTable?: string,
 ): Promise<Page<StoreReadRow>> {
   const params = new SqlParams();
   const matching = `stores s ${whereClause(storeFilterConditions(filter, params))}`;
@@ -70,7 +73,7 @@ export async function sortedStorePage(
   const countColumn = needs.total ? `, ${cappedCount(matching)} AS "cappedTotal"` : '';
   const rows = await queryRows<StoreReadRow & { cappedTotal?: number }>(
     pool,
-    `SELECT ${storeReadColumns(needs)}${countColumn} FROM ${matching}
+    `SELECT ${storeReadColumns(needs, legacyTable)}${countColumn} FROM ${matching}
      ORDER BY ${ORDER_BY[sort]} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
     params.values,
   );

@@ -3,6 +3,7 @@
 // store.sql.ts.
 import DataLoader from 'dataloader';
 import type { LegacySummary } from '../legacy/port.ts';
+import { canonicalFromDocument } from '../legacy/summary.ts';
 import { childPageLoader } from '../graphql/child-pages.ts';
 import { defineLoader, type GraphqlContext } from '../graphql/context.ts';
 import { queryRows } from '../platform/database/sql.ts';
@@ -46,53 +47,67 @@ export function primeStores(ctx: GraphqlContext, stores: readonly StoreRecord[])
 }
 
 /**
- * Stores read with what came along: the newest traffic month and the app stack prime the loaders
- * their fields use, so those fields cost no statement of their own.
+ * Stores read with what came along: the newest traffic month, the app stack and the co-located
+ * legacy summary prime the loaders their fields use, so those fields cost no statement of their own.
  */
 export function primeStoreReads(ctx: GraphqlContext, rows: readonly StoreReadRow[], needs: StoreReadNeeds): StoreRecord[] {
-  const stores = rows.map(({ latestTraffic, apps, ...store }) => {
+  const joinsLegacy = needs.legacy !== 'none' && ctx.services.legacy.colocatedTable !== undefined;
+  const stores = rows.map(({ latestTraffic, apps, legacyDoc, legacyExists, ...store }) => {
     if (needs.traffic) latestTrafficByStoreId(ctx).prime(store.id, latestTraffic ?? null);
     if (needs.apps) appsByStoreId(ctx).prime(store.id, apps ?? []);
+    if (joinsLegacy && needs.legacy === 'doc') {
+      legacySummaryByDomain(ctx).prime(store.domain, legacyDoc ? canonicalFromDocument(legacyDoc) : null);
+      hasLegacySummary(ctx).prime(store.domain, Boolean(legacyDoc));
+    }
+    if (joinsLegacy && needs.legacy === 'exists') hasLegacySummary(ctx).prime(store.domain, Boolean(legacyExists));
     return store;
   });
   primeStores(ctx, stores);
   return stores;
 }
 
+/** Store fields that read the legacy summary's document (the models read its emails and socials). */
+const LEGACY_DOCUMENT_FIELDS = ['screenshotUrl', 'socials', 'emails', 'models'];
+
 /** What a store read needs besides the row, from the fields selected on the store. */
 export const storeReadNeeds = (selected: ReadonlySet<string>): StoreReadNeeds => ({
   apps: selected.has('apps') || selected.has('models'),
   traffic: selected.has('traffic') || selected.has('sources') || selected.has('models'),
+  legacy: LEGACY_DOCUMENT_FIELDS.some((field) => selected.has(field)) ? 'doc' : selected.has('sources') ? 'exists' : 'none',
 });
 
 /**
  * Stores by canonical domain in one prepared statement that carries exactly what the selection
- * needs: the row alone for a plain lookup, plus the newest traffic month for a card, plus the app
- * stack for a full profile. One loader per shape, so each keeps its batching.
+ * needs: the row alone for a plain lookup, plus the newest traffic month (and, co-located, whether a
+ * legacy summary exists) for a card, plus the app stack and the legacy document for a full profile.
+ * One loader per shape, so each keeps its batching.
  */
-const byDomainLoaders = new Map(
-  [false, true].flatMap((apps) =>
-    [false, true].map((traffic) => {
-      const needs = { apps, traffic };
-      const name = `stores-by-domain${apps ? '-apps' : ''}${traffic ? '-traffic' : ''}`;
-      const text = storesByDomainSql(needs);
-      const loader = defineLoader(
-        (ctx) =>
-          new DataLoader<string, StoreRecord | null>(async (domains) => {
-            const rows = await queryRows<StoreReadRow>(ctx.services.db.read, text, [domains], name);
-            return byKey(domains, primeStoreReads(ctx, rows, needs), (s) => s.domain);
-          }),
-      );
-      return [`${apps}/${traffic}`, loader] as const;
-    }),
-  ),
-);
+const byDomainLoaders = new Map<string, (ctx: GraphqlContext) => DataLoader<string, StoreRecord | null>>();
 
 /** Keys are canonical domains (see normalizeDomain). */
-export const storeReadByDomain = (ctx: GraphqlContext, needs: StoreReadNeeds) => byDomainLoaders.get(`${needs.apps}/${needs.traffic}`)!(ctx);
+export function storeReadByDomain(ctx: GraphqlContext, wanted: StoreReadNeeds): DataLoader<string, StoreRecord | null> {
+  const table = ctx.services.legacy.colocatedTable;
+  // a separate legacy store (MongoDB) is read by its own loader, never joined
+  const needs = table ? wanted : { ...wanted, legacy: 'none' as const };
+  const shape = `${needs.apps ? '-apps' : ''}${needs.traffic ? '-traffic' : ''}${needs.legacy === 'none' ? '' : `-legacy-${needs.legacy}`}`;
+  let loader = byDomainLoaders.get(shape);
+  if (!loader) {
+    const name = `stores-by-domain${shape}`;
+    loader = defineLoader(
+      (ctx) =>
+        new DataLoader<string, StoreRecord | null>(async (domains) => {
+          const text = storesByDomainSql(needs, ctx.services.legacy.colocatedTable);
+          const rows = await queryRows<StoreReadRow>(ctx.services.db.read, text, [domains], name);
+          return byKey(domains, primeStoreReads(ctx, rows, needs), (s) => s.domain);
+        }),
+    );
+    byDomainLoaders.set(shape, loader);
+  }
+  return loader(ctx);
+}
 
 /** The row alone, by canonical domain. */
-export const storeByDomain = (ctx: GraphqlContext) => storeReadByDomain(ctx, { apps: false, traffic: false });
+export const storeByDomain = (ctx: GraphqlContext) => storeReadByDomain(ctx, { apps: false, traffic: false, legacy: 'none' });
 
 /**
  * The legacy store's summary of each domain: one findByDomains round trip per batch. The legacy
@@ -112,6 +127,15 @@ export const legacySummaryByDomain = defineLoader(
         );
         return domains.map(() => null);
       }
+    }),
+);
+
+/** Whether the legacy store holds a summary of each domain (for `sources`): primed by a store read that joined it, else read through the summaries. */
+export const hasLegacySummary = defineLoader(
+  (ctx) =>
+    new DataLoader<string, boolean>(async (domains) => {
+      const summaries = await legacySummaryByDomain(ctx).loadMany(domains);
+      return summaries.map((summary) => Boolean(summary) && !(summary instanceof Error));
     }),
 );
 

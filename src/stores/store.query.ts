@@ -18,8 +18,11 @@ builder.queryField('store', (t) =>
       // read what the selection needs, no more: a card of a few columns skips the app stack, the
       // traffic month and the legacy store; a full profile gets them in the same round trips
       const selected = selectedFieldNames(info);
-      // the legacy summary is read alongside the store, not after it, when the selection needs it
-      if (LEGACY_FIELDS.some((field) => selected.has(field))) void legacySummaryByDomain(ctx).load(domain).catch(() => undefined);
+      // a legacy store of its own (MongoDB) is read alongside the store, not after it, when the
+      // selection needs it; one in this database is joined into the store's statement
+      if (!ctx.services.legacy.colocatedTable && LEGACY_FIELDS.some((field) => selected.has(field))) {
+        void legacySummaryByDomain(ctx).load(domain).catch(() => undefined);
+      }
       const store = await storeReadByDomain(ctx, storeReadNeeds(selected)).load(domain);
       if (!store) throw notFound(`No store ${domain} in the catalog. Search first, or request a scrape.`, { domain });
       return store;

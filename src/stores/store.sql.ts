@@ -79,16 +79,38 @@ export interface StoreReadNeeds {
   apps: boolean;
   /** the newest traffic month (traffic.latest, sources, the models) */
   traffic: boolean;
+  /**
+   * the legacy summary, joined when the legacy store is a table of this database: its document
+   * (screenshot, socials, emails, the models) or only whether there is one (sources)
+   */
+  legacy: 'none' | 'exists' | 'doc';
 }
 
 /** A store row as a planned read returns it: the row plus what the selection asked to come along. */
-export type StoreReadRow = StoreRecord & { latestTraffic?: TrafficRecord | null; apps?: AppRecord[] };
+export type StoreReadRow = StoreRecord & {
+  latestTraffic?: TrafficRecord | null;
+  apps?: AppRecord[];
+  legacyDoc?: Record<string, unknown> | null;
+  legacyExists?: boolean | null;
+};
 
-/** The select list of a store read carrying what `needs` asks for. */
-export const storeReadColumns = (needs: StoreReadNeeds): string =>
-  [storeColumns('s'), ...(needs.traffic ? [LATEST_TRAFFIC_COLUMN] : []), ...(needs.apps ? [APP_STACK_COLUMN] : [])].join(',\n');
+/** Select-list column: the co-located legacy summary of the store `s` (its document, or true), null when there is none. */
+const legacyColumn = (table: string, legacy: 'exists' | 'doc') =>
+  legacy === 'doc'
+    ? `(SELECT l.doc FROM ${table} l WHERE l.domain = s.domain) AS "legacyDoc"`
+    : `(SELECT true FROM ${table} l WHERE l.domain = s.domain) AS "legacyExists"`;
+
+/** The select list of a store read carrying what `needs` asks for; `legacyTable` is the co-located legacy table, fixed by the adapter. */
+export const storeReadColumns = (needs: StoreReadNeeds, legacyTable?: string): string =>
+  [
+    storeColumns('s'),
+    ...(needs.traffic ? [LATEST_TRAFFIC_COLUMN] : []),
+    ...(needs.apps ? [APP_STACK_COLUMN] : []),
+    ...(needs.legacy !== 'none' && legacyTable ? [legacyColumn(legacyTable, needs.legacy)] : []),
+  ].join(',\n');
 
 /** Stores by canonical domain, with what `needs` asks for. */
-export const storesByDomainSql = (needs: StoreReadNeeds): string => `SELECT ${storeReadColumns(needs)} FROM stores s WHERE s.domain = ANY($1::text[])`;
+export const storesByDomainSql = (needs: StoreReadNeeds, legacyTable?: string): string =>
+  `SELECT ${storeReadColumns(needs, legacyTable)} FROM stores s WHERE s.domain = ANY($1::text[])`;
 
 export const STORES_BY_ID = `SELECT ${storeColumns('s')} FROM stores s WHERE s.id = ANY($1::int[])`;

@@ -1,6 +1,8 @@
 // THE batching guarantee: a page of store cards with their apps, legacy summaries (screenshot,
 // socials) and traffic costs the same number of SQL statements and legacy-store round trips
-// whether it holds 2 stores or 100.
+// whether it holds 2 stores or 100. The test services' legacy store is the JSONB table of the same
+// database, which store reads join; `separateLegacy` runs the same queries as if it were a backend
+// of its own (MongoDB), read through its port in one batched round trip.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LegacySummary } from '../../src/legacy/port.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
@@ -56,9 +58,12 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function measure(first: number) {
+/** The same services as if the legacy store were a backend of its own (MongoDB): nothing to join. */
+const separateLegacy = () => ({ ...t.services, legacy: { ...t.services.legacy, colocatedTable: undefined } });
+
+async function measure(first: number, services = t.services) {
   t.counter!.reset();
-  const data = await query(t.services, CARDS, { first });
+  const data = await query(services, CARDS, { first });
   return { data, statements: t.counter!.statements, legacy: t.counter!.legacyRoundTrips, log: [...t.counter!.log] };
 }
 
@@ -87,16 +92,31 @@ describe('batching', () => {
 
     expect(hundred.statements, hundred.log.join('\n---\n')).toBe(two.statements);
     expect(hundred.legacy).toBe(two.legacy);
-    // and that constant is small: page, count, apps (Prisma: installs + apps), latest traffic
-    expect(hundred.statements).toBeLessThanOrEqual(6);
+    // and that constant is one statement: the page with its apps, traffic months, legacy summaries and total
+    expect(hundred.statements, hundred.log.join('\n---\n')).toBe(1);
+    expect(hundred.legacy).toBe(0);
+  });
+
+  it('reads a legacy store of its own in one round trip for the whole page', async () => {
+    const two = await measure(2, separateLegacy());
+    const hundred = await measure(100, separateLegacy());
+    const bulk = hundred.data.stores.edges.map((e: any) => e.node).filter((s: any) => s.domain.startsWith('bulk-'));
+    expect(bulk.length).toBeGreaterThan(80);
+    for (const store of bulk) {
+      expect(store.screenshotUrl).toBe(`https://shots.example/${store.domain.replace('.com', '')}.png`);
+      expect(store.sources).toEqual(['postgres:stores', 'postgres:legacy_store_summaries', 'postgres:traffic_monthly']);
+    }
+    expect(hundred.statements).toBe(two.statements);
+    expect(hundred.statements).toBe(1);
+    expect(hundred.log[0]).not.toMatch(/legacy_store_summaries/);
     expect(hundred.legacy).toBe(1);
   });
 });
 
 describe('a store read planned from its selection', () => {
-  const read = async (selection: string) => {
+  const read = async (selection: string, services = t.services) => {
     t.counter!.reset();
-    const data = await query(t.services, `{ store(domain: "acme-apparel.com") { ${selection} } }`);
+    const data = await query(services, `{ store(domain: "acme-apparel.com") { ${selection} } }`);
     return { data, statements: t.counter!.statements, legacy: t.counter!.legacyRoundTrips, log: [...t.counter!.log] };
   };
 
@@ -108,15 +128,32 @@ describe('a store read planned from its selection', () => {
     expect(card.legacy).toBe(0);
   });
 
-  it('brings the app stack, the traffic month and the legacy summary along only when selected, still in one statement and one legacy read', async () => {
-    const profile = await read('domain apps { slug } traffic { latest { month } } screenshotUrl');
+  it('brings the app stack, the traffic month and the legacy summary along only when selected, all in one statement', async () => {
+    const profile = await read('domain apps { slug } traffic { latest { month } } screenshotUrl sources');
     expect(profile.data.store.apps.length).toBeGreaterThan(0);
     expect(profile.data.store.traffic.latest.month).toBe('2025-12-01');
     expect(profile.data.store.screenshotUrl).toBe('https://shots.example/acme.png');
+    expect(profile.data.store.sources).toEqual(['postgres:stores', 'postgres:legacy_store_summaries', 'postgres:traffic_monthly']);
     expect(profile.statements, profile.log.join('\n---\n')).toBe(1);
     expect(profile.log[0]).toMatch(/traffic_monthly/);
     expect(profile.log[0]).toMatch(/store_apps/);
-    expect(profile.legacy).toBe(1);
+    expect(profile.log[0]).toMatch(/l\.doc FROM legacy_store_summaries/);
+    expect(profile.legacy).toBe(0);
+
+    // a card's sources need only whether a summary exists, not the document
+    const card = await read('domain sources');
+    expect(card.data.store.sources).toContain('postgres:legacy_store_summaries');
+    expect(card.statements).toBe(1);
+    expect(card.log[0]).toMatch(/SELECT true FROM legacy_store_summaries/);
+    expect(card.log[0]).not.toMatch(/l\.doc/);
+
+    // a legacy store of its own is read alongside, in one round trip
+    const separate = await read('domain screenshotUrl sources', separateLegacy());
+    expect(separate.data.store.screenshotUrl).toBe('https://shots.example/acme.png');
+    expect(separate.data.store.sources).toContain('postgres:legacy_store_summaries');
+    expect(separate.statements).toBe(1);
+    expect(separate.log[0]).not.toMatch(/legacy_store_summaries/);
+    expect(separate.legacy).toBe(1);
 
     // a field left out by @include(if: false) is not read either
     const skipped = await read('domain apps @include(if: false) { slug }');
@@ -140,7 +177,7 @@ describe('a filtered list planned from its selection', () => {
     return { data, statements: t.counter!.statements, legacy: t.counter!.legacyRoundTrips, log: [...t.counter!.log] };
   };
 
-  it('reads a page of cards with their traffic months and the exact total in one statement', async () => {
+  it('reads a page of cards with their traffic months, legacy summaries and the exact total in one statement', async () => {
     const page = await list('filter: { vertical: "home" }, sort: visits, first: 20', `totalCount pageInfo { hasNextPage } edges { node { ${CARD} } }`);
     const cards = page.data.stores.edges.map((e: any) => e.node);
     expect(cards).toHaveLength(20);
@@ -152,7 +189,7 @@ describe('a filtered list planned from its selection', () => {
     expect(bulk.traffic.latest.month).toBe('2025-12-01');
     expect(bulk.sources).toEqual(['postgres:stores', 'postgres:legacy_store_summaries', 'postgres:traffic_monthly']);
     expect(page.statements, page.log.join('\n---\n')).toBe(1);
-    expect(page.legacy).toBe(1);
+    expect(page.legacy).toBe(0);
   });
 
   it('does not count when the total is not selected, nor read traffic months no card asks for', async () => {

@@ -41,6 +41,7 @@ export function renderLlmsTxt(document: OpenAPIObject = buildOpenApiDocument()):
     [
       `- [Reference](${DISCOVERY_LINKS.docs}): every route, parameter, default, limit, response shape and error`,
       `- [HTML reference](${DISCOVERY_LINKS.reference}): the same, to read in a browser`,
+      `- [MCP](${DISCOVERY_LINKS.mcp}): Model Context Protocol over Streamable HTTP (POST), one tool per data route, the same key header`,
       `- [OpenAPI 3.1](${DISCOVERY_LINKS.openapi}): the machine-readable description`,
       `- [Workflow recipes](${DISCOVERY_LINKS.examples}): search then fetch, cohort rollup then drill-down, scrape then poll, watch then read sales`,
     ].join('\n'),

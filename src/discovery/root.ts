@@ -10,6 +10,7 @@ export const DISCOVERY_LINKS = {
   examples: '/v1/examples',
   health: '/v1/health',
   graphql: '/graphql',
+  mcp: '/mcp',
 } as const;
 
 
@@ -27,6 +28,7 @@ export const RootDocument = z
       examples: z.string(),
       health: z.string(),
       graphql: z.string(),
+      mcp: z.string().meta({ description: 'MCP over Streamable HTTP (POST): one tool per data route, the same key header.' }),
     }),
     auth: z.string(),
   })

@@ -10,7 +10,8 @@ import { createGraphqlYoga, GRAPHQL_PATH, mountGraphql, operationRunner } from '
 import { PersistedOperations } from '../graphql/persisted-operations.ts';
 import { schema } from '../graphql/schema.ts';
 import { parseDomain } from '../stores/domain.ts';
-import { registerRest } from '../../rest/index.ts';
+import { catalogRoutes, registerRest, routeRunner } from '../../rest/index.ts';
+import { registerMcp } from '../../rest/mcp/index.ts';
 import { registerScrapeDashboard } from '../scrapes/dashboard/dashboard-page.ts';
 import { registerStoreScreenshot } from '../scrapes/screenshot/screenshot-route.ts';
 import { accessGraphqlPlugin, createAccess, registerAccess, webSocketGate } from '../access/index.ts';
@@ -146,9 +147,12 @@ export async function buildServer(services: Services, options: BuildServerOption
     ...(cache ? [responseCachePlugin({ cache, isPersisted: (d) => persistedOperations.isPersisted(d), domainOf: storeDomainOf })] : []),
   ];
   const yoga = createGraphqlYoga(services, persistedOperations, pipeline);
+  const runRoute = routeRunner(catalogRoutes, persistedOperations, operationRunner(yoga), services.logger);
   const surfaces: ServerPlugin[] = [
     (scope) => mountGraphql(scope, yoga, persistedOperations, { authorizeWebSocket: webSocketGate(access) }),
-    (scope) => registerRest(scope, services, persistedOperations, operationRunner(yoga)),
+    (scope) => registerRest(scope, services, runRoute),
+    // MCP tools are the same routes, run the same way for the caller of each /mcp request
+    (scope) => registerMcp(scope, services, runRoute, catalogRoutes),
     registerScrapeDashboard,
     registerStoreScreenshot,
   ];

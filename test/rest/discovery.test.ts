@@ -30,9 +30,10 @@ describe('discovery routes', () => {
         examples: '/v1/examples',
         health: '/v1/health',
         graphql: '/graphql',
+        mcp: '/mcp',
       },
     });
-    for (const link of Object.values(res.body.links as Record<string, string>).filter((l) => l !== '/graphql')) {
+    for (const link of Object.values(res.body.links as Record<string, string>).filter((l) => l !== '/graphql' && l !== '/mcp')) {
       const answer = await rest.app.inject({ method: 'GET', url: link });
       // /docs moves to /docs/, the page itself
       const page = answer.statusCode === 301 ? await rest.app.inject({ method: 'GET', url: String(answer.headers.location) }) : answer;

@@ -3,7 +3,8 @@
 // limiters are only used as counters (their own point limit is never reached): the plan decides
 // what is allowed (quota.ts), so one limiter serves every plan and configuration can change limits
 // without new limiter instances. If Redis fails, each call falls through to the insurance limiter
-// (in-process), so requests keep being served on this instance's local counts.
+// (in-process), so requests keep being served on this instance's local counts; what was counted
+// locally is added to Redis once it is back (OutageLedger), so an outage loses no quota charge.
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from '../platform/logger.ts';
 import { closeRedis, createRedis } from '../platform/redis.ts';
@@ -38,11 +39,64 @@ const DEFAULT_WINDOW_SECONDS = 60;
 const memoryLimiter = (keyPrefix: string) =>
   new RateLimiterMemory({ points: UNLIMITED, duration: DEFAULT_WINDOW_SECONDS, keyPrefix });
 
+/**
+ * Units an instance counted on its own while Redis could not be reached, per counter key, with
+ * when each counter's window ends. Once Redis answers again they are added to the shared counters
+ * (those whose window has not ended), so the daily quotas the web app reads hold every request
+ * served during the outage. Per-minute rate limits are not carried: they guard the service in
+ * that minute, which the instance did on its own, and a caller is not refused afterwards for it.
+ */
+export class OutageLedger {
+  private readonly pending = new Map<string, { units: number; endsAt: number }>();
+
+  note(key: string, units: number, ttlSeconds: number, now = Date.now()): void {
+    if (ttlSeconds <= DEFAULT_WINDOW_SECONDS) return;
+    const entry = this.pending.get(key) ?? { units: 0, endsAt: now + ttlSeconds * 1000 };
+    entry.units += units;
+    this.pending.set(key, entry);
+  }
+
+  /** takes every counter still in its window with units to carry: [key, units, seconds left] */
+  take(now = Date.now()): Array<[string, number, number]> {
+    const carried: Array<[string, number, number]> = [];
+    for (const [key, { units, endsAt }] of this.pending) {
+      const secondsLeft = Math.floor((endsAt - now) / 1000);
+      if (units > 0 && secondsLeft > 0) carried.push([key, units, secondsLeft]);
+    }
+    this.pending.clear();
+    return carried;
+  }
+
+  get size(): number {
+    return this.pending.size;
+  }
+}
+
+/** An insurance limiter that notes in `ledger` what it counts (and gives back). */
+function ledgeredInsurance(keyPrefix: string, ledger: OutageLedger): RateLimiterMemory {
+  const insurance = memoryLimiter(keyPrefix);
+  const consume = insurance.consume.bind(insurance);
+  const reward = insurance.reward.bind(insurance);
+  type Options = { customDuration?: number } | undefined;
+  insurance.consume = async (key, points = 1, options?: Options) => {
+    const result = await consume(key, points, options);
+    ledger.note(String(key), points, options?.customDuration ?? DEFAULT_WINDOW_SECONDS);
+    return result;
+  };
+  insurance.reward = async (key, points = 1, options?: Options) => {
+    const result = await reward(key, points, options);
+    ledger.note(String(key), -points, options?.customDuration ?? DEFAULT_WINDOW_SECONDS);
+    return result;
+  };
+  return insurance;
+}
+
 export function createCounters(options: CreateCountersOptions): Counters {
   if (!options.redisUrl) return limiterCounters(memoryLimiter(options.keyPrefix), 'in-process', async () => undefined);
 
   const log = options.logger.child({ component: 'rate-limits' });
   const redis = createRedis({ url: options.redisUrl, logger: options.logger, name: 'rate-limits' });
+  const ledger = new OutageLedger();
   const limiter = new RateLimiterRedis({
     storeClient: redis,
     points: UNLIMITED,
@@ -50,8 +104,18 @@ export function createCounters(options: CreateCountersOptions): Counters {
     keyPrefix: options.keyPrefix,
     // while the connection is down, count locally at once instead of queueing behind reconnects
     rejectIfRedisNotReady: true,
-    insuranceLimiter: memoryLimiter(options.keyPrefix),
+    insuranceLimiter: ledgeredInsurance(options.keyPrefix, ledger),
   });
+
+  // what was counted locally goes to Redis when it is back; a failure there is counted locally
+  // again (the insurance notes it anew) and carried at the next return
+  const carryOver = async () => {
+    const carried = ledger.take();
+    for (const [key, units, secondsLeft] of carried) {
+      await limiter.consume(key, units, { customDuration: secondsLeft }).catch(() => undefined);
+    }
+    if (carried.length > 0) log.info({ counters: carried.length }, 'added the counts of the Redis outage to the shared counters');
+  };
 
   // One warning per outage: limits are then per instance, which a multi-replica deployment must know.
   let local = false;
@@ -59,6 +123,7 @@ export function createCounters(options: CreateCountersOptions): Counters {
     if (redis.status === 'ready') {
       if (local) log.info('Redis is back: rate limits and quotas are shared again');
       local = false;
+      if (ledger.size > 0) void carryOver();
     } else if (!local) {
       local = true;
       log.warn('Redis is unavailable: rate limits and quotas are counted on this instance only until it returns');

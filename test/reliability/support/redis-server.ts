@@ -2,6 +2,8 @@
 // free loopback port, without persistence, that the test can stop and start again on that port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { freePort } from '../../support/free-port.ts';
@@ -29,14 +31,21 @@ const accepts = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-export async function startOwnRedis(): Promise<OwnRedis> {
-  const port = await freePort();
+/**
+ * `persistent`: an append-only file fsynced on every write, in a directory of its own, so a restart
+ * (even after SIGKILL) keeps every counter, as a production Redis configured for it does.
+ * `port`: a fixed port instead of a free one.
+ */
+export async function startOwnRedis(options: { persistent?: boolean; port?: number } = {}): Promise<OwnRedis> {
+  const port = options.port ?? (await freePort());
+  const dir = options.persistent ? await mkdtemp(path.join(tmpdir(), 'own-redis-')) : undefined;
+  const persistence = dir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir] : ['--appendonly', 'no'];
   let child: ChildProcess | undefined;
   const own: OwnRedis = {
     url: `redis://127.0.0.1:${port}`,
     port,
     async start() {
-      child = spawn(REDIS_SERVER_BINARY!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      child = spawn(REDIS_SERVER_BINARY!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
         stdio: 'ignore',
       });
       const deadline = Date.now() + 10_000;

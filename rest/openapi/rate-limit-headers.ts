@@ -1,13 +1,10 @@
-// The rate-limit headers of data routes (spec part 8 names only the X-RateLimit- prefix; the
-// names and meanings below are our decision, implemented by src/access/headers.ts). Discovery
-// routes are not rate limited and carry none of them.
-export const RATE_LIMIT_HEADER_NAMES = {
-  limit: 'X-RateLimit-Limit',
-  remaining: 'X-RateLimit-Remaining',
-  reset: 'X-RateLimit-Reset',
-  policy: 'RateLimit-Policy',
-  ietf: 'RateLimit',
-} as const;
+// The rate-limit headers of data routes in the OpenAPI description (spec part 8 names only the
+// X-RateLimit- prefix; the names, meanings and examples are our decision, implemented by
+// src/access/headers.ts). Discovery routes are not rate limited and carry none of them.
+import { exampleRateLimitHeaders, RATE_LIMIT_HEADER_NAMES } from '../../src/access/headers.ts';
+
+export { RATE_LIMIT_HEADER_NAMES };
+const example = exampleRateLimitHeaders();
 
 const integer = { type: 'integer', minimum: 0 } as const;
 const text = { type: 'string' } as const;
@@ -29,14 +26,15 @@ export const RATE_LIMIT_HEADERS = {
   },
   [RATE_LIMIT_HEADER_NAMES.policy]: {
     description:
-      'Every limit this request counted against (IETF RateLimit-Policy): `"perMinute";q=60;w=60, ' +
-      '"perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds.',
+      `Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: ` +
+      `\`${example[RATE_LIMIT_HEADER_NAMES.policy]}\`; q = size, w = window in seconds.`,
     schema: text,
   },
   [RATE_LIMIT_HEADER_NAMES.ietf]: {
     description:
-      'What is left of each of those limits (IETF RateLimit): `"storeSearches";r=499;t=3600`; r = requests ' +
-      'remaining, t = seconds until it renews.',
+      `What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an ` +
+      `hour before UTC midnight: \`${example[RATE_LIMIT_HEADER_NAMES.ietf]}\`; r = requests remaining, t = seconds ` +
+      'until it renews.',
     schema: text,
   },
 };

@@ -16,6 +16,7 @@ import {
   MoverList,
   VerticalStatList,
 } from '../schemas/analytics.ts';
+import { SEEDED } from '../../src/discovery/seeded-catalog.ts';
 
 const COHORT_HINT = 'For a country, vertical or category breakdown of a filtered cohort, use GET /v1/stores with groupBy.';
 
@@ -70,7 +71,7 @@ export const listCountryStats = defineRoute({
   variables: (p) => ({ vertical: p.vertical, ...connectionArgs(p) }),
   response: CountryStatList,
   respond: (data, p) => listEnvelope(data.countryStats, p),
-  example: '/v1/analytics/countries?vertical=Apparel',
+  example: `/v1/analytics/countries?vertical=${encodeURIComponent(SEEDED.vertical)}`,
 });
 
 export const listMovers = defineRoute({

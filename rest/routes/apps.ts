@@ -6,6 +6,7 @@ import { defineRoute, noPathParams, noQuery } from '../route.ts';
 import { AppDetail } from '../schemas/app-detail.ts';
 import { AppList, INSTALL_BASE_SAMPLE_SIZE } from '../schemas/apps.ts';
 import { StoreList } from '../schemas/stores.ts';
+import { SEEDED } from '../../src/discovery/seeded-catalog.ts';
 
 const slugPath = z.strictObject({
   slug: textParam().meta({ description: "The app's slug in the platform's app store.", example: 'klaviyo-email-marketing' }),
@@ -51,7 +52,7 @@ export const getApp = defineRoute({
     const { stores, ...app } = data.app;
     return { ...app, installBaseSample: stores.edges.map((edge) => edge.node) };
   },
-  example: '/v1/apps/klaviyo-email-marketing',
+  example: `/v1/apps/${SEEDED.appSlug}`,
 });
 
 export const listAppStores = defineRoute({
@@ -68,5 +69,5 @@ export const listAppStores = defineRoute({
   variables: (p) => ({ slug: p.slug, ...connectionArgs(p) }),
   response: StoreList,
   respond: (data, p) => listEnvelope(data.app.stores, p),
-  example: '/v1/apps/klaviyo-email-marketing/stores?limit=50',
+  example: `/v1/apps/${SEEDED.appSlug}/stores?limit=50`,
 });

@@ -13,6 +13,7 @@ import {
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
 import { ChangeList, PRODUCT_CHANGE_TYPES } from '../schemas/changes.ts';
 import { Product, ProductList } from '../schemas/products.ts';
+import { SEEDED } from '../../src/discovery/seeded-catalog.ts';
 
 export const PRODUCT_FILTERS = ['q', 'isBestSeller', 'priceMin', 'priceMax'] as const;
 
@@ -69,7 +70,7 @@ export const getProduct = defineRoute({
   variables: (p) => ({ domain: p.domain, handle: p.handle }),
   response: Product,
   respond: (data) => data.product,
-  example: '/v1/products/example.com/classic-hoodie',
+  example: `/v1/products/${SEEDED.domain}/${SEEDED.productHandle}`,
 });
 
 export const listProductChanges = defineRoute({

@@ -34,6 +34,7 @@ import {
   StoreProfile,
   StoreTraffic,
 } from '../schemas/stores.ts';
+import { SEEDED } from '../../src/discovery/seeded-catalog.ts';
 
 const domainPath = z.strictObject({ domain: domainParam() });
 
@@ -191,7 +192,7 @@ export const searchStores = defineRoute({
       meta: { mode: 'grouped' as const, groupBy: p.groupBy, groupBy2: p.groupBy2 ?? null, groupMetric: p.groupMetric },
     };
   },
-  example: '/v1/stores?q=acme&countryCode=US&limit=5',
+  example: `/v1/stores?q=${SEEDED.brand}&limit=5`,
 });
 
 export const getStore = defineRoute({
@@ -212,7 +213,7 @@ export const getStore = defineRoute({
   variables: (p) => ({ domain: p.domain }),
   response: StoreProfile,
   respond: ({ store }) => ({ ...store, models: explainModels(store.models) }),
-  example: '/v1/stores/example.com',
+  example: `/v1/stores/${SEEDED.domain}`,
 });
 
 const MIN_COMPARE = 2;
@@ -249,7 +250,7 @@ export const compareStores = defineRoute({
   variables: (p) => ({ domains: p.domains }),
   response: StoreComparison,
   respond: (data) => ({ data: data.compareStores.stores, notFound: data.compareStores.notFound }),
-  example: '/v1/stores/compare?domains=example.com,example.org',
+  example: `/v1/stores/compare?domains=${SEEDED.domain},${SEEDED.otherDomain}`,
 });
 
 export const listStoreProducts = defineRoute({
@@ -269,7 +270,7 @@ export const listStoreProducts = defineRoute({
   variables: (p) => ({ domain: p.domain, isBestSeller: p.isBestSeller, ...connectionArgs(p) }),
   response: ProductList,
   respond: (data, p) => listEnvelope(data.store.products, p),
-  example: '/v1/stores/example.com/products?isBestSeller=true',
+  example: `/v1/stores/${SEEDED.domain}/products?isBestSeller=true`,
 });
 
 export const listStoreHistory = defineRoute({
@@ -288,7 +289,7 @@ export const listStoreHistory = defineRoute({
   variables: (p) => ({ domain: p.domain, ...connectionArgs(p) }),
   response: HistoryList,
   respond: (data, p) => listEnvelope(data.store.history, p),
-  example: '/v1/stores/example.com/history?limit=90',
+  example: `/v1/stores/${SEEDED.domain}/history?limit=90`,
 });
 
 export const getStoreTraffic = defineRoute({
@@ -307,7 +308,7 @@ export const getStoreTraffic = defineRoute({
   variables: (p) => ({ domain: p.domain, ...connectionArgs(p) }),
   response: StoreTraffic,
   respond: (data, p) => ({ ...listEnvelope(data.store.traffic.series, p), latest: data.store.traffic.latest }),
-  example: '/v1/stores/example.com/traffic?limit=24',
+  example: `/v1/stores/${SEEDED.domain}/traffic?limit=24`,
 });
 
 export const listStoreApps = defineRoute({
@@ -325,7 +326,7 @@ export const listStoreApps = defineRoute({
   variables: (p) => ({ domain: p.domain }),
   response: AppList,
   respond: (data, p) => pageOfList(data.store.apps, p),
-  example: '/v1/stores/example.com/apps',
+  example: `/v1/stores/${SEEDED.domain}/apps`,
 });
 
 type ModelExplanation = GetStoreQuery['store']['models']['revenue'];

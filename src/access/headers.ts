@@ -3,8 +3,17 @@
 // wait), so a client that waits X-RateLimit-Reset seconds at Remaining 0 always gets through.
 // RateLimit-Policy and RateLimit (IETF draft-ietf-httpapi-ratelimit-headers, structured fields)
 // list every limit by name: perMinute, perKeyDaily and the account's daily buckets.
-import { RATE_LIMIT_HEADER_NAMES } from '../../rest/openapi/rate-limit-headers.ts';
+import { DEFAULT_PLANS, type QuotaBucket } from './plans.ts';
 import type { LimitState } from './quota.ts';
+
+/** The header names (spec part 8 names only the X-RateLimit- prefix; these are our decision). */
+export const RATE_LIMIT_HEADER_NAMES = {
+  limit: 'X-RateLimit-Limit',
+  remaining: 'X-RateLimit-Remaining',
+  reset: 'X-RateLimit-Reset',
+  policy: 'RateLimit-Policy',
+  ietf: 'RateLimit',
+} as const;
 
 export function mostConstraining(limits: readonly LimitState[]): LimitState | undefined {
   return limits.reduce<LimitState | undefined>((worst, limit) => {
@@ -24,4 +33,20 @@ export function rateLimitHeaders(limits: readonly LimitState[]): Record<string, 
     [RATE_LIMIT_HEADER_NAMES.policy]: limits.map((l) => `"${l.policy}";q=${l.limit};w=${l.windowSeconds}`).join(', '),
     [RATE_LIMIT_HEADER_NAMES.ietf]: limits.map((l) => `"${l.policy}";r=${l.remaining};t=${l.resetSeconds}`).join(', '),
   };
+}
+
+/**
+ * The headers of a starter key's first request of the day to a route of `bucket`, an hour before
+ * UTC midnight: the examples the documentation shows (test/discovery/recipes.test.ts compares
+ * them with a real answer's).
+ */
+export function exampleRateLimitHeaders(bucket: QuotaBucket = 'storeSearches'): Record<string, string> {
+  const plan = DEFAULT_PLANS.starter;
+  const secondsLeftToday = 3_600;
+  const day = 86_400;
+  return rateLimitHeaders([
+    { policy: 'perMinute', limit: plan.perMinute, remaining: plan.perMinute - 1, resetSeconds: 60, windowSeconds: 60 },
+    { policy: 'perKeyDaily', limit: plan.perKeyDaily!, remaining: plan.perKeyDaily! - 1, resetSeconds: secondsLeftToday, windowSeconds: day },
+    { policy: bucket, limit: plan.daily![bucket], remaining: plan.daily![bucket] - 1, resetSeconds: secondsLeftToday, windowSeconds: day },
+  ]);
 }

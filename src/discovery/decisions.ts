@@ -4,8 +4,11 @@
 import { DEFAULT_PLANS, describePlans } from '../access/plans.ts';
 import { HTTP_STATUS, type ErrorCode } from '../platform/errors.ts';
 import { KEY_CACHE_TTL_MS } from '../access/authenticate.ts';
+import { exampleRateLimitHeaders } from '../access/headers.ts';
 import { DEFAULT_RESPONSE_CACHE_TTL_MS } from '../http/response-cache.ts';
 import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store-rollups.ts';
+
+const RATE_LIMIT_EXAMPLE = exampleRateLimitHeaders();
 
 export interface Decision {
   topic: string;
@@ -143,9 +146,10 @@ export const DECISIONS: readonly Decision[] = [
     decision:
       'Every data response (and every 429) carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset ' +
       '(seconds) for the most constraining limit the request counted against, plus the IETF pair RateLimit-Policy ' +
-      '(`"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`) and RateLimit ' +
-      '(`"storeSearches";r=499;t=3600`) naming each limit. A 429 adds Retry-After in seconds and ' +
-      '`details: {bucket, limit, window, retryAfter}`.',
+      `and RateLimit naming each limit; a starter key's first store search of the day, an hour before UTC midnight, ` +
+      `gets \`RateLimit-Policy: ${RATE_LIMIT_EXAMPLE['RateLimit-Policy']}\` and \`RateLimit: ${RATE_LIMIT_EXAMPLE.RateLimit}\`. ` +
+      'A 429 adds Retry-After in seconds and `details: {bucket, limit, window, retryAfter}`. GET /v1/usage reads ' +
+      'the same figures for the key without spending any.',
   },
   {
     topic: 'Quotas and plans',

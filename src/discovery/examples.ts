@@ -1,5 +1,8 @@
-// GET /v1/examples: the contract's workflows as concrete HTTP steps an agent can follow.
+// GET /v1/examples: the contract's workflows as concrete HTTP steps an agent can follow. A {name}
+// in a path is taken from the previous step's answer, as its `next` says. Catalog values are the
+// seeded catalog's (seeded-catalog.ts), so every catalog recipe answers data when followed literally.
 import { z } from 'zod';
+import { SEEDED } from './seeded-catalog.ts';
 
 const Step = z
   .strictObject({
@@ -21,6 +24,10 @@ export const ExamplesDocument = z
 
 export type ExamplesDocument = z.infer<typeof ExamplesDocument>;
 
+/** the catalog's own spelling of a value, as it goes into a query string */
+const q = encodeURIComponent;
+const cohort = `vertical=${q(SEEDED.vertical)}&minVisits=10000`;
+
 export const EXAMPLES: ExamplesDocument = {
   workflows: [
     {
@@ -29,9 +36,9 @@ export const EXAMPLES: ExamplesDocument = {
       steps: [
         {
           method: 'GET',
-          path: '/v1/stores?q=acme&limit=5',
+          path: `/v1/stores?q=${SEEDED.brand}&limit=5`,
           purpose: 'Find the store by brand or domain (fuzzy).',
-          next: 'Take data[i].domain of the right card. Never guess a domain.',
+          next: 'Take data[i].domain of the right card as {domain}. Never guess a domain.',
         },
         {
           method: 'GET',
@@ -42,7 +49,7 @@ export const EXAMPLES: ExamplesDocument = {
         {
           method: 'GET',
           path: '/v1/stores/{domain}/products?isBestSeller=true',
-          purpose: 'Optionally read its best sellers.',
+          purpose: 'Read its best sellers.',
           next: 'Page with offset while page.hasMore is true.',
         },
       ],
@@ -53,14 +60,56 @@ export const EXAMPLES: ExamplesDocument = {
       steps: [
         {
           method: 'GET',
-          path: '/v1/stores?vertical=Apparel&minVisits=10000&groupBy=country&groupBy2=category&groupMetric=median&sort=stores',
-          purpose: 'Grouped rows (meta.mode = grouped) of the filtered cohort by country, then category.',
+          path: `/v1/stores?${cohort}&groupBy=country&groupBy2=category&groupMetric=median&sort=stores`,
+          purpose: 'Grouped rows (meta.mode = grouped) of the filtered cohort by country, then category. Filter values are the catalog\'s own (GET /v1/analytics/verticals lists the verticals).',
           next: 'Pick a row; its parent is the country code and its leaf the category.',
         },
         {
           method: 'GET',
-          path: '/v1/stores?vertical=Apparel&minVisits=10000&countryCode=US&category=Hoodies&sort=revenue',
+          path: `/v1/stores?${cohort}&countryCode=${SEEDED.countryCode}&category=${q(SEEDED.category)}&sort=revenue`,
           purpose: 'Drop groupBy and add the cell as filters: the store cards behind that cell.',
+          next: 'Fetch profiles by the domains returned.',
+        },
+      ],
+    },
+    {
+      id: 'market-then-movers',
+      title: 'Size a market, then find its movers',
+      steps: [
+        {
+          method: 'GET',
+          path: '/v1/analytics/verticals?limit=10',
+          purpose: 'Store count and modeled revenue, visits and ad spend per vertical.',
+          next: 'Take data[i].vertical as the vertical to study.',
+        },
+        {
+          method: 'GET',
+          path: `/v1/analytics/countries?vertical=${q(SEEDED.vertical)}&limit=10`,
+          purpose: 'The same vertical by country.',
+          next: 'Modeled figures: present them as estimates.',
+        },
+        {
+          method: 'GET',
+          path: `/v1/analytics/movers?metric=visits&direction=up&minPct=25&vertical=${q(SEEDED.vertical)}&limit=10`,
+          purpose: 'Stores of that vertical whose modeled visits grew by 25 % or more.',
+          next: 'Fetch profiles by the domains returned.',
+        },
+      ],
+    },
+    {
+      id: 'app-then-its-stores',
+      title: 'Find an app, then the stores running it',
+      steps: [
+        {
+          method: 'GET',
+          path: '/v1/apps?q=reviews&limit=5',
+          purpose: 'Apps matching a query.',
+          next: 'Take data[i].slug as {slug}.',
+        },
+        {
+          method: 'GET',
+          path: '/v1/apps/{slug}/stores?limit=20',
+          purpose: 'Stores observed running the app, most visits first.',
           next: 'Fetch profiles by the domains returned.',
         },
       ],

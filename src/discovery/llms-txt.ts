@@ -5,6 +5,7 @@ import { API_SUMMARY, buildOpenApiDocument } from '../../rest/openapi/document.t
 import { ERROR_CODES, HTTP_STATUS } from '../platform/errors.ts';
 import { describedRoutes } from './api-description.ts';
 import { DECISIONS } from './decisions.ts';
+import { EXAMPLES } from './examples.ts';
 import { DISCOVERY_LINKS } from './root.ts';
 import { AUTH_RULE, PAGINATION_RULE, USAGE_RULES } from './usage-rules.ts';
 
@@ -43,7 +44,7 @@ export function renderLlmsTxt(document: OpenAPIObject = buildOpenApiDocument()):
       `- [HTML reference](${DISCOVERY_LINKS.reference}): the same, to read in a browser`,
       `- [MCP](${DISCOVERY_LINKS.mcp}): Model Context Protocol over Streamable HTTP (POST), one tool per data route, the same key header`,
       `- [OpenAPI 3.1](${DISCOVERY_LINKS.openapi}): the machine-readable description`,
-      `- [Workflow recipes](${DISCOVERY_LINKS.examples}): search then fetch, cohort rollup then drill-down, scrape then poll, watch then read sales`,
+      `- [Workflow recipes](${DISCOVERY_LINKS.examples}): ${EXAMPLES.workflows.map((workflow) => workflow.title.toLowerCase()).join('; ')}`,
     ].join('\n'),
   ].join('\n\n')}\n`;
 }

@@ -13,7 +13,7 @@
 // no-store on every answer whose route did not choose its own caching (data answers depend on the
 // caller's key; the discovery documents and screenshots set their own Cache-Control).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RATE_LIMIT_HEADER_NAMES } from '../../rest/openapi/rate-limit-headers.ts';
+import { RATE_LIMIT_HEADER_NAMES } from '../access/headers.ts';
 
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'X-Api-Key', 'Content-Type', 'X-Request-Id'] as const;

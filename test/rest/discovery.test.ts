@@ -86,6 +86,8 @@ describe('discovery routes', () => {
     expect(examples.body.workflows.map((w: { id: string }) => w.id)).toEqual([
       'search-then-fetch',
       'cohort-rollup-then-drill-down',
+      'market-then-movers',
+      'app-then-its-stores',
       'scrape-then-poll',
       'watch-then-read-sales',
     ]);

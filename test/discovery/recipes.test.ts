@@ -1,0 +1,94 @@
+// Every catalog recipe the service publishes, followed literally on the seeded catalog (seed 1,
+// as `npm start` seeds it; store domains derive from the store id, so what 2,000 stores hold the
+// default 10,000 hold too): the workflows of /v1/examples step by step, taking {domain} and
+// {slug} from the previous answer as each step's `next` says, and the example request of every
+// catalog route in docs.md. Each must answer 200 with data. The rate-limit header examples of
+// docs.md and llms.txt must be what a starter key's first request really gets.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintApiKey } from '../../src/access/api-keys.ts';
+import { startSeededServer, type SeededServer } from '../support/seeded-server.ts';
+
+interface Step {
+  method: string;
+  path: string;
+}
+
+/** Workflows and route examples that need a live storefront (scrapes and the screenshots they take) or a watch (signals). */
+const needsStorefront = (path: string) =>
+  path.startsWith('/v1/scrapes') || path.startsWith('/v1/signals') || path.endsWith('/screenshot');
+
+const hasData = (body: any) =>
+  Array.isArray(body?.data) ? body.data.length > 0 : typeof body === 'object' && body !== null && Object.keys(body).length > 0;
+
+describe('published recipes on the seeded catalog', () => {
+  let server: SeededServer;
+  let key: string;
+
+  const get = async (path: string) => {
+    const res = await fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+  };
+  const text = async (path: string) => (await fetch(`${server.baseUrl}${path}`)).text();
+
+  beforeAll(async () => {
+    server = await startSeededServer({ stores: 2000 });
+    key = (await mintApiKey(server.services.db.prisma, { accountExternalId: 'recipe-reader', plan: 'pro' })).key;
+  }, 300_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('each catalog workflow of /v1/examples answers data at every step', async () => {
+    const { body: examples } = await get('/v1/examples');
+    const catalogWorkflows = (examples.workflows as Array<{ id: string; steps: Step[] }>).filter(
+      (workflow) => !workflow.steps.some((step) => needsStorefront(step.path)),
+    );
+    expect(catalogWorkflows.map((workflow) => workflow.id)).toEqual([
+      'search-then-fetch',
+      'cohort-rollup-then-drill-down',
+      'market-then-movers',
+      'app-then-its-stores',
+    ]);
+    for (const workflow of catalogWorkflows) {
+      // {domain} and {slug}: taken from the first item of the list that named them, as its step's `next` says
+      const taken: Record<string, string> = {};
+      for (const step of workflow.steps) {
+        expect(step.method).toBe('GET');
+        const path = step.path.replace(/\{(domain|slug)\}/g, (_, name: string) => encodeURIComponent(taken[name]!));
+        const { status, body } = await get(path);
+        expect([path, status]).toEqual([path, 200]);
+        expect(hasData(body), `${workflow.id}: ${path} answers data`).toBe(true);
+        const first = Array.isArray(body.data) ? body.data[0] : undefined;
+        for (const name of ['domain', 'slug']) if (typeof first?.[name] === 'string') taken[name] ??= first[name];
+      }
+    }
+  });
+
+  it('the example request of every catalog route in docs.md answers data', async () => {
+    const docs = await text('/v1/docs.md');
+    const examples = [...docs.matchAll(/^Example: `GET (\S+)`$/gm)].map((match) => match[1]!).filter((path) => !needsStorefront(path));
+    expect(examples.length).toBeGreaterThanOrEqual(18);
+    for (const path of examples) {
+      const { status, body } = await get(path);
+      expect([path, status]).toEqual([path, 200]);
+      expect(hasData(body), `${path} answers data`).toBe(true);
+    }
+  });
+
+  it('the rate-limit header examples are what a starter key\'s first store search gets', async () => {
+    const starter = (await mintApiKey(server.services.db.prisma, { accountExternalId: 'first-search', plan: 'starter' })).key;
+    const res = await fetch(`${server.baseUrl}/v1/stores?q=river`, { headers: { 'x-api-key': starter } });
+    expect(res.status).toBe(200);
+    const policy = res.headers.get('ratelimit-policy')!;
+    const left = res.headers.get('ratelimit')!;
+    // the same text, but for the seconds left in today (the examples say an hour)
+    const sameButToday = (header: string) => header.replace(/"perKeyDaily";r=(\d+);t=\d+/, '"perKeyDaily";r=$1;t=3600').replace(/"storeSearches";r=(\d+);t=\d+/, '"storeSearches";r=$1;t=3600');
+    for (const document of [await text('/v1/docs.md'), await text('/v1/llms.txt')]) {
+      expect(document).toContain(`RateLimit-Policy: ${policy}`);
+      expect(document).toContain(`RateLimit: ${sameButToday(left)}`);
+    }
+    const openapi = JSON.stringify(await (await fetch(`${server.baseUrl}/v1/openapi.json`)).json());
+    expect(openapi).toContain(policy.replace(/"/g, '\\"'));
+    expect(openapi).toContain(sameButToday(left).replace(/"/g, '\\"'));
+  });
+});

@@ -1,10 +1,12 @@
-// The job worker's composition: which features bring tasks to it. The gateway runs one in-process
+// The job worker's composition: which features bring tasks to it (the catalog's scheduler unless
+// CATALOG_SCHEDULER is false). The gateway runs one in-process
 // (WORKER_IN_PROCESS, the default); `npm run worker` (src/worker.ts) runs more as their own
 // processes on the same queue. Either way the queue's schema is migrated before anything is queued.
 import { monthPartitionUpkeep } from './platform/database/month-partitions.ts';
 import { migrateJobQueue } from './platform/jobs/job-queue.ts';
 import { startJobWorker, type JobWorker } from './platform/jobs/job-worker.ts';
 import type { Services } from './platform/services.ts';
+import { catalogJobs } from './catalog/catalog-jobs.ts';
 import { scrapeJobs } from './scrapes/scrape-jobs.ts';
 import { rollupJobs } from './rollups/rollup-jobs.ts';
 import { signalJobs } from './signals/signal-jobs.ts';
@@ -22,6 +24,7 @@ export const jobFeatures = (services: Services) => [
       logger: services.logger,
     }),
   },
+  ...(services.config.CATALOG_SCHEDULER ? [catalogJobs(services)] : []),
 ];
 
 export function startWorker(services: Services): Promise<JobWorker> {

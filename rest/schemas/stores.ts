@@ -95,6 +95,23 @@ export const StoreModels = z
   })
   .meta({ id: 'StoreModels', description: 'The models behind the modeled figures, with the inputs of this store.' });
 
+export const StoreObservation = z
+  .strictObject({
+    presence: z.enum(['active', 'failing', 'vanished']).meta({
+      description:
+        'active: the last observation read the storefront. failing: the last observations failed; still listed. vanished: ' +
+        'the storefront is gone (several observations in a row): the store is left out of search results and grouped ' +
+        'rows, stays readable here, and is looked at again weekly.',
+    }),
+    presenceSince: DateTime,
+    lastObservedAt: DateTime.nullable().meta({ description: 'The last observation that read the storefront.' }),
+    nextObservationAt: DateTime.meta({ description: 'When the scheduler next observes the store.' }),
+    intervalHours: z.number().meta({ description: 'Hours between observations, by popularity and how often the store changes.' }),
+    failureKind: z.string().nullable().meta({ description: 'Why the last observation failed, e.g. not_found, unresolvable, moved.' }),
+    movedTo: z.string().nullable().meta({ description: 'The host the storefront now redirects to, when it moved.' }),
+  })
+  .meta({ id: 'StoreObservation', description: "The crawler's view of a store (see the Crawler section)." });
+
 export const StoreProfile = z
   .strictObject({
     ...cardFields,
@@ -115,6 +132,9 @@ export const StoreProfile = z
     emails: z.array(z.string()),
     apps: z.array(App).meta({ description: 'Installed apps (the whole observed stack).' }),
     models: StoreModels,
+    observation: orNull(StoreObservation).meta({
+      description: 'How the crawler sees the store; null for a store it never visits (the synthetic demo catalog).',
+    }),
   })
   .meta({ id: 'StoreProfile', description: 'The unified store profile: the card plus the profile fields.' });
 
@@ -165,6 +185,9 @@ export const HistoryPoint = z
     monthlyRevenueUsd: RevenueBand,
     serviceRating: z.number(),
     productCount: z.number().int().meta({ description: 'Catalog size on that day.' }),
+    synthetic: z.boolean().meta({
+      description: "True for the demo catalog's synthetic history (the seed); false for a day written by an observation of the storefront.",
+    }),
   })
   .meta({ id: 'HistoryPoint', description: 'Daily snapshot of a store (modeled figures as observed that day).' });
 

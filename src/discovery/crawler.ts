@@ -1,5 +1,6 @@
 // docs.md's "Crawler" section: what a storefront owner sees of us and how we behave on their site.
 // The crawler's User-Agent links here (CRAWLER_CONTACT_URL, by default /v1/docs.md#crawler).
+import * as policy from '../storefront/observation-policy.ts';
 import { CRAWLER_TOKEN, MAX_CRAWL_DELAY_S, ROBOTS_TTL_MS } from '../storefront/robots.ts';
 import { RATE_LIMIT_MAX_WAIT_S } from '../storefront/storefront-client.ts';
 
@@ -16,5 +17,32 @@ export const CRAWLER_SECTION = [
   '- **Pace**: requests to one host are spaced apart (EGRESS_HOST_INTERVAL_MS, 500 ms by default) and read one ' +
     `at a time. A 429 or 503 with Retry-After is waited out when it asks for at most ${RATE_LIMIT_MAX_WAIT_S} s; ` +
     'a longer one ends the read.',
-  '- **Synthetic stores** (the demo catalog, under the reserved `.example` domain) are never contacted.',
+  '- **Synthetic stores** (the demo catalog, under the reserved `.example` domain) are never contacted, scheduled ' +
+    'or taken in by discovery; their history is marked `synthetic: true`.',
+  '',
+  '### Re-observation\n',
+  'Every real store is observed again on a schedule kept in the database; each observation rewrites the store\'s ' +
+    'row (modeled figures recomputed by the same model functions), its products and apps, records the changes ' +
+    'since the previous observation (`/v1/changes`, `/v1/products/changes`) and writes that day\'s history snapshot ' +
+    '(`synthetic: false`). The next observation comes, by popularity (modeled monthly visits), after ' +
+    policy.POPULARITY_TIERS.map((t) => `${t.intervalHours / 24} day${t.intervalHours === 24 ? '' : 's'}${t.minVisits > 0 ? ` at ${t.minVisits.toLocaleString('en-US')} visits or more` : ' below'}`).join(', ') +
+    `; a store that changed at every observation comes up to twice as often, one that never changes up to half as often, ` +
+    `always between ${policy.MIN_INTERVAL_HOURS} hours and ${policy.MAX_INTERVAL_HOURS / 24} days, each time shifted by up to ` +
+    `±${policy.JITTER * 100}% so stores never come due in a herd. A failed observation is retried after ` +
+    `${policy.FAILURE_BACKOFF_MINUTES} minutes, doubling per failure up to the store's interval, and never before a ` +
+    'Retry-After the store sent. On-demand scrapes run apart from the schedule and never wait behind it; a scrape counts as ' +
+    'an observation.',
+  '',
+  `A store whose storefront is gone (its name no longer resolves, its homepage or products.json answers 404, it is ` +
+    `no longer a Shopify storefront, or it redirects to another host) ${policy.VANISH_AFTER_FAILURES} times with no good ` +
+    'observation between is `vanished` (the profile\'s `observation.presence`): it leaves search results and grouped ' +
+    `rows, stays readable by its domain with its history, and is looked at again every ${policy.VANISHED_RECHECK_HOURS / 24} ` +
+    'days; one good observation makes it active again. A store is never deleted by the crawler. A store that moved ' +
+    'offers its new host to discovery.',
+  '',
+  '### Discovery\n',
+  'New stores come from imports (`npm run catalog -- import FILE`), from links on observed homepages, and from the ' +
+    'new hosts of moved stores. Each candidate enters the catalog only once validated as a storefront (a Shopify ' +
+    'homepage and a products.json product list), and only once: not when the catalog holds its domain or the same ' +
+    'store under another name (the same `<handle>.myshopify.com`).',
 ].join('\n');

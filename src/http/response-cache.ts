@@ -8,8 +8,10 @@
 //
 // A finished scrape rewrites its store: its event (scrape-events.ts, shared by every replica through
 // the pub/sub) drops the cached answers about that domain and every answer not about one domain
-// (searches, analytics, apps, changes: any of them may include the store), at once. Other catalog
-// writers (the seeder, rollup refreshes) are covered by the TTL: nothing is served staler than it.
+// (searches, analytics, apps, changes: any of them may include the store), at once. A scheduled
+// observation (src/storefront/observation-events.ts) drops the answers about its store's domain
+// only. Other catalog writers (the seeder, rollup refreshes) and the lists an observed store appears
+// in are covered by the TTL: nothing is served staler than it.
 // With read replicas, an answer read from a replica just after the invalidation may predate the
 // scrape's write; the domain is dropped once more when every serving replica must have replayed it.
 import { getOperationAST, Kind, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
@@ -20,6 +22,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { PubSub } from '../platform/pubsub/pubsub.ts';
 import { RECENT_SCRAPES_CHANNEL } from '../scrapes/scrape-events.ts';
 import { isFinished, type ScrapeRecord } from '../scrapes/scrape-record.ts';
+import { STORE_OBSERVED_CHANNEL, type StoreObservedEvent } from '../storefront/observation-events.ts';
 
 /** RESPONSE_CACHE_TTL_MS's default: the freshness bound stated in the decisions */
 export const DEFAULT_RESPONSE_CACHE_TTL_MS = 10_000;
@@ -96,6 +99,10 @@ export class ResponseCache {
   private generation = 0;
   /** loads under way, by key */
   private readonly loading = new Map<string, Promise<CachedResponse>>();
+  /** when a store's answers were last dropped: an answer about it read before then must not be stored */
+  private readonly storeDropped: LRUCache<string, number>;
+  /** the keys of the answers about each domain */
+  private readonly keysByDomain = new Map<string, Set<string>>();
 
   constructor(options: ResponseCacheOptions) {
     this.entries = new LRUCache<string, Entry>({
@@ -105,7 +112,14 @@ export class ResponseCache {
       ttl: options.ttlMs,
       // an expired answer is never served, not even once while it is being replaced
       allowStale: false,
+      dispose: (entry, key) => {
+        if (entry.domain === undefined) return;
+        const keys = this.keysByDomain.get(entry.domain);
+        keys?.delete(key);
+        if (keys?.size === 0) this.keysByDomain.delete(entry.domain);
+      },
     });
+    this.storeDropped = new LRUCache<string, number>({ max: 100_000, ttl: Math.max(1, options.ttlMs) });
   }
 
   /** The key of an operation run with these variables (built from parsed, so already canonical, parameters). */
@@ -125,8 +139,17 @@ export class ResponseCache {
     if (pending) return pending;
 
     const generation = this.generation;
+    const started = performance.now();
     const loading = load().then((response) => {
-      if (response.status === 200 && generation === this.generation) this.entries.set(key, { ...response, domain });
+      const storeDropped = domain !== undefined && (this.storeDropped.get(domain) ?? -1) >= started;
+      if (response.status === 200 && generation === this.generation && !storeDropped) {
+        this.entries.set(key, { ...response, domain });
+        if (domain !== undefined) {
+          let keys = this.keysByDomain.get(domain);
+          if (!keys) this.keysByDomain.set(domain, (keys = new Set()));
+          keys.add(key);
+        }
+      }
       return response;
     });
     this.loading.set(key, loading);
@@ -147,6 +170,12 @@ export class ResponseCache {
     }
   }
 
+  /** A store was re-observed: drops the answers about its domain only (lists keep their TTL). */
+  dropStore(domain: string): void {
+    this.storeDropped.set(domain, performance.now());
+    for (const key of [...(this.keysByDomain.get(domain) ?? [])]) this.entries.delete(key);
+  }
+
   clear(): void {
     this.generation++;
     this.loading.clear();
@@ -159,37 +188,41 @@ export class ResponseCache {
 }
 
 /**
- * Follows the scrape events: each finished scrape (done, or failed after it may have rewritten the
- * legacy summary) invalidates its domain, and again after `replayBoundMs` when catalog reads may
- * come from replicas that lag by up to that. Returns the unsubscribe function.
+ * Follows the catalog's writes: each finished scrape (done, or failed after it may have rewritten
+ * the legacy summary) invalidates its domain; each scheduled or discovery observation drops the
+ * answers about its store. Both again after `replayBoundMs` when catalog reads may come from
+ * replicas that lag by up to that. Returns the unsubscribe function.
  */
-export function invalidateOnScrapes(cache: ResponseCache, pubsub: PubSub, logger: Logger, replayBoundMs?: number): () => Promise<void> {
+export function invalidateOnCatalogWrites(cache: ResponseCache, pubsub: PubSub, logger: Logger, replayBoundMs?: number): () => Promise<void> {
   const again = new Set<NodeJS.Timeout>();
-  const subscription = pubsub
-    .subscribe(
-      RECENT_SCRAPES_CHANNEL,
-      (record: ScrapeRecord) => {
-        if (!isFinished(record.status)) return;
-        cache.invalidateDomain(record.domain);
-        if (replayBoundMs === undefined) return;
-        const timer = setTimeout(() => {
-          again.delete(timer);
-          cache.invalidateDomain(record.domain);
-        }, replayBoundMs);
-        timer.unref();
-        again.add(timer);
-      },
-      {},
-    )
-    .catch((error: unknown) => {
-      // without the events, scraped stores are refreshed by the TTL alone
-      logger.warn({ err: { message: (error as Error).message } }, 'response cache not subscribed to scrape events');
+  const dropNowAndAfterReplay = (drop: () => void) => {
+    drop();
+    if (replayBoundMs === undefined) return;
+    const timer = setTimeout(() => {
+      again.delete(timer);
+      drop();
+    }, replayBoundMs);
+    timer.unref();
+    again.add(timer);
+  };
+  const subscribe = <T>(channel: string, handle: (message: T) => void) =>
+    pubsub.subscribe(channel, handle, {}).catch((error: unknown) => {
+      // without the events, changed stores are refreshed by the TTL alone
+      logger.warn({ err: { message: (error as Error).message }, channel }, 'response cache not subscribed to catalog events');
       return undefined;
     });
+  const subscriptions = [
+    subscribe<ScrapeRecord>(RECENT_SCRAPES_CHANNEL, (record) => {
+      if (isFinished(record.status)) dropNowAndAfterReplay(() => cache.invalidateDomain(record.domain));
+    }),
+    subscribe<StoreObservedEvent>(STORE_OBSERVED_CHANNEL, (event) => dropNowAndAfterReplay(() => cache.dropStore(event.domain))),
+  ];
   return async () => {
     again.forEach(clearTimeout);
-    const id = await Promise.race([subscription, Promise.resolve(undefined)]);
-    if (id !== undefined) pubsub.unsubscribe(id);
+    for (const subscription of subscriptions) {
+      const id = await Promise.race([subscription, Promise.resolve(undefined)]);
+      if (id !== undefined) pubsub.unsubscribe(id);
+    }
   };
 }
 

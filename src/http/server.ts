@@ -17,7 +17,7 @@ import { registerStoreScreenshot } from '../scrapes/screenshot/screenshot-route.
 import { accessGraphqlPlugin, createAccess, registerAccess, webSocketGate } from '../access/index.ts';
 import { AccessLog, describeRequest } from './access-log.ts';
 import { sendError, sendGraphqlError, toApiError, writeClientError } from './error-envelope.ts';
-import { DEFAULT_RESPONSE_CACHE_TTL_MS, invalidateOnScrapes, ResponseCache, responseCachePlugin } from './response-cache.ts';
+import { DEFAULT_RESPONSE_CACHE_TTL_MS, invalidateOnCatalogWrites, ResponseCache, responseCachePlugin } from './response-cache.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { looksLikeApiKey } from '../access/key-format.ts';
 
@@ -141,7 +141,7 @@ export async function buildServer(services: Services, options: BuildServerOption
   const persistedOperations = new PersistedOperations(schema);
   const ttlMs = services.config.RESPONSE_CACHE_TTL_MS ?? DEFAULT_RESPONSE_CACHE_TTL_MS;
   const cache = ttlMs > 0 ? new ResponseCache({ ttlMs }) : undefined;
-  if (cache) app.addHook('onClose', invalidateOnScrapes(cache, services.pubsub, services.logger, services.db.replicas?.replayBoundMs));
+  if (cache) app.addHook('onClose', invalidateOnCatalogWrites(cache, services.pubsub, services.logger, services.db.replicas?.replayBoundMs));
   const pipeline = [
     accessGraphqlPlugin(access),
     ...(cache ? [responseCachePlugin({ cache, isPersisted: (d) => persistedOperations.isPersisted(d), domainOf: storeDomainOf })] : []),

@@ -123,6 +123,14 @@ export const configSchema = z.object({
     }),
   /** attempts per webhook delivery before it is marked failed (graphile-worker backoff: e^attempt seconds) */
   WEBHOOK_MAX_ATTEMPTS: int(12, 1, 25),
+  /** run the catalog's re-observation scheduler and discovery in this process's job worker (src/catalog) */
+  CATALOG_SCHEDULER: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** observations (scheduled and discovery) in flight at once across every worker process */
+  CATALOG_CONCURRENCY: int(8, 1, 10_000),
+  /** observations one worker process runs at once (a job runner of their own: scrapes never wait behind them) */
+  CATALOG_WORKER_CONCURRENCY: int(4, 1, 1_000),
+  /** offer the sites an observed homepage links to as discovery candidates */
+  CATALOG_DISCOVER_LINKS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** minutes between a tracked watch's scheduled inventory probes */
   SIGNAL_PROBE_INTERVAL_MINUTES: int(360, 1, 10_080),
   /** ad library adapters (src/signals/ads): each network is used only when its base URL is set; the token is sent as a bearer */

@@ -3,8 +3,10 @@
 // store_rollups holds every group of every grouping set the API asks for, with every metric, and is
 // recomputed by a job (rollup-jobs.ts) every ROLLUP_REFRESH_MINUTES and by the seeder after each
 // load. Readers use it only while it is at most ROLLUP_MAX_AGE_MINUTES old (the documented
-// freshness) and only for requests without a filter; anything else runs the live query.
+// freshness) and only for requests without a filter; anything else runs the live query. Like the
+// live queries, they leave out the stores the crawler found vanished.
 import { queryRows, type Queryable } from '../platform/database/sql.ts';
+import { LISTED_STORE } from '../stores/listed-stores.ts';
 
 /** the job recomputes the rollups once they are this old */
 export const ROLLUP_REFRESH_MINUTES = 10;
@@ -76,6 +78,7 @@ const BUILD = `
            s.revenue_high_usd, s.monthly_visits, s.ad_spend_usd, s.service_rating,
            traffic.store_id IS NOT NULL AS has_traffic
     FROM stores s LEFT JOIN (SELECT DISTINCT store_id FROM traffic_monthly) traffic ON traffic.store_id = s.id
+    WHERE ${LISTED_STORE}
   ) s
   GROUP BY GROUPING SETS (${GROUPING_SETS.map(groupingSet).join(', ')})`;
 

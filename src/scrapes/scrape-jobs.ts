@@ -33,6 +33,7 @@ export function scrapeJobs(services: Services): JobFeature {
         webhookMaxAttempts,
         screenshots: createScreenshotter({ chromiumPath: config.CHROMIUM_PATH, egress, timeoutMs: config.EGRESS_TIMEOUT_MS }),
         screenshotUrl: (domain) => screenshotUrl(config, domain),
+        discoverLinks: config.CATALOG_DISCOVER_LINKS,
       }),
       [DELIVER_WEBHOOK_TASK]: deliverWebhookTask({
         pool: services.db.pool,

@@ -4,7 +4,6 @@
 // with its reason; any other error is a fault of ours: the job is retried, and its last attempt
 // fails the request. Every step is guarded by the request's state, so a job run twice (a worker that
 // died mid-scrape) redoes the scrape from validating and never moves an ended request.
-import { randomBytes } from 'node:crypto';
 import type { JobHelpers } from 'graphile-worker';
 import type pg from 'pg';
 import { z } from 'zod';
@@ -13,6 +12,8 @@ import type { Logger } from '../platform/logger.ts';
 import type { PubSub } from '../platform/pubsub/pubsub.ts';
 import type { ReferenceData } from '../seed/reference-data.ts';
 import { writeObservation } from '../storefront/catalog-writer.ts';
+import { writeLegacySummary } from '../storefront/legacy-summary.ts';
+import { recordFailure, recordSuccess, type ObservationFailure } from '../storefront/observation-record.ts';
 import { createStorefrontReader, observeStorefront, validateStorefront, type StorefrontObservation } from '../storefront/read-storefront.ts';
 import type { StorefrontClient } from '../storefront/storefront-client.ts';
 import { StorefrontFailure } from '../storefront/storefront-failure.ts';
@@ -42,6 +43,8 @@ export interface ScrapeTaskDeps {
   screenshots: Screenshotter;
   /** the service's own URL of a store's screenshot */
   screenshotUrl: (domain: string) => string;
+  /** offer the sites a scraped homepage links to as discovery candidates */
+  discoverLinks: boolean;
 }
 
 export function scrapeTask(deps: ScrapeTaskDeps) {
@@ -49,13 +52,28 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
     if (record) await publishScrape(deps.pubsub, deps.logger, record);
     return record;
   };
-  const finish = async (id: string, outcome: ScrapeOutcome) =>
-    publish(await inTransaction(deps.pool, (client) => finishScrape(client, id, outcome, deps.clock(), deps.webhookMaxAttempts)));
+  /** Ends the request; a failure is also a failed observation of the domain (a catalog store backs off, or vanishes). */
+  const finish = async (id: string, outcome: ScrapeOutcome, observed?: { domain: string; startedAt: Date; failure: ObservationFailure }) =>
+    publish(
+      await inTransaction(deps.pool, async (client) => {
+        const now = deps.clock();
+        if (observed) {
+          const { rows: [store] } = await client.query<{ id: number }>('SELECT id FROM stores WHERE domain = $1 FOR UPDATE', [observed.domain]);
+          await recordFailure(client, { storeId: store?.id ?? null, domain: observed.domain }, observed.failure, {
+            trigger: 'scrape',
+            startedAt: observed.startedAt,
+            now,
+          });
+        }
+        return finishScrape(client, id, outcome, now, deps.webhookMaxAttempts);
+      }),
+    );
 
   return async (payload: unknown, helpers: JobHelpers): Promise<void> => {
     const { requestId } = Payload.parse(payload);
     const log = deps.logger.child({ scrapeId: requestId, attempt: helpers.job.attempts });
-    const validating = await publish(await advanceScrape(deps.pool, requestId, 'validating', deps.clock()));
+    const startedAt = deps.clock();
+    const validating = await publish(await advanceScrape(deps.pool, requestId, 'validating', startedAt));
     if (!validating) return; // ended already: a duplicate or late job
     try {
       const reader = await createStorefrontReader(deps.storefronts, deps.pool, deps.reference.vocabulary.dropshipPhrases);
@@ -63,11 +81,12 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
       if (!(await publish(await advanceScrape(deps.pool, requestId, 'scraping', deps.clock())))) return;
       const observation = await observeStorefront(reader, storefront);
       const screenshot = await deps.screenshots.capture(observation.domain, log);
-      const legacyId = await writeLegacySummary(deps, observation, screenshot);
+      const legacyId = await writeLegacySummary(deps, observation, screenshot ? deps.screenshotUrl(observation.domain) : null);
       await ensureMonthPartitions(deps.pool, deps.clock());
       const done = await inTransaction(deps.pool, async (client) => {
         const now = deps.clock();
         const written = await writeObservation(client, observation, { now, reference: deps.reference, legacyId });
+        await recordSuccess(client, written, observation, { trigger: 'scrape', startedAt, now, discoverLinks: deps.discoverLinks });
         if (screenshot) await saveScreenshot(client, written.storeId, screenshot, now);
         return finishScrape(client, requestId, { status: 'done', storeId: written.storeId }, now, deps.webhookMaxAttempts);
       });
@@ -76,40 +95,16 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
     } catch (error) {
       if (error instanceof StorefrontFailure) {
         log.info({ reason: error.message }, 'scrape failed');
-        await finish(requestId, { status: 'failed', reason: error.message });
+        await finish(requestId, { status: 'failed', reason: error.message }, { domain: validating.domain, startedAt, failure: error });
         return;
       }
       if (helpers.job.attempts >= helpers.job.max_attempts) {
         log.error({ err: error }, 'scrape failed on its last attempt');
-        await finish(requestId, { status: 'failed', reason: `internal error after ${helpers.job.attempts} attempts; try again later` });
+        const reason = `internal error after ${helpers.job.attempts} attempts; try again later`;
+        await finish(requestId, { status: 'failed', reason }, { domain: validating.domain, startedAt, failure: { kind: 'internal', message: reason } });
         return;
       }
       throw error;
     }
   };
 }
-
-/** Upserts the store's legacy summary (socials, emails, screenshot URL) and returns its legacy id, kept if it has one. */
-async function writeLegacySummary(deps: ScrapeTaskDeps, observation: StorefrontObservation, screenshot: Screenshot | null): Promise<string> {
-  const existing = (await deps.legacy.findByDomains([observation.domain])).get(observation.domain);
-  const { rows: [store] } = await deps.pool.query<{ legacy_id: string | null }>('SELECT legacy_id FROM stores WHERE domain = $1', [
-    observation.domain,
-  ]);
-  const legacyId = store?.legacy_id ?? existing?.legacyId ?? newLegacyId(deps.clock());
-  await deps.legacy.upsert({
-    domain: observation.domain,
-    legacyId,
-    title: observation.name,
-    description: observation.description,
-    screenshotUrl: screenshot ? deps.screenshotUrl(observation.domain) : (existing?.screenshotUrl ?? null),
-    socials: observation.socials,
-    emails: observation.emails,
-    phones: existing?.phones ?? [],
-    lastCrawledAt: deps.clock().toISOString(),
-  });
-  return legacyId;
-}
-
-/** Like a MongoDB ObjectId: creation seconds, then random bytes (24 hex characters). */
-const newLegacyId = (now: Date) =>
-  Math.floor(now.getTime() / 1000).toString(16).padStart(8, '0') + randomBytes(8).toString('hex');

@@ -58,3 +58,19 @@ export function detectApps(html: string, apps: readonly AppFingerprint[]): AppFi
 export const REVIEWS_CATEGORIES: ReadonlySet<string> = new Set(['Reviews']);
 export const SUPPORT_CATEGORIES: ReadonlySet<string> = new Set(['Customer support', 'Live chat']);
 export const DROPSHIPPING_CATEGORIES: ReadonlySet<string> = new Set(['Dropshipping', 'Print on demand']);
+
+/**
+ * The app catalog's fingerprints, loaded at most once per `ttlMs` for a process that observes many
+ * stores a second (the scheduler); a change to the apps table is seen within `ttlMs`.
+ */
+export function cachedAppFingerprints(pool: Pick<pg.Pool, 'query'>, ttlMs: number): () => Promise<AppFingerprint[]> {
+  let loaded: { at: number; apps: Promise<AppFingerprint[]> } | undefined;
+  return () => {
+    if (!loaded || Date.now() - loaded.at > ttlMs) {
+      const apps = loadAppFingerprints(pool);
+      loaded = { at: Date.now(), apps };
+      apps.catch(() => (loaded = undefined));
+    }
+    return loaded.apps;
+  };
+}

@@ -1,7 +1,9 @@
-// Writes one scrape's observation into the structured store, inside the caller's transaction: the
-// store row with its observed inputs and modeled outputs, its products, its app installs (and the
-// apps' install counts), the change records against the previous observation and today's history
-// snapshot. The row lock on the store serialises two scrapes of the same store.
+// Writes one observation (a scrape, a scheduled re-observation, a discovered store) into the
+// structured store, inside the caller's transaction: the store row with its observed inputs and
+// modeled outputs, its products, its app installs (and the apps' install counts), the change
+// records against the previous observation and today's history snapshot (one per store and day,
+// marked as observed; INSERT ... ON CONFLICT on (store, day), which also works on a table
+// partitioned by day). The row lock on the store serialises two observations of the same store.
 import type pg from 'pg';
 import type { ChangeFacts } from '../changes/change.sql.ts';
 import type { ReferenceData } from '../seed/reference-data.ts';
@@ -16,6 +18,8 @@ export interface CatalogWrite {
   /** false on the store's first observation */
   known: boolean;
   changes: number;
+  /** the modeled monthly visits written (the scheduler's popularity) */
+  monthlyVisits: number;
 }
 
 interface StoreRow {
@@ -100,13 +104,14 @@ export async function writeObservation(
 
   const changes = await writeCatalog(client, storeId, previous, { ...observation, currency }, now);
   await client.query(
-    `INSERT INTO store_daily_snapshots (store_id, day, monthly_visits, revenue_low_usd, revenue_high_usd, service_rating, product_count)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO store_daily_snapshots (store_id, day, monthly_visits, revenue_low_usd, revenue_high_usd, service_rating, product_count, synthetic)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, false)
      ON CONFLICT (store_id, day) DO UPDATE SET monthly_visits = excluded.monthly_visits, revenue_low_usd = excluded.revenue_low_usd,
-       revenue_high_usd = excluded.revenue_high_usd, service_rating = excluded.service_rating, product_count = excluded.product_count`,
+       revenue_high_usd = excluded.revenue_high_usd, service_rating = excluded.service_rating, product_count = excluded.product_count,
+       synthetic = false`,
     [storeId, dayOf(now), models.monthlyVisits, models.revenueLowUsd, models.revenueHighUsd, models.serviceRating, observation.products.length],
   );
-  return { storeId, known: previousStore !== undefined, changes: changes.length };
+  return { storeId, known: previousStore !== undefined, changes: changes.length, monthlyVisits: models.monthlyVisits };
 }
 
 /** What the catalog keeps of an observation: its products and apps, and the theme and currency the diff reads. */

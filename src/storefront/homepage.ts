@@ -15,6 +15,8 @@ export interface HomepageFacts {
   emails: string[];
   /** distinct dropshipping phrases found in the page (data/vocabulary.json dropshipPhrases) */
   dropshipPhrases: string[];
+  /** the store's own <handle>.myshopify.com (Shopify.shop), which stays the same when its domain changes */
+  myshopifyDomain: string | null;
 }
 
 /** Markers only a Shopify storefront carries: its globals, its CDN, its section markup. */
@@ -62,6 +64,7 @@ export function readHomepage(html: string, dropshipVocabulary: readonly string[]
   const currency = firstJson(html, /Shopify\.currency\s*=\s*(\{[^;]*?\})\s*;/);
   const country = /Shopify\.country\s*=\s*"([A-Z]{2})"/.exec(html)?.[1] ?? null;
   const title = /<title[^>]*>([^<]{1,300})<\/title>/i.exec(html)?.[1]?.trim() ?? null;
+  const myshopifyDomain = /Shopify\.shop\s*=\s*"([a-z0-9][a-z0-9-]{0,62}\.myshopify\.com)"/i.exec(html)?.[1]?.toLowerCase() ?? null;
 
   const socials = Object.fromEntries(
     SOCIAL_NETWORKS.map((network) => {
@@ -87,5 +90,6 @@ export function readHomepage(html: string, dropshipVocabulary: readonly string[]
     socials,
     emails,
     dropshipPhrases,
+    myshopifyDomain,
   };
 }

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { LegacySocials } from '../legacy/port.ts';
 import { detectApps, loadAppFingerprints, type AppFingerprint } from './app-fingerprints.ts';
 import { readHomepage, type HomepageFacts } from './homepage.ts';
+import { linkedDomains } from './linked-domains.ts';
 import { getStorefrontPath, jsonOf, type StorefrontClient } from './storefront-client.ts';
 import { StorefrontFailure, statusKind } from './storefront-failure.ts';
 import { ProductsPage, productsOf, StorefrontMeta, type StorefrontProduct } from './storefront-json.ts';
@@ -69,6 +70,10 @@ export interface StorefrontObservation {
   dropshipSignals: number;
   apps: AppFingerprint[];
   products: ObservedProduct[];
+  /** <handle>.myshopify.com when the homepage names it */
+  myshopifyDomain: string | null;
+  /** other sites the homepage links to that could be storefronts (discovery candidates) */
+  linkedDomains: string[];
 }
 
 export async function validateStorefront(reader: StorefrontReader, domain: string): Promise<ValidatedStorefront> {
@@ -104,6 +109,8 @@ export async function observeStorefront(reader: StorefrontReader, storefront: Va
     dropshipSignals: homepage.dropshipPhrases.length,
     apps: detectApps(storefront.homepageHtml, reader.apps),
     products: products.map((p) => toObserved(p, ranks.get(p.handle) ?? null)),
+    myshopifyDomain: homepage.myshopifyDomain,
+    linkedDomains: linkedDomains(storefront.homepageHtml, domain),
   };
 }
 

@@ -16,8 +16,9 @@ export async function countFuzzyMatches(
   pool: Queryable,
   fromWhere: string,
   values: readonly unknown[],
+  excluded?: string,
 ): Promise<{ total: number; exact: boolean }> {
   const estimate = await estimateRows(pool, fromWhere, values);
   if (estimate > BROAD_SEARCH_ROWS) return { total: estimate, exact: false };
-  return countUpTo(pool, fromWhere, values);
+  return countUpTo(pool, fromWhere, values, excluded);
 }

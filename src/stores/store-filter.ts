@@ -5,6 +5,7 @@ import { appIdsBySlug } from '../apps/app-ids.ts';
 import { builder } from '../graphql/builder.ts';
 import { type Queryable, type SqlParams } from '../platform/database/sql.ts';
 import { parseDomain } from './domain.ts';
+import { LISTED_STORE } from './listed-stores.ts';
 
 export interface StoreFilterValues {
   q?: string | null;
@@ -151,15 +152,16 @@ export function searchText(q: string): string {
 }
 
 /**
- * The WHERE conditions of a filter over `stores` aliased `s`. q matches a store when it is close to
+ * The WHERE conditions of a filter over `stores` aliased `s`, listed stores only (listed-stores.ts)
+ * unless `listedOnly` is false. q matches a store when it is close to
  * a word or run of words of its name or domain (word similarity, <%, at pg_trgm's 0.6), served by
  * the trigram GIN indexes on name and domain. Whole-name similarity (%, 0.3) is not a match
  * condition: at a million stores it only adds look-alike brands ("Hazeorchard" for "blueorchard")
  * and costs a recheck of every name sharing a few trigrams (16,000 rows for one brand). Name
  * filters compare lower() on both sides, served by the expression indexes on lower(...).
  */
-export function storeFilterConditions(filter: ResolvedStoreFilter | null | undefined, params: SqlParams): string[] {
-  const where: string[] = [];
+export function storeFilterConditions(filter: ResolvedStoreFilter | null | undefined, params: SqlParams, listedOnly = true): string[] {
+  const where: string[] = listedOnly ? [LISTED_STORE] : [];
   if (!filter) return where;
   if (filter.q) {
     const q = params.add(searchText(filter.q));

@@ -7,6 +7,7 @@ import type { Window } from '../graphql/pagination.ts';
 import { queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
 import { FRESH_ROLLUPS, ROLLUP_COLUMN, rollupDimensions } from '../rollups/store-rollups.ts';
 import { storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
+import { LISTED_STORE } from './listed-stores.ts';
 
 export const STORE_GROUPINGS = ['country', 'vertical', 'industry', 'category'] as const;
 export type StoreGrouping = (typeof STORE_GROUPINGS)[number];
@@ -92,12 +93,12 @@ export async function storeGroups(
   window: Window,
 ): Promise<{ rows: StoreGroupRow[]; total: number }> {
   const params = new SqlParams();
-  const conditions = storeFilterConditions(query.filter, params);
-  if (conditions.length === 0) {
+  const filters = storeFilterConditions(query.filter, params, false);
+  if (filters.length === 0) {
     const rolledUp = await rolledUpGroups(pool, query, window);
     if (rolledUp) return rolledUp;
   }
-  const where = whereClause(conditions);
+  const where = whereClause([LISTED_STORE, ...filters]);
   const parent = COLUMN[query.groupBy];
   const leaf = query.groupBy2 ? COLUMN[query.groupBy2] : null;
   const unknown = params.add(UNKNOWN_GROUP);

@@ -15,6 +15,9 @@ const HistoryPoint = builder.objectRef<HistoryRecord>('HistoryPoint').implement(
     monthlyRevenueUsd: t.field({ type: RevenueBand, resolve: (h) => ({ low: h.revenueLowUsd, high: h.revenueHighUsd }) }),
     serviceRating: t.exposeInt('serviceRating'),
     productCount: t.exposeInt('productCount'),
+    synthetic: t.exposeBoolean('synthetic', {
+      description: "True for the demo catalog's synthetic history (the seed); false for a day written by an observation of the storefront.",
+    }),
   }),
 });
 

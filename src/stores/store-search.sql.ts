@@ -3,6 +3,7 @@ import type { Window } from '../graphql/pagination.ts';
 import type { Page } from '../graphql/pagination.ts';
 import { cappedCount, countUpTo, likeContains, queryRows, SqlParams, totalFromCapped, type Queryable } from '../platform/database/sql.ts';
 import { BROAD_SEARCH_ROWS, countFuzzyMatches, estimateRows } from './row-estimate.ts';
+import { LISTED_STORE, vanishedAmong } from './listed-stores.ts';
 import { searchText, storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
 import { storeColumns, storeReadColumns, type StoreReadNeeds, type StoreReadRow, type StoreRecord } from './store.sql.ts';
 
@@ -68,9 +69,13 @@ export async function sortedStorePage(
   legacyTable?: string,
 ): Promise<Page<StoreReadRow>> {
   const params = new SqlParams();
-  const matching = `stores s ${whereClause(storeFilterConditions(filter, params))}`;
+  const filters = storeFilterConditions(filter, params, false);
+  const matching = `stores s ${whereClause([LISTED_STORE, ...filters])}`;
+  // the count runs over every store the filter matches, less the vanished ones counted apart: it keeps its index-only plan
+  const all = `stores s ${whereClause(filters)}`;
+  const vanished = vanishedAmong(filters);
   const filterValues = [...params.values];
-  const countColumn = needs.total ? `, ${cappedCount(matching)} AS "cappedTotal"` : '';
+  const countColumn = needs.total ? `, ${cappedCount(all)} - (SELECT count(*)::int FROM ${vanished}) AS "cappedTotal"` : '';
   const rows = await queryRows<StoreReadRow & { cappedTotal?: number }>(
     pool,
     `SELECT ${storeReadColumns(needs, legacyTable)}${countColumn} FROM ${matching}
@@ -80,9 +85,9 @@ export async function sortedStorePage(
   const page = rows.map(({ cappedTotal: _, ...row }) => row);
   if (!needs.total) return { rows: page, total: 0 };
   const [first] = rows;
-  if (first) return { rows: page, ...(await totalFromCapped(pool, first.cappedTotal ?? 0, matching, filterValues)) };
+  if (first) return { rows: page, ...(await totalFromCapped(pool, first.cappedTotal ?? 0, all, filterValues)) };
   if (window.offset === 0) return { rows: page, total: 0 };
-  return { rows: page, ...(await countUpTo(pool, matching, filterValues)) };
+  return { rows: page, ...(await countUpTo(pool, all, filterValues, vanished)) };
 }
 
 /**
@@ -163,6 +168,7 @@ async function mostVisitedPerfectMatches(pool: Queryable, filter: ResolvedStoreF
 
 export function countStores(pool: Queryable, filter: ResolvedStoreFilter | null | undefined) {
   const params = new SqlParams();
-  const where = whereClause(storeFilterConditions(filter, params));
-  return (filter?.q ? countFuzzyMatches : countUpTo)(pool, `stores s ${where}`, params.values);
+  // vanished stores are counted apart and taken off, so the count keeps its index-only plan
+  const conditions = storeFilterConditions(filter, params, false);
+  return (filter?.q ? countFuzzyMatches : countUpTo)(pool, `stores s ${whereClause(conditions)}`, params.values, vanishedAmong(conditions));
 }

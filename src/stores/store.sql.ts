@@ -59,7 +59,7 @@ export const TRAFFIC_COLUMNS = `t.store_id AS "storeId", to_char(t.month, 'YYYY-
 
 export const HISTORY_COLUMNS = `h.store_id AS "storeId", to_char(h.day, 'YYYY-MM-DD') AS day, h.monthly_visits AS "monthlyVisits",
   h.revenue_low_usd AS "revenueLowUsd", h.revenue_high_usd AS "revenueHighUsd", h.service_rating AS "serviceRating",
-  h.product_count AS "productCount"`;
+  h.product_count AS "productCount", h.synthetic`;
 
 /** The newest traffic month of each store in `storeIds` (one row per store that has one). */
 export const LATEST_TRAFFIC_BY_STORE = `SELECT DISTINCT ON (t.store_id) ${TRAFFIC_COLUMNS} FROM traffic_monthly t

@@ -10,6 +10,7 @@ interface SchemaColumn { table: string; column: string; type: string; nullable: 
 
 const SQL_TYPES: Record<string, string[]> = {
   Int: ['integer', 'smallint'],
+  BigInt: ['bigint'],
   String: ['text', 'character', 'uuid', 'character varying'],
   Float: ['double precision'],
   Boolean: ['boolean'],

@@ -260,6 +260,8 @@ describe('GET /v1/stores/{domain} and its sub-resources', () => {
       monthlyRevenueUsd: { low: 50_000, high: 80_000 },
       serviceRating: 88,
       productCount: 3,
+      // the fixture's history stands for the seed's: synthetic, not observed
+      synthetic: true,
     });
     const rest2 = await rest.get('/v1/stores/acme-apparel.com/history?limit=2&offset=2');
     expect(rest2.body.data.map((h: { day: string }) => h.day)).toEqual(['2025-12-29']);

@@ -1,12 +1,15 @@
 // A worker process's share of the durable queue: graphile-worker running the features' tasks on a
 // connection pool of its own (so jobs never starve API requests of connections), every task under
 // a liveness lock, and a periodic sweep that releases the jobs of dead workers and runs the
-// features' own upkeep. Started inside the gateway (WORKER_IN_PROCESS) or by `npm run worker`.
+// features' own upkeep. Most features share one runner (WORKER_CONCURRENCY jobs at once); a feature
+// that brings its own concurrency (the catalog's observations) gets a runner of its own, so its
+// backlog never delays a scrape or a webhook. Started inside the gateway (WORKER_IN_PROCESS) or by
+// `npm run worker`.
 import { Logger as GraphileLogger, makeWorkerUtils, run, type JobHelpers, type Runner, type Task } from 'graphile-worker';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
 import { JOB_SCHEMA, migrateJobQueue } from './job-queue.ts';
-import { releaseOrphanedJobs, whileAlive } from './liveness.ts';
+import { LivenessLocks, releaseOrphanedJobs } from './liveness.ts';
 
 export type JobTask = (payload: unknown, helpers: JobHelpers) => Promise<void>;
 
@@ -16,6 +19,8 @@ export interface JobFeature {
   tasks: Record<string, JobTask>;
   /** receives the worker's pool; runs every sweep interval in every worker process */
   sweep?: (pool: pg.Pool) => Promise<void>;
+  /** jobs of this feature run on a runner of their own, this many at once, apart from every other feature's */
+  concurrency?: number;
 }
 
 export interface JobWorkerOptions {
@@ -39,10 +44,13 @@ export interface JobWorker {
 
 export async function startJobWorker(options: JobWorkerOptions): Promise<JobWorker> {
   const log = options.logger.child({ component: 'job-worker' });
+  const shared = options.features.filter((f) => f.concurrency === undefined);
+  const ownRunners = options.features.filter((f) => f.concurrency !== undefined);
+  const runningAtOnce = options.concurrency + ownRunners.reduce((sum, f) => sum + f.concurrency!, 0);
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
-    // graphile-worker's LISTEN connection and queue queries, plus a liveness connection per running job
-    max: options.concurrency * 3 + 3,
+    // per running job: its own statements and the queue's; per runner a LISTEN connection; the liveness session
+    max: runningAtOnce * 2 + ownRunners.length + 4,
     statement_timeout: options.statementTimeoutMs ?? 60_000,
     application_name: 'store-intelligence-worker',
   });
@@ -59,25 +67,31 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     log[method]({ queue: meta }, message);
   });
 
-  const taskList: Record<string, Task> = {};
-  for (const feature of options.features) {
-    for (const [name, task] of Object.entries(feature.tasks)) {
-      taskList[name] = (payload, helpers) => whileAlive(pool, helpers.job.id, () => task(payload, helpers));
+  const liveness = new LivenessLocks(pool);
+  const taskListOf = (features: readonly JobFeature[]) => {
+    const taskList: Record<string, Task> = {};
+    for (const feature of features) {
+      for (const [name, task] of Object.entries(feature.tasks)) {
+        taskList[name] = (payload, helpers) => liveness.whileAlive(helpers.job.id, () => task(payload, helpers));
+      }
     }
-  }
-
-  const runner: Runner = await run({
-    pgPool: pool,
-    schema: JOB_SCHEMA,
-    concurrency: options.concurrency,
-    noHandleSignals: true,
-    pollInterval: options.pollIntervalMs ?? 1_000,
-    taskList,
-    // recurring work is scheduled by the features themselves (sweeps, probe ticks), never by a
-    // crontab file: without this graphile-worker looks for ./crontab and logs its absence at every start
-    parsedCronItems: [],
-    logger: graphileLogger,
-  });
+    return taskList;
+  };
+  const runnerOf = (features: readonly JobFeature[], concurrency: number) =>
+    run({
+      pgPool: pool,
+      schema: JOB_SCHEMA,
+      concurrency,
+      noHandleSignals: true,
+      pollInterval: options.pollIntervalMs ?? 1_000,
+      taskList: taskListOf(features),
+      // recurring work is scheduled by the features themselves (sweeps, probe ticks), never by a
+      // crontab file: without this graphile-worker looks for ./crontab and logs its absence at every start
+      parsedCronItems: [],
+      logger: graphileLogger,
+    });
+  const runners: Runner[] = [await runnerOf(shared, options.concurrency)];
+  for (const feature of ownRunners) runners.push(await runnerOf([feature], feature.concurrency!));
   const utils = await makeWorkerUtils({ pgPool: pool, schema: JOB_SCHEMA, logger: graphileLogger });
 
   let sweeping: Promise<void> | undefined;
@@ -94,14 +108,22 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     sweeping ??= sweep().finally(() => (sweeping = undefined));
   }, options.sweepIntervalMs ?? 10_000);
   timer.unref();
-  log.info({ concurrency: options.concurrency, tasks: Object.keys(taskList) }, 'job worker started');
+  log.info(
+    {
+      concurrency: options.concurrency,
+      tasks: Object.keys(taskListOf(shared)),
+      ownRunners: Object.fromEntries(ownRunners.map((f) => [f.name, f.concurrency])),
+    },
+    'job worker started',
+  );
 
   return {
     async stop() {
       clearInterval(timer);
       await sweeping;
       // lets running jobs finish (graphile-worker's graceful shutdown), then closes the pool
-      await runner.stop();
+      await Promise.all(runners.map((runner) => runner.stop()));
+      await liveness.close();
       await utils.release();
       await pool.end();
     },

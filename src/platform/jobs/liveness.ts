@@ -1,25 +1,77 @@
 // Crash safety for running jobs. graphile-worker 0.16 releases the lock of a job whose worker died
 // only after 4 hours; we need minutes. While a job runs, its process holds a session advisory lock
-// named after the job on a connection of its own. A process that dies loses its connection and so
-// the lock; a sweep then finds jobs that are locked in the queue but whose advisory lock nobody
-// holds, and unlocks them for another worker (the task is retried; its attempt was already counted).
+// named after the job, on one connection the process keeps for these locks. A process that dies
+// loses its connection and so the locks; a sweep then finds jobs that are locked in the queue but
+// whose advisory lock nobody holds, and unlocks them for another worker (the task is retried; its
+// attempt was already counted).
 import type pg from 'pg';
 import type { WorkerUtils } from 'graphile-worker';
 import { JOB_SCHEMA } from './job-queue.ts';
 
 const lockKey = `hashtextextended('job-liveness:' || $1::text, 0)`;
 
-/** Runs `work` while holding the job's liveness lock on a dedicated connection. */
-export async function whileAlive<T>(pool: pg.Pool, jobId: string, work: () => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  // a broken connection loses the lock: other workers may then take the job over, which tasks tolerate
-  client.on('error', () => undefined);
-  try {
-    await client.query(`SELECT pg_advisory_lock(${lockKey})`, [jobId]);
-    return await work();
-  } finally {
-    await client.query(`SELECT pg_advisory_unlock(${lockKey})`, [jobId]).catch(() => undefined);
-    client.release();
+/**
+ * The liveness locks of the jobs one worker process runs, all held by one session of its own: a
+ * process that dies loses that session and with it every lock. One connection however many jobs
+ * run at once. Should that connection break while the process lives, the locks are taken again on
+ * a new one (a job another worker took over meanwhile keeps running here too: tasks tolerate a
+ * second run, which is what a takeover means anyway).
+ */
+export class LivenessLocks {
+  private session: Promise<pg.PoolClient> | undefined;
+  private readonly held = new Set<string>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Runs `work` while holding the liveness lock of job `jobId`. */
+  async whileAlive<T>(jobId: string, work: () => Promise<T>): Promise<T> {
+    this.held.add(jobId);
+    await this.tryLock(await this.client(), jobId);
+    try {
+      return await work();
+    } finally {
+      this.held.delete(jobId);
+      const client = await this.client().catch(() => undefined);
+      await client?.query(`SELECT pg_advisory_unlock(${lockKey})`, [jobId]).catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    (await session?.catch(() => undefined))?.release();
+  }
+
+  private client(): Promise<pg.PoolClient> {
+    this.session ??= this.connect();
+    return this.session;
+  }
+
+  private async connect(): Promise<pg.PoolClient> {
+    const client = await this.pool.connect().catch((error: unknown) => {
+      this.session = undefined;
+      throw error;
+    });
+    client.on('error', () => {
+      // the next lock or unlock opens a new session, which takes the locks of running jobs again
+      this.session = undefined;
+      client.release(true);
+    });
+    for (const jobId of this.held) await this.tryLock(client, jobId);
+    return client;
+  }
+
+  /**
+   * Takes a job's lock without ever blocking the shared session: a sweep probing the lock holds it
+   * for an instant, so a busy lock is retried briefly; one held for longer belongs to another
+   * worker running the same job (a takeover), and this run goes on without it.
+   */
+  private async tryLock(client: pg.PoolClient, jobId: string): Promise<void> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${lockKey}) AS locked`, [jobId]);
+      if (rows[0]?.locked) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 }
 

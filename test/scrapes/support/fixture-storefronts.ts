@@ -5,7 +5,9 @@
 // a private address. As real storefronts do: moved.test redirects its homepage to another store's
 // host, moved-products.test only its products.json; www-first.test redirects to its own www name;
 // busy.test answers products.json with 429 and Retry-After: 1 once, throttled.test always asks to
-// wait two minutes.
+// wait two minutes. For discovery: linker.test's homepage links to linked.test (a store of its
+// own) and to sites that are not storefronts; alias.test is changing.test under another name (the
+// same Shopify.shop). Any host can be made to vanish (404 on every path) and come back.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -75,6 +77,27 @@ const STORES: Record<string, (version: number) => FixtureStore> = {
     bestSellers: null,
   }),
   'changing.test': changingStore,
+  'alias.test': changingStore,
+  'linker.test': () => ({
+    name: 'Linker',
+    country: 'US',
+    currency: 'USD',
+    theme: 'Dawn',
+    body:
+      '<a href="https://linked.test/collections/all">Our friends at Linked</a><a href="https://www.instagram.com/linker/">Instagram</a>' +
+      '<a href="https://apps.shopify.com/judgeme">reviews</a><a href="https://nowhere-shop.test/">gone</a>',
+    products: [product('poster', 'Poster', '15.00', 'Decor')],
+    bestSellers: null,
+  }),
+  'linked.test': () => ({
+    name: 'Linked',
+    country: 'CA',
+    currency: 'CAD',
+    theme: 'Craft',
+    body: '',
+    products: [product('candle', 'Candle', '22.00', 'Decor')],
+    bestSellers: null,
+  }),
 };
 
 function homepage(store: FixtureStore): string {
@@ -104,6 +127,9 @@ export interface FixtureStorefronts {
   overrides: string;
   /** bumps the version of changing.test (new prices, products, apps and theme) */
   setVersion(host: string, version: number): void;
+  /** the host answers 404 on every path (its store is gone) until `restore` */
+  vanish(host: string): void;
+  restore(host: string): void;
   /** requests seen, as host + path */
   readonly requests: string[];
   /** requests to this path (any host) wait for release(), which answers them */
@@ -125,6 +151,9 @@ export const FIXTURE_HOSTS = [
   'www.www-first.test',
   'busy.test',
   'throttled.test',
+  'alias.test',
+  'linker.test',
+  'linked.test',
 ];
 
 /** Stores served under another name with shop-a.test's catalog (how they answer differs). */
@@ -132,6 +161,7 @@ const SHOP_A_ALIKE = new Set(['moved-products.test', 'www.www-first.test', 'busy
 
 export async function startFixtureStorefronts(): Promise<FixtureStorefronts> {
   const versions = new Map<string, number>();
+  const gone = new Set<string>();
   const requests: string[] = [];
   const held = new Set<string>();
   const busyAnswered = new Set<string>();
@@ -146,6 +176,10 @@ export async function startFixtureStorefronts(): Promise<FixtureStorefronts> {
     const host = (req.headers.host ?? '').split(':')[0]!;
     const url = new URL(req.url ?? '/', 'http://fixture');
     if (host === 'silent.test') return; // never answers
+    if (gone.has(host)) {
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>No such shop</body></html>');
+      return;
+    }
     if (host === 'notshop.test') {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>Just a blog</title></head><body>Hello</body></html>');
       return;
@@ -201,6 +235,8 @@ export async function startFixtureStorefronts(): Promise<FixtureStorefronts> {
     port,
     overrides: FIXTURE_HOSTS.map((h) => `${h}=http://127.0.0.1:${port}`).join(','),
     setVersion: (host, version) => versions.set(host, version),
+    vanish: (host) => gone.add(host),
+    restore: (host) => gone.delete(host),
     requests,
     hold: (path) => held.add(path),
     release: () => {

@@ -1,0 +1,70 @@
+// Store.observation: how the living catalog sees a store (src/storefront/observation-policy.ts):
+// present, failing, or vanished (left out of search results), when it was last observed and when
+// it is next. Null for a store the crawler never visits (the synthetic demo catalog).
+import DataLoader from 'dataloader';
+import { builder } from '../graphql/builder.ts';
+import { defineLoader } from '../graphql/context.ts';
+import { queryRows } from '../platform/database/sql.ts';
+import { StoreRef } from '../stores/store.ref.ts';
+
+export interface StoreObservationRecord {
+  storeId: number;
+  presence: 'active' | 'failing' | 'vanished';
+  presenceSince: Date;
+  lastObservedAt: Date | null;
+  nextObservationAt: Date;
+  intervalHours: number;
+  changeRate: number;
+  consecutiveFailures: number;
+  failureKind: string | null;
+  failureReason: string | null;
+  movedTo: string | null;
+}
+
+const observationByStoreId = defineLoader(
+  (ctx) =>
+    new DataLoader<number, StoreObservationRecord | null>(async (ids) => {
+      const rows = await queryRows<StoreObservationRecord>(
+        ctx.services.db.read,
+        `SELECT store_id AS "storeId", presence::text AS presence, presence_since AS "presenceSince", last_observed_at AS "lastObservedAt",
+                next_at AS "nextObservationAt", interval_hours AS "intervalHours", change_rate AS "changeRate",
+                consecutive_failures AS "consecutiveFailures", failure_kind AS "failureKind", failure_reason AS "failureReason",
+                moved_to AS "movedTo"
+           FROM observation_schedule WHERE store_id = ANY($1::int[])`,
+        [ids],
+      );
+      const byId = new Map(rows.map((row) => [row.storeId, row]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+);
+
+const PresenceEnum = builder.enumType('StorePresence', {
+  description: 'active: the last observation read the storefront. failing: the last observations failed; still listed. ' +
+    'vanished: the storefront is gone (several observations in a row), so the store is left out of search results and grouped rows; it stays readable here and is looked at again weekly.',
+  values: ['active', 'failing', 'vanished'] as const,
+});
+
+const StoreObservation = builder.objectRef<StoreObservationRecord>('StoreObservation').implement({
+  description: "The crawler's view of a store: its presence, and when it was and will be observed.",
+  fields: (t) => ({
+    presence: t.field({ type: PresenceEnum, resolve: (o) => o.presence }),
+    presenceSince: t.expose('presenceSince', { type: 'DateTime' }),
+    lastObservedAt: t.expose('lastObservedAt', { type: 'DateTime', nullable: true, description: 'The last observation that read the storefront.' }),
+    nextObservationAt: t.expose('nextObservationAt', { type: 'DateTime', description: 'When the scheduler next observes the store.' }),
+    intervalHours: t.exposeFloat('intervalHours', { description: 'Hours between observations, by popularity and how often the store changes.' }),
+    changeRate: t.exposeFloat('changeRate', { description: 'Moving average, 0 to 1, of how often an observation found a change.' }),
+    consecutiveFailures: t.exposeInt('consecutiveFailures'),
+    failureKind: t.exposeString('failureKind', { nullable: true, description: 'Why the last observation failed, e.g. not_found, unresolvable, moved, rate_limited.' }),
+    failureReason: t.exposeString('failureReason', { nullable: true }),
+    movedTo: t.exposeString('movedTo', { nullable: true, description: 'The host the storefront now redirects to, when it moved.' }),
+  }),
+});
+
+builder.objectField(StoreRef, 'observation', (t) =>
+  t.field({
+    type: StoreObservation,
+    nullable: true,
+    description: 'How the crawler sees the store; null for a store it never visits (the synthetic demo catalog).',
+    resolve: (store, _args, ctx) => observationByStoreId(ctx).load(store.id),
+  }),
+);

@@ -5,6 +5,7 @@
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import { domainSchema } from '../stores/domain.ts';
+import { withRechecks } from '../platform/pubsub/rechecks.ts';
 import { RECENT_SCRAPES_CHANNEL, scrapeChannel } from './scrape-events.ts';
 import { isFinished, isOwnedBy, SCRAPE_STATUSES, type ScrapeRecord } from './scrape-record.ts';
 import {
@@ -135,7 +136,10 @@ builder.queryField('recentScrapes', (t) =>
 
 builder.subscriptionType({ description: 'Live events: scrape request status.' });
 
-/** The record now, then every change, ending after done or failed. */
+/**
+ * The record now, then every change, ending after done or failed. The record is read again when
+ * an event may have been lost (withRechecks), so a subscriber always sees the end.
+ */
 async function* followScrape(ctx: GraphqlContext, id: string): AsyncGenerator<ScrapeRecord> {
   // subscribe before reading, so a change between the read and the subscription is not lost
   const updates = ctx.services.pubsub.asyncIterableIterator<ScrapeRecord>(scrapeChannel(id)) as unknown as AsyncIterableIterator<ScrapeRecord>;
@@ -143,8 +147,10 @@ async function* followScrape(ctx: GraphqlContext, id: string): AsyncGenerator<Sc
     let current = await findScrape(ctx.services, id, ctx.accountId);
     yield current;
     if (isFinished(current.status)) return;
-    for await (const update of updates) {
-      if (update.updatedAt < current.updatedAt) continue; // an older event arriving late
+    const reread = async () => [await findScrape(ctx.services, id, ctx.accountId)];
+    for await (const update of withRechecks(updates, ctx.services.pubsub, reread)) {
+      // an older event arriving late, or one already seen (a recheck repeats the current state)
+      if (update.updatedAt < current.updatedAt || (update.updatedAt === current.updatedAt && update.status === current.status)) continue;
       current = update;
       yield current;
       if (isFinished(current.status)) return;
@@ -154,11 +160,28 @@ async function* followScrape(ctx: GraphqlContext, id: string): AsyncGenerator<Sc
   }
 }
 
-/** The shared channel carries every account's events; a subscriber receives only its own account's. */
+/**
+ * The shared channel carries every account's events; a subscriber receives only its own account's.
+ * When events may have been lost, the account's requests changed since the subscription began are
+ * read again and those not yet seen in their latest state are sent.
+ */
 async function* ownScrapeEvents(ctx: GraphqlContext): AsyncGenerator<ScrapeRecord> {
   const events = ctx.services.pubsub.asyncIterableIterator<ScrapeRecord>(RECENT_SCRAPES_CHANNEL) as unknown as AsyncIterableIterator<ScrapeRecord>;
+  const since = new Date().toISOString();
+  const seen = new Map<string, ScrapeRecord>();
+  const reread = async () =>
+    (await recentScrapes(ctx.services, RECENT_SCRAPES_MAX, ctx.accountId)).filter((r) => r.updatedAt >= since).reverse();
   try {
-    for await (const record of events) if (isOwnedBy(record, ctx.accountId)) yield record;
+    for await (const record of withRechecks(events, ctx.services.pubsub, reread)) {
+      const last = seen.get(record.id);
+      if (!isOwnedBy(record, ctx.accountId)) continue;
+      if (last && (record.updatedAt < last.updatedAt || (record.updatedAt === last.updatedAt && record.status === last.status))) continue;
+      seen.delete(record.id);
+      seen.set(record.id, record);
+      // a dashboard's stream lives for hours: remember only the most recently changed requests
+      if (seen.size > RECENT_SCRAPES_MAX * 10) seen.delete(seen.keys().next().value!);
+      yield record;
+    }
   } finally {
     await events.return?.();
   }

@@ -21,6 +21,12 @@ export type PubSub = PubSubEngine & {
   readonly backend: PubSubBackend;
   health(): Promise<PubSubHealth>;
   close(): Promise<void>;
+  /**
+   * Calls `listener` each time the shared channel is back after an outage, when events published
+   * meanwhile were lost: subscribers then read the truth again (pubsub/rechecks.ts). Returns the
+   * function that removes it. In-process pub/sub loses nothing and never calls it.
+   */
+  onResume(listener: () => void): () => void;
 };
 
 export interface CreatePubSubOptions {
@@ -37,6 +43,8 @@ export const DEFAULT_CHANNEL_PREFIX = 'store-intelligence:';
  * subscribe, not publish, so the prefix is applied here for both.
  */
 class PrefixedPubSub extends PubSubEngine {
+  private readonly resumeListeners = new Set<() => void>();
+
   constructor(
     private readonly inner: PubSubEngine,
     private readonly prefix: string,
@@ -45,6 +53,16 @@ class PrefixedPubSub extends PubSubEngine {
     readonly close: () => Promise<void>,
   ) {
     super();
+  }
+
+  onResume(listener: () => void): () => void {
+    this.resumeListeners.add(listener);
+    return () => this.resumeListeners.delete(listener);
+  }
+
+  /** the shared channel is back: tell every subscriber to read the truth again */
+  resumed(): void {
+    for (const listener of this.resumeListeners) listener();
   }
 
   publish(trigger: string, payload: unknown): Promise<void> {
@@ -92,7 +110,7 @@ export function createPubSub(options: CreatePubSubOptions): PubSub {
     subscriber: subscriber as unknown as TheirClient,
   });
 
-  return new PrefixedPubSub(
+  const pubsub = new PrefixedPubSub(
     engine,
     prefix,
     'redis',
@@ -107,4 +125,14 @@ export function createPubSub(options: CreatePubSubOptions): PubSub {
       await Promise.all([closeRedis(publisher), closeRedis(subscriber)]);
     },
   );
+  // a subscriber connection that was lost missed what was published meanwhile (Redis pub/sub keeps
+  // nothing); ioredis subscribes again on reconnect, and 'ready' then says the channel is back
+  let lost = false;
+  subscriber.on('close', () => (lost = true));
+  subscriber.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    pubsub.resumed();
+  });
+  return pubsub;
 }

@@ -93,3 +93,54 @@ describe.skipIf(skipWithout(hasRedisServer))('Redis stops and comes back (needs 
     }
   });
 });
+
+describe.skipIf(skipWithout(hasRedisServer))('a scrape that ends while Redis is down (needs redis-server)', () => {
+  let redis: OwnRedis;
+  let db: TestDatabase;
+  let fixtures: FixtureStorefronts;
+  let gateway: GatewayProcess;
+
+  beforeAll(async () => {
+    [redis, db, fixtures] = await Promise.all([startOwnRedis(), createTestDatabase(), startFixtureStorefronts()]);
+    gateway = await startGatewayProcess({
+      DATABASE_URL: db.url,
+      REDIS_URL: redis.url,
+      QUOTA_REDIS_PREFIX: `test-quota-${randomBytes(6).toString('hex')}`,
+      EGRESS_OVERRIDES: fixtures.overrides,
+      EGRESS_HOST_INTERVAL_MS: '0',
+    });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await Promise.all([redis?.stop(), fixtures?.close()]);
+    await db?.drop();
+  });
+
+  const scrapeDone = (id: string) => (event: any) =>
+    event.data?.recentScrapes?.id === id && event.data.recentScrapes.status === 'done';
+
+  it('tells subscribers how a scrape ended while Redis was down (its event was never delivered) once Redis is back', async () => {
+    fixtures.hold('/'); // the scrape waits in validating until Redis is gone
+    const requested = await postJson(`${gateway.baseUrl}/v1/scrapes`, { domain: 'shop-a.test', force: true });
+    expect(requested.status).toBe(202);
+    const id = requested.body.id as string;
+    const status = await subscribeOverSse(`${gateway.baseUrl}/graphql`, 'subscription ($id: ID!) { scrapeStatus(id: $id) { id status } }', { id });
+    const recent = await subscribeOverSse(`${gateway.baseUrl}/graphql`, 'subscription { recentScrapes { id domain status } }');
+    try {
+      await status.waitFor((e) => e.data?.scrapeStatus?.status !== undefined);
+      await redis.stop();
+      await pollUntil(() => getJson(`${gateway.baseUrl}/v1/health`), (h) => h.body.backends.redis.ok === false, 15_000);
+      fixtures.release();
+      // the scrape ends while nothing can be published
+      await pollUntil(() => getJson(`${gateway.baseUrl}/v1/scrapes/${id}`), (r) => r.body.status === 'done', 30_000);
+      expect(status.events.some((e) => e.data?.scrapeStatus?.status === 'done')).toBe(false);
+
+      await redis.start();
+      await status.waitFor((e) => e.data?.scrapeStatus?.status === 'done', 30_000);
+      await recent.waitFor(scrapeDone(id), 30_000);
+    } finally {
+      status.close();
+      recent.close();
+    }
+  });
+});

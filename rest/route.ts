@@ -15,6 +15,7 @@ export const TAGS = {
   Apps: 'Platform apps and the stores observed running them.',
   Scrapes: 'On-demand scrapes of stores: queue, poll, or receive a webhook.',
   Signals: 'Per-account watches on competitor stores: probes, estimated sales, inventory, insights, ads and changes.',
+  Usage: "The calling key's quotas and rate limits today.",
 } as const;
 export type Tag = keyof typeof TAGS;
 

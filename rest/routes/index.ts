@@ -5,6 +5,7 @@ import type { RestRoute } from '../route.ts';
 import { getAnalyticsOverview, listCountryStats, listMovers, listVerticalStats } from './analytics.ts';
 import { getApp, listAppStores, searchApps } from './apps.ts';
 import { listChanges } from './changes.ts';
+import { getUsage } from './usage.ts';
 import { getScrapeRequest, requestScrape, requestScrapesBulk } from './scrapes.ts';
 import { listSignalAppChanges, listSignalApps, listSignalProductChanges } from './signals-changes.ts';
 import { getSignalAdsOverview, listSignalAds, probeSignalAds } from './signals-ads.ts';
@@ -75,4 +76,5 @@ export const catalogRoutes: readonly RestRoute[] = [
   probeSignalAds,
   listSignalAds,
   getSignalAdsOverview,
+  getUsage,
 ];

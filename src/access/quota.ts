@@ -130,6 +130,33 @@ export class Quotas {
     throw new RateLimitedError(limit, [limit]);
   }
 
+  /**
+   * Where every limit of the principal stands, read without counting anything: the per-minute rate,
+   * the per-key daily ceiling and each daily bucket of the account (GET /v1/usage). Read after a
+   * request was charged, it agrees with that request's rate-limit headers.
+   */
+  async standing(principal: DataPrincipal): Promise<Array<LimitState & { used: number }>> {
+    const plan = this.planOf(principal);
+    const everyBucket = Object.fromEntries(Object.keys(plan.daily ?? {}).map((bucket) => [bucket, 1]));
+    // the meters a request touching every bucket would count against; their units are not used
+    const meters = this.metersFor(principal, { units: 1, buckets: everyBucket });
+    const readings = await Promise.all(meters.map((meter) => this.counters.read(meter.key)));
+    const now = this.now();
+    return meters.map((meter, i) => {
+      const reading = readings[i];
+      const used = Math.min(meter.limit, reading?.consumed ?? 0);
+      return {
+        policy: meter.policy,
+        limit: meter.limit,
+        used,
+        remaining: meter.limit - used,
+        // a minute window starts with the first request in it; none yet = a whole minute ahead
+        resetSeconds: meter.windowSeconds === MINUTE ? (reading ? Math.max(1, Math.ceil(reading.msBeforeReset / 1000)) : MINUTE) : secondsUntilUtcMidnight(now),
+        windowSeconds: meter.windowSeconds,
+      };
+    });
+  }
+
   /** Today's use of an account's buckets (the web app's and the API's together). */
   async accountUsage(accountExternalId: string, plan: PlanLimits): Promise<Array<{ bucket: QuotaBucket; used: number; limit: number; resetSeconds: number }>> {
     const now = this.now();

@@ -23,6 +23,7 @@ import '../stores/store-apps.fields.ts';
 import '../changes/changes.query.ts';
 import '../analytics/analytics.query.ts';
 import '../access/keys.graphql.ts';
+import '../access/usage.graphql.ts';
 import '../scrapes/scrape.graphql.ts';
 import '../signals/signal.type.ts';
 import '../signals/signals.graphql.ts';

@@ -70,7 +70,7 @@ describe('OpenAPI description', () => {
   });
 
   it('has one tag per feature and states the decisions where the contract is open', () => {
-    expect(document.tags?.map((tag) => tag.name)).toEqual(['Discovery', 'Stores', 'Products', 'Changes', 'Analytics', 'Apps', 'Scrapes', 'Signals']);
+    expect(document.tags?.map((tag) => tag.name)).toEqual(['Discovery', 'Stores', 'Products', 'Changes', 'Analytics', 'Apps', 'Scrapes', 'Signals', 'Usage']);
     expect(document.info.description).toContain('Decisions where the contract is open');
     expect(operation('get', '/v1/products')?.description).toContain('at least one filter is required');
   });

@@ -1,0 +1,55 @@
+// Query.usage: the calling key's limits today, for GET /v1/usage. The call itself counts like any
+// data request without a bucket (one unit of the per-minute rate and of the per-key ceiling), and
+// the figures are read after that charge, so they agree with the answer's own rate-limit headers.
+import { builder } from '../graphql/builder.ts';
+import type { GraphqlContext } from '../graphql/context.ts';
+import type { Access } from './access.ts';
+import { missingKey } from './authenticate.ts';
+import { rules } from './field-rules.ts';
+import { ACCESS_IN_CONTEXT } from './keys.graphql.ts';
+import { isDataPrincipal, principalOf } from './principal.ts';
+import type { LimitState } from './quota.ts';
+
+type Standing = LimitState & { used: number };
+
+const UsageWindowEnum = builder.enumType('UsageWindow', {
+  description: 'The window a limit counts in: a minute, or the UTC day.',
+  values: ['minute', 'day'] as const,
+});
+
+const UsageLimitRef = builder.objectRef<Standing>('UsageLimit').implement({
+  description: 'One limit the key counts against, as the RateLimit headers name it.',
+  fields: (t) => ({
+    name: t.exposeString('policy', {
+      description: 'perMinute (the rate), perKeyDaily (the per-key daily ceiling) or a daily bucket of the account, shared with the web app.',
+    }),
+    window: t.field({ type: UsageWindowEnum, resolve: (limit) => (limit.windowSeconds === 60 ? 'minute' : 'day') }),
+    limit: t.exposeInt('limit', { description: 'Requests allowed in the window.' }),
+    used: t.exposeInt('used', { description: 'Requests counted in the window so far, this one included when it counts here.' }),
+    remaining: t.exposeInt('remaining', { description: 'limit - used.' }),
+    resetSeconds: t.exposeInt('resetSeconds', { description: 'Seconds until the window renews.' }),
+  }),
+});
+
+const UsageRef = builder.objectRef<{ plan: string; limits: Standing[] }>('Usage').implement({
+  description: "The calling key's limits today.",
+  fields: (t) => ({
+    plan: t.exposeString('plan', { description: 'starter, pro, or open-dev (no key: limited per client address, no daily buckets).' }),
+    limits: t.field({ type: [UsageLimitRef], resolve: (usage) => usage.limits }),
+  }),
+});
+
+builder.queryField('usage', (t) =>
+  t.field({
+    extensions: rules({}),
+    type: UsageRef,
+    description: "The calling key's per-minute rate, per-key daily ceiling and the account's daily buckets: limit, used, remaining and reset.",
+    resolve: async (_root, _args, ctx) => {
+      const context = ctx as GraphqlContext & { req?: object; [ACCESS_IN_CONTEXT]?: Access };
+      const access = context[ACCESS_IN_CONTEXT];
+      const principal = principalOf(context.req);
+      if (!access || !isDataPrincipal(principal)) throw missingKey();
+      return { plan: access.resultWindowOf(principal).planName, limits: await access.quotas.standing(principal) };
+    },
+  }),
+);

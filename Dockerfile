@@ -31,6 +31,7 @@ COPY --chown=node:node package.json package-lock.json tsconfig.json prisma.confi
 COPY --chown=node:node prisma ./prisma
 COPY --chown=node:node data ./data
 COPY --chown=node:node schema ./schema
+COPY --chown=node:node app ./app
 COPY --chown=node:node rest ./rest
 COPY --chown=node:node src ./src
 COPY --from=deps --chown=node:node /app/src/generated ./src/generated
@@ -40,4 +41,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself (not npm) is PID 1's child of choice: SIGTERM reaches the service, which drains
-CMD ["node", "--import", "tsx", "src/main.ts"]
+CMD ["node", "--import", "tsx", "app/main.ts"]

@@ -1,4 +1,4 @@
-// Child processes of the bench: the service started as a user starts it (tsx src/main.ts with its
+// Child processes of the bench: the service started as a user starts it (tsx app/main.ts with its
 // environment), its peers (bench/peers/), and the keys CLI. Each gets a free port and is awaited until it
 // answers HTTP.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

@@ -112,7 +112,7 @@ export function writeReport(report: Report, out = 'bench/results'): void {
     '',
     '## How the columns are measured',
     '',
-    '- req/s, p50, p99: autocannon against the service started as `tsx src/main.ts` (DATABASE_URL, SEED_STORES=0, LOG_LEVEL=warn, a pro key from the keys CLI, its limits lifted with PLAN_LIMITS_JSON), after a warm-up; each connection walks a rotating list of real values from the catalog. Percentiles come from per-response hrtime durations. "1-conn" is the same family with one connection (latency without queueing on the 2 cores).',
+    '- req/s, p50, p99: autocannon against the service started as `tsx app/main.ts` (DATABASE_URL, SEED_STORES=0, LOG_LEVEL=warn, a pro key from the keys CLI, its limits lifted with PLAN_LIMITS_JSON), after a warm-up; each connection walks a rotating list of real values from the catalog. Percentiles come from per-response hrtime durations. "1-conn" is the same family with one connection (latency without queueing on the 2 cores).',
     "- SQL stmts/req: a separate probe server with bench/record-sql.ts preloaded logs every statement any pg client sends (raw pool, Prisma's pool, access layer); the median count over five probed requests, job-queue polling excluded. pg_stat_statements is not preloaded on this PostgreSQL, and the timed runs carry no instrumentation. Each probed request is a response-cache miss (distinct parameters); a hit issues no statement.",
     report.responseCacheOff
       ? '- Response cache: off in this run (RESPONSE_CACHE_TTL_MS=0): every timed request runs the REST-through-GraphQL path and its SQL; the rows marked "response cache off" repeat that.'

@@ -1,5 +1,5 @@
 // `npm run bench`: the service at catalog scale (issue 7). Seeds or reuses the 1M-store catalog,
-// starts the service as a user would (tsx src/main.ts), probes each route family for its SQL
+// starts the service as a user would (tsx app/main.ts), probes each route family for its SQL
 // (statements per request, EXPLAIN ANALYZE time), then drives it with autocannon family by family
 // then beside its peers on the same database (PostGraphile 5 and a hand-written Fastify + pg floor,
 // bench/peers/), and writes bench/results.json and bench/results.md.
@@ -85,7 +85,7 @@ try {
     const sqlLog = join(tmpdir(), `bench-sql-${process.pid}.jsonl`);
     writeFileSync(sqlLog, '');
     const probe = await startNode(
-      'src/main.ts',
+      'app/main.ts',
       { ...serviceEnv, BENCH_SQL_LOG: sqlLog },
       { preloads: ['./bench/record-sql.ts'], readyPath: '/v1/health' },
     );
@@ -108,7 +108,7 @@ try {
     }
 
     // 2. the timed runs, on the service as users start it
-    const service = await startNode('src/main.ts', serviceEnv, {
+    const service = await startNode('app/main.ts', serviceEnv, {
       readyPath: '/v1/health',
     });
     try {

@@ -2,7 +2,7 @@
 // /v1/openapi.json and /v1/examples. Documents are rendered once, at registration.
 import type { FastifyInstance } from 'fastify';
 import { EXAMPLES } from '../src/discovery/examples.ts';
-import { renderDocsMarkdown, renderLlmsTxt } from '../src/discovery/index.ts';
+import { renderDocsMarkdown, renderLlmsTxt } from './discovery/index.ts';
 import { rootDocument } from '../src/discovery/root.ts';
 import { AUTH_RULE } from '../src/discovery/usage-rules.ts';
 import type { Services } from '../src/platform/services.ts';
@@ -18,7 +18,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, services: Services
   const root = rootDocument(AUTH_RULE);
 
   const send = (url: string, contentType: string, body: unknown) =>
-    app.get(url, async (_request, reply) =>
+    app.get(url, { config: { servesNoData: true } }, async (_request, reply) =>
       reply.header('cache-control', CACHE_CONTROL).type(contentType).send(body),
     );
 

@@ -69,7 +69,7 @@ export async function runPeers(options: {
   const peerEnv = { PEER_DATABASE_URL: databaseUrl };
   const servers: Record<Peer, Server> = {
     service: {
-      running: await startNode('src/main.ts', { ...options.serviceEnv, RESPONSE_CACHE_TTL_MS: '0' }, { readyPath: '/v1/health' }),
+      running: await startNode('app/main.ts', { ...options.serviceEnv, RESPONSE_CACHE_TTL_MS: '0' }, { readyPath: '/v1/health' }),
       applicationName: 'store-intelligence',
     },
     postgraphile: {

@@ -1,5 +1,5 @@
 // `npm run soak`: the service under steady mixed load for a bounded time, as users run it. Starts
-// the gateway as its own process on loopback (tsx src/main.ts) on an existing database
+// the gateway as its own process on loopback (tsx app/main.ts) on an existing database
 // (--database-url) or on a fresh embedded PostgreSQL with a small seeded catalog (the default, so it
 // runs on a fresh machine), mints a key, holds N concurrent clients on the workload of workload.ts
 // while three real scrapes run against a fixture storefront, and samples the gateway's RSS every
@@ -90,7 +90,7 @@ async function openDatabase(): Promise<{ url: string; description: string }> {
 async function startGateway(databaseUrl: string, overrides: string) {
   const port = await freePort();
   const heapCap = maxOldSpaceMb > 0 ? [`--max-old-space-size=${maxOldSpaceMb}`] : [];
-  const child = spawn(process.execPath, [...heapCap, '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...heapCap, '--import', 'tsx', 'app/main.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,

@@ -23,7 +23,7 @@ export async function graphqlFiles(schema: GraphQLSchema, root: string): Promise
 
 /** Stage 2: the discovery texts, generated from the route table (which imports stage 1's output). */
 export async function discoveryFiles(): Promise<GeneratedFile[]> {
-  const { renderDocsMarkdown, renderLlmsTxt } = await import('../../src/discovery/index.ts');
+  const { renderDocsMarkdown, renderLlmsTxt } = await import('../discovery/index.ts');
   return [
     { path: 'docs.md', content: renderDocsMarkdown() },
     { path: 'llms.txt', content: renderLlmsTxt() },

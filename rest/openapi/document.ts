@@ -15,7 +15,7 @@ import { DATA_ROUTE_ERRORS, errorResponses } from './error-responses.ts';
 import { registerDiscoveryPaths } from './discovery-paths.ts';
 import { RATE_LIMIT_HEADERS } from './rate-limit-headers.ts';
 import { registerWebhooks } from './webhooks.ts';
-import { registerScreenshotPath } from '../../src/scrapes/screenshot/screenshot-openapi.ts';
+import { registerScreenshotPath } from './screenshot-path.ts';
 
 export const API_TITLE = 'Store-Intelligence API';
 export const API_SUMMARY = 'Facts about online stores on one e-commerce platform, their products and apps.';

@@ -33,6 +33,9 @@ export interface Access {
   close(): Promise<void>;
 }
 
+/** Where the GraphQL plugin puts the access layer for the key-management resolvers (quota counters). */
+export const ACCESS_IN_CONTEXT = Symbol('access');
+
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
 export async function createAccess(services: Services): Promise<Access> {

@@ -23,7 +23,6 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { cursorToOffset, decodeGlobalID } from '@pothos/plugin-relay';
-import { DEFAULT_PAGE_SIZE } from '../graphql/pagination.ts';
 import { badRequest } from '../platform/errors.ts';
 import { rulesOf } from './field-rules.ts';
 import type { QuotaBucket } from './plans.ts';
@@ -152,7 +151,12 @@ function connectionFieldsOf(schema: GraphQLSchema, document: DocumentNode) {
   return fields;
 }
 
-export function checkResultWindow(schema: GraphQLSchema, document: DocumentNode, variables: Variables, window: number, planName: string): void {
+export function checkResultWindow(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Variables,
+  { window, planName, defaultPageSize }: { window: number; planName: string; defaultPageSize: number },
+): void {
   for (const { node, definition } of connectionFieldsOf(schema, document)) {
     let args: Record<string, unknown>;
     try {
@@ -161,7 +165,7 @@ export function checkResultWindow(schema: GraphQLSchema, document: DocumentNode,
       continue; // invalid arguments are validation's to report
     }
     const offset = typeof args.after === 'string' ? safeOffset(args.after) : 0;
-    const first = typeof args.first === 'number' ? args.first : DEFAULT_PAGE_SIZE;
+    const first = typeof args.first === 'number' ? args.first : defaultPageSize;
     if (offset !== undefined && offset + first > window) throw resultWindowError(window, planName);
   }
 }

@@ -7,11 +7,10 @@
 import { getOperationAST, getVariableValues, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ApiError, reasonError } from '../platform/errors.ts';
-import type { Access } from './access.ts';
+import { ACCESS_IN_CONTEXT, type Access } from './access.ts';
 import { missingKey } from './authenticate.ts';
 import { checkResultWindow, operationCost } from './graphql-charges.ts';
 import { rateLimitHeaders } from './headers.ts';
-import { ACCESS_IN_CONTEXT } from './keys.graphql.ts';
 import { isDataPrincipal, principalOf, type Principal } from './principal.ts';
 import { RateLimitedError, type LimitState } from './quota.ts';
 
@@ -45,7 +44,12 @@ const sendLimits = (context: AccessContext, limits: LimitState[]) => {
   for (const [name, value] of Object.entries(rateLimitHeaders(limits))) context.reply?.header(name, value);
 };
 
-export function accessGraphqlPlugin(access: Access): Plugin {
+export interface AccessPluginOptions {
+  /** the page size of a connection whose `first` is omitted (the schema's pagination default) */
+  defaultPageSize: number;
+}
+
+export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessPluginOptions): Plugin {
 
   /** Admits the operation (charging it) or returns the error that refuses it. */
   async function admit(operation: Operation): Promise<GraphQLError | undefined> {
@@ -68,7 +72,7 @@ export function accessGraphqlPlugin(access: Access): Plugin {
           : missingKey();
       }
       const { window, planName } = access.resultWindowOf(principal);
-      checkResultWindow(operation.schema, operation.document, variables, window, planName);
+      checkResultWindow(operation.schema, operation.document, variables, { window, planName, defaultPageSize });
       sendLimits(context, await access.admit(principal, cost.charge));
       return undefined;
     } catch (error) {

@@ -5,6 +5,6 @@
 export { createAccess, type Access } from './access.ts';
 export { isOpenDevMode } from './authenticate.ts';
 export { accessGraphqlPlugin } from './graphql-plugin.ts';
-export { registerAccess, OPEN_ROUTES } from './http-hook.ts';
+export { registerAccess } from './http-hook.ts';
 export { principalOf, type Principal, type KeyPrincipal } from './principal.ts';
 export { webSocketGate } from './websocket-gate.ts';

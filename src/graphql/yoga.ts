@@ -26,6 +26,8 @@ import { mountWebSocket } from './websocket.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
+const JSON_ANSWER = /^application\/(graphql-response\+)?json\b/;
+
 const unsupportedContentType = () =>
   new ApiError('bad_request', 'Unsupported Content-Type: send the body as application/json.', {
     parameter: 'body',
@@ -144,6 +146,8 @@ export async function mountGraphql(
   app.route({
     url: GRAPHQL_PATH,
     method: ['GET', 'POST', 'OPTIONS'],
+    // callers are identified, and one without credentials runs as anonymous: its fields decide
+    config: { anonymousAllowed: true },
     handler: async (req, reply) => {
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       // Yoga answers a body it has no parser for (e.g. a POST without Content-Type) with a bare 415;
@@ -153,7 +157,10 @@ export async function mountGraphql(
         reply.header(key, value);
       });
       reply.status(response.status);
-      reply.send(response.body);
+      // a JSON answer is one string already: sent whole rather than piped through a web stream;
+      // streamed answers (SSE, multipart) keep their stream
+      const type = response.headers.get('content-type') ?? '';
+      reply.send(JSON_ANSWER.test(type) ? await response.text() : response.body);
       return reply;
     },
   });

@@ -7,7 +7,7 @@
 // headers and request id; only the execution is shared.
 //
 // A finished scrape rewrites its store: its event (scrape-events.ts, shared by every replica through
-// the pub/sub) drops the cached answers about that domain and every answer not about one domain
+// the pub/sub; the composition root wires it, app/catalog-invalidation.ts) drops the cached answers about that domain and every answer not about one domain
 // (searches, analytics, apps, changes: any of them may include the store), at once. A scheduled
 // observation (src/storefront/observation-events.ts) drops the answers about its store's domain
 // only. Other catalog writers (the seeder, rollup refreshes) and the lists an observed store appears
@@ -18,11 +18,6 @@ import { getOperationAST, Kind, type DocumentNode, type ExecutionResult, type Gr
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { rulesOf } from '../access/field-rules.ts';
-import type { Logger } from '../platform/logger.ts';
-import type { PubSub } from '../platform/pubsub/pubsub.ts';
-import { RECENT_SCRAPES_CHANNEL } from '../scrapes/scrape-events.ts';
-import { isFinished, type ScrapeRecord } from '../scrapes/scrape-record.ts';
-import { STORE_OBSERVED_CHANNEL, type StoreObservedEvent } from '../storefront/observation-events.ts';
 
 /** RESPONSE_CACHE_TTL_MS's default: the freshness bound stated in the decisions */
 export const DEFAULT_RESPONSE_CACHE_TTL_MS = 10_000;
@@ -185,45 +180,6 @@ export class ResponseCache {
   get size(): number {
     return this.entries.size;
   }
-}
-
-/**
- * Follows the catalog's writes: each finished scrape (done, or failed after it may have rewritten
- * the legacy summary) invalidates its domain; each scheduled or discovery observation drops the
- * answers about its store. Both again after `replayBoundMs` when catalog reads may come from
- * replicas that lag by up to that. Returns the unsubscribe function.
- */
-export function invalidateOnCatalogWrites(cache: ResponseCache, pubsub: PubSub, logger: Logger, replayBoundMs?: number): () => Promise<void> {
-  const again = new Set<NodeJS.Timeout>();
-  const dropNowAndAfterReplay = (drop: () => void) => {
-    drop();
-    if (replayBoundMs === undefined) return;
-    const timer = setTimeout(() => {
-      again.delete(timer);
-      drop();
-    }, replayBoundMs);
-    timer.unref();
-    again.add(timer);
-  };
-  const subscribe = <T>(channel: string, handle: (message: T) => void) =>
-    pubsub.subscribe(channel, handle, {}).catch((error: unknown) => {
-      // without the events, changed stores are refreshed by the TTL alone
-      logger.warn({ err: { message: (error as Error).message }, channel }, 'response cache not subscribed to catalog events');
-      return undefined;
-    });
-  const subscriptions = [
-    subscribe<ScrapeRecord>(RECENT_SCRAPES_CHANNEL, (record) => {
-      if (isFinished(record.status)) dropNowAndAfterReplay(() => cache.invalidateDomain(record.domain));
-    }),
-    subscribe<StoreObservedEvent>(STORE_OBSERVED_CHANNEL, (event) => dropNowAndAfterReplay(() => cache.dropStore(event.domain))),
-  ];
-  return async () => {
-    again.forEach(clearTimeout);
-    for (const subscription of subscriptions) {
-      const id = await Promise.race([subscription, Promise.resolve(undefined)]);
-      if (id !== undefined) pubsub.unsubscribe(id);
-    }
-  };
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

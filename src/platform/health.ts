@@ -5,7 +5,6 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Services } from './services.ts';
 import type { ReplicaStatus } from './database/read-replicas.ts';
-import { isOpenDevMode } from '../access/authenticate.ts';
 
 export interface BackendHealth {
   ok: boolean;
@@ -54,7 +53,11 @@ async function withDeadline(backend: string, check: () => Promise<CheckResult>):
   }
 }
 
-export async function checkHealth(services: Pick<Services, 'config' | 'db' | 'legacy' | 'pubsub' | 'logger'>): Promise<HealthReport> {
+/** `isOpenDevMode` tells whether the service accepts data requests without a key (the access layer knows). */
+export async function checkHealth(
+  services: Pick<Services, 'config' | 'db' | 'legacy' | 'pubsub' | 'logger'>,
+  isOpenDevMode: () => Promise<boolean>,
+): Promise<HealthReport> {
   const { db, legacy, pubsub } = services;
   const [structured, legacyHealth, redis, openDevMode] = await Promise.all([
     withDeadline(db.backend, async () => {
@@ -68,7 +71,7 @@ export async function checkHealth(services: Pick<Services, 'config' | 'db' | 'le
     }),
     withDeadline(legacy.source.split(':')[0] ?? 'legacy', () => legacy.health()),
     withDeadline(pubsub.backend, () => pubsub.health()),
-    isOpenDevMode(services).catch(() => false),
+    isOpenDevMode().catch(() => false),
   ]);
 
   const readReplicas = db.replicas && replicaHealth(db.replicas.status(), db.replicas.maxLagMs);

@@ -1,4 +1,4 @@
-// What the running service is made of, built once at start (src/main.ts) and handed to the HTTP
+// What the running service is made of, built once at start (app/main.ts) and handed to the HTTP
 // layer, GraphQL context and jobs. Tests build the same object against their own databases.
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';

@@ -3,7 +3,7 @@
 // (the replicas of a deployment); each test gives its counters a unique Redis prefix.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { buildServer } from '../../src/http/server.ts';
+import { buildServer } from '../../app/server.ts';
 import type { Services } from '../../src/platform/services.ts';
 import { openServicesOn } from '../support/open-services.ts';
 import { mintApiKey, type MintApiKeyInput } from '../../src/access/api-keys.ts';

@@ -1,4 +1,4 @@
-// Two gateway processes (two `tsx src/main.ts`, as two replicas would run) on one PostgreSQL and
+// Two gateway processes (two `tsx app/main.ts`, as two replicas would run) on one PostgreSQL and
 // one Redis share their counters: together they let exactly the per-minute rate through.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
@@ -55,7 +55,7 @@ describe.skipIf(skipWithout(REDIS_URL))('two server processes sharing one Redis 
     }
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
-      const child = spawn('node_modules/.bin/tsx', ['src/main.ts'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('node_modules/.bin/tsx', ['app/main.ts'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout?.on('data', (c) => (output += c));
       child.stderr?.on('data', (c) => (output += c));

@@ -1,5 +1,5 @@
 // The seed contract (spec/store-intelligence-api.md) over real HTTP, against the service as an
-// operator runs it (`tsx src/main.ts` in its own process) on the hand-worked catalog fixture: first
+// operator runs it (`tsx app/main.ts` in its own process) on the hand-worked catalog fixture: first
 // in open-dev mode (no key exists), then with keys minted by the keys CLI (`npm run keys`) in
 // another process, as a self-hoster does. Every answer is also checked against the error envelope
 // and the served OpenAPI description (support/contract-client.ts).

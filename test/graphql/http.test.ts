@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { buildServer } from '../../src/http/server.ts';
+import { buildServer } from '../../app/server.ts';
 import { createGraphqlYoga } from '../../src/graphql/yoga.ts';
 import { operationHash, PersistedOperations, readManifest } from '../../src/graphql/persisted-operations.ts';
 import { schema as graphqlSchema } from '../../src/graphql/schema.ts';

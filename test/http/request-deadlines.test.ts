@@ -3,7 +3,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { closeServer } from '../../src/http/server.ts';
+import { closeServer } from '../../app/server.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { startAccessServer, type AccessServer } from '../access/access-server.ts';
 

@@ -47,7 +47,7 @@ describe('configuration', () => {
   });
 
   it('npm start with a bad value prints the variable and exits 1 before touching any backend', () => {
-    const run = spawnSync(TSX, ['src/main.ts'], {
+    const run = spawnSync(TSX, ['app/main.ts'], {
       env: { ...process.env, PORT: 'not-a-port', DATABASE_URL: '', DATA_DIR: '/nonexistent/never-created' },
       encoding: 'utf8',
       timeout: 30_000,

@@ -34,7 +34,7 @@ function envFor(dataDir: string, port: number): NodeJS.ProcessEnv {
 /** The service as its own process group (as a terminal starts it), the node process itself (no wrapper). */
 async function start(dataDir: string, port?: number): Promise<Service> {
   const servicePort = port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: envFor(dataDir, servicePort), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], { env: envFor(dataDir, servicePort), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -116,7 +116,7 @@ describe('the embedded PostgreSQL, supervised', { timeout: 240_000 }, () => {
     expect(alive(orphan)).toBe(false);
 
     // a second service on a DATA_DIR in use is refused, and leaves the running one alone
-    const intruder = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: envFor(dir, await freePort()), stdio: ['ignore', 'pipe', 'pipe'] });
+    const intruder = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], { env: envFor(dir, await freePort()), stdio: ['ignore', 'pipe', 'pipe'] });
     let said = '';
     intruder.stdout?.on('data', (chunk) => (said += chunk));
     expect(await new Promise((resolve) => intruder.once('exit', resolve))).toBe(1);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildServer, BODY_LIMIT_BYTES, type ServerPlugin } from '../../src/http/server.ts';
+import { buildServer, BODY_LIMIT_BYTES, type ServerPlugin } from '../../app/server.ts';
 import { reasonError } from '../../src/platform/errors.ts';
 import { openTestServices, type TestServices } from './test-services.ts';
 

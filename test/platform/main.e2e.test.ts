@@ -22,7 +22,7 @@ interface Running {
 }
 
 function startService(env: NodeJS.ProcessEnv): Running {
-  const child = spawn(TSX, ['src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(TSX, ['app/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));

@@ -4,7 +4,7 @@
 // src/discovery/seeded-catalog.ts exist from 38 stores on.
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildServer } from '../../src/http/server.ts';
+import { buildServer } from '../../app/server.ts';
 import type { Services } from '../../src/platform/services.ts';
 import { seedCatalog } from '../../src/seed/seed-catalog.ts';
 import { createTestServices } from './test-services.ts';

@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogRoutes } from '../../../rest/routes/index.ts';
-import { BODY_LIMIT_BYTES } from '../../../src/http/server.ts';
+import { BODY_LIMIT_BYTES } from '../../../app/server.ts';
 import { concretePath } from './support/arbitraries.ts';
 import { startFuzzServer, type FuzzServer } from './support/fuzz-server.ts';
 

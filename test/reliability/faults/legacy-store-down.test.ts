@@ -6,7 +6,7 @@
 // driver, reached through a TCP gate the test takes down (connections refused, open ones cut).
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../../src/http/server.ts';
+import { buildServer } from '../../../app/server.ts';
 import { loadCatalogFixture } from '../../support/catalog-fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 import { startMongoWireServer, type MongoWireServer } from '../../support/mongo-wire-server/index.ts';

@@ -1,4 +1,4 @@
-// Two replicas as deployed: two gateway processes (`tsx src/main.ts`) on one PostgreSQL and one
+// Two replicas as deployed: two gateway processes (`tsx app/main.ts`) on one PostgreSQL and one
 // Redis. Replica A runs no job worker; replica B runs one. A dashboard subscribed over WebSocket
 // (graphql-ws) on A follows a scrape requested on A to its end: the work is done by B's worker and
 // the status events reach A through Redis. Shared rate limits across two such processes are proven

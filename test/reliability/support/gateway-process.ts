@@ -1,10 +1,10 @@
-// The gateway as an operator runs it (`tsx src/main.ts`) in a child process, for fault and replica
+// The gateway as an operator runs it (`tsx app/main.ts`) in a child process, for fault and replica
 // tests: a process of its own proves that an outage neither crashes it nor needs a restart.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../support/free-port.ts';
 
-const MAIN = fileURLToPath(new URL('../../../src/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../../app/main.ts', import.meta.url));
 
 export interface GatewayProcess {
   baseUrl: string;

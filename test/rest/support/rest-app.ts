@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { expect } from 'vitest';
-import { buildServer } from '../../../src/http/server.ts';
+import { buildServer } from '../../../app/server.ts';
 import type { Services } from '../../../src/platform/services.ts';
 import { loadCatalogFixture } from '../../support/catalog-fixture.ts';
 import { createTestServices } from '../../support/test-services.ts';

@@ -2,7 +2,7 @@
 // of data/apps.json, a clock the test can move, and the fixture storefronts reachable through
 // EGRESS_OVERRIDES. The worker sweeps and polls fast so crash recovery and retries fit in a test.
 import type { FastifyInstance } from 'fastify';
-import { buildServer } from '../../../src/http/server.ts';
+import { buildServer } from '../../../app/server.ts';
 import { jobFeatures } from '../../../src/jobs.ts';
 import { createPostgresLegacyStore } from '../../../src/legacy/postgres-jsonb-adapter.ts';
 import { loadConfig } from '../../../src/platform/config.ts';

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { expect } from 'vitest';
 import { mintApiKey } from '../../../src/access/api-keys.ts';
-import { buildServer } from '../../../src/http/server.ts';
+import { buildServer } from '../../../app/server.ts';
 import { jobFeatures } from '../../../src/jobs.ts';
 import { createPostgresLegacyStore } from '../../../src/legacy/postgres-jsonb-adapter.ts';
 import { loadConfig } from '../../../src/platform/config.ts';

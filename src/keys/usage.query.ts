@@ -3,12 +3,11 @@
 // the figures are read after that charge, so they agree with the answer's own rate-limit headers.
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
-import type { Access } from './access.ts';
-import { missingKey } from './authenticate.ts';
-import { rules } from './field-rules.ts';
-import { ACCESS_IN_CONTEXT } from './keys.graphql.ts';
-import { isDataPrincipal, principalOf } from './principal.ts';
-import type { LimitState } from './quota.ts';
+import { ACCESS_IN_CONTEXT, type Access } from '../access/access.ts';
+import { missingKey } from '../access/authenticate.ts';
+import { rules } from '../access/field-rules.ts';
+import { isDataPrincipal, principalOf } from '../access/principal.ts';
+import type { LimitState } from '../access/quota.ts';
 
 type Standing = LimitState & { used: number };
 

@@ -6,15 +6,12 @@
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import { reasonError, notFound } from '../platform/errors.ts';
-import type { Access } from './access.ts';
-import { KEY_SCOPES, listApiKeys, mintApiKey, revokeApiKey, type ApiKeyRecord } from './api-keys.ts';
-import { announceKeysChanged } from './authenticate.ts';
-import { QUOTA_BUCKET_DESCRIPTIONS, QUOTA_BUCKETS, type AccountPlan, type QuotaBucket } from './plans.ts';
-import { principalOf } from './principal.ts';
-import { rules } from './field-rules.ts';
-
-/** Where the GraphQL plugin puts the access layer for these resolvers (quota counters). */
-export const ACCESS_IN_CONTEXT = Symbol('access');
+import { ACCESS_IN_CONTEXT, type Access } from '../access/access.ts';
+import { KEY_SCOPES, listApiKeys, mintApiKey, revokeApiKey, type ApiKeyRecord } from '../access/api-keys.ts';
+import { announceKeysChanged } from '../access/authenticate.ts';
+import { QUOTA_BUCKET_DESCRIPTIONS, QUOTA_BUCKETS, type AccountPlan, type QuotaBucket } from '../access/plans.ts';
+import { principalOf } from '../access/principal.ts';
+import { rules } from '../access/field-rules.ts';
 
 type KeysContext = GraphqlContext & { req?: object; [ACCESS_IN_CONTEXT]?: Access };
 

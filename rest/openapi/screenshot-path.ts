@@ -2,8 +2,8 @@
 // answer is an image, not JSON), so it is described here, beside the route that serves it.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { DATA_ROUTE_ERRORS, errorResponses } from '../../../rest/openapi/error-responses.ts';
-import { RATE_LIMIT_HEADERS } from '../../../rest/openapi/rate-limit-headers.ts';
+import { DATA_ROUTE_ERRORS, errorResponses } from './error-responses.ts';
+import { RATE_LIMIT_HEADERS } from './rate-limit-headers.ts';
 
 export function registerScreenshotPath(registry: OpenAPIRegistry): void {
   registry.registerPath({

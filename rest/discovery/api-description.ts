@@ -1,7 +1,7 @@
 // The OpenAPI description read back as a list of routes (in table order) for the text documents,
 // so docs.md and llms.txt say exactly what /v1/openapi.json says.
 import type { OpenAPIObject, OperationObject, ParameterObject, ResponseObject } from 'openapi3-ts/oas31';
-import { buildOpenApiDocument } from '../../rest/openapi/document.ts';
+import { buildOpenApiDocument } from '../openapi/document.ts';
 
 export interface DescribedRoute {
   method: string;

@@ -2,16 +2,16 @@
 // legacy store -> seed an empty catalog -> pub/sub -> HTTP. Everything that opens registers its
 // closer, so SIGINT/SIGTERM close the HTTP server first and stop the embedded PostgreSQL last,
 // leaving DATA_DIR clean for a fast next start.
-import { loadConfigOrExit, type Config } from './platform/config.ts';
-import { createLogger, type Logger } from './platform/logger.ts';
-import { openStructuredStore, type StructuredStore } from './platform/database/structured-store.ts';
-import { createPubSub } from './platform/pubsub/pubsub.ts';
-import { Shutdown } from './platform/shutdown.ts';
-import type { Services } from './platform/services.ts';
-import { openLegacyStore, type LegacyStore } from './legacy/index.ts';
-import { startGatewayJobs } from './jobs.ts';
-import { withWebhookSecret } from './scrapes/webhooks/signing-secret.ts';
-import { countCatalogStores, seedCatalog, SeedRefusedError } from './seed/seed-catalog.ts';
+import { loadConfigOrExit, type Config } from '../src/platform/config.ts';
+import { createLogger, type Logger } from '../src/platform/logger.ts';
+import { openStructuredStore, type StructuredStore } from '../src/platform/database/structured-store.ts';
+import { createPubSub } from '../src/platform/pubsub/pubsub.ts';
+import { Shutdown } from '../src/platform/shutdown.ts';
+import type { Services } from '../src/platform/services.ts';
+import { openLegacyStore, type LegacyStore } from '../src/legacy/index.ts';
+import { startGatewayJobs } from '../src/jobs.ts';
+import { withWebhookSecret } from '../src/scrapes/webhooks/signing-secret.ts';
+import { countCatalogStores, seedCatalog, SeedRefusedError } from '../src/seed/seed-catalog.ts';
 
 
 /** host:port of a connection string, without credentials */
@@ -52,7 +52,7 @@ async function seedIfEmpty(config: Config, logger: Logger, structured: Structure
 async function start(configured: Config, logger: Logger, shutdown: Shutdown): Promise<void> {
   // Importing the HTTP layer builds the GraphQL schema and REST routes: seconds of CPU that run
   // while the (embedded) PostgreSQL starts in its own processes, instead of after it.
-  const httpLayer = import('./http/server.ts');
+  const httpLayer = import('./server.ts');
   httpLayer.catch(() => undefined); // awaited below; a failure surfaces there
 
   const structured = await openStructuredStore(configured, logger, { readReplicas: true });

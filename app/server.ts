@@ -1,25 +1,29 @@
-// The HTTP shell: Fastify with request ids, credential-free logging, a body limit, the contract's
-// error envelope for every failure, and GET /v1/health. The API surfaces mount on it, each in its
-// own encapsulated scope: GraphQL at /graphql (src/graphql) and the REST /v1 routes (rest/).
+// The composition root: the HTTP shell (Fastify with request ids, credential-free logging, a body
+// limit, the contract's error envelope for every failure, GET /v1/health) with everything mounted on
+// it, each surface in its own encapsulated scope: GraphQL at /graphql (src/graphql), the REST /v1
+// routes and MCP (rest/), the scrape dashboard and the screenshot route (src/scrapes). The only
+// place that sees src/ and rest/ together.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { ApiError } from '../platform/errors.ts';
-import { checkHealth } from '../platform/health.ts';
-import type { Services } from '../platform/services.ts';
-import { createGraphqlYoga, GRAPHQL_PATH, mountGraphql, operationRunner } from '../graphql/yoga.ts';
-import { PersistedOperations } from '../graphql/persisted-operations.ts';
-import { schema } from '../graphql/schema.ts';
-import { parseDomain } from '../stores/domain.ts';
-import { catalogRoutes, registerRest, routeRunner } from '../../rest/index.ts';
-import { registerMcp } from '../../rest/mcp/index.ts';
-import { registerScrapeDashboard } from '../scrapes/dashboard/dashboard-page.ts';
-import { registerStoreScreenshot } from '../scrapes/screenshot/screenshot-route.ts';
-import { accessGraphqlPlugin, createAccess, registerAccess, webSocketGate } from '../access/index.ts';
-import { AccessLog, describeRequest } from './access-log.ts';
-import { sendError, sendGraphqlError, toApiError, writeClientError } from './error-envelope.ts';
-import { DEFAULT_RESPONSE_CACHE_TTL_MS, invalidateOnCatalogWrites, ResponseCache, responseCachePlugin } from './response-cache.ts';
-import { registerSecurityHeaders } from './security-headers.ts';
-import { looksLikeApiKey } from '../access/key-format.ts';
+import { ApiError } from '../src/platform/errors.ts';
+import { checkHealth } from '../src/platform/health.ts';
+import type { Services } from '../src/platform/services.ts';
+import { createGraphqlYoga, GRAPHQL_PATH, mountGraphql, operationRunner } from '../src/graphql/yoga.ts';
+import { PersistedOperations } from '../src/graphql/persisted-operations.ts';
+import { DEFAULT_PAGE_SIZE } from '../src/graphql/pagination.ts';
+import { schema } from '../src/graphql/schema.ts';
+import { parseDomain } from '../src/stores/domain.ts';
+import { catalogRoutes, registerRest, routeRunner } from '../rest/index.ts';
+import { registerMcp } from '../rest/mcp/index.ts';
+import { registerScrapeDashboard } from '../src/scrapes/dashboard/dashboard-page.ts';
+import { registerStoreScreenshot } from '../src/scrapes/screenshot/screenshot-route.ts';
+import { accessGraphqlPlugin, createAccess, registerAccess, webSocketGate } from '../src/access/index.ts';
+import { AccessLog, describeRequest } from '../src/http/access-log.ts';
+import { sendError, sendGraphqlError, toApiError, writeClientError } from '../src/http/error-envelope.ts';
+import { DEFAULT_RESPONSE_CACHE_TTL_MS, ResponseCache, responseCachePlugin } from '../src/http/response-cache.ts';
+import { invalidateOnCatalogWrites } from './catalog-invalidation.ts';
+import { registerSecurityHeaders } from '../src/http/security-headers.ts';
+import { looksLikeApiKey } from '../src/access/key-format.ts';
 
 /** Routes mounted on the server in their own encapsulated Fastify scope. */
 export type ServerPlugin = (app: FastifyInstance, services: Services) => Promise<void>;
@@ -126,8 +130,8 @@ export async function buildServer(services: Services, options: BuildServerOption
     );
   });
 
-  app.get('/v1/health', async (_request, reply) => {
-    const report = await checkHealth(services);
+  app.get('/v1/health', { config: { servesNoData: true } }, async (_request, reply) => {
+    const report = await checkHealth(services, () => access.isOpenDevMode());
     // 503 tells a load balancer to stop sending traffic: only without the structured store is
     // the service unable to answer; a degraded legacy store or Redis still serves most routes.
     return reply
@@ -143,7 +147,7 @@ export async function buildServer(services: Services, options: BuildServerOption
   const cache = ttlMs > 0 ? new ResponseCache({ ttlMs }) : undefined;
   if (cache) app.addHook('onClose', invalidateOnCatalogWrites(cache, services.pubsub, services.logger, services.db.replicas?.replayBoundMs));
   const pipeline = [
-    accessGraphqlPlugin(access),
+    accessGraphqlPlugin(access, { defaultPageSize: DEFAULT_PAGE_SIZE }),
     ...(cache ? [responseCachePlugin({ cache, isPersisted: (d) => persistedOperations.isPersisted(d), domainOf: storeDomainOf })] : []),
   ];
   const yoga = createGraphqlYoga(services, persistedOperations, pipeline);

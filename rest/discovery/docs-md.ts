@@ -2,17 +2,17 @@
 // from the route table) plus the texts of this folder. Served at /v1/docs.md and written to the
 // repository top level by `npm run codegen`.
 import type { OpenAPIObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
-import { buildOpenApiDocument } from '../../rest/openapi/document.ts';
-import { errorDescription } from '../../rest/openapi/error-responses.ts';
-import { RATE_LIMIT_HEADERS } from '../../rest/openapi/rate-limit-headers.ts';
-import { TAGS } from '../../rest/route.ts';
-import { ERROR_CODES, HTTP_STATUS, REASONS, type ErrorReason } from '../platform/errors.ts';
+import { buildOpenApiDocument } from '../openapi/document.ts';
+import { errorDescription } from '../openapi/error-responses.ts';
+import { RATE_LIMIT_HEADERS } from '../openapi/rate-limit-headers.ts';
+import { TAGS } from '../route.ts';
+import { ERROR_CODES, HTTP_STATUS, REASONS, type ErrorReason } from '../../src/platform/errors.ts';
 import { describedRoutes, isOpen, type DescribedRoute } from './api-description.ts';
-import { CRAWLER_SECTION } from './crawler.ts';
-import { DECISIONS } from './decisions.ts';
-import { EXAMPLES } from './examples.ts';
+import { CRAWLER_SECTION } from '../../src/discovery/crawler.ts';
+import { DECISIONS } from '../../src/discovery/decisions.ts';
+import { EXAMPLES } from '../../src/discovery/examples.ts';
 import { constraintText, defaultText, descriptionOf, isRef, refName, typeText, type Schema } from './schema-text.ts';
-import { AUTH_RULE, PAGINATION_RULE, USAGE_RULES } from './usage-rules.ts';
+import { AUTH_RULE, PAGINATION_RULE, USAGE_RULES } from '../../src/discovery/usage-rules.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 

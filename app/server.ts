@@ -18,6 +18,7 @@ import { registerMcp } from '../rest/mcp/index.ts';
 import { registerScrapeDashboard } from '../src/scrapes/dashboard/dashboard-page.ts';
 import { registerStoreScreenshot } from '../src/scrapes/screenshot/screenshot-route.ts';
 import { accessGraphqlPlugin, createAccess, registerAccess, webSocketGate } from '../src/access/index.ts';
+import { encodeUrlsInPath } from '../src/http/url-in-path.ts';
 import { AccessLog, describeRequest } from '../src/http/access-log.ts';
 import { sendError, sendGraphqlError, toApiError, writeClientError } from '../src/http/error-envelope.ts';
 import { DEFAULT_RESPONSE_CACHE_TTL_MS, ResponseCache, responseCachePlugin } from '../src/http/response-cache.ts';
@@ -72,6 +73,8 @@ export async function buildServer(services: Services, options: BuildServerOption
     loggerInstance: logger,
     logController: new AccessLog(),
     genReqId: requestIdOf,
+    // a full URL as {domain}, written into the path unencoded, is read as the one segment it names
+    rewriteUrl: (request) => encodeUrlsInPath(request.url ?? '/'),
     bodyLimit: BODY_LIMIT_BYTES,
     // errors Fastify raises before routing (e.g. a malformed URL) bypass the error handler
     frameworkErrors: (error, _request, reply) => sendError(reply, toApiError(error, BODY_LIMIT_BYTES)),

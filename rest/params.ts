@@ -51,12 +51,12 @@ export const dateParam = () =>
     .refine((value) => dayOf(value) !== null, { error: DAY_RULE })
     .meta({ format: 'date' });
 
-/** `{domain}`: a bare domain or a full URL (URL-encoded in the path); GraphQL normalises it. */
+/** `{domain}`: a bare domain or a full URL (URL-encoded, or as is: src/http/url-in-path.ts); GraphQL normalises it. */
 export const domainParam = () =>
   textParam(2048).meta({
     description:
-      'A bare domain (example.com) or a full URL with scheme and optional www; URL-encode a full URL ' +
-      '(https%3A%2F%2Fwww.example.com).',
+      'A bare domain (example.com) or a full URL with scheme and optional www, URL-encoded ' +
+      '(https%3A%2F%2Fwww.example.com) or as is (https://www.example.com).',
     example: 'example.com',
   });
 

@@ -313,7 +313,10 @@ export const DECISIONS: readonly Decision[] = [
   },
   {
     topic: 'A full URL as {domain}',
-    decision: 'URL-encode it into the path segment: /v1/stores/https%3A%2F%2Fwww.example.com.',
+    decision:
+      'URL-encoded into the path segment (/v1/stores/https%3A%2F%2Fwww.example.com) or written as is ' +
+      '(/v1/stores/https://www.example.com/products): a segment that is a bare scheme (http: or https:) starts a URL whose ' +
+      'scheme and host are the {domain}; what follows the host is the rest of the route.',
   },
   // security: bad input, keys, outbound requests, headers and CORS (tested in test/reliability)
   {

@@ -165,7 +165,16 @@ export function catalogRules(client: () => ContractClient) {
     expectCard(profile.body);
     for (const field of ['metrics', 'apps', 'socials', 'emails', 'screenshotUrl']) expect(profile.body).toHaveProperty(field);
     expect(profile.body.sources).toEqual(EXPECTED.sources['acme-apparel.com']);
-    for (const spelling of ['https%3A%2F%2Fwww.acme-apparel.com', 'http%3A%2F%2Facme-apparel.com%2F', 'www.acme-apparel.com', 'ACME-APPAREL.COM']) {
+    const spellings = [
+      'https%3A%2F%2Fwww.acme-apparel.com',
+      'http%3A%2F%2Facme-apparel.com%2F',
+      'www.acme-apparel.com',
+      'ACME-APPAREL.COM',
+      // a full URL as is, unencoded
+      'https://www.acme-apparel.com',
+      'https://acme-apparel.com/',
+    ];
+    for (const spelling of spellings) {
       const same = await client().get(`/v1/stores/${spelling}`);
       expect(same.status, spelling).toBe(200);
       expect(same.body.domain).toBe('acme-apparel.com');
@@ -204,6 +213,9 @@ export function catalogRules(client: () => ContractClient) {
     const apps = await client().get('/v1/stores/acme-apparel.com/apps');
     expect(apps.body.data.map((a: any) => a.slug)).toEqual(EXPECTED.acmeApps);
     for (const sub of ['products', 'history', 'traffic', 'apps']) expectError(await client().get(`/v1/stores/not-in-the-catalog.com/${sub}`), 404, 'not_found');
+    // a full URL as {domain}, unencoded, before a sub-resource
+    const viaUrl = await client().get('/v1/stores/https://www.acme-apparel.com/products?isBestSeller=true');
+    expect(viaUrl.body.data.map((p: any) => p.handle)).toEqual(['classic-hoodie', 'everyday-tee']);
   });
 
   it('part 4 products: at least one filter; q, isBestSeller, priceMin/priceMax; one product by (domain, handle); currency USD when absent', async () => {
@@ -218,6 +230,7 @@ export function catalogRules(client: () => ContractClient) {
     expect(priced.body.data.map((p: any) => p.handle)).toEqual(EXPECTED.priced20to40);
     const product = await client().get('/v1/products/acme-apparel.com/classic-hoodie');
     expect(product.status).toBe(200);
+    expect((await client().get('/v1/products/https://www.acme-apparel.com/classic-hoodie')).body).toEqual(product.body);
     expect(product.body).toMatchObject({ domain: 'acme-apparel.com', handle: 'classic-hoodie', isBestSeller: true, price: 59, currency: 'USD' });
     expect((await client().get('/v1/products/berlin-boots.de/chelsea-boot')).body.currency).toBe('EUR');
     expect(expectError(await client().get('/v1/products/acme-apparel.com/no-such-handle'), 404, 'not_found').details).toMatchObject({

@@ -21,6 +21,21 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * pg-pool's end() resolves before its clients' sockets are closed. FORCE terminates such a closing
+ * session, and the server's FATAL 57P01 then reaches a client whose pool no longer listens: an
+ * uncaught exception that fails a green run. So the drop first lets the database's sessions leave
+ * on their own (a few seconds at most), then forces whatever still lingers.
+ */
+async function dropWhenIdle(client: pg.Client, name: string): Promise<void> {
+  for (let waited = 0; waited < 5_000; waited += 50) {
+    const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+    if (rows[0]!.n === 0) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+}
+
 /** `empty`: a database without the schema, for tests of the migrations themselves */
 export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const template = options.empty ? 'template0' : inject('pgTemplate');
@@ -41,7 +56,7 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
   return {
     url,
     name,
-    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () => admin((c) => dropWhenIdle(c, name)),
   };
 }
 

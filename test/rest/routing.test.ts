@@ -24,6 +24,7 @@ const CONCRETE: Record<string, string> = {
   searchApps: '/v1/apps',
   getApp: '/v1/apps/klaviyo',
   listAppStores: '/v1/apps/klaviyo/stores',
+  getUsage: '/v1/usage',
 };
 
 /** the routes that read the catalog fixture; the scrape routes (a queue and a worker) are covered in

@@ -132,7 +132,7 @@ export interface FixtureStorefronts {
   restore(host: string): void;
   /** requests seen, as host + path */
   readonly requests: string[];
-  /** requests to this path (any host) wait for release(), which answers them */
+  /** requests to this path (any host, or one host's with "host/path") wait for release(), which answers them */
   hold(path: string): void;
   release(): void;
   close(): Promise<void>;
@@ -169,7 +169,7 @@ export async function startFixtureStorefronts(): Promise<FixtureStorefronts> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture');
     requests.push(`${(req.headers.host ?? '').split(':')[0]}${url.pathname}${url.search}`);
-    if (held.has(url.pathname)) waiting.push(() => answer(req, res));
+    if (held.has(url.pathname) || held.has(`${(req.headers.host ?? '').split(':')[0]}${url.pathname}`)) waiting.push(() => answer(req, res));
     else answer(req, res);
   });
   const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {

@@ -9,7 +9,7 @@ import '../stores/store-metrics.type.ts';
 import '../stores/store-traffic.type.ts';
 import '../stores/store-history.fields.ts';
 import '../catalog/store-observation.fields.ts';
-import '../catalog/crawler.graphql.ts';
+import '../catalog/crawler.query.ts';
 import '../stores/store-models.type.ts';
 import '../stores/store.query.ts';
 import '../stores/store-search.query.ts';

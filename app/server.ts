@@ -25,6 +25,7 @@ import { DEFAULT_RESPONSE_CACHE_TTL_MS, ResponseCache, responseCachePlugin } fro
 import { invalidateOnCatalogWrites } from './catalog-invalidation.ts';
 import { registerSecurityHeaders } from '../src/http/security-headers.ts';
 import { looksLikeApiKey } from '../src/access/key-format.ts';
+import { isDataPrincipal, principalOf } from '../src/access/principal.ts';
 
 /** Routes mounted on the server in their own encapsulated Fastify scope. */
 export type ServerPlugin = (app: FastifyInstance, services: Services) => Promise<void>;
@@ -157,7 +158,13 @@ export async function buildServer(services: Services, options: BuildServerOption
   const runRoute = routeRunner(catalogRoutes, persistedOperations, operationRunner(yoga), services.logger);
   const surfaces: ServerPlugin[] = [
     (scope) => mountGraphql(scope, yoga, persistedOperations, { authorizeWebSocket: webSocketGate(access) }),
-    (scope) => registerRest(scope, services, runRoute),
+    (scope) =>
+      registerRest(scope, services, runRoute, {
+        resultWindowOf: (request) => {
+          const principal = principalOf(request);
+          return isDataPrincipal(principal) ? access.resultWindowOf(principal).window : 0;
+        },
+      }),
     // MCP tools are the same routes, run the same way for the caller of each /mcp request
     (scope) => registerMcp(scope, services, runRoute, catalogRoutes),
     registerScrapeDashboard,

@@ -3,9 +3,10 @@
 // operation through the one envelop pipeline: the same context, access charging, response cache
 // and error masking as /graphql) to the /v1 body: no business logic, no execution or charging of
 // its own.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../src/platform/services.ts';
 import { registerDiscoveryRoutes } from './discovery-routes.ts';
+import { exportTypeOf, sendExport } from './export/export-list.ts';
 import { registerReferencePage } from './reference-page.ts';
 import { parseBody, parseParams } from './parse-params.ts';
 import { fastifyPath, type RestRoute } from './route.ts';
@@ -15,8 +16,13 @@ import { catalogRoutes } from './routes/index.ts';
 export { catalogRoutes } from './routes/index.ts';
 export { routeRunner, type RunRoute } from './run-route.ts';
 
-export async function registerRest(app: FastifyInstance, services: Services, runRoute: RunRoute): Promise<void> {
-  for (const route of catalogRoutes) registerCatalogRoute(app, runRoute, route);
+export interface RestOptions {
+  /** how deep the caller of a request may list (its plan's result window): exports stop there */
+  resultWindowOf(request: FastifyRequest): number;
+}
+
+export async function registerRest(app: FastifyInstance, services: Services, runRoute: RunRoute, options: RestOptions): Promise<void> {
+  for (const route of catalogRoutes) registerCatalogRoute(app, runRoute, route, options);
   registerDiscoveryRoutes(app, services);
   await registerReferencePage(app);
 }
@@ -24,7 +30,7 @@ export async function registerRest(app: FastifyInstance, services: Services, run
 /** each request's parameters, parsed once in preValidation */
 const parsedParams = new WeakMap<object, Record<string, unknown>>();
 
-function registerCatalogRoute(app: FastifyInstance, runRoute: RunRoute, route: RestRoute): void {
+function registerCatalogRoute(app: FastifyInstance, runRoute: RunRoute, route: RestRoute, options: RestOptions): void {
   app.route({
     method: route.method,
     url: fastifyPath(route.path),
@@ -34,7 +40,13 @@ function registerCatalogRoute(app: FastifyInstance, runRoute: RunRoute, route: R
       parsedParams.set(request, { ...parseParams(route, request.params, request.query), ...parseBody(route, request.body) });
     },
     handler: async (request, reply) => {
-      const { status, body } = await runRoute(route, parsedParams.get(request)!, { req: request, reply });
+      const params = parsedParams.get(request)!;
+      if (route.exportable) {
+        reply.header('vary', 'Accept');
+        const exportType = exportTypeOf(request.headers.accept);
+        if (exportType) return sendExport(exportType, route, params, request, reply, runRoute, options.resultWindowOf(request));
+      }
+      const { status, body } = await runRoute(route, params, { req: request, reply });
       return reply.status(status).send(body);
     },
   });

@@ -58,6 +58,8 @@ export interface RouteSpec<
   status?(body: z.input<TResponse>): number;
   /** success statuses and what each means, for the OpenAPI description (default 200 only) */
   successStatuses?: Readonly<Record<number, string>>;
+  /** a store or product list that also answers text/csv and application/x-ndjson (rest/export/export-list.ts) */
+  exportable?: true;
   /** a concrete request for the docs, e.g. /v1/stores?q=acme&limit=5 */
   example: string;
 }

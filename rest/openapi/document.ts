@@ -44,6 +44,19 @@ function rulesOfRoute(route: RestRoute): FieldRules {
   return field?.kind === Kind.FIELD ? rulesOf(root?.getFields()[field.name.value]) : {};
 }
 
+/** What an exportable list says about its exports (rest/export/export-list.ts). */
+export const EXPORT_TEXT =
+  'Export: with `Accept: text/csv` or `Accept: application/x-ndjson` the whole list (from `offset`, up to the plan\'s ' +
+  'result window) is streamed in pages of `limit` items (100 when not given), each page charged as one call of this ' +
+  'route. CSV has a header row and one column per field of an item, nested fields as dotted names ' +
+  '(monthlyRevenueUsd.low); NDJSON has one item per line. A page refused after the stream began ends it: NDJSON\'s ' +
+  'last line is then the error envelope, a CSV transfer is cut off.';
+
+const EXPORT_CONTENT = {
+  'text/csv': { schema: { type: 'string', description: 'CSV (RFC 4180): a header row, then one row per item.' } },
+  'application/x-ndjson': { schema: { type: 'string', description: 'One JSON item per line, as in `data`.' } },
+} as const;
+
 function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
   const { quota: bucket, unitsFrom } = rulesOfRoute(route);
   const quota = bucket
@@ -58,6 +71,7 @@ function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
     summary: route.summary,
     description:
       `${route.description}\n\nQuota: ${quota} the key's per-minute rate and per-key daily ceiling.\n\n` +
+      (route.exportable ? `${EXPORT_TEXT}\n\n` : '') +
       `Example: \`${route.method} ${route.example}\``,
     request: {
       params: route.pathParams,
@@ -68,7 +82,7 @@ function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
       ...Object.fromEntries(
         Object.entries(success).map(([status, description]) => [
           status,
-          { description, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: route.response } } },
+          { description, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: route.response }, ...(route.exportable ? EXPORT_CONTENT : {}) } },
         ]),
       ),
       ...errorResponses([...DATA_ROUTE_ERRORS, ...(route.canBeNotFound ? (['not_found'] as const) : []), ...(route.extraErrors ?? [])]),

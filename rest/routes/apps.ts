@@ -57,6 +57,7 @@ export const getApp = defineRoute({
 
 export const listAppStores = defineRoute({
   operationId: 'listAppStores',
+  exportable: true,
   method: 'GET',
   path: '/v1/apps/{slug}/stores',
   tag: 'Apps',

@@ -19,6 +19,7 @@ export const PRODUCT_FILTERS = ['q', 'isBestSeller', 'priceMin', 'priceMax'] as 
 
 export const searchProducts = defineRoute({
   operationId: 'searchProducts',
+  exportable: true,
   method: 'GET',
   path: '/v1/products',
   tag: 'Products',

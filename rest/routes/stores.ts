@@ -159,6 +159,7 @@ const searchQuery = z
 
 export const searchStores = defineRoute({
   operationId: 'searchStores',
+  exportable: true,
   method: 'GET',
   path: '/v1/stores',
   tag: 'Stores',
@@ -255,6 +256,7 @@ export const compareStores = defineRoute({
 
 export const listStoreProducts = defineRoute({
   operationId: 'listStoreProducts',
+  exportable: true,
   method: 'GET',
   path: '/v1/stores/{domain}/products',
   tag: 'Stores',

@@ -20,23 +20,26 @@ const lockKey = `hashtextextended('job-liveness:' || $1::text, 0)`;
 export class LivenessLocks {
   private session: Promise<pg.PoolClient> | undefined;
   private readonly held = new Set<string>();
+  /** once closed, no session is opened again (a job ending late finds its lock gone with the session) */
+  private closed = false;
 
   constructor(private readonly pool: pg.Pool) {}
 
   /** Runs `work` while holding the liveness lock of job `jobId`. */
   async whileAlive<T>(jobId: string, work: () => Promise<T>): Promise<T> {
     this.held.add(jobId);
-    await this.tryLock(await this.client(), jobId);
+    if (!this.closed) await this.tryLock(await this.client(), jobId);
     try {
       return await work();
     } finally {
       this.held.delete(jobId);
-      const client = await this.client().catch(() => undefined);
+      const client = this.closed ? undefined : await this.client().catch(() => undefined);
       await client?.query(`SELECT pg_advisory_unlock(${lockKey})`, [jobId]).catch(() => undefined);
     }
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const session = this.session;
     this.session = undefined;
     (await session?.catch(() => undefined))?.release();

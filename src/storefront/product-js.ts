@@ -4,8 +4,8 @@
 // form) is read as currency units. Stores that hide stock omit inventory_quantity: the snapshot then
 // has stock null (price and availability are still recorded) and no sales are estimated from it.
 import { z } from 'zod';
-import { getStorefrontPath, jsonOf, type StorefrontClient } from './storefront-client.ts';
-import { StorefrontFailure, statusKind } from './storefront-failure.ts';
+import { answerFailure, getStorefrontPath, jsonOf, type StorefrontClient } from './storefront-client.ts';
+import { StorefrontFailure } from './storefront-failure.ts';
 
 const price = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/)]).transform((v) => (typeof v === 'number' ? v / 100 : Number(v)));
 
@@ -44,7 +44,7 @@ export async function readProductVariants(client: StorefrontClient, domain: stri
     throw error;
   }
   if (response.status === 404) return null;
-  if (response.status !== 200) throw new StorefrontFailure(statusKind(response.status), `${domain}/products/${handle}.js answered HTTP ${response.status}`);
+  if (response.status !== 200) throw answerFailure(response, `${domain}/products/${handle}.js answered HTTP ${response.status}`);
   const parsed = ProductJson.safeParse(jsonOf(response, `${domain}/products/${handle}.js`));
   if (!parsed.success) throw new StorefrontFailure('malformed', `${domain}/products/${handle}.js is not a product (no variants)`);
   const productTitle = parsed.data.title ?? handle;

@@ -7,8 +7,8 @@ import type { LegacySocials } from '../legacy/port.ts';
 import { detectApps, loadAppFingerprints, type AppFingerprint } from './app-fingerprints.ts';
 import { readHomepage, type HomepageFacts } from './homepage.ts';
 import { linkedDomains } from './linked-domains.ts';
-import { getStorefrontPath, jsonOf, type StorefrontClient } from './storefront-client.ts';
-import { StorefrontFailure, statusKind } from './storefront-failure.ts';
+import { answerFailure, getStorefrontPath, jsonOf, type StorefrontClient } from './storefront-client.ts';
+import { StorefrontFailure } from './storefront-failure.ts';
 import { ProductsPage, productsOf, StorefrontMeta, type StorefrontProduct } from './storefront-json.ts';
 
 /** products.json page size (Shopify's maximum) */
@@ -79,7 +79,7 @@ export interface StorefrontObservation {
 export async function validateStorefront(reader: StorefrontReader, domain: string): Promise<ValidatedStorefront> {
   const response = await getStorefrontPath(reader.client, domain, '/');
   if (response.status !== 200) {
-    throw new StorefrontFailure(statusKind(response.status), `the homepage of ${domain} answered HTTP ${response.status}`);
+    throw answerFailure(response, `the homepage of ${domain} answered HTTP ${response.status}`);
   }
   const html = response.body.toString('utf8');
   const homepage = readHomepage(html, reader.dropshipVocabulary);
@@ -119,7 +119,7 @@ async function readAllProducts(reader: StorefrontReader, domain: string): Promis
   for (let page = 1; page <= reader.maxProductPages; page++) {
     const response = await getStorefrontPath(reader.client, domain, `/products.json?limit=${PRODUCTS_PAGE_SIZE}&page=${page}`);
     if (response.status !== 200) {
-      if (page === 1) throw new StorefrontFailure(statusKind(response.status), `/products.json of ${domain} answered HTTP ${response.status}`);
+      if (page === 1) throw answerFailure(response, `/products.json of ${domain} answered HTTP ${response.status}`);
       break;
     }
     const parsed = ProductsPage.safeParse(jsonOf(response, '/products.json'));

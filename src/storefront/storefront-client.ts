@@ -11,7 +11,7 @@ import { storefrontEgress } from '../platform/egress/egress-from-config.ts';
 import type { Services } from '../platform/services.ts';
 import { isSyntheticDomain, sameStorefront } from '../stores/domain.ts';
 import { CRAWLER_TOKEN, RobotsRules } from './robots.ts';
-import { fromEgressError, StorefrontFailure } from './storefront-failure.ts';
+import { fromEgressError, StorefrontFailure, statusKind } from './storefront-failure.ts';
 
 /** What reads storefronts: the process's storefront egress client and the robots.txt rules it learned. */
 export interface StorefrontClient {
@@ -99,6 +99,10 @@ export async function getStorefrontPath(
     await sleep(wait * 1000);
   }
 }
+
+/** The failure of an unexpected answer, keeping the Retry-After it asked for (a 5xx may carry one too). */
+export const answerFailure = (response: EgressResponse, message: string): StorefrontFailure =>
+  new StorefrontFailure(statusKind(response.status), message, { retryAfterSeconds: retryAfterSeconds(response.headers['retry-after']) });
 
 /** The body as JSON, or a `malformed` failure naming `what`. */
 export function jsonOf(response: EgressResponse, what: string): unknown {

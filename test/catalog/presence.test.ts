@@ -75,16 +75,36 @@ describe('a store whose storefront is gone', () => {
   });
 });
 
+/** A store the catalog holds, observed before, due now. */
+async function scheduledStore(domain: string): Promise<void> {
+  const { rows: [store] } = await h.pool.query<{ id: number }>(
+    `INSERT INTO stores (domain, name, monthly_visits) VALUES ($1, $1, 50000) RETURNING id`,
+    [domain],
+  );
+  await h.pool.query(`INSERT INTO observation_schedule (store_id, next_at, interval_hours, presence_since) VALUES ($1, $2, 72, $2)`, [
+    store!.id,
+    h.clock.now(),
+  ]);
+}
+
+describe('stores that moved or whose name is gone', () => {
+  it('count as gone: a moved store names its new host and offers it to discovery', async () => {
+    await scheduledStore('moved.test'); // now redirects to shop-a.test
+    await scheduledStore('gone-dns.test'); // resolves nowhere
+    const last = await h.lastLogId();
+    await h.tick();
+    expect(await h.nextObservation('moved.test', last)).toMatchObject({ outcome: 'moved' });
+    expect(await h.nextObservation('gone-dns.test', last)).toMatchObject({ outcome: 'unresolvable' });
+    expect(await observation('moved.test')).toMatchObject({ presence: 'failing', failureKind: 'moved', movedTo: 'shop-a.test' });
+    expect(await observation('gone-dns.test')).toMatchObject({ presence: 'failing', failureKind: 'unresolvable' });
+    await h.waitForRow(`SELECT 1 FROM catalog_candidates WHERE domain = 'shop-a.test' AND source = 'moved' AND found_on = 'moved.test' AND status = 'accepted'`);
+  });
+});
+
 describe('a busy store', () => {
   it('backs off, honouring its Retry-After, and does not vanish', async () => {
     // a store the catalog holds that now answers products.json with 429 and Retry-After: 120
-    const { rows: [store] } = await h.pool.query<{ id: number }>(
-      `INSERT INTO stores (domain, name, monthly_visits) VALUES ('throttled.test', 'Throttled', 50000) RETURNING id`,
-    );
-    await h.pool.query(
-      `INSERT INTO observation_schedule (store_id, next_at, interval_hours, presence_since) VALUES ($1, $2, 72, $2)`,
-      [store!.id, h.clock.now()],
-    );
+    await scheduledStore('throttled.test');
     for (let failure = 1; failure <= VANISH_AFTER_FAILURES + 1; failure++) {
       const last = await h.lastLogId();
       await h.advance(DAY_MS);

@@ -1,11 +1,13 @@
 // npm run codegen: writes schema/schema.graphql, schema/persisted-operations.json,
-// rest/generated/operations.ts, docs.md and llms.txt. With --check it writes nothing and exits 1
+// rest/generated/operations.ts, docs.md, llms.txt and the typed client's openapi.json and
+// src/schema.ts (clients/typescript). With --check it writes nothing and exits 1
 // when any of them differs from what is on disk (CI and test/rest/generated-files.test.ts).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { schema } from './src/graphql/schema.ts';
 import { discoveryFiles, graphqlFiles, type GeneratedFile } from './rest/codegen/generated-files.ts';
+import { clientFiles } from './rest/codegen/client-files.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const check = process.argv.includes('--check');
@@ -32,6 +34,7 @@ function apply(files: GeneratedFile[]): string[] {
 // Stage 2 imports the route table, which imports stage 1's output: write stage 1 first.
 const stale = apply(await graphqlFiles(schema, root));
 stale.push(...apply(await discoveryFiles()));
+stale.push(...apply(await clientFiles(root)));
 
 if (check && stale.length > 0) {
   console.error(`generated files are stale (run npm run codegen):\n${stale.map((p) => `  ${p}`).join('\n')}`);

@@ -1,10 +1,11 @@
 // The generated files on disk must be what `npm run codegen` would write now: a stale
-// schema.graphql, manifest, typed documents, docs.md or llms.txt fails the suite.
+// schema.graphql, manifest, typed documents, docs.md, llms.txt or typed client fails the suite.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.ts';
 import { discoveryFiles, graphqlFiles } from '../../rest/codegen/generated-files.ts';
+import { clientFiles } from '../../rest/codegen/client-files.ts';
 
 const root = join(import.meta.dirname, '../..');
 const onDisk = (path: string) => {
@@ -25,13 +26,15 @@ function firstDifference(disk: string, generated: string): string {
 
 describe('generated files', () => {
   it('are up to date with the schema, the operations and the route table (npm run codegen)', async () => {
-    const files = [...(await graphqlFiles(schema, root)), ...(await discoveryFiles())];
+    const files = [...(await graphqlFiles(schema, root)), ...(await discoveryFiles()), ...(await clientFiles(root))];
     expect(files.map((file) => file.path)).toEqual([
       'schema/schema.graphql',
       'schema/persisted-operations.json',
       'rest/generated/operations.ts',
       'docs.md',
       'llms.txt',
+      'clients/typescript/openapi.json',
+      'clients/typescript/src/schema.ts',
     ]);
     const stale = files.filter((file) => onDisk(file.path) !== file.content).map((file) => `${file.path} (${firstDifference(onDisk(file.path), file.content)})`);
     expect(stale, 'stale generated files: run npm run codegen').toEqual([]);

@@ -75,7 +75,10 @@ export const DECISIONS: readonly Decision[] = [
       `an in-memory copy of the same request's answer (same route, same parameters) at most ` +
       `${DEFAULT_RESPONSE_CACHE_TTL_MS / 1000} seconds old (RESPONSE_CACHE_TTL_MS). A finished scrape of a store ` +
       'drops at once, on every replica, the cached answers about that domain and every list or aggregate. Every ' +
-      'request is still authenticated, counted against its limits and answered with its own rate-limit headers.',
+      'request is still authenticated, counted against its limits and answered with its own rate-limit headers. ' +
+      'A deployment that reads the catalog from database replicas (DATABASE_READ_URL) may answer catalog reads up to ' +
+      'DATABASE_READ_MAX_LAG_MS (5 seconds unless configured) behind the latest write; scrape requests, watches, ' +
+      'probes and keys are always read where they are written, so each is visible the moment its request is answered.',
   },
   {
     topic: 'Key revocation',

@@ -87,7 +87,7 @@ export async function recordSuccess(
 /**
  * After a failed observation of a catalog store (`storeId`), or of a domain the catalog does not
  * hold (storeId null: only the log line). The store backs off, and vanishes after enough failures
- * saying it is gone; a store that moved offers its new host as a candidate.
+ * saying it is gone; a catalog store that moved offers its new host as a candidate.
  */
 export async function recordFailure(
   db: Queryable,
@@ -97,7 +97,10 @@ export async function recordFailure(
 ): Promise<void> {
   const { now } = context;
   await logObservation(db, { storeId: target.storeId, domain: target.domain, outcome: failure.kind, changes: 0 }, context);
-  if (failure.kind === 'moved' && failure.details?.movedTo) {
+  // a catalog store (or a discovered candidate) that moved offers its new host; a scrape of a domain
+  // the catalog does not hold leaves that to its caller, whom the failure reason names the host
+  const offersNewHost = target.storeId !== null || context.trigger === 'discovery';
+  if (failure.kind === 'moved' && failure.details?.movedTo && offersNewHost) {
     await offerCandidates(db, [failure.details.movedTo], { source: 'moved', foundOn: target.domain, now });
   }
   if (target.storeId === null || isSyntheticDomain(target.domain)) return;

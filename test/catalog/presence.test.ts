@@ -87,6 +87,17 @@ async function scheduledStore(domain: string): Promise<void> {
   ]);
 }
 
+describe('a scrape of a domain the catalog does not hold', () => {
+  it('that moved offers nothing to discovery: its caller is told the new host', async () => {
+    const { body } = await h.post('/v1/scrapes', { domain: 'moved-products.test' });
+    const ended = await h.waitFor(body.id, ['done', 'failed']);
+    expect(ended.failureReason).toContain('redirects to shop-a.test');
+    const { rows } = await h.pool.query(`SELECT 1 FROM catalog_candidates WHERE found_on = 'moved-products.test'`);
+    expect(rows).toHaveLength(0);
+    expect((await h.get('/v1/stores/shop-a.test')).status).toBe(404);
+  });
+});
+
 describe('stores that moved or whose name is gone', () => {
   it('count as gone: a moved store names its new host and offers it to discovery', async () => {
     await scheduledStore('moved.test'); // now redirects to shop-a.test

@@ -9,6 +9,7 @@ import { defineLoader, type GraphqlContext } from '../graphql/context.ts';
 import { queryRows } from '../platform/database/sql.ts';
 import { appsByStoreId } from '../apps/app.loaders.ts';
 import {
+  CARD_FIELDS,
   HISTORY_COLUMNS,
   LATEST_TRAFFIC_BY_STORE,
   storeColumns,
@@ -62,15 +63,17 @@ export function primeStoreReads(ctx: GraphqlContext, rows: readonly StoreReadRow
     if (joinsLegacy && needs.legacy === 'exists') hasLegacySummary(ctx).prime(store.domain, Boolean(legacyExists));
     return store;
   });
-  primeStores(ctx, stores);
+  // a card read carries some columns only: it must not stand in for the whole row elsewhere
+  if (needs.columns === 'all') primeStores(ctx, stores);
   return stores;
 }
 
 /** Store fields that read the legacy summary's document (the models read its emails and socials). */
 const LEGACY_DOCUMENT_FIELDS = ['screenshotUrl', 'socials', 'emails', 'models'];
 
-/** What a store read needs besides the row, from the fields selected on the store. */
+/** What a store read needs, from the fields selected on the store. */
 export const storeReadNeeds = (selected: ReadonlySet<string>): StoreReadNeeds => ({
+  columns: [...selected].every((field) => CARD_FIELDS.has(field)) ? 'card' : 'all',
   apps: selected.has('apps') || selected.has('models'),
   traffic: selected.has('traffic') || selected.has('sources') || selected.has('models'),
   legacy: LEGACY_DOCUMENT_FIELDS.some((field) => selected.has(field)) ? 'doc' : selected.has('sources') ? 'exists' : 'none',
@@ -89,7 +92,7 @@ export function storeReadByDomain(ctx: GraphqlContext, wanted: StoreReadNeeds): 
   const table = ctx.services.legacy.colocatedTable;
   // a separate legacy store (MongoDB) is read by its own loader, never joined
   const needs = table ? wanted : { ...wanted, legacy: 'none' as const };
-  const shape = `${needs.apps ? '-apps' : ''}${needs.traffic ? '-traffic' : ''}${needs.legacy === 'none' ? '' : `-legacy-${needs.legacy}`}`;
+  const shape = `${needs.columns === 'card' ? '-card' : ''}${needs.apps ? '-apps' : ''}${needs.traffic ? '-traffic' : ''}${needs.legacy === 'none' ? '' : `-legacy-${needs.legacy}`}`;
   let loader = byDomainLoaders.get(shape);
   if (!loader) {
     const name = `stores-by-domain${shape}`;
@@ -107,7 +110,7 @@ export function storeReadByDomain(ctx: GraphqlContext, wanted: StoreReadNeeds): 
 }
 
 /** The row alone, by canonical domain. */
-export const storeByDomain = (ctx: GraphqlContext) => storeReadByDomain(ctx, { apps: false, traffic: false, legacy: 'none' });
+export const storeByDomain = (ctx: GraphqlContext) => storeReadByDomain(ctx, { columns: 'all', apps: false, traffic: false, legacy: 'none' });
 
 /**
  * The legacy store's summary of each domain: one findByDomains round trip per batch. The legacy

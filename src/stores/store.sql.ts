@@ -43,11 +43,41 @@ const COLUMN_OF: Record<keyof StoreRecord, string> = {
   updatedAt: 'updated_at',
 };
 
-/** `s.id AS "id", s.legacy_id AS "legacyId", ...` for a stores table aliased `alias`. */
-export const storeColumns = (alias: string): string =>
-  Object.entries(COLUMN_OF)
-    .map(([field, column]) => `${alias}.${column} AS "${field}"`)
-    .join(', ');
+/** `s.id AS "id", s.legacy_id AS "legacyId", ...` for a stores table aliased `alias`: every column, or only `fields`. */
+export const storeColumns = (alias: string, fields: readonly (keyof StoreRecord)[] = Object.keys(COLUMN_OF) as (keyof StoreRecord)[]): string =>
+  fields.map((field) => `${alias}.${COLUMN_OF[field]} AS "${field}"`).join(', ');
+
+/** The columns a store card's fields read (spec part 2), plus the keys every read carries (id, domain). */
+export const CARD_COLUMNS = [
+  'id',
+  'domain',
+  'name',
+  'monthlyVisits',
+  'revenueLowUsd',
+  'revenueHighUsd',
+  'isDropshipper',
+  'serviceRating',
+  'serviceGrade',
+  'vertical',
+  'countryCode',
+] as const satisfies readonly (keyof StoreRecord)[];
+
+/** The Store fields served by CARD_COLUMNS alone (traffic and sources read by the store's id and domain). */
+export const CARD_FIELDS: ReadonlySet<string> = new Set([
+  '__typename',
+  'id',
+  'domain',
+  'name',
+  'monthlyVisits',
+  'monthlyRevenueUsd',
+  'isDropshipper',
+  'serviceRating',
+  'serviceGrade',
+  'vertical',
+  'countryCode',
+  'traffic',
+  'sources',
+]);
 
 // Days and months travel as 'YYYY-MM-DD' text: pg would turn a DATE into local midnight.
 export type TrafficRecord = Omit<TrafficMonthly, 'month'> & { month: string };
@@ -75,6 +105,8 @@ export const APP_STACK_COLUMN = `(SELECT coalesce(json_agg(stack ORDER BY stack.
 
 /** What a store read brings along besides the row, planned from the caller's selection. */
 export interface StoreReadNeeds {
+  /** the card's columns alone (every selected field is a card field), or the whole row */
+  columns: 'card' | 'all';
   /** the app stack (the apps field, the models) */
   apps: boolean;
   /** the newest traffic month (traffic.latest, sources, the models) */
@@ -103,7 +135,7 @@ const legacyColumn = (table: string, legacy: 'exists' | 'doc') =>
 /** The select list of a store read carrying what `needs` asks for; `legacyTable` is the co-located legacy table, fixed by the adapter. */
 export const storeReadColumns = (needs: StoreReadNeeds, legacyTable?: string): string =>
   [
-    storeColumns('s'),
+    storeColumns('s', needs.columns === 'card' ? CARD_COLUMNS : undefined),
     ...(needs.traffic ? [LATEST_TRAFFIC_COLUMN] : []),
     ...(needs.apps ? [APP_STACK_COLUMN] : []),
     ...(needs.legacy !== 'none' && legacyTable ? [legacyColumn(legacyTable, needs.legacy)] : []),

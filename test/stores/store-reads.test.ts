@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LegacySummary } from '../../src/legacy/port.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 import { FIXTURE_APPS, loadCatalogFixture } from '../support/catalog-fixture.ts';
-import { query } from './support/execute.ts';
+import { query } from '../graphql/support/execute.ts';
 
 const EXTRA_STORES = 120;
 let t: CatalogTestServices;
@@ -126,6 +126,13 @@ describe('a store read planned from its selection', () => {
     expect(card.statements).toBe(1);
     expect(card.log[0]).not.toMatch(/traffic_monthly|store_apps/);
     expect(card.legacy).toBe(0);
+    // only the card's columns: nothing of the profile (first seen, theme, the models' inputs)
+    expect(card.log[0]).not.toMatch(/first_seen_at|theme_name|dropship_signals/);
+
+    const profile = await read('domain theme firstSeenAt');
+    expect(profile.data.store.domain).toBe('acme-apparel.com');
+    expect(Date.parse(profile.data.store.firstSeenAt)).not.toBeNaN();
+    expect(profile.log[0]).toMatch(/first_seen_at/);
   });
 
   it('brings the app stack, the traffic month and the legacy summary along only when selected, all in one statement', async () => {
@@ -192,11 +199,11 @@ describe('a filtered list planned from its selection', () => {
     expect(page.legacy).toBe(0);
   });
 
-  it('does not count when the total is not selected, nor read traffic months no card asks for', async () => {
+  it('does not count when the total is not selected, nor read traffic months or columns no card asks for', async () => {
     const page = await list('filter: { vertical: "home" }, sort: visits, first: 5', 'edges { node { domain } }');
     expect(page.data.stores.edges).toHaveLength(5);
     expect(page.statements).toBe(1);
-    expect(page.log[0]).not.toMatch(/count\(\*\)|traffic_monthly/);
+    expect(page.log[0]).not.toMatch(/count\(\*\)|traffic_monthly|first_seen_at/);
     expect(page.legacy).toBe(0);
   });
 

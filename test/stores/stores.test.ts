@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offsetToCursor } from '@pothos/plugin-relay';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 import { EXPECTED, loadCatalogFixture } from '../support/catalog-fixture.ts';
-import { domainsOf, failure, query } from './support/execute.ts';
+import { domainsOf, failure, query } from '../graphql/support/execute.ts';
 
 let t: CatalogTestServices;
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 import { EXPECTED, loadCatalogFixture } from '../support/catalog-fixture.ts';
-import { failure, query } from './support/execute.ts';
+import { failure, query } from '../graphql/support/execute.ts';
 
 let t: CatalogTestServices;
 

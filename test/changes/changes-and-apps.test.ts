@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 import { EXPECTED, loadCatalogFixture } from '../support/catalog-fixture.ts';
-import { domainsOf, failure, query, run } from './support/execute.ts';
+import { domainsOf, failure, query, run } from '../graphql/support/execute.ts';
 
 let t: CatalogTestServices;
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offsetToCursor } from '@pothos/plugin-relay';
 import { EXACT_COUNT_LIMIT } from '../../src/platform/database/sql.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
-import { query } from './support/execute.ts';
+import { query } from '../graphql/support/execute.ts';
 
 const STORES = 10_500;
 let t: CatalogTestServices;

@@ -27,6 +27,8 @@ export type ExamplesDocument = z.infer<typeof ExamplesDocument>;
 /** the catalog's own spelling of a value, as it goes into a query string */
 const q = encodeURIComponent;
 const cohort = `vertical=${q(SEEDED.vertical)}&minVisits=10000`;
+/** a storefront the seeded catalog lacks (its synthetic .example stores are never contacted) */
+const UNLISTED_STORE = 'newbrand.myshopify.com';
 
 export const EXAMPLES: ExamplesDocument = {
   workflows: [
@@ -120,16 +122,16 @@ export const EXAMPLES: ExamplesDocument = {
       steps: [
         {
           method: 'GET',
-          path: '/v1/stores/newstore.example',
+          path: `/v1/stores/${UNLISTED_STORE}`,
           purpose: 'Check the catalog first.',
           next: 'A 404 not_found means it is not in the catalog: queue a scrape.',
         },
         {
           method: 'POST',
           path: '/v1/scrapes',
-          body: { domain: 'newstore.example' },
+          body: { domain: UNLISTED_STORE },
           purpose: 'Queue the scrape (202 with an id; already_exists when the store is known and force is not true).',
-          next: 'Keep the id. Optionally pass callbackUrl (HTTPS) to get scrape.done or scrape.failed once.',
+          next: 'Keep the id as {id}. Optionally pass callbackUrl (HTTPS) to get scrape.done or scrape.failed once.',
         },
         {
           method: 'GET',
@@ -139,7 +141,7 @@ export const EXAMPLES: ExamplesDocument = {
         },
         {
           method: 'GET',
-          path: '/v1/stores/newstore.example',
+          path: `/v1/stores/${UNLISTED_STORE}`,
           purpose: 'Read the new profile once the scrape is done.',
           next: 'Done.',
         },
@@ -152,26 +154,34 @@ export const EXAMPLES: ExamplesDocument = {
         {
           method: 'POST',
           path: '/v1/signals',
-          body: { domain: 'competitor.example' },
-          purpose: 'Create the watch (409 if this key already tracks it); best sellers are tracked automatically.',
+          body: { domain: UNLISTED_STORE },
+          purpose:
+            'Create the watch of a store in the catalog whose storefront answers (e.g. the one just scraped; 409 if ' +
+            'this key already tracks it); best sellers are tracked automatically.',
           next: 'Poll the first probe.',
         },
         {
           method: 'GET',
-          path: '/v1/signals/competitor.example/probe',
-          purpose: 'Follow the first probe.',
+          path: `/v1/signals/${UNLISTED_STORE}/probe`,
+          purpose: 'Follow the first probe: the first inventory snapshot.',
           next: 'Repeat until progress.status is done or failed.',
         },
         {
-          method: 'GET',
-          path: '/v1/signals/competitor.example/sales?from=2025-01-01',
-          purpose: 'Daily units and revenue, estimated from inventory snapshots.',
-          next: 'Empty until at least 2 inventory snapshots exist; come back after the next probe.',
+          method: 'POST',
+          path: `/v1/signals/${UNLISTED_STORE}/probe`,
+          purpose: 'A day later, probe again (or wait for the scheduled probe): sales are estimated from 2 snapshots.',
+          next: 'Poll GET /v1/signals/{domain}/probe again until done.',
         },
         {
           method: 'GET',
-          path: '/v1/signals/competitor.example/stats',
-          purpose: 'Aggregate sales stats (after two probes).',
+          path: `/v1/signals/${UNLISTED_STORE}/sales?from=2025-01-01`,
+          purpose: 'Daily units and revenue, estimated from stock decreases between snapshots.',
+          next: 'Present them as estimates.',
+        },
+        {
+          method: 'GET',
+          path: `/v1/signals/${UNLISTED_STORE}/stats`,
+          purpose: 'Aggregate estimated sales of the watch.',
           next: 'Done.',
         },
       ],

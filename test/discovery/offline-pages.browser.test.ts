@@ -71,15 +71,16 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))('GraphiQL and /docs offline i
     await page.goto(`${server.baseUrl}/graphql`);
     await page.waitForSelector('.graphiql-execute-button');
 
-    expect(await textOf(page, '.graphiql-query-editor')).toContain('query SearchStores {');
-    expect(await textOf(page, '.graphiql-editor-tool')).toContain('"X-Api-Key": ""');
+    // Monaco fills its editors a moment after the page is up
+    await expect.poll(() => textOf(page, '.graphiql-query-editor'), { timeout: 10_000 }).toContain('query SearchStores {');
+    await expect.poll(() => textOf(page, '.graphiql-editor-tool'), { timeout: 10_000 }).toContain('"X-Api-Key": ""');
 
     await run(page, 'SearchStores');
     await expect.poll(() => result(page), { timeout: 15_000 }).toContain(`"domain": "${SEEDED.domain}"`);
 
     // the variables pane already names the domain the search returned
     await page.getByText('Variables', { exact: true }).click();
-    expect(await textOf(page, '.graphiql-editor-tool')).toContain(`"domain": "${SEEDED.domain}"`);
+    await expect.poll(() => textOf(page, '.graphiql-editor-tool'), { timeout: 10_000 }).toContain(`"domain": "${SEEDED.domain}"`);
     await run(page, 'StoreProfile');
     await expect.poll(() => result(page), { timeout: 15_000 }).toContain('"apps": [');
     expect(await result(page)).toContain(`"domain": "${SEEDED.domain}"`);

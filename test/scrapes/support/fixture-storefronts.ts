@@ -159,7 +159,9 @@ export const FIXTURE_HOSTS = [
 /** Stores served under another name with shop-a.test's catalog (how they answer differs). */
 const SHOP_A_ALIKE = new Set(['moved-products.test', 'www.www-first.test', 'busy.test', 'throttled.test']);
 
-export async function startFixtureStorefronts(): Promise<FixtureStorefronts> {
+export async function startFixtureStorefronts(options: { alsoShopA?: readonly string[] } = {}): Promise<FixtureStorefronts> {
+  // more names served with shop-a.test's catalog (a recipe's own store name, for instance)
+  const shopAAlike = new Set([...SHOP_A_ALIKE, ...(options.alsoShopA ?? [])]);
   const versions = new Map<string, number>();
   const gone = new Set<string>();
   const requests: string[] = [];
@@ -207,7 +209,7 @@ export async function startFixtureStorefronts(): Promise<FixtureStorefronts> {
         return;
       }
     }
-    const make = STORES[SHOP_A_ALIKE.has(host) ? 'shop-a.test' : host];
+    const make = STORES[shopAAlike.has(host) ? 'shop-a.test' : host];
     if (!make) {
       res.writeHead(404).end();
       return;
@@ -233,7 +235,7 @@ export async function startFixtureStorefronts(): Promise<FixtureStorefronts> {
   const { port } = server.address() as AddressInfo;
   return {
     port,
-    overrides: FIXTURE_HOSTS.map((h) => `${h}=http://127.0.0.1:${port}`).join(','),
+    overrides: [...FIXTURE_HOSTS, ...(options.alsoShopA ?? [])].map((h) => `${h}=http://127.0.0.1:${port}`).join(','),
     setVersion: (host, version) => versions.set(host, version),
     vanish: (host) => gone.add(host),
     restore: (host) => gone.delete(host),

@@ -100,6 +100,16 @@ describe('one cycle of the scheduler', () => {
 
     const store = await h.get('/v1/stores/changing.test');
     expect(store.body.theme).toBe('Sense');
+
+    // the same state as `npm run catalog -- status` prints it
+    const out: string[] = [];
+    expect(await runCatalogCli(['status'], { DATABASE_URL: h.databaseUrl, LOG_LEVEL: 'silent' }, { out: (t) => out.push(t), err: () => undefined })).toBe(0);
+    const status = JSON.parse(out.join(''));
+    expect(status.stores).toMatchObject({ scheduled: 3, active: 3, vanished: 0 });
+    expect(status.candidates).toMatchObject({ accepted: 3, duplicate: 1, rejected: 2 });
+    expect(status.queue.map((q: { task: string }) => q.task)).toContain('catalog-tick');
+    expect(status.workers).toHaveLength(1);
+    expect(status.workers[0]).toMatchObject({ concurrency: 2, globalConcurrency: 4 });
     expect(store.body.observation.presence).toBe('active');
     expect(Date.parse(store.body.observation.lastObservedAt)).toBe(Date.parse(store.body.lastScrapedAt));
   });

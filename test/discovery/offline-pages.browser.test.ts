@@ -74,6 +74,7 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))('GraphiQL and /docs offline i
     // Monaco fills its editors a moment after the page is up
     await expect.poll(() => textOf(page, '.graphiql-query-editor'), { timeout: 10_000 }).toContain('query SearchStores {');
     await expect.poll(() => textOf(page, '.graphiql-editor-tool'), { timeout: 10_000 }).toContain('"X-Api-Key": ""');
+    await screenshot(page, 'graphiql-first-tab');
 
     await run(page, 'SearchStores');
     await expect.poll(() => result(page), { timeout: 15_000 }).toContain(`"domain": "${SEEDED.domain}"`);

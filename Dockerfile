@@ -14,6 +14,8 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json prisma.config.ts ./
+# the workspace (the typed client) must be known to npm ci (it brings openapi-fetch, nothing the service loads)
+COPY clients/typescript/package.json ./clients/typescript/
 COPY prisma ./prisma
 COPY scripts ./scripts
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

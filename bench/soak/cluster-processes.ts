@@ -1,4 +1,4 @@
-// The processes of the multi-process soak: gateways (tsx src/main.ts) and workers (tsx
+// The processes of the multi-process soak: gateways (tsx app/main.ts) and workers (tsx
 // src/worker.ts) started as an operator starts them, each on its own port (workers serve no HTTP),
 // that the soak can kill with SIGKILL and start again with the same environment and port.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -27,7 +27,7 @@ export interface ServiceProcess {
 
 export function serviceProcess(options: {
   name: string;
-  script: 'src/main.ts' | 'src/worker.ts';
+  script: 'app/main.ts' | 'src/worker.ts';
   env: Record<string, string>;
   port?: number;
   /** how long a start may take (the first gateway seeds the catalog) */
@@ -58,8 +58,13 @@ export function serviceProcess(options: {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child = started;
+      const lastLines: string[] = [];
       const keep = (chunk: Buffer) => {
-        for (const line of chunk.toString('utf8').split('\n')) if (/"level":(50|60)/.test(line)) process_.errorLines.push(`${options.name}: ${line}`);
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+          if (/"level":(50|60)/.test(line)) process_.errorLines.push(`${options.name}: ${line}`);
+          lastLines.push(line);
+          if (lastLines.length > 20) lastLines.shift();
+        }
       };
       started.stdout!.on('data', keep);
       started.stderr!.on('data', keep);
@@ -69,7 +74,7 @@ export function serviceProcess(options: {
       if (!baseUrl) return;
       const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
       while ((await fetch(`${baseUrl}/v1/health`).then((r) => r.status, () => 0)) !== 200) {
-        if (started.exitCode !== null) throw new Error(`${options.name} exited with ${started.exitCode} while starting`);
+        if (started.exitCode !== null) throw new Error(`${options.name} exited with ${started.exitCode} while starting:\n${lastLines.join('\n')}`);
         if (Date.now() > deadline) throw new Error(`${options.name} was not healthy within ${options.startTimeoutMs ?? 120_000} ms`);
         await sleep(250);
       }

@@ -175,8 +175,8 @@ async function soak() {
     SIGNAL_PROBE_INTERVAL_MINUTES: '10080',
   };
   const gateways = [
-    serviceProcess({ name: 'gateway-1', script: 'src/main.ts', env: { ...env, SEED_STORES: String(stores) }, port: await port(), startTimeoutMs: 600_000 }),
-    serviceProcess({ name: 'gateway-2', script: 'src/main.ts', env: { ...env, SEED_STORES: '0' }, port: await port() }),
+    serviceProcess({ name: 'gateway-1', script: 'app/main.ts', env: { ...env, SEED_STORES: String(stores) }, port: await port(), startTimeoutMs: 600_000 }),
+    serviceProcess({ name: 'gateway-2', script: 'app/main.ts', env: { ...env, SEED_STORES: '0' }, port: await port() }),
   ];
   const workers = [1, 2].map((n) => serviceProcess({ name: `worker-${n}`, script: 'src/worker.ts', env }));
   for (const p of [...gateways, ...workers]) cleanups.push(() => p.stop());

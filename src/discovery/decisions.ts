@@ -365,11 +365,29 @@ export const DECISIONS: readonly Decision[] = [
       'proxy that sets X-Forwarded-Proto: https; TLS itself is terminated in front of the service.',
   },
   {
+    topic: 'MCP',
+    decision:
+      'POST /mcp speaks the Model Context Protocol over Streamable HTTP, stateless (GET and DELETE answer 405): one ' +
+      'tool per data route, named by its operationId, its input schema the JSON Schema of the route\'s path, query and ' +
+      'body parameters, the usage rules in the server\'s instructions. A call needs the same key header and is ' +
+      'charged, limited and refused exactly as the REST request; a refusal is a tool error whose text is the error ' +
+      'envelope. Desktop agents use `npm run -s mcp`, a stdio relay to a service\'s /mcp.',
+  },
+  {
+    topic: 'Exports',
+    decision:
+      'GET /v1/stores, /v1/products, /v1/stores/{domain}/products and /v1/apps/{slug}/stores answer text/csv or ' +
+      'application/x-ndjson when Accept asks for one: the whole list from offset up to the plan\'s result window, ' +
+      'fetched and charged page by page (limit per page, 100 when not given) as the same list calls would be, and ' +
+      'streamed. A page refused after the stream began ends it: NDJSON\'s last line is then the error envelope, a CSV ' +
+      'transfer is cut off.',
+  },
+  {
     topic: 'CORS',
     decision:
-      '/v1 and /graphql may be called from any origin (Access-Control-Allow-Origin: *) without credentials: keys travel ' +
-      'in headers, never cookies. Preflights are answered 204 without a key, allowing GET, POST, PATCH, DELETE and ' +
-      'the headers Authorization, X-Api-Key, Content-Type and X-Request-Id, cached for 2 hours; answers expose ' +
+      '/v1, /graphql and /mcp may be called from any origin (Access-Control-Allow-Origin: *) without credentials: keys ' +
+      'travel in headers, never cookies. Preflights are answered 204 without a key, allowing GET, POST, PATCH, DELETE ' +
+      'and the headers Authorization, X-Api-Key, Content-Type, X-Request-Id and Mcp-Protocol-Version, cached for 2 hours; answers expose ' +
       'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After and ' +
       'X-Request-Id to the page.',
   },

@@ -1,4 +1,4 @@
-// Security headers on every answer, and the CORS policy of the API surfaces (/v1 and /graphql).
+// Security headers on every answer, and the CORS policy of the API surfaces (/v1, /graphql and /mcp).
 //
 // CORS: any origin may call the API from a browser, without credentials. Authentication is by a
 // key in a header (never a cookie), so a foreign page gains nothing a direct call would not give
@@ -16,7 +16,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RATE_LIMIT_HEADER_NAMES } from '../access/headers.ts';
 
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'X-Api-Key', 'Content-Type', 'X-Request-Id'] as const;
+/** Mcp-Protocol-Version: what an MCP client sends after initialize (a browser-based one, e.g. an inspector) */
+export const CORS_ALLOWED_HEADERS = ['Authorization', 'X-Api-Key', 'Content-Type', 'X-Request-Id', 'Mcp-Protocol-Version'] as const;
 export const CORS_EXPOSED_HEADERS = [...Object.values(RATE_LIMIT_HEADER_NAMES), 'Retry-After', 'X-Request-Id'] as const;
 /** how long a browser may reuse a preflight answer (Chromium caps it at 2 hours) */
 export const CORS_MAX_AGE_SECONDS = 7_200;
@@ -25,8 +26,8 @@ export const HSTS_MAX_AGE_SECONDS = 31_536_000;
 
 const pathOf = (request: FastifyRequest) => request.url.split('?')[0] ?? request.url;
 
-/** The API surfaces a browser page may call: /v1 (REST and discovery) and /graphql. */
-export const isCorsPath = (path: string) => path === '/graphql' || path === '/v1' || path.startsWith('/v1/');
+/** The API surfaces a browser page may call: /v1 (REST and discovery), /graphql and /mcp. */
+export const isCorsPath = (path: string) => path === '/graphql' || path === '/mcp' || path === '/v1' || path.startsWith('/v1/');
 
 const isPreflight = (request: FastifyRequest) =>
   request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined;

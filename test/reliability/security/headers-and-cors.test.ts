@@ -65,8 +65,8 @@ describe('security headers', () => {
   });
 });
 
-describe('CORS on /v1 and /graphql', () => {
-  it.each(['/v1/stores', '/v1/signals/example.com', '/graphql'])('answers a preflight for %s with 204, without a key', async (url) => {
+describe('CORS on /v1, /graphql and /mcp', () => {
+  it.each(['/v1/stores', '/v1/signals/example.com', '/graphql', '/mcp'])('answers a preflight for %s with 204, without a key', async (url) => {
     const res = await inject({
       method: 'OPTIONS',
       url,

@@ -16,7 +16,7 @@ export const CRAWLER_SECTION = [
     `is honoured up to ${MAX_CRAWL_DELAY_S} s.`,
   '- **Pace**: requests to one host are spaced apart (EGRESS_HOST_INTERVAL_MS, 500 ms by default) and read one ' +
     `at a time. A 429 or 503 with Retry-After is waited out when it asks for at most ${RATE_LIMIT_MAX_WAIT_S} s; ` +
-    'a longer one ends the read.',
+    'a longer one ends the read, and nothing more is asked of that host until the time it named.',
   '- **Synthetic stores** (the demo catalog, under the reserved `.example` domain) are never contacted, scheduled ' +
     'or taken in by discovery; their history is marked `synthetic: true`.',
   '',

@@ -2,9 +2,12 @@
 // the store is not synthetic (a reserved .example domain is never contacted) and its robots.txt
 // allows the path, paced per host (at least its Crawl-delay apart), following only redirects that
 // stay on the same storefront (http -> https, www), waiting out short rate limits (429, or 503
-// with Retry-After) within the read. A redirect to another host means the store moved: nothing of
-// that host is ever read under this store's name.
+// with Retry-After) within the read. A longer Retry-After ends the read and holds the host off in
+// this process until then: any read of it (a scrape, a probe, an observation) fails at once as
+// rate_limited instead of asking again. A redirect to another host means the store moved: nothing
+// of that host is ever read under this store's name.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { LRUCache } from 'lru-cache';
 import { EgressError } from '../platform/egress/egress-error.ts';
 import type { Egress, EgressResponse } from '../platform/egress/egress.ts';
 import { storefrontEgress } from '../platform/egress/egress-from-config.ts';
@@ -13,13 +16,19 @@ import { isSyntheticDomain, sameStorefront } from '../stores/domain.ts';
 import { CRAWLER_TOKEN, RobotsRules } from './robots.ts';
 import { fromEgressError, StorefrontFailure, statusKind } from './storefront-failure.ts';
 
-/** What reads storefronts: the process's storefront egress client and the robots.txt rules it learned. */
+/** What reads storefronts: the process's storefront egress client, the robots.txt rules it learned and the hosts holding it off. */
 export interface StorefrontClient {
   egress: Egress;
   robots: RobotsRules;
+  /** domain -> until when (epoch ms) it asked us to wait */
+  heldOff: LRUCache<string, number>;
 }
 
-export const createStorefrontClient = (egress: Egress): StorefrontClient => ({ egress, robots: new RobotsRules(egress) });
+export const createStorefrontClient = (egress: Egress): StorefrontClient => ({
+  egress,
+  robots: new RobotsRules(egress),
+  heldOff: new LRUCache<string, number>({ max: 100_000 }),
+});
 
 const clients = new WeakMap<Services, StorefrontClient>();
 
@@ -59,6 +68,13 @@ export async function getStorefrontPath(
   if (isSyntheticDomain(domain)) {
     throw new StorefrontFailure('synthetic', `${domain} is a synthetic store (the reserved .example domain): it is never contacted`);
   }
+  const heldUntil = client.heldOff.get(domain);
+  if (heldUntil !== undefined && heldUntil > Date.now()) {
+    const wait = Math.ceil((heldUntil - Date.now()) / 1000);
+    throw new StorefrontFailure('rate_limited', `${domain} asked us to wait; ${wait} s to go, nothing is asked of it meanwhile`, {
+      retryAfterSeconds: wait,
+    });
+  }
   const rules = await client.robots.rulesFor(domain);
   if (!rules.allows(path)) {
     throw new StorefrontFailure('robots', `robots.txt of ${domain} disallows ${bare} for ${CRAWLER_TOKEN}; it is not read`);
@@ -89,6 +105,7 @@ export async function getStorefrontPath(
     if (!limited) return response;
     const wait = retryAfterSeconds(response.headers['retry-after']) ?? 1;
     if (attempt >= RATE_LIMIT_RETRIES || wait > RATE_LIMIT_MAX_WAIT_S) {
+      client.heldOff.set(domain, Date.now() + wait * 1000);
       throw new StorefrontFailure(
         'rate_limited',
         `${domain} rate-limited ${bare} (HTTP ${response.status}, Retry-After ${response.headers['retry-after'] ?? 'absent'}) ` +

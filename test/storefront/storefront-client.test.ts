@@ -22,6 +22,7 @@ const ROBOTS: Record<string, string | number> = {
   'open.test': 404,
   'broken.test': 503,
   'shop.example': 404,
+  'busy.test': 404,
 };
 
 let server: http.Server;
@@ -39,6 +40,7 @@ beforeAll(async () => {
       if (typeof robots === 'string') res.writeHead(200, { 'content-type': 'text/plain' }).end(robots);
       else res.writeHead(robots ?? 404).end();
     } else if (url.pathname === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(HOMEPAGE);
+    else if (host === 'busy.test' && url.pathname === '/products.json') res.writeHead(429, { 'retry-after': '120' }).end();
     else if (url.pathname === '/products.json' && url.searchParams.get('page') === '1') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(PRODUCTS));
     } else if (url.pathname.endsWith('.json')) res.writeHead(200, { 'content-type': 'application/json' }).end('{"products":[]}');
@@ -91,6 +93,18 @@ describe('robots.txt', () => {
     const failure = await failureOf(observe('broken.test'));
     expect(failure.kind).toBe('server_error');
     expect(pathsOf('broken.test')).toEqual(['/robots.txt']);
+  });
+});
+
+describe('a host asking to wait', () => {
+  it('is held off for its Retry-After: the next read fails at once without a request', async () => {
+    const first = await failureOf(observe('busy.test'));
+    expect(first).toMatchObject({ kind: 'rate_limited', details: { retryAfterSeconds: 120 } });
+    const asked = pathsOf('busy.test').length;
+    const second = await failureOf(observe('busy.test'));
+    expect(second.kind).toBe('rate_limited');
+    expect(second.details.retryAfterSeconds).toBeGreaterThan(100);
+    expect(pathsOf('busy.test')).toHaveLength(asked);
   });
 });
 

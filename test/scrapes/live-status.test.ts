@@ -10,14 +10,21 @@ import { skipWithout } from '../support/skip-without.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 
-/** Reads `data:` events of an SSE response until `stop` says so. */
-async function readEvents(response: Response, stop: (events: any[]) => boolean): Promise<any[]> {
+/** A subscription over SSE whose events are collected as they arrive (read them any time). */
+async function subscribe(baseUrl: string, query: string, variables?: Record<string, unknown>) {
+  const abort = new AbortController();
+  const response = await fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ query, variables }),
+    signal: abort.signal,
+  });
+  expect(response.status).toBe(200);
   const events: any[] = [];
-  for await (const event of sseEvents(response.body!)) {
-    events.push(event);
-    if (stop(events)) return events;
-  }
-  return events;
+  const reading = (async () => {
+    for await (const event of sseEvents(response.body!)) events.push(event);
+  })().catch(() => undefined);
+  return { events, close: () => (abort.abort(), reading) };
 }
 
 describe.skipIf(skipWithout(REDIS_URL))('live scrape status across replicas (needs REDIS_URL)', () => {
@@ -42,31 +49,30 @@ describe.skipIf(skipWithout(REDIS_URL))('live scrape status across replicas (nee
   });
 
   it('streams queued, validating, scraping and done to a subscriber on the other replica', async () => {
-    fixtures.hold('/'); // keeps the job in validating until the subscription is open
+    fixtures.hold('/'); // keeps the job in validating until the subscriptions are open
+    const recent = await subscribe(baseUrl, 'subscription { recentScrapes { id status } }');
+    const recentOf = (id: string) => recent.events.map((e) => e.data.recentScrapes).filter((r) => r.id === id).map((r) => r.status);
+    // the dashboard stream is live once it carries a request made after it opened: a name that never
+    // resolves fails at once, and is asked again until the stream shows it
+    for (let attempt = 0; ; attempt++) {
+      const canary = (await gateway.post('/v1/scrapes', { domain: `canary-${attempt}.invalid` })).body.id as string;
+      const seen = await expect.poll(() => recentOf(canary).length, { timeout: 2_000 }).toBeGreaterThan(0).then(() => true, () => false);
+      if (seen) break;
+      expect(attempt, 'the recentScrapes stream never carried an event').toBeLessThan(10);
+    }
+
     const { body } = await gateway.post('/v1/scrapes', { domain: 'shop-a.test' });
     const id = body.id as string;
-    const recent = fetch(`${baseUrl}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: 'subscription { recentScrapes { id status } }' }),
-    });
-    const response = await fetch(`${baseUrl}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: 'subscription ($id: ID!) { scrapeStatus(id: $id) { id status } }', variables: { id } }),
-    });
-    expect(response.status).toBe(200);
-    const recentEvents = recent.then((r) => readEvents(r, (events) => events.some((e) => e.data?.recentScrapes?.status === 'done')));
-    const events = readEvents(response, (list) => ['done', 'failed'].includes(list.at(-1)?.data?.scrapeStatus?.status));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const status = await subscribe(baseUrl, 'subscription ($id: ID!) { scrapeStatus(id: $id) { id status } }', { id });
+    const statuses = () => status.events.map((e) => e.data.scrapeStatus.status);
+    // its first event is the record as it was when the subscription started: subscribed before it was read
+    await expect.poll(() => statuses().length, { timeout: 20_000 }).toBeGreaterThan(0);
     fixtures.release();
 
-    const statuses = (await events).map((e) => e.data.scrapeStatus.status);
-    // the first event is the record as it was when the subscription started (queued or validating)
-    expect(statuses.at(-1)).toBe('done');
-    expect(statuses).toContain('scraping');
-    expect(statuses.slice(0, 1)).toEqual([expect.stringMatching(/queued|validating/)]);
-    const recentStatuses = (await recentEvents).filter((e) => e.data.recentScrapes.id === id).map((e) => e.data.recentScrapes.status);
-    expect(recentStatuses).toEqual(expect.arrayContaining(['scraping', 'done']));
+    await expect.poll(() => statuses().at(-1), { timeout: 30_000 }).toBe('done');
+    expect(statuses()).toContain('scraping');
+    expect(statuses().slice(0, 1)).toEqual([expect.stringMatching(/queued|validating/)]);
+    await expect.poll(() => recentOf(id), { timeout: 10_000 }).toEqual(expect.arrayContaining(['scraping', 'done']));
+    await Promise.all([recent.close(), status.close()]);
   });
 });

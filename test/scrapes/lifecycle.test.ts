@@ -1,5 +1,7 @@
 // The request lifecycle around the scrape itself: the forced re-scrape cooldown, the 15-minute
-// lifetime of a status record, bulk requests, and a worker killed mid-scrape.
+// lifetime of a status record, bulk requests, and a worker killed mid-scrape. Each test stands
+// alone: the one that kills a worker has a harness without an in-process worker of its own, the
+// others share one with a worker, and each makes the catalog state it reads.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +13,7 @@ let harness: ScrapeHarness;
 
 beforeAll(async () => {
   fixtures = await startFixtureStorefronts();
-  harness = await startScrapeHarness({ env: { EGRESS_OVERRIDES: fixtures.overrides }, worker: false });
+  harness = await startScrapeHarness({ env: { EGRESS_OVERRIDES: fixtures.overrides } });
 });
 afterAll(async () => {
   await harness?.close();
@@ -19,24 +21,33 @@ afterAll(async () => {
 });
 
 describe('a worker killed mid-scrape', () => {
+  // no worker in this process until the killed one is gone: the job must be the child's
+  let alone: ScrapeHarness;
+  beforeAll(async () => {
+    alone = await startScrapeHarness({ env: { EGRESS_OVERRIDES: fixtures.overrides }, worker: false });
+  });
+  afterAll(async () => {
+    await alone?.close();
+  });
+
   it('leaves the request retried to its end, never stuck', async () => {
     fixtures.hold('/products.json');
     const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../src/worker.ts', import.meta.url))], {
-      env: { ...process.env, DATABASE_URL: harness.databaseUrl, EGRESS_OVERRIDES: fixtures.overrides, LOG_LEVEL: 'silent', EGRESS_HOST_INTERVAL_MS: '0', EGRESS_TIMEOUT_MS: '60000', REDIS_URL: '' },
+      env: { ...process.env, DATABASE_URL: alone.databaseUrl, EGRESS_OVERRIDES: fixtures.overrides, LOG_LEVEL: 'silent', EGRESS_HOST_INTERVAL_MS: '0', EGRESS_TIMEOUT_MS: '60000', REDIS_URL: '' },
       stdio: 'ignore',
     });
     try {
-      const { body } = await harness.post('/v1/scrapes', { domain: 'shop-a.test' });
+      const { body } = await alone.post('/v1/scrapes', { domain: 'shop-a.test' });
       const id = body.id as string;
-      await harness.waitFor(id, ['scraping'], 30_000);
+      await alone.waitFor(id, ['scraping'], 30_000);
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
       fixtures.release();
 
-      await harness.startWorker();
-      const ended = await harness.waitFor(id, ['done', 'failed'], 30_000);
+      await alone.startWorker();
+      const ended = await alone.waitFor(id, ['done', 'failed'], 30_000);
       expect(ended.status).toBe('done');
-      expect((await harness.get('/v1/stores/shop-a.test')).status).toBe(200);
+      expect((await alone.get('/v1/stores/shop-a.test')).status).toBe(200);
     } finally {
       child.kill('SIGKILL');
       fixtures.release();
@@ -46,7 +57,7 @@ describe('a worker killed mid-scrape', () => {
 
 describe('forced re-scrape cooldown', () => {
   it('answers 429 rate_limited with Retry-After within 5 minutes, and accepts after', async () => {
-    harness.clock.advance(5 * 60_000); // past the request of the test before
+    harness.clock.advance(5 * 60_000); // past any request of shop-a.test made before in this file
     const first = await harness.post('/v1/scrapes', { domain: 'shop-a.test', force: true });
     expect(first.status).toBe(202);
     harness.clock.advance(60_000);
@@ -74,6 +85,12 @@ describe('status record lifetime', () => {
 });
 
 describe('bulk', () => {
+  beforeAll(async () => {
+    // shop-a.test is in the catalog (its already_exists item); asked again, it answers that
+    const { body } = await harness.post('/v1/scrapes', { domain: 'shop-a.test' });
+    if (body.id) expect((await harness.waitFor(body.id, ['done', 'failed'])).status).toBe('done');
+  });
+
   it('handles each URL as a single request, with one outcome per item', async () => {
     const response = await harness.post('/v1/scrapes/bulk', {
       urls: ['https://www.dropper.test/', 'shop-a.test', 'dropper.test', 'not a domain', 'changing.test'],

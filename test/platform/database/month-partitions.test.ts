@@ -63,8 +63,10 @@ describe('the migration converts the existing history and change records', () =>
       const before = await fingerprint();
       const { rows: [{ next: nextIdBefore }] } = await client.query("SELECT last_value + 1 AS next FROM change_records_id_seq");
 
-      const result = await migrate(db.url);
-      expect(result.applied).toContain(PARTITIONING);
+      // this migration alone: later ones may add columns, which would change the rows' text
+      await cp(path.join(MIGRATIONS_DIR, PARTITIONING), path.join(dir, PARTITIONING), { recursive: true });
+      const result = await migrate(db.url, { dir });
+      expect(result.applied).toEqual([PARTITIONING]);
 
       expect(await fingerprint()).toEqual(before);
       const { rows: kinds } = await client.query<{ relname: string; relkind: string }>(

@@ -5,8 +5,12 @@ import { ApiError, reasonError, badRequest, notFound } from '../platform/errors.
 import { displayPrefix, generateApiKey, hashApiKey } from './key-format.ts';
 import { PAID_PLANS, PLAN_PRICES_USD_PER_MONTH, type AccountPlan } from './plans.ts';
 
-/** Scopes a key may carry. A key without scopes is a user's key; a partner service key carries signals:read. */
-export const KEY_SCOPES = ['signals:read'] as const;
+/**
+ * Scopes a key may carry. A key without scopes is a user's key; a partner service key carries
+ * signals:read; operations:read opens the crawler's internal state (the operations console) to an
+ * operator's key, on top of what the key reads otherwise.
+ */
+export const KEY_SCOPES = ['signals:read', 'operations:read'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
 export interface ApiKeyRecord {

@@ -3,6 +3,7 @@
 // the schema (graphql-charges.ts), REST's OpenAPI description reads the same ones through the
 // route's operation, and the response cache reads `cache`. Adding a feature needs no table here.
 import type { GraphQLField, GraphQLNamedType } from 'graphql';
+import type { KeyScope } from './api-keys.ts';
 import type { QuotaBucket } from './plans.ts';
 
 export interface FieldRules {
@@ -12,6 +13,8 @@ export interface FieldRules {
   unitsFrom?: string;
   /** only the web app's service credential may call it (key management) */
   webAppOnly?: true;
+  /** only a key carrying this scope may call it (open-dev mode, with no keys at all, may too): internal data such as the crawler's state */
+  scope?: KeyScope;
   /** 'public': the answer depends on the arguments alone, never on the caller, so it may be cached */
   cache?: 'public';
 }

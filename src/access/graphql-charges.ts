@@ -33,6 +33,8 @@ export interface OperationCost {
   webAppFields: string[];
   /** root fields that read data: they need an API key (or open-dev mode) */
   dataFields: string[];
+  /** root fields that need their key to carry a scope */
+  scopedFields: Array<{ field: string; scope: string }>;
   charge: Charge;
 }
 
@@ -44,7 +46,7 @@ export function operationCost(
   operation: OperationDefinitionNode,
   variables: Variables,
 ): OperationCost {
-  const cost: OperationCost = { webAppFields: [], dataFields: [], charge: { units: 0, buckets: {} } };
+  const cost: OperationCost = { webAppFields: [], dataFields: [], scopedFields: [], charge: { units: 0, buckets: {} } };
   const rootType = schema.getRootType(operation.operation);
   const count = (bucket: QuotaBucket | undefined, units: number) => {
     cost.charge.units += units;
@@ -64,6 +66,7 @@ export function operationCost(
       continue;
     }
     cost.dataFields.push(name);
+    if (declared.scope) cost.scopedFields.push({ field: name, scope: declared.scope });
     if ((name === 'node' || name === 'nodes') && definition) {
       const args = getArgumentValues(definition, field, variables);
       const ids = name === 'node' ? [args.id] : Array.isArray(args.ids) ? args.ids : [];

@@ -71,6 +71,10 @@ export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessP
           ? new ApiError('unauthorized', 'The service token manages keys only; reading data needs an API key.')
           : missingKey();
       }
+      const unscoped = principal.kind === 'key' ? cost.scopedFields.find(({ scope }) => !principal.scopes.includes(scope)) : undefined;
+      if (unscoped) {
+        throw reasonError('scope', `${unscoped.field} needs a key with the ${unscoped.scope} scope; this key does not carry it.`, { scope: unscoped.scope });
+      }
       const { window, planName } = access.resultWindowOf(principal);
       checkResultWindow(operation.schema, operation.document, variables, { window, planName, defaultPageSize });
       sendLimits(context, await access.admit(principal, cost.charge));

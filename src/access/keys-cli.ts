@@ -16,13 +16,14 @@ import { storedWebhookSecret } from '../scrapes/webhooks/signing-secret.ts';
 import type { AccountPlan } from './plans.ts';
 
 export const USAGE = `usage:
-  npm run keys -- create --account ACCOUNT --plan starter|pro [--scope signals:read] [--name NAME] [--account-name NAME]
+  npm run keys -- create --account ACCOUNT --plan starter|pro [--scope signals:read|operations:read] [--name NAME] [--account-name NAME]
   npm run keys -- list [--account ACCOUNT] [--all]
   npm run keys -- revoke KEY_ID|PREFIX
   npm run keys -- webhook-secret
 
   create   mints a key for the account (created on first use, its plan set to --plan) and prints it once;
-           --scope signals:read makes a partner service key
+           --scope signals:read makes a partner service key; --scope operations:read opens the
+           operations console (the crawler's state) to an operator's key
   list     live keys (--all: revoked ones too), optionally of one account
   revoke   revokes a key by its id or its displayed prefix; servers sharing REDIS_URL are told at
            once, others stop accepting it within 5 seconds (their key cache)

@@ -2,9 +2,15 @@
 // from the database so every replica answers the same: the schedule, discovery, the durable
 // queue's depth by kind of job, recent observations by minute and outcome, the freshness of the
 // catalog's observations, the worker processes with their settings, and the policy they apply.
+// Subscription.crawlerStatus: the same, live (a snapshot every few seconds, read once per process
+// for every console following it: crawler-status-feed.ts). Internal data: a key needs the
+// operations:read scope (open-dev mode, where no key exists, reads it too).
+import type { FieldRules } from '../access/field-rules.ts';
 import { rules } from '../access/field-rules.ts';
 import { builder } from '../graphql/builder.ts';
+import type { Services } from '../platform/services.ts';
 import * as policy from '../storefront/observation-policy.ts';
+import { CrawlerStatusFeed, STATUS_INTERVAL_MS } from './crawler-status-feed.ts';
 import { crawlerStatus, type CrawlerStatus } from './crawler-status.sql.ts';
 
 type Status = CrawlerStatus;
@@ -85,6 +91,8 @@ const CrawlerWorker = builder.objectRef<WorkerRow>('CrawlerWorker').implement({
   description: 'A worker process running the scheduler, and the settings it runs.',
   fields: (t) => ({
     id: t.exposeString('id'),
+    host: t.exposeString('host', { description: 'The machine it runs on.' }),
+    pid: t.exposeInt('pid'),
     startedAt: t.expose('startedAt', { type: 'DateTime' }),
     seenAt: t.expose('seenAt', { type: 'DateTime', description: 'Its last sweep (every few seconds while it lives).' }),
     concurrency: t.exposeInt('concurrency', { description: 'Observations it runs at once (CATALOG_WORKER_CONCURRENCY).' }),
@@ -127,19 +135,42 @@ const CrawlerStatusRef = builder.objectRef<Status>('CrawlerStatus').implement({
   }),
 });
 
+/** The operations console polls and follows it: the rate limit applies, no daily bucket; a key needs operations:read. */
+const CONSOLE_RULES: FieldRules = { scope: 'operations:read' };
+
+const recentMinutes = {
+  defaultValue: 60,
+  description: 'The window of the recent observations, 1 to 1440 minutes.',
+  validate: { type: 'number' as const, int: true, min: [1, { message: 'must be at least 1' }] as [number, { message: string }], max: [1440, { message: 'must be at most 1440' }] as [number, { message: string }] },
+};
+
 builder.queryField('crawlerStatus', (t) =>
   t.field({
-    // the operations console polls it: the rate limit applies, no daily bucket
-    extensions: rules({}),
+    extensions: rules(CONSOLE_RULES),
     type: CrawlerStatusRef,
-    description: "The crawler's state for the operations console.",
-    args: {
-      recentMinutes: t.arg.int({
-        defaultValue: 60,
-        description: 'The window of the recent observations, 1 to 1440 minutes.',
-        validate: { type: 'number', int: true, min: [1, { message: 'must be at least 1' }], max: [1440, { message: 'must be at most 1440' }] },
-      }),
-    },
+    description: "The crawler's state for the operations console. Needs a key with the operations:read scope.",
+    args: { recentMinutes: t.arg.int(recentMinutes) },
     resolve: (_root, args, ctx) => crawlerStatus(ctx.services.db.pool, ctx.services.clock?.() ?? new Date(), args.recentMinutes ?? 60),
+  }),
+);
+
+const feeds = new WeakMap<Services, CrawlerStatusFeed>();
+function feedOf(services: Services): CrawlerStatusFeed {
+  let feed = feeds.get(services);
+  if (!feed) {
+    feed = new CrawlerStatusFeed(services.db.pool, services.logger.child({ component: 'crawler-status' }), () => services.clock?.() ?? new Date());
+    feeds.set(services, feed);
+  }
+  return feed;
+}
+
+builder.subscriptionField('crawlerStatus', (t) =>
+  t.field({
+    extensions: rules(CONSOLE_RULES),
+    type: CrawlerStatusRef,
+    description: `The crawler's state now, then a fresh snapshot every ${STATUS_INTERVAL_MS / 1000} seconds (the operations console). Needs a key with the operations:read scope.`,
+    args: { recentMinutes: t.arg.int(recentMinutes) },
+    subscribe: (_root, args, ctx) => feedOf(ctx.services).follow(args.recentMinutes ?? 60),
+    resolve: (status) => status,
   }),
 );

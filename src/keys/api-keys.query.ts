@@ -40,7 +40,7 @@ const ApiKeyRef = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
     id: t.exposeInt('id'),
     name: t.exposeString('name', { nullable: true }),
     prefix: t.exposeString('prefix', { description: 'First characters of the key, to tell keys apart.' }),
-    scopes: t.exposeStringList('scopes', { description: 'Empty for a user key; signals:read for a partner service key.' }),
+    scopes: t.exposeStringList('scopes', { description: 'Empty for a user key; signals:read for a partner service key; operations:read for an operator (the operations console).' }),
     accountExternalId: t.exposeString('accountExternalId'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'To the minute.' }),
@@ -110,7 +110,7 @@ const MintApiKeyInput = builder.inputType('MintApiKeyInput', {
     plan: t.field({ type: AccountPlanEnum, required: true, description: 'The account\'s current plan; free is refused.' }),
     accountName: t.string({ description: 'Display name of the account.' }),
     name: t.string({ description: 'A name for the key, e.g. "production".' }),
-    scopes: t.stringList({ description: `Scopes: ${KEY_SCOPES.join(', ')} (partner service keys). Empty for a user key.` }),
+    scopes: t.stringList({ description: `Scopes: ${KEY_SCOPES.join(', ')} (a partner service key, an operator). Empty for a user key.` }),
   }),
 });
 

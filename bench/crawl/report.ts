@@ -1,0 +1,82 @@
+// bench/crawl/results.json (one entry per run, the issue's fields first) and results.md (the same
+// as a table, judged against issue 15's targets: ≥ 12 stores/s per worker process, two workers
+// about twice one, nothing missed or duplicated, the killed-worker run included).
+import { writeFileSync } from 'node:fs';
+
+export interface CrawlRun {
+  /** stores due at the run's start (the farm's stores discovery accepted into the catalog) */
+  storefronts: number;
+  workers: number;
+  storesPerSecond: number;
+  /** stores due at the start that no observation reached */
+  missed: number;
+  /** observations beyond the first of a store */
+  duplicated: number;
+  p50ObservationMs: number | null;
+  p99ObservationMs: number | null;
+  /** stores observed when a worker was killed (SIGKILL); null when none was */
+  killedWorkerAfter: number | null;
+  seconds: number;
+  outcomes: Record<string, number>;
+  workerConcurrency: number;
+  loadAverageBefore: number[];
+  loadAverageAfter: number[];
+}
+
+export interface CrawlReport {
+  started: string;
+  command: string;
+  commit: string;
+  machine: string;
+  farmStores: number;
+  runs: CrawlRun[];
+}
+
+export const TARGET_PER_WORKER = 12;
+
+function verdict(run: CrawlRun, single: CrawlRun | undefined): string {
+  const misses: string[] = [];
+  if (!(run.storesPerSecond >= TARGET_PER_WORKER * run.workers) && run.killedWorkerAfter === null) {
+    misses.push(`${run.storesPerSecond} < ${TARGET_PER_WORKER * run.workers} stores/s`);
+  }
+  if (run.missed > 0) misses.push(`${run.missed} missed`);
+  if (run.duplicated > 0) misses.push(`${run.duplicated} duplicated`);
+  if (single && run.workers > 1 && run.killedWorkerAfter === null) {
+    const scale = run.storesPerSecond / single.storesPerSecond;
+    if (scale < 0.8 * run.workers) misses.push(`×${scale.toFixed(2)} of one worker`);
+  }
+  return misses.length ? `missed: ${misses.join(', ')}` : 'met';
+}
+
+export function writeCrawlReport(base: string, report: CrawlReport): void {
+  writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  const single = report.runs.find((r) => r.workers === 1 && r.killedWorkerAfter === null);
+  const rows = report.runs.map((run) =>
+    [
+      run.workers + (run.killedWorkerAfter !== null ? ` (one killed after ${run.killedWorkerAfter})` : ''),
+      run.storefronts.toLocaleString('en-US'),
+      run.storesPerSecond.toFixed(2),
+      (run.storesPerSecond / run.workers).toFixed(2),
+      run.missed,
+      run.duplicated,
+      run.p50ObservationMs ?? '-',
+      run.p99ObservationMs ?? '-',
+      run.seconds,
+      Object.entries(run.outcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', '),
+      run.loadAverageBefore.join(' / '),
+      verdict(run, single),
+    ].join(' | '),
+  );
+  const text = `# Crawl bench (issue 15)
+
+\`${report.command}\` — started ${report.started}, commit ${report.commit}; ${report.machine}.
+The farm serves ${report.farmStores.toLocaleString('en-US')} storefronts; the catalog holds those discovery accepted. Each run
+makes every catalog store due at once, after the farm moved to its next epoch (about 30 % of stores changed).
+Target: ≥ ${TARGET_PER_WORKER} stores/s per worker process, two workers ≈ 2×, missed and duplicated 0 (the killed-worker run too).
+
+| workers | stores | stores/s | per worker | missed | duplicated | p50 ms | p99 ms | seconds | outcomes | load avg (1/5/15 min) before | verdict |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${rows.map((r) => `| ${r} |`).join('\n')}
+`;
+  writeFileSync(`${base}.md`, text);
+}

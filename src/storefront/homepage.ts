@@ -41,7 +41,31 @@ const SOCIAL_URL_PREFIX: Record<(typeof SOCIAL_NETWORKS)[number], string> = {
 /** share buttons and the platform's own pages are not the store's profiles */
 const NOT_A_PROFILE = /^(sharer|share|intent|home|shopify|pin|watch|p|reel|tr|plugins|dialog)$/i;
 
-const EMAIL = /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}/g;
+/**
+ * Addresses as /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}/g finds them, found from
+ * each "@" instead: that expression, scanned over a whole page, tries its 64-character local part at
+ * every position and cost a quarter of an observation's CPU on a 100 KB homepage. Same matches, in
+ * the same order (a match starts where the expression's leftmost scan would start it: at most 64
+ * characters before its "@", never inside the previous match).
+ */
+export function emailsIn(html: string): string[] {
+  const found: string[] = [];
+  let previousEnd = 0;
+  for (let at = html.indexOf('@'); at >= 0; at = html.indexOf('@', at + 1)) {
+    if (at < previousEnd) continue;
+    let start = at;
+    while (start > previousEnd && at - start < 64 && isLocalChar(html.charCodeAt(start - 1))) start--;
+    if (start === at) continue;
+    EMAIL_DOMAIN.lastIndex = at + 1;
+    if (!EMAIL_DOMAIN.test(html)) continue;
+    found.push(html.slice(start, EMAIL_DOMAIN.lastIndex));
+    previousEnd = EMAIL_DOMAIN.lastIndex;
+  }
+  return found;
+}
+const EMAIL_DOMAIN = /[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}/y;
+const isLocalChar = (c: number) =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 37 || c === 43 || c === 45;
 /** asset names such as logo@2x.png look like addresses */
 const NOT_AN_EMAIL = /\.(png|jpe?g|gif|webp|svg|avif|css|js)$/i;
 
@@ -73,7 +97,7 @@ export function readHomepage(html: string, dropshipVocabulary: readonly string[]
     }),
   ) as Required<LegacySocials>;
 
-  const emails = [...new Set([...html.matchAll(EMAIL)].map((m) => m[0].toLowerCase()))]
+  const emails = [...new Set(emailsIn(html).map((email) => email.toLowerCase()))]
     .filter((email) => !NOT_AN_EMAIL.test(email))
     .slice(0, 10);
 

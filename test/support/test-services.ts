@@ -22,6 +22,8 @@ export interface RoundTripCounter {
   legacyRoundTrips: number;
   /** the SQL text of each counted statement, in order (for failure messages) */
   readonly log: string[];
+  /** each counted statement with its parameters, in order (to EXPLAIN what a request ran) */
+  readonly sent: Array<{ text: string; values: unknown[] }>;
   reset(): void;
 }
 
@@ -42,10 +44,12 @@ function createCounter(): RoundTripCounter {
     statements: 0,
     legacyRoundTrips: 0,
     log: [],
+    sent: [],
     reset() {
       counter.statements = 0;
       counter.legacyRoundTrips = 0;
       counter.log.length = 0;
+      counter.sent.length = 0;
     },
   };
   return counter;
@@ -63,7 +67,10 @@ function countingDatabase(url: string, queryTimeoutMs: number, counter: RoundTri
   pool.query = ((...args: unknown[]) => {
     counter.statements += 1;
     const first = args[0];
-    counter.log.push(typeof first === 'string' ? first : String((first as { text?: string }).text));
+    const text = typeof first === 'string' ? first : String((first as { text?: string }).text);
+    const values = (typeof first === 'string' ? args[1] : (first as { values?: unknown[] }).values) ?? [];
+    counter.log.push(text);
+    counter.sent.push({ text, values: Array.isArray(values) ? values : [] });
     return query(...args);
   }) as typeof pool.query;
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });

@@ -1,0 +1,89 @@
+// The hot routes read through the indexes meant for them. The catalog fixture alone is 12 stores, on
+// which the planner rightly reads whole tables; so 20,000 filler stores (3 products each, a third of
+// of them running klaviyo) are added under names no fixture request matches, the tables analysed, and
+// every statement a request sent is EXPLAINed as the service planned it. A lost index, or a
+// predicate written so that no index applies, shows as a scan of the whole table.
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../../app/server.ts';
+import { loadCatalogFixture } from '../support/catalog-fixture.ts';
+import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+const FILLER_STORES = 20_000;
+
+let t: CatalogTestServices;
+let app: FastifyInstance;
+let explainer: pg.Client;
+
+beforeAll(async () => {
+  t = await createTestServices({ countStatements: true });
+  await loadCatalogFixture(t.services.db.pool, t.services.legacy);
+  explainer = new pg.Client({ connectionString: t.services.db.url });
+  await explainer.connect();
+  await explainer.query(`
+    INSERT INTO stores (domain, name, country_code, vertical, monthly_visits, revenue_high_usd)
+    SELECT 'filler-' || g || '.example', 'Filler ' || md5(g::text), (ARRAY['US', 'GB', 'DE', 'FR', 'CA'])[1 + g % 5],
+           (ARRAY['Apparel', 'Beauty', 'Home', 'Toys'])[1 + g % 4], g % 5000, g % 9000
+      FROM generate_series(1, ${FILLER_STORES}) g`);
+  await explainer.query(`
+    INSERT INTO products (store_id, handle, title, price, is_best_seller)
+    SELECT s.id, 'item-' || k, 'Item ' || md5(s.id || '-' || k), (s.id % 100) + k, k = 1
+      FROM stores s CROSS JOIN generate_series(1, 3) k WHERE s.domain LIKE 'filler-%'`);
+  // every filler store runs one filler app, and one in a hundred klaviyo too
+  await explainer.query(`INSERT INTO apps (slug, name) VALUES ('filler-app', 'Filler App')`);
+  await explainer.query(`
+    INSERT INTO store_apps (store_id, app_id)
+    SELECT s.id, a.id FROM stores s JOIN apps a ON a.slug = 'filler-app' OR (a.slug = 'klaviyo' AND s.id % 100 = 0)
+     WHERE s.domain LIKE 'filler-%'`);
+  await explainer.query('ANALYZE stores, products, store_apps, apps');
+  app = await buildServer(t.services);
+});
+
+afterAll(async () => {
+  await explainer?.end();
+  await app?.close();
+  await t?.close();
+});
+
+/** The plan nodes of every statement `url` sent that reads `table`, EXPLAINed as a large catalog would be planned. */
+async function plansOf(url: string, table: string): Promise<PlanNode[][]> {
+  t.counter!.reset();
+  const res = await app.inject({ method: 'GET', url });
+  expect(res.statusCode, res.body).toBe(200);
+  const plans: PlanNode[][] = [];
+  for (const { text, values } of t.counter!.sent) {
+    if (!new RegExp(`\\b${table}\\b`).test(text) || !/^\s*(SELECT|WITH)\b/i.test(text)) continue;
+    const { rows } = await explainer.query(`EXPLAIN (FORMAT JSON) ${text}`, values);
+    plans.push(nodesOf(rows[0]["QUERY PLAN"][0].Plan));
+  }
+  expect(plans.length, `no statement of ${url} read ${table}`).toBeGreaterThan(0);
+  return plans;
+}
+
+/** every index a plan reads (a bitmap index scan names its index, its heap scan the table) */
+const indexesUsed = (plans: PlanNode[][]) => new Set(plans.flat().flatMap((n) => (n['Index Name'] ? [n['Index Name']] : [])));
+describe('the hot routes read through their indexes', () => {
+  it.each([
+    ['a store profile', '/v1/stores/acme-apparel.com', 'stores', ['stores_domain_key']],
+    ['the busiest stores', '/v1/stores?sort=visits&limit=5', 'stores', ['stores_monthly_visits_idx']],
+    ['a country filter in visits order', '/v1/stores?countryCode=US&limit=5', 'stores', ['stores_country_code_monthly_visits_idx']],
+    ['a store\'s best-sellers', '/v1/stores/acme-apparel.com/products?isBestSeller=true', 'products', ['products_best_sellers_idx']],
+    ['an app\'s stores', '/v1/apps/klaviyo/stores', 'store_apps', ['store_apps_app_id_store_id_idx']],
+    // the snapshots are partitioned by month: each month's primary key (store_id, day)
+    ['a store\'s daily history', '/v1/stores/acme-apparel.com/history?limit=30', 'store_daily_snapshots', [/^store_daily_snapshots_p\d{6}_pkey$/]],
+  ])('%s (%s) reads %s through %s', async (_what, url, table, intended) => {
+    const used = [...indexesUsed(await plansOf(url, table as string))];
+    const meant = (name: string) => (intended as Array<string | RegExp>).some((index) => (typeof index === 'string' ? index === name : index.test(name)));
+    expect(used.some(meant), `used: ${used.join(', ') || 'none'}`).toBe(true);
+  });
+});

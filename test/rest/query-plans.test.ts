@@ -1,8 +1,10 @@
 // The hot routes read through the indexes meant for them. The catalog fixture alone is 12 stores, on
-// which the planner rightly reads whole tables; so 20,000 filler stores (3 products each, a third of
-// of them running klaviyo) are added under names no fixture request matches, the tables analysed, and
-// every statement a request sent is EXPLAINed as the service planned it. A lost index, or a
-// predicate written so that no index applies, shows as a scan of the whole table.
+// which the planner rightly reads whole tables; so 20,000 filler stores (3 products each, each
+// running a filler app, one in a hundred klaviyo too) are added under names no fixture request
+// matches, the tables analysed, and every statement a request sent is EXPLAINed as the service
+// planned it: the index meant for the route must be in the plan. A lost index, or a predicate
+// written so that no index applies, is not. (Text searches follow their own suite's plans and are
+// not pinned here.)
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

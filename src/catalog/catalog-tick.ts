@@ -10,9 +10,13 @@ import { TICK_TASK, topUp } from './work-queue.ts';
 export const TICK_BUSY_MS = 1_000;
 export const TICK_IDLE_MS = 60_000;
 
-/** Queues the tick `delayMs` from now (replacing a pending one; a running one is left to finish). */
-export async function queueTick(db: Queryable, delayMs = 0): Promise<void> {
-  await enqueueJob(db, TICK_TASK, {}, { jobKey: TICK_TASK, runAt: new Date(Date.now() + delayMs), maxAttempts: 3 });
+/**
+ * Queues the tick `delayMs` from now (a running one is left to finish). An import or a test asks
+ * for one now and replaces a pending one; the tick's own next one (`afterRun`) never postpones a
+ * tick someone asked for while it ran.
+ */
+export async function queueTick(db: Queryable, delayMs = 0, afterRun = false): Promise<void> {
+  await enqueueJob(db, TICK_TASK, {}, { jobKey: TICK_TASK, runAt: new Date(Date.now() + delayMs), maxAttempts: 3, keepPendingRunAt: afterRun });
 }
 
 /** Queues a tick unless one is pending or running. */
@@ -34,6 +38,6 @@ export function tickTask(deps: { pool: pg.Pool; clock: () => Date; globalConcurr
       const until = next?.at ? next.at.getTime() - now.getTime() : TICK_IDLE_MS;
       delayMs = Math.min(TICK_IDLE_MS, Math.max(TICK_BUSY_MS, until));
     }
-    await queueTick(deps.pool, delayMs);
+    await queueTick(deps.pool, delayMs, true);
   };
 }

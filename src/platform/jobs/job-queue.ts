@@ -11,14 +11,23 @@ export interface EnqueueOptions {
   jobKey?: string;
   maxAttempts?: number;
   runAt?: Date;
+  /** with jobKey: a pending job of the key keeps its run_at (graphile-worker's preserve_run_at), so an earlier call is not postponed */
+  keepPendingRunAt?: boolean;
 }
 
 export type Queryable = Pick<pg.PoolClient, 'query'>;
 
 export async function enqueueJob(db: Queryable, task: string, payload: object, options: EnqueueOptions = {}): Promise<void> {
   await db.query(
-    `SELECT ${JOB_SCHEMA}.add_job($1, $2::json, job_key => $3, max_attempts => $4, run_at => $5)`,
-    [task, JSON.stringify(payload), options.jobKey ?? null, options.maxAttempts ?? null, options.runAt ?? null],
+    `SELECT ${JOB_SCHEMA}.add_job($1, $2::json, job_key => $3, max_attempts => $4, run_at => $5, job_key_mode => $6)`,
+    [
+      task,
+      JSON.stringify(payload),
+      options.jobKey ?? null,
+      options.maxAttempts ?? null,
+      options.runAt ?? null,
+      options.keepPendingRunAt ? 'preserve_run_at' : 'replace',
+    ],
   );
 }
 

@@ -72,6 +72,23 @@ describe('egress', () => {
     await expect(egress.fetch('https://shop-a.test/')).rejects.toMatchObject({ failure: 'too_large' });
   });
 
+  it('paces the requests to one host by EGRESS_HOST_INTERVAL_MS (politeness) and holds no other host up', async () => {
+    const interval = 2_000;
+    const egress = createEgress({ ...options(`shop-a.test=http://127.0.0.1:${fixtures.port},dropper.test=http://127.0.0.1:${fixtures.port}`), hostIntervalMs: interval });
+    const started = Date.now();
+    const finished: Record<string, number> = {};
+    const get = (name: string, url: string) => egress.fetch(url).then((response) => ((finished[name] = Date.now() - started), response.status));
+    const statuses = await Promise.all([
+      get('first', 'https://shop-a.test/meta.json'),
+      get('second', 'https://shop-a.test/products.json'),
+      get('other host', 'https://dropper.test/meta.json'),
+    ]);
+    expect(statuses).toEqual([200, 200, 200]);
+    // the second request to shop-a.test waited the interval; dropper.test did not wait behind it
+    expect(finished.second).toBeGreaterThanOrEqual(interval);
+    expect(finished['other host']).toBeLessThan(finished.second!);
+  });
+
   it('rejects a malformed EGRESS_OVERRIDES entry', () => {
     expect(() => parseEgressOverrides('shop-a.test')).toThrow(/host=origin/);
     expect(() => parseEgressOverrides('a.test=ftp://127.0.0.1')).toThrow(/origin/);

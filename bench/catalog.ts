@@ -3,17 +3,25 @@
 // words) to rotate through, so requests do not all hit one cached row.
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
+import { searchQueries, titleQueries } from '../test/support/search-queries.ts';
 
 /** the catalog size the bench runs on; BENCH_STORES lowers it for trying the harness on a small catalog */
 export const BENCH_STORES = Number(process.env.BENCH_STORES ?? 1_000_000);
 
 export interface CatalogSample {
   stores: Array<{ domain: string; id: number; legacyId: string | null }>;
-  nameWords: string[];
+  /** store search queries of every kind people type (test/support/search-queries.ts), at least 200 */
+  storeQueries: string[];
   verticals: string[];
   countries: string[];
-  titleWords: string[];
+  /** product title queries of every kind, at least 200 */
+  titleQueries: string[];
+  /** slugs of the most installed apps */
+  apps: string[];
 }
+
+/** queries of each kind in the search families' rotation: nine store kinds, seven title kinds (at least 200 each) */
+const QUERIES_PER_KIND = { stores: 30, titles: 36 };
 
 async function storeCount(url: string): Promise<number | null> {
   const client = new pg.Client({ connectionString: url });
@@ -76,16 +84,18 @@ export async function sampleCatalog(url: string): Promise<CatalogSample> {
       `SELECT country_code AS c FROM stores TABLESAMPLE SYSTEM (1) REPEATABLE (7) WHERE country_code IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 8`,
     );
     const titles = await client.query<{ title: string }>(
-      `SELECT title FROM products TABLESAMPLE SYSTEM (0.01) REPEATABLE (7) LIMIT 200`,
+      // every 20th title of a 0.2% block sample: titles from many stores, not a few stores' catalogs
+      `SELECT title FROM (SELECT title, row_number() OVER () AS n FROM products TABLESAMPLE SYSTEM (0.2) REPEATABLE (7)) sampled
+        WHERE n % 20 = 0 LIMIT 600`,
     );
-    const words = (texts: string[]) =>
-      [...new Set(texts.flatMap((t) => t.split(/[^A-Za-z]+/)).filter((w) => w.length >= 4).map((w) => w.toLowerCase()))].slice(0, 60);
+    const apps = await client.query<{ slug: string }>(`SELECT slug FROM apps ORDER BY install_count DESC, slug LIMIT 8`);
     return {
       stores: stores.rows.map(({ domain, id, legacyId }) => ({ domain, id, legacyId })),
-      nameWords: words(stores.rows.map((r) => r.name)),
+      storeQueries: searchQueries(stores.rows, QUERIES_PER_KIND.stores).map((query) => query.q),
       verticals: verticals.rows.map((r) => r.v),
       countries: countries.rows.map((r) => r.c.trim()),
-      titleWords: words(titles.rows.map((r) => r.title)),
+      titleQueries: titleQueries(titles.rows.map((r) => r.title), QUERIES_PER_KIND.titles).map((query) => query.q),
+      apps: apps.rows.map((r) => r.slug),
     };
   } finally {
     await client.end();

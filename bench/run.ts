@@ -29,6 +29,8 @@ const familyFilter = (process.env.BENCH_FAMILIES ?? '')
   .map((part) => part.trim().toLowerCase())
   .filter(Boolean);
 const COOL_DOWN_MS = 6_000;
+/** restarts of the service timed for their first request (families with firstAfterRestart) */
+const RESTARTS = 3;
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const git = (cmd: string) => execSync(`git ${cmd}`, { encoding: 'utf8' }).trim();
 
@@ -141,6 +143,24 @@ try {
       }
     } finally {
       await service.stop();
+    }
+
+    // 2b. the first request a freshly started service answers (new connections, nothing planned yet)
+    for (const result of results.filter((r) => r.family.firstAfterRestart)) {
+      result.firstAfterRestartMs = [];
+      for (let restart = 0; restart < RESTARTS; restart++) {
+        const fresh = await startNode('app/main.ts', serviceEnv, { readyPath: '/v1/health' });
+        try {
+          const path = result.family.paths[(restart * 37 + 11) % result.family.paths.length]!;
+          const started = performance.now();
+          const res = await fetch(`${fresh.baseUrl}${path}`, { headers });
+          await res.arrayBuffer();
+          result.firstAfterRestartMs.push(res.ok ? performance.now() - started : Number.NaN);
+        } finally {
+          await fresh.stop();
+        }
+      }
+      log(`${result.family.name}: first request after a restart ${result.firstAfterRestartMs.map((t) => t.toFixed(1)).join(', ')} ms`);
     }
   }
 

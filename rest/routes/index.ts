@@ -33,10 +33,12 @@ import {
   listStoreHistory,
   listStoreProducts,
   searchStores,
+  storeFacets,
 } from './stores.ts';
 
 export const catalogRoutes: readonly RestRoute[] = [
   searchStores,
+  storeFacets,
   compareStores,
   getStore,
   listStoreProducts,

@@ -27,13 +27,14 @@ export const searchProducts = defineRoute({
   description:
     `At least one of ${PRODUCT_FILTERS.join(', ')} is required. Without any, the answer is bad_request (400) with ` +
     `\`details: {parameter: "${PRODUCT_FILTERS.join('|')}", rule: "at least one filter is required"}\`. ` +
-    'Order: with q, closest titles first; with a price range, cheapest first; otherwise by best-seller rank. ' +
+    'Order: with q, best title matches first (titles matching more of the words, and better: the word itself, a word it ' +
+    'begins, a typo of it, a longer word containing it); with a price range, cheapest first; otherwise by best-seller rank. ' +
     'Prices are in the product currency (USD when the store states none).',
   document: SearchProductsDocument,
   pathParams: noPathParams,
   query: z
     .strictObject({
-      q: textParam().optional().meta({ description: 'Title search.' }),
+      q: textParam().optional().meta({ description: 'Title search by words, typo-tolerant; the last word may be a prefix being typed.' }),
       isBestSeller: booleanParam().optional().meta({ description: 'Only best sellers (true) or only the others (false).' }),
       priceMin: numberParam({ min: 0 }).optional().meta({ description: 'Minimum price.' }),
       priceMax: numberParam({ min: 0 }).optional().meta({ description: 'Maximum price.' }),

@@ -7,6 +7,7 @@ import {
   ListStoreHistoryDocument,
   ListStoreProductsDocument,
   SearchStoresDocument,
+  StoreFacetsDocument,
   type GetStoreQuery,
 } from '../generated/operations.ts';
 import { connectionArgs, listEnvelope, pageOfList } from '../pagination.ts';
@@ -22,6 +23,7 @@ import {
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
 import { MAX_HISTORY_DAYS } from '../../src/graphql/pagination.ts';
 import { MAX_APP_SLUGS, TLD, TLD_RULE } from '../../src/stores/store-filter.ts';
+import { DEFAULT_FACET_VALUES, MAX_FACET_VALUES } from '../../src/stores/store-facets.ts';
 import { AppList } from '../schemas/apps.ts';
 import { ProductList } from '../schemas/products.ts';
 import {
@@ -29,6 +31,7 @@ import {
   HistoryList,
   STORE_GROUPINGS,
   StoreComparison,
+  StoreFacets,
   StoreGroupList,
   StoreList,
   StoreProfile,
@@ -55,7 +58,13 @@ const appSlugsParam = (description: string) =>
 
 /** The filters of GET /v1/stores, shared by the plain and grouped modes and the facets. */
 const storeFilterParams = {
-  q: textParam().optional().meta({ description: 'Brand or domain, fuzzy (trigram) match.' }),
+  q: textParam()
+    .optional()
+    .meta({
+      description:
+        'Brand, name or domain, typo-tolerant (one or two typing mistakes by word length, a word being typed as a prefix): ' +
+        'the exact domain first, then the exact name, then a domain typed without its TLD, then word matches by relevance.',
+    }),
   vertical: textParam().optional().meta({ description: 'Vertical name, case-insensitive.' }),
   industry: textParam().optional().meta({ description: 'Industry name, case-insensitive.' }),
   category: textParam().optional().meta({ description: 'Category name, case-insensitive.' }),
@@ -187,13 +196,57 @@ export const searchStores = defineRoute({
   },
   response: z.union([StoreList, StoreGroupList]),
   respond: (data, p) => {
-    if (p.groupBy === undefined) return listEnvelope(required(data.stores, 'stores'), p);
+    if (p.groupBy === undefined) {
+      const stores = required(data.stores, 'stores');
+      const { filterSuggestions: suggestions } = stores;
+      return { ...listEnvelope(stores, p), ...(suggestions.length ? { meta: { suggestions } } : {}) };
+    }
+    const groups = required(data.storeGroups, 'storeGroups');
+    const { filterSuggestions: suggestions } = groups;
     return {
-      ...listEnvelope(required(data.storeGroups, 'storeGroups'), p),
-      meta: { mode: 'grouped' as const, groupBy: p.groupBy, groupBy2: p.groupBy2 ?? null, groupMetric: p.groupMetric },
+      ...listEnvelope(groups, p),
+      meta: {
+        mode: 'grouped' as const,
+        groupBy: p.groupBy,
+        groupBy2: p.groupBy2 ?? null,
+        groupMetric: p.groupMetric,
+        ...(suggestions.length ? { suggestions } : {}),
+      },
     };
   },
   example: `/v1/stores?q=${SEEDED.brand}&limit=5`,
+});
+
+export const storeFacets = defineRoute({
+  operationId: 'storeFacets',
+  method: 'GET',
+  path: '/v1/stores/facets',
+  tag: 'Stores',
+  summary: 'The valid values of the store filters, with store counts',
+  description:
+    'The values of vertical, industry, category, countryCode, theme, tld and app (slugs) among the stores the same filters ' +
+    'as GET /v1/stores keep (the whole catalog without any), each with its number of stores, most stores first; pass a ' +
+    'value as the filter of the same name. `suggestions` names the nearest valid values of any filter value no store has. ' +
+    'Without filters the counts are the whole catalog\'s, recomputed with the grouped rollups every few minutes; with ' +
+    'filters they are counted live.',
+  document: StoreFacetsDocument,
+  pathParams: noPathParams,
+  query: z
+    .strictObject(storeFilterParams)
+    .extend({
+      perFacet: integerParam({ min: 1, max: MAX_FACET_VALUES })
+        .default(DEFAULT_FACET_VALUES)
+        .meta({ description: `Values listed per facet, most stores first: 1 to ${MAX_FACET_VALUES}.` }),
+    })
+    .superRefine(checkFilterRanges),
+  canBeNotFound: false,
+  variables: (p) => ({ filter: storeFilterVariables(p), perFacet: p.perFacet }),
+  response: StoreFacets,
+  respond: (data) => {
+    const { stores, suggestions, ...facets } = data.storeFacets;
+    return { stores, facets, suggestions };
+  },
+  example: `/v1/stores/facets?vertical=${encodeURIComponent(SEEDED.vertical)}&perFacet=10`,
 });
 
 export const getStore = defineRoute({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, Day, Month, PercentBand, RevenueBand, listOf, orNull } from './common.ts';
+import { DateTime, Day, Month, Page, PercentBand, RevenueBand, listOf, orNull } from './common.ts';
 import { App } from './apps.ts';
 
 const share = (what: string) => z.number().min(0).max(1).meta({ description: `Share of visits from ${what}, 0 to 1.` });
@@ -153,7 +153,21 @@ export const StoreGroupRow = z
   })
   .meta({ id: 'StoreGroupRow', description: 'A grouped row. Grouped rows are not stores.' });
 
-export const StoreList = listOf(StoreCard, 'StoreList', 'A page of store cards.');
+export const FilterSuggestion = z
+  .strictObject({
+    parameter: z.string().meta({ description: 'The filter: vertical, industry, category, countryCode, theme, tld, app, anyApp or notApp.' }),
+    value: z.string().meta({ description: 'The value given, which no store of the catalog has.' }),
+    nearest: z.array(z.string()).meta({ description: "Up to 3 of the catalog's values, closest first; empty when none is near." }),
+  })
+  .meta({ id: 'FilterSuggestion', description: 'A filter value no store has (it matches nothing) and the nearest valid values.' });
+
+const suggestions = z
+  .array(FilterSuggestion)
+  .meta({ description: 'Present when a filter value names nothing in the catalog: the nearest valid values (GET /v1/stores/facets lists them all).' });
+
+export const StoreList = z
+  .strictObject({ data: z.array(StoreCard), page: Page, meta: z.strictObject({ suggestions }).optional() })
+  .meta({ id: 'StoreList', description: 'A page of store cards.' });
 
 export const STORE_GROUPINGS = ['country', 'vertical', 'industry', 'category'] as const;
 export const GROUP_METRICS = ['mean', 'median', 'max', 'min'] as const;
@@ -167,9 +181,38 @@ export const StoreGroupList = z
       groupBy: z.enum(STORE_GROUPINGS),
       groupBy2: z.enum(STORE_GROUPINGS).nullable(),
       groupMetric: z.enum(GROUP_METRICS),
+      suggestions: suggestions.optional(),
     }),
   })
   .meta({ id: 'StoreGroupList', description: 'A page of grouped rows (GET /v1/stores with groupBy).' });
+
+const FacetValue = z
+  .strictObject({
+    value: z.string().meta({ description: 'A value as the catalog spells it: pass it as the filter of the same name.' }),
+    stores: z.number().int().meta({ description: 'Stores with this value among those the filters keep.' }),
+  })
+  .meta({ id: 'FacetValue' });
+
+const facetValues = (description: string) => z.array(FacetValue).meta({ description });
+
+export const StoreFacets = z
+  .strictObject({
+    stores: z.number().int().meta({ description: 'Stores the filters keep.' }),
+    facets: z.strictObject({
+      vertical: facetValues('Values of the vertical filter.'),
+      industry: facetValues('Values of the industry filter.'),
+      category: facetValues('Values of the category filter.'),
+      countryCode: facetValues('Values of the countryCode filter.'),
+      theme: facetValues('Values of the theme filter.'),
+      tld: facetValues('Values of the tld filter: domain endings (store.example, example), each counting every store whose domain ends in it.'),
+      app: facetValues('App slugs, for the app, anyApp and notApp filters.'),
+    }),
+    suggestions,
+  })
+  .meta({
+    id: 'StoreFacets',
+    description: "The store filters' valid values with store counts among the stores the filters keep, most stores first.",
+  });
 
 export const StoreComparison = z
   .strictObject({

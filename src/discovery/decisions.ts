@@ -7,6 +7,7 @@ import { KEY_CACHE_TTL_MS } from '../access/authenticate.ts';
 import { exampleRateLimitHeaders } from '../access/headers.ts';
 import { DEFAULT_RESPONSE_CACHE_TTL_MS } from '../http/response-cache.ts';
 import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store-rollups.ts';
+import { NARROW_SEARCH_DOCUMENTS } from '../search/relevance-page.ts';
 
 const RATE_LIMIT_EXAMPLE = exampleRateLimitHeaders();
 
@@ -48,8 +49,10 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'page.total on very broad lists',
     decision:
       'Exact up to 10,000 matches; beyond that it is PostgreSQL\'s estimate. page.hasMore is always exact: page ' +
-      'until it is false. A fuzzy search (q on stores or products) that PostgreSQL already estimates at more than ' +
-      '10,000 matches is not counted: its total is that estimate.',
+      'until it is false. A text search (q on stores or products) is counted exactly while the words it matched are held ' +
+      `by at most ${NARROW_SEARCH_DOCUMENTS} stores or products (the search index counts them); beyond that its total is ` +
+      'that count (an upper bound: a match holding two of the words counts twice), or with other filters PostgreSQL\'s ' +
+      'estimate, and it is not exact (GraphQL totalCountExact: false).',
   },
   {
     topic: 'The synthetic demo catalog',
@@ -90,9 +93,15 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'Relevance order of q searches',
     decision:
-      'Stores: the store whose domain is q first, then how closely q matches a word of the name or the domain ' +
-      '(pg_trgm word similarity, matches from 0.6), then visits. Products: closest title first (word similarity); ' +
-      'equally close titles come in a stable index order (by id when another filter narrows the search).',
+      'q is split into words (letters and digits; a full domain or URL is searched by its first label). Each word matches ' +
+      'a store\'s or title\'s words as: itself; for the last word, any word it begins (typing); a word within one typing ' +
+      'mistake for 3 to 5 letters or two from 6 letters on (a swap of neighbouring letters is one); a longer word ' +
+      'containing it (4 letters or more). Relevance adds, per word, the best match\'s quality (itself 1, begun 0.8, one ' +
+      'mistake 0.7, contained 0.6, two mistakes 0.5) times the word\'s weight (rarer words weigh more). Stores: the store ' +
+      'whose domain is q first, then exact names, then domains starting with q when q is typed as a domain (with a dot, ' +
+      'dash or digit: birchgarden-official, birchgarden.shop), then relevance; ties go round-robin over the few brands a ' +
+      'prefix or a typo can stand for, then to visits. Products: relevance, then id. A word near nothing in the catalog ' +
+      'matches nothing: nonsense finds nothing.',
   },
   {
     topic: 'Product search without a filter',
@@ -102,11 +111,25 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'Store search parameters beyond those named',
     decision:
-      'Filters also include industry, category, maxVisits and minRevenue (USD, high end of the band); sort also ' +
+      'Filters also include industry, category, maxVisits and minRevenue (USD, high end of the band), and the ' +
+      'technology and catalog filters: app (comma-separated app slugs; the store runs all of them), anyApp (at least one), ' +
+      'notApp (none), theme (case-insensitive), minProducts and maxProducts (catalog size), firstSeenAfter (on or after ' +
+      'that day, UTC) and firstSeenBefore (before that day), and tld (a domain ending of whole labels: tld=uk matches ' +
+      'brand.co.uk; the demo catalog\'s stores end in .example, e.g. tld=store.example). GET /v1/stores/facets lists the ' +
+      'valid values with store counts under the same filters. Sort also ' +
       'takes rating, newest and relevance (the default when q is given, otherwise revenue). Without groupBy, ' +
       'sort=stores gives the default order and groupBy2/groupMetric have no effect, so a grouped query with groupBy ' +
       'dropped lists the stores behind it. With groupBy, sort is stores (default), revenue or visits; groupMetric ' +
       'defaults to median; groupBy2 must differ from groupBy.',
+  },
+  {
+    topic: 'A filter value the catalog does not have',
+    decision:
+      'A value of vertical, industry, category, countryCode, theme, tld, app, anyApp or notApp that no store has (compared ' +
+      'case-insensitively) is not an error: the list is empty (an unknown app under notApp excludes nothing, under anyApp it ' +
+      'drops out) and `meta.suggestions` lists, per such value, `{parameter, value, nearest}` with up to 3 of the ' +
+      'catalog\'s nearest values, closest first (in grouped mode beside meta.mode). A list whose values all exist carries ' +
+      'no meta.suggestions.',
   },
   {
     topic: 'Grouped rows',

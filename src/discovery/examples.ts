@@ -39,7 +39,7 @@ export const EXAMPLES: ExamplesDocument = {
         {
           method: 'GET',
           path: `/v1/stores?q=${SEEDED.brand}&limit=5`,
-          purpose: 'Find the store by brand or domain (fuzzy).',
+          purpose: 'Find the store by brand, name or domain (typo-tolerant; the exact domain comes first).',
           next: 'Take data[i].domain of the right card as {domain}. Never guess a domain.',
         },
         {

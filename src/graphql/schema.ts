@@ -14,6 +14,7 @@ import '../stores/store-models.type.ts';
 import '../stores/store.query.ts';
 import '../stores/store-search.query.ts';
 import '../stores/store-groups.query.ts';
+import '../stores/store-facets.query.ts';
 import '../stores/store-compare.query.ts';
 import '../products/product.type.ts';
 import '../products/product.query.ts';

@@ -2,9 +2,9 @@
 import type { NumberValidationOptions } from '@pothos/plugin-zod';
 import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
-import { offsetConnection } from '../graphql/pagination.ts';
+import { offsetConnection, pagedConnection } from '../graphql/pagination.ts';
 import { domainSchema } from '../stores/domain.ts';
-import { countProducts, searchProducts } from './product-search.sql.ts';
+import { countProducts, resolveProductFilter, searchProducts, titleSearchPage } from './product-search.sql.ts';
 import { ProductConnection } from './product.type.ts';
 import { rules } from '../access/field-rules.ts';
 
@@ -14,7 +14,10 @@ const ProductFilter = builder.inputType('ProductFilter', {
   description: 'At least one of q, isBestSeller, priceMin, priceMax is required; domain narrows to one store.',
   fields: (t) => ({
     q: t.string({
-      description: 'Title search (substring or fuzzy word match).',
+      description:
+        'Title search by words: each word matches itself, the last word also as a prefix being typed, words within one ' +
+        'typing mistake (3 to 5 letters) or two (6 on, a swap of neighbouring letters counting as one), and longer words ' +
+        'containing it. Titles matching more words, and better, come first.',
       validate: { type: 'string', minLength: [2, { message: 'must be at least 2 characters' }], maxLength: 200 },
     }),
     isBestSeller: t.boolean(),
@@ -40,13 +43,20 @@ builder.queryField('products', (t) =>
   t.field({
     extensions: rules({ quota: 'productSearches', cache: 'public' }),
     type: ProductConnection,
-    description: 'Products across stores. With q: closest titles first; with a price range: cheapest first; otherwise by best-seller rank.',
+    description: 'Products across stores. With q: best title matches first (see ProductFilter.q); with a price range: cheapest first; otherwise by best-seller rank.',
     args: { ...pageArgs, filter: t.arg({ type: ProductFilter, required: true }) },
-    resolve: (_root, { filter, ...args }, ctx) =>
-      offsetConnection(
+    resolve: async (_root, { filter, ...args }, ctx) => {
+      const pool = ctx.services.db.read;
+      const resolved = await resolveProductFilter(pool, filter);
+      if (resolved.textMatch) {
+        const match = { ...resolved, textMatch: resolved.textMatch };
+        return pagedConnection(args, (window) => titleSearchPage(pool, match, window));
+      }
+      return offsetConnection(
         args,
-        (window) => searchProducts(ctx.services.db.read, filter, window),
-        () => countProducts(ctx.services.db.read, filter),
-      ),
+        (window) => searchProducts(pool, resolved, window),
+        () => countProducts(pool, resolved),
+      );
+    },
   }),
 );

@@ -1,7 +1,10 @@
 // The product search behind `products` (GET /v1/products).
-import type { Window } from '../graphql/pagination.ts';
-import { countUpTo, likeContains, queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
-import { countFuzzyMatches } from '../stores/row-estimate.ts';
+import type { Page, Window } from '../graphql/pagination.ts';
+import { countUpTo, estimatedRows, queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
+import { holdsMatchedTerms, matchedTermDocuments, relevancePage, type SearchTable, type TextMatch } from '../search/relevance-page.ts';
+import { searchWords } from '../search/search-words.ts';
+import { matchWords, type Vocabulary } from '../search/vocabulary.ts';
+
 import { PRODUCT_COLUMNS, PRODUCTS_WITH_STORE, type ProductRecord } from './product.sql.ts';
 
 export interface ProductFilterValues {
@@ -13,55 +16,104 @@ export interface ProductFilterValues {
   domain?: string | null;
 }
 
-/**
- * Title search: a substring (ILIKE, served by the trigram GIN index on title) or a fuzzy word
- * match. Prices compare in each product's own currency.
- */
-function conditions(filter: ProductFilterValues, params: SqlParams): string {
+export const PRODUCT_VOCABULARY: Vocabulary = { table: 'product_search_vocabulary', countColumn: 'products', documentsTable: 'products' };
+
+/** Products in the relevance engine's terms (src/search/relevance-page.ts): equally relevant titles in id order. */
+const PRODUCT_SEARCH_TABLE: SearchTable = {
+  table: 'products',
+  alias: 'p',
+  order: 'p.id',
+  orderWhole: 'p.id + 0',
+  walk: '(SELECT id, search_terms FROM products ORDER BY id OFFSET 0) p',
+  listed: null,
+  roundRobin: false,
+};
+
+/** A filter ready for SQL: q's words matched against the title vocabulary. */
+export interface ResolvedProductFilter extends ProductFilterValues {
+  textMatch?: TextMatch;
+}
+
+export async function resolveProductFilter(pool: Queryable, filter: ProductFilterValues): Promise<ResolvedProductFilter> {
+  if (!filter.q) return filter;
+  return { ...filter, textMatch: await matchWords(pool, PRODUCT_VOCABULARY, searchWords(filter.q)) };
+}
+
+/** The filters besides q. Prices compare in each product's own currency. */
+function otherConditions(filter: ProductFilterValues, params: SqlParams): string[] {
   const where: string[] = [];
-  if (filter.q) {
-    const q = params.add(filter.q.trim());
-    where.push(`(p.title ILIKE ${params.add(likeContains(filter.q.trim()))} OR ${q} <% p.title)`);
-  }
   if (filter.isBestSeller != null) where.push(`p.is_best_seller = ${params.add(filter.isBestSeller)}`);
   if (filter.priceMin != null) where.push(`p.price >= ${params.add(filter.priceMin)}`);
   if (filter.priceMax != null) where.push(`p.price <= ${params.add(filter.priceMax)}`);
   if (filter.domain) where.push(`p.store_id = (SELECT id FROM stores WHERE domain = ${params.add(filter.domain)})`);
-  return where.length ? `WHERE ${where.join(' AND ')}` : '';
+  return where;
 }
 
-/**
- * q → closest titles first; a price range → cheapest first; otherwise best-seller rank.
- * A title search alone orders by the word-similarity distance (<<->, 1 - word_similarity) that the
- * GiST index on lower(title) serves nearest first (KNN): a common word's page is the first rows
- * of that index scan instead of a ranking of its hundreds of thousands of matches. Equally close
- * titles come in index order (an id tie-break would sort all of them); the index sits on
- * lower(title) so that the planner keeps filtering rare words with the GIN index on title (a
- * bitmap scan of the GiST index reads most of its 1.3 GB). Trigrams ignore case, so lower() does
- * not change a distance. With other filters the matches are few enough to rank by similarity.
- */
-function orderBy(filter: ProductFilterValues, params: SqlParams): string {
-  if (filter.q && titleSearchOnly(filter)) return `lower(${params.add(filter.q.trim())}) <<-> lower(p.title)`;
-  if (filter.q) return `word_similarity(${params.add(filter.q.trim())}, p.title) DESC, p.id`;
+/** q matches a product holding one of its words' matched terms (the word, a typed prefix, a typo, a longer word containing it). */
+function conditions(filter: ResolvedProductFilter, params: SqlParams): string[] {
+  const where = otherConditions(filter, params);
+  if (filter.q) {
+    if (!filter.textMatch) throw new Error('q must pass through resolveProductFilter before it becomes SQL');
+    where.unshift(holdsMatchedTerms('p', filter.textMatch, params) ?? 'false');
+  }
+  return where;
+}
+
+const whereOf = (conditions: string[]) => (conditions.length ? `WHERE ${conditions.join(' AND ')}` : '');
+
+/** Without q: a price range → cheapest first; otherwise best-seller rank. */
+function orderBy(filter: ProductFilterValues): string {
   if (filter.priceMin != null || filter.priceMax != null) return 'p.price, p.id';
   return 'p.best_seller_rank ASC NULLS LAST, p.id';
 }
 
 export function searchProducts(pool: Queryable, filter: ProductFilterValues, { offset, limit }: Window) {
   const params = new SqlParams();
-  const where = conditions(filter, params);
+  const where = whereOf(otherConditions(filter, params));
   return queryRows<ProductRecord>(
     pool,
     `SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCTS_WITH_STORE} ${where}
-     ORDER BY ${orderBy(filter, params)} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
+     ORDER BY ${orderBy(filter)} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
     params.values,
   );
 }
 
-const titleSearchOnly = (filter: ProductFilterValues) =>
-  filter.isBestSeller == null && filter.priceMin == null && filter.priceMax == null && !filter.domain;
-
 export function countProducts(pool: Queryable, filter: ProductFilterValues) {
   const params = new SqlParams();
-  return (filter.q ? countFuzzyMatches : countUpTo)(pool, `products p ${conditions(filter, params)}`, params.values);
+  return countUpTo(pool, `products p ${whereOf(otherConditions(filter, params))}`, params.values);
+}
+
+/**
+ * A title search's page in relevance order and its total, in one statement after the vocabulary's
+ * (resolveProductFilter). A narrow search is counted alongside; a broad one's total is the
+ * vocabulary's count of products holding the matched terms (an upper bound), or with other filters
+ * PostgreSQL's estimate, both inexact.
+ */
+export async function titleSearchPage(
+  pool: Queryable,
+  filter: ResolvedProductFilter & { textMatch: TextMatch },
+  window: Window,
+): Promise<Page<ProductRecord>> {
+  const match = filter.textMatch;
+  const params = new SqlParams();
+  const filters = otherConditions(filter, params);
+  const { text, counted } = relevancePage(PRODUCT_SEARCH_TABLE, match, {
+    params,
+    filters,
+    exact: [],
+    columns: PRODUCT_COLUMNS,
+    from: PRODUCTS_WITH_STORE,
+    depth: window.offset + window.limit,
+    ...window,
+  });
+  const rows = await queryRows<ProductRecord & { matchTotal?: number }>(pool, text, params.values);
+  const page = rows.map(({ matchTotal: _, ...product }) => product);
+  if (counted) {
+    if (rows[0] || window.offset === 0) return { rows: page, total: rows[0]?.matchTotal ?? 0 };
+    const countParams = new SqlParams();
+    return { rows: page, ...(await countUpTo(pool, `products p ${whereOf(conditions(filter, countParams))}`, countParams.values)) };
+  }
+  if (filters.length === 0) return { rows: page, total: Math.round(Math.min(matchedTermDocuments(match), match.documents)), exact: false };
+  const estimateParams = new SqlParams();
+  return { rows: page, total: await estimatedRows(pool, `products p ${whereOf(conditions(filter, estimateParams))}`, estimateParams.values), exact: false };
 }

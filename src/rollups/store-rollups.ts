@@ -6,6 +6,7 @@
 // freshness) and only for requests without a filter; anything else runs the live query. Like the
 // live queries, they leave out the stores the crawler found vanished.
 import { queryRows, type Queryable } from '../platform/database/sql.ts';
+import { buildStoreFacetCounts } from './store-facet-counts.ts';
 import { LISTED_STORE } from '../stores/listed-stores.ts';
 
 /** the job recomputes the rollups once they are this old */
@@ -89,7 +90,7 @@ export interface RollupBuild {
 }
 
 /**
- * Recomputes store_rollups. Runs inside the caller's transaction (the job's, or the seeder's so a
+ * Recomputes store_rollups and the whole catalog's facet counts (store-facet-counts.ts). Runs inside the caller's transaction (the job's, or the seeder's so a
  * load and its rollups commit together): readers keep the previous rollups until it commits.
  * refreshed_at is taken before the statement that reads the catalog, so the figures are at least
  * that fresh.
@@ -104,6 +105,7 @@ export async function buildStoreRollups(client: Queryable): Promise<RollupBuild>
   const refreshedAt = rows[0]!.at;
   await client.query('DELETE FROM store_rollups');
   const inserted = await client.query(BUILD);
+  await buildStoreFacetCounts(client, LISTED_STORE);
   // a few thousand rows replaced wholesale: the planner should know their dimensions at once
   await client.query('ANALYZE store_rollups');
   const durationMs = Math.round(performance.now() - started);

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { appIdsBySlug } from '../apps/app-ids.ts';
 import { builder } from '../graphql/builder.ts';
 import { type Queryable, type SqlParams } from '../platform/database/sql.ts';
-import { parseDomain } from './domain.ts';
 import { LISTED_STORE } from './listed-stores.ts';
+import { matchStoreText, storeTextCondition, type StoreTextMatch } from './store-text-search.ts';
 
 export interface StoreFilterValues {
   q?: string | null;
@@ -45,9 +45,10 @@ export interface AppFilterIds {
   unknownSlugs: string[];
 }
 
-/** A filter ready for SQL: what the caller gave plus the app ids of its slugs. */
+/** A filter ready for SQL: what the caller gave plus the app ids of its slugs and q's matched words. */
 export interface ResolvedStoreFilter extends StoreFilterValues {
   appIds?: AppFilterIds;
+  textMatch?: StoreTextMatch;
 }
 
 /** At most this many slugs in each of app, anyApp and notApp. */
@@ -70,7 +71,10 @@ export const StoreFilter = builder.inputType('StoreFilter', {
   description: 'Filters of the store search and of grouped rows. All given filters must hold.',
   fields: (t) => ({
     q: t.string({
-      description: 'Brand or domain, fuzzy (trigram) match; a URL is reduced to its domain.',
+      description:
+        'Brand, name or domain, typo-tolerant: the exact domain first, then the exact name, a domain typed without its ' +
+        'TLD, and stores whose name or domain words match (a word being typed as a prefix; one typing mistake in words ' +
+        'of 3 to 5 letters, two from 6 on, a swap of neighbouring letters counting as one). A URL is reduced to its domain.',
       validate: { type: 'string', minLength: [2, { message: 'must be at least 2 characters' }], maxLength: 200 },
     }),
     vertical: t.string({ description: 'Vertical name, case-insensitive.', validate: name }),
@@ -134,38 +138,30 @@ export async function resolveStoreFilter(
   filter: StoreFilterValues | null | undefined,
 ): Promise<ResolvedStoreFilter | null> {
   if (!filter) return null;
+  const textMatch = filter.q ? await matchStoreText(pool, filter.q) : undefined;
   const { app, anyApp, notApp } = filter;
-  if (!app?.length && !anyApp?.length && !notApp?.length) return filter;
+  if (!app?.length && !anyApp?.length && !notApp?.length) return { ...filter, textMatch };
   const ids = await appIdsBySlug(pool, [...(app ?? []), ...(anyApp ?? []), ...(notApp ?? [])]);
   const known = (slugs: readonly string[] | null | undefined) => (slugs ?? []).flatMap((slug) => ids.get(slug) ?? []);
   const unknownSlugs = [...new Set([...(app ?? []), ...(anyApp ?? []), ...(notApp ?? [])].filter((slug) => !ids.has(slug)))];
   const all = known(app);
   const any = known(anyApp);
   const impossible = all.length < new Set(app ?? []).size || (anyApp?.length ? any.length === 0 : false);
-  return { ...filter, appIds: { all: [...new Set(all)], any: [...new Set(any)], none: [...new Set(known(notApp))], impossible, unknownSlugs } };
-}
-
-/** The search text: a pasted URL or www. domain becomes the bare domain, anything else is trimmed. */
-export function searchText(q: string): string {
-  const asDomain = parseDomain(q);
-  return asDomain.ok && /[./]/.test(q) ? asDomain.domain : q.trim();
+  return { ...filter, textMatch, appIds: { all: [...new Set(all)], any: [...new Set(any)], none: [...new Set(known(notApp))], impossible, unknownSlugs } };
 }
 
 /**
  * The WHERE conditions of a filter over `stores` aliased `s`, listed stores only (listed-stores.ts)
- * unless `listedOnly` is false. q matches a store when it is close to
- * a word or run of words of its name or domain (word similarity, <%, at pg_trgm's 0.6), served by
- * the trigram GIN indexes on name and domain. Whole-name similarity (%, 0.3) is not a match
- * condition: at a million stores it only adds look-alike brands ("Hazeorchard" for "blueorchard")
- * and costs a recheck of every name sharing a few trigrams (16,000 rows for one brand). Name
- * filters compare lower() on both sides, served by the expression indexes on lower(...).
+ * unless `listedOnly` is false. q is its matched words (see store-text-search.ts), served by the
+ * GIN index on search_terms and the domain and name indexes. Name filters compare lower() on both
+ * sides, served by the expression indexes on lower(...).
  */
 export function storeFilterConditions(filter: ResolvedStoreFilter | null | undefined, params: SqlParams, listedOnly = true): string[] {
   const where: string[] = listedOnly ? [LISTED_STORE] : [];
   if (!filter) return where;
   if (filter.q) {
-    const q = params.add(searchText(filter.q));
-    where.push(`(${q} <% s.name OR ${q} <% s.domain)`);
+    if (!filter.textMatch) throw new Error('q must pass through resolveStoreFilter before it becomes SQL');
+    where.push(storeTextCondition(filter.textMatch, params));
   }
   if (filter.vertical) where.push(`lower(s.vertical) = lower(${params.add(filter.vertical)})`);
   if (filter.industry) where.push(`lower(s.industry) = lower(${params.add(filter.industry)})`);

@@ -3,6 +3,9 @@ import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { pagedConnection } from '../graphql/pagination.ts';
 import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store-rollups.ts';
+import { selectedFieldNames } from '../graphql/selection.ts';
+import { filterSuggestions, type FilterSuggestion } from './filter-suggestions.ts';
+import { FilterSuggestionRef } from './store-facets.query.ts';
 import { resolveStoreFilter, StoreFilter } from './store-filter.ts';
 import {
   GROUP_METRICS,
@@ -43,7 +46,20 @@ const StoreGroup = builder.objectRef<StoreGroupRow>('StoreGroup').implement({
   }),
 });
 
-const StoreGroupConnection = builder.connectionObject({ type: StoreGroup, name: 'StoreGroupConnection' }, { name: 'StoreGroupEdge' });
+const StoreGroupConnection = builder.connectionObject(
+  {
+    type: StoreGroup,
+    name: 'StoreGroupConnection',
+    fields: (t) => ({
+      filterSuggestions: t.field({
+        type: [FilterSuggestionRef],
+        description: 'For each filter value no store of the catalog has, the nearest valid values (see StoreSearchConnection).',
+        resolve: (connection) => (connection as { filterSuggestions?: FilterSuggestion[] }).filterSuggestions ?? [],
+      }),
+    }),
+  },
+  { name: 'StoreGroupEdge' },
+);
 
 builder.queryField('storeGroups', (t) =>
   t.field({
@@ -65,21 +81,26 @@ builder.queryField('storeGroups', (t) =>
       (args) => args.groupBy2 == null || args.groupBy2 !== args.groupBy,
       { message: 'must differ from groupBy', path: ['groupBy2'] },
     ],
-    resolve: async (_root, args, ctx) => {
-      const filter = await resolveStoreFilter(ctx.services.db.read, args.filter);
-      return pagedConnection(args, (window) =>
-        storeGroups(
-          ctx.services.db.read,
-          {
-            filter,
-            groupBy: args.groupBy,
-            groupBy2: args.groupBy2,
-            metric: args.groupMetric ?? 'median',
-            sort: args.sort ?? 'stores',
-          },
-          window,
+    resolve: async (_root, args, ctx, info) => {
+      const pool = ctx.services.db.read;
+      const filter = await resolveStoreFilter(pool, args.filter);
+      const [connection, suggestions] = await Promise.all([
+        pagedConnection(args, (window) =>
+          storeGroups(
+            pool,
+            {
+              filter,
+              groupBy: args.groupBy,
+              groupBy2: args.groupBy2,
+              metric: args.groupMetric ?? 'median',
+              sort: args.sort ?? 'stores',
+            },
+            window,
+          ),
         ),
-      );
+        selectedFieldNames(info).has('filterSuggestions') ? filterSuggestions(pool, filter) : undefined,
+      ]);
+      return { ...connection, filterSuggestions: suggestions };
     },
   }),
 );

@@ -1,10 +1,12 @@
 // The store search behind `stores` (GET /v1/stores without groupBy): filter, sort, one page.
 import type { Window } from '../graphql/pagination.ts';
 import type { Page } from '../graphql/pagination.ts';
-import { cappedCount, countUpTo, likeContains, queryRows, SqlParams, totalFromCapped, type Queryable } from '../platform/database/sql.ts';
-import { BROAD_SEARCH_ROWS, countFuzzyMatches, estimateRows } from './row-estimate.ts';
+import { cappedCount, countUpTo, estimatedRows, queryRows, SqlParams, totalFromCapped, type Queryable } from '../platform/database/sql.ts';
+
 import { LISTED_STORE, vanishedAmong } from './listed-stores.ts';
-import { searchText, storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
+import { storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
+import { isNarrow, matchedTermDocuments, relevancePage } from '../search/relevance-page.ts';
+import { STORE_SEARCH_TABLE, storeExactMatches, type StoreTextMatch } from './store-text-search.ts';
 import { storeColumns, storeReadColumns, type StoreReadNeeds, type StoreReadRow, type StoreRecord } from './store.sql.ts';
 
 export const STORE_SORTS = ['revenue', 'visits', 'rating', 'newest', 'relevance'] as const;
@@ -22,33 +24,6 @@ const ORDER_BY: Record<Exclude<StoreSort, 'relevance'>, string> = {
 export function effectiveSort(sort: StoreSort | null | undefined, q: string | null | undefined): StoreSort {
   if (sort === 'relevance' || sort == null) return q ? 'relevance' : 'revenue';
   return sort;
-}
-
-/** How well a store matches q: 1 when q appears whole in the name or the domain. */
-const relevance = (q: string) => `GREATEST(similarity(s.name, ${q}), word_similarity(${q}, s.name), word_similarity(${q}, s.domain))`;
-
-/**
- * How many of the most visited stores a broad search walks looking for perfect matches: enough for
- * a common word (1% of stores or more: a page of 21 within about 2,000), little enough that a
- * word that only looks common (a brand that shares most trigrams with one) costs a few ms.
- */
-const BROAD_WALK_STORES = 10_000;
-
-export async function searchStores(
-  pool: Queryable,
-  filter: ResolvedStoreFilter | null | undefined,
-  sort: StoreSort,
-  window: Window,
-): Promise<StoreRecord[]> {
-  if (sort === 'relevance' && filter?.q) return searchByRelevance(pool, { ...filter, q: filter.q }, window);
-  const params = new SqlParams();
-  const where = whereClause(storeFilterConditions(filter, params));
-  const orderBy = ORDER_BY[sort === 'relevance' ? 'revenue' : sort];
-  return queryRows<StoreRecord>(
-    pool,
-    `SELECT ${storeColumns('s')} FROM stores s ${where} ORDER BY ${orderBy} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
-    params.values,
-  );
 }
 
 /**
@@ -91,84 +66,56 @@ export async function sortedStorePage(
 }
 
 /**
- * Relevance order: the store whose domain is q first, then relevance, then visits. Ranking every
- * match costs a recheck per match: cheap for a brand, not for a common word ("boutique": tens of
- * thousands, all equally relevant). Whenever the page fills with perfect matches it is the same as
- * the page of perfect matches alone (nothing ranks above 1), which is found cheaply: for a search
- * PostgreSQL estimates as broad, by walking the most visited stores; otherwise among the stores
- * containing q. Only when neither fills the page is every match ranked.
+ * One page of a search with q and its total, in one statement after the vocabulary's (the words
+ * matched in resolveStoreFilter). Relevance order: relevancePage. Another order: q is a filter; a
+ * narrow search reads every match (and counts them alongside), a broad one walks the sort's index.
+ * The total of a broad search is not counted: without other filters it is the vocabulary's count
+ * of stores holding the matched terms (an upper bound), with filters PostgreSQL's estimate.
  */
-async function searchByRelevance(pool: Queryable, filter: ResolvedStoreFilter & { q: string }, { offset, limit }: Window) {
-  const estimateParams = new SqlParams();
-  const matching = `stores s ${whereClause(storeFilterConditions(filter, estimateParams))}`;
-  const broad = (await estimateRows(pool, matching, estimateParams.values)) > BROAD_SEARCH_ROWS;
-  const perfect =
-    (broad ? await mostVisitedPerfectMatches(pool, filter, offset + limit) : null) ??
-    (await perfectSubstringMatches(pool, filter, offset + limit));
-  if (perfect) return perfect.slice(offset, offset + limit);
+export async function textSearchPage(
+  pool: Queryable,
+  filter: ResolvedStoreFilter & { textMatch: StoreTextMatch },
+  sort: StoreSort,
+  window: Window,
+): Promise<Page<StoreRecord>> {
+  const match = filter.textMatch;
+  const narrow = isNarrow(match);
+  let text: string;
+  let values: unknown[];
+  if (sort === 'relevance') {
+    const params = new SqlParams();
+    ({ text } = relevancePage(STORE_SEARCH_TABLE, match, {
+      params,
+      filters: storeFilterConditions({ ...filter, q: null }, params, false),
+      exact: storeExactMatches(match, params),
+      columns: storeColumns('s'),
+      from: 'stores s',
+      depth: window.offset + window.limit,
+      ...window,
+    }));
+    values = params.values;
+  } else {
+    const params = new SqlParams();
+    const where = whereClause(storeFilterConditions(filter, params));
+    text = `SELECT ${storeColumns('s')}${narrow ? ', count(*) OVER ()::int AS "matchTotal"' : ''} FROM stores s ${where}
+            ORDER BY ${ORDER_BY[sort]} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`;
+    values = params.values;
+  }
+  const rows = await queryRows<StoreRecord & { matchTotal?: number }>(pool, text, values);
+  const page = rows.map(({ matchTotal: _, ...store }) => store);
+  if (narrow) {
+    if (rows[0] || window.offset === 0) return { rows: page, total: rows[0]?.matchTotal ?? 0 };
+    return { rows: page, ...(await countMatches(pool, filter)) };
+  }
+  if (storeFilterConditions({ ...filter, q: null }, new SqlParams(), false).length === 0) {
+    return { rows: page, total: Math.round(Math.min(matchedTermDocuments(match), match.documents)), exact: false };
+  }
   const params = new SqlParams();
-  const where = whereClause(storeFilterConditions(filter, params));
-  const q = params.add(searchText(filter.q));
-  return queryRows<StoreRecord>(
-    pool,
-    `SELECT ${storeColumns('s')} FROM stores s ${where}
-     ORDER BY (s.domain = ${q}) DESC, ${relevance(q)} DESC, s.monthly_visits DESC, s.id
-     LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
-    params.values,
-  );
+  return { rows: page, total: await estimatedRows(pool, `stores s ${whereClause(storeFilterConditions(filter, params))}`, params.values), exact: false };
 }
 
-/**
- * The first `count` stores of the relevance order when they are all perfect matches, ranked among
- * the stores whose name or domain contains q: a perfect match (q whole in the name or the domain)
- * always does, and for a brand these are a few hundred rows, where the word-similarity match also
- * takes in every store sharing most of its trigrams ("waveoutfitters" brings in 20,000
- * "... Outfitters"). Null when the page does not fill with perfect matches.
- */
-async function perfectSubstringMatches(pool: Queryable, filter: ResolvedStoreFilter & { q: string }, count: number) {
+/** The exact count of a narrow search's matches (a page past the last one carries none). */
+function countMatches(pool: Queryable, filter: ResolvedStoreFilter) {
   const params = new SqlParams();
-  const conditions = storeFilterConditions(filter, params);
-  const q = params.add(searchText(filter.q));
-  const contains = params.add(likeContains(searchText(filter.q)));
-  const rows = await queryRows<StoreRecord & { relevance: number }>(
-    pool,
-    `SELECT ${storeColumns('s')}, ${relevance(q)} AS relevance FROM stores s
-     WHERE ${[...conditions, `(s.name ILIKE ${contains} OR s.domain ILIKE ${contains})`].join(' AND ')}
-     ORDER BY (s.domain = ${q}) DESC, relevance DESC, s.monthly_visits DESC, s.id
-     LIMIT ${params.add(count)}`,
-    params.values,
-  );
-  if (rows.length < count || rows.some((row) => row.relevance < 1)) return null;
-  return rows.map(({ relevance: _, ...store }) => store);
-}
-
-/**
- * The first `count` stores of the relevance order when they are all perfect matches: the store
- * whose domain is q, then perfect matches among the BROAD_WALK_STORES most visited stores, by
- * visits. Null when fewer turn up there (the full ranking then answers).
- */
-async function mostVisitedPerfectMatches(pool: Queryable, filter: ResolvedStoreFilter & { q: string }, count: number) {
-  const params = new SqlParams();
-  const conditions = storeFilterConditions(filter, params);
-  const q = params.add(searchText(filter.q));
-  const rows = await queryRows<StoreRecord & { exactDomain: boolean }>(
-    pool,
-    `SELECT * FROM (
-       SELECT ${storeColumns('s')}, true AS "exactDomain" FROM stores s WHERE ${[...conditions, `s.domain = ${q}`].join(' AND ')}
-       UNION ALL
-       (SELECT ${storeColumns('s')}, false FROM (SELECT * FROM stores ORDER BY monthly_visits DESC LIMIT ${BROAD_WALK_STORES}) s
-        WHERE ${[...conditions, `${relevance(q)} >= 1`, `s.domain <> ${q}`].join(' AND ')}
-        ORDER BY s.monthly_visits DESC, s.id LIMIT ${params.add(count)})
-     ) page ORDER BY "exactDomain" DESC, "monthlyVisits" DESC, id`,
-    params.values,
-  );
-  if (rows.length < count) return null;
-  return rows.map(({ exactDomain: _, ...store }) => store);
-}
-
-export function countStores(pool: Queryable, filter: ResolvedStoreFilter | null | undefined) {
-  const params = new SqlParams();
-  // vanished stores are counted apart and taken off, so the count keeps its index-only plan
-  const conditions = storeFilterConditions(filter, params, false);
-  return (filter?.q ? countFuzzyMatches : countUpTo)(pool, `stores s ${whereClause(conditions)}`, params.values, vanishedAmong(conditions));
+  return countUpTo(pool, `stores s ${whereClause(storeFilterConditions(filter, params))}`, params.values);
 }

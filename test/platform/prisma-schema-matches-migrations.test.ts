@@ -29,8 +29,13 @@ function parseSchema(text: string): SchemaColumn[] {
     const table = /@@map\("(\w+)"\)/.exec(body!)?.[1];
     if (!table) throw new Error('every model maps to a snake_case table');
     for (const line of body!.split('\n')) {
-      const m = /^\s+(\w+)\s+(\w+)(\[\])?(\?)?(.*)$/.exec(line);
-      if (!m || line.trim().startsWith('//') || line.trim().startsWith('@@')) continue;
+      if (line.trim().startsWith('//') || line.trim().startsWith('@@')) continue;
+      // Unsupported("text[]"): a column Prisma only describes (a generated one); its SQL type is in the quotes
+      const unsupported = /^\s+(\w+)\s+Unsupported\("\w+(\[\])?"\)(\?)?(.*)$/.exec(line);
+      const m = unsupported
+        ? [line, unsupported[1], 'Unsupported', unsupported[2], unsupported[3], unsupported[4]]
+        : /^\s+(\w+)\s+(\w+)(\[\])?(\?)?(.*)$/.exec(line);
+      if (!m) continue;
       const [, field, type, list, optional, attrs] = m;
       if (modelNames.has(type!)) continue; // relation field, no column
       columns.push({

@@ -7,6 +7,7 @@ import { openRestApp, type RestApp } from './support/rest-app.ts';
 /** A concrete, answerable request for every catalog route on the fixture. */
 const CONCRETE: Record<string, string> = {
   searchStores: '/v1/stores',
+  storeFacets: '/v1/stores/facets',
   compareStores: '/v1/stores/compare?domains=acme-apparel.com,glow-skin.com',
   getStore: '/v1/stores/acme-apparel.com',
   listStoreProducts: '/v1/stores/acme-apparel.com/products',

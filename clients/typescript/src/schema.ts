@@ -129,6 +129,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stores/facets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The valid values of the store filters, with store counts
+         * @description The values of vertical, industry, category, countryCode, theme, tld and app (slugs) among the stores the same filters as GET /v1/stores keep (the whole catalog without any), each with its number of stores, most stores first; pass a value as the filter of the same name. `suggestions` names the nearest valid values of any filter value no store has. Without filters the counts are the whole catalog's, recomputed with the grouped rollups every few minutes; with filters they are counted live.
+         *
+         *     Quota: one request in the daily bucket `storeSearches` (store searches, grouped roll-ups, comparisons and market analytics), plus the key's per-minute rate and per-key daily ceiling.
+         *
+         *     Example: `GET /v1/stores/facets?vertical=Apparel%20%26%20Accessories&perFacet=10`
+         */
+        get: operations["storeFacets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stores/compare": {
         parameters: {
             query?: never;
@@ -284,7 +308,7 @@ export interface paths {
         };
         /**
          * Search products across stores
-         * @description At least one of q, isBestSeller, priceMin, priceMax is required. Without any, the answer is bad_request (400) with `details: {parameter: "q|isBestSeller|priceMin|priceMax", rule: "at least one filter is required"}`. Order: with q, closest titles first; with a price range, cheapest first; otherwise by best-seller rank. Prices are in the product currency (USD when the store states none).
+         * @description At least one of q, isBestSeller, priceMin, priceMax is required. Without any, the answer is bad_request (400) with `details: {parameter: "q|isBestSeller|priceMin|priceMax", rule: "at least one filter is required"}`. Order: with q, best title matches first (titles matching more of the words, and better: the word itself, a word it begins, a typo of it, a longer word containing it); with a price range, cheapest first; otherwise by best-seller rank. Prices are in the product currency (USD when the store states none).
          *
          *     Quota: one request in the daily bucket `productSearches` (product searches and the change feeds), plus the key's per-minute rate and per-key daily ceiling.
          *
@@ -1274,6 +1298,10 @@ export interface components {
         StoreList: {
             data: components["schemas"]["StoreCard"][];
             page: components["schemas"]["Page"];
+            meta?: {
+                /** @description Present when a filter value names nothing in the catalog: the nearest valid values (GET /v1/stores/facets lists them all). */
+                suggestions: components["schemas"]["FilterSuggestion"][];
+            };
         };
         /** @description The store card: the same fields in every list of stores. */
         StoreCard: {
@@ -1335,6 +1363,15 @@ export interface components {
             /** @description Items matching the request across all pages: exact up to 10,000, an estimate beyond (hasMore is always exact). */
             total: number;
         };
+        /** @description A filter value no store has (it matches nothing) and the nearest valid values. */
+        FilterSuggestion: {
+            /** @description The filter: vertical, industry, category, countryCode, theme, tld, app, anyApp or notApp. */
+            parameter: string;
+            /** @description The value given, which no store of the catalog has. */
+            value: string;
+            /** @description Up to 3 of the catalog's values, closest first; empty when none is near. */
+            nearest: string[];
+        };
         /** @description A page of grouped rows (GET /v1/stores with groupBy). */
         StoreGroupList: {
             data: components["schemas"]["StoreGroupRow"][];
@@ -1348,6 +1385,8 @@ export interface components {
                 groupBy2: "country" | "vertical" | "industry" | "category" | null;
                 /** @enum {string} */
                 groupMetric: "mean" | "median" | "max" | "min";
+                /** @description Present when a filter value names nothing in the catalog: the nearest valid values (GET /v1/stores/facets lists them all). */
+                suggestions?: components["schemas"]["FilterSuggestion"][];
             };
         };
         /** @description A grouped row. Grouped rows are not stores. */
@@ -1451,6 +1490,35 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
             };
+        };
+        /** @description The store filters' valid values with store counts among the stores the filters keep, most stores first. */
+        StoreFacets: {
+            /** @description Stores the filters keep. */
+            stores: number;
+            facets: {
+                /** @description Values of the vertical filter. */
+                vertical: components["schemas"]["FacetValue"][];
+                /** @description Values of the industry filter. */
+                industry: components["schemas"]["FacetValue"][];
+                /** @description Values of the category filter. */
+                category: components["schemas"]["FacetValue"][];
+                /** @description Values of the countryCode filter. */
+                countryCode: components["schemas"]["FacetValue"][];
+                /** @description Values of the theme filter. */
+                theme: components["schemas"]["FacetValue"][];
+                /** @description Values of the tld filter: domain endings (store.example, example), each counting every store whose domain ends in it. */
+                tld: components["schemas"]["FacetValue"][];
+                /** @description App slugs, for the app, anyApp and notApp filters. */
+                app: components["schemas"]["FacetValue"][];
+            };
+            /** @description Present when a filter value names nothing in the catalog: the nearest valid values (GET /v1/stores/facets lists them all). */
+            suggestions: components["schemas"]["FilterSuggestion"][];
+        };
+        FacetValue: {
+            /** @description A value as the catalog spells it: pass it as the filter of the same name. */
+            value: string;
+            /** @description Stores with this value among those the filters keep. */
+            stores: number;
         };
         StoreComparison: {
             /** @description Cards of the stores found, in the order asked. */
@@ -2673,7 +2741,7 @@ export interface operations {
     searchStores: {
         parameters: {
             query?: {
-                /** @description Brand or domain, fuzzy (trigram) match. */
+                /** @description Brand, name or domain, typo-tolerant (one or two typing mistakes by word length, a word being typed as a prefix): the exact domain first, then the exact name, then a domain typed without its TLD, then word matches by relevance. */
                 q?: string;
                 /** @description Vertical name, case-insensitive. */
                 vertical?: string;
@@ -2747,6 +2815,152 @@ export interface operations {
                     "application/json": components["schemas"]["StoreList"] | components["schemas"]["StoreGroupList"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                };
+            };
+            /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description unauthorized: Missing or invalid API key (send Authorization: Bearer <key> or X-Api-Key: <key>; never in the query). A self-hosted server mints keys with `npm run keys -- create --account ACCOUNT --plan starter`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description unauthorized: code unauthorized with details.reason "plan": the key's account is not on a paid plan (details.plan, details.requiredPlans). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized_plan"];
+                };
+            };
+            /** @description rate_limited: Per-minute rate, per-key daily ceiling or daily bucket used up. details = {bucket, limit, window, retryAfter}: bucket is perMinute, perKeyDaily, the daily bucket (storeSearches, storeLookups, productSearches, productAppLookups, scrapeRequests) or unauthenticated (requests without a valid key from one address, per minute); window is minute or day. Wait Retry-After seconds, then retry. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description internal: Server-side failure. The message is generic; the request id (X-Request-Id) locates it in our logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal"];
+                };
+            };
+            /** @description internal: code internal with details.reason "database_unavailable": the database is restarting; wait Retry-After seconds, then retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal_database_unavailable"];
+                };
+            };
+            /** @description query_timeout: The backing query timed out. Narrow the filters or retry later. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_query_timeout"];
+                };
+            };
+        };
+    };
+    storeFacets: {
+        parameters: {
+            query?: {
+                /** @description Brand, name or domain, typo-tolerant (one or two typing mistakes by word length, a word being typed as a prefix): the exact domain first, then the exact name, then a domain typed without its TLD, then word matches by relevance. */
+                q?: string;
+                /** @description Vertical name, case-insensitive. */
+                vertical?: string;
+                /** @description Industry name, case-insensitive. */
+                industry?: string;
+                /** @description Category name, case-insensitive. */
+                category?: string;
+                /** @description ISO 3166-1 alpha-2 code, case-insensitive. */
+                countryCode?: string;
+                /** @description Minimum modeled monthly visits. */
+                minVisits?: number;
+                /** @description Maximum modeled monthly visits. */
+                maxVisits?: number;
+                /** @description Minimum modeled monthly revenue in USD (high end of the band). */
+                minRevenue?: number;
+                /** @description Filter on the dropshipper classification. */
+                isDropshipper?: boolean;
+                /** @description Stores running every one of these apps: comma-separated app slugs (GET /v1/apps lists them). */
+                app?: string;
+                /** @description Stores running at least one of these apps: comma-separated app slugs. */
+                anyApp?: string;
+                /** @description Stores running none of these apps: comma-separated app slugs. */
+                notApp?: string;
+                /** @description Storefront theme name, case-insensitive. */
+                theme?: string;
+                /** @description Minimum number of products in the catalog. */
+                minProducts?: number;
+                /** @description Maximum number of products in the catalog. */
+                maxProducts?: number;
+                /** @description First seen on or after this day (UTC). */
+                firstSeenAfter?: string;
+                /** @description First seen before this day (UTC). */
+                firstSeenBefore?: string;
+                /** @description Domain ending in whole labels, without the leading dot: com, co.uk; the seeded demo catalog uses shop.example, com.example, ... (tld=example matches all of it). */
+                tld?: string;
+                /** @description Values listed per facet, most stores first: 1 to 200. */
+                perFacet?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoreFacets"];
                 };
             };
             /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
@@ -3560,7 +3774,7 @@ export interface operations {
     searchProducts: {
         parameters: {
             query?: {
-                /** @description Title search. */
+                /** @description Title search by words, typo-tolerant; the last word may be a prefix being typed. */
                 q?: string;
                 /** @description Only best sellers (true) or only the others (false). */
                 isBestSeller?: boolean;

@@ -1,0 +1,201 @@
+// One page of documents (stores, products) in relevance order for matched words (vocabulary.ts),
+// read and ranked in one statement. Each table holds its documents' terms in a stored column
+// search_terms with a GIN index, and a covering index of its tie-break order with search_terms.
+//
+// Relevance adds up, per word, the best matching term's quality times the word's weight (rarer
+// words weigh more), plus the bonuses of exact matches the table defines (a store's domain or
+// name). Ties go round-robin over the terms of a short list of completions or corrections where
+// the table asks for it (stores: a prefix typed far enough, "birchg" → birchgarden, birchglow, ...;
+// each term's first store first, so every brand the prefix can still become shows on the first
+// page), then to the table's order (stores: visits; products: id).
+import { SqlParams } from '../platform/database/sql.ts';
+import type { TermMatch, WordMatches } from './vocabulary.ts';
+
+export interface SearchTable {
+  /** the table and its alias in every condition given (`stores` `s`) */
+  table: string;
+  alias: string;
+  /** the tie-break order, ending on a unique column (`s.monthly_visits DESC, s.id`) */
+  order: string;
+  /** the same order kept off its index, so that every holder is read and sorted (`s.monthly_visits + 0 DESC`) */
+  orderWhole: string;
+  /** the covering index's rows in that order, alias included: `(SELECT id, search_terms FROM stores ORDER BY ... OFFSET 0) s` */
+  walk: string;
+  /** a condition every listed document meets (vanished stores are not), or null */
+  listed: string | null;
+  /**
+   * rank equally good documents round-robin over a short list of completions or corrections
+   * (stores: every brand a prefix can become; product titles share their words too widely for it
+   * to tell anything, and each term of its own would be a walk of its own)
+   */
+  roundRobin: boolean;
+}
+
+export interface TextMatch {
+  words: WordMatches[];
+  /** documents in the table (the planner's estimate) */
+  documents: number;
+}
+
+/** A match of the whole text the table knows besides terms (a store's domain): a candidate source and a bonus. */
+export interface ExactMatch {
+  condition: string;
+  /** above any sum of word scores */
+  bonus: number;
+  /** one document (read as is) or many (the depth first in the table's order) */
+  many: boolean;
+}
+
+/** a group of equally good terms up to this size is ranked round-robin over its terms */
+export const MAX_DISTINCT_TERMS = 20;
+
+/**
+ * A search whose matched terms are held by at most this many documents (the vocabulary's counts) is
+ * narrow: every match is read through the GIN index (a heap page each), ranked, and counted for
+ * page.total. A broader one reads candidates only and takes its total from the counts. Past about
+ * 500 documents, walking the covering index in the table's order until a page of them holds the
+ * terms costs less than reading every holder's heap page.
+ */
+export const NARROW_SEARCH_DOCUMENTS = 500;
+/** index entries a walk may be expected to read (depth × documents ÷ holders); past it the holders are read instead */
+const MAX_WALK = 200_000;
+
+/** Every term any word matched. */
+export const matchedTerms = (match: TextMatch): string[] => [...new Set(match.words.flatMap((w) => w.terms.map((t) => t.term)))];
+
+/** Documents holding the matched terms, by the vocabulary's counts (an upper bound: a document may hold several). */
+export const matchedTermDocuments = (match: TextMatch): number =>
+  match.words.reduce((sum, w) => sum + w.terms.reduce((s, t) => s + t.documents, 0), 0);
+
+export const isNarrow = (match: TextMatch) => matchedTermDocuments(match) <= NARROW_SEARCH_DOCUMENTS;
+
+/** `alias.search_terms` holds one of the matched terms. */
+export const holdsMatchedTerms = (alias: string, match: TextMatch, params: SqlParams): string | null => {
+  const terms = matchedTerms(match);
+  return terms.length ? `${alias}.search_terms && ${params.add(terms)}::text[]` : null;
+};
+
+/** A group of equally good terms of one word: one candidate source. */
+interface TermGroup {
+  terms: string[];
+  documents: number;
+  /** ranked round-robin with the other distinct terms of its word */
+  distinct: boolean;
+  /**
+   * a cheap test a document must pass to hold one of the terms, for walks: a prefix or infix group
+   * of many terms costs a comparison per term and document in `&&`, a LIKE on the joined terms one
+   */
+  like: string | null;
+}
+
+/** A word's terms by how well they match; with roundRobin a group of 2 to MAX_DISTINCT_TERMS becomes one source per term. */
+function termGroups(words: readonly WordMatches[], roundRobin: boolean): TermGroup[] {
+  return words.flatMap((w) => {
+    const byQuality = new Map<number, TermMatch[]>();
+    for (const t of w.terms) byQuality.set(t.quality, [...(byQuality.get(t.quality) ?? []), t]);
+    return [...byQuality.values()].flatMap((terms): TermGroup[] => {
+      if (roundRobin && terms.length >= 2 && terms.length <= MAX_DISTINCT_TERMS) {
+        return terms.map((t) => ({ terms: [t.term], documents: t.documents, distinct: true, like: null }));
+      }
+      const kind = terms[0]!.kind;
+      const many = terms.length > MAX_DISTINCT_TERMS;
+      const like = many && kind === 'prefix' ? `% ${w.word}%` : many && kind === 'infix' ? `%${w.word}%` : null;
+      return [{ terms: terms.map((t) => t.term), documents: terms.reduce((sum, t) => sum + t.documents, 0), distinct: false, like }];
+    });
+  });
+}
+
+export interface RelevancePageOptions {
+  params: SqlParams;
+  /** the other filters, over the table's alias */
+  filters: string[];
+  exact: ExactMatch[];
+  /** the select list and the FROM of the page's rows (`stores s`, `products p JOIN stores s ON ...`) */
+  columns: string;
+  from: string;
+  depth: number;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * The relevance page, and for a narrow search its total (column "matchTotal" on every row).
+ * Candidates: every match of a narrow search; of a broad one the documents that can rank in the
+ * first `depth`, each source limited to its `depth` first in the table's order: each exact match,
+ * each group of equally good terms of each word (a common word's group is a walk of the covering
+ * index), and the documents holding every word when one word is rare. Documents of one group score
+ * the same unless they match more words, which the last source covers, so nothing below a group's
+ * `depth` first can reach the page.
+ */
+export function relevancePage(table: SearchTable, match: TextMatch, options: RelevancePageOptions): { text: string; counted: boolean } {
+  const { params, filters, exact, depth } = options;
+  const a = table.alias;
+  let k: string | null = null;
+  const depthParam = () => (k ??= params.add(depth));
+  const groups = termGroups(match.words, table.roundRobin);
+  const distinct = new Set(groups.filter((g) => g.distinct).flatMap((g) => g.terms));
+  const narrow = isNarrow(match);
+  const conditions = (condition: string) => [condition, ...(table.listed ? [table.listed] : []), ...filters].join(' AND ');
+  /** the documents meeting `condition`: all of them, or the `depth` first read whole (bitmap) or walked in order */
+  const source = (condition: string, read: 'all' | 'whole' | 'walk') => {
+    const select = `SELECT ${a}.id FROM ${table.table} ${a} WHERE ${conditions(condition)}`;
+    if (read === 'all') return `(${select})`;
+    return `(${select} ORDER BY ${read === 'whole' ? table.orderWhole : table.order} LIMIT ${depthParam()})`;
+  };
+  /** a walk of the covering index alone (no other filter needs the row) */
+  const indexWalk = (condition: string) =>
+    `(SELECT ${a}.id FROM ${table.walk} WHERE ${[condition, ...(table.listed ? [table.listed] : [])].join(' AND ')} LIMIT ${depthParam()})`;
+  const matched = match.words.filter((w) => w.terms.length > 0);
+  const sources: string[] = [];
+  if (narrow) {
+    const holds = holdsMatchedTerms(a, match, params);
+    sources.push(source(`(${[...exact.map((e) => e.condition), ...(holds ? [holds] : [])].join(' OR ') || 'false'})`, 'all'));
+  } else {
+    for (const e of exact) sources.push(source(e.condition, e.many ? 'walk' : 'all'));
+    for (const g of groups) {
+      const holds = `${a}.search_terms && ${params.add(g.terms)}::text[]`;
+      const walkLength = (depth * match.documents) / Math.max(1, g.documents);
+      if (g.documents <= NARROW_SEARCH_DOCUMENTS || walkLength > MAX_WALK) {
+        sources.push(source(holds, 'whole'));
+        continue;
+      }
+      // CASE keeps the LIKE first: by its own count the planner would test the long && first
+      const check = g.like
+        ? `CASE WHEN ' ' || array_to_string(${a}.search_terms, ' ') LIKE ${params.add(g.like)} THEN ${holds} ELSE false END`
+        : holds;
+      sources.push(filters.length ? source(check, 'walk') : indexWalk(check));
+    }
+    const rarest = Math.min(...matched.map((w) => w.terms.reduce((sum, t) => sum + t.documents, 0)));
+    if (matched.length >= 2 && rarest <= NARROW_SEARCH_DOCUMENTS) {
+      sources.push(source(matched.map((w) => `${a}.search_terms && ${params.add(w.terms.map((t) => t.term))}::text[]`).join(' AND '), 'whole'));
+    }
+  }
+  const scored = matched.flatMap((w, word) =>
+    w.terms.map((t) => ({ term: t.term, word, score: w.weight * t.quality, distinct: distinct.has(t.term) })),
+  );
+  const bonus = exact.map((e) => `CASE WHEN ${e.condition} THEN ${e.bonus} ELSE 0 END`);
+  return {
+    counted: narrow,
+    text: `WITH m (term, word, score, is_distinct) AS (
+        SELECT * FROM unnest(${params.add(scored.map((m) => m.term))}::text[], ${params.add(scored.map((m) => m.word))}::int[],
+                             ${params.add(scored.map((m) => m.score))}::float8[], ${params.add(scored.map((m) => m.distinct))}::bool[])
+      ), candidates AS (${sources.join(' UNION ')}),
+      matched AS (
+        SELECT ${a}.*, m.term, m.word, m.score, m.is_distinct
+          FROM candidates c JOIN ${table.table} ${a} ON ${a}.id = c.id
+               CROSS JOIN LATERAL unnest(${a}.search_terms) AS t (term) JOIN m ON m.term = t.term
+      ),
+      word_scores AS (SELECT id, word, max(score) AS score FROM matched GROUP BY id, word),
+      term_ranks AS (
+        SELECT id, min(rank) AS rank FROM (
+          SELECT ${a}.id, row_number() OVER (PARTITION BY ${a}.term ORDER BY ${table.order}) AS rank FROM matched ${a} WHERE ${a}.is_distinct
+        ) ranked GROUP BY id
+      )
+      SELECT ${options.columns}${narrow ? `, (SELECT count(*) FROM candidates)::int AS "matchTotal"` : ''}
+        FROM candidates c JOIN ${/\bJOIN\b/i.test(options.from) ? `(${options.from})` : options.from} ON ${a}.id = c.id
+        LEFT JOIN (SELECT id, sum(score) AS score FROM word_scores GROUP BY id) w ON w.id = c.id
+        LEFT JOIN term_ranks r ON r.id = c.id
+       ORDER BY ${[...bonus, 'coalesce(w.score, 0)'].join(' + ')} DESC, coalesce(r.rank, 1), ${table.order}
+       LIMIT ${params.add(options.limit)} OFFSET ${params.add(options.offset)}`,
+  };
+}

@@ -1,0 +1,120 @@
+// A search's words matched against a vocabulary table (every term of the searched texts with the
+// number of documents holding it), in one statement: the term itself, the terms the last word
+// begins (typing), the nearest terms by trigrams (typos, kept when within allowedEdits), and the
+// longer terms containing the word. The vocabulary is small (tens of thousands of terms for a
+// million stores) next to the documents, so this costs a millisecond whatever the catalog's size,
+// and its counts say how many documents each term will bring before any is read.
+import { queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
+import { editDistance } from './edit-distance.ts';
+import { allowedEdits } from './search-words.ts';
+
+export type MatchKind = 'exact' | 'prefix' | 'typo' | 'infix';
+
+export interface TermMatch {
+  term: string;
+  /** documents holding the term */
+  documents: number;
+  kind: MatchKind;
+  /** how well the term answers the word, 0 to 1 */
+  quality: number;
+}
+
+export interface WordMatches {
+  word: string;
+  /** best match first; empty when nothing in the vocabulary is close to the word */
+  terms: TermMatch[];
+  /** rarer words weigh more: ln(1 + documents / (1 + documents matching the word)) */
+  weight: number;
+}
+
+export interface Vocabulary {
+  /** the vocabulary table: term (COLLATE "C", primary key, trigram GiST) and a count column */
+  table: string;
+  /** its column counting the documents holding a term */
+  countColumn: string;
+  /** the searched table, whose planner row estimate is the number of documents */
+  documentsTable: string;
+}
+
+/** how well each kind of match answers a word; a typo of two edits counts less than one */
+const QUALITY = { exact: 1, prefix: 0.8, typo1: 0.7, infix: 0.6, typo2: 0.5 } as const;
+/** at most this many terms a typed prefix stands for, the most common first */
+const MAX_PREFIX_TERMS = 200;
+/** nearest terms by trigram distance checked for a typo */
+const NEAREST_TERMS = 20;
+/** longer terms containing a word, the most common first */
+const MAX_INFIX_TERMS = 50;
+/** a word shorter than this is not looked for inside longer terms (two trigrams at least) */
+const MIN_INFIX_LENGTH = 4;
+/** a prefix shorter than this stands for too many terms to be a search */
+const MIN_PREFIX_LENGTH = 2;
+
+/** `words` matched against the vocabulary; the last word is also taken as a prefix being typed. */
+export async function matchWords(
+  pool: Queryable,
+  vocabulary: Vocabulary,
+  words: readonly string[],
+): Promise<{ words: WordMatches[]; documents: number }> {
+  if (words.length === 0) return { words: [], documents: 0 };
+  const params = new SqlParams();
+  const { table, countColumn: count } = vocabulary;
+  const branches = words.flatMap((word, i) => {
+    const w = params.add(word);
+    const last = i === words.length - 1;
+    const length = [...word].length;
+    const found = (kind: string, from: string) => `(SELECT ${i} AS word, v.term, v.${count} AS documents, '${kind}' AS kind ${from})`;
+    return [
+      found('exact', `FROM ${table} v WHERE v.term = ${w} AND v.${count} > 0`),
+      last && length >= MIN_PREFIX_LENGTH
+        ? found(
+            'prefix',
+            `FROM ${table} v WHERE v.term LIKE ${params.add(`${word}%`)} AND v.term <> ${w} AND v.${count} > 0
+             ORDER BY v.${count} DESC LIMIT ${MAX_PREFIX_TERMS}`,
+          )
+        : null,
+      allowedEdits(word) > 0
+        ? found('near', `FROM (SELECT * FROM ${table} ORDER BY term <-> ${w} LIMIT ${NEAREST_TERMS}) v WHERE v.term <> ${w} AND v.${count} > 0`)
+        : null,
+      length >= MIN_INFIX_LENGTH
+        ? found(
+            'infix',
+            `FROM ${table} v WHERE v.term LIKE ${params.add(`%${word}%`)} AND v.term NOT LIKE ${params.add(`${word}%`)} AND v.${count} > 0
+             ORDER BY v.${count} DESC LIMIT ${MAX_INFIX_TERMS}`,
+          )
+        : null,
+    ].filter((branch): branch is string => branch !== null);
+  });
+  const rows = await queryRows<{ word: number; term: string; documents: number; kind: string; total: number }>(
+    pool,
+    `SELECT m.*, (SELECT greatest(reltuples, 0)::float8 FROM pg_class WHERE oid = '${vocabulary.documentsTable}'::regclass) AS total
+       FROM (${branches.join(' UNION ALL ')}) m`,
+    params.values,
+  );
+  const documents = Math.max(1, rows[0]?.total ?? 1);
+  return {
+    documents,
+    words: words.map((word, i) => {
+      const best = new Map<string, TermMatch>();
+      for (const row of rows) {
+        if (row.word !== i) continue;
+        const match = classify(word, row.term, row.kind);
+        if (!match) continue;
+        const previous = best.get(row.term);
+        if (!previous || previous.quality < match.quality) best.set(row.term, { ...match, term: row.term, documents: row.documents });
+      }
+      const terms = [...best.values()].sort((a, b) => b.quality - a.quality || b.documents - a.documents || (a.term < b.term ? -1 : 1));
+      const matching = Math.min(documents, terms.reduce((sum, t) => sum + t.documents, 0));
+      return { word, terms, weight: Math.log(1 + documents / (1 + matching)) };
+    }),
+  };
+}
+
+function classify(word: string, term: string, kind: string): Pick<TermMatch, 'kind' | 'quality'> | null {
+  if (kind === 'exact') return { kind: 'exact', quality: QUALITY.exact };
+  if (kind === 'prefix') return { kind: 'prefix', quality: QUALITY.prefix };
+  if (kind === 'infix') return { kind: 'infix', quality: QUALITY.infix };
+  const allowed = allowedEdits(word);
+  const distance = editDistance(word, term, allowed);
+  if (distance > allowed) return null;
+  return { kind: 'typo', quality: distance <= 1 ? QUALITY.typo1 : QUALITY.typo2 };
+}

@@ -30,7 +30,9 @@ const PROFILE = {
     (SELECT coalesce(json_agg(json_build_object('slug', a.slug, 'name', a.name, 'developer', a.developer, 'category', a.category,
         'pricing', a.pricing, 'rating', a.rating, 'reviewCount', a.review_count, 'appStoreUrl', a.app_store_url,
         'installCount', a.install_count) ORDER BY a.install_count DESC, a.name), '[]'::json)
-      FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE sa.store_id = s.id) AS apps
+      FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE sa.store_id = s.id) AS apps,
+    (SELECT row_to_json(o) FROM (SELECT presence, presence_since, last_observed_at, next_at, interval_hours, change_rate,
+        consecutive_failures, failure_kind, failure_reason, moved_to FROM observation_schedule WHERE store_id = s.id) o) AS observation
     FROM stores s WHERE s.domain = $1`,
 };
 // the page and its total (exact up to 10,000, as the service's contract) in one statement; the

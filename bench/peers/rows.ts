@@ -4,8 +4,8 @@
 // - store card by domain, GraphQL: the card of spec part 2 (the StoreCard fragment: card columns, the
 //   newest traffic month, whether the legacy store holds a summary for `sources`).
 // - store profile by domain, REST: GET /v1/stores/{domain}, the full profile (every store column,
-//   the newest traffic month, the app stack, the legacy summary); PostGraphile is asked for the same
-//   data in one GraphQL request.
+//   the newest traffic month, the app stack, the legacy summary, the crawler's observation schedule);
+//   PostGraphile is asked for the same data in one GraphQL request.
 // - filtered list (vertical, sort by visits, 20 rows), REST and GraphQL: the page of cards and its
 //   total; PostGraphile's totalCount is its exact count.
 import type { CatalogSample } from '../catalog.ts';
@@ -43,7 +43,8 @@ const PG_PROFILE = `query StoreProfile($domain: String!) { storeByDomain(domain:
   conversionHighPct averageOrderValueUsd adSpendUsd isDropshipper dropshipperScore serviceRating serviceGrade
   visitsChangePct revenueChangePct firstSeenAt lastScrapedAt updatedAt
   legacySummary { legacyId doc } ${PG_LATEST}
-  storeAppsByStoreId { nodes { appByAppId { slug name developer category pricing rating reviewCount appStoreUrl installCount } } } } }`;
+  storeAppsByStoreId { nodes { appByAppId { slug name developer category pricing rating reviewCount appStoreUrl installCount } } }
+  observationScheduleByStoreId { presence presenceSince lastObservedAt nextAt intervalHours changeRate consecutiveFailures failureKind failureReason movedTo } } }`;
 const PG_LIST = `query FilteredStores($vertical: String!) {
   allStores(condition: { vertical: $vertical }, orderBy: [MONTHLY_VISITS_DESC, PRIMARY_KEY_ASC], first: 20) {
     totalCount pageInfo { hasNextPage } nodes { ${PG_CARD_FIELDS} } } }`;

@@ -6,6 +6,7 @@ import { builder } from '../graphql/builder.ts';
 import { defineLoader } from '../graphql/context.ts';
 import { queryRows } from '../platform/database/sql.ts';
 import { StoreRef } from '../stores/store.ref.ts';
+import { extendStoreRead } from '../stores/store.loaders.ts';
 
 export interface StoreObservationRecord {
   storeId: number;
@@ -21,22 +22,49 @@ export interface StoreObservationRecord {
   movedTo: string | null;
 }
 
+const OBSERVATION_COLUMNS = `store_id AS "storeId", presence::text AS presence, presence_since AS "presenceSince",
+  last_observed_at AS "lastObservedAt", next_at AS "nextObservationAt", interval_hours AS "intervalHours",
+  change_rate AS "changeRate", consecutive_failures AS "consecutiveFailures", failure_kind AS "failureKind",
+  failure_reason AS "failureReason", moved_to AS "movedTo"`;
+
 const observationByStoreId = defineLoader(
   (ctx) =>
     new DataLoader<number, StoreObservationRecord | null>(async (ids) => {
       const rows = await queryRows<StoreObservationRecord>(
         ctx.services.db.read,
-        `SELECT store_id AS "storeId", presence::text AS presence, presence_since AS "presenceSince", last_observed_at AS "lastObservedAt",
-                next_at AS "nextObservationAt", interval_hours AS "intervalHours", change_rate AS "changeRate",
-                consecutive_failures AS "consecutiveFailures", failure_kind AS "failureKind", failure_reason AS "failureReason",
-                moved_to AS "movedTo"
-           FROM observation_schedule WHERE store_id = ANY($1::int[])`,
+        `SELECT ${OBSERVATION_COLUMNS} FROM observation_schedule WHERE store_id = ANY($1::int[])`,
         [ids],
+        'observation-by-store',
       );
       const byId = new Map(rows.map((row) => [row.storeId, row]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
 );
+
+/** The schedule row as the store read's JSON column carries it: timestamps as ISO text. */
+type ObservationJson = Omit<StoreObservationRecord, 'presenceSince' | 'lastObservedAt' | 'nextObservationAt'> & {
+  presenceSince: string;
+  lastObservedAt: string | null;
+  nextObservationAt: string;
+};
+
+// a profile asking for the observation gets it in the store's own statement, not a second one
+extendStoreRead({
+  field: 'observation',
+  expression: `(SELECT row_to_json(o) FROM (SELECT ${OBSERVATION_COLUMNS} FROM observation_schedule WHERE store_id = s.id) o)`,
+  prime: (ctx, storeId, value) => {
+    const json = value as ObservationJson | null;
+    observationByStoreId(ctx).prime(
+      storeId,
+      json && {
+        ...json,
+        presenceSince: new Date(json.presenceSince),
+        lastObservedAt: json.lastObservedAt === null ? null : new Date(json.lastObservedAt),
+        nextObservationAt: new Date(json.nextObservationAt),
+      },
+    );
+  },
+});
 
 const PresenceEnum = builder.enumType('StorePresence', {
   description: 'active: the last observation read the storefront. failing: the last observations failed; still listed. ' +

@@ -9,7 +9,10 @@ import { defineLoader, type GraphqlContext } from '../graphql/context.ts';
 import { queryRows } from '../platform/database/sql.ts';
 import { appsByStoreId } from '../apps/app.loaders.ts';
 import {
+  addStoreReadColumn,
   CARD_FIELDS,
+  extensionAlias,
+  extensionFieldsOf,
   HISTORY_COLUMNS,
   LATEST_TRAFFIC_BY_STORE,
   storeColumns,
@@ -17,6 +20,7 @@ import {
   storesByDomainSql,
   TRAFFIC_COLUMNS,
   type HistoryRecord,
+  type StoreReadColumn,
   type StoreReadNeeds,
   type StoreReadRow,
   type StoreRecord,
@@ -53,7 +57,13 @@ export function primeStores(ctx: GraphqlContext, stores: readonly StoreRecord[])
  */
 export function primeStoreReads(ctx: GraphqlContext, rows: readonly StoreReadRow[], needs: StoreReadNeeds): StoreRecord[] {
   const joinsLegacy = needs.legacy !== 'none' && ctx.services.legacy.colocatedTable !== undefined;
-  const stores = rows.map(({ latestTraffic, apps, legacyDoc, legacyExists, ...store }) => {
+  const stores = rows.map(({ latestTraffic, apps, legacyDoc, legacyExists, ...row }) => {
+    const store = row as StoreRecord & Record<string, unknown>;
+    for (const field of needs.extensions) {
+      const alias = extensionAlias(field);
+      storeReadPrimers.get(field)?.(ctx, store.id, store[alias] ?? null);
+      delete store[alias];
+    }
     if (needs.traffic) latestTrafficByStoreId(ctx).prime(store.id, latestTraffic ?? null);
     if (needs.apps) appsByStoreId(ctx).prime(store.id, apps ?? []);
     if (joinsLegacy && needs.legacy === 'doc') {
@@ -68,6 +78,21 @@ export function primeStoreReads(ctx: GraphqlContext, rows: readonly StoreReadRow
   return stores;
 }
 
+/** How each extension column (addStoreReadColumn) reaches its feature's loader. */
+const storeReadPrimers = new Map<string, (ctx: GraphqlContext, storeId: number, value: unknown) => void>();
+
+/**
+ * A feature's column on the planned store read (Store.observation's schedule row): when its field is
+ * selected the column comes along in the store's statement and `prime` hands the value (null when
+ * there is none) to the feature's loader.
+ */
+export function extendStoreRead(
+  column: StoreReadColumn & { prime: (ctx: GraphqlContext, storeId: number, value: unknown) => void },
+): void {
+  addStoreReadColumn(column);
+  storeReadPrimers.set(column.field, column.prime);
+}
+
 /** Store fields that read the legacy summary's document (the models read its emails and socials). */
 const LEGACY_DOCUMENT_FIELDS = ['screenshotUrl', 'socials', 'emails', 'models'];
 
@@ -77,6 +102,7 @@ export const storeReadNeeds = (selected: ReadonlySet<string>): StoreReadNeeds =>
   apps: selected.has('apps') || selected.has('models'),
   traffic: selected.has('traffic') || selected.has('sources') || selected.has('models'),
   legacy: LEGACY_DOCUMENT_FIELDS.some((field) => selected.has(field)) ? 'doc' : selected.has('sources') ? 'exists' : 'none',
+  extensions: extensionFieldsOf(selected),
 });
 
 /**
@@ -92,7 +118,7 @@ export function storeReadByDomain(ctx: GraphqlContext, wanted: StoreReadNeeds): 
   const table = ctx.services.legacy.colocatedTable;
   // a separate legacy store (MongoDB) is read by its own loader, never joined
   const needs = table ? wanted : { ...wanted, legacy: 'none' as const };
-  const shape = `${needs.columns === 'card' ? '-card' : ''}${needs.apps ? '-apps' : ''}${needs.traffic ? '-traffic' : ''}${needs.legacy === 'none' ? '' : `-legacy-${needs.legacy}`}`;
+  const shape = `${needs.columns === 'card' ? '-card' : ''}${needs.apps ? '-apps' : ''}${needs.traffic ? '-traffic' : ''}${needs.legacy === 'none' ? '' : `-legacy-${needs.legacy}`}${needs.extensions.map((field) => `-${field}`).join('')}`;
   let loader = byDomainLoaders.get(shape);
   if (!loader) {
     const name = `stores-by-domain${shape}`;
@@ -110,7 +136,7 @@ export function storeReadByDomain(ctx: GraphqlContext, wanted: StoreReadNeeds): 
 }
 
 /** The row alone, by canonical domain. */
-export const storeByDomain = (ctx: GraphqlContext) => storeReadByDomain(ctx, { columns: 'all', apps: false, traffic: false, legacy: 'none' });
+export const storeByDomain = (ctx: GraphqlContext) => storeReadByDomain(ctx, { columns: 'all', apps: false, traffic: false, legacy: 'none', extensions: [] });
 
 /**
  * The legacy store's summary of each domain: one findByDomains round trip per batch. The legacy

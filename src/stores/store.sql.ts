@@ -116,7 +116,33 @@ export interface StoreReadNeeds {
    * (screenshot, socials, emails, the models) or only whether there is one (sources)
    */
   legacy: 'none' | 'exists' | 'doc';
+  /** columns other features add when their Store field is selected (extendStoreRead), by field name */
+  extensions: readonly string[];
 }
+
+/**
+ * A select-list column another feature adds to the planned store read when its Store field is
+ * selected (Store.observation), so the field costs no statement of its own: fixed SQL over the store
+ * `s`, aliased `"ext_<field>"`, read back by that feature's `prime`.
+ */
+export interface StoreReadColumn {
+  field: string;
+  /** an expression over the store `s` (a scalar subquery); fixed SQL from code */
+  expression: string;
+}
+
+const readColumns = new Map<string, StoreReadColumn>();
+
+/** Registers a feature's column (at import, like its Pothos fields). */
+export function addStoreReadColumn(column: StoreReadColumn): void {
+  readColumns.set(column.field, column);
+}
+
+/** The registered fields among `selected`. */
+export const extensionFieldsOf = (selected: ReadonlySet<string>): string[] => [...readColumns.keys()].filter((field) => selected.has(field));
+
+/** The alias of an extension's column in a row. */
+export const extensionAlias = (field: string) => `ext_${field}`;
 
 /** A store row as a planned read returns it: the row plus what the selection asked to come along. */
 export type StoreReadRow = StoreRecord & {
@@ -139,6 +165,7 @@ export const storeReadColumns = (needs: StoreReadNeeds, legacyTable?: string): s
     ...(needs.traffic ? [LATEST_TRAFFIC_COLUMN] : []),
     ...(needs.apps ? [APP_STACK_COLUMN] : []),
     ...(needs.legacy !== 'none' && legacyTable ? [legacyColumn(legacyTable, needs.legacy)] : []),
+    ...needs.extensions.map((field) => `${readColumns.get(field)!.expression} AS "${extensionAlias(field)}"`),
   ].join(',\n');
 
 /** Stores by canonical domain, with what `needs` asks for. */

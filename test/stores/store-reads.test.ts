@@ -216,3 +216,28 @@ describe('a filtered list planned from its selection', () => {
     expect(page.statements).toBe(2);
   });
 });
+
+describe("another feature's column on the store read", () => {
+  it("reads the crawler's observation schedule in the store's own statement", async () => {
+    const pool = t.services.db.pool;
+    await pool.query(
+      `INSERT INTO observation_schedule (store_id, next_at, interval_hours, presence, presence_since, last_observed_at)
+       SELECT id, '2026-01-02T03:04:05Z', 24, 'failing', '2025-12-30T00:00:00Z', NULL FROM stores WHERE domain = 'acme-apparel.com'
+       ON CONFLICT (store_id) DO UPDATE SET presence = 'failing', presence_since = excluded.presence_since, next_at = excluded.next_at, last_observed_at = NULL`,
+    );
+    t.counter!.reset();
+    const data = await query(t.services, `{
+      store(domain: "acme-apparel.com") { domain name observation { presence presenceSince lastObservedAt nextObservationAt intervalHours } }
+      other: store(domain: "bella-beauty.co.uk") { domain observation { presence } } }`);
+    expect(data.store.observation).toEqual({
+      presence: 'failing',
+      presenceSince: '2025-12-30T00:00:00.000Z',
+      lastObservedAt: null,
+      nextObservationAt: '2026-01-02T03:04:05.000Z',
+      intervalHours: 24,
+    });
+    expect(data.other.observation).toBeNull();
+    expect(t.counter!.statements, t.counter!.log.join('\n---\n')).toBe(1);
+    expect(t.counter!.log[0]).toMatch(/observation_schedule/);
+  });
+});

@@ -117,6 +117,30 @@ export const EXAMPLES: ExamplesDocument = {
       ],
     },
     {
+      id: 'technology-then-stores',
+      title: 'Pick real filter values, then list the stores running an app',
+      steps: [
+        {
+          method: 'GET',
+          path: `/v1/stores/facets?vertical=${q(SEEDED.vertical)}&perFacet=10`,
+          purpose: 'The valid values of every store filter (apps, themes, countries, tld, ...) with store counts in that vertical.',
+          next: 'Take a value from facets.app (an app slug), facets.theme or facets.countryCode as the filter of the same name.',
+        },
+        {
+          method: 'GET',
+          path: `/v1/stores?app=${SEEDED.appSlug}&countryCode=${SEEDED.countryCode}&sort=visits&limit=10`,
+          purpose: 'Stores running the app in that country, most visited first (app takes several slugs: all must run; anyApp, notApp too).',
+          next: 'An unknown value answers an empty list with meta.suggestions naming the nearest valid values.',
+        },
+        {
+          method: 'GET',
+          path: `/v1/stores?app=${SEEDED.appSlug}&theme=Dawn&groupBy=country&sort=stores`,
+          purpose: 'The same technology cohort rolled up by country (meta.mode = grouped).',
+          next: 'Drop groupBy and add a row\'s country as countryCode to list its stores.',
+        },
+      ],
+    },
+    {
       id: 'scrape-then-poll',
       title: 'Scrape a store missing from the catalog, then poll',
       steps: [

@@ -83,6 +83,27 @@ const BUILD = `
   ) s
   GROUP BY GROUPING SETS (${GROUPING_SETS.map(groupingSet).join(', ')})`;
 
+/**
+ * The groups of the stores running each app, by each single dimension (store_app_rollups): the
+ * grouped rows of an app filter alone (GET /v1/stores?app=judgeme&groupBy=country), the same
+ * expressions as the live query.
+ */
+const SINGLE_DIMENSIONS = ROLLUP_DIMENSIONS.map((d) => `(app_id, ${SOURCE[d]})`).join(', ');
+const BUILD_APPS = `
+  INSERT INTO store_app_rollups (id, app_id, dimensions, country_code, vertical, industry, category, stores,
+    revenue_high_mean, revenue_high_median, revenue_high_max, revenue_high_min, visits_mean, visits_median, visits_max, visits_min)
+  SELECT row_number() OVER ()::int, app_id, ${dimensionsLabel}, country_code, vertical, industry, category, count(*)::int,
+         avg(revenue_high_usd)::float8, percentile_cont(0.5) WITHIN GROUP (ORDER BY revenue_high_usd)::float8,
+         max(revenue_high_usd)::float8, min(revenue_high_usd)::float8,
+         avg(monthly_visits)::float8, percentile_cont(0.5) WITHIN GROUP (ORDER BY monthly_visits)::float8,
+         max(monthly_visits)::float8, min(monthly_visits)::float8
+  FROM (
+    SELECT sa.app_id, s.country_code::text AS country_code, s.vertical, s.industry, s.category, s.revenue_high_usd, s.monthly_visits
+    FROM store_apps sa JOIN stores s ON s.id = sa.store_id
+    WHERE ${LISTED_STORE}
+  ) s
+  GROUP BY GROUPING SETS (${SINGLE_DIMENSIONS})`;
+
 export interface RollupBuild {
   groups: number;
   refreshedAt: Date;
@@ -90,7 +111,8 @@ export interface RollupBuild {
 }
 
 /**
- * Recomputes store_rollups and the whole catalog's facet counts (store-facet-counts.ts). Runs inside the caller's transaction (the job's, or the seeder's so a
+ * Recomputes store_rollups, store_app_rollups and the whole catalog's facet counts
+ * (store-facet-counts.ts). Runs inside the caller's transaction (the job's, or the seeder's so a
  * load and its rollups commit together): readers keep the previous rollups until it commits.
  * refreshed_at is taken before the statement that reads the catalog, so the figures are at least
  * that fresh.
@@ -105,9 +127,11 @@ export async function buildStoreRollups(client: Queryable): Promise<RollupBuild>
   const refreshedAt = rows[0]!.at;
   await client.query('DELETE FROM store_rollups');
   const inserted = await client.query(BUILD);
+  await client.query('DELETE FROM store_app_rollups');
+  await client.query(BUILD_APPS);
   await buildStoreFacetCounts(client, LISTED_STORE);
   // a few thousand rows replaced wholesale: the planner should know their dimensions at once
-  await client.query('ANALYZE store_rollups');
+  await client.query('ANALYZE store_rollups, store_app_rollups');
   const durationMs = Math.round(performance.now() - started);
   await client.query(
     `INSERT INTO store_rollup_refreshes (id, refreshed_at, duration_ms) VALUES (1, $1, $2)

@@ -1,8 +1,8 @@
 // Grouped rows (GET /v1/stores?groupBy=...): the filtered stores rolled up by one or two
 // dimensions in one GROUP BY statement. The page and the number of groups come back together, so
 // an offset past the last group still reports the right total. Without a filter the groups come
-// from the pre-computed rollups (src/rollups/) while they are fresh: the same figures without a
-// scan of the whole catalog.
+// from the pre-computed rollups (src/rollups/) while they are fresh, and so do one app's groups by
+// one dimension: the same figures without a scan of the whole catalog.
 import type { Window } from '../graphql/pagination.ts';
 import { queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
 import { FRESH_ROLLUPS, ROLLUP_COLUMN, rollupDimensions } from '../rollups/store-rollups.ts';
@@ -87,6 +87,28 @@ async function rolledUpGroups(pool: Queryable, query: GroupQuery, { offset, limi
   return result?.fresh ? { rows: result.rows ?? [], total: result.total } : null;
 }
 
+/** The groups of the stores running one app, by one dimension, from store_app_rollups; null when not fresh. */
+async function rolledUpAppGroups(pool: Queryable, appId: number, query: GroupQuery, { offset, limit }: Window) {
+  const params = new SqlParams();
+  const parent = ROLLUP_COLUMN[query.groupBy];
+  const unknown = params.add(UNKNOWN_GROUP);
+  const source = `SELECT ${groupKey(parent, null, unknown)} AS key, ${parent} AS parent, NULL::text AS leaf, r.stores,
+              r.revenue_high_${query.metric} AS "monthlyRevenueUsd", r.visits_${query.metric} AS "monthlyVisits"
+       FROM store_app_rollups r WHERE r.app_id = ${params.add(appId)} AND r.dimensions = ${params.add(rollupDimensions([query.groupBy]))}`;
+  const [result] = await queryRows<{ fresh: boolean; total: number; rows: StoreGroupRow[] | null }>(
+    pool,
+    `SELECT ${FRESH_ROLLUPS} AS fresh, paged.* FROM (${groupPage(source, query.sort, params.add(limit), params.add(offset))}) paged`,
+    params.values,
+  );
+  return result?.fresh ? { rows: result.rows ?? [], total: result.total } : null;
+}
+
+/** The app of a filter that is one app (app=slug) and nothing else. */
+function onlyApp(filter: GroupQuery['filter'], filters: readonly string[]): number | null {
+  const ids = filter?.appIds;
+  return filters.length === 1 && ids?.all.length === 1 && !ids.any.length && !ids.none.length && !ids.impossible ? ids.all[0]! : null;
+}
+
 export async function storeGroups(
   pool: Queryable,
   query: GroupQuery,
@@ -96,6 +118,11 @@ export async function storeGroups(
   const filters = storeFilterConditions(query.filter, params, false);
   if (filters.length === 0) {
     const rolledUp = await rolledUpGroups(pool, query, window);
+    if (rolledUp) return rolledUp;
+  }
+  const appId = onlyApp(query.filter, filters);
+  if (appId !== null && !query.groupBy2) {
+    const rolledUp = await rolledUpAppGroups(pool, appId, query, window);
     if (rolledUp) return rolledUp;
   }
   const where = whereClause([LISTED_STORE, ...filters]);

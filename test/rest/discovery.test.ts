@@ -88,6 +88,7 @@ describe('discovery routes', () => {
       'cohort-rollup-then-drill-down',
       'market-then-movers',
       'app-then-its-stores',
+      'technology-then-stores',
       'scrape-then-poll',
       'watch-then-read-sales',
     ]);

@@ -42,6 +42,9 @@ export interface JobWorker {
   stop(): Promise<void>;
 }
 
+/** connections for the queue's statements, however many jobs run at once */
+const QUEUE_CONNECTIONS = 8;
+
 export async function startJobWorker(options: JobWorkerOptions): Promise<JobWorker> {
   const log = options.logger.child({ component: 'job-worker' });
   const shared = options.features.filter((f) => f.concurrency === undefined);
@@ -49,8 +52,11 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
   const runningAtOnce = options.concurrency + ownRunners.reduce((sum, f) => sum + f.concurrency!, 0);
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
-    // per running job: its own statements and the queue's; per runner a LISTEN connection; the liveness session
-    max: runningAtOnce * 2 + ownRunners.length + 4,
+    // held: a LISTEN connection per runner and the liveness session; the rest serve the queue's own
+    // statements (fetch, complete, fail: one statement each, released at once; tasks use the
+    // service's pool), so a few serve any concurrency. One per running job opened 68 connections at
+    // once when 64 observations came due together, past what a shared PostgreSQL allows.
+    max: 1 + ownRunners.length + 1 + Math.min(runningAtOnce, QUEUE_CONNECTIONS),
     statement_timeout: options.statementTimeoutMs ?? 60_000,
     application_name: 'store-intelligence-worker',
   });

@@ -16,6 +16,8 @@ export interface CrawlRun {
   p99ObservationMs: number | null;
   /** stores observed when a worker was killed (SIGKILL); null when none was */
   killedWorkerAfter: number | null;
+  /** workers that exited by themselves during the run (not the one killed) */
+  workersCrashed: number;
   seconds: number;
   outcomes: Record<string, number>;
   workerConcurrency: number;
@@ -40,6 +42,7 @@ function verdict(run: CrawlRun, single: CrawlRun | undefined): string {
     misses.push(`${run.storesPerSecond} < ${TARGET_PER_WORKER * run.workers} stores/s`);
   }
   if (run.missed > 0) misses.push(`${run.missed} missed`);
+  if (run.workersCrashed > 0) misses.push(`${run.workersCrashed} worker(s) exited by themselves`);
   if (run.duplicated > 0) misses.push(`${run.duplicated} duplicated`);
   if (single && run.workers > 1 && run.killedWorkerAfter === null) {
     const scale = run.storesPerSecond / single.storesPerSecond;

@@ -116,6 +116,11 @@ async function runOnce(db: CrawlDatabase, farm: Farm, storeIds: number[], plan: 
   const booted = new Date();
   const workers = Array.from({ length: plan.workers }, () => startWorker(farm, plan.workers));
   let killedAt: number | null = null;
+  // a worker that dies by itself (e.g. PostgreSQL refusing connections to a machine shared with other work) is reported
+  let crashed = 0;
+  for (const worker of workers) worker.once('exit', (code, signal) => {
+    if (signal !== 'SIGKILL' && signal !== 'SIGTERM' && code !== 0) crashed++;
+  });
   try {
     // the run starts when every worker is up (tsx compiles the service first): no worker gets a head start
     while ((await db.workersSeen(booted)) < plan.workers) {
@@ -156,6 +161,7 @@ async function runOnce(db: CrawlDatabase, farm: Farm, storeIds: number[], plan: 
       p50ObservationMs: figures.p50ObservationMs,
       p99ObservationMs: figures.p99ObservationMs,
       killedWorkerAfter: killedAt,
+      workersCrashed: crashed,
       seconds: Math.round(seconds * 10) / 10,
       outcomes: figures.outcomes,
       workerConcurrency,

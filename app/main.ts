@@ -12,6 +12,7 @@ import { openLegacyStore, type LegacyStore } from '../src/legacy/index.ts';
 import { startGatewayJobs } from '../src/jobs.ts';
 import { withWebhookSecret } from '../src/scrapes/webhooks/signing-secret.ts';
 import { countCatalogStores, seedCatalog, SeedRefusedError } from '../src/seed/seed-catalog.ts';
+import { warmUp } from './warm-up.ts';
 
 
 /** host:port of a connection string, without credentials */
@@ -78,6 +79,8 @@ async function start(configured: Config, logger: Logger, shutdown: Shutdown): Pr
 
   const { buildServer, closeServer } = await httpLayer;
   const app = await buildServer(services);
+  await warmUp(services, logger);
+  if (shutdown.requested) return;
   shutdown.add('http server', () => closeServer(app, config.SHUTDOWN_GRACE_MS));
   if (shutdown.requested) return;
 

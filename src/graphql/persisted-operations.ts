@@ -64,6 +64,11 @@ export class PersistedOperations {
     return operation;
   }
 
+  /** Every persisted operation (compiled at start, see yoga.ts). */
+  all(): PersistedOperation[] {
+    return [...this.byName.values()];
+  }
+
   /** Whether this parsed document is one of ours (executed by REST): compiled, and cacheable when its fields allow. */
   isPersisted(document: DocumentNode): boolean {
     return this.documents.has(document);

@@ -207,7 +207,9 @@ export const StoreFacets = z
       tld: facetValues('Values of the tld filter: domain endings (store.example, example), each counting every store whose domain ends in it.'),
       app: facetValues('App slugs, for the app, anyApp and notApp filters.'),
     }),
-    suggestions,
+    suggestions: z
+      .array(FilterSuggestion)
+      .meta({ description: 'For each filter value no store of the catalog has, the nearest valid values; empty when every value exists.' }),
   })
   .meta({
     id: 'StoreFacets',

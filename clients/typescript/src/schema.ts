@@ -1511,7 +1511,7 @@ export interface components {
                 /** @description App slugs, for the app, anyApp and notApp filters. */
                 app: components["schemas"]["FacetValue"][];
             };
-            /** @description Present when a filter value names nothing in the catalog: the nearest valid values (GET /v1/stores/facets lists them all). */
+            /** @description For each filter value no store of the catalog has, the nearest valid values; empty when every value exists. */
             suggestions: components["schemas"]["FilterSuggestion"][];
         };
         FacetValue: {

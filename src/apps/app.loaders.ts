@@ -1,7 +1,7 @@
 // Per-request app loaders: by id (node), by slug, a store's app stack.
 import DataLoader from 'dataloader';
 import { defineLoader } from '../graphql/context.ts';
-import { guardDb, queryRows } from '../platform/database/sql.ts';
+import { guardDb, keyedRead, queryByKeys } from '../platform/database/sql.ts';
 import { APP_COLUMNS, type AppRecord } from './app.sql.ts';
 
 export const appById = defineLoader(
@@ -22,16 +22,18 @@ export const appBySlug = defineLoader(
     }),
 );
 
+const APPS_BY_STORE = keyedRead(
+  'sa.store_id',
+  'int',
+  (keys) => `SELECT sa.store_id AS "storeId", ${APP_COLUMNS} FROM store_apps sa JOIN apps a ON a.id = sa.app_id
+    WHERE ${keys} ORDER BY sa.store_id, a.install_count DESC, a.name ASC`,
+);
+
 /** Each store's installed apps (the whole stack), most installed first: one join, one statement. */
 export const appsByStoreId = defineLoader(
   (ctx) =>
     new DataLoader<number, AppRecord[]>(async (storeIds) => {
-      const rows = await queryRows<AppRecord & { storeId: number }>(
-        ctx.services.db.read,
-        `SELECT sa.store_id AS "storeId", ${APP_COLUMNS} FROM store_apps sa JOIN apps a ON a.id = sa.app_id
-         WHERE sa.store_id = ANY($1::int[]) ORDER BY sa.store_id, a.install_count DESC, a.name ASC`,
-        [storeIds],
-      );
+      const rows = await queryByKeys<AppRecord & { storeId: number }>(ctx.services.db.read, APPS_BY_STORE, storeIds, 'apps-by-store');
       const byStore = new Map<number, AppRecord[]>();
       for (const { storeId, ...app } of rows) {
         const list = byStore.get(storeId) ?? [];

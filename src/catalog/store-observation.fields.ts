@@ -4,7 +4,7 @@
 import DataLoader from 'dataloader';
 import { builder } from '../graphql/builder.ts';
 import { defineLoader } from '../graphql/context.ts';
-import { queryRows } from '../platform/database/sql.ts';
+import { keyedRead, queryByKeys } from '../platform/database/sql.ts';
 import { StoreRef } from '../stores/store.ref.ts';
 import { extendStoreRead } from '../stores/store.loaders.ts';
 
@@ -27,15 +27,12 @@ const OBSERVATION_COLUMNS = `store_id AS "storeId", presence::text AS presence, 
   change_rate AS "changeRate", consecutive_failures AS "consecutiveFailures", failure_kind AS "failureKind",
   failure_reason AS "failureReason", moved_to AS "movedTo"`;
 
+const OBSERVATION_BY_STORE = keyedRead('store_id', 'int', (keys) => `SELECT ${OBSERVATION_COLUMNS} FROM observation_schedule WHERE ${keys}`);
+
 const observationByStoreId = defineLoader(
   (ctx) =>
     new DataLoader<number, StoreObservationRecord | null>(async (ids) => {
-      const rows = await queryRows<StoreObservationRecord>(
-        ctx.services.db.read,
-        `SELECT ${OBSERVATION_COLUMNS} FROM observation_schedule WHERE store_id = ANY($1::int[])`,
-        [ids],
-        'observation-by-store',
-      );
+      const rows = await queryByKeys<StoreObservationRecord>(ctx.services.db.read, OBSERVATION_BY_STORE, ids, 'observation-by-store');
       const byId = new Map(rows.map((row) => [row.storeId, row]));
       return ids.map((id) => byId.get(id) ?? null);
     }),

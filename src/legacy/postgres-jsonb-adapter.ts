@@ -3,6 +3,7 @@
 // doc jsonb = the canonical summary (summary.ts), updated_at. The key columns repeat what doc holds
 // so both lookups use a btree index; doc is the document Mongo would hold in store_summaries.
 import type pg from 'pg';
+import { keyedRead, queryByKeys } from '../platform/database/sql.ts';
 import type { LegacyHealth, LegacyStore, LegacySummary } from './port.ts';
 import { canonicalBatch, canonicalFromDocument, distinctKeys, elapsedMs } from './summary.ts';
 
@@ -11,16 +12,22 @@ const TABLE = 'legacy_store_summaries';
 /** Anything that runs a query: a pg Pool normally; tests hand in a wrapped one to count statements. */
 export type Queryable = Pick<pg.Pool, 'query'>;
 
+const SUMMARIES_BY = {
+  domain: keyedRead('domain', 'text', (keys) => `SELECT domain AS key, doc FROM ${TABLE} WHERE ${keys}`),
+  legacy_id: keyedRead('legacy_id', 'text', (keys) => `SELECT legacy_id AS key, doc FROM ${TABLE} WHERE ${keys}`),
+};
+
 export function createPostgresLegacyStore({ pool }: { pool: Queryable }): LegacyStore {
   async function findBy(column: 'domain' | 'legacy_id', keys: readonly string[]) {
     const found = new Map<string, LegacySummary>();
     if (keys.length === 0) return found;
     // a named statement: each connection parses and plans it once
-    const { rows } = await pool.query<{ key: string; doc: Record<string, unknown> }>({
-      name: `legacy-summaries-by-${column}`,
-      text: `SELECT ${column} AS key, doc FROM ${TABLE} WHERE ${column} = ANY($1::text[])`,
-      values: [distinctKeys(keys)],
-    });
+    const rows = await queryByKeys<{ key: string; doc: Record<string, unknown> }>(
+      pool,
+      SUMMARIES_BY[column],
+      distinctKeys(keys),
+      `legacy-summaries-by-${column}`,
+    );
     for (const row of rows) found.set(row.key, canonicalFromDocument(row.doc));
     return found;
   }

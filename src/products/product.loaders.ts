@@ -2,17 +2,15 @@
 import DataLoader from 'dataloader';
 import { childPageLoader } from '../graphql/child-pages.ts';
 import { defineLoader } from '../graphql/context.ts';
-import { queryRows } from '../platform/database/sql.ts';
+import { keyedRead, queryByKeys, queryRows } from '../platform/database/sql.ts';
 import { PRODUCT_COLUMNS, PRODUCTS_WITH_STORE, type ProductRecord } from './product.sql.ts';
+
+const PRODUCTS_BY_ID = keyedRead('p.id', 'int', (keys) => `SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCTS_WITH_STORE} WHERE ${keys}`);
 
 export const productById = defineLoader(
   (ctx) =>
     new DataLoader<number, ProductRecord | null>(async (ids) => {
-      const rows = await queryRows<ProductRecord>(
-        ctx.services.db.read,
-        `SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCTS_WITH_STORE} WHERE p.id = ANY($1::int[])`,
-        [ids],
-      );
+      const rows = await queryByKeys<ProductRecord>(ctx.services.db.read, PRODUCTS_BY_ID, ids, 'products-by-id');
       const byId = new Map(rows.map((r) => [r.id, r]));
       return ids.map((id) => byId.get(id) ?? null);
     }),

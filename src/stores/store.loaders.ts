@@ -6,7 +6,7 @@ import type { LegacySummary } from '../legacy/port.ts';
 import { canonicalFromDocument } from '../legacy/summary.ts';
 import { childPageLoader } from '../graphql/child-pages.ts';
 import { defineLoader, type GraphqlContext } from '../graphql/context.ts';
-import { queryRows } from '../platform/database/sql.ts';
+import { queryByKeys } from '../platform/database/sql.ts';
 import { appsByStoreId } from '../apps/app.loaders.ts';
 import {
   addStoreReadColumn,
@@ -37,7 +37,7 @@ function byKey<K, V>(keys: readonly K[], rows: readonly V[], keyOf: (row: V) => 
 export const storeById = defineLoader(
   (ctx) =>
     new DataLoader<number, StoreRecord | null>(async (ids) => {
-      const stores = await queryRows<StoreRecord>(ctx.services.db.read, STORES_BY_ID, [ids], 'store-by-id');
+      const stores = await queryByKeys<StoreRecord>(ctx.services.db.read, STORES_BY_ID, ids, 'store-by-id');
       for (const store of stores) storeByDomain(ctx).prime(store.domain, store);
       return byKey(ids, stores, (s) => s.id);
     }),
@@ -122,11 +122,11 @@ export function storeReadByDomain(ctx: GraphqlContext, wanted: StoreReadNeeds): 
   let loader = byDomainLoaders.get(shape);
   if (!loader) {
     const name = `stores-by-domain${shape}`;
+    const read = storesByDomainSql(needs, table);
     loader = defineLoader(
       (ctx) =>
         new DataLoader<string, StoreRecord | null>(async (domains) => {
-          const text = storesByDomainSql(needs, ctx.services.legacy.colocatedTable);
-          const rows = await queryRows<StoreReadRow>(ctx.services.db.read, text, [domains], name);
+          const rows = await queryByKeys<StoreReadRow>(ctx.services.db.read, read, domains, name);
           return byKey(domains, primeStoreReads(ctx, rows, needs), (s) => s.domain);
         }),
     );
@@ -172,7 +172,7 @@ export const hasLegacySummary = defineLoader(
 export const latestTrafficByStoreId = defineLoader(
   (ctx) =>
     new DataLoader<number, TrafficRecord | null>(async (storeIds) => {
-      const rows = await queryRows<TrafficRecord>(ctx.services.db.read, LATEST_TRAFFIC_BY_STORE, [storeIds], 'latest-traffic-by-store');
+      const rows = await queryByKeys<TrafficRecord>(ctx.services.db.read, LATEST_TRAFFIC_BY_STORE, storeIds, 'latest-traffic-by-store');
       return byKey(storeIds, rows, (r) => r.storeId);
     }),
 );

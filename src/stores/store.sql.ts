@@ -5,6 +5,7 @@
 import type { StoreDailySnapshot, TrafficMonthly } from '../generated/prisma/client.ts';
 import type { Store } from '../generated/prisma/client.ts';
 import { APP_COLUMNS, type AppRecord } from '../apps/app.sql.ts';
+import { keyedRead, type KeyedRead } from '../platform/database/sql.ts';
 
 export type StoreRecord = Store;
 
@@ -92,8 +93,11 @@ export const HISTORY_COLUMNS = `h.store_id AS "storeId", to_char(h.day, 'YYYY-MM
   h.product_count AS "productCount", h.synthetic`;
 
 /** The newest traffic month of each store in `storeIds` (one row per store that has one). */
-export const LATEST_TRAFFIC_BY_STORE = `SELECT DISTINCT ON (t.store_id) ${TRAFFIC_COLUMNS} FROM traffic_monthly t
-  WHERE t.store_id = ANY($1::int[]) ORDER BY t.store_id, t.month DESC`;
+export const LATEST_TRAFFIC_BY_STORE: KeyedRead = keyedRead(
+  't.store_id',
+  'int',
+  (keys) => `SELECT DISTINCT ON (t.store_id) ${TRAFFIC_COLUMNS} FROM traffic_monthly t WHERE ${keys} ORDER BY t.store_id, t.month DESC`,
+);
 
 /** Select-list column: the newest traffic month of the store `s` as JSON, or null. */
 export const LATEST_TRAFFIC_COLUMN = `(SELECT row_to_json(latest) FROM (SELECT ${TRAFFIC_COLUMNS} FROM traffic_monthly t
@@ -169,7 +173,7 @@ export const storeReadColumns = (needs: StoreReadNeeds, legacyTable?: string): s
   ].join(',\n');
 
 /** Stores by canonical domain, with what `needs` asks for. */
-export const storesByDomainSql = (needs: StoreReadNeeds, legacyTable?: string): string =>
-  `SELECT ${storeReadColumns(needs, legacyTable)} FROM stores s WHERE s.domain = ANY($1::text[])`;
+export const storesByDomainSql = (needs: StoreReadNeeds, legacyTable?: string): KeyedRead =>
+  keyedRead('s.domain', 'text', (keys) => `SELECT ${storeReadColumns(needs, legacyTable)} FROM stores s WHERE ${keys}`);
 
-export const STORES_BY_ID = `SELECT ${storeColumns('s')} FROM stores s WHERE s.id = ANY($1::int[])`;
+export const STORES_BY_ID: KeyedRead = keyedRead('s.id', 'int', (keys) => `SELECT ${storeColumns('s')} FROM stores s WHERE ${keys}`);

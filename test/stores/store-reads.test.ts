@@ -173,6 +173,23 @@ describe('a store read planned from its selection', () => {
     expect(appsOnly.log[0]).not.toMatch(/traffic_monthly/);
     expect(appsOnly.legacy).toBe(0);
   });
+
+  it('looks one store up with a statement PostgreSQL plans once per connection, not at every execution', async () => {
+    const { statements } = await read('domain sources traffic { latest { month } }');
+    expect(statements).toBe(1);
+    const [sent] = t.counter!.sent;
+    // the statement as the lookup sent it, prepared on one connection and run as often as PostgreSQL
+    // needs to settle on a plan: it must then run its cached generic plan rather than plan each time
+    const client = await t.services.db.pool.connect();
+    try {
+      for (let run = 0; run < 8; run++) await client.query({ name: 'lookup-plan-probe', text: sent!.text, values: sent!.values });
+      const { rows } = await client.query(`SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name = 'lookup-plan-probe'`);
+      expect(rows[0].generic_plans, sent!.text).toBeGreaterThan(0);
+      await client.query('DEALLOCATE "lookup-plan-probe"');
+    } finally {
+      client.release();
+    }
+  });
 });
 
 describe('a filtered list planned from its selection', () => {

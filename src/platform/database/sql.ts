@@ -44,6 +44,31 @@ export async function queryRows<R extends object>(
 }
 
 /**
+ * A read by key, as two statement texts: `column = $1` for a batch of one key, `column =
+ * ANY($1::type[])` for more. PostgreSQL cannot see into an array parameter when it builds a prepared
+ * statement's generic plan: it takes the ANY form to match many rows, judges the generic plan dearer
+ * than one planned for the values at hand, and so plans the ANY form again at every execution. The
+ * single-key form gets its generic plan after a few executions and from then on costs only bind and
+ * execute. Most lookups are one key (a store by domain), so they take the cheap form; a batch of
+ * many is still one statement.
+ */
+export interface KeyedRead {
+  one: string;
+  many: string;
+}
+
+/** Both texts of a read by `column`; `build` places the key condition it is handed. */
+export const keyedRead = (column: string, arrayType: 'int' | 'text', build: (keyCondition: string) => string): KeyedRead => ({
+  one: build(`${column} = $1`),
+  many: build(`${column} = ANY($1::${arrayType}[])`),
+});
+
+/** Runs a keyed read for `keys` as the named prepared statement `prepared` (`<prepared>:one` for a single key). */
+export function queryByKeys<R extends object>(pool: Queryable, read: KeyedRead, keys: readonly unknown[], prepared: string): Promise<R[]> {
+  return keys.length === 1 ? queryRows<R>(pool, read.one, [keys[0]], `${prepared}:one`) : queryRows<R>(pool, read.many, [keys], prepared);
+}
+
+/**
  * Exact counts stay exact up to this many rows. Past it, counting every match of a broad filter
  * over a million-store catalog costs a scan per request, so we report PostgreSQL's own row
  * estimate for the same statement instead and flag the total as inexact (totalCountExact).

@@ -126,6 +126,20 @@ describe('storefront farm', () => {
     await expect(observe(vanishing!)).rejects.toThrow(/answered HTTP 404/);
   });
 
+  it('stores that move, break or throttle after entering the catalog answer at epoch 0, then fail with their reason', async () => {
+    const later: Array<[Behaviour, RegExp]> = [
+      ['moves-later', /moved: \/ redirects to m\d+\.farm\.test/],
+      ['breaks-later', /products\.json .* answered HTTP 502/],
+      ['throttles-later', /rate-limited .*Retry-After 120/],
+    ];
+    for (const [behaviour, reason] of later) {
+      const [host] = storesWith(behaviour, 1);
+      expect((await observe(host!)).products.length).toBe(farm.products(host!).length);
+      farm.advance(host);
+      await expect(observe(host!)).rejects.toThrow(reason);
+    }
+  });
+
   it('about 30 % of stores change at an epoch and the diff shows it; within an epoch a store serves the same bytes', async () => {
     const hosts = storesWith('ordinary', 40);
     const page = async (host: string) => (await reader.client.egress.fetch(`https://${host}/products.json?limit=250`)).body.toString();

@@ -14,7 +14,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LRUCache } from 'lru-cache';
-import { farmStore, parseFarmHost, type FarmOptions, type FarmProduct, type FarmStore } from './farm-store.ts';
+import { behaviourAt, farmStore, parseFarmHost, type FarmOptions, type FarmProduct, type FarmStore } from './farm-store.ts';
 import { homepage, metaJson, plainWebsite, productJs, productsJson, robotsTxt, unavailablePage } from './shopify-payloads.ts';
 
 export interface StorefrontFarm {
@@ -90,7 +90,7 @@ export async function startStorefrontFarm(serverOptions: FarmServerOptions = {})
 
   function storefront(req: http.IncomingMessage, res: http.ServerResponse, url: URL, host: string, store: FarmStore, movedTo: boolean, products: () => FarmProduct[]): void {
     const path = url.pathname;
-    const behaviour = movedTo ? 'ordinary' : store.behaviour;
+    const behaviour = movedTo ? 'ordinary' : behaviourAt(store.behaviour, store.epoch);
     if (behaviour === 'moved') {
       res.writeHead(301, { location: `https://m${store.index}.${options.domain}${path}${url.search}` }).end();
       return;

@@ -36,7 +36,13 @@ export type Behaviour =
   /** a plain website, not a Shopify storefront */
   | 'not-shopify'
   /** robots.txt disallows everything to every user agent */
-  | 'disallowed';
+  | 'disallowed'
+  /** ordinary at epoch 0, then moved as `moved` stores are (a store that moves after it entered the catalog) */
+  | 'moves-later'
+  /** ordinary at epoch 0, then products.json answers 502 */
+  | 'breaks-later'
+  /** ordinary at epoch 0, then products.json answers 429 with Retry-After: 120 */
+  | 'throttles-later';
 
 /** Shares of behaviours (the rest is ordinary), in a fixed order so a store's behaviour never depends on the farm's size. */
 export const BEHAVIOURS: ReadonlyArray<readonly [Behaviour, number]> = [
@@ -50,7 +56,17 @@ export const BEHAVIOURS: ReadonlyArray<readonly [Behaviour, number]> = [
   ['vanishing', 0.01],
   ['not-shopify', 0.005],
   ['disallowed', 0.003],
+  // appended last, so that adding them changed no other store's behaviour
+  ['moves-later', 0.005],
+  ['breaks-later', 0.01],
+  ['throttles-later', 0.005],
 ];
+
+/** Behaviours that start at epoch 1: the store is ordinary until then. */
+const LATER: Partial<Record<Behaviour, Behaviour>> = { 'moves-later': 'moved', 'breaks-later': 'failing-products', 'throttles-later': 'throttled' };
+
+/** How a store answers at an epoch. */
+export const behaviourAt = (behaviour: Behaviour, epoch: number): Behaviour => (LATER[behaviour] ? (epoch > 0 ? LATER[behaviour]! : 'ordinary') : behaviour);
 
 /** share of stores that change at each epoch */
 export const CHANGE_RATE = 0.3;
@@ -357,6 +373,7 @@ export function parseFarmHost(options: FarmOptions, host: string): { index: numb
   const index = Number(match[2]);
   if (index >= options.stores * 2 || String(index) !== match[2]) return null;
   const movedTo = match[1] === 'm';
-  if (movedTo && behaviourOf(options.seed, index) !== 'moved') return null;
+  const behaviour = behaviourOf(options.seed, index);
+  if (movedTo && behaviour !== 'moved' && behaviour !== 'moves-later') return null;
   return { index, movedTo };
 }

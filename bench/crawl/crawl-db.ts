@@ -4,6 +4,8 @@
 // exceptions), the durations, the pace.
 import pg from 'pg';
 import { queueTick } from '../../src/catalog/catalog-tick.ts';
+import { upsertApps } from '../../src/seed/catalog-sql.ts';
+import { createSampler } from '../../src/seed/reference-data.ts';
 
 export interface RunProgress {
   /** run stores with at least one observation since the run began */
@@ -19,6 +21,9 @@ export interface RunFigures extends RunProgress {
   p50ObservationMs: number | null;
   p99ObservationMs: number | null;
   outcomes: Record<string, number>;
+  /** change records the run's observations wrote (prices, SKUs, apps, themes), and the stores they were about */
+  changesRecorded: number;
+  storesChanged: number;
 }
 
 export class CrawlDatabase {
@@ -41,6 +46,19 @@ export class CrawlDatabase {
 
   close(): Promise<void> {
     return this.pool.end();
+  }
+
+  /**
+   * The app catalog of data/apps.json, which app detection matches homepages against. A catalog that
+   * was never seeded has none (the seed loads it), and then no observation detects an app.
+   */
+  async loadAppCatalog(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await upsertApps(client, createSampler());
+    } finally {
+      client.release();
+    }
   }
 
   /** The farm's stores on the crawler's schedule, by id (their domain ends in the farm's domain). */
@@ -114,6 +132,11 @@ export class CrawlDatabase {
          FROM observation_log WHERE store_id = ANY($1::int[]) AND started_at >= $2`,
       [storeIds, since],
     );
+    const { rows: [changes] } = await this.pool.query<{ recorded: number; stores: number }>(
+      `SELECT coalesce(sum(changes), 0)::int AS recorded, count(DISTINCT store_id) FILTER (WHERE changes > 0)::int AS stores
+         FROM observation_log WHERE store_id = ANY($1::int[]) AND started_at >= $2`,
+      [storeIds, since],
+    );
     const { rows: outcomes } = await this.pool.query<{ outcome: string; n: number }>(
       `SELECT outcome, count(*)::int AS n FROM observation_log WHERE store_id = ANY($1::int[]) AND started_at >= $2 GROUP BY outcome ORDER BY n DESC`,
       [storeIds, since],
@@ -124,6 +147,8 @@ export class CrawlDatabase {
       p50ObservationMs: durations!.p50,
       p99ObservationMs: durations!.p99,
       outcomes: Object.fromEntries(outcomes.map((o) => [o.outcome, o.n])),
+      changesRecorded: changes!.recorded,
+      storesChanged: changes!.stores,
     };
   }
 }

@@ -20,6 +20,9 @@ export interface CrawlRun {
   workersCrashed: number;
   seconds: number;
   outcomes: Record<string, number>;
+  /** change records written by the run's observations, and the stores they were about */
+  changesRecorded: number;
+  storesChanged: number;
   workerConcurrency: number;
   loadAverageBefore: number[];
   loadAverageAfter: number[];
@@ -66,6 +69,7 @@ export function writeCrawlReport(base: string, report: CrawlReport): void {
       run.p99ObservationMs ?? '-',
       run.seconds,
       Object.entries(run.outcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', '),
+      `${run.changesRecorded.toLocaleString('en-US')} on ${run.storesChanged.toLocaleString('en-US')} stores`,
       run.loadAverageBefore.join(' / '),
       verdict(run, single),
     ].join(' | '),
@@ -75,10 +79,11 @@ export function writeCrawlReport(base: string, report: CrawlReport): void {
 \`${report.command}\` — started ${report.started}, commit ${report.commit}; ${report.machine}.
 The farm serves ${report.farmStores.toLocaleString('en-US')} storefronts; the catalog holds those discovery accepted. Each run
 makes every catalog store due at once, after the farm moved to its next epoch (about 30 % of stores changed).
+Worker processes run ${report.runs[0]?.workerConcurrency ?? '?'} observations at once each (CATALOG_WORKER_CONCURRENCY), with EGRESS_HOST_INTERVAL_MS at its default (500 ms between two requests to one host).
 Target: ≥ ${TARGET_PER_WORKER} stores/s per worker process, two workers ≈ 2×, missed and duplicated 0 (the killed-worker run too).
 
-| workers | stores | stores/s | per worker | missed | duplicated | p50 ms | p99 ms | seconds | outcomes | load avg (1/5/15 min) before | verdict |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| workers | stores | stores/s | per worker | missed | duplicated | p50 ms | p99 ms | seconds | outcomes | changes recorded | load avg (1/5/15 min) before | verdict |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.map((r) => `| ${r} |`).join('\n')}
 `;
   writeFileSync(`${base}.md`, text);

@@ -1,6 +1,7 @@
 // `npm run bench:crawl`: the living catalog's crawler against the storefront farm (issue 15).
 // Starts the farm (test/support/storefront-farm) as its own process, puts its stores in a catalog
 // the way an operator does (`npm run catalog -- import FILE`, each domain validated by discovery),
+// (with the app catalog of data/apps.json loaded, as the seed loads it, so app detection runs),
 // then, run by run, starts worker processes (`npm run worker`) with every catalog store due at
 // once and follows observation_log until each store has been observed: with one worker, with two,
 // and with two of which one is killed (SIGKILL) a third of the way through. Before each run the
@@ -10,7 +11,7 @@
 // Run it alone: flock /tmp/bench.lock npm run bench:crawl
 // CRAWL_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_crawl, created when missing),
 // CRAWL_STORES (10000: the farm's size and the catalog's), CRAWL_RUNS (1,2,2k: workers per run, k = one is killed),
-// CRAWL_WORKER_CONCURRENCY (observations one worker runs at once, 48), CRAWL_TIMEOUT_S (no progress for this long ends a run, 180).
+// CRAWL_WORKER_CONCURRENCY (observations one worker runs at once, 64), CRAWL_TIMEOUT_S (no progress for this long ends a run, 180).
 import { execSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ import { writeCrawlReport, type CrawlRun } from './report.ts';
 const databaseUrl = process.env.CRAWL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_crawl';
 const storeCount = Number(process.env.CRAWL_STORES ?? 10_000);
 const runPlan = (process.env.CRAWL_RUNS ?? '1,2,2k').split(',').map((part) => ({ workers: Number.parseInt(part, 10), kill: part.trim().endsWith('k') }));
-const workerConcurrency = Number(process.env.CRAWL_WORKER_CONCURRENCY ?? 48);
+const workerConcurrency = Number(process.env.CRAWL_WORKER_CONCURRENCY ?? 64);
 const stallTimeoutMs = Number(process.env.CRAWL_TIMEOUT_S ?? 180) * 1000;
 const FARM_DOMAIN = 'farm.test';
 const log = (line: string) => process.stderr.write(`[bench:crawl] ${new Date().toISOString().slice(11, 19)} ${line}\n`);
@@ -164,6 +165,8 @@ async function runOnce(db: CrawlDatabase, farm: Farm, storeIds: number[], plan: 
       workersCrashed: crashed,
       seconds: Math.round(seconds * 10) / 10,
       outcomes: figures.outcomes,
+      changesRecorded: figures.changesRecorded,
+      storesChanged: figures.storesChanged,
       workerConcurrency,
       loadAverageBefore: loadBefore.map((l) => Math.round(l * 100) / 100),
       loadAverageAfter: loadavg().map((l) => Math.round(l * 100) / 100),
@@ -182,6 +185,7 @@ try {
   const migrate = startWorker(farm, 1);
   while ((await db.workersSeen(new Date(0)).catch(() => 0)) === 0) await sleep(1_000);
   await stopChild(migrate, 'SIGTERM');
+  await db.loadAppCatalog();
   const storeIds = await importFarm(db, farm);
   const runs: CrawlRun[] = [];
   for (const plan of runPlan) {

@@ -147,15 +147,19 @@ export async function writeCatalog(
   return changes;
 }
 
-/** The catalog's current products, apps and theme of a store: what the next observation is diffed against. */
+/**
+ * The catalog's current products, apps and theme of a store: what the next observation is diffed against.
+ * One statement after the other: a connection runs one at a time anyway, and pg deprecates queueing a
+ * second query on a client that is still executing one (removed in pg 9).
+ */
 export async function readPrevious(client: pg.PoolClient, store: Pick<StoreRow, 'id' | 'theme_name'>): Promise<PreviousObservation> {
-  const [products, apps] = await Promise.all([
-    client.query<{ handle: string; title: string; price: string }>('SELECT handle, title, price FROM products WHERE store_id = $1', [store.id]),
-    client.query<{ id: number; slug: string; name: string }>(
-      'SELECT a.id, a.slug, a.name FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE sa.store_id = $1',
-      [store.id],
-    ),
+  const products = await client.query<{ handle: string; title: string; price: string }>('SELECT handle, title, price FROM products WHERE store_id = $1', [
+    store.id,
   ]);
+  const apps = await client.query<{ id: number; slug: string; name: string }>(
+    'SELECT a.id, a.slug, a.name FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE sa.store_id = $1',
+    [store.id],
+  );
   return {
     themeName: store.theme_name,
     products: new Map(products.rows.map((r) => [r.handle, { title: r.title, price: Number(r.price) }])),

@@ -82,6 +82,8 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))('operations console in headle
     await page.waitForSelector('body[data-live="true"]');
     await expect.poll(() => text(page, '#throughput')).toContain('No observations in the last 60 minutes');
     expect(await text(page, '#freshness')).toContain('No stores on the crawler\'s schedule yet');
+    // the command it names is set as code, whole
+    expect(await page.locator('#freshness code').allInnerTexts()).toEqual(['npm run catalog -- import FILE']);
     expect(await text(page, '#outcomes')).toContain('Nothing observed in this window');
     expect(await page.locator('#scrapes-empty').isVisible()).toBe(true);
     expect(await text(page, '#connection')).toBe('Live');
@@ -144,6 +146,14 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))('operations console in headle
     const asked = graphqlRequests();
     await page.waitForTimeout(4_000);
     expect(graphqlRequests()).toBe(asked); // nothing retried while the key is missing
+    // the refusal's commands, headers and scope read as code; a command wraps between its words only
+    const codes = await page.locator('#key-reason code').allInnerTexts();
+    expect(codes).toContain('operations:read');
+    expect(codes.some((c) => c.startsWith('npm run keys -- create'))).toBe(true);
+    const commandLines = await page.locator('#key-reason code', { hasText: 'npm run keys' }).locator('span').evaluateAll((spans) =>
+      spans.every((span) => span.getClientRects().length === 1),
+    );
+    expect(commandLines).toBe(true);
     await shot(page, 'console-key-needed');
 
     // a user key: its account's scrapes, live; the crawler's panels say why they are closed

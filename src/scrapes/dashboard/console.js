@@ -31,6 +31,18 @@ const el = (tag, attributes = {}, ...children) => {
   node.append(...children);
   return node;
 };
+/**
+ * Text with the commands, headers, scopes and settings it names set as code (the server's refusal
+ * messages and the empty states name them): nodes, never HTML. A command breaks only between its
+ * words, never inside `--plan`.
+ */
+const CODE_IN_TEXT = /(npm run [^.,;()]+?(?=\s*[.,;()]|$)|Authorization: Bearer <key>|X-Api-Key: <key>|\boperations:read\b|\b[A-Z][A-Z_]+=[a-z]+\b)/;
+const prose = (text) => text.split(CODE_IN_TEXT).flatMap((part, index) => {
+  if (part === '') return [];
+  // split() with a capturing group: the odd parts are the matches
+  if (index % 2 === 0) return [document.createTextNode(part)];
+  return [el('code', {}, ...part.split(' ').flatMap((word, i) => (i === 0 ? [el('span', { text: word })] : [' ', el('span', { text: word })])))];
+});
 const number = new Intl.NumberFormat('en-US');
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto', style: 'short' });
 const fullDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
@@ -70,7 +82,7 @@ function refusalOf(status, errors) {
 
 const SCOPE_HINT = 'The crawler panels need a key carrying the operations:read scope; the scrape list works with any key.';
 function askForKey(reason) {
-  $('key-reason').textContent = `${reason} ${SCOPE_HINT}`;
+  $('key-reason').replaceChildren(...prose(`${reason} ${SCOPE_HINT}`));
   $('key').value = apiKey;
   if (!$('key-dialog').open) $('key-dialog').showModal();
   $('key').focus();
@@ -283,7 +295,7 @@ function hbars(rows, { total, className } = {}) {
 function renderFreshness(buckets) {
   const total = buckets.reduce((s, b) => s + b.stores, 0);
   $('freshness').replaceChildren(total === 0
-    ? el('p', { class: 'empty', text: 'No stores on the crawler\'s schedule yet. Import domains with npm run catalog -- import FILE, or queue a scrape below.' })
+    ? el('p', { class: 'empty' }, ...prose('No stores on the crawler\'s schedule yet. Import domains with npm run catalog -- import FILE, or queue a scrape below.'))
     : hbars(buckets.map((b) => ({ label: b.bucket, value: b.stores, className: b.bucket === 'never' || b.bucket === 'over 7 days' ? 'failed' : b.bucket === 'under 1 hour' ? 'ok' : '' }))));
 }
 
@@ -306,7 +318,7 @@ function renderOutcomes(recent) {
 
 function renderWorkers(workers, now) {
   if (workers.length === 0) {
-    $('workers').replaceChildren(el('p', { class: 'empty', text: 'No crawler worker has reported. Start one with npm run worker (the gateway runs one in-process unless WORKER_IN_PROCESS=false).' }));
+    $('workers').replaceChildren(el('p', { class: 'empty' }, ...prose('No crawler worker has reported. Start one with npm run worker (the gateway runs one in-process unless WORKER_IN_PROCESS=false).')));
     return;
   }
   $('workers').replaceChildren(el('table', { class: 'table' },

@@ -109,9 +109,14 @@ export async function connectMongoLegacyStore({
     // A down server should fail a read or a health check within seconds, not the driver's 30 s,
     // and one that comes back should be found within seconds too: the monitor rechecks a server it
     // lost every heartbeat, 10 s by default, and under load the first reads after its return
-    // could keep timing out for longer than that.
+    // could keep timing out for longer than that. The monitor's check of a connection it already
+    // holds waits connectTimeoutMS for the answer (30 s by default): a connection that went silent
+    // (a partition, or one cut just as the check was written on it) held the monitor that long, and
+    // the server stayed unknown, every read failing, well after it was back. A timed-out check
+    // also interrupts the reads waiting on that server's connections.
     const client = new MongoClient(url, {
       serverSelectionTimeoutMS: 5_000,
+      connectTimeoutMS: 5_000,
       heartbeatFrequencyMS: 2_000,
       appName: 'store-intelligence-gateway',
     });

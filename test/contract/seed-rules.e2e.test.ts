@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogFixture } from '../support/catalog-fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { startGatewayProcess, type GatewayProcess } from '../reliability/support/gateway-process.ts';
-import { pollUntil } from '../reliability/support/http.ts';
+import { pollUntil } from '../support/poll.ts';
 import { catalogRules, scrapeRules, signalRules } from './support/catalog-rules.ts';
 import { contractClient, expectError, type ContractClient } from './support/contract-client.ts';
 

@@ -11,6 +11,7 @@ import { enqueueJob, migrateJobQueue } from '../../src/platform/jobs/job-queue.t
 import { startJobWorker, type JobWorker } from '../../src/platform/jobs/job-worker.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { pollUntil } from '../support/poll.ts';
 
 /** what the worker may hold: LISTEN per runner, the liveness session, the queue's statements (and this test's pool) */
 const LIMIT = 16;
@@ -48,7 +49,8 @@ it('runs a burst of 128 jobs at concurrency 64 on a handful of connections', asy
     await sleep(100);
   }
   expect(done).toBe(128);
-  const { rows: [left] } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM graphile_worker.jobs`);
-  expect(left!.n).toBe(0);
+  // a job leaves the queue in a statement after its task returned, queued for one of the few
+  // connections: the last ones leave a moment after the last task ran, and none may stay
+  await pollUntil(async () => (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM graphile_worker.jobs`)).rows[0]!.n, (left) => left === 0, 10_000);
   expect(most).toBeLessThanOrEqual(LIMIT);
 });

@@ -15,7 +15,8 @@ import { loadCatalogFixture } from '../../support/catalog-fixture.ts';
 import { freePort } from '../../support/free-port.ts';
 import { startFixtureStorefronts, type FixtureStorefronts } from '../../scrapes/support/fixture-storefronts.ts';
 import { isRunning, startGatewayProcess, type GatewayProcess } from '../support/gateway-process.ts';
-import { getJson, pollUntil, postJson, type JsonResponse } from '../support/http.ts';
+import { getJson, postJson, type JsonResponse } from '../support/http.ts';
+import { pollUntil } from '../../support/poll.ts';
 
 const STORE_QUERY = '{ store(domain: "acme-apparel.com") { domain name } }';
 

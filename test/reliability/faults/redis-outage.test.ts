@@ -11,7 +11,8 @@ import { startFixtureStorefronts, type FixtureStorefronts } from '../../scrapes/
 import { isRunning, startGatewayProcess, type GatewayProcess } from '../support/gateway-process.ts';
 import { hasRedisServer, startOwnRedis, type OwnRedis } from '../support/redis-server.ts';
 import { subscribeOverSse } from '../support/sse-subscription.ts';
-import { getJson, pollUntil, postJson } from '../support/http.ts';
+import { getJson, postJson } from '../support/http.ts';
+import { pollUntil } from '../../support/poll.ts';
 import { skipWithout } from '../../support/skip-without.ts';
 
 /** open-dev mode's per-minute rate in this test: small enough to reach during the outage */

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureStorefronts, type FixtureStorefronts } from '../../scrapes/support/fixture-storefronts.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../../scrapes/support/https-receiver.ts';
 import { startScrapeHarness, type ScrapeHarness } from '../../scrapes/support/scrape-harness.ts';
-import { pollUntil } from '../support/http.ts';
+import { pollUntil } from '../../support/poll.ts';
 import { waitForOutboxDrained } from '../../support/outbox.ts';
 
 const WORKER = fileURLToPath(new URL('../../../src/worker.ts', import.meta.url));

@@ -12,7 +12,8 @@ import { startStockStorefront, type StockStorefront } from '../../signals/suppor
 import { skipWithout } from '../../support/skip-without.ts';
 import { hasPostgresBinaries, startStreamingPair, type StreamingPair } from '../../support/streaming-replica.ts';
 import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process.ts';
-import { getJson, pollUntil, postJson } from '../support/http.ts';
+import { getJson, postJson } from '../support/http.ts';
+import { pollUntil } from '../../support/poll.ts';
 
 const DATABASE = 'store_intelligence';
 

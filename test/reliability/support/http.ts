@@ -1,5 +1,4 @@
-// Small HTTP helpers of the reliability tests: a JSON GET that never throws on a status, and a
-// poll with a deadline.
+// Small HTTP helpers of the reliability tests: JSON GET and POST that never throw on a status.
 export interface JsonResponse {
   status: number;
   headers: Headers;
@@ -28,21 +27,4 @@ export async function postJson(url: string, payload: unknown, headers: Record<st
     // not JSON: the test sees the text
   }
   return { status: response.status, headers: response.headers, body };
-}
-
-/** Calls `probe` until `done` holds for its result (errors count as "not yet"); fails after timeoutMs. */
-export async function pollUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, intervalMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (done(value)) return value;
-      last = value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
 }

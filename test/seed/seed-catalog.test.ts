@@ -84,6 +84,30 @@ describe('seedCatalog into a fresh database', () => {
     expect(report.legacySummaries).toEqual({ target: 'postgres:legacy_store_summaries', written: 2000 });
   });
 
+  it('leaves the search vocabularies rewritten and analyzed: their counts were rewritten at every loaded chunk', async () => {
+    // left to autovacuum, the store vocabulary of the 1M bench catalog held 805,503 dead rows in 35 MB
+    // (its trigram index 56 MB) for 16,428 terms, and reading its nearest terms for a typo took 197 ms
+    // instead of about 2; rewritten whole they take 0.7 MB and 1.2 MB
+    const { rows } = await pool.query<{ table: string; analyzed: boolean }>(
+      `SELECT relname AS table, last_analyze IS NOT NULL AS analyzed
+         FROM pg_stat_user_tables WHERE relname IN ('store_search_vocabulary', 'product_search_vocabulary') ORDER BY 1`,
+    );
+    expect(rows).toEqual([
+      { table: 'product_search_vocabulary', analyzed: true },
+      { table: 'store_search_vocabulary', analyzed: true },
+    ]);
+    const { rows: estimated } = await pool.query<{ reltuples: number; terms: number }>(
+      `SELECT reltuples::int AS reltuples, (SELECT count(*)::int FROM store_search_vocabulary) AS terms FROM pg_class WHERE oid = 'store_search_vocabulary'::regclass`,
+    );
+    expect(estimated[0]!.reltuples).toBe(estimated[0]!.terms);
+    // rewritten, not only vacuumed: no more pages than its live rows need
+    const { rows: [pages] } = await pool.query<{ heap: number; live: number }>(
+      `SELECT pg_relation_size('store_search_vocabulary')::int AS heap,
+              (SELECT sum(pg_column_size(v.*))::int FROM store_search_vocabulary v) AS live`,
+    );
+    expect(pages!.heap).toBeLessThan(pages!.live * 2 + 8192);
+  });
+
   it('leaves exactly the migrated schema: same indexes, keys and foreign keys, all valid', async () => {
     expect(await schemaShape(pool)).toEqual(migratedShape);
   });

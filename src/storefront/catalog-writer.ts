@@ -183,7 +183,37 @@ async function snapshotBefore(client: pg.PoolClient, storeId: number, date: Date
   return row ?? null;
 }
 
+/**
+ * Locks, in term order and in one statement, every row of the product search vocabulary that this
+ * write of a store's products will change (the words of titles added, renamed or removed; a term
+ * new to the vocabulary is inserted with 0 for the triggers to count). The vocabulary's statement
+ * triggers then count under locks this transaction already holds. Without it an observation locked
+ * vocabulary rows in several statements (the upsert's insert and update triggers, then the delete's,
+ * unordered), and two observations of stores sharing words deadlocked: PostgreSQL's deadlock timeout
+ * (1 s) and a job retry each time, 140 deadlocks in two minutes of the crawl bench. Titles that stay
+ * lock nothing.
+ */
+async function lockVocabularyOf(client: pg.PoolClient, storeId: number, products: Pick<CatalogObservation, 'products'>['products']) {
+  await client.query(
+    `WITH incoming AS (SELECT * FROM unnest($2::text[], $3::text[]) AS i(handle, title)),
+     touched AS (
+       SELECT unnest(p.search_terms) AS term
+         FROM products p LEFT JOIN incoming i ON i.handle = p.handle
+        WHERE p.store_id = $1 AND (i.handle IS NULL OR i.title IS DISTINCT FROM p.title)
+       UNION
+       SELECT unnest(search_terms(i.title))
+         FROM incoming i LEFT JOIN products p ON p.store_id = $1 AND p.handle = i.handle
+        WHERE p.handle IS NULL OR p.title IS DISTINCT FROM i.title
+     )
+     INSERT INTO product_search_vocabulary (term, products)
+     SELECT term, 0 FROM touched WHERE term IS NOT NULL ORDER BY term COLLATE "C"
+     ON CONFLICT (term) DO UPDATE SET products = product_search_vocabulary.products`,
+    [storeId, products.map((p) => p.handle), products.map((p) => p.title)],
+  );
+}
+
 async function writeProducts(client: pg.PoolClient, storeId: number, observation: Pick<CatalogObservation, 'products'>, currency: string, now: Date) {
+  await lockVocabularyOf(client, storeId, observation.products);
   const rows = observation.products.map((p) => ({
     handle: p.handle,
     title: p.title,

@@ -1,7 +1,8 @@
 // The catalog writer runs inside its caller's transaction, on one client: every statement waits for
 // the one before (pg deprecates queueing a query on a client that is still executing one, and
 // pg 9 removes it). Checked on a store's first observation and on a second one that is diffed
-// against the first (the path that reads the previous products and apps).
+// against the first (the path that reads the previous products and apps). And two observations
+// that write products sharing title words at once never deadlock on the product search vocabulary.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadReferenceData } from '../../src/seed/reference-data.ts';
@@ -14,7 +15,7 @@ let pool: pg.Pool;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  pool = new pg.Pool({ connectionString: db.url, max: 4 });
 });
 afterAll(async () => {
   await pool?.end();
@@ -35,8 +36,8 @@ const product = (handle: string, price: number): ObservedProduct => ({
   bestSellerRank: null,
 });
 
-const observation = (products: ObservedProduct[]): StorefrontObservation => ({
-  domain: 'writer.test',
+const observation = (products: ObservedProduct[], domain = 'writer.test'): StorefrontObservation => ({
+  domain,
   name: 'Writer',
   description: null,
   themeName: 'Dawn',
@@ -99,5 +100,88 @@ describe('writeObservation on one client', () => {
     // the previous observation was read: the price drop, the removed and the new product are its changes
     expect(second.result).toMatchObject({ known: true, changes: 3 });
     expect(second.mostInFlight).toBe(1);
+  });
+});
+
+describe('two observations at once whose products share title words', () => {
+  const vocabulary = async (terms: string[]) => {
+    const { rows } = await pool.query<{ term: string; products: number }>(
+      'SELECT term, products FROM product_search_vocabulary WHERE term = ANY($1::text[]) ORDER BY term',
+      [terms],
+    );
+    return Object.fromEntries(rows.map((r) => [r.term, r.products]));
+  };
+
+  it('never deadlock on the vocabulary, and its counts stay exact', async () => {
+    const reference = loadReferenceData();
+    const day = (d: number) => ({ now: new Date(Date.UTC(2026, 10, d, 10)), reference, legacyId: `pair-${d}` });
+    // each store holds a product whose word the other one is about to add, and adds the other's word
+    const a = (products: ObservedProduct[]) => observation(products, 'pair-a.test');
+    const b = (products: ObservedProduct[]) => observation(products, 'pair-b.test');
+    await withCountingClient((client) => writeObservation(client, a([{ ...product('alpha', 10), title: 'Quokkaword Alphaword' }]), { ...day(3), legacyId: 'pair-a' }));
+    await withCountingClient((client) => writeObservation(client, b([{ ...product('zeta', 10), title: 'Wombatword Zetaword' }]), { ...day(3), legacyId: 'pair-b' }));
+    expect(await vocabulary(['quokkaword', 'wombatword'])).toEqual({ quokkaword: 1, wombatword: 1 });
+
+    // A adds a Wombatword product and removes its Quokkaword one; B the other way round. A's removal
+    // waits until B has written its products or is waiting on A: the order in which, before, A held
+    // wombatword (its upsert) and wanted quokkaword (its delete) while B held quokkaword and wanted wombatword.
+    const clientA = await pool.connect();
+    const clientB = await pool.connect();
+    try {
+      const pidB = (await clientB.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      let bWroteProducts = false;
+      const bBlocked = async () => {
+        const { rows: [row] } = await pool.query<{ waiting: boolean }>(`SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity WHERE pid = $1`, [pidB]);
+        return row?.waiting === true;
+      };
+      const gate = async () => {
+        const deadline = Date.now() + 10_000;
+        while (!bWroteProducts && !(await bBlocked())) {
+          if (Date.now() > deadline) throw new Error('B neither wrote its products nor waited on A');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      const intercept = (client: pg.PoolClient, before: (text: string) => Promise<void>, after: (text: string) => void) => {
+        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+        return new Proxy(client, {
+          get(target, property, receiver) {
+            if (property !== 'query') return Reflect.get(target, property, receiver);
+            return async (...args: unknown[]) => {
+              const text = typeof args[0] === 'string' ? args[0] : '';
+              await before(text);
+              const result = await query(...args);
+              after(text);
+              return result;
+            };
+          },
+        });
+      };
+      const inTransaction = async (client: pg.PoolClient, write: () => Promise<unknown>) => {
+        await client.query('BEGIN');
+        try {
+          const result = await write();
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw error;
+        }
+      };
+      const tracedA = intercept(clientA, async (text) => void (text.startsWith('DELETE FROM products') && (await gate())), () => undefined);
+      const tracedB = intercept(clientB, async () => undefined, (text) => void (text.includes('INSERT INTO products') && (bWroteProducts = true)));
+      const [wroteA, wroteB] = await Promise.allSettled([
+        inTransaction(clientA, () => writeObservation(tracedA, a([{ ...product('wombat', 11), title: 'Wombatword Vaseword' }]), { ...day(4), legacyId: 'pair-a' })),
+        inTransaction(clientB, () => writeObservation(tracedB, b([{ ...product('quokka', 11), title: 'Quokkaword Cupword' }]), { ...day(4), legacyId: 'pair-b' })),
+      ]);
+      expect(wroteA).toMatchObject({ status: 'fulfilled' });
+      expect(wroteB).toMatchObject({ status: 'fulfilled' });
+    } finally {
+      clientA.release();
+      clientB.release();
+    }
+    // one product holds each word now, as before; the removed ones' words are counted out
+    expect(await vocabulary(['alphaword', 'cupword', 'quokkaword', 'vaseword', 'wombatword', 'zetaword'])).toEqual({
+      alphaword: 0, cupword: 1, quokkaword: 1, vaseword: 1, wombatword: 1, zetaword: 0,
+    });
   });
 });

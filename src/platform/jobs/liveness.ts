@@ -22,6 +22,14 @@ export class LivenessLocks {
   private readonly held = new Set<string>();
   /** once closed, no session is opened again (a job ending late finds its lock gone with the session) */
   private closed = false;
+  /** the session's statement in progress: the next one waits for it (see statement()) */
+  private turn: Promise<unknown> = Promise.resolve();
+  /**
+   * The jobs whose lock a session holds. A lock is taken once per session: advisory locks count, and
+   * a job that started while the session was connecting was locked by connect() and then again by
+   * its own whileAlive, so its one unlock left the lock held for as long as the process lived.
+   */
+  private readonly lockedBy = new WeakMap<pg.PoolClient, Set<string>>();
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -34,7 +42,9 @@ export class LivenessLocks {
     } finally {
       this.held.delete(jobId);
       const client = this.closed ? undefined : await this.client().catch(() => undefined);
-      await client?.query(`SELECT pg_advisory_unlock(${lockKey})`, [jobId]).catch(() => undefined);
+      if (client && this.lockedOn(client).delete(jobId)) {
+        await this.statement(client, `SELECT pg_advisory_unlock(${lockKey})`, [jobId]).catch(() => undefined);
+      }
     }
   }
 
@@ -43,6 +53,23 @@ export class LivenessLocks {
     const session = this.session;
     this.session = undefined;
     (await session?.catch(() => undefined))?.release();
+  }
+
+  /**
+   * One statement on the shared session, after the ones asked for before it. Every running job
+   * locks and unlocks on this one connection; pg deprecates queueing a query on a client that is
+   * still executing one (pg 9 removes it), so the session's turn is kept here.
+   */
+  private statement<R extends pg.QueryResultRow>(client: pg.PoolClient, text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    const result = this.turn.then(() => client.query<R>(text, values));
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
+  private lockedOn(client: pg.PoolClient): Set<string> {
+    let locked = this.lockedBy.get(client);
+    if (!locked) this.lockedBy.set(client, (locked = new Set()));
+    return locked;
   }
 
   private client(): Promise<pg.PoolClient> {
@@ -70,9 +97,14 @@ export class LivenessLocks {
    * worker running the same job (a takeover), and this run goes on without it.
    */
   private async tryLock(client: pg.PoolClient, jobId: string): Promise<void> {
+    const locked = this.lockedOn(client);
     for (let attempt = 0; attempt < 20; attempt++) {
-      const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${lockKey}) AS locked`, [jobId]);
-      if (rows[0]?.locked) return;
+      if (locked.has(jobId)) return;
+      const { rows } = await this.statement<{ locked: boolean }>(client, `SELECT pg_try_advisory_lock(${lockKey}) AS locked`, [jobId]);
+      if (rows[0]?.locked) {
+        locked.add(jobId);
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

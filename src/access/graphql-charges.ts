@@ -40,13 +40,52 @@ export interface OperationCost {
 
 type Variables = Record<string, unknown> | undefined;
 
+/**
+ * What the operation costs. Most operations cost the same whatever their variables (no @skip or
+ * @include on the root selections, no node/nodes, no field priced by a list argument): their cost
+ * is worked out once per operation and schema and shared, frozen, by every later request.
+ */
 export function operationCost(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Variables,
 ): OperationCost {
+  let ofSchema = fixedCosts.get(schema);
+  const fixed = ofSchema?.get(operation);
+  if (fixed) return fixed;
+  const walk = { directives: false };
+  const { cost, byVariables } = costOf(schema, document, operation, variables, walk);
+  if (!byVariables && !walk.directives) {
+    if (!ofSchema) fixedCosts.set(schema, (ofSchema = new WeakMap()));
+    ofSchema.set(operation, freezeCost(cost));
+  }
+  return cost;
+}
+
+/** Costs that do not depend on the variables, by operation (documents are Yoga's cached parses and the persisted ones: each request of a query reuses its nodes). */
+const fixedCosts = new WeakMap<GraphQLSchema, WeakMap<OperationDefinitionNode, OperationCost>>();
+
+function freezeCost(cost: OperationCost): OperationCost {
+  Object.freeze(cost.webAppFields);
+  Object.freeze(cost.dataFields);
+  cost.scopedFields.forEach((field) => Object.freeze(field));
+  Object.freeze(cost.scopedFields);
+  Object.freeze(cost.charge.buckets);
+  Object.freeze(cost.charge);
+  return Object.freeze(cost);
+}
+
+function costOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Variables,
+  walk: RootWalk,
+): { cost: OperationCost; byVariables: boolean } {
   const cost: OperationCost = { webAppFields: [], dataFields: [], scopedFields: [], charge: { units: 0, buckets: {} } };
+  /** whether a field's cost was read from its arguments (node ids, a list's length) */
+  let byVariables = false;
   const rootType = schema.getRootType(operation.operation);
   const count = (bucket: QuotaBucket | undefined, units: number) => {
     cost.charge.units += units;
@@ -55,7 +94,7 @@ export function operationCost(
 
   // GraphQL merges the root fields of one response name into one execution: count each name once
   const executed = new Map<string, FieldNode>();
-  for (const field of rootFields(document, operation.selectionSet, variables)) executed.set(field.alias?.value ?? field.name.value, field);
+  for (const field of rootFields(document, operation.selectionSet, variables, walk)) executed.set(field.alias?.value ?? field.name.value, field);
   for (const field of executed.values()) {
     const name = field.name.value;
     if (name.startsWith('__')) continue;
@@ -68,12 +107,14 @@ export function operationCost(
     cost.dataFields.push(name);
     if (declared.scope) cost.scopedFields.push({ field: name, scope: declared.scope });
     if ((name === 'node' || name === 'nodes') && definition) {
+      byVariables = true;
       const args = getArgumentValues(definition, field, variables);
       const ids = name === 'node' ? [args.id] : Array.isArray(args.ids) ? args.ids : [];
       for (const id of ids) count(rulesOf(schema.getType(typeOfGlobalId(id))).quota, 1);
       continue;
     }
     if (declared.unitsFrom && definition) {
+      byVariables = true;
       // a call whose cost is the length of a list argument (one scrape per URL, spec part 8)
       let list: unknown;
       try {
@@ -87,7 +128,7 @@ export function operationCost(
     // fields without a declared bucket (e.g. Signals) still count against the rate and per-key ceiling
     count(declared.quota, 1);
   }
-  return cost;
+  return { cost, byVariables };
 }
 
 function typeOfGlobalId(id: unknown): string {
@@ -103,8 +144,13 @@ function included(node: FieldNode | { directives?: FieldNode['directives'] }, va
   return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
 }
 
+/** What a walk of the root selections met: directives make the fields executed depend on the variables. */
+interface RootWalk {
+  directives: boolean;
+}
+
 /** The root fields an operation executes, through fragments, honouring @skip and @include. */
-function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, variables: Variables, seen = new Set<string>()): FieldNode[] {
+function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, variables: Variables, walk: RootWalk, seen = new Set<string>()): FieldNode[] {
   const fragments = new Map(
     document.definitions
       .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
@@ -112,15 +158,17 @@ function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, vari
   );
   const fields: FieldNode[] = [];
   for (const selection of selectionSet.selections) {
+    if (selection.directives?.length) walk.directives = true;
     if (!included(selection, variables)) continue;
     if (selection.kind === Kind.FIELD) fields.push(selection);
-    else if (selection.kind === Kind.INLINE_FRAGMENT) fields.push(...rootFields(document, selection.selectionSet, variables, seen));
+    else if (selection.kind === Kind.INLINE_FRAGMENT) fields.push(...rootFields(document, selection.selectionSet, variables, walk, seen));
     else {
       const name = selection.name.value;
       const fragment = fragments.get(name);
       if (!fragment || seen.has(name)) continue;
       seen.add(name);
-      fields.push(...rootFields(document, fragment.selectionSet, variables, seen));
+      if (fragment.directives?.length) walk.directives = true;
+      fields.push(...rootFields(document, fragment.selectionSet, variables, walk, seen));
     }
   }
   return fields;

@@ -45,16 +45,21 @@ export function registerAccess(app: FastifyInstance, access: Access): void {
       throw new ApiError('unauthorized', 'The service token manages keys through /graphql only; data routes need an API key.');
     }
   });
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.routeOptions.config.chargedPerRequest) return;
+  // in Fastify's callback form: most routes pass straight through it, and then no promise is made
+  app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    if (!request.routeOptions.config.chargedPerRequest) return done();
     const principal = principalOf(request);
-    if (!isDataPrincipal(principal)) return;
-    try {
-      reply.headers(rateLimitHeaders(await access.admit(principal, { units: 1, buckets: {} })));
-    } catch (error) {
-      if (error instanceof RateLimitedError) reply.headers(rateLimitHeaders(error.limits));
-      throw error;
-    }
+    if (!isDataPrincipal(principal)) return done();
+    access.admit(principal, { units: 1, buckets: {} }).then(
+      (limits) => {
+        reply.headers(rateLimitHeaders(limits));
+        done();
+      },
+      (error: Error) => {
+        if (error instanceof RateLimitedError) reply.headers(rateLimitHeaders(error.limits));
+        done(error);
+      },
+    );
   });
   app.addHook('onClose', () => access.close());
 }

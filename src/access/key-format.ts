@@ -1,7 +1,7 @@
 // What an API key looks like: `sk_live_` + 32 base62 characters (about 190 bits of entropy), so
 // it is recognisable in a leaked log line or a secret scanner, and unguessable. Only its SHA-256 is
 // stored; the first characters (the prefix) are kept to tell keys apart in listings.
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomInt, timingSafeEqual } from 'node:crypto';
 
 export const KEY_PREFIX = 'sk_live_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -25,7 +25,8 @@ export function generateApiKey(): string {
   return KEY_PREFIX + secret;
 }
 
-export const hashApiKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+/** SHA-256 of the key, hex (the one-shot hash: a third of createHash's cost, on every request) */
+export const hashApiKey = (key: string) => hash('sha256', key, 'hex');
 
 export const displayPrefix = (key: string) => key.slice(0, DISPLAY_PREFIX_LENGTH);
 

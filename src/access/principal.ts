@@ -35,16 +35,24 @@ export type Principal = KeyPrincipal | OpenDevPrincipal | WebAppPrincipal | Anon
 /** the principals data may be served to */
 export type DataPrincipal = KeyPrincipal | OpenDevPrincipal;
 
-const principals = new WeakMap<object, Principal>();
+/**
+ * Where a request object carries its principal: a property under a symbol only this module holds
+ * (so nothing else can set or forge it, and neither JSON nor a log serializer sees it). A WeakMap
+ * did the same at a cost on every request: an entry per request in a table the garbage collector
+ * must sweep.
+ */
+const PRINCIPAL = Symbol('principal');
+
+type Carrier = { [PRINCIPAL]?: Principal };
 
 /** Binds a principal to a request object (a FastifyRequest, or a WebSocket's upgrade IncomingMessage). */
 export function bindPrincipal(request: object, principal: Principal): void {
-  principals.set(request, principal);
+  (request as Carrier)[PRINCIPAL] = principal;
 }
 
 /** The principal of a request or WebSocket upgrade request; undefined when the access layer did not see it. */
 export function principalOf(request: object | undefined): Principal | undefined {
-  return request ? principals.get(request) : undefined;
+  return request ? (request as Carrier)[PRINCIPAL] : undefined;
 }
 
 export const isDataPrincipal = (p: Principal | undefined): p is DataPrincipal => p?.kind === 'key' || p?.kind === 'openDev';

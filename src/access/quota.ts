@@ -171,22 +171,32 @@ export class Quotas {
   }
 
   private metersFor(principal: DataPrincipal, charge: Charge): Meter[] {
+    // on every request: plain object literals, no closures
     const plan = this.planOf(principal);
-    const now = this.now();
-    const day = utcDay(now);
-    const dailyTtl = secondsUntilUtcMidnight(now) + DAILY_KEY_GRACE_SECONDS;
-    const daily = (policy: PolicyName, key: string, limit: number, units: number): Meter => ({
-      policy, key, limit, units, ttlSeconds: dailyTtl, windowSeconds: DAY,
-    });
-
     const who = principal.kind === 'key' ? `key:${principal.keyId}` : `client:${principal.client}`;
     const meters: Meter[] = [
       { policy: 'perMinute', key: `minute:${who}`, limit: plan.perMinute, units: charge.units, ttlSeconds: MINUTE, windowSeconds: MINUTE },
     ];
     if (principal.kind !== 'key') return meters;
-    if (plan.perKeyDaily !== null) meters.push(daily('perKeyDaily', `day:${day}:key:${principal.keyId}`, plan.perKeyDaily, charge.units));
-    for (const [bucket, units] of Object.entries(charge.buckets) as Array<[QuotaBucket, number]>) {
-      if (plan.daily && units > 0) meters.push(daily(bucket, accountBucketKey(day, principal.accountExternalId, bucket), plan.daily[bucket], units));
+    const now = this.now();
+    const day = utcDay(now);
+    const ttlSeconds = secondsUntilUtcMidnight(now) + DAILY_KEY_GRACE_SECONDS;
+    if (plan.perKeyDaily !== null) {
+      meters.push({ policy: 'perKeyDaily', key: `day:${day}:key:${principal.keyId}`, limit: plan.perKeyDaily, units: charge.units, ttlSeconds, windowSeconds: DAY });
+    }
+    if (!plan.daily) return meters;
+    for (const bucket in charge.buckets) {
+      const units = charge.buckets[bucket as QuotaBucket]!;
+      if (units > 0) {
+        meters.push({
+          policy: bucket as QuotaBucket,
+          key: accountBucketKey(day, principal.accountExternalId, bucket as QuotaBucket),
+          limit: plan.daily[bucket as QuotaBucket],
+          units,
+          ttlSeconds,
+          windowSeconds: DAY,
+        });
+      }
     }
     return meters;
   }

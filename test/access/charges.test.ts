@@ -25,6 +25,29 @@ describe('what a GraphQL operation costs', () => {
     expect(cost.charge).toEqual({ units: 3, buckets: { storeLookups: 2, productAppLookups: 1 } });
   });
 
+  it('charges one parsed document anew for each request\'s variables where they decide, and reuses a fixed cost', () => {
+    // Yoga hands every request of a query text the same parsed document: what was worked out for
+    // one request's variables must never be charged to another's
+    const included = parse('query($more: Boolean!) { store(domain: "a.com") { domain } stores @include(if: $more) { totalCount } }');
+    const op = getOperationAST(included)!;
+    expect(operationCost(schema, included, op, { more: true }).charge.units).toBe(2);
+    expect(operationCost(schema, included, op, { more: false }).charge.units).toBe(1);
+    expect(operationCost(schema, included, op, { more: true }).charge.units).toBe(2);
+
+    const nodes = parse('query($ids: [ID!]!) { nodes(ids: $ids) { id } }');
+    const nodesOp = getOperationAST(nodes)!;
+    expect(operationCost(schema, nodes, nodesOp, { ids: [encodeGlobalID('Store', '1')] }).charge.units).toBe(1);
+    expect(operationCost(schema, nodes, nodesOp, { ids: [encodeGlobalID('Store', '1'), encodeGlobalID('Store', '2')] }).charge.units).toBe(2);
+
+    const fixed = parse('query($domain: String!) { store(domain: $domain) { domain } }');
+    const fixedOp = getOperationAST(fixed)!;
+    const first = operationCost(schema, fixed, fixedOp, { domain: 'a.com' });
+    const again = operationCost(schema, fixed, fixedOp, { domain: 'b.com' });
+    expect(again).toBe(first);
+    expect(again.charge).toEqual({ units: 1, buckets: { storeLookups: 1 } });
+    expect(Object.isFrozen(again.charge.buckets)).toBe(true);
+  });
+
   it('lets introspection through free and sets key management apart', () => {
     expect(costOf('{ __schema { types { name } } __typename }').charge.units).toBe(0);
     const cost = costOf('{ apiKeys(accountExternalId: "a") { id } }');

@@ -96,14 +96,24 @@ export function extendStoreRead(
 /** Store fields that read the legacy summary's document (the models read its emails and socials). */
 const LEGACY_DOCUMENT_FIELDS = ['screenshotUrl', 'socials', 'emails', 'models'];
 
+/** The needs of each selection seen (selectedFieldNames hands a document's selection back the same each request). */
+const needsOfSelection = new WeakMap<ReadonlySet<string>, StoreReadNeeds>();
+
 /** What a store read needs, from the fields selected on the store. */
-export const storeReadNeeds = (selected: ReadonlySet<string>): StoreReadNeeds => ({
-  columns: [...selected].every((field) => CARD_FIELDS.has(field)) ? 'card' : 'all',
-  apps: selected.has('apps') || selected.has('models'),
-  traffic: selected.has('traffic') || selected.has('sources') || selected.has('models'),
-  legacy: LEGACY_DOCUMENT_FIELDS.some((field) => selected.has(field)) ? 'doc' : selected.has('sources') ? 'exists' : 'none',
-  extensions: extensionFieldsOf(selected),
-});
+export function storeReadNeeds(selected: ReadonlySet<string>): StoreReadNeeds {
+  let needs = needsOfSelection.get(selected);
+  if (!needs) {
+    needs = Object.freeze({
+      columns: [...selected].every((field) => CARD_FIELDS.has(field)) ? 'card' : 'all',
+      apps: selected.has('apps') || selected.has('models'),
+      traffic: selected.has('traffic') || selected.has('sources') || selected.has('models'),
+      legacy: LEGACY_DOCUMENT_FIELDS.some((field) => selected.has(field)) ? 'doc' : selected.has('sources') ? 'exists' : 'none',
+      extensions: Object.freeze(extensionFieldsOf(selected)),
+    } as const) as StoreReadNeeds;
+    needsOfSelection.set(selected, needs);
+  }
+  return needs;
+}
 
 /**
  * Stores by canonical domain in one prepared statement that carries exactly what the selection
@@ -113,9 +123,14 @@ export const storeReadNeeds = (selected: ReadonlySet<string>): StoreReadNeeds =>
  */
 const byDomainLoaders = new Map<string, (ctx: GraphqlContext) => DataLoader<string, StoreRecord | null>>();
 
+/** The loader of each needs object seen, with the legacy table it was made for. */
+const byDomainLoaderOfNeeds = new WeakMap<StoreReadNeeds, { table: string | undefined; loader: (ctx: GraphqlContext) => DataLoader<string, StoreRecord | null> }>();
+
 /** Keys are canonical domains (see normalizeDomain). */
 export function storeReadByDomain(ctx: GraphqlContext, wanted: StoreReadNeeds): DataLoader<string, StoreRecord | null> {
   const table = ctx.services.legacy.colocatedTable;
+  const known = byDomainLoaderOfNeeds.get(wanted);
+  if (known && known.table === table) return known.loader(ctx);
   // a separate legacy store (MongoDB) is read by its own loader, never joined
   const needs = table ? wanted : { ...wanted, legacy: 'none' as const };
   const shape = `${needs.columns === 'card' ? '-card' : ''}${needs.apps ? '-apps' : ''}${needs.traffic ? '-traffic' : ''}${needs.legacy === 'none' ? '' : `-legacy-${needs.legacy}`}${needs.extensions.map((field) => `-${field}`).join('')}`;
@@ -132,11 +147,13 @@ export function storeReadByDomain(ctx: GraphqlContext, wanted: StoreReadNeeds): 
     );
     byDomainLoaders.set(shape, loader);
   }
+  byDomainLoaderOfNeeds.set(wanted, { table, loader });
   return loader(ctx);
 }
 
 /** The row alone, by canonical domain. */
-export const storeByDomain = (ctx: GraphqlContext) => storeReadByDomain(ctx, { columns: 'all', apps: false, traffic: false, legacy: 'none', extensions: [] });
+const ROW_ALONE: StoreReadNeeds = Object.freeze({ columns: 'all', apps: false, traffic: false, legacy: 'none', extensions: [] });
+export const storeByDomain = (ctx: GraphqlContext) => storeReadByDomain(ctx, ROW_ALONE);
 
 /**
  * The legacy store's summary of each domain: one findByDomains round trip per batch. The legacy

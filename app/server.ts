@@ -98,8 +98,10 @@ export async function buildServer(services: Services, options: BuildServerOption
   // Request bodies are JSON; anything else is refused with bad_request rather than half-parsed.
   app.removeContentTypeParser('text/plain');
 
-  app.addHook('onRequest', async (request, reply) => {
+  // hooks that do nothing asynchronous take Fastify's callback form: no promise per request
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   // security headers and CORS; before the access check, which a key-less CORS preflight would fail

@@ -169,7 +169,11 @@ export async function mountGraphql(
     // callers are identified, and one without credentials runs as anonymous: its fields decide
     config: { anonymousAllowed: true },
     handler: async (req, reply) => {
-      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      // Yoga reads the raw request (URL, socket) and Fastify's parsed body; it is not handed Fastify's
+      // parsed query: the URL carries it already, and with it Yoga would parse the URL again and set each
+      // parameter back onto it, on every request
+      const nodeRequest = { raw: req.raw, method: req.method, headers: req.headers, body: req.body };
+      const response = await yoga.handleNodeRequestAndResponse(nodeRequest, reply, { req, reply });
       // Yoga answers a body it has no parser for (e.g. a POST without Content-Type) with a bare 415;
       // the contract's answer to a malformed request is bad_request
       if (response.status === 415) throw unsupportedContentType();

@@ -24,7 +24,14 @@ export const CORS_MAX_AGE_SECONDS = 7_200;
 /** one year, the usual HSTS lifetime; subdomains are the operator's to decide, so not included */
 export const HSTS_MAX_AGE_SECONDS = 31_536_000;
 
-const pathOf = (request: FastifyRequest) => request.url.split('?')[0] ?? request.url;
+const ALLOWED_METHODS = CORS_ALLOWED_METHODS.join(', ');
+const ALLOWED_HEADERS = CORS_ALLOWED_HEADERS.join(', ');
+const EXPOSED_HEADERS = CORS_EXPOSED_HEADERS.join(', ');
+
+const pathOf = (request: FastifyRequest) => {
+  const queryStart = request.url.indexOf('?');
+  return queryStart < 0 ? request.url : request.url.slice(0, queryStart);
+};
 
 /** The API surfaces a browser page may call: /v1 (REST and discovery), /graphql and /mcp. */
 export const isCorsPath = (path: string) => path === '/graphql' || path === '/mcp' || path === '/v1' || path.startsWith('/v1/');
@@ -52,24 +59,26 @@ function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void 
 }
 
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isPreflight(request) || !isCorsPath(pathOf(request))) return;
-    return reply
+  // both hooks in Fastify's callback form: they do nothing asynchronous, so no promise per request
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!isPreflight(request) || !isCorsPath(pathOf(request))) return done();
+    // answered here: done() is not called, so nothing after this hook runs
+    reply
       .status(204)
       .header('access-control-allow-origin', '*')
-      .header('access-control-allow-methods', CORS_ALLOWED_METHODS.join(', '))
-      .header('access-control-allow-headers', CORS_ALLOWED_HEADERS.join(', '))
+      .header('access-control-allow-methods', ALLOWED_METHODS)
+      .header('access-control-allow-headers', ALLOWED_HEADERS)
       .header('access-control-max-age', String(CORS_MAX_AGE_SECONDS))
       .header('content-length', '0')
       .send();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     setSecurityHeaders(request, reply);
     if (isCorsPath(pathOf(request))) {
       reply.header('access-control-allow-origin', '*');
-      reply.header('access-control-expose-headers', CORS_EXPOSED_HEADERS.join(', '));
+      reply.header('access-control-expose-headers', EXPOSED_HEADERS);
     }
-    return payload;
+    done(null, payload);
   });
 }

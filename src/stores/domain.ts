@@ -23,14 +23,27 @@ function hostnameOf(input: string): string | null {
   }
 }
 
+/**
+ * A name the URL parser hands back unchanged: lower-case ASCII labels, not empty, the last one
+ * starting with a letter (so never read as an IPv4 number), and no punycode label (which the parser
+ * may validate). Most requests name a store this way; they skip building a URL.
+ */
+const PLAIN_HOSTNAME = /^(?:[a-z0-9-]+\.)+[a-z][a-z0-9-]*$/;
+
 export function parseDomain(input: string): DomainParse {
   const trimmed = input.trim().toLowerCase();
   if (trimmed === '') return { ok: false, rule: 'must not be empty' };
+  if (PLAIN_HOSTNAME.test(trimmed) && !trimmed.includes('xn--')) return checkedDomain(trimmed);
   if (/\s/.test(trimmed)) return { ok: false, rule: 'must not contain spaces' };
   if (trimmed.includes('@')) return { ok: false, rule: 'must not contain @ (an email address or credentials)' };
   const hostname = hostnameOf(trimmed);
   if (!hostname) return { ok: false, rule: 'must be a domain or an http(s) URL' };
   if (hostname.startsWith('[')) return { ok: false, rule: 'must be a domain, not an IP address' };
+  return checkedDomain(hostname);
+}
+
+/** The canonical domain of a hostname: no trailing dot, no leading www., a public DNS name's shape. */
+function checkedDomain(hostname: string): DomainParse {
   const domain = hostname.replace(/\.$/, '').replace(/^www\./, '');
   if (domain.length > MAX_DOMAIN_LENGTH) return { ok: false, rule: `must be at most ${MAX_DOMAIN_LENGTH} characters` };
   const labels = domain.split('.');

@@ -1,5 +1,6 @@
 // normalizeDomain: every way a caller writes a store's domain becomes the one canonical domain;
 // anything that is not a public DNS name is refused with bad_request naming the parameter.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/platform/errors.ts';
 import { normalizeDomain, parseDomain } from '../../src/stores/domain.ts';
@@ -20,6 +21,20 @@ describe('normalizeDomain', () => {
     ['https://www.example.com:8443/a/b?c=d&e=f', 'example.com'],
   ])('%j → %j', (input, expected) => {
     expect(normalizeDomain(input)).toBe(expected);
+  });
+
+  it('reads a name written without a scheme exactly as the same name after http://', () => {
+    // plain lower-case names skip the URL parser; whatever the path, the verdict must be the URL's
+    const nameLike = fc.stringMatching(/^[a-z0-9.\-xnw]{1,40}$/);
+    fc.assert(
+      fc.property(nameLike, (name) => {
+        expect(parseDomain(name)).toEqual(parseDomain(`http://${name}`));
+      }),
+      { numRuns: 5_000 },
+    );
+    for (const name of ['xn--bcher-kva.de', 'xn--abc.com', 'a.0x1f', 'www.example', 'a.b-', '1.2.3.4', 'a..b', 'shop.www.example.com', 'ex--ample.com']) {
+      expect(parseDomain(name)).toEqual(parseDomain(`http://${name}`));
+    }
   });
 
   it('strips www. only once, at the start', () => {

@@ -1,8 +1,17 @@
 // Closes every run with the tests that were skipped, by name and with the reason their title gives
 // (a test that needs a service says which), then one plain line "N passed, N failed, N skipped".
-import type { Reporter, TestModule } from 'vitest/node';
+// On CI (CI=true) every service a test needs is there, so a whole run that skipped anything fails:
+// whatever way a test was skipped (test/skip-rule.test.ts finds the ways it can see in the source).
+// A run narrowed by name (-t) leaves the other tests skipped on purpose and is not judged.
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
+  private narrowedByName = false;
+
+  onInit(vitest: Vitest) {
+    this.narrowedByName = Boolean(vitest.config.testNamePattern);
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
     let passed = 0;
     let failed = 0;
@@ -20,6 +29,12 @@ export default class SummaryReporter implements Reporter {
       out.write(`\nskipped tests (${skipped.length}):\n`);
       for (const name of skipped) out.write(`  - ${name}\n`);
     }
-    out.write(`\n${passed} passed, ${failed} failed, ${skipped.length} skipped\n`);
+    // a file whose setup failed shows its tests as skipped, not failed: say so, or the line reads green
+    const failedFiles = testModules.filter((module) => module.state() === 'failed').length;
+    out.write(`\n${passed} passed, ${failed} failed, ${skipped.length} skipped${failedFiles ? `, ${failedFiles} test files failed` : ''}\n`);
+    if (process.env.CI === 'true' && skipped.length > 0 && !this.narrowedByName) {
+      out.write(`on CI no test may skip: ${skipped.length} did (above, or their file's setup failed); the run fails\n`);
+      process.exitCode = 1;
+    }
   }
 }

@@ -72,7 +72,7 @@ describe('one cycle of the scheduler', () => {
     // nothing is read before the store is due
     const before = await h.lastLogId();
     await h.tick();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await h.settled();
     expect(await h.logOf('changing.test')).toHaveLength(1);
 
     await h.advance(MAX_INTERVAL_HOURS * 3_600_000 * 1.1 + DAY_MS); // past any interval the policy gives

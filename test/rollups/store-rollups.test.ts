@@ -20,6 +20,7 @@ import {
 } from '../../src/stores/store-groups.sql.ts';
 import { loadCatalogFixture } from '../support/catalog-fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { pollUntil } from '../support/poll.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 
 let t: CatalogTestServices;
@@ -116,11 +117,14 @@ describe('store rollups refresh', () => {
   it('is queued by the worker sweep when the rollups are missing or due, and runs once', async () => {
     await pool.query(`TRUNCATE store_rollups, store_rollup_refreshes`);
     await migrateJobQueue(pool);
+    const rollups = rollupJobs({ logger: createLogger('silent') });
+    let sweeps = 0;
+    const sweepsCounted = { ...rollups, sweep: async (db: pg.Pool) => void (await rollups.sweep!(db), sweeps++) };
     const worker = await startJobWorker({
       databaseUrl: t.services.db.url,
       logger: createLogger('silent'),
       concurrency: 1,
-      features: [rollupJobs({ logger: createLogger('silent') })],
+      features: [sweepsCounted],
       sweepIntervalMs: 100,
       pollIntervalMs: 100,
     });
@@ -134,8 +138,10 @@ describe('store rollups refresh', () => {
       }
       expect(refreshes).toHaveLength(1);
       const first = refreshes[0]!.refreshed_at.getTime();
-      // fresh rollups are left alone by the following sweeps
-      await new Promise((r) => setTimeout(r, 600));
+      // fresh rollups are left alone by the following sweeps (each would queue a refresh if due)
+      const sweptBefore = sweeps;
+      await pollUntil(async () => sweeps, (n) => n >= sweptBefore + 3, 15_000, 50);
+      await pollUntil(async () => (await pool.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs`)).rows[0]!.n, (n) => n === 0, 15_000, 50);
       const { rows: later } = await pool.query<{ refreshed_at: Date }>(`SELECT refreshed_at FROM store_rollup_refreshes`);
       expect(later[0]!.refreshed_at.getTime()).toBe(first);
       const { rows: stores } = await pool.query<{ stores: number }>(`SELECT stores FROM store_rollups WHERE dimensions = ''`);

@@ -3,6 +3,8 @@
 // tests ask of the catalog: offer domains, run a tick now, and wait for observations.
 import type pg from 'pg';
 import { queueTick } from '../../../src/catalog/catalog-tick.ts';
+import { OBSERVE_TASK, TICK_TASK } from '../../../src/catalog/work-queue.ts';
+import { JOB_SCHEMA } from '../../../src/platform/jobs/job-queue.ts';
 import { offerCandidates } from '../../../src/storefront/catalog-candidates.sql.ts';
 import { startFixtureStorefronts, type FixtureStorefronts } from '../../scrapes/support/fixture-storefronts.ts';
 import { startScrapeHarness, type HarnessOptions, type ScrapeHarness } from '../../scrapes/support/scrape-harness.ts';
@@ -23,6 +25,12 @@ export interface CatalogHarness extends ScrapeHarness {
   lastLogId(): Promise<number>;
   /** waits for the domain's first observation_log line after `afterId` */
   nextObservation(domain: string, afterId: number): Promise<LogLine>;
+  /**
+   * waits until the catalog's queue has nothing left to do now: no observation queued, claimed or
+   * running, and no tick due or running (the next one waits in the future). What a tick would have
+   * done has been done, so a test can then assert that nothing (more) happened.
+   */
+  settled(): Promise<void>;
 }
 
 export interface LogLine {
@@ -81,6 +89,15 @@ export async function startCatalogHarness(options: HarnessOptions & { env?: Reco
         'SELECT id::text, trigger, outcome, changes FROM observation_log WHERE domain = $1 AND id > $2 ORDER BY id LIMIT 1',
         [domain, afterId],
       ).then(({ id: _, ...line }) => line);
+    },
+    async settled() {
+      await waitForRow(
+        `SELECT 1 AS settled
+          WHERE NOT EXISTS (SELECT 1 FROM ${JOB_SCHEMA}.jobs
+                             WHERE task_identifier = $1 OR (task_identifier = $2 AND (locked_at IS NOT NULL OR run_at <= now())))
+            AND NOT EXISTS (SELECT 1 FROM observation_schedule WHERE queued_at IS NOT NULL)`,
+        [OBSERVE_TASK, TICK_TASK],
+      );
     },
     async close() {
       await harness.close();

@@ -37,10 +37,15 @@ COPY --chown=node:node app ./app
 COPY --chown=node:node rest ./rest
 COPY --chown=node:node src ./src
 COPY --from=deps --chown=node:node /app/src/generated ./src/generated
+# tini as PID 1: it forwards signals to node and reaps the processes node leaves behind (the
+# embedded PostgreSQL's postmaster is daemonized by pg_ctl; with node as PID 1 a dead one would
+# stay a zombie).
+RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/*
+ENTRYPOINT ["/usr/bin/tini", "--"]
 USER node
 EXPOSE 8080
 # the service answers 503 while PostgreSQL is unreachable and 200 (ok or degraded) otherwise
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# node itself (not npm) is PID 1's child of choice: SIGTERM reaches the service, which drains
+# node itself (not npm) under tini: SIGTERM reaches the service, which drains
 CMD ["node", "--import", "tsx", "app/main.ts"]

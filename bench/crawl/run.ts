@@ -8,7 +8,7 @@
 // farm moves to its next epoch, so about 30 % of the stores have changed since they were last
 // observed. Writes bench/crawl/results.json (one entry per run) and bench/crawl/results.md.
 //
-// Run it alone: flock /tmp/bench.lock npm run bench:crawl
+// Run it alone (no other bench or test run on the machine): npm run bench:crawl
 // CRAWL_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_crawl, created when missing),
 // CRAWL_STORES (10000: the farm's size and the catalog's), CRAWL_RUNS (1,2,2k: workers per run, k = one is killed),
 // CRAWL_WORKER_CONCURRENCY (observations one worker runs at once, 64), CRAWL_TIMEOUT_S (no progress for this long ends a run, 180).
@@ -196,7 +196,7 @@ try {
   mkdirSync('bench/crawl', { recursive: true });
   writeCrawlReport('bench/crawl/results', {
     started,
-    command: 'flock /tmp/bench.lock npm run bench:crawl',
+    command: 'npm run bench:crawl',
     commit: execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim(),
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, shared with other work (load averages per run)`,
     farmStores: storeCount,

@@ -4,6 +4,7 @@
 // bad_request details, written for the caller.
 import { z } from 'zod';
 import { DAY_RULE, dayOf } from '../src/graphql/scalars.ts';
+import { SEEDED } from '../src/discovery/seeded-catalog.ts';
 
 const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?(\d+(\.\d+)?|\.\d+)$/;
@@ -57,7 +58,7 @@ export const domainParam = () =>
     description:
       'A bare domain (example.com) or a full URL with scheme and optional www, URL-encoded ' +
       '(https%3A%2F%2Fwww.example.com) or as is (https://www.example.com).',
-    example: 'example.com',
+    example: SEEDED.domain,
   });
 
 export const DEFAULT_LIMIT = 20;

@@ -4,6 +4,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { DATA_ROUTE_ERRORS, errorResponses } from './error-responses.ts';
 import { RATE_LIMIT_HEADERS } from './rate-limit-headers.ts';
+import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
 
 export function registerScreenshotPath(registry: OpenAPIRegistry): void {
   registry.registerPath({
@@ -15,8 +16,8 @@ export function registerScreenshotPath(registry: OpenAPIRegistry): void {
     description:
       'The storefront homepage as a headless browser rendered it (1280x800) on the latest scrape that had one available; ' +
       "the store's `screenshotUrl` points here. No daily bucket; only the key's per-minute rate and per-key daily ceiling.\n\n" +
-      'Example: `GET /v1/stores/example.com/screenshot`',
-    request: { params: z.object({ domain: z.string().meta({ description: 'The store domain, e.g. example.com.' }) }) },
+      `Example: \`GET /v1/stores/${UNLISTED.store}/screenshot\``,
+    request: { params: z.object({ domain: z.string().meta({ description: `The store domain, e.g. ${UNLISTED.store} once scraped.`, example: UNLISTED.store }) }) },
     responses: {
       200: {
         description: 'The image; Content-Type says its format (image/jpeg).',

@@ -3,6 +3,7 @@ import { GetScrapeRequestDocument, RequestScrapeDocument, RequestScrapesBulkDocu
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
 import { BulkScrapeResult, ScrapeOrder, ScrapeRequest } from '../schemas/scrapes.ts';
 import { BULK_MAX_URLS } from '../../src/scrapes/scrape-requests.ts';
+import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
 
 const callbackUrl = z.string().max(2_000).meta({
   description: 'HTTPS URL that receives scrape.done or scrape.failed once (see webhooks), signed per Standard Webhooks.',
@@ -29,7 +30,7 @@ export const requestScrape = defineRoute({
   pathParams: noPathParams,
   query: noQuery,
   body: z.strictObject({
-    domain: z.string().max(2_000).meta({ description: 'A bare domain or a full URL.', example: 'example.com' }),
+    domain: z.string().max(2_000).meta({ description: 'A bare domain or a full URL.', example: UNLISTED.store }),
     force: force.optional(),
     callbackUrl: callbackUrl.optional(),
   }),
@@ -42,7 +43,7 @@ export const requestScrape = defineRoute({
   },
   status: (body) => (body.outcome === 'queued' ? 202 : 200),
   successStatuses: { 202: 'Queued: the scrape request, with `outcome: "queued"`.', 200: 'already_exists: the store is in the catalog; no job was created.' },
-  example: '/v1/scrapes {"domain":"example.com","callbackUrl":"https://hooks.example.com/scrapes"}',
+  example: `/v1/scrapes {"domain":"${UNLISTED.store}"}`,
 });
 
 export const getScrapeRequest = defineRoute({
@@ -55,7 +56,8 @@ export const getScrapeRequest = defineRoute({
     'queued, validating, scraping, then done or failed (with failureReason), with timestamps. The record lives until ' +
     'expiresAt, 15 minutes after the request ended; after that (and for ids that never existed) not_found. Only the ' +
     'account that made the request may read it (another account\'s id is not_found); requests made in open-dev mode ' +
-    'are readable in open-dev mode only. Polling counts against no daily bucket.',
+    'are readable in open-dev mode only. Polling counts against no daily bucket. {id} is the `id` of the POST /v1/scrapes ' +
+    'answer (or of an item of POST /v1/scrapes/bulk).',
   document: GetScrapeRequestDocument,
   pathParams: z.strictObject({ id: z.string().max(100).meta({ description: 'The id POST /v1/scrapes returned.' }) }),
   query: noQuery,
@@ -63,7 +65,7 @@ export const getScrapeRequest = defineRoute({
   variables: (p) => ({ id: p.id }),
   response: ScrapeRequest,
   respond: (data) => data.scrapeRequest,
-  example: '/v1/scrapes/3f0c6f1e-8c1a-4c33-9a55-0b7f6f1f2a10',
+  example: '/v1/scrapes/{id}',
 });
 
 export const requestScrapesBulk = defineRoute({
@@ -86,7 +88,7 @@ export const requestScrapesBulk = defineRoute({
       .array(z.string().max(2_000))
       .min(1)
       .max(BULK_MAX_URLS)
-      .meta({ description: `1 to ${BULK_MAX_URLS} domains or URLs.`, example: ['example.com', 'https://www.shop.example.org'] }),
+      .meta({ description: `1 to ${BULK_MAX_URLS} domains or URLs.`, example: [UNLISTED.store, `https://${UNLISTED.otherStore}`] }),
     force: force.optional(),
     callbackUrl: callbackUrl.optional(),
   }),
@@ -101,5 +103,5 @@ export const requestScrapesBulk = defineRoute({
       counts: { queued: count('queued'), alreadyExists: count('already_exists'), duplicate: count('duplicate'), rejected: count('rejected') },
     };
   },
-  example: '/v1/scrapes/bulk {"urls":["example.com","shop.example.org"]}',
+  example: `/v1/scrapes/bulk {"urls":["${UNLISTED.store}","${UNLISTED.otherStore}"]}`,
 });

@@ -10,12 +10,13 @@ import { AdsOverview, AdsProbe, SignalAdList } from '../schemas/signals-ads.ts';
 import { AD_NETWORKS } from '../../src/signals/ads/ad-library.ts';
 import { ADS_PROBE_COOLDOWN_MS } from '../../src/signals/ads/ads-probe.ts';
 import { DEFAULT_OVERVIEW_DAYS, LIFT_METHOD, MAX_OVERVIEW_DAYS } from '../../src/signals/ads/ads-overview.ts';
+import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
 
 const watchPath = z.strictObject({
   domain: textParam(2048).meta({
     description:
       'The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id.',
-    example: 'example.com',
+    example: UNLISTED.store,
   }),
 });
 
@@ -47,7 +48,7 @@ export const probeSignalAds = defineRoute({
   variables: (p) => ({ domain: p.domain }),
   response: AdsProbe,
   respond: (data) => data.probeSignalAds,
-  example: '/v1/signals/example.com/ads/probe',
+  example: `/v1/signals/${UNLISTED.store}/ads/probe`,
 });
 
 export const listSignalAds = defineRoute({
@@ -69,7 +70,7 @@ export const listSignalAds = defineRoute({
   variables: (p) => ({ domain: p.domain, network: p.network, ...connectionArgs(p) }),
   response: SignalAdList,
   respond: (data, p) => listEnvelope(data.signal.ads, p),
-  example: '/v1/signals/example.com/ads?network=meta&limit=20',
+  example: `/v1/signals/${UNLISTED.store}/ads?network=meta&limit=20`,
 });
 
 export const getSignalAdsOverview = defineRoute({
@@ -93,5 +94,5 @@ export const getSignalAdsOverview = defineRoute({
   variables: (p) => ({ domain: p.domain, days: p.days }),
   response: AdsOverview,
   respond: (data) => ({ domain: data.signal.domain, ...data.signal.adsOverview, isEstimate: true as const }),
-  example: '/v1/signals/example.com/ads/overview?days=30',
+  example: `/v1/signals/${UNLISTED.store}/ads/overview?days=30`,
 });

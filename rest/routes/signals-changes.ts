@@ -7,12 +7,13 @@ import { connectionArgs, listEnvelope, pageOfList } from '../pagination.ts';
 import { enumParam, paginationParams, textParam } from '../params.ts';
 import { defineRoute } from '../route.ts';
 import { SignalAppChangeList, SignalAppList, SignalProductChangeList } from '../schemas/signals-changes.ts';
+import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
 
 const watchPath = z.strictObject({
   domain: textParam(2048).meta({
     description:
       "The watched store: a bare domain, a URL-encoded full URL, or the store's legacy id (24 hex characters).",
-    example: 'example.com',
+    example: UNLISTED.store,
   }),
 });
 
@@ -37,7 +38,7 @@ export const listSignalApps = defineRoute({
   variables: (p) => ({ domain: p.domain }),
   response: SignalAppList,
   respond: (data, p) => pageOfList(data.signal.apps, p),
-  example: '/v1/signals/example.com/apps',
+  example: `/v1/signals/${UNLISTED.store}/apps`,
 });
 
 export const listSignalAppChanges = defineRoute({
@@ -58,7 +59,7 @@ export const listSignalAppChanges = defineRoute({
   variables: (p) => ({ domain: p.domain, ...connectionArgs(p) }),
   response: SignalAppChangeList,
   respond: (data, p) => listEnvelope(data.signal.appChanges, p),
-  example: '/v1/signals/example.com/apps/changes?limit=20',
+  example: `/v1/signals/${UNLISTED.store}/apps/changes?limit=20`,
 });
 
 export const listSignalProductChanges = defineRoute({
@@ -86,5 +87,5 @@ export const listSignalProductChanges = defineRoute({
     ...listEnvelope(data.signal.productChanges, p),
     meta: { watchedSince: data.signal.productChangesSince },
   }),
-  example: '/v1/signals/example.com/products/changes?changeType=price_decrease',
+  example: `/v1/signals/${UNLISTED.store}/products/changes?changeType=price_decrease`,
 });

@@ -31,12 +31,16 @@ import { DEFAULT_WINDOW_DAYS, MAX_INVENTORY_DAYS } from '../../src/signals/sales
 import { ESTIMATE_METHOD } from '../../src/signals/sales/watch-sales.ts';
 import { notFound } from '../../src/platform/errors.ts';
 import { AUTO_TRACKED_PRODUCTS, MAX_TRACKED_PRODUCTS } from '../../src/signals/watches.ts';
+import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
+
+/** the examples' store: the one the scrape examples scrape, then watched (src/discovery/seeded-catalog.ts) */
+const STORE = UNLISTED.store;
 
 const watchPath = z.strictObject({
   domain: textParam(2048).meta({
     description:
       'The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).',
-    example: 'example.com',
+    example: STORE,
   }),
 });
 
@@ -77,7 +81,7 @@ export const createSignal = defineRoute({
   document: CreateSignalDocument,
   pathParams: noPathParams,
   query: noQuery,
-  body: z.strictObject({ domain: z.string().max(2_000).meta({ description: 'A bare domain or a full URL.', example: 'example.com' }) }),
+  body: z.strictObject({ domain: z.string().max(2_000).meta({ description: 'A bare domain or a full URL.', example: STORE }) }),
   canBeNotFound: true,
   extraErrors: ['already_tracked', 'scope'],
   variables: (p) => ({ domain: p.domain }),
@@ -85,7 +89,7 @@ export const createSignal = defineRoute({
   respond: (data) => signalBody(data.createSignal),
   status: () => 201,
   successStatuses: { 201: 'Created: the watch, tracked, with its first probe queued.' },
-  example: '/v1/signals {"domain":"example.com"}',
+  example: `/v1/signals {"domain":"${STORE}"}`,
 });
 
 export const listSignals = defineRoute({
@@ -122,7 +126,7 @@ export const getSignal = defineRoute({
   variables: (p) => ({ domain: p.domain }),
   response: Signal,
   respond: (data) => signalBody(data.signal),
-  example: '/v1/signals/example.com',
+  example: `/v1/signals/${STORE}`,
 });
 
 export const updateSignal = defineRoute({
@@ -155,7 +159,7 @@ export const updateSignal = defineRoute({
   variables: (p) => ({ domain: p.domain, status: p.status, products: p.products }),
   response: Signal,
   respond: (data) => signalBody(data.updateSignal),
-  example: '/v1/signals/example.com {"status":"paused"}',
+  example: `/v1/signals/${STORE} {"status":"paused"}`,
 });
 
 export const stopSignal = defineRoute({
@@ -173,7 +177,7 @@ export const stopSignal = defineRoute({
   variables: (p) => ({ domain: p.domain }),
   response: Signal,
   respond: (data) => signalBody(data.stopSignal),
-  example: '/v1/signals/example.com/stop',
+  example: `/v1/signals/${STORE}/stop`,
 });
 
 export const deleteSignal = defineRoute({
@@ -193,7 +197,7 @@ export const deleteSignal = defineRoute({
   variables: (p) => ({ domain: p.domain }),
   response: DeletedSignal,
   respond: (data) => ({ domain: data.deleteSignal.domain, deleted: true as const }),
-  example: '/v1/signals/example.com',
+  example: `/v1/signals/${STORE}`,
 });
 
 export const probeSignal = defineRoute({
@@ -220,7 +224,7 @@ export const probeSignal = defineRoute({
   respond: (data) => probeBody(data.probeSignal),
   status: () => 202,
   successStatuses: { 202: 'Queued: the probe, progress.status queued.' },
-  example: '/v1/signals/example.com/probe',
+  example: `/v1/signals/${STORE}/probe`,
 });
 
 export const getSignalProbe = defineRoute({
@@ -244,7 +248,7 @@ export const getSignalProbe = defineRoute({
     if (!probe) throw notFound(`${domain} has no inventory probe yet.`, { domain });
     return { domain, ...probeBody(probe) };
   },
-  example: '/v1/signals/example.com/probe',
+  example: `/v1/signals/${STORE}/probe`,
 });
 
 export const getSignalStats = defineRoute({
@@ -264,7 +268,7 @@ export const getSignalStats = defineRoute({
   variables: (p) => ({ domain: p.domain }),
   response: SignalStats,
   respond: (data) => ({ domain: data.signal.domain, ...data.signal.stats, estimate: true as const }),
-  example: '/v1/signals/example.com/stats',
+  example: `/v1/signals/${STORE}/stats`,
 });
 
 export const getSignalSales = defineRoute({
@@ -291,7 +295,7 @@ export const getSignalSales = defineRoute({
     const { days, ...meta } = data.signal.sales;
     return { ...pageOfList(days, p), meta: { domain: data.signal.domain, ...meta, from: String(meta.from), estimate: true as const } };
   },
-  example: '/v1/signals/example.com/sales?from=2026-01-01',
+  example: `/v1/signals/${STORE}/sales?from=2026-01-01`,
 });
 
 export const getSignalInventory = defineRoute({
@@ -317,7 +321,7 @@ export const getSignalInventory = defineRoute({
     const page = listEnvelope(data.signal.inventory, p);
     return { ...page, data: page.data.map(({ restocks, restockedUnits, ...row }) => ({ ...row, restocks: { count: restocks, units: restockedUnits } })) };
   },
-  example: '/v1/signals/example.com/inventory?days=30',
+  example: `/v1/signals/${STORE}/inventory?days=30`,
 });
 
 const insightQuery = z.strictObject({
@@ -349,7 +353,7 @@ export const listSignalInsights = defineRoute({
     const page = listEnvelope(data.signal.insights, p);
     return { ...page, data: page.data.map(insightBody) };
   },
-  example: '/v1/signals/example.com/insights?kind=restock',
+  example: `/v1/signals/${STORE}/insights?kind=restock`,
 });
 
 export const listInsightInbox = defineRoute({

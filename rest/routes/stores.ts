@@ -297,7 +297,7 @@ export const compareStores = defineRoute({
       .pipe(z.array(z.string()).min(MIN_COMPARE, { error: compareRule }).max(MAX_COMPARE, { error: compareRule }))
       .meta({
         description: `${MIN_COMPARE} to ${MAX_COMPARE} domains (bare or full URLs), comma-separated.`,
-        example: 'example.com,example.org',
+        example: `${SEEDED.domain},${SEEDED.otherDomain}`,
       }),
   }),
   canBeNotFound: false,

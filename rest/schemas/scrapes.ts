@@ -1,12 +1,13 @@
 // Response bodies of the scrape routes (POST /v1/scrapes, GET /v1/scrapes/{id}, POST /v1/scrapes/bulk).
 import { z } from 'zod';
+import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
 
 const time = z.string().meta({ description: 'ISO 8601 UTC.' });
 
 export const ScrapeRequest = z
   .strictObject({
     id: z.string().meta({ description: 'The request id (a UUID).', example: '3f0c6f1e-8c1a-4c33-9a55-0b7f6f1f2a10' }),
-    domain: z.string().meta({ description: "The store's canonical domain.", example: 'example.com' }),
+    domain: z.string().meta({ description: "The store's canonical domain.", example: UNLISTED.store }),
     status: z.enum(['queued', 'validating', 'scraping', 'done', 'failed']).meta({
       description: 'queued -> validating -> scraping -> done; failed from validating or scraping (see failureReason).',
     }),
@@ -21,7 +22,7 @@ export const ScrapeRequest = z
   })
   .meta({ id: 'ScrapeRequest', description: 'The status record of a scrape request.' });
 
-const storeUrl = z.string().meta({ description: 'Where the store profile is (or will be) readable, e.g. /v1/stores/example.com.' });
+const storeUrl = z.string().meta({ description: `Where the store profile is (or will be) readable, e.g. /v1/stores/${UNLISTED.store}.` });
 
 /** HTTP 202: the scrape request itself, with the outcome and the profile's address beside its fields. */
 export const ScrapeQueued = ScrapeRequest.extend({

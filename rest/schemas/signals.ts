@@ -1,6 +1,7 @@
 // Response bodies of the Signals watch, probe, sales and insight routes (rest/routes/signals.ts).
 import { z } from 'zod';
 import { DateTime, Day, listOf, orNull, Page } from './common.ts';
+import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
 
 export const SignalProbe = z
   .strictObject({
@@ -31,7 +32,7 @@ export const TrackedVariant = z
 
 export const Signal = z
   .strictObject({
-    domain: z.string().meta({ description: "The store's canonical domain.", example: 'example.com' }),
+    domain: z.string().meta({ description: "The store's canonical domain.", example: UNLISTED.store }),
     legacyId: z.string().nullable().meta({ description: "The store's legacy id, also accepted as {domain}." }),
     status: z.enum(['tracked', 'paused']).meta({ description: 'tracked: probed on schedule. paused: scheduled probes stopped, history kept.' }),
     createdAt: DateTime,

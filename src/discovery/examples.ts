@@ -2,7 +2,7 @@
 // in a path is taken from the previous step's answer, as its `next` says. Catalog values are the
 // seeded catalog's (seeded-catalog.ts), so every catalog recipe answers data when followed literally.
 import { z } from 'zod';
-import { SEEDED } from './seeded-catalog.ts';
+import { SEEDED, UNLISTED } from './seeded-catalog.ts';
 
 const Step = z
   .strictObject({
@@ -27,8 +27,8 @@ export type ExamplesDocument = z.infer<typeof ExamplesDocument>;
 /** the catalog's own spelling of a value, as it goes into a query string */
 const q = encodeURIComponent;
 const cohort = `vertical=${q(SEEDED.vertical)}&minVisits=10000`;
-/** a storefront the seeded catalog lacks (its synthetic .example stores are never contacted) */
-const UNLISTED_STORE = 'newbrand.myshopify.com';
+/** a storefront the seeded catalog lacks: the story of the storefront recipes and route examples */
+const UNLISTED_STORE = UNLISTED.store;
 
 export const EXAMPLES: ExamplesDocument = {
   workflows: [

@@ -19,3 +19,15 @@ export const SEEDED = {
   category: 'Clothing',
   countryCode: 'US',
 } as const;
+
+/**
+ * Storefronts the seeded catalog lacks (its synthetic .example stores are never contacted), for the
+ * recipes and route examples of scrapes, screenshots and Signals. Their story: scrape `store`, then
+ * watch it (its storefront answers); `otherStore` is the second name of the bulk scrape.
+ * test/discovery/storefront-route-examples.test.ts follows every such example against fixture
+ * storefronts answering as these names.
+ */
+export const UNLISTED = {
+  store: 'newbrand.myshopify.com',
+  otherStore: 'otherbrand.myshopify.com',
+} as const;

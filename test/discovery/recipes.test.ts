@@ -2,23 +2,20 @@
 // as `npm start` seeds it; store domains derive from the store id, so what 2,000 stores hold the
 // default 10,000 hold too): the workflows of /v1/examples step by step, taking {domain} and
 // {slug} from the previous answer as each step's `next` says, and the example request of every
-// catalog route in docs.md. Each must answer 200 with data. The rate-limit header examples of
+// catalog route in docs.md. Each must answer 200 with data. The storefront recipes (scrapes, the
+// screenshots they take, Signals) need a live storefront: storefront-recipes.test.ts follows those
+// of /v1/examples and storefront-route-examples.test.ts those of docs.md; between them and this
+// file every Example: line of docs.md is followed. The rate-limit header examples of
 // docs.md and llms.txt must be what a starter key's first request really gets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintApiKey } from '../../src/access/api-keys.ts';
 import { startSeededServer, type SeededServer } from '../support/seeded-server.ts';
+import { docsExamples, hasData, needsStorefront } from './support/docs-examples.ts';
 
 interface Step {
   method: string;
   path: string;
 }
-
-/** Workflows and route examples that need a live storefront (scrapes and the screenshots they take) or a watch (signals). */
-const needsStorefront = (path: string) =>
-  path.startsWith('/v1/scrapes') || path.startsWith('/v1/signals') || path.endsWith('/screenshot');
-
-const hasData = (body: any) =>
-  Array.isArray(body?.data) ? body.data.length > 0 : typeof body === 'object' && body !== null && Object.keys(body).length > 0;
 
 describe('published recipes on the seeded catalog', () => {
   let server: SeededServer;
@@ -67,7 +64,13 @@ describe('published recipes on the seeded catalog', () => {
 
   it('the example request of every catalog route in docs.md answers data', async () => {
     const docs = await text('/v1/docs.md');
-    const examples = [...docs.matchAll(/^Example: `GET (\S+)`$/gm)].map((match) => match[1]!).filter((path) => !needsStorefront(path));
+    // every Example: line is a request; those needing a storefront are storefront-route-examples.test.ts's
+    const all = docsExamples(docs);
+    expect(all).toHaveLength([...docs.matchAll(/^Example: /gm)].length);
+    const catalog = all.filter((example) => !needsStorefront(example.path));
+    expect(all.filter((example) => needsStorefront(example.path)).length).toBeGreaterThanOrEqual(23);
+    expect(catalog.map((example) => example.method)).toEqual(catalog.map(() => 'GET'));
+    const examples = catalog.map((example) => example.path);
     expect(examples.length).toBeGreaterThanOrEqual(18);
     for (const path of examples) {
       const { status, body } = await get(path);

@@ -3,6 +3,7 @@
 // the type the sender builds.
 import { z } from 'zod';
 import type { ScrapeRecord } from '../scrape-record.ts';
+import { UNLISTED } from '../../discovery/seeded-catalog.ts';
 
 export const SCRAPE_EVENTS = ['scrape.done', 'scrape.failed'] as const;
 export type ScrapeEvent = (typeof SCRAPE_EVENTS)[number];
@@ -12,14 +13,14 @@ const time = z.string().meta({ description: 'ISO 8601 UTC.', example: '2026-01-0
 export const ScrapeWebhookData = z
   .object({
     id: z.string().meta({ description: 'The scrape request id (as returned by POST /v1/scrapes).' }),
-    domain: z.string().meta({ description: "The store's canonical domain.", example: 'example.com' }),
+    domain: z.string().meta({ description: "The store's canonical domain.", example: UNLISTED.store }),
     status: z.enum(['done', 'failed']),
     force: z.boolean(),
     failureReason: z.string().nullable().meta({ description: 'Why the scrape failed; null when done.' }),
     createdAt: time,
     startedAt: time.nullable(),
     finishedAt: time,
-    storeUrl: z.string().nullable().meta({ description: 'Path of the store profile, e.g. /v1/stores/example.com; null when failed.' }),
+    storeUrl: z.string().nullable().meta({ description: `Path of the store profile, e.g. /v1/stores/${UNLISTED.store}; null when failed.` }),
   })
   .meta({ id: 'ScrapeWebhookData' });
 

@@ -20,6 +20,7 @@ import { createLogger } from '../../../src/platform/logger.ts';
 import { createPubSub } from '../../../src/platform/pubsub/pubsub.ts';
 import type { Services } from '../../../src/platform/services.ts';
 import { responseValidator, templateOf } from '../../rest/support/openapi-validation.ts';
+import { loadReferenceData } from '../../../src/seed/reference-data.ts';
 import { createTestDatabase } from '../../support/database.ts';
 import { startStockStorefront, type FixtureShop, type StockStorefront } from './stock-storefront.ts';
 
@@ -70,7 +71,16 @@ export interface SignalsHarness {
   close(): Promise<void>;
 }
 
-export async function startSignalsHarness(options: { env?: Record<string, string>; shops?: Map<string, FixtureShop> } = {}): Promise<SignalsHarness> {
+export interface SignalsHarnessOptions {
+  env?: Record<string, string>;
+  shops?: Map<string, FixtureShop>;
+  /** more EGRESS_OVERRIDES (host=origin, comma-separated) beside the fixture storefront's, e.g. fake ad libraries */
+  egressOverrides?: string;
+  /** load the app catalog of data/apps.json, so scrapes and probes recognise apps */
+  appCatalog?: boolean;
+}
+
+export async function startSignalsHarness(options: SignalsHarnessOptions = {}): Promise<SignalsHarness> {
   const testDb = await createTestDatabase();
   const storefront = await startStockStorefront(options.shops);
   const config = loadConfig({
@@ -78,7 +88,7 @@ export async function startSignalsHarness(options: { env?: Record<string, string
     DATABASE_URL: testDb.url,
     SEED_STORES: '0',
     LOG_LEVEL: 'silent',
-    EGRESS_OVERRIDES: storefront.overrides,
+    EGRESS_OVERRIDES: [storefront.overrides, options.egressOverrides].filter(Boolean).join(','),
     EGRESS_HOST_INTERVAL_MS: '0',
     EGRESS_TIMEOUT_MS: '1500',
     WORKER_IN_PROCESS: 'false',
@@ -92,6 +102,7 @@ export async function startSignalsHarness(options: { env?: Record<string, string
   const pubsub = createPubSub({ logger });
   const clock = new MovableClock(HARNESS_START);
   const services: Services = { config, logger, db, legacy, pubsub, clock: clock.now };
+  if (options.appCatalog) await loadAppCatalog(db.pool);
   await migrateJobQueue(db.pool);
   const app = await buildServer(services);
   await app.ready();
@@ -171,4 +182,13 @@ export async function startSignalsHarness(options: { env?: Record<string, string
       await testDb.drop();
     },
   };
+}
+
+async function loadAppCatalog(pool: Services['db']['pool']): Promise<void> {
+  const apps = loadReferenceData().apps.map((a) => ({ slug: a.slug, name: a.name, category: a.category, patterns: a.detectionPatterns }));
+  await pool.query(
+    `INSERT INTO apps (slug, name, category, detection_patterns)
+     SELECT slug, name, category, patterns FROM jsonb_to_recordset($1::jsonb) AS x(slug text, name text, category text, patterns text[])`,
+    [JSON.stringify(apps)],
+  );
 }

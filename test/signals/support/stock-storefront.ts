@@ -25,6 +25,8 @@ export interface FixtureShop {
   /** false: the storefront hides inventory_quantity */
   exposesStock: boolean;
   products: FixtureProduct[];
+  /** extra homepage markup (app scripts); a test may change it between probes */
+  homepage?: string;
 }
 
 export interface StockStorefront {
@@ -105,7 +107,7 @@ export async function startStockStorefront(shops: Map<string, FixtureShop> = def
         .end(
           `<!doctype html><html><head><title>${shop.name}</title><script>var Shopify = Shopify || {}; Shopify.shop = "${host}";` +
             `Shopify.theme = {"name":"Dawn","id":1,"role":"main"};</script>` +
-            '<link href="//cdn.shopify.com/s/files/1/0001/t/1/assets/base.css" rel="stylesheet"></head><body>Shop</body></html>',
+            `<link href="//cdn.shopify.com/s/files/1/0001/t/1/assets/base.css" rel="stylesheet"></head><body>Shop${shop.homepage ?? ''}</body></html>`,
         );
     }
     if (url.pathname === '/meta.json') return json({ name: shop.name, description: shop.name, country: 'US', currency: 'USD', published_products_count: shop.products.length });

@@ -8,6 +8,7 @@ import { exampleRateLimitHeaders } from '../access/headers.ts';
 import { DEFAULT_RESPONSE_CACHE_TTL_MS } from '../http/response-cache.ts';
 import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store-rollups.ts';
 import { NARROW_SEARCH_DOCUMENTS } from '../search/relevance-page.ts';
+import { SEEDED } from './seeded-catalog.ts';
 
 const RATE_LIMIT_EXAMPLE = exampleRateLimitHeaders();
 
@@ -340,8 +341,8 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'A full URL as {domain}',
     decision:
-      'URL-encoded into the path segment (/v1/stores/https%3A%2F%2Fwww.example.com) or written as is ' +
-      '(/v1/stores/https://www.example.com/products): a segment that is a bare scheme (http: or https:) starts a URL whose ' +
+      `URL-encoded into the path segment (/v1/stores/${encodeURIComponent(`https://www.${SEEDED.domain}`)}) or written as is ` +
+      `(/v1/stores/https://www.${SEEDED.domain}/products): a segment that is a bare scheme (http: or https:) starts a URL whose ` +
       'scheme and host are the {domain}; what follows the host is the rest of the route.',
   },
   // security: bad input, keys, outbound requests, headers and CORS (tested in test/reliability)

@@ -79,6 +79,19 @@ describe('published recipes on the seeded catalog', () => {
     }
   });
 
+  it('the two ways docs.md and llms.txt show of writing a full URL as {domain} answer data', async () => {
+    for (const document of [await text('/v1/docs.md'), await text('/v1/llms.txt')]) {
+      const line = document.split('\n').find((l) => l.includes('A full URL as {domain}'))!;
+      const paths = [...line.matchAll(/\((\/v1\/stores\/[^)\s]+)\)/g)].map((match) => match[1]!);
+      expect(paths).toHaveLength(2);
+      for (const path of paths) {
+        const { status, body } = await get(path);
+        expect([path, status]).toEqual([path, 200]);
+        expect(hasData(body), `${path} answers data`).toBe(true);
+      }
+    }
+  });
+
   it('the rate-limit header examples are what a starter key\'s first store search gets', async () => {
     const starter = (await mintApiKey(server.services.db.prisma, { accountExternalId: 'first-search', plan: 'starter' })).key;
     const res = await fetch(`${server.baseUrl}/v1/stores?q=river`, { headers: { 'x-api-key': starter } });

@@ -133,6 +133,8 @@ export const configSchema = z.object({
   CATALOG_DISCOVER_LINKS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** minutes between a tracked watch's scheduled inventory probes */
   SIGNAL_PROBE_INTERVAL_MINUTES: int(360, 1, 10_080),
+  /** whole months of Signals inventory snapshots and insights kept before the current one; older month partitions are dropped; 0 = keep all */
+  SIGNALS_RETENTION_MONTHS: int(24, 0, 1_200),
   /** ad library adapters (src/signals/ads): each network is used only when its base URL is set; the token is sent as a bearer */
   ADS_META_BASE_URL: optionalUrl(['https', 'http']),
   ADS_META_TOKEN: z.string().trim().optional().transform((v) => v || undefined),

@@ -1,18 +1,29 @@
-// The month partitions of the append-only series (migration 20261125080000_partitioned_history):
-// store_daily_snapshots by day and change_records by detected_at, one partition per UTC month,
-// no DEFAULT partition. So a row needs its month to exist before it is written:
+// The month partitions of the append-only series, one partition per UTC month, no DEFAULT
+// partition: store_daily_snapshots by day and change_records by detected_at (migration
+// 20261125080000_partitioned_history), inventory_snapshots by taken_at and insights by created_at
+// (migration 20261127090000_partitioned_signal_history). So a row needs its month to exist before
+// it is written:
 // - upkeep (a worker sweep, at most hourly per process) makes the current month and the next
-//   MONTHS_AHEAD, and drops the months past HISTORY_RETENTION_MONTHS;
+//   MONTHS_AHEAD, and drops the months past each series' retention (HISTORY_RETENTION_MONTHS for
+//   the store history, SIGNALS_RETENTION_MONTHS for the Signals series);
 // - a writer calls ensureMonthPartitions(pool, at) before the transaction that writes rows dated
-//   `at` (a clock far ahead in tests, a gap in upkeep): once per month per process, on a
+//   `at` (a clock far ahead in tests, a gap in upkeep): once per month per pool, on a
 //   connection of its own, so what it made is committed whatever happens to the writer's
 //   transaction;
 // - the seed makes the months of its whole calendar.
 import type pg from 'pg';
 import type { Logger } from '../logger.ts';
 
-/** the partitioned series, each by month of its time column */
-export const PARTITIONED_SERIES = ['store_daily_snapshots', 'change_records'] as const;
+/** which retention setting a series follows */
+export type RetentionClass = 'history' | 'signals';
+
+/** the partitioned series, each by month of its time column, with the retention it follows */
+export const PARTITIONED_SERIES = [
+  { table: 'store_daily_snapshots', retention: 'history' },
+  { table: 'change_records', retention: 'history' },
+  { table: 'inventory_snapshots', retention: 'signals' },
+  { table: 'insights', retention: 'signals' },
+] as const satisfies ReadonlyArray<{ table: string; retention: RetentionClass }>;
 /** months made ahead of the current one */
 export const MONTHS_AHEAD = 3;
 
@@ -24,7 +35,7 @@ const monthOf = (at: Date) => at.toISOString().slice(0, 7);
 /** Makes every series' partitions for the months from `first` to `last` (UTC). Returns how many were made. */
 export async function ensureMonthRange(db: Queryable, first: Date, last: Date): Promise<number> {
   let made = 0;
-  for (const table of PARTITIONED_SERIES) {
+  for (const { table } of PARTITIONED_SERIES) {
     const { rows } = await db.query<{ made: number }>('SELECT ensure_month_partitions($1::regclass, $2::date, $3::date) AS made', [
       table,
       dayOf(first),
@@ -35,16 +46,18 @@ export async function ensureMonthRange(db: Queryable, first: Date, last: Date): 
   return made;
 }
 
-/** months this process knows to exist */
-const ensured = new Map<string, Promise<void>>();
+/** months known to exist, per pool (one process may reach several databases: tests, tools) */
+const ensuredByPool = new WeakMap<Queryable, Map<string, Promise<void>>>();
 
 /**
  * Makes sure rows dated `at` have a partition in every series. Call it with a pool (autocommit),
  * before the transaction that writes them. Costs one round trip per series the first time a
- * process meets a month, nothing after.
+ * pool meets a month, nothing after.
  */
 export function ensureMonthPartitions(pool: Queryable, at: Date): Promise<void> {
   const month = monthOf(at);
+  let ensured = ensuredByPool.get(pool);
+  if (!ensured) ensuredByPool.set(pool, (ensured = new Map()));
   let done = ensured.get(month);
   if (!done) {
     done = ensureMonthRange(pool, at, at).then(() => undefined);
@@ -59,21 +72,24 @@ export interface UpkeepResult {
   dropped: number;
 }
 
+/** whole months kept before the current one, per retention class (0 = keep every month) */
+export type Retention = Record<RetentionClass, number>;
+
 /**
- * Months ahead made, months past retention dropped (retentionMonths 0 = keep every month). A
- * month is dropped once all of it lies more than retentionMonths whole months before the current
- * month: with 24, on any day of November 2026 the oldest month kept is November 2024.
+ * Months ahead made, months past retention dropped (a retention of 0 keeps every month). A month
+ * is dropped once all of it lies more than `retention` whole months before the current month:
+ * with 24, on any day of November 2026 the oldest month kept is November 2024.
  */
-export async function upkeepMonthPartitions(client: pg.ClientBase, now: Date, retentionMonths: number): Promise<UpkeepResult> {
+export async function upkeepMonthPartitions(client: pg.ClientBase, now: Date, retention: Retention): Promise<UpkeepResult> {
   const ahead = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + MONTHS_AHEAD, 1));
   const made = await ensureMonthRange(client, now, ahead);
   let dropped = 0;
-  if (retentionMonths > 0) {
-    const keepFrom = dayOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - retentionMonths, 1)));
-    for (const table of PARTITIONED_SERIES) {
-      const { rows } = await client.query<{ dropped: number }>('SELECT drop_month_partitions_before($1::regclass, $2::date) AS dropped', [table, keepFrom]);
-      dropped += rows[0]!.dropped;
-    }
+  for (const { table, retention: kind } of PARTITIONED_SERIES) {
+    const months = retention[kind];
+    if (months <= 0) continue;
+    const keepFrom = dayOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - months, 1)));
+    const { rows } = await client.query<{ dropped: number }>('SELECT drop_month_partitions_before($1::regclass, $2::date) AS dropped', [table, keepFrom]);
+    dropped += rows[0]!.dropped;
   }
   return { made, dropped };
 }
@@ -82,7 +98,7 @@ export async function upkeepMonthPartitions(client: pg.ClientBase, now: Date, re
 export const UPKEEP_INTERVAL_MS = 3_600_000;
 
 /** The upkeep as a worker sweep: in one transaction, at most once per UPKEEP_INTERVAL_MS per process. */
-export function monthPartitionUpkeep(options: { retentionMonths: number; clock: () => Date; logger: Logger }) {
+export function monthPartitionUpkeep(options: { retention: Retention; clock: () => Date; logger: Logger }) {
   const log = options.logger.child({ component: 'month-partitions' });
   let lastRun = -Infinity;
   return async (pool: pg.Pool): Promise<void> => {
@@ -91,7 +107,7 @@ export function monthPartitionUpkeep(options: { retentionMonths: number; clock: 
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const result = await upkeepMonthPartitions(client, options.clock(), options.retentionMonths);
+      const result = await upkeepMonthPartitions(client, options.clock(), options.retention);
       await client.query('COMMIT');
       if (result.made || result.dropped) log.info(result, 'history month partitions made ahead and dropped past retention');
     } catch (error) {

@@ -14,6 +14,7 @@
 import type pg from 'pg';
 import type { GraphqlContext } from '../../graphql/context.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { ensureMonthPartitions } from '../../platform/database/month-partitions.ts';
 import { inTransaction } from '../../platform/database/transaction.ts';
 import { findWatch } from '../find-watch.ts';
 import type { WatchRecord } from '../watch-record.ts';
@@ -55,6 +56,7 @@ export async function probeSignalAds(ctx: GraphqlContext, id: string): Promise<A
   const probeId = await claimProbe(services.db.pool, watch, now);
   try {
     const outcomes = await askLibraries(ctx, watch.domain, now);
+    await ensureMonthPartitions(services.db.pool, now); // the insights it may write are dated now
     const result = await inTransaction(services.db.pool, (client) => recordOutcomes(client, watch, outcomes, now));
     const failures = result.networks.filter((n) => n.status === 'failed');
     const configured = result.networks.filter((n) => n.status !== 'not_configured');

@@ -9,6 +9,7 @@ import type { JobHelpers } from 'graphile-worker';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { Logger } from '../../platform/logger.ts';
+import { ensureMonthPartitions } from '../../platform/database/month-partitions.ts';
 import { inTransaction } from '../../platform/database/transaction.ts';
 import { salesSpike, SPIKE_TRAILING_DAYS, variantInsights, type NewInsight, type PreviousSnapshot } from '../insights/insight-rules.ts';
 import { insertInsights } from '../insights/insight-store.ts';
@@ -59,7 +60,10 @@ export function probeTask(deps: ProbeTaskDeps) {
       );
       const readings = new Map<string, VariantReading[] | null>();
       for (const { handle } of products) readings.set(handle, await readProductVariants(deps.storefronts, watch.domain, handle));
-      const written = await inTransaction(deps.pool, (client) => writeProbe(client, watch, probeId, readings, deps.clock()));
+      const now = deps.clock();
+      // the snapshots and insights are dated now: their month partitions must exist (a month the upkeep has not made yet)
+      await ensureMonthPartitions(deps.pool, now);
+      const written = await inTransaction(deps.pool, (client) => writeProbe(client, watch, probeId, readings, now));
       if (written === null) return;
       log.info({ domain: watch.domain, snapshots: written }, 'signal probe done');
     } catch (error) {
@@ -110,9 +114,12 @@ async function writeProbe(
     [watch.id, JSON.stringify(seen), now],
   );
   const idOf = new Map(tracked.filter((t) => !isPending(t.variantId)).map((t) => [t.variantId, t.id]));
+  // each variant's newest snapshot: a newest-first scan of its month partitions that stops at the first row
   const { rows: previousRows } = await client.query<{ id: number; price: string; stock: number | null; takenAt: Date }>(
-    `SELECT DISTINCT ON (tracked_variant_id) tracked_variant_id AS id, price::text AS price, stock, taken_at AS "takenAt"
-       FROM inventory_snapshots WHERE tracked_variant_id = ANY($1::int[]) ORDER BY tracked_variant_id, taken_at DESC, id DESC`,
+    `SELECT v.id, l.price::text AS price, l.stock, l.taken_at AS "takenAt"
+       FROM unnest($1::int[]) AS v(id)
+       CROSS JOIN LATERAL (SELECT price, stock, taken_at FROM inventory_snapshots
+                            WHERE tracked_variant_id = v.id ORDER BY taken_at DESC, id DESC LIMIT 1) l`,
     [[...idOf.values()]],
   );
   const previous = new Map<number, PreviousSnapshot>(previousRows.map((r) => [r.id, { price: Number(r.price), stock: r.stock, takenAt: r.takenAt }]));
@@ -140,8 +147,10 @@ async function salesSpikeOf(client: pg.PoolClient, watch: WatchRecord, now: Date
   const from = new Date(Date.parse(`${day}T00:00:00Z`) - SPIKE_TRAILING_DAYS * 86_400_000);
   const spike = salesSpike(watch.domain, await dailySales(client, watch.id, from), day);
   if (!spike) return null;
+  // a day's card is written on that day (created_at = the probe's time): only that day's month is read
   const { rows: [already] } = await client.query(
-    `SELECT 1 FROM insights WHERE signal_id = $1 AND kind = 'sales_spike' AND data->>'day' = $2`,
+    `SELECT 1 FROM insights WHERE signal_id = $1 AND kind = 'sales_spike' AND data->>'day' = $2
+        AND created_at >= $2::date::timestamp AT TIME ZONE 'UTC' AND created_at < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'`,
     [watch.id, day],
   );
   return already ? null : spike;

@@ -1,7 +1,9 @@
-// The append-only series partitioned by month (migration partitioned_history): the migration
-// converts tables that already hold data without losing a row; the history, movers and change
-// queries read only the months they need (EXPLAIN); writers make a missing month; the upkeep makes
-// months ahead and drops those past retention; a snapshot is still upserted on (store, day).
+// The append-only series partitioned by month (migrations partitioned_history and
+// partitioned_signal_history): the migrations convert tables that already hold data without losing
+// a row; the history, movers and change queries and the Signals inventory and insight reads touch
+// only the months they need (EXPLAIN); writers make a missing month; the upkeep makes months ahead
+// and drops those past each series' retention; a snapshot is still upserted on (store, day).
+// The Signals writers' own path (a probe in a month not made yet) is test/signals/history-partitions.test.ts.
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,10 +15,13 @@ import { createGraphqlContext } from '../../../src/graphql/context.ts';
 import type { Services } from '../../../src/platform/services.ts';
 import { MIGRATIONS_DIR, migrate, readMigrations } from '../../../src/platform/database/migrate.ts';
 import { ensureMonthPartitions, upkeepMonthPartitions } from '../../../src/platform/database/month-partitions.ts';
+import { listInsights } from '../../../src/signals/insights/insight-store.ts';
+import { snapshotPointsSince } from '../../../src/signals/sales/daily-sales.ts';
 import { historyPage } from '../../../src/stores/store.loaders.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
 const PARTITIONING = '20261125080000_partitioned_history';
+const SIGNALS_PARTITIONING = '20261127090000_partitioned_signal_history';
 
 const partitionsOf = async (db: pg.Pool | pg.Client, table: string) =>
   (
@@ -101,6 +106,110 @@ describe('the migration converts the existing history and change records', () =>
   });
 });
 
+describe('the migration converts the existing Signals inventory snapshots and insights', () => {
+  let db: TestDatabase;
+  let dir: string;
+  afterAll(async () => {
+    await db?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps every row, partitions them by month, keeps the ids continuing and the foreign keys', async () => {
+    db = await createTestDatabase({ empty: true });
+    dir = await mkdtemp(path.join(tmpdir(), 'migrations-before-'));
+    for (const m of await readMigrations()) {
+      if (m.name >= SIGNALS_PARTITIONING) continue;
+      await cp(path.join(MIGRATIONS_DIR, m.name), path.join(dir, m.name), { recursive: true });
+    }
+    await migrate(db.url, { dir });
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await client.query(`INSERT INTO stores (domain, name) SELECT 'store-' || n || '.example', 'Store ' || n FROM generate_series(1, 2) n`);
+      await client.query(`INSERT INTO accounts (external_id, name) VALUES ('acct', 'Acct')`);
+      await client.query(`INSERT INTO signals (account_id, store_id) SELECT a.id, s.id FROM accounts a, stores s`);
+      await client.query(`INSERT INTO signal_probes (signal_id, kind, status) SELECT id, 'scheduled', 'done' FROM signals`);
+      await client.query(`
+        INSERT INTO tracked_variants (signal_id, product_handle, variant_id, title)
+        SELECT w.id, 'tee', v::text, 'Tee ' || v FROM signals w, generate_series(1, 3) v`);
+      // a snapshot of every variant every 2 days over 420 days (15 months), an insight a week
+      await client.query(`
+        INSERT INTO inventory_snapshots (tracked_variant_id, probe_id, taken_at, stock, price, available)
+        SELECT v.id, p.id, now() - make_interval(days => d), 100 - d % 50, 19.99, true
+          FROM tracked_variants v JOIN signal_probes p ON p.signal_id = v.signal_id, generate_series(0, 419, 2) d`);
+      await client.query(`
+        INSERT INTO insights (signal_id, account_id, kind, title, body, data, created_at)
+        SELECT w.id, w.account_id, 'restock', 'Restock ' || d, 'body', jsonb_build_object('d', d), now() - make_interval(days => d)
+          FROM signals w, generate_series(0, 419, 7) d`);
+      const fingerprint = async () =>
+        (
+          await client.query<{ snapshots: string; insights: string; n: number }>(`
+            SELECT (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM inventory_snapshots t) AS snapshots,
+                   (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM insights t) AS insights,
+                   (SELECT count(*)::int FROM inventory_snapshots) AS n`)
+        ).rows[0]!;
+      const before = await fingerprint();
+      expect(before.n).toBe(6 * 210);
+      const next = async (seq: string) => Number((await client.query(`SELECT last_value + 1 AS next FROM ${seq}`)).rows[0].next);
+      const nextSnapshotId = await next('inventory_snapshots_id_seq');
+      const nextInsightId = await next('insights_id_seq');
+
+      await cp(path.join(MIGRATIONS_DIR, SIGNALS_PARTITIONING), path.join(dir, SIGNALS_PARTITIONING), { recursive: true });
+      const result = await migrate(db.url, { dir });
+      expect(result.applied).toEqual([SIGNALS_PARTITIONING]);
+
+      expect(await fingerprint()).toEqual(before);
+      const { rows: kinds } = await client.query<{ relname: string; strategy: string }>(
+        `SELECT c.relname, p.partstrat AS strategy FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid
+          WHERE c.relname IN ('inventory_snapshots', 'insights') ORDER BY 1`,
+      );
+      expect(kinds).toEqual([
+        { relname: 'insights', strategy: 'r' },
+        { relname: 'inventory_snapshots', strategy: 'r' },
+      ]);
+      // 14 or 15 months of data plus three ahead; every row in the partition of its month
+      const months = await partitionsOf(client, 'inventory_snapshots');
+      expect(months.length).toBeGreaterThanOrEqual(17);
+      expect(months.every((name) => /^inventory_snapshots_p\d{6}$/.test(name))).toBe(true);
+      const { rows: [{ n: inTheirMonth }] } = await client.query(
+        `SELECT count(*)::int AS n FROM inventory_snapshots
+          WHERE tableoid::regclass::text = 'inventory_snapshots_p' || to_char(taken_at AT TIME ZONE 'UTC', 'YYYYMM')`,
+      );
+      expect(inTheirMonth).toBe(6 * 210);
+      expect((await partitionsOf(client, 'insights')).length).toBeGreaterThanOrEqual(17);
+
+      // ids continue from the same sequences; the keys (id, time) and the foreign keys hold
+      const { rows: [snapshot] } = await client.query(
+        `INSERT INTO inventory_snapshots (tracked_variant_id, probe_id, taken_at, stock, price, available)
+         SELECT min(id), (SELECT min(id) FROM signal_probes), now(), 1, 1, true FROM tracked_variants RETURNING id, taken_at`,
+      );
+      expect(snapshot.id).toBe(nextSnapshotId);
+      await expect(
+        client.query(`INSERT INTO inventory_snapshots (id, tracked_variant_id, probe_id, taken_at, stock, price, available)
+                      SELECT $1, tracked_variant_id, probe_id, taken_at, 2, 2, true FROM inventory_snapshots WHERE id = $1`, [snapshot.id]),
+      ).rejects.toMatchObject({ code: '23505' });
+      await expect(
+        client.query(`INSERT INTO inventory_snapshots (tracked_variant_id, probe_id, taken_at, stock, price, available) SELECT 999999, min(id), now(), 1, 1, true FROM signal_probes`),
+      ).rejects.toMatchObject({ code: '23503' });
+      const { rows: [insight] } = await client.query(
+        `INSERT INTO insights (signal_id, account_id, kind, title, body) SELECT id, account_id, 'restock', 't', 'b' FROM signals ORDER BY id LIMIT 1 RETURNING id`,
+      );
+      expect(insight.id).toBe(nextInsightId);
+      // deleting a watch still takes its snapshots and insights with it (ON DELETE CASCADE)
+      const { rows: [gone] } = await client.query('DELETE FROM signals WHERE id = (SELECT max(id) FROM signals) RETURNING id');
+      const { rows: [left] } = await client.query(
+        `SELECT (SELECT count(*)::int FROM inventory_snapshots s JOIN tracked_variants v ON v.id = s.tracked_variant_id WHERE v.signal_id = $1) AS snapshots,
+                (SELECT count(*)::int FROM insights WHERE signal_id = $1) AS insights,
+                (SELECT count(*)::int FROM inventory_snapshots) AS all_snapshots`,
+        [gone.id],
+      );
+      expect(left).toEqual({ snapshots: 0, insights: 0, all_snapshots: 3 * 210 + 1 });
+    } finally {
+      await client.end();
+    }
+  });
+});
+
 /** the partitions a plan reads: every scan node's relation, with whether it ran (ANALYZE) */
 function scans(plan: any, out: Array<{ relation: string; loops?: number }> = []) {
   if (plan['Relation Name']) out.push({ relation: plan['Relation Name'], loops: plan['Actual Loops'] });
@@ -135,7 +244,7 @@ describe('queries on the partitioned series', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
-    await pool.query(`SELECT ensure_month_partitions($1::regclass, current_date - 400, current_date) FROM unnest(ARRAY['store_daily_snapshots', 'change_records']) t`.replace('$1', 't'));
+    await pool.query(`SELECT ensure_month_partitions($1::regclass, current_date - 400, current_date) FROM unnest(ARRAY['store_daily_snapshots', 'change_records', 'inventory_snapshots', 'insights']) t`.replace('$1', 't'));
     await pool.query(`INSERT INTO stores (domain, name, visits_change_pct, monthly_visits) VALUES ('fell.example', 'Fell', -100, 0), ('other.example', 'Other', 5, 10)`);
     await pool.query(`
       INSERT INTO store_daily_snapshots (store_id, day, monthly_visits, revenue_low_usd, revenue_high_usd, service_rating, product_count)
@@ -143,7 +252,19 @@ describe('queries on the partitioned series', () => {
     await pool.query(`
       INSERT INTO change_records (store_id, entity, change_type, summary, detected_at)
       SELECT s.id, 'store', 'theme_changed', 'change', now() - make_interval(days => d) FROM stores s, generate_series(0, 399) d`);
-    await pool.query('ANALYZE store_daily_snapshots, change_records, stores');
+    // a watch of each store, two tracked variants each, a snapshot of each every day and an insight a day, 400 days back
+    await pool.query(`INSERT INTO accounts (external_id, name) VALUES ('acct', 'Acct')`);
+    await pool.query(`INSERT INTO signals (account_id, store_id) SELECT a.id, s.id FROM accounts a, stores s`);
+    await pool.query(`INSERT INTO signal_probes (signal_id, kind, status) SELECT id, 'scheduled', 'done' FROM signals`);
+    await pool.query(`INSERT INTO tracked_variants (signal_id, product_handle, variant_id, title) SELECT w.id, 'tee', v::text, 'Tee' FROM signals w, generate_series(1, 2) v`);
+    await pool.query(`
+      INSERT INTO inventory_snapshots (tracked_variant_id, probe_id, taken_at, stock, price, available)
+      SELECT v.id, p.id, now() - make_interval(days => d), 1000 - d, 10, true
+        FROM tracked_variants v JOIN signal_probes p ON p.signal_id = v.signal_id, generate_series(0, 399) d`);
+    await pool.query(`
+      INSERT INTO insights (signal_id, account_id, kind, title, body, created_at)
+      SELECT w.id, w.account_id, 'restock', 'r', 'b', now() - make_interval(days => d) FROM signals w, generate_series(0, 399) d`);
+    await pool.query('ANALYZE store_daily_snapshots, change_records, stores, inventory_snapshots, insights, tracked_variants, signals');
   });
   afterAll(async () => {
     await pool?.end();
@@ -183,6 +304,48 @@ describe('queries on the partitioned series', () => {
     expect([...read].every((name) => name >= monthName('change_records', 10))).toBe(true);
     expect(read.size).toBeLessThanOrEqual(5);
   });
+
+  it('Signals sales and inventory from a date: the months from that date on, and the last snapshot before it from its own month', async () => {
+    const { queryable, plans } = explaining(true);
+    const { rows: [watch] } = await pool.query("SELECT w.id FROM signals w JOIN stores s ON s.id = w.store_id WHERE s.domain = 'fell.example'");
+    await snapshotPointsSince(queryable, watch.id, new Date(Date.now() - 10 * 86_400_000));
+    const snapshotScans = scans(plans[0]).filter((s) => s.relation.startsWith('inventory_snapshots_p'));
+    const ran = new Set(snapshotScans.filter((s) => (s.loops ?? 0) > 0).map((s) => s.relation));
+    // the months from ten days back (the current one, maybe the previous, the empty ones ahead) and,
+    // for the last snapshot before that, a newest-first scan that ran only in the month of the day
+    // before: the older months are in its plan but never ran
+    expect(ran).toContain(monthName('inventory_snapshots', 0));
+    expect([...ran].every((name) => name >= monthName('inventory_snapshots', 11))).toBe(true);
+    expect(ran.size).toBeLessThanOrEqual(5);
+    expect(snapshotScans.filter((s) => s.loops === 0).length).toBeGreaterThanOrEqual(12);
+  });
+
+  it('Signals sales and inventory: the rows read are the same as without partition pruning', async () => {
+    const { rows: [watch] } = await pool.query("SELECT w.id FROM signals w JOIN stores s ON s.id = w.store_id WHERE s.domain = 'fell.example'");
+    const from = new Date(Date.now() - 45 * 86_400_000);
+    const points = await snapshotPointsSince(pool, watch.id, from);
+    // each variant's last snapshot before `from` (46 days ago) and the 45 since
+    expect(points).toHaveLength(2 * 46);
+    const { rows: expected } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM inventory_snapshots s JOIN tracked_variants v ON v.id = s.tracked_variant_id
+        WHERE v.signal_id = $1 AND s.taken_at >= coalesce((SELECT max(p.taken_at) FROM inventory_snapshots p
+                                                            WHERE p.tracked_variant_id = s.tracked_variant_id AND p.taken_at < $2), $2)`,
+      [watch.id, from],
+    );
+    expect(points).toHaveLength(expected[0]!.n);
+    expect(points.map((p) => p.takenAt.getTime())).toEqual([...points].sort((a, b) => a.variantId - b.variantId || a.takenAt.getTime() - b.takenAt.getTime()).map((p) => p.takenAt.getTime()));
+  });
+
+  it('insights: a newest-first page of a watch runs only the newest months', async () => {
+    const { queryable, plans } = explaining(true);
+    const { rows: [watch] } = await pool.query("SELECT w.id, w.account_id FROM signals w JOIN stores s ON s.id = w.store_id WHERE s.domain = 'fell.example'");
+    await listInsights(queryable, { signalId: watch.id, accountId: watch.account_id, kind: null }, { offset: 0, limit: 20 });
+    const insightScans = scans(plans[0]).filter((s) => s.relation.startsWith('insights_p'));
+    const ran = insightScans.filter((s) => (s.loops ?? 0) > 0).map((s) => s.relation);
+    expect(insightScans.length).toBeGreaterThanOrEqual(14);
+    expect(ran).toContain(monthName('insights', 0));
+    expect(ran.every((name) => name >= monthName('insights', 19))).toBe(true);
+  });
 });
 
 describe('months made and dropped', () => {
@@ -216,12 +379,25 @@ describe('months made and dropped', () => {
     expect(await partitionsOf(pool, 'change_records')).toContain('change_records_p203105');
   });
 
+  it('a month made through one pool is still made through a pool of another database (what is known is per pool)', async () => {
+    await ensureMonthPartitions(pool, new Date('2032-08-01T00:00:00Z'));
+    const other = await createTestDatabase();
+    const otherPool = new pg.Pool({ connectionString: other.url, max: 1 });
+    try {
+      await ensureMonthPartitions(otherPool, new Date('2032-08-20T00:00:00Z'));
+      expect(await partitionsOf(otherPool, 'inventory_snapshots')).toContain('inventory_snapshots_p203208');
+    } finally {
+      await otherPool.end();
+      await other.drop();
+    }
+  });
+
   it('upkeep makes three months ahead and drops the months past retention', async () => {
     const client = await pool.connect();
     try {
       await client.query(`SELECT ensure_month_partitions('store_daily_snapshots', '2030-01-01', '2030-12-31')`);
       await snapshot('2030-02-14', 7);
-      const result = await upkeepMonthPartitions(client, new Date('2030-12-15T00:00:00Z'), 6);
+      const result = await upkeepMonthPartitions(client, new Date('2030-12-15T00:00:00Z'), { history: 6, signals: 6 });
       const months = await partitionsOf(client, 'store_daily_snapshots');
       // kept: June 2030 (six whole months before December) onwards, and March 2031 made ahead
       expect(months).not.toContain('store_daily_snapshots_p203005');

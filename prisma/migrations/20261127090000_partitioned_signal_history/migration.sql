@@ -88,3 +88,13 @@ ALTER TABLE "insights" ADD CONSTRAINT "insights_account_id_fkey" FOREIGN KEY ("a
 
 ANALYZE "inventory_snapshots";
 ANALYZE "insights";
+
+-- Making or dropping a month partition adds or drops the foreign key triggers of the tables it
+-- references (ShareRowExclusive locks on them: stores; tracked_variants and signal_probes;
+-- signals and accounts), one after the other. Waiting for one of them while holding another, a
+-- maker could deadlock with a transaction that writes both (a watch created, a probe written), and
+-- the deadlock detector could pick the application's transaction. From here on (after this
+-- migration's own calls) a maker gives up after 500 ms, below deadlock_timeout (1 s by default):
+-- the upkeep tries again at its next sweep, a writer's job at its next attempt.
+ALTER FUNCTION ensure_month_partitions(regclass, date, date) SET lock_timeout = '500ms';
+ALTER FUNCTION drop_month_partitions_before(regclass, date) SET lock_timeout = '500ms';

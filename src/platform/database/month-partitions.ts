@@ -80,7 +80,7 @@ export type Retention = Record<RetentionClass, number>;
  * is dropped once all of it lies more than `retention` whole months before the current month:
  * with 24, on any day of November 2026 the oldest month kept is November 2024.
  */
-export async function upkeepMonthPartitions(client: pg.ClientBase, now: Date, retention: Retention): Promise<UpkeepResult> {
+export async function upkeepMonthPartitions(client: Queryable, now: Date, retention: Retention): Promise<UpkeepResult> {
   const ahead = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + MONTHS_AHEAD, 1));
   const made = await ensureMonthRange(client, now, ahead);
   let dropped = 0;
@@ -97,25 +97,25 @@ export async function upkeepMonthPartitions(client: pg.ClientBase, now: Date, re
 /** How often a process runs the upkeep (its first sweep runs it at once). */
 export const UPKEEP_INTERVAL_MS = 3_600_000;
 
-/** The upkeep as a worker sweep: in one transaction, at most once per UPKEEP_INTERVAL_MS per process. */
+/**
+ * The upkeep as a worker sweep, at most once per UPKEEP_INTERVAL_MS per process. Each table's
+ * months are made or dropped in a statement of their own (autocommit), so the locks one takes on
+ * the tables its foreign keys reference are let go before the next; a maker that cannot get one
+ * within its lock_timeout (migration partitioned_signal_history) fails, and the sweep tries again
+ * at its next interval.
+ */
 export function monthPartitionUpkeep(options: { retention: Retention; clock: () => Date; logger: Logger }) {
   const log = options.logger.child({ component: 'month-partitions' });
   let lastRun = -Infinity;
   return async (pool: pg.Pool): Promise<void> => {
     if (Date.now() - lastRun < UPKEEP_INTERVAL_MS) return;
     lastRun = Date.now();
-    const client = await pool.connect();
     try {
-      await client.query('BEGIN');
-      const result = await upkeepMonthPartitions(client, options.clock(), options.retention);
-      await client.query('COMMIT');
+      const result = await upkeepMonthPartitions(pool, options.clock(), options.retention);
       if (result.made || result.dropped) log.info(result, 'history month partitions made ahead and dropped past retention');
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
       lastRun = -Infinity;
       throw error;
-    } finally {
-      client.release();
     }
   };
 }

@@ -392,6 +392,35 @@ describe('months made and dropped', () => {
     }
   });
 
+  it('making a month gives up after its lock timeout rather than wait on a referenced table a writer holds (no deadlock with it)', async () => {
+    await pool.query(`INSERT INTO accounts (id, external_id, name) VALUES (1, 'acct', 'Acct')`);
+    await pool.query(`INSERT INTO signals (id, account_id, store_id) VALUES (1, 1, 1)`);
+    await pool.query(`INSERT INTO signal_probes (id, signal_id, kind) VALUES (1, 1, 'scheduled')`);
+    const writer = new pg.Client({ connectionString: db.url });
+    await writer.connect();
+    try {
+      // a probe's transaction: tracked variants written first, its probe row updated later
+      await writer.query('BEGIN');
+      await writer.query(`INSERT INTO tracked_variants (signal_id, product_handle, variant_id, title) VALUES (1, 'tee', '1', 'Tee')`);
+      const started = Date.now();
+      const making = pool.query(`SELECT ensure_month_partitions('inventory_snapshots', '2036-01-01', '2036-01-01')`).then(
+        () => ({ code: 'made' }),
+        (error: { code: string }) => ({ code: error.code }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await writer.query(`UPDATE signal_probes SET status = 'done' WHERE id = 1`);
+      await writer.query('COMMIT');
+      // 55P03 lock_not_available, after about 500 ms; not 40P01 (deadlock) nor made after the writer's commit
+      expect(await making).toEqual({ code: '55P03' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await writer.end();
+    }
+    // once the writer is done the month is made
+    await ensureMonthPartitions(pool, new Date('2036-01-15T00:00:00Z'));
+    expect(await partitionsOf(pool, 'inventory_snapshots')).toContain('inventory_snapshots_p203601');
+  });
+
   it('upkeep makes three months ahead and drops the months past retention', async () => {
     const client = await pool.connect();
     try {

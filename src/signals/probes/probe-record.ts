@@ -25,9 +25,13 @@ export interface ProbeRecord {
   snapshots: number;
 }
 
+// A probe's snapshots are written in the transaction that ends it, dated its finished_at (probe-task.ts):
+// counted through the watch's variants at that instant, one index probe per variant in the one month
+// partition of that instant (inventory_snapshots has no index on probe_id, and is read while callers poll).
 const PROBE_COLUMNS = `p.id, p.signal_id AS "signalId", p.kind, p.status::text AS status, p.error,
   p.created_at AS "createdAt", p.started_at AS "startedAt", p.finished_at AS "finishedAt",
-  (SELECT count(*)::int FROM inventory_snapshots s WHERE s.probe_id = p.id) AS snapshots`;
+  (SELECT count(*)::int FROM tracked_variants v JOIN inventory_snapshots s ON s.tracked_variant_id = v.id
+    WHERE v.signal_id = p.signal_id AND s.taken_at = p.finished_at AND s.probe_id = p.id) AS snapshots`;
 
 /** The newest inventory probe: ads probes (src/signals/ads) share the table for their cooldown but are not inventory progress. */
 export async function latestProbe(db: Queryable, signalId: number): Promise<ProbeRecord | null> {

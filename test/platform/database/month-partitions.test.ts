@@ -16,6 +16,7 @@ import type { Services } from '../../../src/platform/services.ts';
 import { MIGRATIONS_DIR, migrate, readMigrations } from '../../../src/platform/database/migrate.ts';
 import { ensureMonthPartitions, upkeepMonthPartitions } from '../../../src/platform/database/month-partitions.ts';
 import { listInsights } from '../../../src/signals/insights/insight-store.ts';
+import { probeById } from '../../../src/signals/probes/probe-record.ts';
 import { snapshotPointsSince } from '../../../src/signals/sales/daily-sales.ts';
 import { historyPage } from '../../../src/stores/store.loaders.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
@@ -334,6 +335,27 @@ describe('queries on the partitioned series', () => {
     );
     expect(points).toHaveLength(expected[0]!.n);
     expect(points.map((p) => p.takenAt.getTime())).toEqual([...points].sort((a, b) => a.variantId - b.variantId || a.takenAt.getTime() - b.takenAt.getTime()).map((p) => p.takenAt.getTime()));
+  });
+
+  it("a probe's record counts its snapshots in the month of its end only (the probe status callers poll)", async () => {
+    const { rows: [watch] } = await pool.query("SELECT w.id FROM signals w JOIN stores s ON s.id = w.store_id WHERE s.domain = 'fell.example'");
+    // the probe that wrote the snapshots of 40 days ago ended then
+    const { rows: [probe] } = await pool.query(
+      `INSERT INTO signal_probes (signal_id, kind, status, created_at, finished_at)
+       SELECT $1, 'manual', 'done', taken_at, taken_at FROM inventory_snapshots s JOIN tracked_variants v ON v.id = s.tracked_variant_id
+        WHERE v.signal_id = $1 AND taken_at < now() - interval '40 days' ORDER BY taken_at DESC LIMIT 1 RETURNING id, finished_at`,
+      [watch.id],
+    );
+    await pool.query(
+      `UPDATE inventory_snapshots SET probe_id = $1 WHERE taken_at = $2 AND tracked_variant_id IN (SELECT id FROM tracked_variants WHERE signal_id = $3)`,
+      [probe.id, probe.finished_at, watch.id],
+    );
+    expect(await probeById(pool, probe.id)).toMatchObject({ id: probe.id, snapshots: 2 });
+    const { queryable, plans } = explaining(true);
+    await probeById(queryable, probe.id);
+    const snapshotScans = scans(plans[0]).filter((s) => s.relation.startsWith('inventory_snapshots_p'));
+    const ran = new Set(snapshotScans.filter((s) => (s.loops ?? 0) > 0).map((s) => s.relation));
+    expect([...ran]).toEqual([`inventory_snapshots_p${probe.finished_at.toISOString().slice(0, 7).replace('-', '')}`]);
   });
 
   it('insights: a newest-first page of a watch runs only the newest months', async () => {

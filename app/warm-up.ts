@@ -1,33 +1,50 @@
 // Before the service answers its first request: what the first request would otherwise pay for
 // once, paid at start. A PostgreSQL connection is opened lazily and its backend reads the catalog
 // (tables, indexes, operator classes, the pg_trgm library) the first time a statement needs it;
-// Prisma plans a query shape the first time it runs it (the key lookup of every request's
-// authentication). Each is tens of milliseconds, and the first search after a restart paid them
-// all (130 to 210 ms at 1M stores). A search of each kind on the connections the pools keep open,
-// and a lookup of a key no one has, pay them here instead; a failure only leaves them unpaid.
+// Prisma compiles a query shape the first time it runs it (the key lookup of every request's
+// authentication, and the write that records a key's use). Each is milliseconds to tens of
+// milliseconds, and the first search after a restart paid them all (130 to 210 ms at 1M stores).
+// On the connections the pools keep open, a search of each kind runs with words the catalog has
+// (its most common word and a rarer one, so the statement reads every index a real search reads;
+// a word of no catalog ran a statement that touched none of them); a lookup of a key no one has,
+// and the use-record of a key id no one has, compile Prisma's shapes. A failure only leaves them
+// unpaid.
 import { KeyAuthenticator } from '../src/access/authenticate.ts';
 import type { Logger } from '../src/platform/logger.ts';
 import type { Services } from '../src/platform/services.ts';
-import { resolveProductFilter, titleSearchPage } from '../src/products/product-search.sql.ts';
+import { PRODUCT_VOCABULARY, resolveProductFilter, titleSearchPage } from '../src/products/product-search.sql.ts';
 import { resolveStoreFilter } from '../src/stores/store-filter.ts';
 import { textSearchPage } from '../src/stores/store-search.sql.ts';
+import { STORE_VOCABULARY } from '../src/stores/store-text-search.ts';
 import type pg from 'pg';
 import type { Queryable } from '../src/platform/database/sql.ts';
 
 /** connections of each pool warmed: the store search runs its statements one after the other on one */
 const CONNECTIONS = 2;
-/** a word of no catalog: the search statements run through, quickly, without returning anything */
-const WORD = 'warmup';
+/** the words searched when the vocabulary has none (an empty catalog) */
+const NO_WORDS = 'warmup';
 /** a key of the right form that was never issued: its lookup finds nothing */
 const UNKNOWN_KEY = 'sk_live_warmupwarmupwarmupwarmupwarmup';
 
 const connectable = (pool: Queryable): pool is pg.Pool => typeof (pool as Partial<pg.Pool>).connect === 'function';
 
+/**
+ * Two words of a vocabulary: its most common term (read by walking the covering index) and one
+ * held by a few hundred to a few thousand documents (read through the GIN index), as one query.
+ */
+async function catalogWords(pool: Queryable, table: string, count: string): Promise<string> {
+  const { rows } = await pool.query<{ term: string }>(
+    `(SELECT term FROM ${table} ORDER BY ${count} DESC LIMIT 1)
+     UNION ALL (SELECT term FROM ${table} WHERE ${count} BETWEEN 500 AND 5000 LIMIT 1)`,
+  );
+  return rows.map((row) => row.term).join(' ') || NO_WORDS;
+}
+
 async function warmConnection(pool: Queryable): Promise<void> {
-  const stores = await resolveStoreFilter(pool, { q: WORD });
-  if (stores?.textMatch) await textSearchPage(pool, { ...stores, textMatch: stores.textMatch }, 'relevance', { offset: 0, limit: 1 });
-  const products = await resolveProductFilter(pool, { q: WORD });
-  if (products.textMatch) await titleSearchPage(pool, { ...products, textMatch: products.textMatch }, { offset: 0, limit: 1 });
+  const stores = await resolveStoreFilter(pool, { q: await catalogWords(pool, STORE_VOCABULARY.table, STORE_VOCABULARY.countColumn) });
+  if (stores?.textMatch) await textSearchPage(pool, { ...stores, textMatch: stores.textMatch }, 'relevance', { offset: 0, limit: 20 });
+  const products = await resolveProductFilter(pool, { q: await catalogWords(pool, PRODUCT_VOCABULARY.table, PRODUCT_VOCABULARY.countColumn) });
+  if (products.textMatch) await titleSearchPage(pool, { ...products, textMatch: products.textMatch }, { offset: 0, limit: 20 });
 }
 
 export async function warmUp(services: Pick<Services, 'db'>, logger: Logger): Promise<void> {
@@ -35,7 +52,7 @@ export async function warmUp(services: Pick<Services, 'db'>, logger: Logger): Pr
   const pools = [...new Set([services.db.pool, services.db.read])];
   try {
     await Promise.all([
-      new KeyAuthenticator(services.db.prisma, logger).authenticate(UNKNOWN_KEY).catch(() => undefined),
+      new KeyAuthenticator(services.db.prisma, logger).warmUp(UNKNOWN_KEY),
       ...pools.flatMap((pool) =>
         Array.from({ length: CONNECTIONS }, async () => {
           // held together, so that each warms a connection of its own

@@ -18,6 +18,8 @@ import { hashApiKey, sameHash } from './key-format.ts';
 import type { KeyPrincipal } from './principal.ts';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** an api_keys id no key has (ids start at 1) */
+const NO_KEY_ID = 0;
 /** how long a key's principal is reused without reading api_keys again: the revocation bound */
 export const KEY_CACHE_TTL_MS = 5_000;
 const KEY_CACHE_MAX_ENTRIES = 10_000;
@@ -87,13 +89,29 @@ export class KeyAuthenticator {
     return principal;
   }
 
+  /**
+   * Runs a request's queries once, before the first request does: the lookup of `unknownKey` (a
+   * key of the right form that was never issued) and the use-record of a key id no key has, so
+   * Prisma has compiled both shapes. Neither finds a row; nothing is written.
+   */
+  async warmUp(unknownKey: string): Promise<void> {
+    await Promise.all([
+      this.authenticate(unknownKey).catch(() => undefined),
+      this.recordUse(NO_KEY_ID, new Date()).catch(() => undefined),
+    ]);
+  }
+
   private touch(keyId: number): void {
     const now = Date.now();
     if (now - (this.lastUsedWrites.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     this.lastUsedWrites.set(keyId, now);
-    this.prisma.apiKey
-      .update({ where: { id: keyId }, data: { lastUsedAt: new Date(now) } })
-      .catch((error: unknown) => this.logger.warn({ err: { message: (error as Error).message }, keyId }, 'could not record key use'));
+    this.recordUse(keyId, new Date(now)).catch((error: unknown) =>
+      this.logger.warn({ err: { message: (error as Error).message }, keyId }, 'could not record key use'),
+    );
+  }
+
+  private recordUse(keyId: number, at: Date) {
+    return this.prisma.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: at } });
   }
 }
 

@@ -1,0 +1,44 @@
+// The warm-up before the first request: it must run the statements a real search runs (so the
+// connections it warms have read the search indexes and planned those shapes), on the catalog's
+// own words, and change nothing.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type pg from 'pg';
+import { warmUp } from '../../app/warm-up.ts';
+import { seedCatalog } from '../../src/seed/seed-catalog.ts';
+import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
+
+describe('warm-up', () => {
+  let test: CatalogTestServices;
+  beforeAll(async () => {
+    test = await createTestServices();
+    await seedCatalog({ pool: test.services.db.pool, stores: 200, legacy: test.services.legacy, legacyIsJsonbTable: true });
+  }, 120_000);
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  it('searches stores and titles with words the catalog holds, reading their candidates, and writes nothing', async () => {
+    const { pool, prisma } = test.services.db;
+    const sent: string[] = [];
+    const recording = {
+      query: (query: string | pg.QueryConfig, values?: unknown[]) => {
+        sent.push(typeof query === 'string' ? query : query.text);
+        return pool.query(query as string, values);
+      },
+    } as unknown as pg.Pool;
+    const logger = { debug: vi.fn(), warn: vi.fn(), info: vi.fn(), error: vi.fn() };
+    const keysBefore = await pool.query('SELECT id, last_used_at FROM api_keys ORDER BY id');
+
+    await warmUp({ db: { ...test.services.db, pool: recording, read: recording, prisma } }, logger as never);
+
+    expect(logger.warn).not.toHaveBeenCalled();
+    // each relevance statement has candidate sources that test the matched terms: a word of no
+    // catalog matches no term, and its statement reads no index of the search
+    const relevance = (table: string) => sent.filter((text) => text.includes('candidates AS') && text.includes(`FROM ${table} `));
+    for (const table of ['stores', 'products']) {
+      expect(relevance(table).length, table).toBeGreaterThan(0);
+      for (const text of relevance(table)) expect(text, table).toMatch(/search_terms && \$\d+::text\[\]/);
+    }
+    expect((await pool.query('SELECT id, last_used_at FROM api_keys ORDER BY id')).rows).toEqual(keysBefore.rows);
+  });
+});

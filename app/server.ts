@@ -13,7 +13,7 @@ import { PersistedOperations } from '../src/graphql/persisted-operations.ts';
 import { DEFAULT_PAGE_SIZE } from '../src/graphql/pagination.ts';
 import { schema } from '../src/graphql/schema.ts';
 import { parseDomain } from '../src/stores/domain.ts';
-import { catalogRoutes, registerRest, routeRunner } from '../rest/index.ts';
+import { catalogRoutes, registerRest, routeRunner, type RunRoute } from '../rest/index.ts';
 import { registerMcp } from '../rest/mcp/index.ts';
 import { registerScrapeDashboard } from '../src/scrapes/dashboard/dashboard-page.ts';
 import { registerStoreScreenshot } from '../src/scrapes/screenshot/screenshot-route.ts';
@@ -67,6 +67,10 @@ export async function closeServer(app: FastifyInstance, graceMs: number): Promis
     clearTimeout(cutoff);
   }
 }
+
+/** each server's route runner: the warm-up (app/warm-up.ts) runs routes through it before the server listens */
+const routeRunners = new WeakMap<FastifyInstance, RunRoute>();
+export const routeRunnerOf = (app: FastifyInstance): RunRoute | undefined => routeRunners.get(app);
 
 export async function buildServer(services: Services, options: BuildServerOptions = {}): Promise<FastifyInstance> {
   const logger: FastifyBaseLogger = services.logger.child({ component: 'http' }, { serializers: { req: describeRequest } });
@@ -158,6 +162,7 @@ export async function buildServer(services: Services, options: BuildServerOption
   ];
   const yoga = createGraphqlYoga(services, persistedOperations, pipeline);
   const runRoute = routeRunner(catalogRoutes, persistedOperations, operationRunner(yoga), services.logger);
+  routeRunners.set(app, runRoute);
   const surfaces: ServerPlugin[] = [
     (scope) => mountGraphql(scope, yoga, persistedOperations, { authorizeWebSocket: webSocketGate(access) }),
     (scope) =>

@@ -7,9 +7,16 @@
 // On the connections the pools keep open, a search of each kind runs with words the catalog has
 // (its most common word and a rarer one, so the statement reads every index a real search reads;
 // a word of no catalog ran a statement that touched none of them); a lookup of a key no one has,
-// and the use-record of a key id no one has, compile Prisma's shapes. A failure only leaves them
-// unpaid.
+// and the use-record of a key id no one has, compile Prisma's shapes. Then the search routes and a
+// store profile run once each through the route runner, as a request's handler runs them (its
+// parameters parsed, its operation through the one envelop pipeline, its answer shaped): the first
+// run of that code (tens of milliseconds of compiling and first calls in V8) is paid here. They run
+// as the warm-up's own open-dev caller, bound to a request object no HTTP request can be: charged
+// to a per-minute bucket of its own, never to a key. A failure only leaves them unpaid.
 import { KeyAuthenticator } from '../src/access/authenticate.ts';
+import { bindPrincipal, type OpenDevPrincipal } from '../src/access/principal.ts';
+import { catalogRoutes, type RunRoute } from '../rest/index.ts';
+import { parseParams } from '../rest/parse-params.ts';
 import type { Logger } from '../src/platform/logger.ts';
 import type { Services } from '../src/platform/services.ts';
 import { PRODUCT_VOCABULARY, resolveProductFilter, titleSearchPage } from '../src/products/product-search.sql.ts';
@@ -26,6 +33,9 @@ const NO_WORDS = 'warmup';
 /** a key of the right form that was never issued: its lookup finds nothing */
 const UNKNOWN_KEY = 'sk_live_warmupwarmupwarmupwarmupwarmup';
 
+/** the caller the warm-up's routes run as */
+const WARM_UP_CALLER: OpenDevPrincipal = { kind: 'openDev', client: 'warm-up' };
+
 const connectable = (pool: Queryable): pool is pg.Pool => typeof (pool as Partial<pg.Pool>).connect === 'function';
 
 /**
@@ -40,17 +50,41 @@ async function catalogWords(pool: Queryable, table: string, count: string): Prom
   return rows.map((row) => row.term).join(' ') || NO_WORDS;
 }
 
-async function warmConnection(pool: Queryable): Promise<void> {
-  const stores = await resolveStoreFilter(pool, { q: await catalogWords(pool, STORE_VOCABULARY.table, STORE_VOCABULARY.countColumn) });
+interface SearchWords {
+  stores: string;
+  products: string;
+}
+
+async function warmConnection(pool: Queryable, words: SearchWords): Promise<void> {
+  const stores = await resolveStoreFilter(pool, { q: words.stores });
   if (stores?.textMatch) await textSearchPage(pool, { ...stores, textMatch: stores.textMatch }, 'relevance', { offset: 0, limit: 20 });
-  const products = await resolveProductFilter(pool, { q: await catalogWords(pool, PRODUCT_VOCABULARY.table, PRODUCT_VOCABULARY.countColumn) });
+  const products = await resolveProductFilter(pool, { q: words.products });
   if (products.textMatch) await titleSearchPage(pool, { ...products, textMatch: products.textMatch }, { offset: 0, limit: 20 });
 }
 
-export async function warmUp(services: Pick<Services, 'db'>, logger: Logger): Promise<void> {
+/** The search routes with `words`, then the profile of the first store found, as their handlers run them. */
+async function warmRoutes(runRoute: RunRoute, words: SearchWords): Promise<void> {
+  const request = {};
+  bindPrincipal(request, WARM_UP_CALLER);
+  const run = (operationId: string, path: Record<string, string>, query: Record<string, string>) => {
+    const route = catalogRoutes.find((r) => r.operationId === operationId);
+    if (!route) throw new Error(`no route ${operationId}`);
+    return runRoute(route, parseParams(route, path, query), { req: request as never });
+  };
+  const found = await run('searchStores', {}, { q: words.stores, limit: '20' });
+  await run('searchProducts', {}, { q: words.products, limit: '20' });
+  const domain = (found.body as { data?: Array<{ domain: string }> }).data?.[0]?.domain;
+  if (domain) await run('getStore', { domain }, {});
+}
+
+export async function warmUp(services: Pick<Services, 'db'>, logger: Logger, runRoute?: RunRoute): Promise<void> {
   const started = performance.now();
   const pools = [...new Set([services.db.pool, services.db.read])];
   try {
+    const words: SearchWords = {
+      stores: await catalogWords(services.db.read, STORE_VOCABULARY.table, STORE_VOCABULARY.countColumn),
+      products: await catalogWords(services.db.read, PRODUCT_VOCABULARY.table, PRODUCT_VOCABULARY.countColumn),
+    };
     await Promise.all([
       new KeyAuthenticator(services.db.prisma, logger).warmUp(UNKNOWN_KEY),
       ...pools.flatMap((pool) =>
@@ -58,13 +92,14 @@ export async function warmUp(services: Pick<Services, 'db'>, logger: Logger): Pr
           // held together, so that each warms a connection of its own
           const client = connectable(pool) ? await pool.connect() : null;
           try {
-            await warmConnection(client ?? pool);
+            await warmConnection(client ?? pool, words);
           } finally {
             client?.release();
           }
         }),
       ),
     ]);
+    if (runRoute) await warmRoutes(runRoute, words);
     logger.debug({ ms: Math.round(performance.now() - started) }, 'warmed up');
   } catch (error) {
     logger.warn({ err: error }, 'warm-up failed; the first requests will be slower');

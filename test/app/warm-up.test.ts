@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type pg from 'pg';
 import { warmUp } from '../../app/warm-up.ts';
+import { buildServer, routeRunnerOf } from '../../app/server.ts';
+import type { RunRoute } from '../../rest/index.ts';
 import { seedCatalog } from '../../src/seed/seed-catalog.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 
@@ -40,5 +42,30 @@ describe('warm-up', () => {
       for (const text of relevance(table)) expect(text, table).toMatch(/search_terms && \$\d+::text\[\]/);
     }
     expect((await pool.query('SELECT id, last_used_at FROM api_keys ORDER BY id')).rows).toEqual(keysBefore.rows);
+  });
+
+  it('runs the search routes and a store profile through the route runner, as their handlers do, with data', async () => {
+    const app = await buildServer(test.services);
+    try {
+      const runRoute = routeRunnerOf(app)!;
+      const ran: Array<{ route: string; status: number; rows: number }> = [];
+      const recording: RunRoute = async (route, params, context) => {
+        const answer = await runRoute(route, params, context);
+        const body = answer.body as { data?: unknown[]; domain?: string };
+        ran.push({ route: route.operationId, status: answer.status, rows: body.data?.length ?? (body.domain ? 1 : 0) });
+        return answer;
+      };
+      const logger = { debug: vi.fn(), warn: vi.fn(), info: vi.fn(), error: vi.fn() };
+      await warmUp(test.services, logger as never, recording);
+      expect(logger.warn).not.toHaveBeenCalled();
+      expect(ran.map(({ route, status }) => [route, status])).toEqual([
+        ['searchStores', 200],
+        ['searchProducts', 200],
+        ['getStore', 200],
+      ]);
+      for (const { route, rows } of ran) expect(rows, route).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+    }
   });
 });

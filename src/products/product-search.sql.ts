@@ -19,7 +19,7 @@ export interface ProductFilterValues {
 export const PRODUCT_VOCABULARY: Vocabulary = { table: 'product_search_vocabulary', countColumn: 'products', documentsTable: 'products' };
 
 /** Products in the relevance engine's terms (src/search/relevance-page.ts): equally relevant titles in id order. */
-const PRODUCT_SEARCH_TABLE: SearchTable = {
+export const PRODUCT_SEARCH_TABLE: SearchTable = {
   table: 'products',
   alias: 'p',
   order: 'p.id',

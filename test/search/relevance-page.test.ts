@@ -5,17 +5,8 @@
 // read whole, and a common word is walked.
 import { describe, expect, it } from 'vitest';
 import { SqlParams } from '../../src/platform/database/sql.ts';
-import { relevancePage, type SearchTable, type TextMatch } from '../../src/search/relevance-page.ts';
-
-const PRODUCTS: SearchTable = {
-  table: 'products',
-  alias: 'p',
-  order: 'p.id',
-  orderWhole: 'p.id + 0',
-  walk: '(SELECT id, search_terms FROM products ORDER BY id OFFSET 0) p',
-  listed: null,
-  roundRobin: false,
-};
+import { PRODUCT_SEARCH_TABLE as PRODUCTS } from '../../src/products/product-search.sql.ts';
+import { relevancePage, type TextMatch } from '../../src/search/relevance-page.ts';
 
 /** one word of one exactly matching term held by `holders` of `documents` */
 const oneWord = (holders: number, documents = 9_789_443): TextMatch => ({

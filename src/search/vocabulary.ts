@@ -64,7 +64,9 @@ export async function matchWords(
     const length = [...word].length;
     const found = (kind: string, from: string) => `(SELECT ${i} AS word, v.term, v.${count} AS documents, '${kind}' AS kind ${from})`;
     return [
-      found('exact', `FROM ${table} v WHERE v.term = ${w} AND v.${count} > 0`),
+      // written as a range of one term so that the primary key reads it: pg_trgm's index also serves
+      // `=` at the same price, and at 1M stores it read 40-65 buffers (1-7 ms) where the key reads 3
+      found('exact', `FROM ${table} v WHERE v.term >= ${w} AND v.term <= ${w} AND v.${count} > 0`),
       last && length >= MIN_PREFIX_LENGTH
         ? found(
             'prefix',

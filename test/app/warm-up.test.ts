@@ -6,37 +6,32 @@ import type pg from 'pg';
 import { warmUp } from '../../app/warm-up.ts';
 import { buildServer, routeRunnerOf } from '../../app/server.ts';
 import type { RunRoute } from '../../rest/index.ts';
-import { seedCatalog } from '../../src/seed/seed-catalog.ts';
-import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
+import { createSeededServices } from '../support/seeded-server.ts';
+import type { CatalogTestServices } from '../support/test-services.ts';
 
 describe('warm-up', () => {
   let test: CatalogTestServices;
   beforeAll(async () => {
-    test = await createTestServices();
-    await seedCatalog({ pool: test.services.db.pool, stores: 200, legacy: test.services.legacy, legacyIsJsonbTable: true });
+    test = await createSeededServices(200, { countStatements: true });
   }, 120_000);
   afterAll(async () => {
     await test?.close();
   });
 
   it('searches stores and titles with words the catalog holds, reading their candidates, and writes nothing', async () => {
-    const { pool, prisma } = test.services.db;
-    const sent: string[] = [];
-    const recording = {
-      query: (query: string | pg.QueryConfig, values?: unknown[]) => {
-        sent.push(typeof query === 'string' ? query : query.text);
-        return pool.query(query as string, values);
-      },
-    } as unknown as pg.Pool;
+    const { pool } = test.services.db;
+    // the pool without connect(): the warm-up then runs on it directly, and the counter sees every statement
+    const counted = { query: pool.query } as pg.Pool;
     const logger = { debug: vi.fn(), warn: vi.fn(), info: vi.fn(), error: vi.fn() };
     const keysBefore = await pool.query('SELECT id, last_used_at FROM api_keys ORDER BY id');
+    test.counter!.reset();
 
-    await warmUp({ db: { ...test.services.db, pool: recording, read: recording, prisma } }, logger as never);
+    await warmUp({ db: { ...test.services.db, pool: counted, read: counted } }, logger as never);
 
     expect(logger.warn).not.toHaveBeenCalled();
     // each relevance statement has candidate sources that test the matched terms: a word of no
     // catalog matches no term, and its statement reads no index of the search
-    const relevance = (table: string) => sent.filter((text) => text.includes('candidates AS') && text.includes(`FROM ${table} `));
+    const relevance = (table: string) => test.counter!.log.filter((text) => text.includes('candidates AS') && text.includes(`FROM ${table} `));
     for (const table of ['stores', 'products']) {
       expect(relevance(table).length, table).toBeGreaterThan(0);
       for (const text of relevance(table)) expect(text, table).toMatch(/search_terms && \$\d+::text\[\]/);

@@ -3,18 +3,16 @@
 // also accepts for `=` and prices the same: at 1M stores the trigram index read 40 to 65 buffers
 // for one exact term, 1 to 7 ms a word where the primary key takes 0.1 ms.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type pg from 'pg';
-import { seedCatalog } from '../../src/seed/seed-catalog.ts';
 import { matchWords } from '../../src/search/vocabulary.ts';
 import { STORE_VOCABULARY } from '../../src/stores/store-text-search.ts';
 import { PRODUCT_VOCABULARY } from '../../src/products/product-search.sql.ts';
-import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
+import { createSeededServices } from '../support/seeded-server.ts';
+import type { CatalogTestServices } from '../support/test-services.ts';
 
 describe('vocabulary lookup', () => {
   let test: CatalogTestServices;
   beforeAll(async () => {
-    test = await createTestServices();
-    await seedCatalog({ pool: test.services.db.pool, stores: 200, legacy: test.services.legacy, legacyIsJsonbTable: true });
+    test = await createSeededServices(200, { countStatements: true });
   }, 120_000);
   afterAll(async () => {
     await test?.close();
@@ -24,17 +22,11 @@ describe('vocabulary lookup', () => {
     it(`reads each word's exact term in ${vocabulary.table} through its primary key`, async () => {
       const { pool } = test.services.db;
       const { rows } = await pool.query<{ term: string }>(`SELECT term FROM ${vocabulary.table} ORDER BY ${vocabulary.countColumn} DESC LIMIT 2`);
-      const sent: Array<{ text: string; values: unknown[] }> = [];
-      const recording = {
-        query: (query: string | pg.QueryConfig, values?: unknown[]) => {
-          sent.push(typeof query === 'string' ? { text: query, values: values ?? [] } : { text: query.text, values: query.values ?? [] });
-          return pool.query(query as string, values);
-        },
-      } as unknown as pg.Pool;
-      const match = await matchWords(recording, vocabulary, rows.map((row) => row.term));
+      test.counter!.reset();
+      const match = await matchWords(pool, vocabulary, rows.map((row) => row.term));
       expect(match.words.map((w) => w.terms[0]?.kind)).toEqual(['exact', 'exact']);
 
-      const { text, values } = sent[0]!;
+      const { text, values } = test.counter!.sent[0]!;
       // a small test vocabulary may be read whole; at catalog scale an index is taken, so take one here
       const client = await pool.connect();
       let plan: string;

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../app/server.ts';
 import type { Services } from '../../src/platform/services.ts';
 import { seedCatalog } from '../../src/seed/seed-catalog.ts';
-import { createTestServices } from './test-services.ts';
+import { createTestServices, type CatalogTestServices, type TestServicesOptions } from './test-services.ts';
 
 export interface SeededServer {
   app: FastifyInstance;
@@ -17,9 +17,15 @@ export interface SeededServer {
   close(): Promise<void>;
 }
 
+/** Test services over a fresh database holding `stores` seeded stores (no server). */
+export async function createSeededServices(stores: number, options: TestServicesOptions = {}): Promise<CatalogTestServices> {
+  const test = await createTestServices(options);
+  await seedCatalog({ pool: test.services.db.pool, stores, legacy: test.services.legacy, legacyIsJsonbTable: true });
+  return test;
+}
+
 export async function startSeededServer(options: { stores: number }): Promise<SeededServer> {
-  const test = await createTestServices();
-  await seedCatalog({ pool: test.services.db.pool, stores: options.stores, legacy: test.services.legacy, legacyIsJsonbTable: true });
+  const test = await createSeededServices(options.stores);
   const app = await buildServer(test.services);
   await app.listen({ host: '127.0.0.1', port: 0 });
   return {

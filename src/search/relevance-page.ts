@@ -52,9 +52,10 @@ export const MAX_DISTINCT_TERMS = 20;
 /**
  * A search whose matched terms are held by at most this many documents (the vocabulary's counts) is
  * narrow: every match is read through the GIN index (a heap page each), ranked, and counted for
- * page.total. A broader one reads candidates only and takes its total from the counts. Past about
- * 500 documents, walking the covering index in the table's order until a page of them holds the
- * terms costs less than reading every holder's heap page.
+ * page.total. A broader one reads candidates only and takes its total from the counts: past about
+ * 500 documents, a word's first holders are found by walking the covering index in the table's
+ * order or by reading its holders, whichever is expected to cost less (MAX_WALK,
+ * WALK_ENTRIES_PER_HOLDER).
  */
 export const NARROW_SEARCH_DOCUMENTS = 500;
 /** index entries a walk may be expected to read (depth × documents ÷ holders); past it the holders are read instead */

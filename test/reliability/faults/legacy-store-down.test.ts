@@ -92,13 +92,7 @@ async function expectServedWithoutLegacy(gateway: Awaited<ReturnType<typeof star
   expect(health.body.backends.structured.ok).toBe(true);
 }
 
-/**
- * the profile once it has the legacy data again; while it has not, what health says of the legacy
- * store (for a failure's message). Alone it is back in 2 to 10 s (the driver's next heartbeat, 2 s,
- * then a connection); a full CI run on 2 cores once took longer than 20 s, with every poll's read
- * waiting out its 5 s server selection. The partition case bounds the driver's own timeouts (served
- * without it within 15 s); this bound only tells "back" from "never back".
- */
+/** the profile once it has the legacy data again; while it has not, what health says of the legacy store (for a failure's message) */
 const legacyIsBack = (gateway: Awaited<ReturnType<typeof startGateway>>) =>
   pollUntil(
     async () => {
@@ -107,7 +101,7 @@ const legacyIsBack = (gateway: Awaited<ReturnType<typeof startGateway>>) =>
       return { ...profile, legacyHealth: back ? undefined : (await gateway.get('/v1/health')).body.backends?.legacy };
     },
     (r) => r.legacyHealth === undefined,
-    35_000,
+    20_000,
     500,
   );
 
@@ -127,7 +121,7 @@ describe('the legacy store is unavailable', () => {
     await gate.up();
     const back = await legacyIsBack(gateway);
     expect(back.body.screenshotUrl).toBe('https://shots.example/acme.png');
-  }, 90_000);
+  });
 
   it('when a gateway starts: it starts and serves without it, and picks it up once it answers', async () => {
     await gate.down();
@@ -138,7 +132,7 @@ describe('the legacy store is unavailable', () => {
     await gate.up();
     const back = await legacyIsBack(gateway);
     expect(back.body.sources).toEqual(WITH_LEGACY);
-  }, 90_000);
+  });
 
   it('through a partition (nothing answers, nothing is closed): served without it within seconds, and its data is back soon after', async () => {
     await gate.up();
@@ -155,5 +149,5 @@ describe('the legacy store is unavailable', () => {
     await gate.up();
     const back = await legacyIsBack(gateway);
     expect(back.body.screenshotUrl).toBe('https://shots.example/acme.png');
-  }, 90_000);
+  });
 });

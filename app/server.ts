@@ -40,6 +40,8 @@ function storeDomainOf(value: unknown): string | undefined {
 export interface BuildServerOptions {
   /** mounted after the GraphQL and REST surfaces (tests mount probe routes this way) */
   plugins?: ServerPlugin[];
+  /** false: /graphql answers every request through Yoga's own handler (tests compare it with the JSON lane) */
+  graphqlJsonLane?: boolean;
 }
 
 /** Request bodies of this API are small JSON objects (scrape requests, watches, GraphQL documents). */
@@ -164,7 +166,7 @@ export async function buildServer(services: Services, options: BuildServerOption
   const runRoute = routeRunner(catalogRoutes, persistedOperations, operationRunner(yoga), services.logger);
   routeRunners.set(app, runRoute);
   const surfaces: ServerPlugin[] = [
-    (scope) => mountGraphql(scope, yoga, persistedOperations, { authorizeWebSocket: webSocketGate(access) }),
+    (scope) => mountGraphql(scope, yoga, persistedOperations, { authorizeWebSocket: webSocketGate(access), jsonLane: options.graphqlJsonLane }),
     (scope) =>
       registerRest(scope, services, runRoute, {
         resultWindowOf: (request) => {

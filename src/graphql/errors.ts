@@ -38,7 +38,8 @@ function callerFacing(error: GraphQLError): GraphQLError {
   return new GraphQLError(redactApiKeys(error.message), { nodes, source, positions, path, originalError, extensions });
 }
 
-const callerFacingResult = (result: ExecutionResult): ExecutionResult =>
+/** The result with each of its errors caller-facing (the JSON lane applies it where Yoga's onResultProcess hook would). */
+export const callerFacingResult = (result: ExecutionResult): ExecutionResult =>
   result.errors?.length ? { ...result, errors: result.errors.map(callerFacing) } : result;
 
 /** Applies callerFacing to every error of an HTTP answer; on the result, after masking, so request errors are not logged as failures. */

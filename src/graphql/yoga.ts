@@ -3,8 +3,9 @@
 // Yoga/envelop plugins around the one execution path: armor limits, persisted operations, graphql-jit
 // for the persisted documents, the access layer's charging, the response cache, error masking. REST
 // runs its persisted operations through the same envelope (runOperation, as graphql-yoga's SOFA
-// plugin does with getEnveloped), so every rule applies to both faces once. Follows Yoga's Fastify
-// integration (handleNodeRequestAndResponse).
+// plugin does with getEnveloped), so every rule applies to both faces once. The common /graphql
+// request (one JSON query or mutation, a JSON answer) runs on that envelope the same way
+// (json-lane.ts); every other request takes Yoga's Fastify integration (handleNodeRequestAndResponse).
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { format } from 'node:util';
@@ -24,6 +25,7 @@ import { createGraphqlContext } from './context.ts';
 import { callerFacingErrorsPlugin, createErrorMasker } from './errors.ts';
 import type { PersistedOperation, PersistedOperations } from './persisted-operations.ts';
 import { schema } from './schema.ts';
+import { jsonLane } from './json-lane.ts';
 import { mountWebSocket } from './websocket.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -39,6 +41,8 @@ const unsupportedContentType = () =>
 export interface MountGraphqlOptions {
   /** gate for WebSocket connections (HTTP requests pass the server's own hooks first) */
   authorizeWebSocket?: (request: IncomingMessage, connectionParams: Record<string, unknown> | undefined) => Promise<boolean> | boolean;
+  /** false: every request goes through Yoga's own handler (tests compare the two answers) */
+  jsonLane?: boolean;
 }
 
 /** What the HTTP server hands each execution: the Fastify request (the access layer bound its caller to it) and reply. */
@@ -163,12 +167,16 @@ export async function mountGraphql(
   persistedOperations: PersistedOperations,
   options: MountGraphqlOptions = {},
 ): Promise<void> {
+  const runJsonLane = options.jsonLane === false ? undefined : jsonLane(yoga);
   app.route({
     url: GRAPHQL_PATH,
     method: ['GET', 'POST', 'OPTIONS'],
     // callers are identified, and one without credentials runs as anonymous: its fields decide
     config: { anonymousAllowed: true },
     handler: async (req, reply) => {
+      // the common request (one JSON query or mutation, a JSON answer) runs on the envelope directly
+      const answer = await runJsonLane?.(req, reply);
+      if (answer) return reply.status(answer.status).headers(answer.headers).send(answer.body);
       // Yoga reads the raw request (URL, socket) and Fastify's parsed body; it is not handed Fastify's
       // parsed query: the URL carries it already, and with it Yoga would parse the URL again and set each
       // parameter back onto it, on every request

@@ -2,7 +2,8 @@
 // once, paid at start. A PostgreSQL connection is opened lazily and its backend reads the catalog
 // (tables, indexes, operator classes, the pg_trgm library) the first time a statement needs it;
 // Prisma compiles a query shape the first time it runs it (the key lookup of every request's
-// authentication, and the write that records a key's use). Each is milliseconds to tens of
+// authentication, and the write that records a key's use); a search reads its vocabularies' terms
+// into their trigram indexes the first time (src/search/nearest-terms.ts). Each is milliseconds to tens of
 // milliseconds, and the first search after a restart paid them all (130 to 210 ms at 1M stores).
 // On the connections the pools keep open, a search of each kind runs with words the catalog has
 // (its most common word and a rarer one, so the statement reads every index a real search reads;
@@ -23,6 +24,7 @@ import { PRODUCT_VOCABULARY, resolveProductFilter, titleSearchPage } from '../sr
 import { resolveStoreFilter } from '../src/stores/store-filter.ts';
 import { textSearchPage } from '../src/stores/store-search.sql.ts';
 import { STORE_VOCABULARY } from '../src/stores/store-text-search.ts';
+import { shareTermIndexes } from '../src/search/nearest-terms.ts';
 import type pg from 'pg';
 import type { Queryable } from '../src/platform/database/sql.ts';
 
@@ -91,6 +93,7 @@ export async function warmUp(services: Pick<Services, 'db'>, logger: Logger, run
         Array.from({ length: CONNECTIONS }, async () => {
           // held together, so that each warms a connection of its own
           const client = connectable(pool) ? await pool.connect() : null;
+          if (client) shareTermIndexes(client, pool);
           try {
             await warmConnection(client ?? pool, words);
           } finally {

@@ -11,7 +11,7 @@
 // before: GET, a persisted-operation hash or any other extension, a batch, a body with more keys, a
 // subscription, an Accept that asks for SSE, multipart or quality values, a document that does not
 // parse or validate (Yoga writes those errors, with their 400).
-import { getOperationAST, type ExecutionResult } from 'graphql';
+import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerFacingResult } from './errors.ts';
@@ -84,6 +84,10 @@ async function answerOf(result: ExecutionResult & { stringify?: (result: Executi
 
 /** Runs the request when it is this lane's kind; undefined, with nothing run or charged, when Yoga's handler must answer it. */
 export function jsonLane(yoga: GraphqlYoga) {
+  // Documents that validated once (the schema and the rules never change): Yoga's parse cache hands
+  // back the same document for the same text, and its own validation cache builds a key from every
+  // rule's name on each request
+  const valid = new WeakSet<DocumentNode>();
   return async (req: FastifyRequest, reply: FastifyReply): Promise<JsonAnswer | undefined> => {
     if (req.method !== 'POST') return undefined;
     const type = jsonAnswerType(req.headers.accept);
@@ -102,11 +106,14 @@ export function jsonLane(yoga: GraphqlYoga) {
     // Yoga refuses a document whose operation it cannot determine (400) before running anything
     const operation = getOperationAST(document, params.operationName);
     if (!operation || operation.operation === 'subscription') return undefined;
-    // armor's limits throw from validation rather than report
-    try {
-      if (enveloped.validate(enveloped.schema, document).length > 0) return undefined;
-    } catch {
-      return undefined;
+    if (!valid.has(document)) {
+      // armor's limits throw from validation rather than report
+      try {
+        if (enveloped.validate(enveloped.schema, document).length > 0) return undefined;
+      } catch {
+        return undefined;
+      }
+      valid.add(document);
     }
     const contextValue = await enveloped.contextFactory();
     const result = await enveloped.execute({

@@ -1,11 +1,13 @@
 // A search's words matched against a vocabulary table (every term of the searched texts with the
 // number of documents holding it), in one statement: the term itself, the terms the last word
-// begins (typing), the nearest terms by trigrams (typos, kept when within allowedEdits), and the
-// longer terms containing the word. The vocabulary is small (tens of thousands of terms for a
+// begins (typing), the nearest terms by trigrams (typos, kept when within allowedEdits; found in
+// the vocabulary's trigram index in memory, nearest-terms.ts), and the longer terms containing the
+// word. The vocabulary is small (tens of thousands of terms for a
 // million stores) next to the documents, so this costs a millisecond whatever the catalog's size,
 // and its counts say how many documents each term will bring before any is read.
 import { queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
 import { editDistance } from './edit-distance.ts';
+import { termIndex } from './nearest-terms.ts';
 import { allowedEdits } from './search-words.ts';
 
 export type MatchKind = 'exact' | 'prefix' | 'typo' | 'infix';
@@ -58,11 +60,23 @@ export async function matchWords(
   if (words.length === 0) return { words: [], documents: 0 };
   const params = new SqlParams();
   const { table, countColumn: count } = vocabulary;
+  const index = await termIndex(pool, table, count);
   const branches = words.flatMap((word, i) => {
     const w = params.add(word);
     const last = i === words.length - 1;
     const length = [...word].length;
     const found = (kind: string, from: string) => `(SELECT ${i} AS word, v.term, v.${count} AS documents, '${kind}' AS kind ${from})`;
+    // the candidates' counts as they are now (a term may have lost its last document since the index
+    // was read), each by primary key: a range of one term, as the exact branch, which the trigram
+    // index cannot serve (it serves `= ANY` too, and the planner may take it)
+    const nearBranch = (terms: string[]) =>
+      terms.length
+        ? found(
+            'near',
+            `FROM unnest(${params.add(terms)}::text[]) c (term)
+               CROSS JOIN LATERAL (SELECT * FROM ${table} v WHERE v.term >= c.term AND v.term <= c.term AND v.${count} > 0) v`,
+          )
+        : null;
     return [
       // written as a range of one term so that the primary key reads it: pg_trgm's index also serves
       // `=` at the same price, and at 1M stores it read 40-65 buffers (1-7 ms) where the key reads 3
@@ -74,9 +88,7 @@ export async function matchWords(
              ORDER BY v.${count} DESC LIMIT ${MAX_PREFIX_TERMS}`,
           )
         : null,
-      allowedEdits(word) > 0
-        ? found('near', `FROM (SELECT * FROM ${table} ORDER BY term <-> ${w} LIMIT ${NEAREST_TERMS}) v WHERE v.term <> ${w} AND v.${count} > 0`)
-        : null,
+      allowedEdits(word) > 0 ? nearBranch(index.nearest(word, NEAREST_TERMS + 1).filter((term) => term !== word).slice(0, NEAREST_TERMS)) : null,
       length >= MIN_INFIX_LENGTH
         ? found(
             'infix',

@@ -8,6 +8,7 @@ import { exampleRateLimitHeaders } from '../access/headers.ts';
 import { DEFAULT_RESPONSE_CACHE_TTL_MS } from '../http/response-cache.ts';
 import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store-rollups.ts';
 import { NARROW_SEARCH_DOCUMENTS } from '../search/relevance-page.ts';
+import { TERMS_REFRESH_MS } from '../search/nearest-terms.ts';
 import { SEEDED } from './seeded-catalog.ts';
 
 const RATE_LIMIT_EXAMPLE = exampleRateLimitHeaders();
@@ -102,7 +103,9 @@ export const DECISIONS: readonly Decision[] = [
       'whose domain is q first, then exact names, then domains starting with q when q is typed as a domain (with a dot, ' +
       'dash or digit: birchgarden-official, birchgarden.shop), then relevance; ties go round-robin over the few brands a ' +
       'prefix or a typo can stand for, then to visits. Products: relevance, then id. A word near nothing in the catalog ' +
-      'matches nothing: nonsense finds nothing.',
+      'matches nothing: nonsense finds nothing. A word new to the catalog (a store or title just written) is found as ' +
+      `itself, as a prefix and inside longer words at once, and with a typing mistake within ${TERMS_REFRESH_MS / 60_000} ` +
+      'minute (each server reads the catalog\'s words for its typo index again once they are that old).',
   },
   {
     topic: 'Product search without a filter',

@@ -105,7 +105,7 @@ export async function connectMongoLegacyStore({
   dbName,
   logger,
 }: ConnectMongoLegacyStoreOptions): Promise<LegacyStore> {
-  const connect = async () => {
+  const connect = async (onStuck: () => void) => {
     // A down server should fail a read or a health check within seconds, not the driver's 30 s,
     // and one that comes back should be found within seconds too: the monitor rechecks a server it
     // lost every heartbeat, 10 s by default, and under load the first reads after its return
@@ -115,41 +115,109 @@ export async function connectMongoLegacyStore({
     // the server stayed unknown, every read failing, well after it was back. A timed-out check
     // also interrupts the reads waiting on that server's connections.
     const client = new MongoClient(url, {
-      serverSelectionTimeoutMS: 5_000,
-      connectTimeoutMS: 5_000,
-      heartbeatFrequencyMS: 2_000,
+      serverSelectionTimeoutMS: CONNECT_TIMEOUT_MS,
+      connectTimeoutMS: CONNECT_TIMEOUT_MS,
+      heartbeatFrequencyMS: HEARTBEAT_FREQUENCY_MS,
       appName: 'store-intelligence-gateway',
     });
+    // watched from the start: the first check of the server runs during connect()
+    const stopWatching = watchServerChecks(client, STUCK_CHECK_MS, onStuck);
     try {
       await client.connect();
-      return await createMongoLegacyStore({ client, dbName, logger });
+      const store = await createMongoLegacyStore({ client, dbName, logger });
+      return {
+        ...store,
+        async close() {
+          stopWatching();
+          await store.close();
+        },
+      };
     } catch (error) {
+      stopWatching();
       await client.close();
       throw error;
     }
   };
+  const store = reconnectingLegacyStore(connect, logger);
   try {
-    return await connect();
+    await store.connected();
   } catch (error) {
     // The legacy store only enriches stores: start without it and connect once it answers.
     logger?.warn({ err: { message: (error as Error).message } }, 'legacy store unreachable at start: serving without it until it answers');
-    return connectingLegacyStore(connect);
   }
+  return store;
+}
+
+const CONNECT_TIMEOUT_MS = 5_000;
+const HEARTBEAT_FREQUENCY_MS = 2_000;
+/**
+ * How long one check of the server may run before it counts as stuck. A check on a new connection
+ * takes at most connectTimeoutMS to connect plus connectTimeoutMS for the handshake; a streamed
+ * check (a MongoDB that supports it) answers within heartbeatFrequencyMS; past all of that, no
+ * timeout of the driver will end it.
+ */
+const STUCK_CHECK_MS = 2 * CONNECT_TIMEOUT_MS + HEARTBEAT_FREQUENCY_MS;
+
+/**
+ * Calls `onStuck` once when a check of a server by the driver's monitor has run for longer than
+ * `limitMs`. mongodb 7.9 can hang a check for good: when the server closed the monitor's idle
+ * connection just before the check is written on it (the socket destroyed, its 'close' not yet
+ * delivered), the write fails without an 'error' event, the driver waits for a 'drain' that never
+ * comes and no timeout covers that wait. The monitor then never checks again, and once a failed
+ * read has marked the server unknown, every read waits out server selection while the process
+ * lives. The driver writes a check on an idle connection every heartbeat when it polls (a server
+ * without streamed checks, such as the wire-protocol test server, or in a FaaS environment); with
+ * a MongoDB that streams them it writes on the monitor's connection once after connecting, so the
+ * race is narrower there. Only a new client has a new monitor. Returns a function that stops
+ * watching.
+ */
+export function watchServerChecks(client: MongoClient, limitMs: number, onStuck: () => void): () => void {
+  const running = new Map<string, number>();
+  client.on('serverHeartbeatStarted', ({ connectionId }) => {
+    if (!running.has(connectionId)) running.set(connectionId, Date.now());
+  });
+  client.on('serverHeartbeatSucceeded', ({ connectionId }) => running.delete(connectionId));
+  client.on('serverHeartbeatFailed', ({ connectionId }) => running.delete(connectionId));
+  const timer = setInterval(() => {
+    for (const since of running.values()) {
+      if (Date.now() - since > limitMs) {
+        clearInterval(timer);
+        onStuck();
+        return;
+      }
+    }
+  }, 1_000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /**
- * A MongoClient whose first connect failed stays closed for good, so until one connects, every
- * call tries a fresh connection (concurrent calls share the attempt) and fails like a down server.
+ * The store over the client of the last successful connect. Until one connects (a MongoClient
+ * whose first connect failed stays closed for good), and after the driver's monitor got stuck,
+ * every call tries a fresh connection (concurrent calls share the attempt) and fails like a down
+ * server until one succeeds.
  */
-function connectingLegacyStore(connect: () => Promise<LegacyStore>): LegacyStore {
-  let connected: Promise<LegacyStore> | undefined;
-  const store = () =>
-    (connected ??= connect().catch((error: unknown) => {
-      connected = undefined;
+function reconnectingLegacyStore(
+  connect: (onStuck: () => void) => Promise<LegacyStore>,
+  logger: Logger | undefined,
+): LegacyStore & { connected(): Promise<LegacyStore> } {
+  let current: Promise<LegacyStore> | undefined;
+  const open = (): Promise<LegacyStore> => {
+    const attempt: Promise<LegacyStore> = connect(() => {
+      if (current !== attempt) return;
+      current = undefined;
+      logger?.warn({ limitMs: STUCK_CHECK_MS }, "legacy store: the driver's check of MongoDB is stuck; reconnecting with a new client");
+      void attempt.then((stuck) => stuck.close()).catch(() => undefined);
+    }).catch((error: unknown) => {
+      if (current === attempt) current = undefined;
       throw error;
-    }));
+    });
+    return attempt;
+  };
+  const store = () => (current ??= open());
   return {
     source: `mongo:${MONGO_COLLECTION}`,
+    connected: store,
     findByDomains: async (domains) => (await store()).findByDomains(domains),
     findByLegacyIds: async (ids) => (await store()).findByLegacyIds(ids),
     upsert: async (summary) => (await store()).upsert(summary),
@@ -162,8 +230,8 @@ function connectingLegacyStore(connect: () => Promise<LegacyStore>): LegacyStore
       }
     },
     async close() {
-      const pending = connected;
-      connected = undefined;
+      const pending = current;
+      current = undefined;
       await (await pending?.catch(() => undefined))?.close();
     },
   };

@@ -13,7 +13,7 @@ import { queueProbe } from './probe-schedule.ts';
 export async function requestManualProbe(ctx: GraphqlContext, domain: string): Promise<ProbeRecord> {
   const watch = await findWatch(ctx, domain, 'write');
   const now = clockOf(ctx);
-  const probeId = await guardDb(
+  return guardDb(
     inTransaction(ctx.services.db.pool, async (client) => {
       const { rows: [locked] } = await client.query('SELECT id FROM signals WHERE id = $1 FOR UPDATE', [watch.id]);
       if (!locked) throw notFound(`No watch on ${watch.domain} for this key's account.`, { domain });
@@ -31,8 +31,9 @@ export async function requestManualProbe(ctx: GraphqlContext, domain: string): P
           retryAfter,
         );
       }
-      return queueProbe(client, watch.id, 'manual', now);
+      // the probe as it was accepted (queued), read in the transaction that queued it: read after the
+      // commit, a worker that had already taken its job made the answer 'running' or even 'done'
+      return (await probeById(client, await queueProbe(client, watch.id, 'manual', now)))!;
     }),
   );
-  return (await probeById(ctx.services.db.pool, probeId))!;
 }

@@ -27,12 +27,14 @@ export function trigramsOf(word: string): string[] {
   return [...trigrams];
 }
 
-/** pg_trgm's similarity(a, b) of two words: shared trigrams over all trigrams of either. */
+/** pg_trgm's similarity: shared trigrams over all trigrams of either word */
+const similarity = (shared: number, trigramsA: number, trigramsB: number) => shared / (trigramsA + trigramsB - shared);
+
+/** pg_trgm's similarity(a, b) of two words. */
 export function trigramSimilarity(a: string, b: string): number {
   const ta = new Set(trigramsOf(a));
   const tb = trigramsOf(b);
-  const shared = tb.filter((t) => ta.has(t)).length;
-  return shared / (ta.size + tb.length - shared);
+  return similarity(tb.filter((t) => ta.has(t)).length, ta.size, tb.length);
 }
 
 /** The terms of a vocabulary with, for each trigram, the terms holding it. */
@@ -69,7 +71,7 @@ export class TrigramIndex {
     const scored = touched.map((id) => {
       const shared = this.shared[id]!;
       this.shared[id] = 0;
-      return { term: this.terms[id]!, similarity: shared / (trigrams.length + this.trigramCounts[id]! - shared) };
+      return { term: this.terms[id]!, similarity: similarity(shared, trigrams.length, this.trigramCounts[id]!) };
     });
     scored.sort((a, b) => b.similarity - a.similarity || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
     return scored.slice(0, limit).map((s) => s.term);

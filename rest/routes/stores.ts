@@ -387,17 +387,20 @@ export const listStoreApps = defineRoute({
 type ModelExplanation = GetStoreQuery['store']['models']['revenue'];
 
 /** GraphQL's one-typed-slot-per-kind inputs become one `value` in JSON. */
-function explainModels(models: GetStoreQuery['store']['models']) {
-  const explain = ({ inputs, ...explanation }: ModelExplanation) => ({
+function explainModel({ inputs, ...explanation }: ModelExplanation) {
+  return {
     ...explanation,
     inputs: inputs.map((input) => ({ name: input.name, value: input.number ?? input.boolean ?? input.text ?? null })),
-  });
+  };
+}
+
+function explainModels(models: GetStoreQuery['store']['models']) {
   return {
-    revenue: explain(models.revenue),
-    visits: explain(models.visits),
-    rating: explain(models.rating),
-    dropshipper: explain(models.dropshipper),
-    adSpend: explain(models.adSpend),
+    revenue: explainModel(models.revenue),
+    visits: explainModel(models.visits),
+    rating: explainModel(models.rating),
+    dropshipper: explainModel(models.dropshipper),
+    adSpend: explainModel(models.adSpend),
   };
 }
 

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../platform/errors.ts';
 import type { Services } from '../platform/services.ts';
 import { anyLiveKey, KEYS_CHANGED_CHANNEL, KeyAuthenticator, missingKey } from './authenticate.ts';
-import { createCounters, type Counters } from './counters.ts';
+import { createCounters, type Counters, type MaybePromise } from './counters.ts';
 import { presentedApiKey, presentedServiceToken } from './credentials.ts';
 import { paidPlanRequired } from './api-keys.ts';
 import { resolvePlans } from './plans.ts';
@@ -24,9 +24,10 @@ export interface IdentifyOptions {
 export interface Access {
   readonly quotas: Quotas;
   readonly counters: Counters;
-  identify(headers: IncomingHttpHeaders, options: IdentifyOptions): Promise<Principal>;
-  /** Checks the plan allows this request, then charges it; returns the limits for the headers. */
-  admit(principal: DataPrincipal, charge: Charge): Promise<LimitState[]>;
+  /** The caller, at once for a cached key (nearly every request) or through a promise; never throws, it rejects. */
+  identify(headers: IncomingHttpHeaders, options: IdentifyOptions): MaybePromise<Principal>;
+  /** Checks the plan allows this request, then charges it; returns the limits for the headers (at once with in-process counters). */
+  admit(principal: DataPrincipal, charge: Charge): MaybePromise<LimitState[]>;
   /** a list read past the plan's result window: bad_request (GraphQL checks its own arguments with this) */
   resultWindowOf(principal: DataPrincipal): { window: number; planName: string };
   isOpenDevMode(): Promise<boolean>;
@@ -67,7 +68,7 @@ export async function createAccess(services: Services): Promise<Access> {
     log.warn('no API key exists: every data request is refused (401) until one is created with `npm run keys -- create`');
   }
 
-  const identifyOnce = async (headers: IncomingHttpHeaders, options: IdentifyOptions): Promise<Principal> => {
+  const identifyOnce = (headers: IncomingHttpHeaders, options: IdentifyOptions): MaybePromise<Principal> => {
     const token = presentedServiceToken(headers);
     if (token !== undefined) {
       if (!serviceToken || !timingSafeEqual(sha256(token), serviceToken)) {
@@ -77,27 +78,44 @@ export async function createAccess(services: Services): Promise<Access> {
     }
     const key = presentedApiKey(headers);
     if (key !== undefined) return authenticator.authenticate(key);
-    if (await isOpenDevMode()) return { kind: 'openDev', client: options.client };
-    if (options.allowAnonymous) return { kind: 'anonymous' };
-    throw missingKey();
+    return isOpenDevMode().then((openDev): Principal => {
+      if (openDev) return { kind: 'openDev', client: options.client };
+      if (options.allowAnonymous) return { kind: 'anonymous' };
+      throw missingKey();
+    });
+  };
+
+  // a caller without a valid credential counts against its address's per-minute limit
+  const identified = async (principal: Principal, options: IdentifyOptions): Promise<Principal> => {
+    await quotas.chargeUnauthenticated(options.client, config.UNAUTHENTICATED_PER_MINUTE);
+    return principal;
+  };
+  const refused = async (error: unknown, options: IdentifyOptions): Promise<never> => {
+    if (error instanceof ApiError && error.code === 'unauthorized') {
+      await quotas.chargeUnauthenticated(options.client, config.UNAUTHENTICATED_PER_MINUTE);
+    }
+    throw error;
   };
 
   const access: Access = {
     quotas,
     counters,
-    async identify(headers, options) {
+    identify(headers, options) {
+      let principal: MaybePromise<Principal>;
       try {
-        const principal = await identifyOnce(headers, options);
-        if (principal.kind === 'anonymous') await quotas.chargeUnauthenticated(options.client, config.UNAUTHENTICATED_PER_MINUTE);
-        return principal;
+        principal = identifyOnce(headers, options);
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'unauthorized') {
-          await quotas.chargeUnauthenticated(options.client, config.UNAUTHENTICATED_PER_MINUTE);
-        }
-        throw error;
+        return refused(error, options);
       }
+      if (principal instanceof Promise) {
+        return principal.then(
+          (settled) => (settled.kind === 'anonymous' ? identified(settled, options) : settled),
+          (error: unknown) => refused(error, options),
+        );
+      }
+      return principal.kind === 'anonymous' ? identified(principal, options) : principal;
     },
-    async admit(principal, charge) {
+    admit(principal, charge) {
       if (principal.kind === 'key' && !plans[principal.plan].apiAccess) throw paidPlanRequired(principal.plan);
       return quotas.charge(principal, charge);
     },

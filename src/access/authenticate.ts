@@ -61,14 +61,21 @@ export class KeyAuthenticator {
     this.live.clear();
   }
 
-  /** The key's principal; throws unauthorized for an unknown or revoked key. */
-  async authenticate(key: string): Promise<KeyPrincipal> {
+  /**
+   * The key's principal, at once when it is cached (as on nearly every request); rejects with
+   * unauthorized for an unknown or revoked key.
+   */
+  authenticate(key: string): KeyPrincipal | Promise<KeyPrincipal> {
     const hash = hashApiKey(key);
     const cached = this.live.get(hash);
     if (cached) {
       this.touch(cached.keyId);
       return cached;
     }
+    return this.lookUp(hash);
+  }
+
+  private async lookUp(hash: string): Promise<KeyPrincipal> {
     const generation = this.generation;
     const row = await this.prisma.apiKey.findUnique({
       where: { hash },
@@ -96,7 +103,7 @@ export class KeyAuthenticator {
    */
   async warmUp(unknownKey: string): Promise<void> {
     await Promise.all([
-      this.authenticate(unknownKey).catch(() => undefined),
+      this.lookUp(hashApiKey(unknownKey)).catch(() => undefined),
       this.recordUse(NO_KEY_ID, new Date()).catch(() => undefined),
     ]);
   }

@@ -1,6 +1,8 @@
-// Atomic counters with an expiry, through rate-limiter-flexible: RateLimiterRedis (one Lua INCRBY +
-// EXPIRE per call) shared by every replica when REDIS_URL is set, RateLimiterMemory otherwise. The
-// limiters are only used as counters (their own point limit is never reached): the plan decides
+// Atomic counters with an expiry: through rate-limiter-flexible's RateLimiterRedis (one Lua INCRBY +
+// EXPIRE per call), shared by every replica, when REDIS_URL is set; a Map of this process otherwise
+// (InProcessCounters), which answers synchronously: every data request is charged, and a promise
+// per counter (what RateLimiterMemory returns) was a measurable part of a store card's CPU. The
+// Redis limiter is only used as a counter (their own point limit is never reached): the plan decides
 // what is allowed (quota.ts), so one limiter serves every plan and configuration can change limits
 // without new limiter instances. If Redis fails, each call falls through to the insurance limiter
 // (in-process), so requests keep being served on this instance's local counts; what was counted
@@ -16,18 +18,21 @@ export interface CounterReading {
   msBeforeReset: number;
 }
 
+/** The in-process counters answer at once; Redis's through a promise. */
+export type MaybePromise<T> = T | Promise<T>;
+
 export interface Counters {
   readonly backend: 'redis' | 'in-process';
   /** adds `units`; a counter that does not exist yet starts now and lives `ttlSeconds` */
-  add(key: string, units: number, ttlSeconds: number): Promise<CounterReading>;
-  subtract(key: string, units: number, ttlSeconds: number): Promise<void>;
-  read(key: string): Promise<CounterReading | null>;
+  add(key: string, units: number, ttlSeconds: number): MaybePromise<CounterReading>;
+  subtract(key: string, units: number, ttlSeconds: number): MaybePromise<void>;
+  read(key: string): MaybePromise<CounterReading | null>;
   close(): Promise<void>;
 }
 
 export interface CreateCountersOptions {
   redisUrl?: string;
-  /** prefix of every Redis key (and of the in-process keys, for symmetry) */
+  /** prefix of every Redis key (and of the insurance limiter's, which stands in for Redis) */
   keyPrefix: string;
   logger: Logger;
 }
@@ -92,7 +97,7 @@ function ledgeredInsurance(keyPrefix: string, ledger: OutageLedger): RateLimiter
 }
 
 export function createCounters(options: CreateCountersOptions): Counters {
-  if (!options.redisUrl) return limiterCounters(memoryLimiter(options.keyPrefix), 'in-process', async () => undefined);
+  if (!options.redisUrl) return new InProcessCounters();
 
   const log = options.logger.child({ component: 'rate-limits' });
   const redis = createRedis({ url: options.redisUrl, logger: options.logger, name: 'rate-limits' });
@@ -158,4 +163,48 @@ function limiterCounters(
     },
     close,
   };
+}
+
+/** How often ended counters are dropped from memory (a counter ended is never read again). */
+const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * Counters of this process alone (no REDIS_URL: a single instance). Fixed windows, as the Redis
+ * counters: a counter starts with its first units and ends `ttlSeconds` later; a counter read or
+ * added to after its end starts anew.
+ */
+export class InProcessCounters implements Counters {
+  readonly backend = 'in-process';
+  private readonly counters = new Map<string, { consumed: number; endsAt: number }>();
+  private readonly sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS).unref();
+
+  add(key: string, units: number, ttlSeconds: number): CounterReading {
+    const now = Date.now();
+    let counter = this.counters.get(key);
+    if (!counter || counter.endsAt <= now) {
+      counter = { consumed: 0, endsAt: now + ttlSeconds * 1000 };
+      this.counters.set(key, counter);
+    }
+    counter.consumed += units;
+    return { consumed: counter.consumed, msBeforeReset: counter.endsAt - now };
+  }
+
+  subtract(key: string, units: number, ttlSeconds: number): void {
+    this.add(key, -units, ttlSeconds);
+  }
+
+  read(key: string): CounterReading | null {
+    const now = Date.now();
+    const counter = this.counters.get(key);
+    if (!counter || counter.endsAt <= now) return null;
+    return { consumed: counter.consumed, msBeforeReset: counter.endsAt - now };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+  }
+
+  private sweep(now = Date.now()): void {
+    for (const [key, counter] of this.counters) if (counter.endsAt <= now) this.counters.delete(key);
+  }
 }

@@ -13,6 +13,7 @@ import { checkResultWindow, operationCost } from './graphql-charges.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { isDataPrincipal, principalOf, type Principal } from './principal.ts';
 import { RateLimitedError, type LimitState } from './quota.ts';
+import type { MaybePromise } from './counters.ts';
 
 interface AccessContext {
   /** FastifyRequest over HTTP, the upgrade IncomingMessage over WebSocket */
@@ -44,6 +45,13 @@ const sendLimits = (context: AccessContext, limits: LimitState[]) => {
   for (const [name, value] of Object.entries(rateLimitHeaders(limits))) context.reply?.header(name, value);
 };
 
+/** What onExecute and onSubscribe hand a plugin, as far as admission reads and answers it. */
+interface GateHook {
+  args: Operation;
+  setResultAndStopExecution(result: { errors: GraphQLError[] }): void;
+  extendContext(extension: object): void;
+}
+
 export interface AccessPluginOptions {
   /** the page size of a connection whose `first` is omitted (the schema's pagination default) */
   defaultPageSize: number;
@@ -51,8 +59,21 @@ export interface AccessPluginOptions {
 
 export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessPluginOptions): Plugin {
 
-  /** Admits the operation (charging it) or returns the error that refuses it. */
-  async function admit(operation: Operation): Promise<GraphQLError | undefined> {
+  /** A refusal as the GraphQL error that answers it (with its rate-limit headers); anything else is a failure of ours. */
+  function refusalOf(context: AccessContext, error: unknown): GraphQLError {
+    if (error instanceof RateLimitedError) {
+      sendLimits(context, error.limits);
+      return toGraphqlError(error, error.limits);
+    }
+    if (error instanceof ApiError) return toGraphqlError(error);
+    throw error;
+  }
+
+  /**
+   * Admits the operation (charging it) or returns the error that refuses it: at once with in-process
+   * counters, through a promise with Redis's (every operation runs this; a promise costs it CPU).
+   */
+  function admit(operation: Operation): MaybePromise<GraphQLError | undefined> {
     const context = operation.contextValue as AccessContext;
     const principal = principalOf(context.req) ?? { kind: 'anonymous' };
     const ast = getOperationAST(operation.document, operation.operationName);
@@ -77,28 +98,34 @@ export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessP
       }
       const { window, planName } = access.resultWindowOf(principal);
       checkResultWindow(operation.schema, operation.document, variables, { window, planName, defaultPageSize });
-      sendLimits(context, await access.admit(principal, cost.charge));
+      const limits = access.admit(principal, cost.charge);
+      if (limits instanceof Promise) {
+        return limits.then(
+          (settled) => {
+            sendLimits(context, settled);
+            return undefined;
+          },
+          (error: unknown) => refusalOf(context, error),
+        );
+      }
+      sendLimits(context, limits);
       return undefined;
     } catch (error) {
-      if (error instanceof RateLimitedError) {
-        sendLimits(context, error.limits);
-        return toGraphqlError(error, error.limits);
-      }
-      if (error instanceof ApiError) return toGraphqlError(error);
-      throw error;
+      return refusalOf(context, error);
     }
   }
 
-  return {
-    async onExecute({ args, setResultAndStopExecution, extendContext }) {
-      extendContext({ [ACCESS_IN_CONTEXT]: access } as object);
-      const refusal = await admit(args);
-      if (refusal) setResultAndStopExecution({ errors: [refusal] });
-    },
-    async onSubscribe({ args, setResultAndStopExecution, extendContext }) {
-      extendContext({ [ACCESS_IN_CONTEXT]: access } as object);
-      const refusal = await admit(args);
-      if (refusal) setResultAndStopExecution({ errors: [refusal] });
-    },
-  };
+  /** Runs the operation's admission; a refusal answers instead of the operation. */
+  function gate({ args, setResultAndStopExecution, extendContext }: GateHook): void | Promise<void> {
+    extendContext({ [ACCESS_IN_CONTEXT]: access } as object);
+    const refusal = admit(args);
+    if (refusal instanceof Promise) {
+      return refusal.then((settled) => {
+        if (settled) setResultAndStopExecution({ errors: [settled] });
+      });
+    }
+    if (refusal) setResultAndStopExecution({ errors: [refusal] });
+  }
+
+  return { onExecute: gate, onSubscribe: gate };
 }

@@ -11,7 +11,7 @@ import { ApiError } from '../platform/errors.ts';
 import type { Access } from './access.ts';
 import { credentialInQuery, keyInQueryError } from './credentials.ts';
 import { rateLimitHeaders } from './headers.ts';
-import { bindPrincipal, isDataPrincipal, principalOf } from './principal.ts';
+import { bindPrincipal, isDataPrincipal, principalOf, type Principal } from './principal.ts';
 import { RateLimitedError } from './quota.ts';
 
 declare module 'fastify' {
@@ -26,40 +26,44 @@ declare module 'fastify' {
 }
 
 export function registerAccess(app: FastifyInstance, access: Access): void {
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  // in Fastify's callback form: a cached key (nearly every request) is identified at once, with no promise
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const parameter = credentialInQuery(request.url);
-    if (parameter !== undefined) throw keyInQueryError(parameter);
+    if (parameter !== undefined) return done(keyInQueryError(parameter));
 
     const { url: route, config } = request.routeOptions;
     // no route: the not-found handler answers, and a path that does not exist costs nothing
-    if (route === undefined || config.servesNoData) return;
+    if (route === undefined || config.servesNoData) return done();
 
-    if (config.anonymousAllowed) {
-      bindPrincipal(request, await access.identify(request.headers, { allowAnonymous: true, client: request.ip }));
-      return;
-    }
-
-    const principal = await access.identify(request.headers, { allowAnonymous: false, client: request.ip });
-    bindPrincipal(request, principal);
-    if (!isDataPrincipal(principal)) {
-      throw new ApiError('unauthorized', 'The service token manages keys through /graphql only; data routes need an API key.');
-    }
+    const allowAnonymous = config.anonymousAllowed === true;
+    const admitCaller = (principal: Principal) => {
+      bindPrincipal(request, principal);
+      // /graphql: what an anonymous caller (or the web app) may run is its fields' to decide
+      if (allowAnonymous || isDataPrincipal(principal)) return done();
+      done(new ApiError('unauthorized', 'The service token manages keys through /graphql only; data routes need an API key.'));
+    };
+    const principal = access.identify(request.headers, { allowAnonymous, client: request.ip });
+    if (principal instanceof Promise) principal.then(admitCaller, done);
+    else admitCaller(principal);
   });
   // in Fastify's callback form: most routes pass straight through it, and then no promise is made
   app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     if (!request.routeOptions.config.chargedPerRequest) return done();
     const principal = principalOf(request);
     if (!isDataPrincipal(principal)) return done();
-    access.admit(principal, { units: 1, buckets: {} }).then(
-      (limits) => {
-        reply.headers(rateLimitHeaders(limits));
-        done();
-      },
-      (error: Error) => {
-        if (error instanceof RateLimitedError) reply.headers(rateLimitHeaders(error.limits));
-        done(error);
-      },
-    );
+    // Promise.resolve().then: a refusal thrown at once (in-process counters) and one rejected (Redis) take the same path
+    Promise.resolve()
+      .then(() => access.admit(principal, { units: 1, buckets: {} }))
+      .then(
+        (limits) => {
+          reply.headers(rateLimitHeaders(limits));
+          done();
+        },
+        (error: Error) => {
+          if (error instanceof RateLimitedError) reply.headers(rateLimitHeaders(error.limits));
+          done(error);
+        },
+      );
   });
   app.addHook('onClose', () => access.close());
 }

@@ -11,7 +11,7 @@
 //   minute:unauthenticated:<address>                       requests without a valid credential, per address
 // Values are plain integers (INCRBY); daily keys expire an hour after their UTC day ends.
 import { ApiError } from '../platform/errors.ts';
-import type { Counters } from './counters.ts';
+import type { CounterReading, Counters, MaybePromise } from './counters.ts';
 import type { PlanLimits, Plans, QuotaBucket } from './plans.ts';
 import type { DataPrincipal } from './principal.ts';
 
@@ -61,6 +61,8 @@ interface Meter {
   windowSeconds: number;
 }
 
+const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => value instanceof Promise;
+
 export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
 
 export function secondsUntilUtcMidnight(now: Date): number {
@@ -82,32 +84,44 @@ export class Quotas {
     return this.plans[principal.kind === 'key' ? principal.plan : 'openDev'];
   }
 
-  /** Counts `charge` against every limit of the principal; throws RateLimitedError past any of them. */
-  async charge(principal: DataPrincipal, charge: Charge): Promise<LimitState[]> {
-    const meters = this.metersFor(principal, charge);
-    const readings = await Promise.all(meters.map((m) => this.counters.add(m.key, m.units, m.ttlSeconds)));
+  /**
+   * Counts `charge` against every limit of the principal; throws RateLimitedError past any of them.
+   * With in-process counters it answers (or throws) at once; with Redis's, through a promise.
+   */
+  charge(principal: DataPrincipal, charge: Charge): MaybePromise<LimitState[]> {
     const now = this.now();
-    const limits = meters.map((meter, i): LimitState => {
-      const consumed = readings[i]!.consumed;
-      return {
-        policy: meter.policy,
-        limit: meter.limit,
-        remaining: Math.max(0, meter.limit - consumed),
-        resetSeconds: meter.windowSeconds === MINUTE ? Math.max(1, Math.ceil(readings[i]!.msBeforeReset / 1000)) : secondsUntilUtcMidnight(now),
-        windowSeconds: meter.windowSeconds,
-      };
-    });
+    const meters = this.metersFor(principal, charge, now);
+    const readings = meters.map((m) => this.counters.add(m.key, m.units, m.ttlSeconds));
+    if (readings.some(isPromise)) return Promise.all(readings).then((settled) => this.limitsOrRefusal(meters, settled, now));
+    return this.limitsOrRefusal(meters, readings as CounterReading[], now);
+  }
+
+  /** The limits as this request leaves them, or (past any of them) its units taken back and RateLimitedError. */
+  private limitsOrRefusal(meters: Meter[], readings: CounterReading[], now: Date): MaybePromise<LimitState[]> {
+    const limits = meters.map((meter, i): LimitState => ({
+      policy: meter.policy,
+      limit: meter.limit,
+      remaining: Math.max(0, meter.limit - readings[i]!.consumed),
+      resetSeconds: meter.windowSeconds === MINUTE ? Math.max(1, Math.ceil(readings[i]!.msBeforeReset / 1000)) : secondsUntilUtcMidnight(now),
+      windowSeconds: meter.windowSeconds,
+    }));
     const exceeded = limits.filter((limit, i) => readings[i]!.consumed > meters[i]!.limit);
     if (exceeded.length === 0) return limits;
 
-    await Promise.all(meters.map((m) => this.counters.subtract(m.key, m.units, m.ttlSeconds)));
     // the limit that keeps the caller waiting longest is the one worth naming
     const worst = exceeded.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a));
     // the refusal's own headers say what is left now that its units were taken back
     const refunded = limits.map((l, i) =>
       exceeded.includes(l) ? { ...l, remaining: 0 } : { ...l, remaining: Math.min(l.limit, l.remaining + meters[i]!.units) },
     );
-    throw new RateLimitedError(worst, refunded);
+    const refusal = new RateLimitedError(worst, refunded);
+    const takenBack = meters.map((m) => this.counters.subtract(m.key, m.units, m.ttlSeconds));
+    if (takenBack.some(isPromise)) {
+      return Promise.all(takenBack).then(() => {
+        throw refusal;
+      });
+    }
+    throw refusal;
   }
 
   /**
@@ -139,9 +153,9 @@ export class Quotas {
     const plan = this.planOf(principal);
     const everyBucket = Object.fromEntries(Object.keys(plan.daily ?? {}).map((bucket) => [bucket, 1]));
     // the meters a request touching every bucket would count against; their units are not used
-    const meters = this.metersFor(principal, { units: 1, buckets: everyBucket });
-    const readings = await Promise.all(meters.map((meter) => this.counters.read(meter.key)));
     const now = this.now();
+    const meters = this.metersFor(principal, { units: 1, buckets: everyBucket }, now);
+    const readings = await Promise.all(meters.map((meter) => this.counters.read(meter.key)));
     return meters.map((meter, i) => {
       const reading = readings[i];
       const used = Math.min(meter.limit, reading?.consumed ?? 0);
@@ -170,7 +184,7 @@ export class Quotas {
     );
   }
 
-  private metersFor(principal: DataPrincipal, charge: Charge): Meter[] {
+  private metersFor(principal: DataPrincipal, charge: Charge, now: Date): Meter[] {
     // on every request: plain object literals, no closures
     const plan = this.planOf(principal);
     const who = principal.kind === 'key' ? `key:${principal.keyId}` : `client:${principal.client}`;
@@ -178,7 +192,6 @@ export class Quotas {
       { policy: 'perMinute', key: `minute:${who}`, limit: plan.perMinute, units: charge.units, ttlSeconds: MINUTE, windowSeconds: MINUTE },
     ];
     if (principal.kind !== 'key') return meters;
-    const now = this.now();
     const day = utcDay(now);
     const ttlSeconds = secondsUntilUtcMidnight(now) + DAILY_KEY_GRACE_SECONDS;
     if (plan.perKeyDaily !== null) {

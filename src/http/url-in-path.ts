@@ -8,6 +8,8 @@ const URL_IN_PATH = /\/(https?:)\/\/?([^/?#]+)\/?(?=[/?#]|$)/i;
 
 /** `url` (path and query) with an unencoded URL in its path encoded into one segment. */
 export function encodeUrlsInPath(url: string): string {
+  // every request's URL passes here: one without a scheme's colon (nearly all) is left as it is
+  if (!url.includes(':')) return url;
   const queryAt = url.search(/[?#]/);
   const path = queryAt < 0 ? url : url.slice(0, queryAt);
   const rest = queryAt < 0 ? '' : url.slice(queryAt);

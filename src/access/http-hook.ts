@@ -25,6 +25,14 @@ declare module 'fastify' {
   }
 }
 
+/** Binds the caller to the request; a route that needs data refuses the web app's credential. */
+function admitCaller(request: FastifyRequest, principal: Principal, allowAnonymous: boolean, done: (error?: Error) => void): void {
+  bindPrincipal(request, principal);
+  // /graphql: what an anonymous caller (or the web app) may run is its fields' to decide
+  if (allowAnonymous || isDataPrincipal(principal)) return done();
+  done(new ApiError('unauthorized', 'The service token manages keys through /graphql only; data routes need an API key.'));
+}
+
 export function registerAccess(app: FastifyInstance, access: Access): void {
   // in Fastify's callback form: a cached key (nearly every request) is identified at once, with no promise
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
@@ -36,15 +44,9 @@ export function registerAccess(app: FastifyInstance, access: Access): void {
     if (route === undefined || config.servesNoData) return done();
 
     const allowAnonymous = config.anonymousAllowed === true;
-    const admitCaller = (principal: Principal) => {
-      bindPrincipal(request, principal);
-      // /graphql: what an anonymous caller (or the web app) may run is its fields' to decide
-      if (allowAnonymous || isDataPrincipal(principal)) return done();
-      done(new ApiError('unauthorized', 'The service token manages keys through /graphql only; data routes need an API key.'));
-    };
     const principal = access.identify(request.headers, { allowAnonymous, client: request.ip });
-    if (principal instanceof Promise) principal.then(admitCaller, done);
-    else admitCaller(principal);
+    if (principal instanceof Promise) principal.then((settled) => admitCaller(request, settled, allowAnonymous, done), done);
+    else admitCaller(request, principal, allowAnonymous, done);
   });
   // in Fastify's callback form: most routes pass straight through it, and then no promise is made
   app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Logger } from '../logger.ts';
+import { PreparedRowsClient } from './prepared-rows.ts';
 import { ReadReplicas } from './read-replicas.ts';
 
 export type StructuredBackend = 'postgres' | 'embedded-postgres';
@@ -59,7 +60,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     application_name: 'store-intelligence',
   };
 
-  const pool = new pg.Pool(poolConfig);
+  // our own SQL's connections (the primary's and the replicas'): named statements' rows built from their shape
+  const rawPoolConfig: pg.PoolConfig = { ...poolConfig, Client: PreparedRowsClient };
+  const pool = new pg.Pool(rawPoolConfig);
   const prismaPool = new pg.Pool(poolConfig);
   const endPools = [endFully(pool), endFully(prismaPool)];
   // An idle connection dropped by the server (restart, failover) must not crash the process;
@@ -91,7 +94,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
 
   const replicas = options.readUrls?.length
-    ? new ReadReplicas({ urls: options.readUrls, primary: pool, poolConfig, maxLagMs: options.maxReplicaLagMs ?? 5_000, logger: options.logger })
+    ? new ReadReplicas({ urls: options.readUrls, primary: pool, poolConfig: rawPoolConfig, maxLagMs: options.maxReplicaLagMs ?? 5_000, logger: options.logger })
     : undefined;
   await replicas?.start();
 

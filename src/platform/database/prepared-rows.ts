@@ -1,0 +1,113 @@
+// Rows of a named prepared statement, built from what its first execution described. pg's Result
+// rebuilds a statement's column parsers and a prototype row (an object in V8's slow dictionary
+// mode) at every execution, then copies that prototype for each row: for a store profile's forty
+// columns, more node CPU than the rest of its SQL round trip. A prepared statement's columns do not
+// change between executions, so here they are worked out once per statement name (and checked
+// against each execution's row description, which PostgreSQL still sends), and each row is one
+// object literal of a compiled shape. Every other query (unnamed, array rows, custom types,
+// binary columns) runs through pg's own Query unchanged.
+import pg from 'pg';
+
+/** A column as PostgreSQL's RowDescription describes it (pg-protocol's Field). */
+interface Column {
+  name: string;
+  dataTypeID: number;
+  format: string;
+}
+
+type Parser = (value: string) => unknown;
+
+interface RowShape {
+  columns: readonly Column[];
+  parsers: readonly Parser[];
+  /** the row object of one DataRow's text values */
+  build: (values: ReadonlyArray<string | null>, parsers: readonly Parser[]) => Record<string, unknown>;
+}
+
+interface TypeSource {
+  getTypeParser(oid: number, format: 'text'): Parser;
+}
+
+/** What pg.Query keeps of a query in progress (private to pg; pinned through package-lock.json). */
+interface QueryInternals {
+  name?: string;
+  _result: { fields: Column[]; rows: unknown[]; _types?: TypeSource };
+  _canceledDueToError: unknown;
+}
+
+const shapes = new Map<string, RowShape>();
+
+const sameColumns = (a: readonly Column[], b: readonly Column[]) =>
+  a.length === b.length && a.every((column, i) => column.name === b[i]!.name && column.dataTypeID === b[i]!.dataTypeID && column.format === b[i]!.format);
+
+/**
+ * One object literal per row: V8 gives every row of the statement the same fast shape. Column names
+ * are the statement's own (our SQL's aliases), written as JSON string literals; a later column of
+ * the same name wins, as in pg's rows.
+ */
+function compileRow(columns: readonly Column[]): RowShape['build'] {
+  const properties = columns.map((column, i) => `${JSON.stringify(column.name)}: v[${i}] === null ? null : p[${i}](v[${i}])`);
+  return new Function('v', 'p', `return { ${properties.join(', ')} };`) as RowShape['build'];
+}
+
+/** The statement's shape, or undefined when pg's own rows must serve (binary columns, a column named __proto__). */
+function shapeOf(name: string, columns: Column[], types: TypeSource): RowShape | undefined {
+  const known = shapes.get(name);
+  if (known && sameColumns(known.columns, columns)) return known;
+  if (columns.some((column) => column.format !== 'text' || column.name === '__proto__')) return undefined;
+  const shape: RowShape = {
+    columns: columns.map(({ name: column, dataTypeID, format }) => ({ name: column, dataTypeID, format })),
+    parsers: columns.map((column) => types.getTypeParser(column.dataTypeID, 'text')),
+    build: compileRow(columns),
+  };
+  shapes.set(name, shape);
+  return shape;
+}
+
+/** pg.Query with rows built from the statement's shape; everything else (prepare, bind, errors, results) is pg's. */
+class PreparedRowsQuery extends pg.Query {
+  private shape: RowShape | undefined;
+
+  handleRowDescription(message: { fields: Column[] }): void {
+    const self = this as unknown as QueryInternals;
+    this.shape = shapeOf(self.name!, message.fields, self._result._types ?? pg.types);
+    if (!this.shape) return (pg.Query.prototype as unknown as { handleRowDescription(m: unknown): void }).handleRowDescription.call(this, message);
+    self._result.fields = message.fields;
+  }
+
+  handleDataRow(message: { fields: Array<string | null> }): void {
+    const shape = this.shape;
+    if (!shape) return (pg.Query.prototype as unknown as { handleDataRow(m: unknown): void }).handleDataRow.call(this, message);
+    const self = this as unknown as QueryInternals;
+    if (self._canceledDueToError) return;
+    try {
+      self._result.rows.push(shape.build(message.fields, shape.parsers));
+    } catch (error) {
+      // as pg does: the statement runs to its end, then the query fails with this error
+      self._canceledDueToError = error;
+    }
+  }
+}
+
+type QueryCallback = (error: Error | undefined, result: pg.QueryResult) => void;
+
+/**
+ * The raw pools' client (pg.Pool's `Client` option): a named statement's query, given as a config
+ * object without its own row mode or types, runs as a PreparedRowsQuery.
+ */
+export class PreparedRowsClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [config, second, third] = args as [pg.QueryConfig & { submit?: unknown; rowMode?: unknown; types?: unknown }, unknown, unknown];
+    const prepared = typeof config === 'object' && config !== null && typeof config.submit !== 'function' && config.name && !config.rowMode && !config.types;
+    if (!prepared) return (super.query as (...a: unknown[]) => never)(...args);
+    const callback = (typeof second === 'function' ? second : third) as QueryCallback | undefined;
+    const values = typeof second === 'function' ? undefined : (second as unknown[] | undefined);
+    if (callback) {
+      super.query(new PreparedRowsQuery(config, values, callback));
+      return undefined as never;
+    }
+    return new Promise<pg.QueryResult>((resolve, reject) => {
+      super.query(new PreparedRowsQuery(config, values, (error: Error | undefined, result: pg.QueryResult) => (error ? reject(error) : resolve(result))));
+    }) as never;
+  }
+}

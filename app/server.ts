@@ -20,6 +20,7 @@ import { registerStoreScreenshot } from '../src/scrapes/screenshot/screenshot-ro
 import { accessGraphqlPlugin, createAccess, registerAccess, webSocketGate } from '../src/access/index.ts';
 import { encodeUrlsInPath } from '../src/http/url-in-path.ts';
 import { AccessLog, describeRequest } from '../src/http/access-log.ts';
+import { lazyRequestLogger } from '../src/http/request-logger.ts';
 import { sendError, sendGraphqlError, toApiError, writeClientError } from '../src/http/error-envelope.ts';
 import { DEFAULT_RESPONSE_CACHE_TTL_MS, ResponseCache, responseCachePlugin } from '../src/http/response-cache.ts';
 import { invalidateOnCatalogWrites } from './catalog-invalidation.ts';
@@ -79,6 +80,7 @@ export async function buildServer(services: Services, options: BuildServerOption
   const app = Fastify({
     loggerInstance: logger,
     logController: new AccessLog(),
+    childLoggerFactory: lazyRequestLogger,
     genReqId: requestIdOf,
     // a full URL as {domain}, written into the path unencoded, is read as the one segment it names
     rewriteUrl: (request) => encodeUrlsInPath(request.url ?? '/'),

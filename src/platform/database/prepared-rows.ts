@@ -68,6 +68,13 @@ function shapeOf(name: string, columns: Column[], types: TypeSource): RowShape |
 class PreparedRowsQuery extends pg.Query {
   private shape: RowShape | undefined;
 
+  constructor(name: string, text: string, values: unknown[] | undefined, callback: QueryCallback) {
+    // handed the text rather than the config object: pg copies a config object through its property
+    // descriptors, a cost per query of its own; a name, text and values are all this query has
+    super(text, values, callback);
+    (this as unknown as QueryInternals).name = name;
+  }
+
   handleRowDescription(message: { fields: Column[] }): void {
     const self = this as unknown as QueryInternals;
     this.shape = shapeOf(self.name!, message.fields, self._result._types ?? pg.types);
@@ -91,23 +98,32 @@ class PreparedRowsQuery extends pg.Query {
 
 type QueryCallback = (error: Error | undefined, result: pg.QueryResult) => void;
 
+/** A config of a name, a text and values alone (no row mode, types, portal, row count, binary or query mode). */
+function isPlainPreparedStatement(config: unknown): config is { name: string; text: string; values?: unknown[] } {
+  if (typeof config !== 'object' || config === null || Object.getPrototypeOf(config) !== Object.prototype) return false;
+  const { name, text } = config as Record<string, unknown>;
+  if (typeof name !== 'string' || name === '' || typeof text !== 'string') return false;
+  for (const key in config) if (key !== 'name' && key !== 'text' && key !== 'values') return false;
+  return true;
+}
+
 /**
  * The raw pools' client (pg.Pool's `Client` option): a named statement's query, given as a config
  * object without its own row mode or types, runs as a PreparedRowsQuery.
  */
 export class PreparedRowsClient extends pg.Client {
   override query(...args: unknown[]): never {
-    const [config, second, third] = args as [pg.QueryConfig & { submit?: unknown; rowMode?: unknown; types?: unknown }, unknown, unknown];
-    const prepared = typeof config === 'object' && config !== null && typeof config.submit !== 'function' && config.name && !config.rowMode && !config.types;
-    if (!prepared) return (super.query as (...a: unknown[]) => never)(...args);
+    const [config, second, third] = args as [unknown, unknown, unknown];
+    if (!isPlainPreparedStatement(config)) return (super.query as (...a: unknown[]) => never)(...args);
     const callback = (typeof second === 'function' ? second : third) as QueryCallback | undefined;
-    const values = typeof second === 'function' ? undefined : (second as unknown[] | undefined);
+    // as pg reads them: values given beside the config win over its own
+    const values = Array.isArray(second) ? second : config.values;
     if (callback) {
-      super.query(new PreparedRowsQuery(config, values, callback));
+      super.query(new PreparedRowsQuery(config.name, config.text, values, callback));
       return undefined as never;
     }
     return new Promise<pg.QueryResult>((resolve, reject) => {
-      super.query(new PreparedRowsQuery(config, values, (error: Error | undefined, result: pg.QueryResult) => (error ? reject(error) : resolve(result))));
+      super.query(new PreparedRowsQuery(config.name, config.text, values, (error, result) => (error ? reject(error) : resolve(result))));
     }) as never;
   }
 }

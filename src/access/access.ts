@@ -19,6 +19,8 @@ export interface IdentifyOptions {
   allowAnonymous: boolean;
   /** the client's address, for open-dev mode's per-address rate */
   client: string;
+  /** the client's connection (its socket): a key presented again on it is not hashed again */
+  connection?: object;
 }
 
 export interface Access {
@@ -77,7 +79,7 @@ export async function createAccess(services: Services): Promise<Access> {
       return { kind: 'webApp' };
     }
     const key = presentedApiKey(headers);
-    if (key !== undefined) return authenticator.authenticate(key);
+    if (key !== undefined) return authenticator.authenticate(key, options.connection);
     return isOpenDevMode().then((openDev): Principal => {
       if (openDev) return { kind: 'openDev', client: options.client };
       if (options.allowAnonymous) return { kind: 'anonymous' };

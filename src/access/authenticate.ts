@@ -41,6 +41,22 @@ export const invalidKey = () =>
 export const missingKey = () =>
   new ApiError('unauthorized', 'An API key is required: send Authorization: Bearer <key> or X-Api-Key: <key>. On a self-hosted server, mint one with: npm run keys -- create --account ACCOUNT --plan starter (the hosted service mints keys on its web app\'s integrations page, for paid plans).');
 
+/**
+ * The last key each connection presented, with its hash. A client sends the same key on every
+ * request of a keep-alive connection, so its hash (a SHA-256 per request otherwise) is kept with the
+ * connection; a key is only ever compared with the one its own connection presented before.
+ */
+const lastKeyOfConnection = new WeakMap<object, { key: string; hash: string }>();
+
+function hashOnConnection(key: string, connection: object | undefined): string {
+  if (!connection) return hashApiKey(key);
+  const last = lastKeyOfConnection.get(connection);
+  if (last?.key === key) return last.hash;
+  const hash = hashApiKey(key);
+  lastKeyOfConnection.set(connection, { key, hash });
+  return hash;
+}
+
 export class KeyAuthenticator {
   private readonly lastUsedWrites = new Map<number, number>();
   private readonly live: LRUCache<string, KeyPrincipal>;
@@ -63,10 +79,10 @@ export class KeyAuthenticator {
 
   /**
    * The key's principal, at once when it is cached (as on nearly every request); rejects with
-   * unauthorized for an unknown or revoked key.
+   * unauthorized for an unknown or revoked key. `connection`: the client's socket, when there is one.
    */
-  authenticate(key: string): KeyPrincipal | Promise<KeyPrincipal> {
-    const hash = hashApiKey(key);
+  authenticate(key: string, connection?: object): KeyPrincipal | Promise<KeyPrincipal> {
+    const hash = hashOnConnection(key, connection);
     const cached = this.live.get(hash);
     if (cached) {
       this.touch(cached.keyId);

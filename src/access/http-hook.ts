@@ -44,7 +44,7 @@ export function registerAccess(app: FastifyInstance, access: Access): void {
     if (route === undefined || config.servesNoData) return done();
 
     const allowAnonymous = config.anonymousAllowed === true;
-    const principal = access.identify(request.headers, { allowAnonymous, client: request.ip });
+    const principal = access.identify(request.headers, { allowAnonymous, client: request.ip, connection: request.raw.socket });
     if (principal instanceof Promise) principal.then((settled) => admitCaller(request, settled, allowAnonymous, done), done);
     else admitCaller(request, principal, allowAnonymous, done);
   });

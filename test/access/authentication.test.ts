@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { revokeApiKey } from '../../src/access/api-keys.ts';
@@ -153,5 +154,43 @@ describe('NODE_ENV=production', () => {
     expect(res.statusCode).toBe(401);
     expect((await server.app.inject({ method: 'GET', url: '/v1/health' })).json().openDevMode).toBe(false);
     expect(server.logLines.some((line) => line.includes('OPEN-DEV MODE'))).toBe(false);
+  });
+});
+
+describe('keys on one keep-alive connection', () => {
+  let db: TestDatabase;
+  let server: AccessServer;
+  let base: string;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    server = await startAccessServer(db.url);
+    base = await server.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await db?.drop();
+  });
+
+  it('judges each request by the key it carries, when the connection carried another before', async () => {
+    const live = await mintKey(server, { accountExternalId: 'live-acct' });
+    const revoked = await mintKey(server, { accountExternalId: 'revoked-acct' });
+    await revokeApiKey(server.services.db.prisma, revoked.slice(0, 12));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (key: string) =>
+      new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+        const request = http.get(`${base}/v1/apps`, { agent, headers: bearer(key) }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, reused: request.reusedSocket }));
+        });
+        request.on('error', reject);
+      });
+    try {
+      expect(await get(live)).toEqual({ status: 200, reused: false });
+      expect(await get(revoked)).toEqual({ status: 401, reused: true });
+      expect(await get(live)).toEqual({ status: 200, reused: true });
+      expect(await get(`${live.slice(0, -1)}${live.endsWith('a') ? 'b' : 'a'}`)).toEqual({ status: 401, reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 });

@@ -26,12 +26,20 @@ export function mostConstraining(limits: readonly LimitState[]): LimitState | un
 export function rateLimitHeaders(limits: readonly LimitState[]): Record<string, string> {
   const shown = mostConstraining(limits);
   if (!shown) return {};
+  // on every data answer: one pass, plain concatenation
+  let policy = '';
+  let standing = '';
+  for (const l of limits) {
+    const separator = policy === '' ? '' : ', ';
+    policy += `${separator}"${l.policy}";q=${l.limit};w=${l.windowSeconds}`;
+    standing += `${separator}"${l.policy}";r=${l.remaining};t=${l.resetSeconds}`;
+  }
   return {
     [RATE_LIMIT_HEADER_NAMES.limit]: String(shown.limit),
     [RATE_LIMIT_HEADER_NAMES.remaining]: String(shown.remaining),
     [RATE_LIMIT_HEADER_NAMES.reset]: String(shown.resetSeconds),
-    [RATE_LIMIT_HEADER_NAMES.policy]: limits.map((l) => `"${l.policy}";q=${l.limit};w=${l.windowSeconds}`).join(', '),
-    [RATE_LIMIT_HEADER_NAMES.ietf]: limits.map((l) => `"${l.policy}";r=${l.remaining};t=${l.resetSeconds}`).join(', '),
+    [RATE_LIMIT_HEADER_NAMES.policy]: policy,
+    [RATE_LIMIT_HEADER_NAMES.ietf]: standing,
   };
 }
 

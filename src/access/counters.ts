@@ -2,7 +2,7 @@
 // EXPIRE per call), shared by every replica, when REDIS_URL is set; a Map of this process otherwise
 // (InProcessCounters), which answers synchronously: every data request is charged, and a promise
 // per counter (what RateLimiterMemory returns) was a measurable part of a store card's CPU. The
-// Redis limiter is only used as a counter (their own point limit is never reached): the plan decides
+// Redis limiter is only used as a counter (its own point limit is never reached): the plan decides
 // what is allowed (quota.ts), so one limiter serves every plan and configuration can change limits
 // without new limiter instances. If Redis fails, each call falls through to the insurance limiter
 // (in-process), so requests keep being served on this instance's local counts; what was counted
@@ -136,17 +136,13 @@ export function createCounters(options: CreateCountersOptions): Counters {
   };
   redis.on('ready', noteConnection);
 
-  return limiterCounters(limiter, 'redis', () => closeRedis(redis), noteConnection);
+  return redisCounters(limiter, () => closeRedis(redis), noteConnection);
 }
 
-function limiterCounters(
-  limiter: RateLimiterAbstract,
-  backend: Counters['backend'],
-  close: () => Promise<void>,
-  beforeEachCall: () => void = () => undefined,
-): Counters {
+/** The Redis limiter as counters; `beforeEachCall` notes the connection's state first (an outage's warning, its carry-over). */
+function redisCounters(limiter: RateLimiterAbstract, close: () => Promise<void>, beforeEachCall: () => void): Counters {
   return {
-    backend,
+    backend: 'redis',
     async add(key, units, ttlSeconds) {
       beforeEachCall();
       const res = await limiter.consume(key, units, { customDuration: ttlSeconds });

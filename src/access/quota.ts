@@ -63,11 +63,24 @@ interface Meter {
 
 const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => value instanceof Promise;
 
-export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+const DAY_MS = DAY * 1000;
+
+/** The UTC day last asked about: every charge asks for the day and its end, worked out again only when the day changes. */
+let lastDay = { startMs: 0, endMs: 0, day: '' };
+
+function utcDayOf(now: Date): { endMs: number; day: string } {
+  const ms = now.getTime();
+  if (ms < lastDay.startMs || ms >= lastDay.endMs) {
+    const startMs = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+    lastDay = { startMs, endMs: startMs + DAY_MS, day: now.toISOString().slice(0, 10) };
+  }
+  return lastDay;
+}
+
+export const utcDay = (now: Date) => utcDayOf(now).day;
 
 export function secondsUntilUtcMidnight(now: Date): number {
-  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
+  return Math.max(1, Math.ceil((utcDayOf(now).endMs - now.getTime()) / 1000));
 }
 
 export const accountBucketKey = (day: string, accountExternalId: string, bucket: QuotaBucket) =>

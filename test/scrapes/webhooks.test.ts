@@ -7,6 +7,8 @@ import { startFixtureStorefronts, type FixtureStorefronts } from './support/fixt
 import { startHttpsReceiver, type HttpsReceiver } from './support/https-receiver.ts';
 import { startScrapeHarness, type ScrapeHarness } from './support/scrape-harness.ts';
 import { waitForOutboxDrained } from '../support/outbox.ts';
+import { enqueueJob } from '../../src/platform/jobs/job-queue.ts';
+import { DELIVER_WEBHOOK_TASK } from '../../src/scrapes/webhooks/webhook-outbox.ts';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 let fixtures: FixtureStorefronts;
@@ -23,7 +25,7 @@ const until = async (condition: () => boolean | Promise<boolean>, timeoutMs = 20
 };
 
 beforeAll(async () => {
-  fixtures = await startFixtureStorefronts();
+  fixtures = await startFixtureStorefronts({ alsoShopA: ['rerun.test'] });
   // fails once, then accepts: the event must arrive twice with one webhook-id, then never again
   receiver = await startHttpsReceiver('hooks.test', [500, 200]);
   // a receiver whose CA is not trusted: TLS must fail, never fall back to trusting it
@@ -60,6 +62,26 @@ describe('webhooks', () => {
 
     const { rows } = await harness.services.db.pool.query('SELECT status::text, attempts, last_status_code FROM webhook_deliveries WHERE scrape_request_id = $1', [id]);
     expect(rows).toEqual([{ status: 'delivered', attempts: 2, last_status_code: 200 }]);
+  });
+
+  it('sends nothing when a delivery job runs again for a row already delivered', async () => {
+    const { body } = await harness.post('/v1/scrapes', { domain: 'rerun.test', callbackUrl: 'https://hooks.test/scrapes' });
+    const id = body.id as string;
+    await harness.waitFor(id, ['done']);
+    const pool = harness.services.db.pool;
+    await waitForOutboxDrained(pool, id);
+    const ours = () => receiver.received.filter((r) => JSON.parse(r.body).data.id === id);
+    const { rows: [delivered] } = await pool.query('SELECT id::text, attempts FROM webhook_deliveries WHERE scrape_request_id = $1 AND status = $2', [id, 'delivered']);
+    const sent = ours().length;
+    expect(sent).toBeGreaterThanOrEqual(1);
+
+    // a duplicate of the job (a re-run after a lost acknowledgement, an operator's retry)
+    await enqueueJob(pool, DELIVER_WEBHOOK_TASK, { deliveryId: delivered.id }, { jobKey: `webhook:${delivered.id}` });
+    await waitForOutboxDrained(pool, id);
+
+    expect(ours()).toHaveLength(sent);
+    const { rows } = await pool.query('SELECT status::text, attempts FROM webhook_deliveries WHERE id = $1', [delivered.id]);
+    expect(rows).toEqual([{ status: 'delivered', attempts: delivered.attempts }]);
   });
 
   it('posts scrape.failed for a request that fails', async () => {

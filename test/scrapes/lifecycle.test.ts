@@ -68,6 +68,13 @@ describe('forced re-scrape cooldown', () => {
     expect(Number(second.headers['retry-after'])).toBeLessThanOrEqual(240);
     harness.clock.advance(4 * 60_000);
     expect((await harness.post('/v1/scrapes', { domain: 'shop-a.test', force: true })).status).toBe(202);
+
+    // the cooldown counts from the newest request: one minute after it (six after the first) is too soon
+    harness.clock.advance(60_000);
+    const third = await harness.post('/v1/scrapes', { domain: 'shop-a.test', force: true });
+    expect(third.status).toBe(429);
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(235);
+    expect(Number(third.headers['retry-after'])).toBeLessThanOrEqual(240);
   });
 });
 

@@ -1,0 +1,116 @@
+// Every list route of the route table: a last page that is exactly full (count === limit, nothing
+// after it) says hasMore false, and the page before it says true. A list whose hasMore came from
+// "the page is full" rather than from what follows fails here. Catalog lists run on the catalog
+// fixture; the Signals lists on watches and ads inserted as rows for one account.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogRoutes } from '../../rest/routes/index.ts';
+import { bearer, mintKey, startAccessServer, type AccessServer } from '../access/access-server.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { openRestApp, type RestApp } from './support/rest-app.ts';
+
+/** One request per catalog list route (by operationId) that answers at least three items on the fixture. */
+const CATALOG_LISTS: Record<string, string[]> = {
+  searchStores: ['/v1/stores', '/v1/stores?groupBy=country&groupBy2=vertical'],
+  listStoreProducts: ['/v1/stores/acme-apparel.com/products'],
+  listStoreHistory: ['/v1/stores/acme-apparel.com/history'],
+  getStoreTraffic: ['/v1/stores/acme-apparel.com/traffic'],
+  listStoreApps: ['/v1/stores/acme-apparel.com/apps'],
+  searchProducts: ['/v1/products?priceMin=0'],
+  listProductChanges: ['/v1/products/changes'],
+  listChanges: ['/v1/changes'],
+  listVerticalStats: ['/v1/analytics/verticals'],
+  listCountryStats: ['/v1/analytics/countries'],
+  listMovers: ['/v1/analytics/movers?metric=visits&direction=up'],
+  searchApps: ['/v1/apps'],
+  listAppStores: ['/v1/apps/klaviyo/stores'],
+};
+
+const WATCHED = 'watched-one.test';
+/** The Signals lists checked here, on three watches of one account and three ads of the first. */
+const SIGNAL_LISTS: Record<string, string[]> = {
+  listSignals: ['/v1/signals'],
+  listSignalAds: [`/v1/signals/${WATCHED}/ads`],
+};
+/** Signals lists whose items come from inventory probes and change detection; not filled here. */
+const NOT_FILLED_HERE = [
+  'listInsightInbox',
+  'getSignalSales',
+  'getSignalInventory',
+  'listSignalInsights',
+  'listSignalApps',
+  'listSignalAppChanges',
+  'listSignalProductChanges',
+];
+
+type Get = (url: string) => Promise<{ status: number; body: any; text: string }>;
+
+async function expectExactlyFullLastPage(get: Get, path: string) {
+  const join = path.includes('?') ? '&' : '?';
+  const all = await get(`${path}${join}limit=100`);
+  expect(all.status, all.text).toBe(200);
+  const total = all.body.data.length as number;
+  expect(total, `${path} needs at least three items`).toBeGreaterThanOrEqual(3);
+  expect(all.body.page).toMatchObject({ total, hasMore: false });
+
+  const last = await get(`${path}${join}limit=2&offset=${total - 2}`);
+  expect(last.body.page, path).toEqual({ limit: 2, offset: total - 2, count: 2, hasMore: false, total });
+  expect(last.body.data).toEqual(all.body.data.slice(total - 2));
+
+  const beforeLast = await get(`${path}${join}limit=2&offset=${total - 3}`);
+  expect(beforeLast.body.page, path).toEqual({ limit: 2, offset: total - 3, count: 2, hasMore: true, total });
+}
+
+it('names a request for every list route of the route table', () => {
+  const lists = catalogRoutes.filter((route) => route.method === 'GET' && 'limit' in route.query.shape).map((route) => route.operationId);
+  expect([...Object.keys(CATALOG_LISTS), ...Object.keys(SIGNAL_LISTS), ...NOT_FILLED_HERE].sort()).toEqual(lists.sort());
+});
+
+describe('hasMore on an exactly full last page of a catalog list', () => {
+  let rest: RestApp;
+  beforeAll(async () => {
+    rest = await openRestApp({ fixture: true });
+  });
+  afterAll(async () => {
+    await rest?.close();
+  });
+
+  it.each(Object.values(CATALOG_LISTS).flat())('%s', (path) => expectExactlyFullLastPage(rest.get, path));
+});
+
+describe('hasMore on an exactly full last page of a Signals list', () => {
+  let db: TestDatabase;
+  let server: AccessServer;
+  let key: string;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    server = await startAccessServer(db.url);
+    key = await mintKey(server, { accountExternalId: 'last-page-reader', plan: 'pro' });
+    const pool = server.services.db.pool;
+    for (const domain of [WATCHED, 'watched-two.test', 'watched-three.test']) {
+      await pool.query(
+        `WITH store AS (INSERT INTO stores (domain, name) VALUES ($1, $1) RETURNING id)
+         INSERT INTO signals (account_id, store_id, created_at, updated_at)
+         SELECT a.id, store.id, now(), now() FROM accounts a, store WHERE a.external_id = 'last-page-reader'`,
+        [domain],
+      );
+    }
+    for (const [i, network] of ['meta', 'tiktok', 'google'].entries()) {
+      await pool.query(
+        `INSERT INTO ads (store_id, network, external_id, headline, first_seen_at, last_seen_at, active)
+         SELECT id, $2, $3, $3, now() - make_interval(days => $4), now(), true FROM stores WHERE domain = $1`,
+        [WATCHED, network, `ad-${i}`, 10 + i],
+      );
+    }
+  });
+  afterAll(async () => {
+    await server?.close();
+    await db?.drop();
+  });
+
+  const get: Get = async (url) => {
+    const res = await server.app.inject({ method: 'GET', url, headers: bearer(key) });
+    return { status: res.statusCode, body: res.json(), text: res.body };
+  };
+
+  it.each(Object.values(SIGNAL_LISTS).flat())('%s', (path) => expectExactlyFullLastPage(get, path));
+});

@@ -5,7 +5,8 @@ describe('estimateAdSpend', () => {
   const base = { monthlyVisits: 100_000, paidTrafficPct: null, isDropshipper: false, averageOrderValueUsd: 50 };
 
   it('uses the paid share of the third-party mix when known', () => {
-    expect(estimateAdSpend({ ...base, paidTrafficPct: 20 })).toBe(Math.round(100_000 * 0.2 * costPerClick(50)));
+    // CPC = 0.35 + 0.012 x 80 = 1.31; 100,000 visits x 35% paid x 1.31 = 45,850
+    expect(estimateAdSpend({ ...base, paidTrafficPct: 35, averageOrderValueUsd: 80 })).toBe(45_850);
   });
 
   it('assumes dropshippers buy more of their traffic', () => {

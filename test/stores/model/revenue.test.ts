@@ -15,11 +15,16 @@ const taxonomy = JSON.parse(readFileSync(new URL('../../../data/taxonomy.json', 
 
 describe('estimateRevenue', () => {
   it('multiplies visits, the conversion band and the average order value', () => {
-    const r = estimateRevenue({ monthlyVisits: 10_000, medianPriceUsd: 50, vertical: 'Apparel & Accessories' });
-    const aov = r.averageOrderValueUsd!;
-    expect(r.low).toBe(Math.round(10_000 * (r.conversionLowPct / 100) * aov));
-    expect(r.high).toBe(Math.round(10_000 * (r.conversionHighPct / 100) * aov));
-    expect(r.low).toBeLessThan(r.high);
+    // items per order = 1 + 0.9 x e^(-50/35) = 1.2157; AOV = 50 x 1.2157 = 60.78
+    // price factor = (50 / 60.78)^0.2 = 0.9617; band = 1.0 x 0.9617 = 0.96% .. 2.4 x 0.9617 = 2.31%
+    // low = 10,000 x 0.96% x 60.78 = 5,834.88 -> 5,835; high = 10,000 x 2.31% x 60.78 = 14,040.18 -> 14,040
+    expect(estimateRevenue({ monthlyVisits: 10_000, medianPriceUsd: 50, vertical: 'Apparel & Accessories' })).toEqual({
+      low: 5_835,
+      high: 14_040,
+      conversionLowPct: 0.96,
+      conversionHighPct: 2.31,
+      averageOrderValueUsd: 60.78,
+    });
   });
 
   it('is 0..0 with zero visits or without priced products, keeping the band visible', () => {

@@ -16,7 +16,8 @@ let t: CatalogTestServices;
 const BOUTIQUES = 12_000;
 
 beforeAll(async () => {
-  t = await createTestServices();
+  // writing 12,000 stores with their search terms outlasts the default 5 s statement timeout on a busy machine
+  t = await createTestServices({ queryTimeoutMs: 120_000 });
   await loadCatalogFixture(t.services.db.pool, t.services.legacy);
   await t.services.db.pool.query(
     `INSERT INTO stores (domain, name, monthly_visits, revenue_high_usd)
@@ -96,6 +97,21 @@ describe('store search by a common word', () => {
         expect(await page(filter, offset, limit), `${q} ${offset}+${limit}`).toEqual(await fullRanking(filter, offset, limit));
       }
     }
+  });
+
+  // labelled by how the stores were made above: a typo of a word finds the stores named with that
+  // word, before stores with words further from it (the 'Boutiques of' look-alikes have more visits)
+  it.each([
+    ['butique', 'boutique'],
+    ['boutiqe', 'boutique'],
+    ['birchgardn', 'birchgarden'],
+  ])('finds the stores named with the word a typo stands for: %s', async (typo, word) => {
+    const { rows } = await t.services.db.pool.query<{ domain: string }>(
+      `SELECT domain FROM stores WHERE lower(name) ~ ('\\m' || $1 || '\\M') ORDER BY monthly_visits DESC, id LIMIT 21`,
+      [word],
+    );
+    expect(rows.length).toBeGreaterThan(20);
+    expect(await page(await resolve(typo), 0, 21)).toEqual(rows.map((row) => row.domain));
   });
 
   it('shows every brand a typed prefix can still become on the first page, whatever their visits', async () => {

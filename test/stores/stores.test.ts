@@ -197,6 +197,11 @@ describe('stores', () => {
     expect(domainsOf(byName.stores)[0]).toBe('acme-apparel.com');
     const byTypo = await query(t.services, STORES, { filter: { q: 'London Linnen' } });
     expect(domainsOf(byTypo.stores)[0]).toBe('london-linen.co.uk');
+    // found by the typos alone: no other word of the name is typed right
+    for (const q of ['Linnen', 'Lundon Linnen']) {
+      const typosOnly = await query(t.services, STORES, { filter: { q } });
+      expect(domainsOf(typosOnly.stores), q).toEqual(['london-linen.co.uk']);
+    }
     const byUrl = await query(t.services, STORES, { filter: { q: 'https://www.glow-skin.com/' } });
     expect(domainsOf(byUrl.stores)).toEqual(['glow-skin.com']);
   });

@@ -29,8 +29,9 @@ describe('egress', () => {
     ['an IPv4-mapped IPv6 loopback', () => `http://[::ffff:127.0.0.1]:${fixtures.port}/`],
     ['a name that resolves to loopback', () => `http://localhost:${fixtures.port}/`],
   ])('refuses %s', async (_what, url) => {
+    const before = fixtures.requests.length;
     await expect(createEgress(options()).fetch(url())).rejects.toMatchObject({ failure: 'refused_address' });
-    expect(fixtures.requests).toHaveLength(0);
+    expect(fixtures.requests.slice(before)).toEqual([]);
   });
 
   it('reaches exactly the hosts EGRESS_OVERRIDES names', async () => {

@@ -22,6 +22,12 @@ async function scrape(domain: string, extra: Record<string, unknown> = {}) {
   return response.body.id as string;
 }
 
+/** Makes `domain` a catalog store by scraping it, unless an earlier test of this file already did. */
+async function ensureScraped(domain: string) {
+  if ((await harness.get(`/v1/stores/${domain}`)).status === 200) return;
+  expect((await harness.waitFor(await scrape(domain), ['done', 'failed'])).status).toBe('done');
+}
+
 describe('a scrape of a store missing from the catalog', () => {
   it('answers 202 with the request itself at the top level, then goes through validating and scraping to done', async () => {
     const response = await harness.post('/v1/scrapes', { domain: 'https://www.Shop-A.test/' });
@@ -48,6 +54,7 @@ describe('a scrape of a store missing from the catalog', () => {
   });
 
   it('makes the store readable at GET /v1/stores/{domain} with what the storefront shows', async () => {
+    await ensureScraped('shop-a.test');
     const { status, body: store } = await harness.get('/v1/stores/shop-a.test');
     expect(status).toBe(200);
     expect(store).toMatchObject({
@@ -109,6 +116,7 @@ describe('the same caller asking again while its scrape is under way', () => {
 
 describe('a store already in the catalog', () => {
   it('answers already_exists without a job unless force is true', async () => {
+    await ensureScraped('shop-a.test');
     const response = await harness.post('/v1/scrapes', { domain: 'shop-a.test' });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ outcome: 'already_exists', domain: 'shop-a.test', storeUrl: '/v1/stores/shop-a.test' });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { pollUntil } from '../support/poll.ts';
 import { revokeApiKey } from '../../src/access/api-keys.ts';
 import { bearer, mintKey, startAccessServer, type AccessServer } from './access-server.ts';
 
@@ -132,8 +133,15 @@ describe('API keys on data routes', () => {
   });
 
   it('records when a key was last used', async () => {
-    const row = await server.services.db.prisma.apiKey.findFirstOrThrow({ where: { account: { externalId: 'acme' } } });
-    expect(row.lastUsedAt).toBeInstanceOf(Date);
+    const used = await mintKey(server, { accountExternalId: 'last-used' });
+    const keyRow = () => server.services.db.prisma.apiKey.findFirstOrThrow({ where: { account: { externalId: 'last-used' } } });
+    expect((await keyRow()).lastUsedAt).toBeNull();
+    const before = Date.now();
+    expect((await server.app.inject({ method: 'GET', url: '/v1/analytics/overview', headers: bearer(used) })).statusCode).toBe(200);
+    // the use is recorded after the answer, without holding it up
+    const row = await pollUntil(keyRow, (r) => r.lastUsedAt !== null, 5_000);
+    expect(row.lastUsedAt!.getTime()).toBeGreaterThanOrEqual(before);
+    expect(row.lastUsedAt!.getTime()).toBeLessThanOrEqual(Date.now());
   });
 });
 

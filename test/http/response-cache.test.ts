@@ -18,15 +18,15 @@ const DOMAIN = 'acme-apparel.com';
 const OTHER = 'glow-skin.com';
 const TTL_MS = 600;
 
-const finishedScrape = (domain: string): ScrapeRecord => {
+const finishedScrape = (domain: string, status: 'done' | 'failed'): ScrapeRecord => {
   const now = new Date().toISOString();
   return {
     id: '00000000-0000-4000-8000-000000000001',
     domain,
-    status: 'done',
+    status,
     force: false,
     callbackUrl: null,
-    failureReason: null,
+    failureReason: status === 'failed' ? 'the storefront did not answer' : null,
     createdAt: now,
     updatedAt: now,
     startedAt: now,
@@ -91,7 +91,8 @@ describe('the catalog response cache', () => {
     expect(await nameOf(DOMAIN)).toBe('Acme Renamed Quietly');
   });
 
-  it('drops the scraped domain and every list that may show it as soon as the scrape finishes, and keeps other stores', async () => {
+  // a failed scrape may have rewritten the store before it failed (its legacy summary): it drops the same answers
+  it.each(['done', 'failed'] as const)('drops the scraped domain and every list that may show it as soon as the scrape ends %s, and keeps other stores', async (status) => {
     // a TTL of minutes for this test: only the event can make the change visible in time
     const slow = await startAccessServer(db.url, { RESPONSE_CACHE_TTL_MS: '60000' });
     try {
@@ -104,8 +105,10 @@ describe('the catalog response cache', () => {
       // a full URL names the same store: its answer is dropped with the canonical domain's
       const viaUrl = `/v1/stores/${encodeURIComponent(`https://www.${DOMAIN}/`)}`;
       expect((await read(viaUrl)).name).toBe(profileBefore.name);
-      await rename(DOMAIN, 'Acme After Scrape');
-      await slow.services.db.pool.query('UPDATE stores SET monthly_visits = 424242 WHERE domain = $1', [DOMAIN]);
+      const renamed = `Acme After Scrape ${status}`;
+      const visits = status === 'done' ? 424242 : 434343;
+      await rename(DOMAIN, renamed);
+      await slow.services.db.pool.query('UPDATE stores SET monthly_visits = $2 WHERE domain = $1', [DOMAIN, visits]);
       await rename(OTHER, 'Glow Changed Unscraped');
       expect((await read(`/v1/stores/${DOMAIN}`)).name).toBe(profileBefore.name);
       // the search list stays cached too: read after the update, it still shows the old figure
@@ -113,18 +116,19 @@ describe('the catalog response cache', () => {
       expect(searchCached.data.find((card: { domain: string }) => card.domain === DOMAIN).monthlyVisits).toBe(
         searchBefore.data.find((card: { domain: string }) => card.domain === DOMAIN).monthlyVisits,
       );
-      expect(searchBefore.data.find((card: { domain: string }) => card.domain === DOMAIN).monthlyVisits).not.toBe(424242);
+      expect(searchBefore.data.find((card: { domain: string }) => card.domain === DOMAIN).monthlyVisits).not.toBe(visits);
 
-      await publishScrape(slow.services.pubsub, slow.services.logger, finishedScrape(DOMAIN));
-      const profileAfter = await until(() => read(`/v1/stores/${DOMAIN}`), (body) => body.name === 'Acme After Scrape');
-      expect(profileAfter.name).toBe('Acme After Scrape');
-      expect((await read(viaUrl)).name).toBe('Acme After Scrape');
+      await publishScrape(slow.services.pubsub, slow.services.logger, finishedScrape(DOMAIN, status));
+      const profileAfter = await until(() => read(`/v1/stores/${DOMAIN}`), (body) => body.name === renamed);
+      expect(profileAfter.name).toBe(renamed);
+      expect((await read(viaUrl)).name).toBe(renamed);
       const searchAfter = await read('/v1/stores?q=acme');
-      expect(searchAfter.data.find((card: { domain: string }) => card.domain === DOMAIN).monthlyVisits).toBe(424242);
+      expect(searchAfter.data.find((card: { domain: string }) => card.domain === DOMAIN).monthlyVisits).toBe(visits);
       // a store nobody scraped keeps its cached answer until its TTL
       expect((await read(`/v1/stores/${OTHER}`)).name).toBe(otherBefore.name);
     } finally {
       await slow.close();
+      await rename(DOMAIN, 'Acme Apparel');
       await rename(OTHER, 'Glow Skin');
     }
   });
@@ -137,12 +141,18 @@ describe('the catalog response cache', () => {
     try {
       const limitedKey = await mintKey(limited, { accountExternalId: `cache-quota-${randomBytes(3).toString('hex')}` });
       const answers = [];
+      const started = Date.now();
       for (let i = 0; i < 4; i++) {
         answers.push(await limited.app.inject({ method: 'GET', url: `/v1/stores/${OTHER}`, headers: bearer(limitedKey) }));
       }
       expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 429]);
       expect(answers.slice(0, 3).map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0']);
-      expect(answers[3]!.headers['retry-after']).toBeDefined();
+      // the per-minute window opened with the first request: what is left of its 60 s, rounded up
+      const elapsedSeconds = Math.ceil((Date.now() - started) / 1000);
+      const retryAfter = Number(answers[3]!.headers['retry-after']);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(retryAfter).toBeGreaterThanOrEqual(60 - elapsedSeconds);
+      expect(answers[3]!.json().error.details).toMatchObject({ bucket: 'perMinute', limit: 3, retryAfter });
       expect(new Set(answers.map((r) => r.headers['x-request-id'])).size).toBe(4);
       expect(answers[1]!.body).toBe(answers[0]!.body);
       expect(answers[1]!.headers['content-type']).toBe('application/json; charset=utf-8');

@@ -1,10 +1,11 @@
 // Every list route of the route table: a last page that is exactly full (count === limit, nothing
 // after it) says hasMore false, and the page before it says true. A list whose hasMore came from
 // "the page is full" rather than from what follows fails here. Catalog lists run on the catalog
-// fixture; the Signals lists on watches and ads inserted as rows for one account.
+// fixture; the Signals lists on watches of fixture stores and ads inserted as rows for one account.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogRoutes } from '../../rest/routes/index.ts';
 import { bearer, mintKey, startAccessServer, type AccessServer } from '../access/access-server.ts';
+import { loadCatalogFixture } from '../support/catalog-fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { openRestApp, type RestApp } from './support/rest-app.ts';
 
@@ -25,22 +26,17 @@ const CATALOG_LISTS: Record<string, string[]> = {
   listAppStores: ['/v1/apps/klaviyo/stores'],
 };
 
-const WATCHED = 'watched-one.test';
-/** The Signals lists checked here, on three watches of one account and three ads of the first. */
+const WATCHED = 'acme-apparel.com';
+/** The Signals lists checked here, on three watches of catalog fixture stores and three ads of the first. */
 const SIGNAL_LISTS: Record<string, string[]> = {
   listSignals: ['/v1/signals'],
   listSignalAds: [`/v1/signals/${WATCHED}/ads`],
+  listSignalApps: [`/v1/signals/${WATCHED}/apps`],
+  listSignalAppChanges: [`/v1/signals/${WATCHED}/apps/changes`],
+  listSignalProductChanges: [`/v1/signals/${WATCHED}/products/changes`],
 };
-/** Signals lists whose items come from inventory probes and change detection; not filled here. */
-const NOT_FILLED_HERE = [
-  'listInsightInbox',
-  'getSignalSales',
-  'getSignalInventory',
-  'listSignalInsights',
-  'listSignalApps',
-  'listSignalAppChanges',
-  'listSignalProductChanges',
-];
+/** Signals lists whose items come from inventory probes and insight rules; not filled here. */
+const NOT_FILLED_HERE = ['listInsightInbox', 'getSignalSales', 'getSignalInventory', 'listSignalInsights'];
 
 type Get = (url: string) => Promise<{ status: number; body: any; text: string }>;
 
@@ -86,14 +82,24 @@ describe('hasMore on an exactly full last page of a Signals list', () => {
     server = await startAccessServer(db.url);
     key = await mintKey(server, { accountExternalId: 'last-page-reader', plan: 'pro' });
     const pool = server.services.db.pool;
-    for (const domain of [WATCHED, 'watched-two.test', 'watched-three.test']) {
+    await loadCatalogFixture(pool, server.services.legacy);
+    for (const domain of [WATCHED, 'glow-skin.com', 'berlin-boots.de']) {
       await pool.query(
-        `WITH store AS (INSERT INTO stores (domain, name) VALUES ($1, $1) RETURNING id)
-         INSERT INTO signals (account_id, store_id, created_at, updated_at)
-         SELECT a.id, store.id, now(), now() FROM accounts a, store WHERE a.external_id = 'last-page-reader'`,
+        `INSERT INTO signals (account_id, store_id, created_at, updated_at)
+         SELECT a.id, s.id, now() - interval '1 hour', now() FROM accounts a, stores s WHERE a.external_id = 'last-page-reader' AND s.domain = $1`,
         [domain],
       );
     }
+    // two more app changes beside the fixture's one, and three product changes since the watch began
+    await pool.query(
+      `INSERT INTO change_records (store_id, entity, change_type, subject, summary, detected_at)
+       SELECT s.id, x.entity, x.change_type, x.subject, x.subject, now() - make_interval(mins => x.minutes)
+         FROM stores s, (VALUES ('app', 'app_installed', 'gorgias', 30), ('app', 'app_uninstalled', 'judgeme', 25),
+                                ('product', 'new_sku', 'first-new', 20), ('product', 'new_sku', 'second-new', 15),
+                                ('product', 'removed_sku', 'gone', 10)) x (entity, change_type, subject, minutes)
+        WHERE s.domain = $1`,
+      [WATCHED],
+    );
     for (const [i, network] of ['meta', 'tiktok', 'google'].entries()) {
       await pool.query(
         `INSERT INTO ads (store_id, network, external_id, headline, first_seen_at, last_seen_at, active)

@@ -1,7 +1,8 @@
 // Every list route of the route table: a last page that is exactly full (count === limit, nothing
 // after it) says hasMore false, and the page before it says true. A list whose hasMore came from
 // "the page is full" rather than from what follows fails here. Catalog lists run on the catalog
-// fixture; the Signals lists on watches of fixture stores and ads inserted as rows for one account.
+// fixture; the Signals lists on watches of fixture stores with ads, changes, snapshots and
+// insights inserted as rows for one account.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogRoutes } from '../../rest/routes/index.ts';
 import { bearer, mintKey, startAccessServer, type AccessServer } from '../access/access-server.ts';
@@ -34,9 +35,11 @@ const SIGNAL_LISTS: Record<string, string[]> = {
   listSignalApps: [`/v1/signals/${WATCHED}/apps`],
   listSignalAppChanges: [`/v1/signals/${WATCHED}/apps/changes`],
   listSignalProductChanges: [`/v1/signals/${WATCHED}/products/changes`],
+  getSignalSales: [`/v1/signals/${WATCHED}/sales`],
+  getSignalInventory: [`/v1/signals/${WATCHED}/inventory`],
+  listSignalInsights: [`/v1/signals/${WATCHED}/insights`],
+  listInsightInbox: ['/v1/signals/insights'],
 };
-/** Signals lists whose items come from inventory probes and insight rules; not filled here. */
-const NOT_FILLED_HERE = ['listInsightInbox', 'getSignalSales', 'getSignalInventory', 'listSignalInsights'];
 
 type Get = (url: string) => Promise<{ status: number; body: any; text: string }>;
 
@@ -58,7 +61,7 @@ async function expectExactlyFullLastPage(get: Get, path: string) {
 
 it('names a request for every list route of the route table', () => {
   const lists = catalogRoutes.filter((route) => route.method === 'GET' && 'limit' in route.query.shape).map((route) => route.operationId);
-  expect([...Object.keys(CATALOG_LISTS), ...Object.keys(SIGNAL_LISTS), ...NOT_FILLED_HERE].sort()).toEqual(lists.sort());
+  expect([...Object.keys(CATALOG_LISTS), ...Object.keys(SIGNAL_LISTS)].sort()).toEqual(lists.sort());
 });
 
 describe('hasMore on an exactly full last page of a catalog list', () => {
@@ -86,7 +89,7 @@ describe('hasMore on an exactly full last page of a Signals list', () => {
     for (const domain of [WATCHED, 'glow-skin.com', 'berlin-boots.de']) {
       await pool.query(
         `INSERT INTO signals (account_id, store_id, created_at, updated_at)
-         SELECT a.id, s.id, now() - interval '1 hour', now() FROM accounts a, stores s WHERE a.external_id = 'last-page-reader' AND s.domain = $1`,
+         SELECT a.id, s.id, now() - interval '10 days', now() FROM accounts a, stores s WHERE a.external_id = 'last-page-reader' AND s.domain = $1`,
         [domain],
       );
     }
@@ -99,6 +102,33 @@ describe('hasMore on an exactly full last page of a Signals list', () => {
                                 ('product', 'removed_sku', 'gone', 10)) x (entity, change_type, subject, minutes)
         WHERE s.domain = $1`,
       [WATCHED],
+    );
+    // three tracked variants with a snapshot a day for five days (one probe a day), and three insights
+    const [watch] = (await pool.query<{ id: number; account_id: number }>(
+      'SELECT w.id, w.account_id FROM signals w JOIN stores s ON s.id = w.store_id WHERE s.domain = $1',
+      [WATCHED],
+    )).rows;
+    await pool.query(
+      `INSERT INTO tracked_variants (signal_id, product_handle, variant_id, title)
+       SELECT $1, 'classic-hoodie', 'v-' || i, 'Hoodie / ' || i FROM generate_series(1, 3) i`,
+      [watch!.id],
+    );
+    for (let daysAgo = 5; daysAgo >= 0; daysAgo--) {
+      await pool.query(
+        `WITH probe AS (
+           INSERT INTO signal_probes (signal_id, kind, status, created_at, started_at, finished_at)
+           VALUES ($1, 'scheduled', 'done', now() - make_interval(days => $2, hours => 1), now() - make_interval(days => $2, hours => 1),
+                   now() - make_interval(days => $2, hours => 1))
+           RETURNING id, created_at)
+         INSERT INTO inventory_snapshots (tracked_variant_id, probe_id, taken_at, stock, price, available)
+         SELECT v.id, probe.id, probe.created_at, 100 - 3 * (5 - $2), 20, true FROM tracked_variants v, probe WHERE v.signal_id = $1`,
+        [watch!.id, daysAgo],
+      );
+    }
+    await pool.query(
+      `INSERT INTO insights (signal_id, account_id, kind, title, body, created_at)
+       SELECT $1, $2, 'restock', 'Insight ' || i, 'b', now() - make_interval(mins => i) FROM generate_series(1, 3) i`,
+      [watch!.id, watch!.account_id],
     );
     for (const [i, network] of ['meta', 'tiktok', 'google'].entries()) {
       await pool.query(

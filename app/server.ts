@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ApiError } from '../src/platform/errors.ts';
 import { checkHealth } from '../src/platform/health.ts';
+import { isDatabaseUnavailable } from '../src/platform/database/database-errors.ts';
 import type { Services } from '../src/platform/services.ts';
 import { createGraphqlYoga, GRAPHQL_PATH, mountGraphql, operationRunner } from '../src/graphql/yoga.ts';
 import { PersistedOperations } from '../src/graphql/persisted-operations.ts';
@@ -127,7 +128,9 @@ export async function buildServer(services: Services, options: BuildServerOption
       return sendError(reply, new ApiError('bad_request', 'The client closed the connection before its request arrived.', { parameter: 'body', rule: 'must arrive whole' }));
     }
     const apiError = toApiError(error, BODY_LIMIT_BYTES);
-    if (apiError.code === 'internal') request.log.error({ err: error }, 'request failed unexpectedly');
+    // an outage (the database restarting) is not a fault of ours: one line, no stack
+    if (isDatabaseUnavailable(apiError)) request.log.warn({ reason: 'database_unavailable' }, 'data store unavailable');
+    else if (apiError.code === 'internal') request.log.error({ err: error }, 'request failed unexpectedly');
     else if (apiError.code === 'query_timeout') request.log.warn({ err: error }, 'query timed out');
     if (request.routeOptions.url === GRAPHQL_PATH) return sendGraphqlError(reply, apiError);
     return sendError(reply, apiError);
@@ -168,7 +171,7 @@ export async function buildServer(services: Services, options: BuildServerOption
   const runRoute = routeRunner(catalogRoutes, persistedOperations, operationRunner(yoga), services.logger);
   routeRunners.set(app, runRoute);
   const surfaces: ServerPlugin[] = [
-    (scope) => mountGraphql(scope, yoga, persistedOperations, { authorizeWebSocket: webSocketGate(access), jsonLane: options.graphqlJsonLane }),
+    (scope) => mountGraphql(scope, yoga, persistedOperations, { authorizeWebSocket: webSocketGate(access), jsonLane: options.graphqlJsonLane, webSocketMaxPayloadBytes: BODY_LIMIT_BYTES }),
     (scope) =>
       registerRest(scope, services, runRoute, {
         resultWindowOf: (request) => {

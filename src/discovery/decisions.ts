@@ -202,9 +202,31 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Keys and open-dev mode',
     decision:
       'Keys look like `sk_live_` + 32 letters and digits; a key in the query string is bad_request and the request is ' +
-      'not served. While no key exists and NODE_ENV is not production, the server runs in open-dev mode: data routes ' +
-      `answer without a key (limited to ${DEFAULT_PLANS.openDev.perMinute} requests per minute per client address, no daily ` +
-      'buckets) and /v1/health says `openDevMode: true`.',
+      'not served. Until the first key is created (and NODE_ENV is not production), the server runs in open-dev mode: ' +
+      'data routes answer requests without a key from loopback clients only (127.0.0.0/8, ::1; any other address gets ' +
+      `unauthorized), limited to ${DEFAULT_PLANS.openDev.perMinute} requests per minute per client address, no daily ` +
+      'buckets, and /v1/health says `openDevMode: true`. Once a key has existed, open-dev mode never returns by itself: ' +
+      'with every key revoked a request without a key is unauthorized (401). An operator may ask for it back with ' +
+      'OPEN_DEV_MODE=while-no-live-key (open-dev whenever no key is live) or turn it off entirely with OPEN_DEV_MODE=off.',
+  },
+  {
+    topic: 'Long-lived streams and revoked keys',
+    decision:
+      'A subscription (GraphQL over server-sent events, as GraphiQL and the operations console read it, or over ' +
+      'WebSocket) is checked again every second against the key cache, which holds a key at most 5 seconds: once its ' +
+      'key is revoked (or a key is created while an open-dev stream runs) an SSE stream gets one last event whose ' +
+      '`errors[0].extensions.code` is unauthorized and then completes, and a WebSocket is closed with code 4403, ' +
+      'within about 6 seconds (at once when the revocation is announced over Redis). MCP holds no stream open: each ' +
+      'message is one JSON answer (GET /mcp is 405).',
+  },
+  {
+    topic: 'WebSocket limits',
+    decision:
+      'GraphQL over WebSocket (graphql-transport-ws at /graphql): a message larger than the HTTP body limit (64 KiB) ' +
+      'closes its socket with code 1009 (message too big) before it is buffered; connection_init must arrive within ' +
+      '3 seconds (else close 4408) and carry a valid key (else close 4403); one client address may hold at most 8 ' +
+      'sockets whose connection_init has not been authorised yet, and an upgrade beyond that is refused with HTTP 429, ' +
+      'Retry-After: 1 and the rate_limited envelope (`details.bucket: "unauthenticatedSockets"`).',
   },
   {
     topic: 'Scrape requests',
@@ -333,7 +355,8 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'Backend outages',
     decision:
-      'While PostgreSQL is unreachable, requests fail within seconds with HTTP 503, Retry-After: 5 and code internal ' +
+      'While PostgreSQL is unreachable (down, restarting or still starting up, refusing connections, out of ' +
+      'connections: any connection-level failure), requests fail within seconds with HTTP 503, Retry-After: 5 and code internal ' +
       '(the contract has no other server-side code) with `details.reason: "database_unavailable"` and a fixed message ' +
       '(never driver text); /graphql answers the same in `errors[].extensions`, and /v1/health answers 503 with ' +
       '`backends.structured.reason` saying why (e.g. the embedded PostgreSQL restarting, attempt 2 of 5). Nothing is half-written, and the service recovers by itself when the database returns. While the legacy store ' +

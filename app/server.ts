@@ -26,6 +26,8 @@ import { sendError, sendGraphqlError, toApiError, writeClientError } from '../sr
 import { DEFAULT_RESPONSE_CACHE_TTL_MS, ResponseCache, responseCachePlugin } from '../src/http/response-cache.ts';
 import { invalidateOnCatalogWrites } from './catalog-invalidation.ts';
 import { registerSecurityHeaders } from '../src/http/security-headers.ts';
+import { registerJsonBodyParser } from '../src/http/json-body.ts';
+import { registerRawRequestAnswers } from '../src/http/raw-requests.ts';
 import { looksLikeApiKey } from '../src/access/key-format.ts';
 import { isDataPrincipal, principalOf } from '../src/access/principal.ts';
 
@@ -98,6 +100,8 @@ export async function buildServer(services: Services, options: BuildServerOption
     // not the contract's envelope
     return503OnClosing: false,
     http: {
+      // a request without Host is answered by registerRawRequestAnswers, in the contract's envelope
+      requireHostHeader: false,
       requestTimeout: services.config.REQUEST_TIMEOUT_MS,
       headersTimeout: services.config.REQUEST_TIMEOUT_MS,
       connectionsCheckingInterval: Math.min(1_000, services.config.REQUEST_TIMEOUT_MS),
@@ -106,6 +110,8 @@ export async function buildServer(services: Services, options: BuildServerOption
 
   // Request bodies are JSON; anything else is refused with bad_request rather than half-parsed.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
+  registerRawRequestAnswers(app);
 
   // hooks that do nothing asynchronous take Fastify's callback form: no promise per request
   app.addHook('onRequest', (request, reply, done) => {

@@ -224,7 +224,7 @@ export const DECISIONS: readonly Decision[] = [
     decision:
       'GraphQL over WebSocket (graphql-transport-ws at /graphql): a message larger than the HTTP body limit (64 KiB) ' +
       'closes its socket with code 1009 (message too big) before it is buffered; connection_init must arrive within ' +
-      '3 seconds (else close 4408) and carry a valid key (else close 4403); one client address may hold at most 8 ' +
+      '10 seconds (else close 4408) and carry a valid key (else close 4403); one client address may hold at most 8 ' +
       'sockets whose connection_init has not been authorised yet, and an upgrade beyond that is refused with HTTP 429, ' +
       'Retry-After: 1 and the rate_limited envelope (`details.bucket: "unauthenticatedSockets"`).',
   },

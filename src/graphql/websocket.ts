@@ -24,9 +24,15 @@ export interface WebSocketOptions {
 
 /**
  * Sockets one address may hold before any of them is authorised: each costs memory until graphql-ws
- * closes it for lack of a connection_init (3 s), and a key is what lets an address hold more.
+ * closes it for lack of a connection_init, and a key is what lets an address hold more.
  */
 export const MAX_UNAUTHENTICATED_SOCKETS_PER_ADDRESS = 8;
+
+/**
+ * How long a socket may wait for its connection_init (then closed with 4408). Long enough that a
+ * slow client's over-large first message is still answered with 1009 rather than a timeout.
+ */
+export const CONNECTION_INIT_WAIT_MS = 10_000;
 
 type Envelope = ReturnType<GraphqlYoga['getEnveloped']>;
 
@@ -100,6 +106,7 @@ export function mountWebSocket(
 
   const server = useServer(
     {
+      connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       onConnect: async (ctx) => {
         if (options.authorize && !(await options.authorize(ctx.extra.request, ctx.connectionParams))) return false;
         authorised(ctx.extra.socket);

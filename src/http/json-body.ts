@@ -15,11 +15,13 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    parse(request, body, (error, value) => {
+    // parseAs: 'string' hands over a string
+    const text = body as string;
+    parse(request, text, (error, value) => {
       if (!error) return done(null, value);
       try {
         // it parses as plain JSON: only a forbidden key made the safe parse refuse it
-        JSON.parse(body as string);
+        JSON.parse(text);
       } catch {
         return done(error, undefined);
       }

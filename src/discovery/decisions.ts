@@ -379,7 +379,9 @@ export const DECISIONS: readonly Decision[] = [
       'form), malformed or empty JSON, or JSON that is not an object: bad_request (400, not 413 or 415) with ' +
       '`details: {parameter: "body", rule}`. Text containing a NUL character (U+0000) is bad_request. On /graphql ' +
       'the same failures, and GraphQL\'s own request errors (syntax, validation, variable types), come back as ' +
-      '`errors[].extensions.code` = bad_request. A refused request writes nothing.',
+      '`errors[].extensions.code` = bad_request. A JSON body with a "__proto__" key (or "constructor" holding ' +
+      '"prototype") is bad_request saying so; an HTTP/1.1 request without a Host header and a CONNECT request get the ' +
+      'bad_request envelope too. A refused request writes nothing.',
   },
   {
     topic: 'Keys in transit and at rest',
@@ -393,8 +395,9 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Outbound requests (scrapes and webhooks)',
     decision:
       'Scrape targets are domain names: an IP address in any spelling (dotted, decimal, octal, hex, IPv6) or ' +
-      'localhost is bad_request. callbackUrl must be https, without credentials, and not an IP address of a private, ' +
-      'loopback, link-local, carrier-grade NAT or reserved range. Names are checked after DNS resolution, on every ' +
+      'localhost is bad_request. callbackUrl must be https, without credentials, not a name that means this machine ' +
+      '(localhost or any name under .localhost, in any case, with or without a trailing dot: refused without a DNS ' +
+      'lookup), and not an IP address of a private, loopback, link-local, carrier-grade NAT or reserved range. Names are checked after DNS resolution, on every ' +
       'connection and every redirect: a store or callback whose name resolves to such an address, or a storefront ' +
       'that redirects to one, is never connected to (the scrape fails with a failureReason saying so; the webhook ' +
       'delivery fails). An IPv6 address of a transition form (IPv4-compatible, mapped, translated, NAT64, 6to4, ' +
@@ -430,7 +433,8 @@ export const DECISIONS: readonly Decision[] = [
       'application/x-ndjson when Accept asks for one: the whole list from offset up to the plan\'s result window, ' +
       'fetched and charged page by page (limit per page, 100 when not given) as the same list calls would be, and ' +
       'streamed. A page refused after the stream began ends it: NDJSON\'s last line is then the error envelope, a CSV ' +
-      'transfer is cut off.',
+      'transfer is cut off. A CSV text cell a spreadsheet would run as a formula (=, +, -, @ first, also after leading ' +
+      'spaces, no-break or ideographic spaces, or in full-width form such as ＝) starts with an apostrophe.',
   },
   {
     topic: 'CORS',

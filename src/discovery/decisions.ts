@@ -210,6 +210,14 @@ export const DECISIONS: readonly Decision[] = [
       'OPEN_DEV_MODE=while-no-live-key (open-dev whenever no key is live) or turn it off entirely with OPEN_DEV_MODE=off.',
   },
   {
+    topic: 'GraphQL schema and introspection',
+    decision:
+      'The schema is public in every environment: introspection answers any caller, anonymous included (it is ' +
+      'also published as schema/schema.graphql and in the typed client), and a misspelled field gets GraphQL\'s ' +
+      '"Did you mean" hint. Seeing a field grants nothing: key management needs the web app\'s service credential ' +
+      'and data fields need a key.',
+  },
+  {
     topic: 'Long-lived streams and revoked keys',
     decision:
       'A subscription (GraphQL over server-sent events, as GraphiQL and the operations console read it, or over ' +

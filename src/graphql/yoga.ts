@@ -69,7 +69,6 @@ export function createGraphqlYoga(
   /** cross-cutting plugins around the one execution path, in order (the access layer's charging, then the response cache) */
   extraPlugins: Plugin[] = [],
 ) {
-  const production = services.config.NODE_ENV === 'production';
   const log = services.logger.child({ component: 'graphql' });
   const seenBefore = executionCounter();
   return createYoga<ServerContext>({
@@ -104,7 +103,7 @@ export function createGraphqlYoga(
       return createGraphqlContext(services, { requestId, accountId: accountIdOf(principal), scopes: scopesOf(principal) });
     },
     plugins: [
-      armorPlugin({ production }),
+      armorPlugin(),
       usePersistedOperations({
         allowArbitraryOperations: true,
         getPersistedOperation: (hash) => persistedOperations.textOf(hash),

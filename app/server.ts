@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ApiError } from '../src/platform/errors.ts';
 import { checkHealth } from '../src/platform/health.ts';
+import { isDatabaseUnavailable } from '../src/platform/database/database-errors.ts';
 import type { Services } from '../src/platform/services.ts';
 import { createGraphqlYoga, GRAPHQL_PATH, mountGraphql, operationRunner } from '../src/graphql/yoga.ts';
 import { PersistedOperations } from '../src/graphql/persisted-operations.ts';
@@ -25,6 +26,8 @@ import { sendError, sendGraphqlError, toApiError, writeClientError } from '../sr
 import { DEFAULT_RESPONSE_CACHE_TTL_MS, ResponseCache, responseCachePlugin } from '../src/http/response-cache.ts';
 import { invalidateOnCatalogWrites } from './catalog-invalidation.ts';
 import { registerSecurityHeaders } from '../src/http/security-headers.ts';
+import { registerJsonBodyParser } from '../src/http/json-body.ts';
+import { registerRawRequestAnswers } from '../src/http/raw-requests.ts';
 import { looksLikeApiKey } from '../src/access/key-format.ts';
 import { isDataPrincipal, principalOf } from '../src/access/principal.ts';
 
@@ -97,6 +100,8 @@ export async function buildServer(services: Services, options: BuildServerOption
     // not the contract's envelope
     return503OnClosing: false,
     http: {
+      // a request without Host is answered by registerRawRequestAnswers, in the contract's envelope
+      requireHostHeader: false,
       requestTimeout: services.config.REQUEST_TIMEOUT_MS,
       headersTimeout: services.config.REQUEST_TIMEOUT_MS,
       connectionsCheckingInterval: Math.min(1_000, services.config.REQUEST_TIMEOUT_MS),
@@ -105,6 +110,8 @@ export async function buildServer(services: Services, options: BuildServerOption
 
   // Request bodies are JSON; anything else is refused with bad_request rather than half-parsed.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
+  registerRawRequestAnswers(app);
 
   // hooks that do nothing asynchronous take Fastify's callback form: no promise per request
   app.addHook('onRequest', (request, reply, done) => {
@@ -127,7 +134,9 @@ export async function buildServer(services: Services, options: BuildServerOption
       return sendError(reply, new ApiError('bad_request', 'The client closed the connection before its request arrived.', { parameter: 'body', rule: 'must arrive whole' }));
     }
     const apiError = toApiError(error, BODY_LIMIT_BYTES);
-    if (apiError.code === 'internal') request.log.error({ err: error }, 'request failed unexpectedly');
+    // an outage (the database restarting) is not a fault of ours: one line, no stack
+    if (isDatabaseUnavailable(apiError)) request.log.warn({ reason: 'database_unavailable' }, 'data store unavailable');
+    else if (apiError.code === 'internal') request.log.error({ err: error }, 'request failed unexpectedly');
     else if (apiError.code === 'query_timeout') request.log.warn({ err: error }, 'query timed out');
     if (request.routeOptions.url === GRAPHQL_PATH) return sendGraphqlError(reply, apiError);
     return sendError(reply, apiError);
@@ -168,7 +177,7 @@ export async function buildServer(services: Services, options: BuildServerOption
   const runRoute = routeRunner(catalogRoutes, persistedOperations, operationRunner(yoga), services.logger);
   routeRunners.set(app, runRoute);
   const surfaces: ServerPlugin[] = [
-    (scope) => mountGraphql(scope, yoga, persistedOperations, { authorizeWebSocket: webSocketGate(access), jsonLane: options.graphqlJsonLane }),
+    (scope) => mountGraphql(scope, yoga, persistedOperations, { authorizeWebSocket: webSocketGate(access), jsonLane: options.graphqlJsonLane, webSocketMaxPayloadBytes: BODY_LIMIT_BYTES }),
     (scope) =>
       registerRest(scope, services, runRoute, {
         resultWindowOf: (request) => {

@@ -1,8 +1,8 @@
 // CSV of list items (RFC 4180): one column per leaf field of the item's response schema, nested
 // objects flattened to dotted names (monthlyRevenueUsd.low), so every row has the same columns
 // whatever it holds (a null traffic.latest gives empty cells). Arrays and free-form objects are
-// written as JSON. Text that a spreadsheet would run as a formula (=, +, -, @ first) is quoted
-// with a leading apostrophe, as OWASP advises for CSV from untrusted sources (storefront text).
+// written as JSON. Text that a spreadsheet would run as a formula (=, +, -, @ first, also after
+// leading spaces or in full-width form) is quoted with a leading apostrophe, as OWASP advises for CSV from untrusted sources (storefront text).
 import { z } from 'zod';
 
 /** The item schema's leaf fields as dotted paths, in schema order. */
@@ -29,7 +29,11 @@ function unwrap(schema: z.ZodType): z.ZodType {
 const valueAt = (item: unknown, path: string): unknown =>
   path.split('.').reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), item);
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * A formula's first character (=, +, -, @, in their full-width and small forms too), after any
+ * whitespace a spreadsheet skips (spaces, NBSP, ideographic and zero-width spaces), or a tab, CR or LF first.
+ */
+const FORMULA_START = /^(?:[\s\u200b\u2060]*[=+\-@\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63\ufe6b]|[\t\r\n])/u;
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';

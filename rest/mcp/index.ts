@@ -12,6 +12,7 @@ import type { RestRoute } from '../route.ts';
 import type { RunRoute } from '../run-route.ts';
 import { createMcpServer } from './mcp-server.ts';
 import { MCP_PATH } from './mcp-path.ts';
+import { invalidToolCall } from './tool-call-params.ts';
 
 export { MCP_PATH } from './mcp-path.ts';
 
@@ -47,6 +48,8 @@ export async function registerMcp(app: FastifyInstance, services: Services, runR
     method: 'POST',
     url: MCP_PATH,
     handler: async (request, reply) => {
+      const invalid = invalidToolCall(request.body);
+      if (invalid) return reply.status(200).header('content-type', 'application/json').send(invalid);
       const server = createMcpServer(routes, async (route, params) => (await runRoute(route, params, { req: request, reply })).body, logger);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);

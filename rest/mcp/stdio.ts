@@ -1,6 +1,6 @@
 // `npm run -s mcp`: MCP over stdio for desktop agents, relayed to a running service's /mcp (Streamable
 // HTTP) with the key of STORE_INTELLIGENCE_API_KEY in the X-Api-Key header. Every message passes
-// through unchanged, so the tools, their answers and their errors are the service's own, charged
+// through unchanged (a line that is not one is answered with JSON-RPC's parse error), so the tools, their answers and their errors are the service's own, charged
 // to that key. (-s keeps npm's banner off stdout, which carries the protocol.)
 //   STORE_INTELLIGENCE_URL      the service, default http://localhost:8080
 //   STORE_INTELLIGENCE_API_KEY  the key; unset = no key (a server in open-dev mode answers)
@@ -28,6 +28,17 @@ function failed(message: JSONRPCMessage, error: unknown): void {
   });
 }
 
+// a line that is not JSON, or not a JSON-RPC message, gets the protocol's own error (the id is unknown: null)
+local.onerror = (error) => {
+  const answer =
+    error instanceof SyntaxError
+      ? { code: -32700, message: 'Parse error: the line is not JSON' }
+      : error.name === 'ZodError'
+        ? { code: -32600, message: 'Invalid Request: the line is not a JSON-RPC 2.0 message' }
+        : undefined;
+  if (!answer) return void process.stderr.write(`store-intelligence MCP relay: ${error.message}\n`);
+  process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: answer })}\n`);
+};
 local.onmessage = (message) => {
   upstream.send(message).catch((error: unknown) => failed(message, error));
 };

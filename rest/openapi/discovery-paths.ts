@@ -14,7 +14,7 @@ const HealthReport = z
     ),
     version: z.string(),
     uptimeSeconds: z.number(),
-    openDevMode: z.boolean().meta({ description: 'True while no API key exists: data routes then answer without one (never in production).' }),
+    openDevMode: z.boolean().meta({ description: 'True in open-dev mode: no API key was created yet (or OPEN_DEV_MODE=while-no-live-key and none is live); data routes then answer loopback clients without a key (never in production).' }),
   })
   .meta({ id: 'HealthReport', description: 'Liveness of the service and its backends.' });
 

@@ -6,7 +6,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../platform/errors.ts';
 import type { Services } from '../platform/services.ts';
-import { anyLiveKey, KEYS_CHANGED_CHANNEL, KeyAuthenticator, missingKey } from './authenticate.ts';
+import { anyLiveKey, isLoopbackClient, KEYS_CHANGED_CHANNEL, KeyAuthenticator, missingKey, openDevLoopbackOnly, OpenDevMode } from './authenticate.ts';
 import { createCounters, type Counters, type MaybePromise } from './counters.ts';
 import { presentedApiKey, presentedServiceToken } from './credentials.ts';
 import { paidPlanRequired } from './api-keys.ts';
@@ -56,18 +56,19 @@ export async function createAccess(services: Services): Promise<Access> {
       log.warn({ err: { message: (error as Error).message } }, 'not subscribed to key changes: revocations apply within the key cache TTL');
       return undefined;
     });
-  const production = config.NODE_ENV === 'production';
   const serviceToken = config.WEB_APP_SERVICE_TOKEN ? sha256(config.WEB_APP_SERVICE_TOKEN) : undefined;
 
-  const isOpenDevMode = async () => !production && !(await anyLiveKey(db.pool));
+  const openDev = new OpenDevMode(config, db.pool);
+  const isOpenDevMode = () => openDev.isOn();
 
   if (await isOpenDevMode()) {
     log.warn(
-      'OPEN-DEV MODE: no API key exists, so data routes accept requests WITHOUT a key. Create one with ' +
-        '`npm run keys -- create --account ACCOUNT --plan starter` to require keys. Never used with NODE_ENV=production.',
+      'OPEN-DEV MODE: no API key exists, so data routes accept requests WITHOUT a key from this machine (loopback ' +
+        'clients only). Create one with `npm run keys -- create --account ACCOUNT --plan starter` to require keys. ' +
+        'Never used with NODE_ENV=production.',
     );
-  } else if (production && !(await anyLiveKey(db.pool))) {
-    log.warn('no API key exists: every data request is refused (401) until one is created with `npm run keys -- create`');
+  } else if (!(await anyLiveKey(db.pool))) {
+    log.warn('no API key is live: every data request is refused (401) until one is created with `npm run keys -- create`');
   }
 
   const identifyOnce = (headers: IncomingHttpHeaders, options: IdentifyOptions): MaybePromise<Principal> => {
@@ -80,10 +81,10 @@ export async function createAccess(services: Services): Promise<Access> {
     }
     const key = presentedApiKey(headers);
     if (key !== undefined) return authenticator.authenticate(key, options.connection);
-    return isOpenDevMode().then((openDev): Principal => {
-      if (openDev) return { kind: 'openDev', client: options.client };
+    return isOpenDevMode().then((open): Principal => {
+      if (open && isLoopbackClient(options.client)) return { kind: 'openDev', client: options.client };
       if (options.allowAnonymous) return { kind: 'anonymous' };
-      throw missingKey();
+      throw open ? openDevLoopbackOnly() : missingKey();
     });
   };
 

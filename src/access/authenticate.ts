@@ -1,13 +1,14 @@
 // Turning a presented key into a principal: one indexed lookup by SHA-256, then a constant-time
 // comparison of the stored and computed digests. lastUsedAt is refreshed at most once a minute per
 // key and instance, off the request's path. Open-dev mode is read from the database on each
-// keyless request, so a key minted by `npm run keys` (another process) ends it at once.
+// keyless request until a key exists, so a key minted by `npm run keys` (another process) ends it at once.
 //
 // A live key's principal is kept in memory for KEY_CACHE_TTL_MS, so a request costs no database
 // round trip for its key. That bounds how long a change made elsewhere takes: a revoked key (or an
 // account's new plan) is seen within KEY_CACHE_TTL_MS. Changes announced on KEYS_CHANGED_CHANNEL
 // (the web app's key mutations; `npm run keys` when REDIS_URL is set) empty the cache at once, on
 // every replica sharing the pub/sub. Unknown and revoked keys are never cached.
+import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.ts';
@@ -144,11 +145,45 @@ export async function anyLiveKey(pool: pg.Pool): Promise<boolean> {
   return rows[0]?.live ?? false;
 }
 
-/**
- * Open-dev mode: no live key exists, so data routes accept requests without one. Never in
- * production, where a missing key is always unauthorized. For /v1/health and the start-up log.
- */
-export async function isOpenDevMode(services: Pick<Services, 'config' | 'db'>): Promise<boolean> {
-  if (services.config.NODE_ENV === 'production') return false;
-  return !(await anyLiveKey(services.db.pool));
+/** Whether a key was ever created here (revoked keys keep their rows). */
+export async function anyKeyEverCreated(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM api_keys) AS any');
+  return rows[0]?.any ?? false;
 }
+
+/**
+ * Open-dev mode: data routes accept requests without a key (from loopback clients only). Never in
+ * production. With OPEN_DEV_MODE=until-first-key (the default) it ends when the first key is
+ * created and never returns, so revoking every key refuses keyless callers; while-no-live-key
+ * (an operator's explicit choice) turns it back on whenever no key is live.
+ */
+export class OpenDevMode {
+  /** until-first-key: once a key exists, no database read is needed again */
+  private ended: boolean;
+
+  constructor(
+    private readonly config: Pick<Services['config'], 'NODE_ENV' | 'OPEN_DEV_MODE'>,
+    private readonly pool: pg.Pool,
+  ) {
+    this.ended = config.NODE_ENV === 'production' || config.OPEN_DEV_MODE === 'off';
+  }
+
+  async isOn(): Promise<boolean> {
+    if (this.ended) return false;
+    if (this.config.OPEN_DEV_MODE === 'while-no-live-key') return !(await anyLiveKey(this.pool));
+    if (await anyKeyEverCreated(this.pool)) this.ended = true;
+    return !this.ended;
+  }
+}
+
+/** Open-dev answers loopback clients only: the default bind (0.0.0.0) would open a keyless server to the network. */
+export function isLoopbackClient(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'loopback';
+}
+
+export const openDevLoopbackOnly = () =>
+  new ApiError(
+    'unauthorized',
+    'An API key is required: this server runs in open-dev mode (no key created yet), which answers requests without a key from the same machine (loopback) only. Mint a key with: npm run keys -- create --account ACCOUNT --plan starter.',
+  );

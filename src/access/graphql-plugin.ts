@@ -4,7 +4,8 @@
 // credential, lists stay inside the plan's result window, and the HTTP answer carries the rate-limit
 // headers. Works for HTTP (the caller was identified by the HTTP hook) and WebSocket (identified at
 // connection_init by the WebSocket gate).
-import { getOperationAST, getVariableValues, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { getOperationAST, getVariableValues, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { ApiError, reasonError } from '../platform/errors.ts';
 import { ACCESS_IN_CONTEXT, type Access } from './access.ts';
@@ -14,6 +15,15 @@ import { rateLimitHeaders } from './headers.ts';
 import { isDataPrincipal, principalOf, type Principal } from './principal.ts';
 import { RateLimitedError, type LimitState } from './quota.ts';
 import type { MaybePromise } from './counters.ts';
+import { endOnRevocation, type StillAdmitted } from './stream-revocation.ts';
+
+/** What a Fastify request offers for identifying its caller again (a WebSocket's upgrade request has no `raw`). */
+interface HttpRequest {
+  raw: { socket: object };
+  ip: string;
+  headers: IncomingHttpHeaders;
+}
+const isHttpRequest = (req: object | undefined): req is HttpRequest => req !== undefined && 'raw' in req && 'ip' in req;
 
 interface AccessContext {
   /** FastifyRequest over HTTP, the upgrade IncomingMessage over WebSocket */
@@ -127,5 +137,37 @@ export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessP
     if (refusal) setResultAndStopExecution({ errors: [refusal] });
   }
 
-  return { onExecute: gate, onSubscribe: gate };
+  /**
+   * For a subscription over HTTP (SSE) by a data principal: asks the access layer again who sends
+   * this request's credential, so the stream ends once it is refused (WebSocket rechecks its sockets itself).
+   */
+  function stillAdmittedOf(context: AccessContext): StillAdmitted | undefined {
+    const req = context.req;
+    if (!isHttpRequest(req) || !isDataPrincipal(principalOf(req))) return undefined;
+    const options = { allowAnonymous: false, client: req.ip, connection: req.raw.socket };
+    return () =>
+      Promise.resolve()
+        .then(() => access.identify(req.headers, options))
+        .then(isDataPrincipal, (error: unknown) => {
+          // a refusal (unauthorized, or the per-address limit of refused callers) ends the stream; an outage does not
+          if (error instanceof ApiError) return false;
+          throw error;
+        });
+  }
+
+  const onSubscribe = (hook: GateHook) => {
+    const gated = gate(hook);
+    const stillAdmitted = stillAdmittedOf(hook.args.contextValue as AccessContext);
+    if (!stillAdmitted) return gated;
+    const watch = {
+      onSubscribeResult({ result, setResult }: { result: unknown; setResult(result: AsyncIterableIterator<ExecutionResult>): void }) {
+        if (typeof result === 'object' && result !== null && Symbol.asyncIterator in result) {
+          setResult(endOnRevocation(result as AsyncIterable<ExecutionResult>, stillAdmitted));
+        }
+      },
+    };
+    return gated instanceof Promise ? gated.then(() => watch) : watch;
+  };
+
+  return { onExecute: gate, onSubscribe };
 }

@@ -1,9 +1,9 @@
 // The access layer's public face: build it once per server (createAccess), register the HTTP hook
 // on the server's root (registerAccess), give Yoga the plugin (accessGraphqlPlugin) and graphql-ws
-// the gate (webSocketGate). isOpenDevMode feeds /v1/health; principalOf tells a feature (Signals)
+// the gate (webSocketGate). Access.isOpenDevMode feeds /v1/health; principalOf tells a feature (Signals)
 // whose key a request carries.
 export { createAccess, type Access } from './access.ts';
-export { isOpenDevMode } from './authenticate.ts';
+export { OpenDevMode } from './authenticate.ts';
 export { accessGraphqlPlugin } from './graphql-plugin.ts';
 export { registerAccess } from './http-hook.ts';
 export { principalOf, type Principal, type KeyPrincipal } from './principal.ts';

@@ -202,9 +202,39 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Keys and open-dev mode',
     decision:
       'Keys look like `sk_live_` + 32 letters and digits; a key in the query string is bad_request and the request is ' +
-      'not served. While no key exists and NODE_ENV is not production, the server runs in open-dev mode: data routes ' +
-      `answer without a key (limited to ${DEFAULT_PLANS.openDev.perMinute} requests per minute per client address, no daily ` +
-      'buckets) and /v1/health says `openDevMode: true`.',
+      'not served. Until the first key is created (and NODE_ENV is not production), the server runs in open-dev mode: ' +
+      'data routes answer requests without a key from loopback clients only (127.0.0.0/8, ::1; any other address gets ' +
+      `unauthorized), limited to ${DEFAULT_PLANS.openDev.perMinute} requests per minute per client address, no daily ` +
+      'buckets, and /v1/health says `openDevMode: true`. Once a key has existed, open-dev mode never returns by itself: ' +
+      'with every key revoked a request without a key is unauthorized (401). An operator may ask for it back with ' +
+      'OPEN_DEV_MODE=while-no-live-key (open-dev whenever no key is live) or turn it off entirely with OPEN_DEV_MODE=off.',
+  },
+  {
+    topic: 'GraphQL schema and introspection',
+    decision:
+      'The schema is public in every environment: introspection answers any caller, anonymous included (it is ' +
+      'also published as schema/schema.graphql and in the typed client), and a misspelled field gets GraphQL\'s ' +
+      '"Did you mean" hint. Seeing a field grants nothing: key management needs the web app\'s service credential ' +
+      'and data fields need a key.',
+  },
+  {
+    topic: 'Long-lived streams and revoked keys',
+    decision:
+      'A subscription (GraphQL over server-sent events, as GraphiQL and the operations console read it, or over ' +
+      'WebSocket) is checked again every second against the key cache, which holds a key at most 5 seconds: once its ' +
+      'key is revoked (or a key is created while an open-dev stream runs) an SSE stream gets one last event whose ' +
+      '`errors[0].extensions.code` is unauthorized and then completes, and a WebSocket is closed with code 4403, ' +
+      'within about 6 seconds (at once when the revocation is announced over Redis). MCP holds no stream open: each ' +
+      'message is one JSON answer (GET /mcp is 405).',
+  },
+  {
+    topic: 'WebSocket limits',
+    decision:
+      'GraphQL over WebSocket (graphql-transport-ws at /graphql): a message larger than the HTTP body limit (64 KiB) ' +
+      'closes its socket with code 1009 (message too big) before it is buffered; connection_init must arrive within ' +
+      '10 seconds (else close 4408) and carry a valid key (else close 4403); one client address may hold at most 8 ' +
+      'sockets whose connection_init has not been authorised yet, and an upgrade beyond that is refused with HTTP 429, ' +
+      'Retry-After: 1 and the rate_limited envelope (`details.bucket: "unauthenticatedSockets"`).',
   },
   {
     topic: 'Scrape requests',
@@ -333,7 +363,8 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'Backend outages',
     decision:
-      'While PostgreSQL is unreachable, requests fail within seconds with HTTP 503, Retry-After: 5 and code internal ' +
+      'While PostgreSQL is unreachable (down, restarting or still starting up, refusing connections, out of ' +
+      'connections: any connection-level failure), requests fail within seconds with HTTP 503, Retry-After: 5 and code internal ' +
       '(the contract has no other server-side code) with `details.reason: "database_unavailable"` and a fixed message ' +
       '(never driver text); /graphql answers the same in `errors[].extensions`, and /v1/health answers 503 with ' +
       '`backends.structured.reason` saying why (e.g. the embedded PostgreSQL restarting, attempt 2 of 5). Nothing is half-written, and the service recovers by itself when the database returns. While the legacy store ' +
@@ -356,7 +387,9 @@ export const DECISIONS: readonly Decision[] = [
       'form), malformed or empty JSON, or JSON that is not an object: bad_request (400, not 413 or 415) with ' +
       '`details: {parameter: "body", rule}`. Text containing a NUL character (U+0000) is bad_request. On /graphql ' +
       'the same failures, and GraphQL\'s own request errors (syntax, validation, variable types), come back as ' +
-      '`errors[].extensions.code` = bad_request. A refused request writes nothing.',
+      '`errors[].extensions.code` = bad_request. A JSON body with a "__proto__" key (or "constructor" holding ' +
+      '"prototype") is bad_request saying so; an HTTP/1.1 request without a Host header and a CONNECT request get the ' +
+      'bad_request envelope too. A refused request writes nothing.',
   },
   {
     topic: 'Keys in transit and at rest',
@@ -370,8 +403,9 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Outbound requests (scrapes and webhooks)',
     decision:
       'Scrape targets are domain names: an IP address in any spelling (dotted, decimal, octal, hex, IPv6) or ' +
-      'localhost is bad_request. callbackUrl must be https, without credentials, and not an IP address of a private, ' +
-      'loopback, link-local, carrier-grade NAT or reserved range. Names are checked after DNS resolution, on every ' +
+      'localhost is bad_request. callbackUrl must be https, without credentials, not a name that means this machine ' +
+      '(localhost or any name under .localhost, in any case, with or without a trailing dot: refused without a DNS ' +
+      'lookup), and not an IP address of a private, loopback, link-local, carrier-grade NAT or reserved range. Names are checked after DNS resolution, on every ' +
       'connection and every redirect: a store or callback whose name resolves to such an address, or a storefront ' +
       'that redirects to one, is never connected to (the scrape fails with a failureReason saying so; the webhook ' +
       'delivery fails). An IPv6 address of a transition form (IPv4-compatible, mapped, translated, NAT64, 6to4, ' +
@@ -407,7 +441,8 @@ export const DECISIONS: readonly Decision[] = [
       'application/x-ndjson when Accept asks for one: the whole list from offset up to the plan\'s result window, ' +
       'fetched and charged page by page (limit per page, 100 when not given) as the same list calls would be, and ' +
       'streamed. A page refused after the stream began ends it: NDJSON\'s last line is then the error envelope, a CSV ' +
-      'transfer is cut off.',
+      'transfer is cut off. A CSV text cell a spreadsheet would run as a formula (=, +, -, @ first, also after leading ' +
+      'spaces, no-break or ideographic spaces, or in full-width form such as ＝) starts with an apostrophe.',
   },
   {
     topic: 'CORS',

@@ -13,16 +13,17 @@ export const ARMOR_LIMITS = {
   maxDirectives: 30,
 } as const;
 
-export function armorConfig({ production }: { production: boolean }): GraphQLArmorConfig {
+export function armorConfig(): GraphQLArmorConfig {
   return {
     maxDepth: { n: ARMOR_LIMITS.maxDepth, ignoreIntrospection: true },
     costLimit: { maxCost: ARMOR_LIMITS.maxCost, ignoreIntrospection: true },
     maxAliases: { n: ARMOR_LIMITS.maxAliases },
     maxTokens: { n: ARMOR_LIMITS.maxTokens },
     maxDirectives: { n: ARMOR_LIMITS.maxDirectives },
-    // "Did you mean ...?" hints map the schema for an attacker; developers have GraphiQL's docs.
-    blockFieldSuggestion: { enabled: production },
+    // The schema is public (introspection answers anyone, schema/schema.graphql is published), so
+    // "Did you mean ...?" hints reveal nothing more and are kept in every environment.
+    blockFieldSuggestion: { enabled: false },
   };
 }
 
-export const armorPlugin = (options: { production: boolean }) => EnvelopArmorPlugin(armorConfig(options));
+export const armorPlugin = () => EnvelopArmorPlugin(armorConfig());

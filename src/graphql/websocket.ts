@@ -5,7 +5,9 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { GraphQLError, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { ApiError } from '../platform/errors.ts';
+import { writeErrorOnSocket } from '../http/error-envelope.ts';
 import type { GraphqlYoga } from './yoga.ts';
 import type { PersistedOperations } from './persisted-operations.ts';
 
@@ -14,7 +16,23 @@ export interface WebSocketOptions {
   persistedOperations: PersistedOperations;
   /** decides whether a socket may run operations, from the upgrade request and connection_init payload */
   authorize?: (request: IncomingMessage, connectionParams: Record<string, unknown> | undefined) => Promise<boolean> | boolean;
+  /** the largest message a socket may send (larger: closed with 1009 before it is buffered); the HTTP body limit */
+  maxPayloadBytes: number;
+  /** sockets one address may hold open before their connection_init carried a valid key */
+  maxUnauthenticatedPerAddress?: number;
 }
+
+/**
+ * Sockets one address may hold before any of them is authorised: each costs memory until graphql-ws
+ * closes it for lack of a connection_init, and a key is what lets an address hold more.
+ */
+export const MAX_UNAUTHENTICATED_SOCKETS_PER_ADDRESS = 8;
+
+/**
+ * How long a socket may wait for its connection_init (then closed with 4408). Long enough that a
+ * slow client's over-large first message is still answered with 1009 rather than a timeout.
+ */
+export const CONNECTION_INIT_WAIT_MS = 10_000;
 
 type Envelope = ReturnType<GraphqlYoga['getEnveloped']>;
 
@@ -33,13 +51,42 @@ export function mountWebSocket(
   yoga: GraphqlYoga,
   options: WebSocketOptions,
 ): void {
-  const wss = new WebSocketServer({ noServer: true });
+  // ws buffers a whole message before handing it over: its own default ceiling is 100 MiB
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
+  const perAddressCap = options.maxUnauthenticatedPerAddress ?? MAX_UNAUTHENTICATED_SOCKETS_PER_ADDRESS;
+
+  // sockets not yet authorised, per client address; a socket leaves the count when authorised or closed
+  const unauthenticated = new Map<string, number>();
+  const pending = new Map<WebSocket, string>();
+  const authorised = (ws: WebSocket) => {
+    const address = pending.get(ws);
+    if (address === undefined) return;
+    pending.delete(ws);
+    const left = (unauthenticated.get(address) ?? 1) - 1;
+    if (left > 0) unauthenticated.set(address, left);
+    else unauthenticated.delete(address);
+  };
 
   // Only upgrades for our path are ours; other upgrade listeners keep theirs.
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (path !== options.path) return;
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    const address = request.socket.remoteAddress ?? 'unknown';
+    if ((unauthenticated.get(address) ?? 0) >= perAddressCap) {
+      const refusal = new ApiError(
+        'rate_limited',
+        `Too many WebSocket connections from this address are waiting for their connection_init (at most ${perAddressCap}): send a valid key in connection_init, or close the others.`,
+        { limit: perAddressCap, bucket: 'unauthenticatedSockets' },
+        1,
+      );
+      return writeErrorOnSocket(socket, refusal);
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      unauthenticated.set(address, (unauthenticated.get(address) ?? 0) + 1);
+      pending.set(ws, address);
+      ws.once('close', () => authorised(ws));
+      wss.emit('connection', ws, request);
+    });
   };
   app.server.on('upgrade', onUpgrade);
 
@@ -59,8 +106,10 @@ export function mountWebSocket(
 
   const server = useServer(
     {
+      connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       onConnect: async (ctx) => {
         if (options.authorize && !(await options.authorize(ctx.extra.request, ctx.connectionParams))) return false;
+        authorised(ctx.extra.socket);
         const connection: Connection = { request: ctx.extra.request, params: ctx.connectionParams, socket: ctx.extra.socket };
         connections.set(ctx, connection);
         open.add(connection);

@@ -43,6 +43,8 @@ export interface MountGraphqlOptions {
   authorizeWebSocket?: (request: IncomingMessage, connectionParams: Record<string, unknown> | undefined) => Promise<boolean> | boolean;
   /** false: every request goes through Yoga's own handler (tests compare the two answers) */
   jsonLane?: boolean;
+  /** the largest WebSocket message accepted (the HTTP body limit: a bigger one closes its socket with 1009) */
+  webSocketMaxPayloadBytes: number;
 }
 
 /** What the HTTP server hands each execution: the Fastify request (the access layer bound its caller to it) and reply. */
@@ -67,7 +69,6 @@ export function createGraphqlYoga(
   /** cross-cutting plugins around the one execution path, in order (the access layer's charging, then the response cache) */
   extraPlugins: Plugin[] = [],
 ) {
-  const production = services.config.NODE_ENV === 'production';
   const log = services.logger.child({ component: 'graphql' });
   const seenBefore = executionCounter();
   return createYoga<ServerContext>({
@@ -86,6 +87,9 @@ export function createGraphqlYoga(
         // Yoga logs every error a field raised; one with a contract code (bad_request, not_found, …) is
         // the caller's own mistake, an ordinary outcome: info, its code and message, no stack
         const refused = args.find((arg): arg is GraphQLError => arg instanceof GraphQLError && isErrorCode(arg.extensions?.code) && arg.extensions.code !== 'internal');
+        // an outage (the database restarting) is not a fault of ours: one warning, no stack
+        const outage = args.find((arg) => arg instanceof GraphQLError && (arg.extensions?.details as { reason?: unknown } | undefined)?.reason === 'database_unavailable');
+        if (outage) return log.warn({ reason: 'database_unavailable' }, 'data store unavailable');
         // its message may quote what the caller sent, a key pasted into the wrong place included
         if (refused) log.info({ refused: { code: refused.extensions.code, message: redactApiKeys(refused.message), path: refused.path } }, 'GraphQL field refused');
         else log.error(format(...args));
@@ -99,7 +103,7 @@ export function createGraphqlYoga(
       return createGraphqlContext(services, { requestId, accountId: accountIdOf(principal), scopes: scopesOf(principal) });
     },
     plugins: [
-      armorPlugin({ production }),
+      armorPlugin(),
       usePersistedOperations({
         allowArbitraryOperations: true,
         getPersistedOperation: (hash) => persistedOperations.textOf(hash),
@@ -165,7 +169,7 @@ export async function mountGraphql(
   app: FastifyInstance,
   yoga: GraphqlYoga,
   persistedOperations: PersistedOperations,
-  options: MountGraphqlOptions = {},
+  options: MountGraphqlOptions,
 ): Promise<void> {
   const runJsonLane = options.jsonLane === false ? undefined : jsonLane(yoga);
   app.route({
@@ -201,5 +205,6 @@ export async function mountGraphql(
     path: GRAPHQL_PATH,
     persistedOperations,
     authorize: options.authorizeWebSocket,
+    maxPayloadBytes: options.webSocketMaxPayloadBytes,
   });
 }

@@ -111,11 +111,18 @@ function clientErrorOf(code: unknown): ApiError | undefined {
  */
 export function writeClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const apiError = socket.destroyed ? undefined : clientErrorOf(error.code);
-  if (apiError && socket.writable) {
+  if (apiError) return writeErrorOnSocket(socket, apiError);
+  socket.destroy();
+}
+
+/** Answers on a raw socket (no reply object exists: a malformed request, a refused WebSocket upgrade) with the envelope, then closes it. */
+export function writeErrorOnSocket(socket: Duplex, apiError: ApiError): void {
+  if (socket.writable) {
     const body = JSON.stringify(envelope(apiError));
+    const retryAfter = apiError.retryAfter !== undefined ? `Retry-After: ${apiError.retryAfter}\r\n` : '';
     socket.write(
       `HTTP/1.1 ${apiError.status} ${http.STATUS_CODES[apiError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `${retryAfter}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();

@@ -51,6 +51,12 @@ export const configSchema = z.object({
   SEED_STORES: int(10_000, 0, 10_000_000),
   /** per-request statement timeout in the structured store; past it: query_timeout */
   QUERY_TIMEOUT_MS: int(5_000, 100, 600_000),
+  /**
+   * open-dev mode (data routes without a key, loopback clients only; never in production):
+   * until-first-key = until the first key is created, and never again; while-no-live-key = also
+   * whenever every key is revoked (an operator's explicit choice); off = never
+   */
+  OPEN_DEV_MODE: z.enum(['until-first-key', 'while-no-live-key', 'off']).default('until-first-key'),
   /** requests per minute and client address that bring no valid credential (bad or missing key, anonymous GraphQL) */
   UNAUTHENTICATED_PER_MINUTE: int(60, 1, 1_000_000),
   /** the whole request (headers and body) must arrive within this; a slower client gets bad_request and its socket closed */

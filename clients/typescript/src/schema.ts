@@ -1291,7 +1291,7 @@ export interface components {
             };
             version: string;
             uptimeSeconds: number;
-            /** @description True while no API key exists: data routes then answer without one (never in production). */
+            /** @description True in open-dev mode: no API key was created yet (or OPEN_DEV_MODE=while-no-live-key and none is live); data routes then answer loopback clients without a key (never in production). */
             openDevMode: boolean;
         };
         /** @description A page of store cards. */

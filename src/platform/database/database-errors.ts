@@ -1,7 +1,8 @@
 // Turns failures of the structured store into the contract's errors. A statement cancelled by
 // statement_timeout (SQLSTATE 57014) is `query_timeout`; text PostgreSQL cannot hold (a NUL
-// character, which only a caller's input carries) is `bad_request`; an unreachable or dropped server is
-// `internal` with a fixed message, because host names, ports and driver text are internals a
+// character, which only a caller's input carries) is `bad_request`; a connection-level failure (a
+// server unreachable, dropped, starting up or out of connections) is `internal`, HTTP 503 with
+// Retry-After, with a fixed message, because host names, ports and driver text are internals a
 // caller must not see. Errors arrive either from pg directly (raw pool) or wrapped by Prisma, which
 // keeps the driver's classification under meta.driverAdapterError.cause.
 import { ApiError, reasonError } from '../errors.ts';
@@ -61,8 +62,8 @@ function hasUnstorableText(error: object): boolean {
   return [code, cause?.originalCode, cause?.code].some((c) => typeof c === 'string' && UNSTORABLE_TEXT.has(c));
 }
 
-export function isConnectionFailure(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
+/** Whether one error object (not its causes) says the connection failed. */
+function saysConnectionFailed(error: object): boolean {
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
   if (name === 'PrismaClientInitializationError') return true;
   if (typeof code === 'string') {
@@ -70,8 +71,23 @@ export function isConnectionFailure(error: unknown): boolean {
   }
   const cause = prismaDriverCause(error);
   if (cause?.kind && PRISMA_CONNECTION_KINDS.has(cause.kind)) return true;
+  // Prisma's adapter keeps the server's SQLSTATE as originalCode (57P03 while the server starts up: kind "postgres")
+  if ([cause?.originalCode, cause?.code].some((c) => typeof c === 'string' && (isConnectionSqlState(c) || SOCKET_CODES.has(c)))) return true;
   return typeof message === 'string' && PG_CONNECTION_MESSAGE.test(message);
 }
+
+/** A connection-level failure, found on the error or on any error it wraps (`cause`, a GraphQL error's originalError). */
+export function isConnectionFailure(error: unknown): boolean {
+  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 5; depth++) {
+    if (saysConnectionFailed(current)) return true;
+    const wrapper = current as { cause?: unknown; originalError?: unknown };
+    current = wrapper.cause ?? wrapper.originalError;
+  }
+  return false;
+}
+
+/** An outage, not a fault of ours: logged as a warning without a stack. */
+export const isDatabaseUnavailable = (error: ApiError): boolean => error.details?.reason === 'database_unavailable';
 
 /** The contract error for a database failure, or undefined when the error is not one we classify. */
 export function mapDatabaseError(error: unknown): ApiError | undefined {

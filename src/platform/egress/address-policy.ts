@@ -38,3 +38,15 @@ export function checkAddress(address: string): AddressVerdict {
   const range = parsed.range();
   return range === 'unicast' ? { allowed: true } : { allowed: false, range };
 }
+
+/**
+ * Host names that mean this machine by definition, refused without asking DNS (whose answer an
+ * attacker's resolver or a hosts file decides): localhost and every name under .localhost (RFC
+ * 6761), with or without the trailing dot, in any case, and the loopback names hosts files carry.
+ */
+const LOOPBACK_NAMES = new Set(['localhost', 'localhost.localdomain', 'ip6-localhost', 'ip6-loopback']);
+
+export function isLoopbackName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.+$/, '');
+  return LOOPBACK_NAMES.has(name) || name.endsWith('.localhost');
+}

@@ -9,7 +9,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { checkAddress } from './address-policy.ts';
+import { checkAddress, isLoopbackName } from './address-policy.ts';
 import { EgressError } from './egress-error.ts';
 import { HostPacer } from './host-pacer.ts';
 import type { EgressOverrides } from './overrides.ts';
@@ -64,6 +64,7 @@ export function createEgress(options: EgressOptions): Egress {
     const protocol = override?.protocol ?? url.protocol;
     const connectHost = override?.address ?? host;
     if (!override && isIP(connectHost)) refuseIfPrivate(connectHost, host);
+    if (!override && isLoopbackName(host)) throw new EgressError('refused_address', `${host} is a loopback name: only public addresses are reached`);
 
     await pacer.wait(host, request.hostIntervalMs);
     // the deadline of each hop starts after its politeness wait

@@ -1,11 +1,13 @@
 // Egress clients built from the configuration. Everything that reads stores' public surfaces
-// (scrapes, signal probes, the storefront observer) shares one client per process, so the per-host
-// pacing holds across features: a watched store that is also being scraped is not asked twice as
-// often. Other callers (ad libraries) build their own with their own user agent.
+// (scrapes, signal probes, the storefront observer, discovery) shares one client per process, so the
+// per-host pacing holds across features: a watched store that is also being scraped is not asked
+// twice as often. Its host gate keeps one request in flight per host across every process sharing
+// the database. Other callers (ad libraries, webhooks) build their own with their own user agent.
 import packageJson from '../../../package.json' with { type: 'json' };
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 import { createEgress, type Egress } from './egress.ts';
+import { DatabaseHostGate, type HostGate } from './host-gate.ts';
 
 /**
  * The storefront crawler's User-Agent: its product token (the name robots.txt groups match), the
@@ -17,8 +19,9 @@ export function storefrontUserAgent(config: Pick<Config, 'CRAWLER_CONTACT_URL' |
   return `store-intelligence-scraper/${packageJson.version} (+${contact})`;
 }
 
-export function egressFromConfig(config: Config, userAgent: string): Egress {
+export function egressFromConfig(config: Config, userAgent: string, gate?: HostGate): Egress {
   return createEgress({
+    gate,
     overrides: config.EGRESS_OVERRIDES,
     timeoutMs: config.EGRESS_TIMEOUT_MS,
     maxBytes: config.EGRESS_MAX_BYTES,
@@ -34,7 +37,8 @@ const storefrontClients = new WeakMap<Services, Egress>();
 export function storefrontEgress(services: Services): Egress {
   let egress = storefrontClients.get(services);
   if (!egress) {
-    egress = egressFromConfig(services.config, storefrontUserAgent(services.config));
+    const gate = new DatabaseHostGate(services.db.url, (error) => services.logger.warn({ err: error }, 'host gate session failed'));
+    egress = egressFromConfig(services.config, storefrontUserAgent(services.config), gate);
     storefrontClients.set(services, egress);
   }
   return egress;

@@ -80,6 +80,6 @@ export function observeStoreTask(deps: CatalogDeps) {
         throw error;
       }
     }
-    await topUp(deps.pool, deps.clock(), deps.settings.globalConcurrency);
+    await topUp(deps.pool, deps.clock(), deps.settings.globalConcurrency, deps.settings.discoveryBudget);
   };
 }

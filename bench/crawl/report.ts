@@ -1,6 +1,7 @@
 // bench/crawl/results.json (one entry per run, the issue's fields first) and results.md (the same
 // as a table, judged against issue 15's targets: ≥ 12 stores/s per worker process, two workers
-// about twice one, nothing missed or duplicated, the killed-worker run included).
+// about twice one, nothing missed or duplicated, the killed-worker run included) and issue 27's:
+// never more than one request in flight to one host (the farm counts them).
 import { writeFileSync } from 'node:fs';
 
 export interface CrawlRun {
@@ -24,6 +25,10 @@ export interface CrawlRun {
   changesRecorded: number;
   storesChanged: number;
   workerConcurrency: number;
+  /** the most requests the farm answered at once for one host during the run (1 = one at a time) */
+  maxInFlightPerHost: number;
+  /** the host that saw it */
+  maxInFlightHost: string | null;
   loadAverageBefore: number[];
   loadAverageAfter: number[];
 }
@@ -39,6 +44,9 @@ export interface CrawlReport {
 
 export const TARGET_PER_WORKER = 12;
 
+/** Whether every run kept to one request in flight per host (the bench fails otherwise). */
+export const oneRequestPerHost = (runs: readonly CrawlRun[]): boolean => runs.every((run) => run.maxInFlightPerHost <= 1);
+
 function verdict(run: CrawlRun, single: CrawlRun | undefined): string {
   const misses: string[] = [];
   if (!(run.storesPerSecond >= TARGET_PER_WORKER * run.workers) && run.killedWorkerAfter === null) {
@@ -47,6 +55,7 @@ function verdict(run: CrawlRun, single: CrawlRun | undefined): string {
   if (run.missed > 0) misses.push(`${run.missed} missed`);
   if (run.workersCrashed > 0) misses.push(`${run.workersCrashed} worker(s) exited by themselves`);
   if (run.duplicated > 0) misses.push(`${run.duplicated} duplicated`);
+  if (run.maxInFlightPerHost > 1) misses.push(`${run.maxInFlightPerHost} requests in flight to ${run.maxInFlightHost}`);
   if (single && run.workers > 1 && run.killedWorkerAfter === null) {
     const scale = run.storesPerSecond / single.storesPerSecond;
     if (scale < 0.8 * run.workers) misses.push(`×${scale.toFixed(2)} of one worker`);
@@ -65,6 +74,7 @@ export function writeCrawlReport(base: string, report: CrawlReport): void {
       (run.storesPerSecond / run.workers).toFixed(2),
       run.missed,
       run.duplicated,
+      run.maxInFlightPerHost,
       run.p50ObservationMs ?? '-',
       run.p99ObservationMs ?? '-',
       run.seconds,
@@ -80,10 +90,11 @@ export function writeCrawlReport(base: string, report: CrawlReport): void {
 The farm serves ${report.farmStores.toLocaleString('en-US')} storefronts; the catalog holds those discovery accepted. Each run
 makes every catalog store due at once, after the farm moved to its next epoch (about 30 % of stores changed).
 Worker processes run ${report.runs[0]?.workerConcurrency ?? '?'} observations at once each (CATALOG_WORKER_CONCURRENCY), with EGRESS_HOST_INTERVAL_MS at its default (500 ms between two requests to one host).
-Target: ≥ ${TARGET_PER_WORKER} stores/s per worker process, two workers ≈ 2×, missed and duplicated 0 (the killed-worker run too).
+The farm serves moved stores, www-only hosts and robots.txt answering 429, and counts the requests in flight per host.
+Target: ≥ ${TARGET_PER_WORKER} stores/s per worker process, two workers ≈ 2×, missed and duplicated 0 (the killed-worker run too), at most 1 request in flight per host.
 
-| workers | stores | stores/s | per worker | missed | duplicated | p50 ms | p99 ms | seconds | outcomes | changes recorded | load avg (1/5/15 min) before | verdict |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| workers | stores | stores/s | per worker | missed | duplicated | max in flight per host | p50 ms | p99 ms | seconds | outcomes | changes recorded | load avg (1/5/15 min) before | verdict |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.map((r) => `| ${r} |`).join('\n')}
 `;
   writeFileSync(`${base}.md`, text);

@@ -6,7 +6,9 @@
 // once and follows observation_log until each store has been observed: with one worker, with two,
 // and with two of which one is killed (SIGKILL) a third of the way through. Before each run the
 // farm moves to its next epoch, so about 30 % of the stores have changed since they were last
-// observed. Writes bench/crawl/results.json (one entry per run) and bench/crawl/results.md.
+// observed. The farm counts the requests in flight per host; each run carries its maxInFlightPerHost
+// and the bench fails (exit 1, after writing the results) if any run ever had more than one.
+// Writes bench/crawl/results.json (one entry per run) and bench/crawl/results.md.
 //
 // Run it alone (no other bench or test run on the machine): npm run bench:crawl
 // CRAWL_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_crawl, created when missing),
@@ -19,7 +21,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlDatabase, type RunFigures } from './crawl-db.ts';
-import { writeCrawlReport, type CrawlRun } from './report.ts';
+import { oneRequestPerHost, writeCrawlReport, type CrawlRun } from './report.ts';
 
 const databaseUrl = process.env.CRAWL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_crawl';
 const storeCount = Number(process.env.CRAWL_STORES ?? 10_000);
@@ -114,6 +116,7 @@ async function importFarm(db: CrawlDatabase, farm: Farm): Promise<number[]> {
 async function runOnce(db: CrawlDatabase, farm: Farm, storeIds: number[], plan: { workers: number; kill: boolean }): Promise<CrawlRun> {
   await fetch(`http://127.0.0.1:${farm.port}/__farm/epoch`, { method: 'POST' });
   await db.nothingDue();
+  await fetch(`http://127.0.0.1:${farm.port}/__farm/in-flight`, { method: 'DELETE' });
   const booted = new Date();
   const workers = Array.from({ length: plan.workers }, () => startWorker(farm, plan.workers));
   let killedAt: number | null = null;
@@ -152,6 +155,7 @@ async function runOnce(db: CrawlDatabase, farm: Farm, storeIds: number[], plan: 
     // late duplicates (a released job run a second time) would arrive within the orphan sweep's grace
     await sleep(plan.kill ? 20_000 : 2_000);
     const figures: RunFigures = await db.figures(storeIds, startedAt);
+    const farmStats = (await (await fetch(`http://127.0.0.1:${farm.port}/__farm`)).json()) as { maxInFlightPerHost: number; maxInFlightHost: string | null };
     const seconds = figures.lastFinishedAt ? (figures.lastFinishedAt.getTime() - startedAt.getTime()) / 1000 : NaN;
     return {
       storefronts: storeIds.length,
@@ -168,6 +172,8 @@ async function runOnce(db: CrawlDatabase, farm: Farm, storeIds: number[], plan: 
       changesRecorded: figures.changesRecorded,
       storesChanged: figures.storesChanged,
       workerConcurrency,
+      maxInFlightPerHost: farmStats.maxInFlightPerHost,
+      maxInFlightHost: farmStats.maxInFlightHost,
       loadAverageBefore: loadBefore.map((l) => Math.round(l * 100) / 100),
       loadAverageAfter: loadavg().map((l) => Math.round(l * 100) / 100),
     };
@@ -190,7 +196,7 @@ try {
   const runs: CrawlRun[] = [];
   for (const plan of runPlan) {
     const run = await runOnce(db, farm, storeIds, plan);
-    log(`  ${run.storesPerSecond} stores/s, missed ${run.missed}, duplicated ${run.duplicated}, p50 ${run.p50ObservationMs} ms, p99 ${run.p99ObservationMs} ms`);
+    log(`  ${run.storesPerSecond} stores/s, missed ${run.missed}, duplicated ${run.duplicated}, max in flight per host ${run.maxInFlightPerHost}, p50 ${run.p50ObservationMs} ms, p99 ${run.p99ObservationMs} ms`);
     runs.push(run);
   }
   mkdirSync('bench/crawl', { recursive: true });
@@ -203,6 +209,10 @@ try {
     runs,
   });
   log('wrote bench/crawl/results.json and bench/crawl/results.md');
+  if (!oneRequestPerHost(runs)) {
+    log(`FAILED: more than one request in flight to one host (${runs.map((r) => `${r.maxInFlightPerHost} at ${r.maxInFlightHost}`).join(', ')})`);
+    process.exitCode = 1;
+  }
 } finally {
   await farm.stop();
   await db.close();

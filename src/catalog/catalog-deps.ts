@@ -9,6 +9,7 @@ import type { ReferenceData } from '../seed/reference-data.ts';
 import type { AppFingerprint } from '../storefront/app-fingerprints.ts';
 import { MAX_PRODUCT_PAGES, type StorefrontReader } from '../storefront/read-storefront.ts';
 import type { StorefrontClient } from '../storefront/storefront-client.ts';
+import type { DiscoveryBudget } from './discovery-budget.ts';
 
 export interface CatalogSettings {
   /** claims in flight at once across every worker process */
@@ -16,6 +17,7 @@ export interface CatalogSettings {
   /** observations this process runs at once */
   workerConcurrency: number;
   discoverLinks: boolean;
+  discoveryBudget: DiscoveryBudget;
 }
 
 export interface CatalogDeps {

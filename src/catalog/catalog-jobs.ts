@@ -26,6 +26,12 @@ export function catalogJobs(services: Services): JobFeature {
     globalConcurrency: config.CATALOG_CONCURRENCY,
     workerConcurrency: config.CATALOG_WORKER_CONCURRENCY,
     discoverLinks: config.CATALOG_DISCOVER_LINKS,
+    discoveryBudget: {
+      maxDepth: config.CATALOG_DISCOVERY_MAX_DEPTH,
+      daily: config.CATALOG_DISCOVERY_DAILY,
+      perSourceStore: config.CATALOG_DISCOVERY_PER_SOURCE,
+      perRegistrableDomain: config.CATALOG_DISCOVERY_PER_DOMAIN,
+    },
   };
   const deps: CatalogDeps = {
     pool,
@@ -47,7 +53,7 @@ export function catalogJobs(services: Services): JobFeature {
     tasks: {
       [OBSERVE_TASK]: observeStoreTask(deps),
       [DISCOVER_TASK]: discoverTask(deps),
-      [TICK_TASK]: tickTask({ pool, clock, globalConcurrency: () => settings.globalConcurrency }),
+      [TICK_TASK]: tickTask({ pool, clock, globalConcurrency: () => settings.globalConcurrency, discoveryBudget: settings.discoveryBudget }),
     },
     // the sweep gets the worker's own pool: the heartbeat and releases never wait behind API requests
     sweep: (workerPool) => sweepCatalog(workerPool, { workerId: deps.workerId, startedAt, settings, reported, clock }),

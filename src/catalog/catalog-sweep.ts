@@ -2,7 +2,8 @@
 // process's heartbeat in crawler_workers (with the settings it runs, for the operations console);
 // a pending tick, queued if none is (catalog-tick.ts); claims whose job can no longer run (its
 // attempts used up by a worker killed on the last one, or removed) released so the store or
-// candidate is due again at once; and the observation log kept OBSERVATION_LOG_RETENTION_HOURS.
+// candidate is due again at once; the observation log kept OBSERVATION_LOG_RETENTION_HOURS; and
+// storefront holds (crawler_host_holds) dropped once their time has passed.
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import { JOB_SCHEMA } from '../platform/jobs/job-queue.ts';
@@ -76,4 +77,6 @@ export async function sweepCatalog(pool: pg.Pool, deps: CatalogSweepDeps): Promi
     [new Date(now.getTime() - OBSERVATION_LOG_RETENTION_HOURS * 3_600_000)],
   );
   await pool.query('DELETE FROM crawler_workers WHERE seen_at < $1', [new Date(now.getTime() - WORKER_FORGOTTEN_HOURS * 3_600_000)]);
+  // holds whose time has passed say nothing any more
+  await pool.query('DELETE FROM crawler_host_holds WHERE until < now()');
 }

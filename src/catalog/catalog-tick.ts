@@ -5,6 +5,7 @@
 // (the first start, or a tick lost with its worker), so the schedule resumes after any crash.
 import type pg from 'pg';
 import { enqueueJob, JOB_SCHEMA, type Queryable } from '../platform/jobs/job-queue.ts';
+import type { DiscoveryBudget } from './discovery-budget.ts';
 import { TICK_TASK, topUp } from './work-queue.ts';
 
 export const TICK_BUSY_MS = 1_000;
@@ -25,10 +26,10 @@ export async function ensureTick(db: Queryable): Promise<void> {
   if (rows.length === 0) await queueTick(db);
 }
 
-export function tickTask(deps: { pool: pg.Pool; clock: () => Date; globalConcurrency: () => number }) {
+export function tickTask(deps: { pool: pg.Pool; clock: () => Date; globalConcurrency: () => number; discoveryBudget?: DiscoveryBudget }) {
   return async (): Promise<void> => {
     const now = deps.clock();
-    const filled = await topUp(deps.pool, now, deps.globalConcurrency());
+    const filled = await topUp(deps.pool, now, deps.globalConcurrency(), deps.discoveryBudget);
     let delayMs = TICK_BUSY_MS;
     if (filled && filled.inFlight === 0) {
       const { rows: [next] } = await deps.pool.query<{ at: Date | null }>(

@@ -24,7 +24,7 @@ const Payload = z.object({ domain: z.string().min(1).max(253), claim: z.iso.date
 export const DISCOVERY_ATTEMPTS = 3;
 const RETRY_MINUTES = 15;
 /** answers that say "not now" rather than "not a storefront" */
-const TRANSIENT: ReadonlySet<StorefrontFailureKind | 'internal'> = new Set(['unreachable', 'rate_limited', 'server_error', 'internal']);
+const TRANSIENT: ReadonlySet<StorefrontFailureKind | 'internal'> = new Set(['unreachable', 'rate_limited', 'server_error', 'password_protected', 'internal']);
 
 type Verdict =
   | { status: 'accepted' | 'duplicate'; storeId: number; reason: string | null }
@@ -75,8 +75,10 @@ export function discoverTask(deps: CatalogDeps) {
     const failed = async (kind: StorefrontFailureKind | 'internal', message: string, failure: StorefrontFailure | null) => {
       const now = deps.clock();
       const retry = TRANSIENT.has(kind) && candidate.attempts + 1 < DISCOVERY_ATTEMPTS;
+      // never before the Retry-After the storefront sent (kept in the candidate's row: it outlives a restart)
+      const waitMs = Math.max(RETRY_MINUTES * 60_000 * 2 ** candidate.attempts, (failure?.details.retryAfterSeconds ?? 0) * 1000);
       const verdict: Verdict = retry
-        ? { status: 'pending', reason: message, retryAt: new Date(now.getTime() + RETRY_MINUTES * 60_000 * 2 ** candidate.attempts) }
+        ? { status: 'pending', reason: message, retryAt: new Date(now.getTime() + waitMs) }
         : { status: 'rejected', reason: kind === 'moved' ? `${message}; the new host is offered instead` : message };
       await inTransaction(deps.pool, async (client) => {
         if (!(await settle(client, domain, claim, verdict, now))) return;
@@ -127,7 +129,7 @@ export function discoverTask(deps: CatalogDeps) {
         await failed('internal', `internal error after ${helpers.job.attempts} attempts`, null);
       } else throw error;
     }
-    await topUp(deps.pool, deps.clock(), deps.settings.globalConcurrency);
+    await topUp(deps.pool, deps.clock(), deps.settings.globalConcurrency, deps.settings.discoveryBudget);
   };
 }
 

@@ -4,7 +4,8 @@
 // carries its claim (work-queue.ts): a job whose claim is no longer the store's (observed by a
 // scrape meanwhile, released by a sweep, the store deleted) does nothing, so a job run twice (a
 // worker killed mid-observation) never writes twice. A storefront that cannot be read is recorded
-// as a failed observation (the store backs off, or vanishes); any other error is ours and the job
+// as a failed observation (the store backs off, or vanishes), unless it moved to a host serving the
+// same shop, where it is followed (follow-move.ts); any other error is ours and the job
 // is retried, its last attempt recorded as an internal failure. Either way the queue is topped up.
 import type { JobHelpers } from 'graphile-worker';
 import { z } from 'zod';
@@ -18,6 +19,7 @@ import { recordFailure, recordSuccess, type ObservationFailure } from '../storef
 import { observeStorefront, validateStorefront } from '../storefront/read-storefront.ts';
 import { StorefrontFailure } from '../storefront/storefront-failure.ts';
 import { readerOf, type CatalogDeps } from './catalog-deps.ts';
+import { followMove } from './follow-move.ts';
 import { topUp } from './work-queue.ts';
 
 const Payload = z.object({ storeId: z.number().int().positive(), claim: z.iso.datetime() });
@@ -72,7 +74,14 @@ export function observeStoreTask(deps: CatalogDeps) {
     } catch (error) {
       if (error instanceof StorefrontFailure) {
         log.debug({ kind: error.kind, reason: error.message }, 'observation failed');
-        await fail(error);
+        const movedTo =
+          error.kind === 'moved'
+            ? await followMove(deps, { storeId, domain: store.domain, holds: (db) => holdsClaim(db, storeId, claim) }, error, context)
+            : null;
+        if (movedTo) {
+          log.info({ movedTo }, 'store moved: followed to its new host');
+          await publishStoreObserved(deps.pubsub, deps.logger, movedTo);
+        } else await fail(error);
       } else if (helpers.job.attempts >= helpers.job.max_attempts) {
         log.error({ err: error }, 'observation failed on its last attempt');
         await fail({ kind: 'internal', message: `internal error after ${helpers.job.attempts} attempts` });
@@ -80,6 +89,6 @@ export function observeStoreTask(deps: CatalogDeps) {
         throw error;
       }
     }
-    await topUp(deps.pool, deps.clock(), deps.settings.globalConcurrency);
+    await topUp(deps.pool, deps.clock(), deps.settings.globalConcurrency, deps.settings.discoveryBudget);
   };
 }

@@ -9,7 +9,7 @@ export const CRAWLER_SECTION = [
     '`/products.json` pages, best-seller collections and, for Signals watches, `/products/<handle>.js`. It never ' +
     'logs in, submits forms, runs a page\'s scripts or reads anything a visitor could not.\n',
   `- **User-Agent**: \`${CRAWLER_TOKEN}/<version> (+<contact URL>)\`; the contact URL is set by the operator ` +
-    '(CRAWLER_CONTACT_URL) and defaults to this section.',
+    '(CRAWLER_CONTACT_URL) and defaults to this section; in production the crawler does not start while that contact is local (localhost).',
   `- **robots.txt**: read before anything else and honoured for every path, for the group naming ` +
     `\`${CRAWLER_TOKEN}\`, else \`*\`; kept for ${ROBOTS_TTL_MS / 60_000} minutes. A missing robots.txt (4xx) ` +
     'allows everything; one answering 5xx stops every read of the store until it answers again. A `Crawl-delay` ' +

@@ -137,6 +137,14 @@ export const configSchema = z.object({
   CATALOG_WORKER_CONCURRENCY: int(4, 1, 1_000),
   /** offer the sites an observed homepage links to as discovery candidates */
   CATALOG_DISCOVER_LINKS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** discovery's budgets for linked candidates (src/catalog/discovery-budget.ts): links followed from an imported or scraped store at most */
+  CATALOG_DISCOVERY_MAX_DEPTH: int(3, 0, 100),
+  /** linked candidates validated per 24 hours in all */
+  CATALOG_DISCOVERY_DAILY: int(5_000, 0, 10_000_000),
+  /** linked candidates validated per 24 hours per linking store */
+  CATALOG_DISCOVERY_PER_SOURCE: int(10, 0, 100_000),
+  /** linked candidates validated per 24 hours per registrable domain */
+  CATALOG_DISCOVERY_PER_DOMAIN: int(10, 0, 100_000),
   /** minutes between a tracked watch's scheduled inventory probes */
   SIGNAL_PROBE_INTERVAL_MINUTES: int(360, 1, 10_080),
   /** whole months of Signals inventory snapshots and insights kept before the current one; older month partitions are dropped; 0 = keep all */

@@ -7,7 +7,7 @@ import type { LegacySocials } from '../legacy/port.ts';
 import { detectApps, loadAppFingerprints, type AppFingerprint } from './app-fingerprints.ts';
 import { readHomepage, type HomepageFacts } from './homepage.ts';
 import { linkedDomains } from './linked-domains.ts';
-import { answerFailure, getStorefrontPath, jsonOf, type StorefrontClient } from './storefront-client.ts';
+import { answerFailure, getStorefrontPath, jsonOf, passwordProtected, type StorefrontClient } from './storefront-client.ts';
 import { StorefrontFailure } from './storefront-failure.ts';
 import { ProductsPage, productsOf, StorefrontMeta, type StorefrontProduct } from './storefront-json.ts';
 
@@ -35,6 +35,9 @@ export async function createStorefrontReader(
 ): Promise<StorefrontReader> {
   return { client, apps: await loadAppFingerprints(pool), dropshipVocabulary, maxProductPages: MAX_PRODUCT_PAGES };
 }
+
+/** the markers of Shopify's password page: its template's body class, or its form posting to /password */
+const PASSWORD_PAGE = /<body[^>]*\btemplate-password\b|<form[^>]*action=["']\/password["']/i;
 
 export interface ValidatedStorefront {
   domain: string;
@@ -82,6 +85,8 @@ export async function validateStorefront(reader: StorefrontReader, domain: strin
     throw answerFailure(response, `the homepage of ${domain} answered HTTP ${response.status}`);
   }
   const html = response.body.toString('utf8');
+  // Shopify's password page, served at / itself by some themes
+  if (PASSWORD_PAGE.test(html)) throw new StorefrontFailure('password_protected', passwordProtected(domain, '/'));
   const homepage = readHomepage(html, reader.dropshipVocabulary);
   if (!homepage.isShopify) {
     throw new StorefrontFailure('not_shopify', `${domain} is not a Shopify storefront (no Shopify markers on its homepage)`);

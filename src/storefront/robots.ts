@@ -1,15 +1,16 @@
 // robots.txt, honoured for every path a storefront read asks for (RFC 9309). The rules of a host
 // are fetched once and kept ROBOTS_TTL_MS in this process; our group is the one naming our product
-// token (CRAWLER_TOKEN), else `*`. As the RFC says: a robots.txt that is not there (any 4xx) allows
-// everything; one that fails with a 5xx disallows everything until it answers again (the read
-// fails as server_error and is retried later). A Crawl-delay of our group spaces our requests to
+// token (CRAWLER_TOKEN), else `*`. As the RFC says: a robots.txt that is not there (4xx) allows
+// everything; one that fails with a 5xx, or answers 429, disallows everything until it answers
+// again (the read fails as server_error or rate_limited, keeping its Retry-After, and is retried
+// later: a busy host is never read as one that allows all). A Crawl-delay of our group spaces our requests to
 // the host at least that far apart (capped at MAX_CRAWL_DELAY_S).
 import { LRUCache } from 'lru-cache';
 import robotsParserModule from 'robots-parser';
 import { EgressError } from '../platform/egress/egress-error.ts';
-import type { Egress } from '../platform/egress/egress.ts';
+import type { EgressRequest, EgressResponse } from '../platform/egress/egress.ts';
 import { sameStorefront } from '../stores/domain.ts';
-import { fromEgressError, StorefrontFailure, statusKind } from './storefront-failure.ts';
+import { fromEgressError, retryAfterSeconds, StorefrontFailure, statusKind } from './storefront-failure.ts';
 
 /** the product token our User-Agent starts with, which robots.txt groups name */
 export const CRAWLER_TOKEN = 'store-intelligence-scraper';
@@ -33,7 +34,8 @@ const ALLOW_ALL: HostRules = { allows: () => true, crawlDelayMs: 0 };
 export class RobotsRules {
   private readonly cache = new LRUCache<string, Promise<HostRules>>({ max: 10_000, ttl: ROBOTS_TTL_MS });
 
-  constructor(private readonly egress: Egress) {}
+  /** `fetch` GETs a path of a store's host (storefront-client.ts: the host that answers for the domain) */
+  constructor(private readonly fetch: (domain: string, path: string, request: EgressRequest) => Promise<EgressResponse>) {}
 
   /** The rules of `domain`'s host; a failure to learn them is the read's failure. */
   rulesFor(domain: string): Promise<HostRules> {
@@ -51,7 +53,7 @@ export class RobotsRules {
     const url = `https://${domain}/robots.txt`;
     let response;
     try {
-      response = await this.egress.fetch(url, { maxRedirects: 5, followsTo: sameStorefront, headers: { accept: 'text/plain' } });
+      response = await this.fetch(domain, '/robots.txt', { maxRedirects: 5, followsTo: sameStorefront, headers: { accept: 'text/plain' } });
     } catch (error) {
       // a robots.txt on another host is not read: as one that is unavailable, it allows (the
       // store's own pages then show it moved, and nothing of the other host is read)
@@ -59,11 +61,14 @@ export class RobotsRules {
       if (error instanceof EgressError) throw fromEgressError(error);
       throw error;
     }
-    if (response.status >= 400 && response.status < 500) return ALLOW_ALL;
+    if (response.status >= 400 && response.status < 500 && response.status !== 429) return ALLOW_ALL;
     if (response.status !== 200) {
+      const retryAfter = retryAfterSeconds(response.headers['retry-after']);
       throw new StorefrontFailure(
         statusKind(response.status),
-        `robots.txt of ${domain} answered HTTP ${response.status}; nothing of the store is read until it answers`,
+        `robots.txt of ${domain} answered HTTP ${response.status}${retryAfter !== undefined ? ` (Retry-After ${retryAfter} s)` : ''}; ` +
+          'nothing of the store is read until it answers',
+        { retryAfterSeconds: retryAfter },
       );
     }
     const robots = robotsParser(url, response.body.subarray(0, MAX_ROBOTS_BYTES).toString('utf8'));

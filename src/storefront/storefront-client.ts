@@ -1,20 +1,26 @@
 // Every request to a storefront goes through here: one GET of a path of the store's own host, if
 // the store is not synthetic (a reserved .example domain is never contacted) and its robots.txt
-// allows the path, paced per host (at least its Crawl-delay apart), following only redirects that
-// stay on the same storefront (http -> https, www), waiting out short rate limits (429, or 503
-// with Retry-After) within the read. A longer Retry-After ends the read and holds the host off in
-// this process until then: any read of it (a scrape, a probe, an observation) fails at once as
-// rate_limited instead of asking again. A redirect to another host means the store moved: nothing
-// of that host is ever read under this store's name.
+// allows the path, paced per host (at least its Crawl-delay apart, one request in flight: the
+// egress client's host gate), following only redirects that stay on the same storefront (http ->
+// https, www), waiting out short rate limits (429, or 503 with Retry-After) within the read. A
+// longer Retry-After (on any path, robots.txt included) ends the read and holds the store off until
+// then, in crawler_host_holds when the client has the database: any read of it by any process (a
+// scrape, a probe, an observation, discovery), before or after a restart, fails at once as
+// rate_limited instead of asking again. A store's name that does not answer (no DNS, connection
+// refused) is tried in its other form (apex <-> www) before the read fails. A redirect to another
+// host means the store moved: nothing of that host is ever read under this store's name.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import { EgressError } from '../platform/egress/egress-error.ts';
-import type { Egress, EgressResponse } from '../platform/egress/egress.ts';
+import type { Egress, EgressRequest, EgressResponse } from '../platform/egress/egress.ts';
 import { storefrontEgress } from '../platform/egress/egress-from-config.ts';
 import type { Services } from '../platform/services.ts';
 import { isSyntheticDomain, sameStorefront } from '../stores/domain.ts';
+import { databaseHostHolds, type HostHolds } from './host-holds.sql.ts';
 import { CRAWLER_TOKEN, RobotsRules } from './robots.ts';
-import { fromEgressError, StorefrontFailure, statusKind } from './storefront-failure.ts';
+import { fromEgressError, retryAfterSeconds, StorefrontFailure, statusKind } from './storefront-failure.ts';
+
+export { retryAfterSeconds };
 
 /** What reads storefronts: the process's storefront egress client, the robots.txt rules it learned and the hosts holding it off. */
 export interface StorefrontClient {
@@ -22,40 +28,99 @@ export interface StorefrontClient {
   robots: RobotsRules;
   /** domain -> until when (epoch ms) it asked us to wait */
   heldOff: LRUCache<string, number>;
+  /** where holds outlive the process (absent: this process only) */
+  holds?: HostHolds;
+  /** domains whose durable hold was looked up lately (a hold another process wrote shows within HOLD_RECHECK_MS) */
+  holdsChecked: LRUCache<string, true>;
+  /** domain -> the host name that answers for it (the domain itself, or its www. form) */
+  hosts: LRUCache<string, string>;
 }
 
-export const createStorefrontClient = (egress: Egress): StorefrontClient => ({
-  egress,
-  robots: new RobotsRules(egress),
-  heldOff: new LRUCache<string, number>({ max: 100_000 }),
-});
+/** how long a "no durable hold" answer is believed before the database is asked again */
+export const HOLD_RECHECK_MS = 30_000;
+
+export function createStorefrontClient(egress: Egress, holds?: HostHolds): StorefrontClient {
+  const client: StorefrontClient = {
+    egress,
+    robots: undefined as unknown as RobotsRules,
+    heldOff: new LRUCache<string, number>({ max: 100_000 }),
+    holds,
+    holdsChecked: new LRUCache<string, true>({ max: 100_000, ttl: HOLD_RECHECK_MS }),
+    hosts: new LRUCache<string, string>({ max: 100_000 }),
+  };
+  client.robots = new RobotsRules((domain, path, request) => fetchStorefront(client, domain, path, request));
+  return client;
+}
 
 const clients = new WeakMap<Services, StorefrontClient>();
 
-/** The process's one storefront client: scrapes, Signals and the scheduler share its pacing and robots rules. */
+/** The process's one storefront client: scrapes, Signals and the scheduler share its pacing, robots rules and holds. */
 export function storefrontClient(services: Services): StorefrontClient {
   let client = clients.get(services);
   if (!client) {
-    client = createStorefrontClient(storefrontEgress(services));
+    client = createStorefrontClient(storefrontEgress(services), databaseHostHolds(services.db.pool));
     clients.set(services, client);
   }
   return client;
+}
+
+/** The other form of a store's name: www.example.com for example.com, and back. */
+const otherForm = (host: string) => (host.startsWith('www.') ? host.slice(4) : `www.${host}`);
+
+/** Whether a failure says the name itself does not answer (rather than the store answering badly). */
+const nameDoesNotAnswer = (error: unknown) => error instanceof EgressError && (error.failure === 'unresolvable' || error.failure === 'connection');
+
+/**
+ * GET `path` of the storefront `domain` at the host that answers for it: the domain as named, else
+ * (when that name does not resolve or refuses the connection) its other form, remembered once it answers.
+ */
+export async function fetchStorefront(client: StorefrontClient, domain: string, path: string, request: EgressRequest): Promise<EgressResponse> {
+  const known = client.hosts.get(domain);
+  const first = known ?? domain;
+  try {
+    const response = await client.egress.fetch(new URL(path, `https://${first}`), request);
+    if (!known) client.hosts.set(domain, first);
+    return response;
+  } catch (error) {
+    if (known || !nameDoesNotAnswer(error)) throw error;
+    try {
+      const response = await client.egress.fetch(new URL(path, `https://${otherForm(first)}`), request);
+      client.hosts.set(domain, otherForm(first));
+      return response;
+    } catch (second) {
+      // the form the caller gave is the one its failure names
+      if (nameDoesNotAnswer(second)) throw error;
+      throw second;
+    }
+  }
+}
+
+/** Holds `domain` off until `untilMs`, in this process and (when the client has them) in the durable holds. */
+export async function holdOff(client: StorefrontClient, domain: string, untilMs: number, reason: string): Promise<void> {
+  client.heldOff.set(domain, Math.max(untilMs, client.heldOff.get(domain) ?? 0));
+  await client.holds?.hold(domain, untilMs, reason);
+}
+
+/** Fails as rate_limited when `domain` asked us to wait and that time is still ahead. */
+async function refuseIfHeld(client: StorefrontClient, domain: string): Promise<void> {
+  let heldUntil = client.heldOff.get(domain);
+  if ((heldUntil === undefined || heldUntil <= Date.now()) && client.holds && !client.holdsChecked.has(domain)) {
+    heldUntil = await client.holds.heldUntil(domain);
+    if (heldUntil !== undefined) client.heldOff.set(domain, heldUntil);
+    else client.holdsChecked.set(domain, true);
+  }
+  if (heldUntil !== undefined && heldUntil > Date.now()) {
+    const wait = Math.ceil((heldUntil - Date.now()) / 1000);
+    throw new StorefrontFailure('rate_limited', `${domain} asked us to wait; ${wait} s to go, nothing is asked of it meanwhile`, {
+      retryAfterSeconds: wait,
+    });
+  }
 }
 
 /** Rate limits (429, or 503 with Retry-After) are waited out within a read up to these bounds. */
 export const RATE_LIMIT_RETRIES = 3;
 export const RATE_LIMIT_MAX_WAIT_S = 30;
 
-/** Seconds a Retry-After header asks for (delta-seconds or an HTTP date), or undefined. */
-export function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (!text) return undefined;
-  if (/^\d+$/.test(text.trim())) return Number(text.trim());
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
-}
-
-const storefrontUrl = (domain: string, path: string) => new URL(path, `https://${domain}`);
 
 /** GET `path` of the storefront `domain`; a non-2xx answer is returned for the caller to judge. */
 export async function getStorefrontPath(
@@ -68,14 +133,14 @@ export async function getStorefrontPath(
   if (isSyntheticDomain(domain)) {
     throw new StorefrontFailure('synthetic', `${domain} is a synthetic store (the reserved .example domain): it is never contacted`);
   }
-  const heldUntil = client.heldOff.get(domain);
-  if (heldUntil !== undefined && heldUntil > Date.now()) {
-    const wait = Math.ceil((heldUntil - Date.now()) / 1000);
-    throw new StorefrontFailure('rate_limited', `${domain} asked us to wait; ${wait} s to go, nothing is asked of it meanwhile`, {
-      retryAfterSeconds: wait,
-    });
-  }
-  const rules = await client.robots.rulesFor(domain);
+  await refuseIfHeld(client, domain);
+  const rules = await client.robots.rulesFor(domain).catch(async (error: unknown) => {
+    // robots.txt asking us to wait (429, or a 5xx with Retry-After) holds the whole store off
+    if (error instanceof StorefrontFailure && error.details.retryAfterSeconds !== undefined) {
+      await holdOff(client, domain, Date.now() + error.details.retryAfterSeconds * 1000, error.message);
+    }
+    throw error;
+  });
   if (!rules.allows(path)) {
     throw new StorefrontFailure('robots', `robots.txt of ${domain} disallows ${bare} for ${CRAWLER_TOKEN}; it is not read`);
   }
@@ -83,7 +148,7 @@ export async function getStorefrontPath(
   for (let attempt = 0; ; attempt++) {
     let response: EgressResponse;
     try {
-      response = await client.egress.fetch(storefrontUrl(domain, path), {
+      response = await fetchStorefront(client, domain, path, {
         maxRedirects: options.maxRedirects ?? 5,
         followsTo: sameStorefront,
         headers: { accept },
@@ -91,7 +156,7 @@ export async function getStorefrontPath(
       });
     } catch (error) {
       if (error instanceof EgressError && error.failure === 'moved') {
-        const to = error.location!.host;
+        const to = error.location!.hostname;
         throw new StorefrontFailure(
           'moved',
           `${domain} moved: ${bare} redirects to ${to}, another host; nothing of ${to} is saved under ${domain} (request a scrape of ${to})`,
@@ -101,21 +166,29 @@ export async function getStorefrontPath(
       if (error instanceof EgressError) throw fromEgressError(error);
       throw error;
     }
+    if (response.url.pathname === '/password' && bare !== '/password') {
+      throw new StorefrontFailure('password_protected', passwordProtected(domain, bare));
+    }
     const limited = response.status === 429 || (response.status === 503 && response.headers['retry-after'] !== undefined);
     if (!limited) return response;
     const wait = retryAfterSeconds(response.headers['retry-after']) ?? 1;
     if (attempt >= RATE_LIMIT_RETRIES || wait > RATE_LIMIT_MAX_WAIT_S) {
-      client.heldOff.set(domain, Date.now() + wait * 1000);
-      throw new StorefrontFailure(
+      const failure = new StorefrontFailure(
         'rate_limited',
         `${domain} rate-limited ${bare} (HTTP ${response.status}, Retry-After ${response.headers['retry-after'] ?? 'absent'}) ` +
           `after ${attempt + 1} attempts; the scrape waits at most ${RATE_LIMIT_MAX_WAIT_S} s at a time, ${RATE_LIMIT_RETRIES} times`,
         { retryAfterSeconds: wait },
       );
+      await holdOff(client, domain, Date.now() + wait * 1000, failure.message);
+      throw failure;
     }
     await sleep(wait * 1000);
   }
 }
+
+/** The reason given when a store asks for its password: a temporary state, tried again later. */
+export const passwordProtected = (domain: string, path: string) =>
+  `${domain} is password protected (${path} leads to its password page); it is tried again later`;
 
 /** The failure of an unexpected answer, keeping the Retry-After it asked for (a 5xx may carry one too). */
 export const answerFailure = (response: EgressResponse, message: string): StorefrontFailure =>

@@ -27,6 +27,8 @@ export const STOREFRONT_FAILURE_KINDS = [
   'http_error',
   /** a document that is not what a storefront serves (not JSON, not a product list, too large) */
   'malformed',
+  /** the store shows its password page (closed to visitors for now): tried again later */
+  'password_protected',
   /** robots.txt disallows a path the read needs */
   'robots',
   /** a synthetic store (reserved .example domain): never contacted */
@@ -61,7 +63,7 @@ const EGRESS_KINDS: Record<EgressError['failure'], StorefrontFailureKind> = {
 
 /** The failure of a request the egress client could not complete (its message names host and cause). */
 export const fromEgressError = (error: EgressError): StorefrontFailure =>
-  new StorefrontFailure(EGRESS_KINDS[error.failure], error.message, error.location ? { movedTo: error.location.host } : {});
+  new StorefrontFailure(EGRESS_KINDS[error.failure], error.message, error.location ? { movedTo: error.location.hostname } : {});
 
 /** The kind of an unexpected HTTP status. */
 export function statusKind(status: number): StorefrontFailureKind {
@@ -69,4 +71,13 @@ export function statusKind(status: number): StorefrontFailureKind {
   if (status === 429) return 'rate_limited';
   if (status >= 500) return 'server_error';
   return 'http_error';
+}
+
+/** Seconds a Retry-After header asks for (delta-seconds or an HTTP date), or undefined. */
+export function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  if (/^\d+$/.test(text.trim())) return Number(text.trim());
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }

@@ -2,6 +2,7 @@
 import { builder } from '../graphql/builder.ts';
 import { notFound } from '../platform/errors.ts';
 import { domainSchema } from './domain.ts';
+import { movedDomain } from './store-moves.sql.ts';
 import { selectedFieldNames } from '../graphql/selection.ts';
 import { LEGACY_FIELDS } from './store-legacy.fields.ts';
 import { legacySummaryByDomain, storeReadByDomain, storeReadNeeds } from './store.loaders.ts';
@@ -12,7 +13,7 @@ builder.queryField('store', (t) =>
   t.field({
     extensions: rules({ quota: 'storeLookups', cache: 'public' }),
     type: StoreRef,
-    description: 'One store by domain; a full URL with scheme and www. is accepted.',
+    description: 'One store by domain; a full URL with scheme and www. is accepted. A store that moved to a new host answers under its old domain too, with its new `domain`.',
     args: { domain: t.arg.string({ required: true, validate: { schema: domainSchema } }) },
     resolve: async (_root, { domain }, ctx, info) => {
       // read what the selection needs, no more: a card of a few columns skips the app stack, the
@@ -23,7 +24,10 @@ builder.queryField('store', (t) =>
       if (!ctx.services.legacy.colocatedTable && LEGACY_FIELDS.some((field) => selected.has(field))) {
         void legacySummaryByDomain(ctx).load(domain).catch(() => undefined);
       }
-      const store = await storeReadByDomain(ctx, storeReadNeeds(selected)).load(domain);
+      // a store that moved answers under its new domain
+      const store =
+        (await storeReadByDomain(ctx, storeReadNeeds(selected)).load(domain)) ??
+        (await movedDomain(ctx.services.db.read, domain).then((to) => (to ? storeReadByDomain(ctx, storeReadNeeds(selected)).load(to) : null)));
       if (!store) throw notFound(`No store ${domain} in the catalog. Search first, or request a scrape.`, { domain });
       return store;
     },

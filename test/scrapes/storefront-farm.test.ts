@@ -2,6 +2,7 @@
 // through the egress client and a wildcard EGRESS_OVERRIDES entry: what it serves is what real
 // storefronts serve (pages past 250 products, currencies, JSON-escaped app loaders, 429s, moves,
 // failures), and a store that changes between epochs shows it.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEgress } from '../../src/platform/egress/egress.ts';
 import { parseEgressOverrides } from '../../src/platform/egress/overrides.ts';
@@ -10,7 +11,8 @@ import { compileFingerprint, type AppFingerprint } from '../../src/storefront/ap
 import { diffObservations } from '../../src/storefront/catalog-diff.ts';
 import { readProductVariants } from '../../src/storefront/product-js.ts';
 import { observeStorefront, validateStorefront, type StorefrontReader } from '../../src/storefront/read-storefront.ts';
-import { createStorefrontClient } from '../../src/storefront/storefront-client.ts';
+import { createStorefrontClient, getStorefrontPath } from '../../src/storefront/storefront-client.ts';
+import { LocalHostGate } from '../../src/platform/egress/host-gate.ts';
 import { behaviourOf, type Behaviour } from '../support/storefront-farm/farm-store.ts';
 import { startStorefrontFarm, type StorefrontFarm } from '../support/storefront-farm/farm-server.ts';
 
@@ -196,5 +198,35 @@ describe('storefront farm', () => {
     expect(own).toMatchObject({ stores: 10_000, domain: 'farm.test' });
     const viaStore = await reader.client.egress.fetch('https://s1.farm.test/__farm');
     expect(viaStore.status).toBe(404);
+  });
+
+  it('counts the requests it answers at once per host: two at once to a slow store show 2, the gated reader 1', async () => {
+    const [slow] = storesWith('slow', 1);
+    const get = () =>
+      new Promise<void>((resolve, reject) =>
+        http.get({ host: '127.0.0.1', port: farm.port, path: '/meta.json', headers: { host: slow! } }, (res) => res.resume().on('end', resolve)).on('error', reject),
+      );
+    await fetch(`http://127.0.0.1:${farm.port}/__farm/in-flight`, { method: 'DELETE' });
+    await Promise.all([get(), get()]);
+    expect(farm.stats).toMatchObject({ maxInFlightPerHost: 2, maxInFlightHost: slow });
+    await fetch(`http://127.0.0.1:${farm.port}/__farm/in-flight`, { method: 'DELETE' });
+    const gated = createStorefrontClient(
+      createEgress({ overrides: parseEgressOverrides(farm.overrides), timeoutMs: 15_000, maxBytes: 5_000_000, hostIntervalMs: 0, userAgent: 'farm-test', gate: new LocalHostGate() }),
+    );
+    await Promise.all([getStorefrontPath(gated, slow!, '/meta.json'), getStorefrontPath(gated, slow!, '/meta.json')]);
+    expect(farm.stats.maxInFlightPerHost).toBe(1);
+  });
+
+  it('serves www-only stores on their www. name alone, and robots.txt answering 429 on robots-busy stores', async () => {
+    const [wwwOnly] = storesWith('www-only', 1);
+    await expect(reader.client.egress.fetch(`https://${wwwOnly}/`)).rejects.toThrow(/ECONNRESET|socket hang up/);
+    expect((await reader.client.egress.fetch(`https://www.${wwwOnly}/`)).status).toBe(200);
+    // the reader tries the other form of the name
+    expect((await observe(wwwOnly!)).products.length).toBe(farm.products(wwwOnly!).length);
+    const [busy] = storesWith('robots-busy', 1);
+    const robots = await reader.client.egress.fetch(`https://${busy}/robots.txt`);
+    expect(robots.status).toBe(429);
+    expect(robots.headers['retry-after']).toBe('120');
+    await expect(observe(busy!)).rejects.toMatchObject({ kind: 'rate_limited', details: { retryAfterSeconds: 120 } });
   });
 });

@@ -1,24 +1,44 @@
 // Egress clients built from the configuration. Everything that reads stores' public surfaces
-// (scrapes, signal probes, the storefront observer) shares one client per process, so the per-host
-// pacing holds across features: a watched store that is also being scraped is not asked twice as
-// often. Other callers (ad libraries) build their own with their own user agent.
+// (scrapes, signal probes, the storefront observer, discovery) shares one client per process, so the
+// per-host pacing holds across features: a watched store that is also being scraped is not asked
+// twice as often. Its host gate keeps one request in flight per host across every process sharing
+// the database. Other callers (ad libraries, webhooks) build their own with their own user agent.
 import packageJson from '../../../package.json' with { type: 'json' };
-import type { Config } from '../config.ts';
+import { isIP } from 'node:net';
+import { ConfigError, type Config } from '../config.ts';
 import type { Services } from '../services.ts';
 import { createEgress, type Egress } from './egress.ts';
+import { DatabaseHostGate, type HostGate } from './host-gate.ts';
+
+/** Whether a URL's host is this machine (localhost, a loopback or unspecified address): no contact for a storefront owner. */
+function isLocal(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.') || host === '0.0.0.0';
+  return isIP(host) === 6 && (host === '::1' || host === '::' || host.startsWith('::ffff:127.'));
+}
 
 /**
  * The storefront crawler's User-Agent: its product token (the name robots.txt groups match), the
- * version, and in the comment where a storefront owner reads who we are and how to reach us.
+ * version, and in the comment where a storefront owner reads who we are and how to reach us. In
+ * production that contact must be one they can reach: a local one (the default without
+ * PUBLIC_BASE_URL) refuses to start the crawler.
  */
-export function storefrontUserAgent(config: Pick<Config, 'CRAWLER_CONTACT_URL' | 'PUBLIC_BASE_URL' | 'PORT'>): string {
+export function storefrontUserAgent(config: Pick<Config, 'CRAWLER_CONTACT_URL' | 'PUBLIC_BASE_URL' | 'PORT' | 'NODE_ENV'>): string {
   const base = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
   const contact = config.CRAWLER_CONTACT_URL ?? `${base}/v1/docs.md#crawler`;
+  if (config.NODE_ENV === 'production' && isLocal(contact)) {
+    throw new ConfigError(
+      `the storefront crawler names a contact in its User-Agent, and ${contact} is this machine: ` +
+        'set CRAWLER_CONTACT_URL (or PUBLIC_BASE_URL) to a public URL when NODE_ENV is production',
+    );
+  }
   return `store-intelligence-scraper/${packageJson.version} (+${contact})`;
 }
 
-export function egressFromConfig(config: Config, userAgent: string): Egress {
+export function egressFromConfig(config: Config, userAgent: string, gate?: HostGate): Egress {
   return createEgress({
+    gate,
     overrides: config.EGRESS_OVERRIDES,
     timeoutMs: config.EGRESS_TIMEOUT_MS,
     maxBytes: config.EGRESS_MAX_BYTES,
@@ -34,7 +54,8 @@ const storefrontClients = new WeakMap<Services, Egress>();
 export function storefrontEgress(services: Services): Egress {
   let egress = storefrontClients.get(services);
   if (!egress) {
-    egress = egressFromConfig(services.config, storefrontUserAgent(services.config));
+    const gate = new DatabaseHostGate(services.db.url, (error) => services.logger.warn({ err: error }, 'host gate session failed'));
+    egress = egressFromConfig(services.config, storefrontUserAgent(services.config), gate);
     storefrontClients.set(services, egress);
   }
   return egress;

@@ -1,7 +1,8 @@
 // The one way this service reaches the outside world (storefront scrapes, webhook deliveries).
 // Every connection goes to an address checked after DNS resolution, by the lookup the socket itself
 // uses (so a second resolution cannot swap in another address), and every redirect is checked the
-// same way. Requests have a deadline, bodies a size cap, hosts a politeness interval. EGRESS_OVERRIDES
+// same way. Requests have a deadline, bodies a size cap, hosts a politeness interval and, given a
+// host gate, one request in flight at a time (host-gate.ts). EGRESS_OVERRIDES
 // hosts go to their configured origins; TLS trusts Node's roots plus NODE_EXTRA_CA_CERTS, nothing weaker.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { readFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { checkAddress, isLoopbackName } from './address-policy.ts';
 import { EgressError } from './egress-error.ts';
+import type { HostGate } from './host-gate.ts';
 import { HostPacer } from './host-pacer.ts';
 import type { EgressOverrides } from './overrides.ts';
 
@@ -22,6 +24,8 @@ export interface EgressOptions {
   /** PEM file of extra trusted CAs (Node's NODE_EXTRA_CA_CERTS) */
   extraCaFile?: string;
   userAgent: string;
+  /** one request in flight per host (storefronts); absent = no limit (webhook receivers) */
+  gate?: HostGate;
 }
 
 export interface EgressRequest {
@@ -66,7 +70,22 @@ export function createEgress(options: EgressOptions): Egress {
     if (!override && isIP(connectHost)) refuseIfPrivate(connectHost, host);
     if (!override && isLoopbackName(host)) throw new EgressError('refused_address', `${host} is a loopback name: only public addresses are reached`);
 
-    await pacer.wait(host, request.hostIntervalMs);
+    // the host's turn first, then its spacing: the wait for a turn never eats into the spacing
+    const leave = await options.gate?.enter(host, options.timeoutMs * 3 + (request.hostIntervalMs ?? options.hostIntervalMs));
+    try {
+      await pacer.wait(host, request.hostIntervalMs);
+      return await requestOnce(url, request, { protocol, connectHost, host, override });
+    } finally {
+      leave?.();
+    }
+  }
+
+  async function requestOnce(
+    url: URL,
+    request: EgressRequest,
+    target: { protocol: string; connectHost: string; host: string; override: ReturnType<EgressOverrides['get']> },
+  ): Promise<EgressResponse> {
+    const { protocol, connectHost, host, override } = target;
     // the deadline of each hop starts after its politeness wait
     const signal = AbortSignal.timeout(options.timeoutMs);
     const transport = protocol === 'https:' ? https : http;

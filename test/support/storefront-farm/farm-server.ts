@@ -4,9 +4,13 @@
 // /collections/best-sellers/products.json, /collections/all/products.json?sort_by=best-selling,
 // /products/<handle>.js and /robots.txt. Each store answers by its behaviour (farm-store.ts).
 //
+// It counts the requests it is answering at once per host (Host header): maxInFlightPerHost is the
+// most ever seen for one host, which a crawler reading one request at a time per host keeps at 1.
+//
 // Control routes answer only on the farm's own address (Host 127.0.0.1 or localhost), never on a
 // store's name:
-//   GET  /__farm            the farm's size, domain, epoch and request counts
+//   GET  /__farm            the farm's size, domain, epoch, request counts and maxInFlightPerHost
+//   DELETE /__farm/in-flight  starts maxInFlightPerHost again from 0 (a bench run's own figure)
 //   POST /__farm/epoch      the next epoch for every store (about CHANGE_RATE of them change)
 //   POST /__farm/epoch?host=H  the next epoch for one store only
 //   GET  /__farm/visits     homepage requests per host since start (or since DELETE /__farm/visits)
@@ -31,7 +35,7 @@ export interface StorefrontFarm {
   products(host: string): FarmProduct[];
   /** homepage requests per host */
   readonly visits: ReadonlyMap<string, number>;
-  readonly stats: { requests: number; byStatus: Record<string, number> };
+  readonly stats: { requests: number; byStatus: Record<string, number>; maxInFlightPerHost: number; maxInFlightHost: string | null };
   close(): Promise<void>;
 }
 
@@ -48,7 +52,8 @@ export async function startStorefrontFarm(serverOptions: FarmServerOptions = {})
   const ownEpochs = new Map<number, number>();
   const visits = new Map<string, number>();
   const productsRequests = new Map<string, number>();
-  const stats = { requests: 0, byStatus: {} as Record<string, number> };
+  const stats = { requests: 0, byStatus: {} as Record<string, number>, maxInFlightPerHost: 0, maxInFlightHost: null as string | null };
+  const inFlight = new Map<string, number>();
   const stores = new LRUCache<string, { store: FarmStore; products?: FarmProduct[] }>({ max: 4_000 });
 
   const epochOf = (index: number) => globalEpoch + (ownEpochs.get(index) ?? 0);
@@ -76,6 +81,18 @@ export async function startStorefrontFarm(serverOptions: FarmServerOptions = {})
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     const url = new URL(req.url ?? '/', 'http://farm');
     if (host === '127.0.0.1' || host === 'localhost') return control(req, res, url);
+    // answering until the response is done or its connection is gone
+    const now = (inFlight.get(host) ?? 0) + 1;
+    inFlight.set(host, now);
+    if (now > stats.maxInFlightPerHost) {
+      stats.maxInFlightPerHost = now;
+      stats.maxInFlightHost = host;
+    }
+    res.once('close', () => {
+      const left = inFlight.get(host)! - 1;
+      if (left === 0) inFlight.delete(host);
+      else inFlight.set(host, left);
+    });
     const found = storeOfHost(host);
     if (!found) return send(res, 404, 'text/plain', 'no such store in the farm');
     const { parsed, entry } = found;
@@ -83,14 +100,24 @@ export async function startStorefrontFarm(serverOptions: FarmServerOptions = {})
     if (url.pathname === '/') visits.set(host, (visits.get(host) ?? 0) + 1);
     // a moved store's new host serves it under its new name
     const served = parsed.movedTo ? { ...store, host } : store;
-    const answer = () => storefront(req, res, url, host, served, parsed.movedTo, () => productsOf(entry));
+    const answer = () => storefront(req, res, url, host, served, parsed, () => productsOf(entry));
     if (store.behaviour === 'slow' && !parsed.movedTo) setTimeout(answer, 200 + ((store.index * 7919 + url.pathname.length * 131) % 1300));
     else answer();
   });
 
-  function storefront(req: http.IncomingMessage, res: http.ServerResponse, url: URL, host: string, store: FarmStore, movedTo: boolean, products: () => FarmProduct[]): void {
+  function storefront(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    host: string,
+    store: FarmStore,
+    { movedTo, www }: { movedTo: boolean; www: boolean },
+    products: () => FarmProduct[],
+  ): void {
     const path = url.pathname;
     const behaviour = movedTo ? 'ordinary' : behaviourAt(store.behaviour, store.epoch);
+    if (behaviour === 'www-only' && !www) return void req.socket.destroy();
+    if (behaviour === 'robots-busy' && path === '/robots.txt') return send(res, 429, 'text/plain', 'Too Many Requests', { 'retry-after': '120' });
     if (behaviour === 'moved') {
       res.writeHead(301, { location: `https://m${store.index}.${options.domain}${path}${url.search}` }).end();
       return;
@@ -146,6 +173,11 @@ export async function startStorefrontFarm(serverOptions: FarmServerOptions = {})
       if (!parsed) return json(404, { error: `${host} is not a farm store` });
       ownEpochs.set(parsed.index, (ownEpochs.get(parsed.index) ?? 0) + 1);
       return json(200, { host, epoch: epochOf(parsed.index) });
+    }
+    if (url.pathname === '/__farm/in-flight' && req.method === 'DELETE') {
+      stats.maxInFlightPerHost = 0;
+      stats.maxInFlightHost = null;
+      return json(200, {});
     }
     if (url.pathname === '/__farm/visits') {
       if (req.method === 'DELETE') {

@@ -42,7 +42,11 @@ export type Behaviour =
   /** ordinary at epoch 0, then products.json answers 502 */
   | 'breaks-later'
   /** ordinary at epoch 0, then products.json answers 429 with Retry-After: 120 */
-  | 'throttles-later';
+  | 'throttles-later'
+  /** answers only on its www. name: its apex resets every connection (as a name without an address would fail) */
+  | 'www-only'
+  /** robots.txt answers 429 with Retry-After: 120 (a busy host: wait, never read as allow-all) */
+  | 'robots-busy';
 
 /** Shares of behaviours (the rest is ordinary), in a fixed order so a store's behaviour never depends on the farm's size. */
 export const BEHAVIOURS: ReadonlyArray<readonly [Behaviour, number]> = [
@@ -60,6 +64,8 @@ export const BEHAVIOURS: ReadonlyArray<readonly [Behaviour, number]> = [
   ['moves-later', 0.005],
   ['breaks-later', 0.01],
   ['throttles-later', 0.005],
+  ['www-only', 0.003],
+  ['robots-busy', 0.003],
 ];
 
 /** Behaviours that start at epoch 1: the store is ordinary until then. */
@@ -365,15 +371,16 @@ function newProductLike(rng: Random, template: FarmProduct, handles: HandleSet, 
 }
 
 /** The store behind a farm host name, or null: s<index> (listed or unlisted) and m<index> (where a moved store went). */
-export function parseFarmHost(options: FarmOptions, host: string): { index: number; movedTo: boolean } | null {
+export function parseFarmHost(options: FarmOptions, host: string): { index: number; movedTo: boolean; www: boolean } | null {
   const suffix = `.${options.domain}`;
   if (!host.endsWith(suffix)) return null;
-  const match = /^(s|m)(\d{1,9})$/.exec(host.slice(0, -suffix.length));
+  const www = host.startsWith('www.');
+  const match = /^(s|m)(\d{1,9})$/.exec(host.slice(www ? 4 : 0, -suffix.length));
   if (!match) return null;
   const index = Number(match[2]);
   if (index >= options.stores * 2 || String(index) !== match[2]) return null;
   const movedTo = match[1] === 'm';
   const behaviour = behaviourOf(options.seed, index);
   if (movedTo && behaviour !== 'moved' && behaviour !== 'moves-later') return null;
-  return { index, movedTo };
+  return { index, movedTo, www };
 }

@@ -17,7 +17,7 @@ import { catalogRoutes, registerRest, routeRunner, type RunRoute } from '../rest
 import { registerMcp } from '../rest/mcp/index.ts';
 import { registerScrapeDashboard } from '../src/scrapes/dashboard/dashboard-page.ts';
 import { registerStoreScreenshot } from '../src/scrapes/screenshot/screenshot-route.ts';
-import { accessGraphqlPlugin, createAccess, registerAccess, webSocketGate } from '../src/access/index.ts';
+import { accessGraphqlPlugin, createAccess, registerAccess, trustedProxies, webSocketGate } from '../src/access/index.ts';
 import { encodeUrlsInPath } from '../src/http/url-in-path.ts';
 import { AccessLog, describeRequest } from '../src/http/access-log.ts';
 import { lazyRequestLogger } from '../src/http/request-logger.ts';
@@ -85,6 +85,8 @@ export async function buildServer(services: Services, options: BuildServerOption
     // a full URL as {domain}, written into the path unencoded, is read as the one segment it names
     rewriteUrl: (request) => encodeUrlsInPath(request.url ?? '/'),
     bodyLimit: BODY_LIMIT_BYTES,
+    // request.ip, the address the per-address limits count: the TCP peer unless TRUST_PROXY names proxies to believe
+    trustProxy: trustedProxies(services.config.TRUST_PROXY),
     // errors Fastify raises before routing (e.g. a malformed URL) bypass the error handler
     frameworkErrors: (error, _request, reply) => sendError(reply, toApiError(error, BODY_LIMIT_BYTES)),
     // and failures before a request exists at all (an over-long URL, a malformed request line, too slow)

@@ -25,6 +25,14 @@ function webRequestOf(request: FastifyRequest): Request {
   return new Request(new URL(request.url, `http://${request.host}`), { method: request.method, headers });
 }
 
+/** Messages of a request that no route charges: all but tools/call (charged as the route it runs); each counts against the per-minute rate. */
+function unchargedMessages(body: unknown): number {
+  const messages = Array.isArray(body) ? body : [body];
+  let count = 0;
+  for (const message of messages) if ((message as { method?: unknown } | null)?.method !== 'tools/call') count++;
+  return count;
+}
+
 export async function registerMcp(app: FastifyInstance, services: Services, runRoute: RunRoute, routes: readonly RestRoute[]): Promise<void> {
   const logger = services.logger.child({ component: 'mcp' });
   // stateless: no server-initiated stream to GET and no session to DELETE; the transport spec's
@@ -46,6 +54,7 @@ export async function registerMcp(app: FastifyInstance, services: Services, runR
   app.route({
     method: 'POST',
     url: MCP_PATH,
+    config: { rateUnitsOf: unchargedMessages },
     handler: async (request, reply) => {
       const server = createMcpServer(routes, async (route, params) => (await runRoute(route, params, { req: request, reply })).body, logger);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -14,12 +14,13 @@ import { rateLimitHeaders } from './headers.ts';
 import { isDataPrincipal, principalOf, type Principal } from './principal.ts';
 import { RateLimitedError, type LimitState } from './quota.ts';
 import type { MaybePromise } from './counters.ts';
+import type { Answer } from './provisional-charges.ts';
 
 interface AccessContext {
   /** FastifyRequest over HTTP, the upgrade IncomingMessage over WebSocket */
   req?: object;
-  /** the Fastify reply over HTTP (both faces): the rate-limit headers are set on it */
-  reply?: { header(name: string, value: string): unknown };
+  /** the Fastify reply over HTTP (both faces): the rate-limit headers are set on it, and its response settles the charge */
+  reply?: { header(name: string, value: string): unknown; raw?: Answer };
 }
 
 interface Operation {
@@ -98,7 +99,7 @@ export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessP
       }
       const { window, planName } = access.resultWindowOf(principal);
       checkResultWindow(operation.schema, operation.document, variables, { window, planName, defaultPageSize });
-      const limits = access.admit(principal, cost.charge);
+      const limits = access.admit(principal, cost.charge, context.reply?.raw);
       if (limits instanceof Promise) {
         return limits.then(
           (settled) => {

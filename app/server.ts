@@ -14,10 +14,10 @@ import { DEFAULT_PAGE_SIZE } from '../src/graphql/pagination.ts';
 import { schema } from '../src/graphql/schema.ts';
 import { parseDomain } from '../src/stores/domain.ts';
 import { catalogRoutes, registerRest, routeRunner, type RunRoute } from '../rest/index.ts';
-import { registerMcp } from '../rest/mcp/index.ts';
+import { MCP_PATH, mcpResourceMetadataUrl, registerMcp } from '../rest/mcp/index.ts';
 import { registerScrapeDashboard } from '../src/scrapes/dashboard/dashboard-page.ts';
 import { registerStoreScreenshot } from '../src/scrapes/screenshot/screenshot-route.ts';
-import { accessGraphqlPlugin, createAccess, registerAccess, trustedProxies, webSocketGate } from '../src/access/index.ts';
+import { accessGraphqlPlugin, bearerChallenge, createAccess, registerAccess, trustedProxies, webSocketGate } from '../src/access/index.ts';
 import { encodeUrlsInPath } from '../src/http/url-in-path.ts';
 import { AccessLog, describeRequest } from '../src/http/access-log.ts';
 import { lazyRequestLogger } from '../src/http/request-logger.ts';
@@ -131,6 +131,10 @@ export async function buildServer(services: Services, options: BuildServerOption
     const apiError = toApiError(error, BODY_LIMIT_BYTES);
     if (apiError.code === 'internal') request.log.error({ err: error }, 'request failed unexpectedly');
     else if (apiError.code === 'query_timeout') request.log.warn({ err: error }, 'query timed out');
+    if (apiError.status === 401) {
+      const resourceMetadata = request.routeOptions.url === MCP_PATH ? mcpResourceMetadataUrl(services.config, request) : undefined;
+      reply.header('www-authenticate', bearerChallenge(apiError, resourceMetadata));
+    }
     if (request.routeOptions.url === GRAPHQL_PATH) return sendGraphqlError(reply, apiError);
     return sendError(reply, apiError);
   });

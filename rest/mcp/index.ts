@@ -15,6 +15,17 @@ import { MCP_PATH } from './mcp-path.ts';
 
 export { MCP_PATH } from './mcp-path.ts';
 
+/** RFC 9728: the protected-resource metadata of a resource at /mcp lives at this path */
+export const MCP_RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
+
+/** The service's own address as callers reach it: PUBLIC_BASE_URL, else the request's. */
+const baseUrlOf = (config: Pick<Services['config'], 'PUBLIC_BASE_URL'>, request: FastifyRequest) =>
+  (config.PUBLIC_BASE_URL ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
+
+/** Where an MCP client finds how to authenticate to /mcp (named in the WWW-Authenticate of its 401s). */
+export const mcpResourceMetadataUrl = (config: Pick<Services['config'], 'PUBLIC_BASE_URL'>, request: FastifyRequest) =>
+  `${baseUrlOf(config, request)}${MCP_RESOURCE_METADATA_PATH}`;
+
 /** The request as the SDK's web-standard transport reads it; the body is handed over already parsed. */
 function webRequestOf(request: FastifyRequest): Request {
   const headers = new Headers();
@@ -37,6 +48,16 @@ export async function registerMcp(app: FastifyInstance, services: Services, runR
   const logger = services.logger.child({ component: 'mcp' });
   // stateless: no server-initiated stream to GET and no session to DELETE; the transport spec's
   // answer to those is 405 (the SDK's client then carries on with POSTs alone)
+  // no authorization server: a key is minted out of band (`npm run keys`, the web app) and sent as a bearer token
+  app.get(MCP_RESOURCE_METADATA_PATH, { config: { servesNoData: true } }, async (request) => {
+    const base = baseUrlOf(services.config, request);
+    return {
+      resource: `${base}${MCP_PATH}`,
+      resource_name: 'Store-Intelligence API (MCP)',
+      bearer_methods_supported: ['header'],
+      resource_documentation: `${base}/docs`,
+    };
+  });
   app.route({
     method: ['GET', 'DELETE'],
     url: MCP_PATH,

@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../platform/errors.ts';
 import type { Services } from '../platform/services.ts';
 import { anyLiveKey, KEYS_CHANGED_CHANNEL, KeyAuthenticator, missingKey } from './authenticate.ts';
+import { asInvalidToken } from './challenge.ts';
 import { clientKey } from './client-address.ts';
 import { createCounters, type Counters, type MaybePromise } from './counters.ts';
 import { presentedApiKey, presentedServiceToken } from './credentials.ts';
@@ -80,7 +81,7 @@ export async function createAccess(services: Services): Promise<Access> {
     const token = presentedServiceToken(headers);
     if (token !== undefined) {
       if (!serviceToken || !timingSafeEqual(sha256(token), serviceToken)) {
-        throw new ApiError('unauthorized', 'The service token is not valid.');
+        throw asInvalidToken(new ApiError('unauthorized', 'The service token is not valid.'));
       }
       return { kind: 'webApp' };
     }

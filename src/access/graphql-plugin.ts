@@ -9,6 +9,7 @@ import type { Plugin } from 'graphql-yoga';
 import { ApiError, reasonError } from '../platform/errors.ts';
 import { ACCESS_IN_CONTEXT, type Access } from './access.ts';
 import { missingKey } from './authenticate.ts';
+import { bearerChallenge } from './challenge.ts';
 import { checkResultWindow, operationCost } from './graphql-charges.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { isDataPrincipal, principalOf, type Principal } from './principal.ts';
@@ -39,6 +40,7 @@ const webAppOnly = (principal: Principal) =>
 export function toGraphqlError(error: ApiError, limits: LimitState[] = []): GraphQLError {
   const headers: Record<string, string> = { ...rateLimitHeaders(limits) };
   if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
+  if (error.status === 401) headers['WWW-Authenticate'] = bearerChallenge(error);
   return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: error.status, headers } } });
 }
 

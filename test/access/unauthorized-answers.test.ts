@@ -43,19 +43,19 @@ describe('401 answers and /v1/usage while rate-limited', () => {
     const res = await server.app.inject({
       method: 'POST',
       url: '/mcp',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: { host: 'api.example.test', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
     });
     expect(res.statusCode).toBe(401);
     expect(res.headers['www-authenticate']).toBe(
-      'Bearer realm="store-intelligence", resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"',
+      'Bearer realm="store-intelligence", resource_metadata="http://api.example.test/.well-known/oauth-protected-resource/mcp"',
     );
   });
 
   it('serves the protected-resource metadata MCP clients look up', async () => {
-    const res = await get('/.well-known/oauth-protected-resource/mcp');
+    const res = await get('/.well-known/oauth-protected-resource/mcp', { host: 'api.example.test' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ resource: 'http://localhost/mcp', bearer_methods_supported: ['header'] });
+    expect(res.json()).toMatchObject({ resource: 'http://api.example.test/mcp', bearer_methods_supported: ['header'] });
   });
 
   it('answers /v1/usage while the key is rate-limited, and never counts it', async () => {

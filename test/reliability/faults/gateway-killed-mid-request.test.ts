@@ -29,7 +29,7 @@ describe.skipIf(skipWithout(hasRedisServer))('a gateway killed between the charg
   const gateways: GatewayProcess[] = [];
 
   const start = async () => {
-    const gateway = await startGatewayProcess({ DATABASE_URL: db.url, REDIS_URL: redis.url, QUOTA_REDIS_PREFIX: prefix, RESPONSE_CACHE_TTL_MS: '0' });
+    const gateway = await startGatewayProcess({ DATABASE_URL: db.url, REDIS_URL: redis.url, QUOTA_REDIS_PREFIX: prefix, RESPONSE_CACHE_TTL_MS: '0' }, 150_000);
     gateways.push(gateway);
     return gateway;
   };
@@ -104,5 +104,5 @@ describe.skipIf(skipWithout(hasRedisServer))('a gateway killed between the charg
     expect(await charged()).toEqual({ bucket: 1, perKey: 1 });
     expect((await lookUp(third)).status).toBe(200);
     expect(await charged()).toEqual({ bucket: 2, perKey: 2 });
-  }, 240_000);
+  }, 600_000);
 });

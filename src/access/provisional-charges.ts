@@ -80,8 +80,8 @@ return out
 const REPLAY_SCRIPT = `
 if redis.call('hexists', KEYS[1], ARGV[1]) == 0 then
   for i = 2, #KEYS do
-    redis.call('set', KEYS[i], 0, 'EX', tonumber(ARGV[2 * i]), 'NX')
-    redis.call('incrby', KEYS[i], tonumber(ARGV[2 * i - 1]))
+    redis.call('set', KEYS[i], 0, 'EX', tonumber(ARGV[2 * i + 1]), 'NX')
+    redis.call('incrby', KEYS[i], tonumber(ARGV[2 * i]))
   end
   if ARGV[3] == '0' then redis.call('hset', KEYS[1], ARGV[1], ARGV[2]) end
 elseif ARGV[3] == '1' then

@@ -139,7 +139,7 @@ export function createCounters(options: CreateCountersOptions): Counters {
   };
   redis.on('ready', noteConnection);
 
-  const provisional = new ProvisionalCharges(redis, options.keyPrefix, log);
+  const provisional = new ProvisionalCharges(redis, options.keyPrefix, log, noteConnection);
   const close = async () => {
     await provisional.close();
     await closeRedis(redis);

@@ -130,6 +130,8 @@ export class ProvisionalCharges {
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly logger: Logger,
+    /** notes the connection's state before each charge (the counters' outage warning) */
+    private readonly beforeEachCharge: () => void = () => undefined,
   ) {
     this.records = `${prefix}:provisional:${this.processId}`;
     this.lease = `${prefix}:alive:${this.processId}`;
@@ -149,6 +151,7 @@ export class ProvisionalCharges {
    * counted, keeps the charge provisional until `answer` closes (final at once without one).
    */
   async charge(meters: ChargedMeter[], answer?: Answer): Promise<ChargeOutcome> {
+    this.beforeEachCharge();
     const id = String(++this.sequence);
     const record = this.recordOf(meters);
     let outcome: ChargeOutcome;

@@ -177,7 +177,7 @@ async function soak() {
   };
   const gateways = [
     serviceProcess({ name: 'gateway-1', script: 'app/main.ts', env: { ...env, SEED_STORES: String(stores) }, port: await port(), startTimeoutMs: 600_000 }),
-    serviceProcess({ name: 'gateway-2', script: 'app/main.ts', env: { ...env, SEED_STORES: '0' }, port: await port() }),
+    serviceProcess({ name: 'gateway-2', script: 'app/main.ts', env: { ...env, SEED_STORES: '0' }, port: await port(), startTimeoutMs: 300_000 }),
   ];
   const workers = [1, 2].map((n) => serviceProcess({ name: `worker-${n}`, script: 'src/worker.ts', env }));
   for (const p of [...gateways, ...workers]) cleanups.push(() => p.stop());

@@ -15,10 +15,10 @@ import { DEFAULT_PAGE_SIZE } from '../src/graphql/pagination.ts';
 import { schema } from '../src/graphql/schema.ts';
 import { parseDomain } from '../src/stores/domain.ts';
 import { catalogRoutes, registerRest, routeRunner, type RunRoute } from '../rest/index.ts';
-import { registerMcp } from '../rest/mcp/index.ts';
+import { MCP_PATH, mcpResourceMetadataUrl, registerMcp } from '../rest/mcp/index.ts';
 import { registerScrapeDashboard } from '../src/scrapes/dashboard/dashboard-page.ts';
 import { registerStoreScreenshot } from '../src/scrapes/screenshot/screenshot-route.ts';
-import { accessGraphqlPlugin, createAccess, registerAccess, webSocketGate } from '../src/access/index.ts';
+import { accessGraphqlPlugin, bearerChallenge, createAccess, registerAccess, trustedProxies, webSocketGate } from '../src/access/index.ts';
 import { encodeUrlsInPath } from '../src/http/url-in-path.ts';
 import { AccessLog, describeRequest } from '../src/http/access-log.ts';
 import { lazyRequestLogger } from '../src/http/request-logger.ts';
@@ -88,6 +88,8 @@ export async function buildServer(services: Services, options: BuildServerOption
     // a full URL as {domain}, written into the path unencoded, is read as the one segment it names
     rewriteUrl: (request) => encodeUrlsInPath(request.url ?? '/'),
     bodyLimit: BODY_LIMIT_BYTES,
+    // request.ip, the address the per-address limits count: the TCP peer unless TRUST_PROXY names proxies to believe
+    trustProxy: trustedProxies(services.config.TRUST_PROXY),
     // errors Fastify raises before routing (e.g. a malformed URL) bypass the error handler
     frameworkErrors: (error, _request, reply) => sendError(reply, toApiError(error, BODY_LIMIT_BYTES)),
     // and failures before a request exists at all (an over-long URL, a malformed request line, too slow)
@@ -138,6 +140,10 @@ export async function buildServer(services: Services, options: BuildServerOption
     if (isDatabaseUnavailable(apiError)) request.log.warn({ reason: 'database_unavailable' }, 'data store unavailable');
     else if (apiError.code === 'internal') request.log.error({ err: error }, 'request failed unexpectedly');
     else if (apiError.code === 'query_timeout') request.log.warn({ err: error }, 'query timed out');
+    if (apiError.status === 401) {
+      const resourceMetadata = request.routeOptions.url === MCP_PATH ? mcpResourceMetadataUrl(services.config, request) : undefined;
+      reply.header('www-authenticate', bearerChallenge(apiError, resourceMetadata));
+    }
     if (request.routeOptions.url === GRAPHQL_PATH) return sendGraphqlError(reply, apiError);
     return sendError(reply, apiError);
   });

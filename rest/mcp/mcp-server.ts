@@ -10,7 +10,7 @@ import { ApiError } from '../../src/platform/errors.ts';
 import type { Logger } from '../../src/platform/logger.ts';
 import type { ErrorEnvelope } from '../../src/http/error-envelope.ts';
 import type { RestRoute } from '../route.ts';
-import { paramsOf, toolOf } from './tools.ts';
+import { mcpToolsOf, paramsOf } from './tools.ts';
 
 export const MCP_INSTRUCTIONS = [
   'Facts about online stores on one e-commerce platform, their products and the apps they run. Each tool is one ' +
@@ -32,8 +32,8 @@ export function createMcpServer(routes: readonly RestRoute[], callRoute: CallRou
     { name: 'store-intelligence', title: 'Store-Intelligence API', version: packageJson.version },
     { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS },
   );
-  const byName = new Map(routes.map((route) => [route.operationId, route]));
-  const tools = routes.map(toolOf);
+  const byName = routesByName(routes);
+  const tools = mcpToolsOf(routes);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
@@ -50,6 +50,14 @@ export function createMcpServer(routes: readonly RestRoute[], callRoute: CallRou
     }
   });
   return server;
+}
+
+const byNameOfTable = new WeakMap<readonly RestRoute[], Map<string, RestRoute>>();
+
+function routesByName(routes: readonly RestRoute[]): Map<string, RestRoute> {
+  let byName = byNameOfTable.get(routes);
+  if (!byName) byNameOfTable.set(routes, (byName = new Map(routes.map((route) => [route.operationId, route]))));
+  return byName;
 }
 
 function refused(error: ApiError): CallToolResult {

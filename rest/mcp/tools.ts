@@ -43,6 +43,15 @@ export function toolOf(route: RestRoute): Tool {
   };
 }
 
+/** The tools of a route table, built once per table: every MCP request lists or calls them. */
+const toolsByTable = new WeakMap<readonly RestRoute[], Tool[]>();
+
+export function mcpToolsOf(routes: readonly RestRoute[]): Tool[] {
+  let tools = toolsByTable.get(routes);
+  if (!tools) toolsByTable.set(routes, (tools = routes.map(toolOf)));
+  return tools;
+}
+
 /** A tool call's arguments as the route's parameters; throws the bad_request REST would answer. */
 export function paramsOf(route: RestRoute, args: Record<string, unknown>): Record<string, unknown> {
   const path: Record<string, unknown> = {};

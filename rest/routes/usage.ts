@@ -10,9 +10,9 @@ export const getUsage = defineRoute({
   summary: "The key's limits today: each bucket's limit, used, remaining and reset",
   description:
     'Every limit the key counts against, by the names the RateLimit and RateLimit-Policy headers use: perMinute, ' +
-    "perKeyDaily and each daily bucket of the key's account (shared with the web app). The call counts like a data " +
-    'request without a bucket (one unit of perMinute and of perKeyDaily), and the figures are read after it was ' +
-    'counted, so they agree with its own rate-limit headers. In open-dev mode: perMinute per client address only.',
+    "perKeyDaily and each daily bucket of the key's account (shared with the web app). The call itself is never " +
+    'counted and never refused by a limit, so it answers while the key is rate-limited (its rate-limit headers show ' +
+    'perMinute and perKeyDaily as they stand). In open-dev mode: perMinute per client address only.',
   document: GetUsageDocument,
   pathParams: noPathParams,
   query: noQuery,

@@ -7,17 +7,20 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../platform/errors.ts';
 import type { Services } from '../platform/services.ts';
 import { anyLiveKey, isLoopbackClient, KEYS_CHANGED_CHANNEL, KeyAuthenticator, missingKey, openDevLoopbackOnly, OpenDevMode } from './authenticate.ts';
+import { asInvalidToken } from './challenge.ts';
+import { clientKey } from './client-address.ts';
 import { createCounters, type Counters, type MaybePromise } from './counters.ts';
 import { presentedApiKey, presentedServiceToken } from './credentials.ts';
 import { paidPlanRequired } from './api-keys.ts';
 import { resolvePlans } from './plans.ts';
+import type { Answer } from './provisional-charges.ts';
 import { Quotas, type Charge, type LimitState } from './quota.ts';
 import type { DataPrincipal, Principal } from './principal.ts';
 
 export interface IdentifyOptions {
   /** what to call a request without credentials when open-dev mode is off: anonymous (/graphql) or unauthorized */
   allowAnonymous: boolean;
-  /** the client's address, for open-dev mode's per-address rate */
+  /** the client's address (after TRUST_PROXY), for the per-address limits; counted by clientKey */
   client: string;
   /** the client's connection (its socket): a key presented again on it is not hashed again */
   connection?: object;
@@ -28,8 +31,12 @@ export interface Access {
   readonly counters: Counters;
   /** The caller, at once for a cached key (nearly every request) or through a promise; never throws, it rejects. */
   identify(headers: IncomingHttpHeaders, options: IdentifyOptions): MaybePromise<Principal>;
-  /** Checks the plan allows this request, then charges it; returns the limits for the headers (at once with in-process counters). */
-  admit(principal: DataPrincipal, charge: Charge): MaybePromise<LimitState[]>;
+  /**
+   * Checks the plan allows this request, then charges it; returns the limits for the headers (at
+   * once with in-process counters). With shared counters the charge is final once `answer` (the
+   * HTTP response) closes, and refunded if this process dies before (provisional-charges.ts).
+   */
+  admit(principal: DataPrincipal, charge: Charge, answer?: Answer): MaybePromise<LimitState[]>;
   /** a list read past the plan's result window: bad_request (GraphQL checks its own arguments with this) */
   resultWindowOf(principal: DataPrincipal): { window: number; planName: string };
   isOpenDevMode(): Promise<boolean>;
@@ -75,14 +82,14 @@ export async function createAccess(services: Services): Promise<Access> {
     const token = presentedServiceToken(headers);
     if (token !== undefined) {
       if (!serviceToken || !timingSafeEqual(sha256(token), serviceToken)) {
-        throw new ApiError('unauthorized', 'The service token is not valid.');
+        throw asInvalidToken(new ApiError('unauthorized', 'The service token is not valid.'));
       }
       return { kind: 'webApp' };
     }
     const key = presentedApiKey(headers);
     if (key !== undefined) return authenticator.authenticate(key, options.connection);
     return isOpenDevMode().then((open): Principal => {
-      if (open && isLoopbackClient(options.client)) return { kind: 'openDev', client: options.client };
+      if (open && isLoopbackClient(options.client)) return { kind: 'openDev', client: clientKey(options.client) };
       if (options.allowAnonymous) return { kind: 'anonymous' };
       throw open ? openDevLoopbackOnly() : missingKey();
     });
@@ -90,12 +97,12 @@ export async function createAccess(services: Services): Promise<Access> {
 
   // a caller without a valid credential counts against its address's per-minute limit
   const identified = async (principal: Principal, options: IdentifyOptions): Promise<Principal> => {
-    await quotas.chargeUnauthenticated(options.client, config.UNAUTHENTICATED_PER_MINUTE);
+    await quotas.chargeUnauthenticated(clientKey(options.client), config.UNAUTHENTICATED_PER_MINUTE);
     return principal;
   };
   const refused = async (error: unknown, options: IdentifyOptions): Promise<never> => {
     if (error instanceof ApiError && error.code === 'unauthorized') {
-      await quotas.chargeUnauthenticated(options.client, config.UNAUTHENTICATED_PER_MINUTE);
+      await quotas.chargeUnauthenticated(clientKey(options.client), config.UNAUTHENTICATED_PER_MINUTE);
     }
     throw error;
   };
@@ -118,9 +125,9 @@ export async function createAccess(services: Services): Promise<Access> {
       }
       return principal.kind === 'anonymous' ? identified(principal, options) : principal;
     },
-    admit(principal, charge) {
+    admit(principal, charge, answer) {
       if (principal.kind === 'key' && !plans[principal.plan].apiAccess) throw paidPlanRequired(principal.plan);
-      return quotas.charge(principal, charge);
+      return quotas.charge(principal, charge, answer);
     },
     resultWindowOf(principal) {
       const planName = principal.kind === 'key' ? principal.plan : 'open-dev';

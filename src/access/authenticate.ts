@@ -15,6 +15,7 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import { ApiError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Services } from '../platform/services.ts';
+import { asInvalidToken } from './challenge.ts';
 import { hashApiKey, sameHash } from './key-format.ts';
 import type { KeyPrincipal } from './principal.ts';
 
@@ -36,11 +37,17 @@ export async function announceKeysChanged(pubsub: Pick<Services['pubsub'], 'publ
   }
 }
 
+/** how to get a key, in every refusal for want of a valid one */
+const HOW_TO_MINT =
+  'On a self-hosted server, mint one with: npm run keys -- create --account ACCOUNT --plan starter (the hosted service mints keys on its web app\'s integrations page, for paid plans).';
+
 export const invalidKey = () =>
-  new ApiError('unauthorized', 'The API key is not valid (unknown or revoked). Send a current key in Authorization: Bearer <key> or X-Api-Key.');
+  asInvalidToken(
+    new ApiError('unauthorized', `The API key is not valid (unknown or revoked). Send a current key in Authorization: Bearer <key> or X-Api-Key. ${HOW_TO_MINT}`),
+  );
 
 export const missingKey = () =>
-  new ApiError('unauthorized', 'An API key is required: send Authorization: Bearer <key> or X-Api-Key: <key>. On a self-hosted server, mint one with: npm run keys -- create --account ACCOUNT --plan starter (the hosted service mints keys on its web app\'s integrations page, for paid plans).');
+  new ApiError('unauthorized', `An API key is required: send Authorization: Bearer <key> or X-Api-Key: <key>. ${HOW_TO_MINT}`);
 
 /**
  * The last key each connection presented, with its hash. A client sends the same key on every

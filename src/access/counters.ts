@@ -10,6 +10,7 @@
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from '../platform/logger.ts';
 import { closeRedis, createRedis } from '../platform/redis.ts';
+import { ProvisionalCharges } from './provisional-charges.ts';
 
 export interface CounterReading {
   /** units counted so far in this window, this call's included */
@@ -27,6 +28,8 @@ export interface Counters {
   add(key: string, units: number, ttlSeconds: number): MaybePromise<CounterReading>;
   subtract(key: string, units: number, ttlSeconds: number): MaybePromise<void>;
   read(key: string): MaybePromise<CounterReading | null>;
+  /** shared counters only: charges kept provisional until their request ends (provisional-charges.ts) */
+  readonly provisional?: ProvisionalCharges;
   close(): Promise<void>;
 }
 
@@ -136,7 +139,12 @@ export function createCounters(options: CreateCountersOptions): Counters {
   };
   redis.on('ready', noteConnection);
 
-  return redisCounters(limiter, () => closeRedis(redis), noteConnection);
+  const provisional = new ProvisionalCharges(redis, options.keyPrefix, log, noteConnection);
+  const close = async () => {
+    await provisional.close();
+    await closeRedis(redis);
+  };
+  return { ...redisCounters(limiter, close, noteConnection), provisional };
 }
 
 /** The Redis limiter as counters; `beforeEachCall` notes the connection's state first (an outage's warning, its carry-over). */

@@ -15,6 +15,8 @@ export interface FieldRules {
   webAppOnly?: true;
   /** only a key carrying this scope may call it (open-dev mode, with no keys at all, may too): internal data such as the crawler's state */
   scope?: KeyScope;
+  /** never counted nor refused by a limit (the key's own usage, as GitHub's /rate_limit); a caller still needs a key */
+  free?: true;
   /** 'public': the answer depends on the arguments alone, never on the caller, so it may be cached */
   cache?: 'public';
 }

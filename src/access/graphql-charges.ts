@@ -3,7 +3,7 @@
 // same response name, execute once and count once), as the REST route over the same field does (a query with three
 // root fields costs what three REST calls cost). `node`/`nodes` count one lookup per id, in the
 // bucket its type declares. Buckets, units and the web-app-only rule are declared on the fields
-// (field-rules.ts). Introspection is free. Lists may not reach past the plan's result window.
+// (field-rules.ts). Introspection is free, and so is a field declared free (the key's usage). Lists may not reach past the plan's result window.
 import {
   getArgumentValues,
   getDirectiveValues,
@@ -104,6 +104,7 @@ function costOf(
       cost.webAppFields.push(name);
       continue;
     }
+    if (declared.free) continue;
     cost.dataFields.push(name);
     if (declared.scope) cost.scopedFields.push({ field: name, scope: declared.scope });
     if ((name === 'node' || name === 'nodes') && definition) {

@@ -10,6 +10,7 @@ import type { Plugin } from 'graphql-yoga';
 import { ApiError, reasonError } from '../platform/errors.ts';
 import { ACCESS_IN_CONTEXT, type Access } from './access.ts';
 import { missingKey } from './authenticate.ts';
+import { bearerChallenge } from './challenge.ts';
 import { checkResultWindow, operationCost } from './graphql-charges.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { isDataPrincipal, principalOf, type Principal } from './principal.ts';
@@ -24,12 +25,13 @@ interface HttpRequest {
   headers: IncomingHttpHeaders;
 }
 const isHttpRequest = (req: object | undefined): req is HttpRequest => req !== undefined && 'raw' in req && 'ip' in req;
+import type { Answer } from './provisional-charges.ts';
 
 interface AccessContext {
   /** FastifyRequest over HTTP, the upgrade IncomingMessage over WebSocket */
   req?: object;
-  /** the Fastify reply over HTTP (both faces): the rate-limit headers are set on it */
-  reply?: { header(name: string, value: string): unknown };
+  /** the Fastify reply over HTTP (both faces): the rate-limit headers are set on it, and its response settles the charge */
+  reply?: { header(name: string, value: string): unknown; raw?: Answer };
 }
 
 interface Operation {
@@ -48,6 +50,7 @@ const webAppOnly = (principal: Principal) =>
 export function toGraphqlError(error: ApiError, limits: LimitState[] = []): GraphQLError {
   const headers: Record<string, string> = { ...rateLimitHeaders(limits) };
   if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
+  if (error.status === 401) headers['WWW-Authenticate'] = bearerChallenge(error);
   return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: error.status, headers } } });
 }
 
@@ -108,7 +111,7 @@ export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessP
       }
       const { window, planName } = access.resultWindowOf(principal);
       checkResultWindow(operation.schema, operation.document, variables, { window, planName, defaultPageSize });
-      const limits = access.admit(principal, cost.charge);
+      const limits = access.admit(principal, cost.charge, context.reply?.raw);
       if (limits instanceof Promise) {
         return limits.then(
           (settled) => {

@@ -12,12 +12,14 @@ import type { Access } from './access.ts';
 import { credentialInQuery, keyInQueryError } from './credentials.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { bindPrincipal, isDataPrincipal, principalOf, type Principal } from './principal.ts';
-import { RateLimitedError } from './quota.ts';
+import { RateLimitedError, type Charge } from './quota.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** a data route that runs no GraphQL operation (a screenshot image): charged here, one request against the rate and per-key ceiling */
     chargedPerRequest?: boolean;
+    /** a route whose requests count here against the per-minute rate alone, this many units for a parsed body (MCP: its messages the routes do not charge) */
+    rateUnitsOf?: (body: unknown) => number;
     /** a route that serves no catalog data (discovery documents, health, the dashboard's HTML): no key, never limited */
     servesNoData?: boolean;
     /** callers are identified but may be anonymous (/graphql: what an anonymous caller may run is its fields' to decide) */
@@ -50,12 +52,15 @@ export function registerAccess(app: FastifyInstance, access: Access): void {
   });
   // in Fastify's callback form: most routes pass straight through it, and then no promise is made
   app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-    if (!request.routeOptions.config.chargedPerRequest) return done();
+    const { chargedPerRequest, rateUnitsOf } = request.routeOptions.config;
+    if (!chargedPerRequest && !rateUnitsOf) return done();
     const principal = principalOf(request);
     if (!isDataPrincipal(principal)) return done();
+    const charge: Charge = chargedPerRequest ? { units: 1, buckets: {} } : { units: rateUnitsOf!(request.body), buckets: {}, rateOnly: true };
+    if (charge.units <= 0) return done();
     // Promise.resolve().then: a refusal thrown at once (in-process counters) and one rejected (Redis) take the same path
     Promise.resolve()
-      .then(() => access.admit(principal, { units: 1, buckets: {} }))
+      .then(() => access.admit(principal, charge, reply.raw))
       .then(
         (limits) => {
           reply.headers(rateLimitHeaders(limits));

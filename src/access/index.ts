@@ -4,6 +4,8 @@
 // whose key a request carries.
 export { createAccess, type Access } from './access.ts';
 export { OpenDevMode } from './authenticate.ts';
+export { trustedProxies } from './client-address.ts';
+export { bearerChallenge } from './challenge.ts';
 export { accessGraphqlPlugin } from './graphql-plugin.ts';
 export { registerAccess } from './http-hook.ts';
 export { principalOf, type Principal, type KeyPrincipal } from './principal.ts';

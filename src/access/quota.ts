@@ -12,6 +12,7 @@
 // Values are plain integers (INCRBY); daily keys expire an hour after their UTC day ends.
 import { ApiError } from '../platform/errors.ts';
 import type { CounterReading, Counters, MaybePromise } from './counters.ts';
+import type { Answer } from './provisional-charges.ts';
 import type { PlanLimits, Plans, QuotaBucket } from './plans.ts';
 import type { DataPrincipal } from './principal.ts';
 
@@ -31,6 +32,8 @@ export interface LimitState {
 export interface Charge {
   units: number;
   buckets: Partial<Record<QuotaBucket, number>>;
+  /** counts against the per-minute rate alone (MCP's protocol messages): not the per-key ceiling nor a bucket */
+  rateOnly?: boolean;
 }
 
 export class RateLimitedError extends ApiError {
@@ -99,18 +102,24 @@ export class Quotas {
 
   /**
    * Counts `charge` against every limit of the principal; throws RateLimitedError past any of them.
-   * With in-process counters it answers (or throws) at once; with Redis's, through a promise.
+   * With in-process counters it answers (or throws) at once; with Redis's, through a promise, and
+   * the charge stays provisional until `answer` closes: refunded if this process dies before.
    */
-  charge(principal: DataPrincipal, charge: Charge): MaybePromise<LimitState[]> {
+  charge(principal: DataPrincipal, charge: Charge, answer?: Answer): MaybePromise<LimitState[]> {
     const now = this.now();
     const meters = this.metersFor(principal, charge, now);
+    if (this.counters.provisional) {
+      return this.counters.provisional
+        .charge(meters, answer)
+        .then(({ readings, takenBack }) => this.limitsOrRefusal(meters, readings, now, takenBack));
+    }
     const readings = meters.map((m) => this.counters.add(m.key, m.units, m.ttlSeconds));
     if (readings.some(isPromise)) return Promise.all(readings).then((settled) => this.limitsOrRefusal(meters, settled, now));
     return this.limitsOrRefusal(meters, readings as CounterReading[], now);
   }
 
   /** The limits as this request leaves them, or (past any of them) its units taken back and RateLimitedError. */
-  private limitsOrRefusal(meters: Meter[], readings: CounterReading[], now: Date): MaybePromise<LimitState[]> {
+  private limitsOrRefusal(meters: Meter[], readings: CounterReading[], now: Date, alreadyTakenBack = false): MaybePromise<LimitState[]> {
     const limits = meters.map((meter, i): LimitState => ({
       policy: meter.policy,
       limit: meter.limit,
@@ -128,6 +137,7 @@ export class Quotas {
       exceeded.includes(l) ? { ...l, remaining: 0 } : { ...l, remaining: Math.min(l.limit, l.remaining + meters[i]!.units) },
     );
     const refusal = new RateLimitedError(worst, refunded);
+    if (alreadyTakenBack) throw refusal;
     const takenBack = meters.map((m) => this.counters.subtract(m.key, m.units, m.ttlSeconds));
     if (takenBack.some(isPromise)) {
       return Promise.all(takenBack).then(() => {
@@ -204,7 +214,7 @@ export class Quotas {
     const meters: Meter[] = [
       { policy: 'perMinute', key: `minute:${who}`, limit: plan.perMinute, units: charge.units, ttlSeconds: MINUTE, windowSeconds: MINUTE },
     ];
-    if (principal.kind !== 'key') return meters;
+    if (principal.kind !== 'key' || charge.rateOnly) return meters;
     const day = utcDay(now);
     const ttlSeconds = secondsUntilUtcMidnight(now) + DAILY_KEY_GRACE_SECONDS;
     if (plan.perKeyDaily !== null) {

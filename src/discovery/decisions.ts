@@ -179,7 +179,7 @@ export const DECISIONS: readonly Decision[] = [
       `and RateLimit naming each limit; a starter key's first store search of the day, an hour before UTC midnight, ` +
       `gets \`RateLimit-Policy: ${RATE_LIMIT_EXAMPLE['RateLimit-Policy']}\` and \`RateLimit: ${RATE_LIMIT_EXAMPLE.RateLimit}\`. ` +
       'A 429 adds Retry-After in seconds and `details: {bucket, limit, window, retryAfter}`. GET /v1/usage reads ' +
-      'the same figures for the key without spending any.',
+      'the same figures for the key without spending any: it is never counted and answers while the key is rate-limited.',
   },
   {
     topic: 'Quotas and plans',
@@ -189,8 +189,23 @@ export const DECISIONS: readonly Decision[] = [
       `renew at 00:00 UTC; the minute window starts with its first request. A refused request counts against ` +
       `nothing. Requests that bring no valid credential (a missing, unknown or revoked key; anonymous GraphQL) are ` +
       `limited per client address (UNAUTHENTICATED_PER_MINUTE, default 60 a minute; past it rate_limited with ` +
-      `details.bucket "unauthenticated"); a valid key is never refused by that limit. ${describePlans()} Free accounts cannot mint keys; a key whose account is on the free plan is ` +
-      'refused with HTTP 403, code unauthorized, `details.reason: "plan"`. GraphQL counts each root field as one request in its bucket (`node`/`nodes`: one per id).',
+      `details.bucket "unauthenticated"); a valid key is never refused by that limit. The client address is the TCP ` +
+      `peer unless TRUST_PROXY names the proxies in front (a hop count, or their addresses and CIDRs), whose ` +
+      `X-Forwarded-For is then read; an IPv6 client counts by its /64. ${describePlans()} Free accounts cannot mint keys; a key whose account is on the free plan is ` +
+      'refused with HTTP 403, code unauthorized, `details.reason: "plan"`. GraphQL counts each root field as one request in its bucket (`node`/`nodes`: one per id). ' +
+      'Over MCP a tools/call counts as the route it runs; every other MCP message (initialize, tools/list, ping, …) counts ' +
+      'one against the per-minute rate only.',
+  },
+  {
+    topic: 'Charges of requests never answered',
+    decision:
+      'A charge is provisional until the server is done with its request: the answer written, or the client gone. If ' +
+      'the server process dies before that (a crash, a kill, an out-of-memory stop), the request\'s daily units (the ' +
+      'per-key ceiling and the account\'s bucket) are refunded by another server process within about 20 seconds, ' +
+      'through a record kept in Redis with the counters and written in the same step as the charge; the per-minute ' +
+      'rate is not refunded (it guarded that minute). So a request is charged once for each answer the server wrote, ' +
+      'including an answer written just before a crash that the client never read; a retry of an unanswered request ' +
+      'is charged once. Without Redis (one process, in-process counters) a crash forgets every count of that process.',
   },
   {
     topic: 'Result window',
@@ -202,7 +217,9 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Keys and open-dev mode',
     decision:
       'Keys look like `sk_live_` + 32 letters and digits; a key in the query string is bad_request and the request is ' +
-      'not served. Until the first key is created (and NODE_ENV is not production), the server runs in open-dev mode: ' +
+      'not served. Every 401 carries `WWW-Authenticate: Bearer realm="store-intelligence"` (with `error="invalid_token"` ' +
+      'for a key that was sent and refused; on /mcp also `resource_metadata`, the RFC 9728 document at ' +
+      '/.well-known/oauth-protected-resource/mcp) and a message saying how to mint a key. Until the first key is created (and NODE_ENV is not production), the server runs in open-dev mode: ' +
       'data routes answer requests without a key from loopback clients only (127.0.0.0/8, ::1; any other address gets ' +
       `unauthorized), limited to ${DEFAULT_PLANS.openDev.perMinute} requests per minute per client address, no daily ` +
       'buckets, and /v1/health says `openDevMode: true`. Once a key has existed, open-dev mode never returns by itself: ' +

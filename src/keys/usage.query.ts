@@ -1,11 +1,12 @@
-// Query.usage: the calling key's limits today, for GET /v1/usage. The call itself counts like any
-// data request without a bucket (one unit of the per-minute rate and of the per-key ceiling), and
-// the figures are read after that charge, so they agree with the answer's own rate-limit headers.
+// Query.usage: the calling key's limits today, for GET /v1/usage. The call itself never counts and
+// is never refused by a limit (as GitHub's /rate_limit), so a rate-limited caller can still ask how
+// long to wait; its rate-limit headers show the rate and per-key ceiling as they stand.
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import { ACCESS_IN_CONTEXT, type Access } from '../access/access.ts';
 import { missingKey } from '../access/authenticate.ts';
 import { rules } from '../access/field-rules.ts';
+import { rateLimitHeaders } from '../access/headers.ts';
 import { isDataPrincipal, principalOf } from '../access/principal.ts';
 import type { LimitState } from '../access/quota.ts';
 
@@ -40,15 +41,18 @@ const UsageRef = builder.objectRef<{ plan: string; limits: Standing[] }>('Usage'
 
 builder.queryField('usage', (t) =>
   t.field({
-    extensions: rules({}),
+    extensions: rules({ free: true }),
     type: UsageRef,
     description: "The calling key's per-minute rate, per-key daily ceiling and the account's daily buckets: limit, used, remaining and reset.",
     resolve: async (_root, _args, ctx) => {
-      const context = ctx as GraphqlContext & { req?: object; [ACCESS_IN_CONTEXT]?: Access };
+      const context = ctx as GraphqlContext & { req?: object; reply?: { headers(values: Record<string, string>): unknown }; [ACCESS_IN_CONTEXT]?: Access };
       const access = context[ACCESS_IN_CONTEXT];
       const principal = principalOf(context.req);
       if (!access || !isDataPrincipal(principal)) throw missingKey();
-      return { plan: access.resultWindowOf(principal).planName, limits: await access.quotas.standing(principal) };
+      const limits = await access.quotas.standing(principal);
+      // what a data request without a bucket would count against
+      context.reply?.headers(rateLimitHeaders(limits.filter((limit) => limit.policy === 'perMinute' || limit.policy === 'perKeyDaily')));
+      return { plan: access.resultWindowOf(principal).planName, limits };
     },
   }),
 );

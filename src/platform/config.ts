@@ -1,6 +1,7 @@
 // Configuration: read from the environment once at start, validated with zod. A bad value stops
 // the start with a message naming the variable. README.md has the same table for people.
 import { existsSync } from 'node:fs';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { parseEgressOverrides } from './egress/overrides.ts';
 
@@ -13,6 +14,33 @@ const optionalUrl = (protocols: string[]) =>
     .refine((v) => v === undefined || protocols.some((p) => v.startsWith(`${p}://`)), {
       message: `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
     });
+
+const isAddressOrCidr = (entry: string) => {
+  if (!entry.includes('/')) return ipaddr.isValid(entry);
+  try {
+    ipaddr.parseCIDR(entry);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** TRUST_PROXY: a hop count, or the proxies' addresses and CIDRs; '' = none (the TCP peer is the client) */
+const trustProxy = z
+  .string()
+  .trim()
+  .default('')
+  .transform((text, context): number | string[] | undefined => {
+    if (text === '') return undefined;
+    if (/^\d+$/.test(text)) return Number(text);
+    const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+    const unreadable = entries.filter((entry) => !isAddressOrCidr(entry));
+    if (unreadable.length > 0 || entries.length === 0) {
+      context.addIssue({ code: 'custom', message: `must be a hop count or IP addresses/CIDRs, comma-separated; cannot read ${unreadable.join(', ') || text}` });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 const int = (def: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(def);
@@ -59,6 +87,8 @@ export const configSchema = z.object({
   OPEN_DEV_MODE: z.enum(['until-first-key', 'while-no-live-key', 'off']).default('until-first-key'),
   /** requests per minute and client address that bring no valid credential (bad or missing key, anonymous GraphQL) */
   UNAUTHENTICATED_PER_MINUTE: int(60, 1, 1_000_000),
+  /** which proxies' X-Forwarded-For names the client (for the per-address limits): a hop count, or addresses/CIDRs comma-separated; unset = the TCP peer */
+  TRUST_PROXY: trustProxy,
   /** the whole request (headers and body) must arrive within this; a slower client gets bad_request and its socket closed */
   REQUEST_TIMEOUT_MS: int(10_000, 100, 600_000),
   /** how long a stopping server lets requests in flight finish before it closes their sockets */

@@ -38,15 +38,16 @@ describe('GET /v1/usage', () => {
     const plan = DEFAULT_PLANS.starter;
     const byName = Object.fromEntries(res.body.limits.map((l: { name: string }) => [l.name, l]));
     expect(byName).toMatchObject({
-      perMinute: { window: 'minute', limit: plan.perMinute, used: 4, remaining: plan.perMinute - 4 },
-      perKeyDaily: { window: 'day', limit: plan.perKeyDaily, used: 4, remaining: plan.perKeyDaily! - 4 },
+      // the three reads; the usage call itself never counts
+      perMinute: { window: 'minute', limit: plan.perMinute, used: 3, remaining: plan.perMinute - 3 },
+      perKeyDaily: { window: 'day', limit: plan.perKeyDaily, used: 3, remaining: plan.perKeyDaily! - 3 },
       storeSearches: { window: 'day', limit: plan.daily!.storeSearches, used: 2 },
       storeLookups: { window: 'day', limit: plan.daily!.storeLookups, used: 1 },
       productSearches: { used: 0, remaining: plan.daily!.productSearches },
       scrapeRequests: { used: 0 },
     });
 
-    // the limits this request counted against are in its RateLimit header with the same figures
+    // the rate and per-key ceiling are in its RateLimit header with the same figures
     const header = parseRateLimit(res.headers.ratelimit);
     expect(Object.keys(header)).toEqual(['perMinute', 'perKeyDaily']);
     for (const [name, { r, t }] of Object.entries(header)) {

@@ -1040,7 +1040,7 @@ export interface paths {
         };
         /**
          * The key's limits today: each bucket's limit, used, remaining and reset
-         * @description Every limit the key counts against, by the names the RateLimit and RateLimit-Policy headers use: perMinute, perKeyDaily and each daily bucket of the key's account (shared with the web app). The call counts like a data request without a bucket (one unit of perMinute and of perKeyDaily), and the figures are read after it was counted, so they agree with its own rate-limit headers. In open-dev mode: perMinute per client address only.
+         * @description Every limit the key counts against, by the names the RateLimit and RateLimit-Policy headers use: perMinute, perKeyDaily and each daily bucket of the key's account (shared with the web app). The call itself is never counted and never refused by a limit, so it answers while the key is rate-limited (its rate-limit headers show perMinute and perKeyDaily as they stand). In open-dev mode: perMinute per client address only.
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *

@@ -12,6 +12,7 @@ import { diffObservations, type PreviousObservation } from './catalog-diff.ts';
 import { classifyByProductTypes } from './classify.ts';
 import type { StorefrontObservation } from './read-storefront.ts';
 import { medianPriceUsd, modelStore } from './store-models.ts';
+import { clip } from './storefront-text.ts';
 
 export interface CatalogWrite {
   storeId: number;
@@ -85,7 +86,7 @@ export async function writeObservation(
        last_scraped_at = excluded.last_scraped_at, updated_at = excluded.updated_at
      RETURNING id`,
     [
-      observation.domain, observation.name.slice(0, 300), context.legacyId,
+      observation.domain, clip(observation.name, 300), context.legacyId,
       observation.countryCode ?? previousStore?.country_code ?? null, currency,
       classification?.industry ?? previousStore?.industry ?? null, vertical,
       classification ? classification.category : (previousStore?.category ?? null),

@@ -38,6 +38,8 @@ export interface StockStorefront {
   setPrice(host: string, variantId: number, priceCents: number): void;
   /** requests seen, as host + path */
   readonly requests: string[];
+  /** answers to `path` (any host) wait `ms` first; 0 ends it */
+  slow(path: string, ms: number): void;
   close(): Promise<void>;
 }
 
@@ -71,12 +73,18 @@ export function defaultShops(): Map<string, FixtureShop> {
 
 export async function startStockStorefront(shops: Map<string, FixtureShop> = defaultShops()): Promise<StockStorefront> {
   const requests: string[] = [];
+  const delays = new Map<string, number>();
   const variantOf = (host: string, id: number) => {
     const found = shops.get(host)?.products.flatMap((p) => p.variants).find((v) => v.id === id);
     if (!found) throw new Error(`no variant ${id} on ${host}`);
     return found;
   };
   const server = http.createServer((req, res) => {
+    const delay = delays.get(new URL(req.url ?? '/', 'http://fixture').pathname);
+    if (delay) setTimeout(() => answer(req, res), delay);
+    else answer(req, res);
+  });
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const host = (req.headers.host ?? '').split(':')[0]!;
     const url = new URL(req.url ?? '/', 'http://fixture');
     requests.push(`${host}${url.pathname}`);
@@ -129,7 +137,7 @@ export async function startStockStorefront(shops: Map<string, FixtureShop> = def
       });
     }
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"errors":"Not Found"}');
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -139,6 +147,7 @@ export async function startStockStorefront(shops: Map<string, FixtureShop> = def
     setStock: (host, id, stock) => void (variantOf(host, id).stock = stock),
     setPrice: (host, id, priceCents) => void (variantOf(host, id).priceCents = priceCents),
     requests,
+    slow: (path, ms) => void (ms > 0 ? delays.set(path, ms) : delays.delete(path)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

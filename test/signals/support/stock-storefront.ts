@@ -27,6 +27,8 @@ export interface FixtureShop {
   products: FixtureProduct[];
   /** extra homepage markup (app scripts); a test may change it between probes */
   homepage?: string;
+  /** the store's currency (ISO 4217); USD unless given */
+  currency?: string;
 }
 
 export interface StockStorefront {
@@ -114,11 +116,11 @@ export async function startStockStorefront(shops: Map<string, FixtureShop> = def
         .writeHead(200, { 'content-type': 'text/html' })
         .end(
           `<!doctype html><html><head><title>${shop.name}</title><script>var Shopify = Shopify || {}; Shopify.shop = "${host}";` +
-            `Shopify.theme = {"name":"Dawn","id":1,"role":"main"};</script>` +
+            `Shopify.theme = {"name":"Dawn","id":1,"role":"main"}; Shopify.currency = {"active":"${shop.currency ?? 'USD'}","rate":"1.0"};</script>` +
             `<link href="//cdn.shopify.com/s/files/1/0001/t/1/assets/base.css" rel="stylesheet"></head><body>Shop${shop.homepage ?? ''}</body></html>`,
         );
     }
-    if (url.pathname === '/meta.json') return json({ name: shop.name, description: shop.name, country: 'US', currency: 'USD', published_products_count: shop.products.length });
+    if (url.pathname === '/meta.json') return json({ name: shop.name, description: shop.name, country: 'US', currency: shop.currency ?? 'USD', published_products_count: shop.products.length });
     if (url.pathname === '/products.json') {
       const page = Number(url.searchParams.get('page') ?? '1');
       return json({

@@ -19,6 +19,10 @@ export const Change = z
     oldValue: z.string().nullable(),
     newValue: z.string().nullable(),
     changePct: z.number().nullable().meta({ description: 'Relative change in percent, when numeric.' }),
+    currency: z
+      .string()
+      .nullable()
+      .meta({ description: "ISO 4217 currency of a product change's oldValue and newValue (prices): the store's own; null for app and store changes." }),
     detectedAt: DateTime.meta({ description: 'When the scrape that saw the difference ran.' }),
   })
   .meta({

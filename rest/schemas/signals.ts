@@ -69,6 +69,9 @@ const estimate = {
   estimate: z.literal(true).meta({ description: 'These figures are estimates.' }),
 };
 
+const CURRENCY = "ISO 4217 currency of the amounts beside it: the store's own (what its storefront prices are in).";
+const USD_ONLY = 'The same amount when `currency` is USD; null otherwise (amounts are never converted).';
+
 export const SignalStats = z
   .strictObject({
     domain: z.string(),
@@ -83,9 +86,12 @@ export const SignalStats = z
       .strictObject({
         days: z.number().int().meta({ description: 'UTC days with an estimate.' }),
         units: z.number().int(),
-        revenueUsd: z.number().meta({ description: 'units x price, in the storefront currency (USD for USD stores).' }),
+        revenue: z.number().meta({ description: 'units x price, in `currency`.' }),
+        revenuePerDay: z.number().meta({ description: 'revenue / days, in `currency`.' }),
+        currency: z.string().meta({ description: CURRENCY }),
+        revenueUsd: z.number().nullable().meta({ description: USD_ONLY }),
         unitsPerDay: z.number().meta({ description: 'units / days.' }),
-        revenuePerDayUsd: z.number(),
+        revenuePerDayUsd: z.number().nullable().meta({ description: USD_ONLY }),
         restocks: z.number().int().meta({ description: 'Intervals in which a variant\'s stock rose.' }),
         restockedUnits: z.number().int(),
       })
@@ -99,7 +105,9 @@ export const SignalStats = z
           sku: z.string().nullable(),
           title: z.string(),
           units: z.number().int(),
-          revenueUsd: z.number(),
+          revenue: z.number().meta({ description: 'units x price, in `currency`.' }),
+          currency: z.string().meta({ description: CURRENCY }),
+          revenueUsd: z.number().nullable().meta({ description: USD_ONLY }),
         }),
       )
       .meta({ description: 'Up to 5 variants with the most estimated units; empty until ready.' }),
@@ -108,7 +116,17 @@ export const SignalStats = z
 
 export const SignalSales = z
   .strictObject({
-    data: z.array(z.strictObject({ day: Day, units: z.number().int(), revenueUsd: z.number() }).meta({ id: 'SignalDailySales' })),
+    data: z.array(
+      z
+        .strictObject({
+          day: Day,
+          units: z.number().int(),
+          revenue: z.number().meta({ description: 'In `currency`.' }),
+          currency: z.string().meta({ description: CURRENCY }),
+          revenueUsd: z.number().nullable().meta({ description: USD_ONLY }),
+        })
+        .meta({ id: 'SignalDailySales' }),
+    ),
     page: Page,
     meta: z.strictObject({ domain: z.string(), from: Day, ...estimate }),
   })
@@ -134,7 +152,8 @@ export const SignalInventory = listOf(
         count: z.number().int().meta({ description: 'Intervals in the window in which stock rose.' }),
         units: z.number().int().meta({ description: 'Units added by those restocks.' }),
       }),
-      price: z.number().meta({ description: 'Price at the last snapshot, in the storefront currency.' }),
+      price: z.number().meta({ description: 'Price at the last snapshot, in `currency`.' }),
+      currency: z.string().meta({ description: CURRENCY }),
     })
     .meta({ id: 'SignalVariantInventory' }),
   'SignalInventory',

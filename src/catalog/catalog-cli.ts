@@ -13,12 +13,30 @@ import { createLogger } from '../platform/logger.ts';
 import { offerCandidates } from '../storefront/catalog-candidates.sql.ts';
 import { queueTick } from './catalog-tick.ts';
 import { crawlerStatus } from './crawler-status.sql.ts';
-import { parseImport } from './import-file.ts';
+import { parseImport, type ImportParse } from './import-file.ts';
 
 export const USAGE = `usage:
-  npm run catalog -- import FILE   offer the domains of FILE (one a line, or CSV with a domain/url column)
+  npm run catalog -- import FILE   offer the domains of FILE (one a line, or CSV with a domain, url or Store URL column)
   npm run catalog -- status        the crawler's schedule, queue and recent observations, as JSON
 `;
+
+/**
+ * Text from the file (or its name) as the terminal may show it: control characters (C0, DEL, C1:
+ * the escape sequences that recolour, retitle or overwrite a terminal) written as \uXXXX.
+ */
+export const printable = (text: string): string =>
+  text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** What an import did, for the terminal: counts, then up to 20 of the lines that are not domains. */
+export function importReport(file: string, parsed: ImportParse, offered: number, database: string): string {
+  const known = parsed.domains.length - offered;
+  let text =
+    `${printable(file)}: ${parsed.domains.length} domains, ${offered} offered to the catalog (${database}), ` +
+    `${known} already in the catalog or offered before, ${parsed.duplicates} repeated, ${parsed.invalid.length} not domains\n`;
+  for (const bad of parsed.invalid.slice(0, 20)) text += `  line ${bad.line}: "${printable(bad.value.slice(0, 80))}" ${bad.rule}\n`;
+  if (parsed.invalid.length > 20) text += `  ... and ${parsed.invalid.length - 20} more\n`;
+  return text;
+}
 
 export interface CliIo {
   out(text: string): void;
@@ -48,7 +66,7 @@ export async function runCatalogCli(argv: string[], env: NodeJS.ProcessEnv, io: 
     try {
       text = await readFile(file!, 'utf8');
     } catch (error) {
-      io.err(`cannot read ${file}: ${(error as Error).message}\n`);
+      io.err(`cannot read ${printable(file!)}: ${printable((error as Error).message)}\n`);
       return 1;
     }
   }
@@ -67,12 +85,7 @@ export async function runCatalogCli(argv: string[], env: NodeJS.ProcessEnv, io: 
     }
     await queueTick(pool);
     const known = parsed.domains.length - offered;
-    io.err(
-      `${file}: ${parsed.domains.length} domains, ${offered} offered to the catalog (${db.description}), ` +
-        `${known} already in the catalog or offered before, ${parsed.duplicates} repeated, ${parsed.invalid.length} not domains\n`,
-    );
-    for (const bad of parsed.invalid.slice(0, 20)) io.err(`  line ${bad.line}: "${bad.value.slice(0, 80)}" ${bad.rule}\n`);
-    if (parsed.invalid.length > 20) io.err(`  ... and ${parsed.invalid.length - 20} more\n`);
+    io.err(importReport(file!, parsed, offered, db.description));
     io.out(`${JSON.stringify({ domains: parsed.domains.length, offered, known, repeated: parsed.duplicates, invalid: parsed.invalid.length })}\n`);
     return 0;
   } finally {

@@ -66,7 +66,7 @@ const MinuteCount = builder.objectRef<Status['recent']['perMinute'][number]>('Ob
 const OutcomeCount = builder.objectRef<Status['recent']['outcomes'][number]>('ObservationOutcomeCount').implement({
   fields: (t) => ({
     outcome: t.exposeString('outcome', { description: 'ok, or why it failed: not_found, unresolvable, moved, rate_limited, robots, internal, ...' }),
-    trigger: t.exposeString('trigger', { description: 'scheduled, scrape or discovery.' }),
+    trigger: t.exposeString('trigger', { description: 'scheduled, scrape, discovery or probe (the observation after a Signals probe).' }),
     count: t.exposeInt('count'),
   }),
 });

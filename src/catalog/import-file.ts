@@ -1,8 +1,10 @@
 // The domains of an import file (`npm run catalog -- import FILE`): one domain or URL a line, or a
-// CSV whose header names a `domain`, `url`, `website` or `store` column (else its first column is
-// read). Blank lines and lines starting with # are skipped. Every value goes through the catalog's
-// one domain parser, so "https://www.Shop.com/x" and "shop.com" are the same store; duplicates are
-// counted once, and synthetic (.example) names are refused.
+// CSV. A first row naming a domain column the way exports name it (Store Leads, BuiltWith,
+// spreadsheets: `domain`, `Domain Name`, `Store URL`, `url`, `website`, any case, spaces or `_`) is
+// a header, even with one column; otherwise a CSV whose first cell is not a domain has a header and
+// its first column is read. Blank lines and lines starting with # are skipped. Every value goes
+// through the catalog's one domain parser, so "https://www.Shop.com/x" and "shop.com" are the same
+// store; duplicates are counted once, and synthetic (.example) names are refused.
 import { isSyntheticDomain, parseDomain } from '../stores/domain.ts';
 
 export interface ImportParse {
@@ -12,7 +14,24 @@ export interface ImportParse {
   duplicates: number;
 }
 
-const DOMAIN_COLUMNS = ['domain', 'url', 'website', 'store', 'site'];
+/** Header names of a domain column, best first: a file with both `Domain` and `Website` is read by `Domain`. */
+const DOMAIN_COLUMNS = [
+  'domain', 'domain name', 'store domain', 'shop domain', 'website domain', 'root domain',
+  'store url', 'shop url', 'website url', 'site url', 'homepage url', 'url', 'website', 'homepage', 'store', 'shop', 'site',
+];
+
+/** A header cell as compared: lower case, `_` and `-` as spaces, spaces collapsed. */
+const headerName = (cell: string) => cell.toLowerCase().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
+
+/** The index of the domain column named in `cells`, or -1. */
+function domainColumn(cells: readonly string[]): number {
+  const names = cells.map(headerName);
+  for (const wanted of DOMAIN_COLUMNS) {
+    const index = names.indexOf(wanted);
+    if (index >= 0) return index;
+  }
+  return -1;
+}
 
 /** Splits one CSV line (RFC 4180 quoting: "a, b" and "" inside quotes). */
 export function csvFields(line: string): string[] {
@@ -43,11 +62,11 @@ export function parseImport(text: string): ImportParse {
   const isCsv = firstRow >= 0 && lines[firstRow]!.includes(',');
   let column = 0;
   let start = firstRow;
-  if (isCsv) {
-    const header = csvFields(lines[firstRow]!).map((h) => h.toLowerCase());
-    const named = header.findIndex((h) => DOMAIN_COLUMNS.includes(h));
-    // a first row that is not a domain is a header
-    if (named >= 0 || !parseDomain(header[0] ?? '').ok) {
+  if (firstRow >= 0) {
+    const header = isCsv ? csvFields(lines[firstRow]!) : [lines[firstRow]!.trim()];
+    const named = domainColumn(header);
+    // a named domain column is a header; so is a CSV first row whose first cell is not a domain
+    if (named >= 0 || (isCsv && !parseDomain(header[0] ?? '').ok)) {
       column = Math.max(0, named);
       start = firstRow + 1;
     }

@@ -19,6 +19,8 @@ export interface ChangeFacts {
 
 export interface ChangeRecordRow extends ChangeFacts {
   id: number;
+  /** the store's currency for a product change (its values are prices); null for app and store changes */
+  currency: string | null;
   domain: string;
   detectedAt: Date;
 }
@@ -49,7 +51,8 @@ export function findChanges(pool: Queryable, query: ChangeQuery, { offset, limit
   return queryRows<ChangeRecordRow>(
     pool,
     `SELECT c.id, c.entity, c.change_type AS "changeType", s.domain, c.subject, c.summary,
-            c.old_value AS "oldValue", c.new_value AS "newValue", c.change_pct AS "changePct", c.detected_at AS "detectedAt"
+            c.old_value AS "oldValue", c.new_value AS "newValue", c.change_pct AS "changePct", c.detected_at AS "detectedAt",
+            CASE WHEN c.entity = 'product' THEN s.currency END AS currency
      FROM change_records c JOIN stores s ON s.id = c.store_id ${where}
      ORDER BY c.detected_at DESC, c.id DESC LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
     params.values,

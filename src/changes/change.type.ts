@@ -22,6 +22,10 @@ ChangeRef.implement({
     oldValue: t.exposeString('oldValue', { nullable: true }),
     newValue: t.exposeString('newValue', { nullable: true }),
     changePct: t.exposeFloat('changePct', { nullable: true, description: 'Signed percent change (prices and metrics).' }),
+    currency: t.exposeString('currency', {
+      nullable: true,
+      description: "ISO 4217 currency of a product change's oldValue and newValue (prices): the store's own. Null for app and store changes.",
+    }),
     detectedAt: t.expose('detectedAt', { type: 'DateTime' }),
   }),
 });

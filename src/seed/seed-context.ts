@@ -74,7 +74,8 @@ export function createSeedContext(options: {
     days,
     months,
     apps,
-    ordinaryApps: apps.filter((a) => !a.dropshipping),
+    // an app retired from the App Store (installRate 0) is detected on real stores, never drawn
+    ordinaryApps: apps.filter((a) => !a.dropshipping && a.installRate > 0),
     dropshippingApps,
     dropshippingAppPicker: new WeightedPicker(dropshippingApps, (a) => a.installRate),
   };

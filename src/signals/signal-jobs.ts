@@ -1,9 +1,10 @@
 // The Signals feature's share of the job worker: the probe task and the scheduled-probe tick, with
 // the process's storefront client (per-host pacing shared with scrapes) and the
-// refresh that updates a watched store's apps and products after each probe.
+// refresh that observes a watched store after each probe (written as any observation is).
 import { storefrontClient } from '../storefront/storefront-client.ts';
 import type { JobFeature } from '../platform/jobs/job-worker.ts';
 import type { Services } from '../platform/services.ts';
+import { loadReferenceData } from '../seed/reference-data.ts';
 import { createWatchedStoreRefresh } from './changes/watched-store-refresh.ts';
 import { PROBE_TASK, PROBE_TICK_TASK, probeIntervalMs } from './probes/probe-schedule.ts';
 import { probeTask } from './probes/probe-task.ts';
@@ -15,10 +16,20 @@ export function signalJobs(services: Services): JobFeature {
   const storefronts = storefrontClient(services);
   const log = logger.child({ component: 'signals' });
   const pool = services.db.pool;
+  const observe = createWatchedStoreRefresh({
+    pool,
+    legacy: services.legacy,
+    pubsub: services.pubsub,
+    storefronts,
+    reference: loadReferenceData(),
+    clock,
+    logger: log,
+    discoverLinks: config.CATALOG_DISCOVER_LINKS,
+  });
   return {
     name: 'signals',
     tasks: {
-      [PROBE_TASK]: probeTask({ pool, storefronts, clock, logger: log, observe: createWatchedStoreRefresh({ pool, storefronts, clock, logger: log }) }),
+      [PROBE_TASK]: probeTask({ pool, storefronts, clock, logger: log, observe }),
       [PROBE_TICK_TASK]: probeTickTask({ pool, clock, intervalMs: probeIntervalMs(config.SIGNAL_PROBE_INTERVAL_MINUTES) }),
     },
   };

@@ -1,5 +1,5 @@
-// Writes one observation (a scrape, a scheduled re-observation, a discovered store) into the
-// structured store, inside the caller's transaction: the store row with its observed inputs and
+// The one writer of an observation (a scrape, a scheduled re-observation, a discovered store, the
+// observation after a Signals probe) into the structured store, inside the caller's transaction: the store row with its observed inputs and
 // modeled outputs, its products, its app installs (and the apps' install counts), the change
 // records against the previous observation and today's history snapshot (one per store and day,
 // marked as observed; INSERT ... ON CONFLICT on (store, day), which also works on a table
@@ -12,6 +12,7 @@ import { diffObservations, type PreviousObservation } from './catalog-diff.ts';
 import { classifyByProductTypes } from './classify.ts';
 import type { StorefrontObservation } from './read-storefront.ts';
 import { medianPriceUsd, modelStore } from './store-models.ts';
+import { clip } from './storefront-text.ts';
 
 export interface CatalogWrite {
   storeId: number;
@@ -20,6 +21,8 @@ export interface CatalogWrite {
   changes: number;
   /** the modeled monthly visits written (the scheduler's popularity) */
   monthlyVisits: number;
+  /** the change records written */
+  changeRecords: ChangeFacts[];
 }
 
 interface StoreRow {
@@ -30,6 +33,7 @@ interface StoreRow {
   category: string | null;
   country_code: string | null;
   social_followers: number;
+  last_scraped_at: Date | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -42,11 +46,14 @@ export async function writeObservation(
 ): Promise<CatalogWrite> {
   const { now, reference } = context;
   const { rows: [previousStore] } = await client.query<StoreRow>(
-    `SELECT id, theme_name, vertical, industry, category, country_code, social_followers
+    `SELECT id, theme_name, vertical, industry, category, country_code, social_followers, last_scraped_at
        FROM stores WHERE domain = $1 FOR UPDATE`,
     [observation.domain],
   );
-  const previous = previousStore ? await readPrevious(client, previousStore) : null;
+  const catalog = previousStore ? await readPrevious(client, previousStore) : null;
+  // a store the catalog lists but never observed gets its baseline: every product and app "new" would be false
+  const observedBefore = catalog && (previousStore!.last_scraped_at !== null || catalog.products.size + catalog.apps.size > 0);
+  const previous = observedBefore ? catalog : null;
 
   const currency = observation.currency ?? 'USD';
   const usdRate = currency === 'USD' ? 1 : reference.countries.find((c) => c.currency === currency)?.usdRate;
@@ -85,7 +92,7 @@ export async function writeObservation(
        last_scraped_at = excluded.last_scraped_at, updated_at = excluded.updated_at
      RETURNING id`,
     [
-      observation.domain, observation.name.slice(0, 300), context.legacyId,
+      observation.domain, clip(observation.name, 300), context.legacyId,
       observation.countryCode ?? previousStore?.country_code ?? null, currency,
       classification?.industry ?? previousStore?.industry ?? null, vertical,
       classification ? classification.category : (previousStore?.category ?? null),
@@ -111,7 +118,7 @@ export async function writeObservation(
        synthetic = false`,
     [storeId, dayOf(now), models.monthlyVisits, models.revenueLowUsd, models.revenueHighUsd, models.serviceRating, observation.products.length],
   );
-  return { storeId, known: previousStore !== undefined, changes: changes.length, monthlyVisits: models.monthlyVisits };
+  return { storeId, known: previousStore !== undefined, changes: changes.length, monthlyVisits: models.monthlyVisits, changeRecords: changes };
 }
 
 /** What the catalog keeps of an observation: its products and apps, and the theme and currency the diff reads. */
@@ -120,9 +127,9 @@ export type CatalogObservation = Pick<StorefrontObservation, 'themeName' | 'prod
 /**
  * Writes an observation's products and app installs and records its differences from `previous`
  * (none on a store's first observation) as change records detected at `now`. Inside the caller's
- * transaction, which holds the store's row lock. Shared by scrapes and Signals' storefront observations.
+ * transaction, which holds the store's row lock.
  */
-export async function writeCatalog(
+async function writeCatalog(
   client: pg.PoolClient,
   storeId: number,
   previous: PreviousObservation | null,
@@ -152,7 +159,7 @@ export async function writeCatalog(
  * One statement after the other: a connection runs one at a time anyway, and pg deprecates queueing a
  * second query on a client that is still executing one (removed in pg 9).
  */
-export async function readPrevious(client: pg.PoolClient, store: Pick<StoreRow, 'id' | 'theme_name'>): Promise<PreviousObservation> {
+async function readPrevious(client: pg.PoolClient, store: Pick<StoreRow, 'id' | 'theme_name'>): Promise<PreviousObservation> {
   const products = await client.query<{ handle: string; title: string; price: string }>('SELECT handle, title, price FROM products WHERE store_id = $1', [
     store.id,
   ]);

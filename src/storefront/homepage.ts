@@ -4,6 +4,7 @@
 // globals are machine-written and stable, and no script is ever run.
 import type { LegacySocials } from '../legacy/port.ts';
 import { SOCIAL_NETWORKS } from '../legacy/summary.ts';
+import { clip, parseStorefrontJson } from './storefront-text.ts';
 
 export interface HomepageFacts {
   isShopify: boolean;
@@ -73,7 +74,7 @@ function firstJson(html: string, pattern: RegExp): Record<string, unknown> | nul
   const match = pattern.exec(html);
   if (!match?.[1]) return null;
   try {
-    const value = JSON.parse(match[1]) as unknown;
+    const value = parseStorefrontJson(match[1]);
     return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
@@ -108,7 +109,7 @@ export function readHomepage(html: string, dropshipVocabulary: readonly string[]
   return {
     isShopify: SHOPIFY_MARKERS.some((marker) => marker.test(html)),
     title: title ? decodeEntities(title) : null,
-    themeName: typeof theme?.name === 'string' ? theme.name.slice(0, 100) : null,
+    themeName: typeof theme?.name === 'string' ? clip(theme.name, 100) : null,
     currency: activeCurrency,
     countryCode: country,
     socials,

@@ -1,9 +1,9 @@
 // What every observation of a real store leaves besides the catalog rows (catalog-writer.ts), in
 // the same transaction: the store's schedule (observation_schedule: its next time by the policy of
 // observation-policy.ts, its presence, its claim released), one line of observation_log, and the
-// domains its homepage links to as discovery candidates. Scrapes, scheduled observations and
-// discovery all record here, so a scrape counts as an observation and the scheduler does not
-// visit the store again before its interval.
+// domains its homepage links to as discovery candidates. Scrapes, scheduled observations,
+// discovery and the observation after a Signals probe all record here, so each counts as an
+// observation and the scheduler does not visit the store again before its interval.
 import type { Queryable } from '../platform/jobs/job-queue.ts';
 import { isSyntheticDomain } from '../stores/domain.ts';
 import type { CatalogWrite } from './catalog-writer.ts';
@@ -21,7 +21,7 @@ import {
 import type { StorefrontObservation } from './read-storefront.ts';
 import { GONE_KINDS, type StorefrontFailure, type StorefrontFailureKind } from './storefront-failure.ts';
 
-export type ObservationTrigger = 'scheduled' | 'scrape' | 'discovery';
+export type ObservationTrigger = 'scheduled' | 'scrape' | 'discovery' | 'probe';
 
 /** Why an observation failed: the storefront's answer, or a fault of ours after the job's last attempt. */
 export type ObservationFailure =

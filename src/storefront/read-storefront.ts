@@ -7,7 +7,7 @@ import type { LegacySocials } from '../legacy/port.ts';
 import { detectApps, loadAppFingerprints, type AppFingerprint } from './app-fingerprints.ts';
 import { readHomepage, type HomepageFacts } from './homepage.ts';
 import { linkedDomains } from './linked-domains.ts';
-import { answerFailure, getStorefrontPath, jsonOf, passwordProtected, type StorefrontClient } from './storefront-client.ts';
+import { answerFailure, getStorefrontPath, jsonOf, passwordProtected, textOf, type StorefrontClient } from './storefront-client.ts';
 import { StorefrontFailure } from './storefront-failure.ts';
 import { ProductsPage, productsOf, StorefrontMeta, type StorefrontProduct } from './storefront-json.ts';
 
@@ -84,7 +84,7 @@ export async function validateStorefront(reader: StorefrontReader, domain: strin
   if (response.status !== 200) {
     throw answerFailure(response, `the homepage of ${domain} answered HTTP ${response.status}`);
   }
-  const html = response.body.toString('utf8');
+  const html = textOf(response);
   // Shopify's password page, served at / itself by some themes
   if (PASSWORD_PAGE.test(html)) throw new StorefrontFailure('password_protected', passwordProtected(domain, '/'));
   const homepage = readHomepage(html, reader.dropshipVocabulary);

@@ -19,6 +19,7 @@ import { isSyntheticDomain, sameStorefront } from '../stores/domain.ts';
 import { databaseHostHolds, type HostHolds } from './host-holds.sql.ts';
 import { CRAWLER_TOKEN, RobotsRules } from './robots.ts';
 import { fromEgressError, retryAfterSeconds, StorefrontFailure, statusKind } from './storefront-failure.ts';
+import { cleanText, parseStorefrontJson } from './storefront-text.ts';
 
 export { retryAfterSeconds };
 
@@ -194,10 +195,13 @@ export const passwordProtected = (domain: string, path: string) =>
 export const answerFailure = (response: EgressResponse, message: string): StorefrontFailure =>
   new StorefrontFailure(statusKind(response.status), message, { retryAfterSeconds: retryAfterSeconds(response.headers['retry-after']) });
 
-/** The body as JSON, or a `malformed` failure naming `what`. */
+/** The body as text fit to keep (storefront-text.ts). */
+export const textOf = (response: EgressResponse): string => cleanText(response.body.toString('utf8'));
+
+/** The body as JSON with its strings fit to keep, or a `malformed` failure naming `what`. */
 export function jsonOf(response: EgressResponse, what: string): unknown {
   try {
-    return JSON.parse(response.body.toString('utf8'));
+    return parseStorefrontJson(response.body.toString('utf8'));
   } catch {
     throw new StorefrontFailure('malformed', `${what} is not JSON`);
   }

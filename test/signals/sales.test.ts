@@ -133,9 +133,9 @@ describe('estimated sales', () => {
     const { sales, paged, first, fromDay3, stats } = seen.afterDay4;
     expect(sales.status).toBe(200);
     expect(sales.body.data).toEqual([
-      { day: '2030-01-08', units: 8, revenueUsd: 137.5 },
-      { day: '2030-01-09', units: 4, revenueUsd: 80 },
-      { day: '2030-01-10', units: 9, revenueUsd: 110 },
+      { day: '2030-01-08', units: 8, revenue: 137.5, currency: 'USD', revenueUsd: 137.5 },
+      { day: '2030-01-09', units: 4, revenue: 80, currency: 'USD', revenueUsd: 80 },
+      { day: '2030-01-10', units: 9, revenue: 110, currency: 'USD', revenueUsd: 110 },
     ]);
     expect(sales.body.meta.ready).toBe(true);
     expect(sales.body.meta.method).toContain('Estimate');
@@ -153,7 +153,7 @@ describe('estimated sales', () => {
       variantsWithoutStock: 0,
       firstSnapshotAt: '2030-01-07T10:00:00.000Z',
       lastSnapshotAt: '2030-01-10T10:00:00.000Z',
-      sales: { days: 3, units: 21, revenueUsd: 327.5, unitsPerDay: 7, revenuePerDayUsd: 109.17, restocks: 1, restockedUnits: 15 },
+      sales: { days: 3, units: 21, revenue: 327.5, revenuePerDay: 109.17, currency: 'USD', revenueUsd: 327.5, unitsPerDay: 7, revenuePerDayUsd: 109.17, restocks: 1, restockedUnits: 15 },
     });
     expect(stats.body.topVariants.map((v: any) => [v.sku, v.units, v.revenueUsd])).toEqual([
       ['MUG', 10, 107.5],

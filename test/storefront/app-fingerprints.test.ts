@@ -38,6 +38,9 @@ const LOADERS: Record<string, string> = {
   tiktok: '<script>!function (w, d, t) { ttq.load(\'C1ABCDEFG\'); ttq.page(); }(window, document, \'ttq\');</script>',
   weglot: '<script src="https://cdn.weglot.com/weglot.min.js"></script>',
   // Shopify Inbox's app embed, in the \u002F-escaped JSON of the theme's app blocks
+  // loaders as stores serve them today, on numbered CDN hosts and legacy hosts
+  searchanise: '<script src="//searchserverapi1.com/widgets/shopify/init.js?a=1A2b3C4d5E" async></script>',
+  'product-reviews': asyncLoad('https://productreviews.shopifycdn.com/assets/v4/spr.js?shop=example.myshopify.com'),
   inbox: '<script type="application/json">{"src":"https:\\u002F\\u002Fcdn.shopify.com\\u002Fextensions\\u002F0a1b2c3d-4e5f-6789-abcd-ef0123456789\\u002Finbox-1203\\u002Fassets\\u002Fshopifychatscript.js"}</script>',
 };
 
@@ -72,6 +75,45 @@ describe('app detection on real loader markup', () => {
     const escaped = asyncLoad('https://shopify.privy.com/widget.js');
     expect(escaped).toContain('shopify.privy.com\\/widget.js');
     expect(unescapedScriptText(escaped)).toContain('https://shopify.privy.com/widget.js');
+  });
+
+  // the same app on each host of its CDN family, in a script tag and JSON-escaped in asyncLoad
+  const FAMILIES: Array<[string, string[]]> = [
+    ['judgeme', ['https://cdn1.judge.me/assets/installed.js', 'https://cdn2.judge.me/assets/installed.js', 'https://cdn.judge.me/assets/installed.js']],
+    ['searchanise', ['//searchserverapi1.com/widgets/shopify/init.js?a=1A2b3C', 'https://searchserverapi3.com/widgets/shopify/init.js?a=1A2b3C', 'https://searchserverapi.com/widgets/shopify/init.js']],
+    [
+      'subscription-payments',
+      [
+        'https://rechargeassets-bootstrapheroes-rechargeapps.netdna-ssl.com/static/js/recharge.js',
+        'https://static.rechargecdn.com/static/js/recharge.js?shop=example.myshopify.com',
+      ],
+    ],
+    ['product-reviews', ['https://productreviews.shopifycdn.com/assets/v4/spr.js?shop=example.myshopify.com']],
+    ['product-reviews-addon', ['https://cdn2.stamped.io/files/widget.min.js']],
+    ['yotpo-social-reviews', ['https://staticw2.yotpo.com/AbCdEf/widget.js', 'https://staticw3.yotpo.com/AbCdEf/widget.js']],
+    ['omnisend', ['https://omnisnippet1.com/inshop/launcher-v2.js', 'https://omnisnippet2.com/inshop/launcher-v2.js']],
+  ];
+  for (const [slug, urls] of FAMILIES) {
+    for (const url of urls) {
+      it(`finds ${slug} loaded from ${url}`, () => {
+        const src = url.startsWith('//') ? url : url.replace(/^https?:/, '');
+        expect(slugsIn(`${PLAIN_THEME}<script src="${src}" defer="defer"></script>`)).toEqual([slug]);
+        expect(slugsIn(`${PLAIN_THEME}<script src="${url}"></script>`)).toEqual([slug]);
+        expect(slugsIn(`${PLAIN_THEME}${asyncLoad(url.startsWith('//') ? `https:${url}` : url)}`)).toEqual([slug]);
+      });
+    }
+  }
+
+  it("finds Shopify Product Reviews by the markup its badge and widget leave, without its script", () => {
+    const markup =
+      '<span class="shopify-product-reviews-badge" data-id="7000000000001"></span>' +
+      '<div id="shopify-product-reviews" data-id="7000000000001"><div class="spr-container"></div></div>';
+    expect(slugsIn(`${PLAIN_THEME}${markup}`)).toEqual(['product-reviews']);
+  });
+
+  it('does not take ordinary words and class names for an app', () => {
+    const words = '<p>Otherwise, the wiser choice: we replotted the garden. A swell-looking vase.</p>';
+    expect(slugsIn(`${PLAIN_THEME}${words}`)).toEqual([]);
   });
 
   it('finds no app on a plain theme homepage', () => {

@@ -1787,6 +1787,8 @@ export interface components {
             newValue: string | null;
             /** @description Relative change in percent, when numeric. */
             changePct: number | null;
+            /** @description ISO 4217 currency of a product change's oldValue and newValue (prices): the store's own; null for app and store changes. */
+            currency: string | null;
             /**
              * Format: date-time
              * @description When the scrape that saw the difference ran.
@@ -2248,11 +2250,18 @@ export interface components {
                 /** @description UTC days with an estimate. */
                 days: number;
                 units: number;
-                /** @description units x price, in the storefront currency (USD for USD stores). */
-                revenueUsd: number;
+                /** @description units x price, in `currency`. */
+                revenue: number;
+                /** @description revenue / days, in `currency`. */
+                revenuePerDay: number;
+                /** @description ISO 4217 currency of the amounts beside it: the store's own (what its storefront prices are in). */
+                currency: string;
+                /** @description The same amount when `currency` is USD; null otherwise (amounts are never converted). */
+                revenueUsd: number | null;
                 /** @description units / days. */
                 unitsPerDay: number;
-                revenuePerDayUsd: number;
+                /** @description The same amount when `currency` is USD; null otherwise (amounts are never converted). */
+                revenuePerDayUsd: number | null;
                 /** @description Intervals in which a variant's stock rose. */
                 restocks: number;
                 restockedUnits: number;
@@ -2264,7 +2273,12 @@ export interface components {
                 sku: string | null;
                 title: string;
                 units: number;
-                revenueUsd: number;
+                /** @description units x price, in `currency`. */
+                revenue: number;
+                /** @description ISO 4217 currency of the amounts beside it: the store's own (what its storefront prices are in). */
+                currency: string;
+                /** @description The same amount when `currency` is USD; null otherwise (amounts are never converted). */
+                revenueUsd: number | null;
             }[];
         };
         /** @description Estimated units and revenue per UTC day, oldest first. Days without an interval between two snapshots are absent: no observation, not zero. */
@@ -2297,7 +2311,12 @@ export interface components {
              */
             day: string;
             units: number;
-            revenueUsd: number;
+            /** @description In `currency`. */
+            revenue: number;
+            /** @description ISO 4217 currency of the amounts beside it: the store's own (what its storefront prices are in). */
+            currency: string;
+            /** @description The same amount when `currency` is USD; null otherwise (amounts are never converted). */
+            revenueUsd: number | null;
         };
         /** @description Per tracked variant with a snapshot in the window, by product handle. */
         SignalInventory: {
@@ -2332,8 +2351,10 @@ export interface components {
                 /** @description Units added by those restocks. */
                 units: number;
             };
-            /** @description Price at the last snapshot, in the storefront currency. */
+            /** @description Price at the last snapshot, in `currency`. */
             price: number;
+            /** @description ISO 4217 currency of the amounts beside it: the store's own (what its storefront prices are in). */
+            currency: string;
         };
         /** @description The whole app stack of the watched store, most recently installed first (page.hasMore is always false). */
         SignalAppList: {

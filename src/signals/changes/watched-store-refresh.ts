@@ -1,15 +1,21 @@
 // Refreshes a watched store after each probe, reading its storefront the way a scrape does
 // (src/storefront): its homepage (the apps it runs, by the catalog's fingerprints) and its
-// products.json catalog, diffed against the catalog's previous observation of the store with the
-// catalog's own diff. One transaction writes
-// the products, the app installs and the change records, and gives every watch on the store (all
-// accounts) an app_change insight per app installed or uninstalled. A store the catalog lists but
-// never observed (no products, no apps) gets its baseline and no changes: claiming every app as
-// just installed would be false. Product price changes of tracked variants are the probe's
-// price_change insights, not this file's.
+// products.json catalog. The observation is written by the catalog's one writer, as a scrape's is
+// (storefront/catalog-writer.ts and observation-record.ts): the store's row and modeled figures,
+// its products, app installs and change records against the previous observation, today's history
+// row, lastScrapedAt and its schedule, in one transaction that also gives every watch on the store
+// (all accounts) an app_change insight per app installed or uninstalled. A store the catalog lists
+// but never observed gets its baseline and no changes. Product price changes of tracked variants
+// are the probe's price_change insights, not this file's.
 import type pg from 'pg';
+import type { LegacyStore } from '../../legacy/port.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { readPrevious, writeCatalog } from '../../storefront/catalog-writer.ts';
+import type { PubSub } from '../../platform/pubsub/pubsub.ts';
+import type { ReferenceData } from '../../seed/reference-data.ts';
+import { writeObservation } from '../../storefront/catalog-writer.ts';
+import { writeLegacySummary } from '../../storefront/legacy-summary.ts';
+import { publishStoreObserved } from '../../storefront/observation-events.ts';
+import { recordSuccess } from '../../storefront/observation-record.ts';
 import {
   createStorefrontReader,
   observeStorefront,
@@ -26,9 +32,14 @@ import { appChangeInsights, type AppChangeInsight } from './app-change-insight.t
 
 export interface WatchedStoreRefreshDeps {
   pool: pg.Pool;
+  legacy: LegacyStore;
+  pubsub: PubSub;
   storefronts: StorefrontClient;
+  reference: ReferenceData;
   clock: () => Date;
   logger: Logger;
+  /** offer the sites the homepage links to as discovery candidates (CATALOG_DISCOVER_LINKS) */
+  discoverLinks: boolean;
 }
 
 export interface StorefrontChanges {
@@ -46,40 +57,27 @@ export interface StorefrontChanges {
 export function createWatchedStoreRefresh(deps: WatchedStoreRefreshDeps): (watch: WatchRecord) => Promise<StorefrontChanges> {
   return async (watch) => {
     const log = deps.logger.child({ signalId: watch.id, domain: watch.domain });
-    // dropshipping phrases feed the store models, which a watch's refresh does not recompute
-    const reader = await createStorefrontReader(deps.storefronts, deps.pool, []);
+    const startedAt = deps.clock();
+    const reader = await createStorefrontReader(deps.storefronts, deps.pool, deps.reference.vocabulary.dropshipPhrases);
     const observation = await readStorefront(reader, watch.domain, log);
     if (!observation) return { appChanges: 0, productChanges: 0 };
 
+    const legacyId = await writeLegacySummary(deps, observation, null);
     await ensureMonthPartitions(deps.pool, deps.clock());
     const changes = await inTransaction(deps.pool, async (client) => {
       const now = deps.clock();
-      // the same row lock a scrape takes: a scrape and an observation of one store never interleave
-      const { rows: [store] } = await client.query<{ id: number; theme_name: string | null }>(
-        'SELECT id, theme_name FROM stores WHERE id = $1 FOR UPDATE',
-        [watch.storeId],
-      );
-      if (!store) return []; // the store left the catalog (its watches with it) since the probe began
-      const catalog = await readPrevious(client, store);
-      const previous = catalog.products.size + catalog.apps.size > 0 ? catalog : null;
-      const written = await writeCatalog(client, store.id, previous, { ...observation, currency: observation.currency ?? 'USD' }, now);
-      await client.query(
-        `UPDATE stores SET product_count = $2, best_seller_count = $3, app_count = $4, theme_name = COALESCE($5, theme_name), updated_at = $6
-          WHERE id = $1`,
-        [
-          store.id,
-          observation.products.length,
-          observation.products.filter((p) => p.bestSellerRank !== null).length,
-          observation.apps.length,
-          observation.themeName,
-          now,
-        ],
-      );
-      const appNames = new Map([...catalog.apps].map(([slug, app]) => [slug, app.name]));
-      for (const app of observation.apps) appNames.set(app.slug, app.name);
-      await insertAppChangeInsights(client, watch, appChangeInsights(watch.domain, written, appNames, now));
-      return written;
+      // the store's row lock, taken first as every observation writer takes it
+      const { rows: [store] } = await client.query<{ id: number }>('SELECT id FROM stores WHERE id = $1 FOR UPDATE', [watch.storeId]);
+      if (!store) return null; // the store left the catalog (its watches with it) since the probe began
+      const previousApps = await appNamesOf(client, store.id);
+      const written = await writeObservation(client, observation, { now, reference: deps.reference, legacyId });
+      await recordSuccess(client, written, observation, { trigger: 'probe', startedAt, now, discoverLinks: deps.discoverLinks });
+      const appNames = new Map([...previousApps, ...observation.apps.map((app) => [app.slug, app.name] as const)]);
+      await insertAppChangeInsights(client, watch, appChangeInsights(watch.domain, written.changeRecords, appNames, now));
+      return written.changeRecords;
     });
+    if (changes === null) return { appChanges: 0, productChanges: 0 };
+    await publishStoreObserved(deps.pubsub, deps.logger, watch.domain);
 
     const result = {
       appChanges: changes.filter((c) => c.entity === 'app').length,
@@ -88,6 +86,15 @@ export function createWatchedStoreRefresh(deps: WatchedStoreRefreshDeps): (watch
     log.debug(result, 'storefront observed');
     return result;
   };
+}
+
+/** slug -> name of the apps the store ran before this observation (an uninstalled app's insight names it) */
+async function appNamesOf(client: pg.PoolClient, storeId: number): Promise<Map<string, string>> {
+  const { rows } = await client.query<{ slug: string; name: string }>(
+    'SELECT a.slug, a.name FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE sa.store_id = $1',
+    [storeId],
+  );
+  return new Map(rows.map((r) => [r.slug, r.name]));
 }
 
 async function readStorefront(reader: StorefrontReader, domain: string, log: Logger): Promise<StorefrontObservation | null> {

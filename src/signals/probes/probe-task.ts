@@ -1,10 +1,11 @@
 // The probe job: reads every tracked product's variants from the storefront (storefront/product-js.ts),
-// then one transaction resolves newly tracked products into their variants, writes one
-// inventory snapshot per variant read, the insights of this reading and the probe's end state
-// (done). A storefront that cannot be read fails the probe with its reason and writes nothing
-// else; any other error is ours and the job is retried (its last attempt fails the probe). After
-// the commit the storefront observer refreshes the store's apps and products; its failure is
-// logged and never fails the probe.
+// then the storefront observer observes the store (its apps, products and change records, written
+// as any observation is), then one transaction resolves newly tracked products into their variants,
+// writes one inventory snapshot per variant read, the insights of this reading and the probe's end
+// state (done). Done comes last, so a client that polls until done then reads the change records
+// sees what the probe found. A storefront whose variants cannot be read fails the probe with its
+// reason and writes nothing else; any other error is ours and the job is retried (its last attempt
+// fails the probe). The observer's failure is logged and never fails the probe.
 import type { JobHelpers } from 'graphile-worker';
 import type pg from 'pg';
 import { z } from 'zod';
@@ -28,7 +29,7 @@ export interface ProbeTaskDeps {
   storefronts: StorefrontClient;
   clock: () => Date;
   logger: Logger;
-  /** refreshes the watched store's apps and products after a probe (src/signals/changes) */
+  /** observes the watched store with each probe, before the probe is done (src/signals/changes) */
   observe: (watch: WatchRecord) => Promise<{ appChanges: number; productChanges: number }>;
 }
 
@@ -60,6 +61,7 @@ export function probeTask(deps: ProbeTaskDeps) {
       );
       const readings = new Map<string, VariantReading[] | null>();
       for (const { handle } of products) readings.set(handle, await readProductVariants(deps.storefronts, watch.domain, handle));
+      await observeWithProbe(deps, log, watch);
       const now = deps.clock();
       // the snapshots and insights are dated now: their month partitions must exist (a month the upkeep has not made yet)
       await ensureMonthPartitions(deps.pool, now);
@@ -79,13 +81,17 @@ export function probeTask(deps: ProbeTaskDeps) {
       }
       throw error;
     }
-    try {
-      const changes = await deps.observe(watch);
-      log.info({ domain: watch.domain, ...changes }, 'storefront observed after the probe');
-    } catch (error) {
-      log.warn({ err: error, domain: watch.domain }, 'storefront observation after the probe failed; the probe stands');
-    }
   };
+}
+
+/** The observation of the probed store; its failure is logged and never fails the probe. */
+async function observeWithProbe(deps: ProbeTaskDeps, log: Logger, watch: WatchRecord): Promise<void> {
+  try {
+    const changes = await deps.observe(watch);
+    log.info({ domain: watch.domain, ...changes }, 'storefront observed with the probe');
+  } catch (error) {
+    log.warn({ err: error, domain: watch.domain }, 'storefront observation with the probe failed; the probe stands');
+  }
 }
 
 /** The probe's one transaction; returns the snapshots written, or null when the probe or its watch ended meanwhile. */

@@ -6,9 +6,11 @@ import { pageArgs } from '../../graphql/page-args.ts';
 import { SignalRef } from '../signal.ref.ts';
 import { clockOf } from '../watches.ts';
 import { watchDailySales, watchInventory, watchStats, type SalesTotals, type VariantInventory, type VariantSales, type WatchDailySales, type WatchStats } from './watch-sales.ts';
-import type { DailySales } from './sales-estimate.ts';
+import type { DailyRevenue } from './watch-sales.ts';
 
 export const MAX_INVENTORY_DAYS = 365;
+const CURRENCY = "ISO 4217 currency of the amounts beside it: the store's own (what its storefront prices are in).";
+const USD_ONLY = 'The same amount when `currency` is USD; null otherwise (amounts are never converted).';
 export const DEFAULT_WINDOW_DAYS = 30;
 
 const VariantSalesRef = builder.objectRef<VariantSales>('SignalVariantSales').implement({
@@ -18,7 +20,9 @@ const VariantSalesRef = builder.objectRef<VariantSales>('SignalVariantSales').im
     sku: t.exposeString('sku', { nullable: true }),
     title: t.exposeString('title'),
     units: t.exposeInt('units', { description: 'Estimated units sold.' }),
-    revenueUsd: t.exposeFloat('revenueUsd', { description: 'Estimated revenue (units x price), in the storefront currency.' }),
+    revenue: t.exposeFloat('revenue', { description: 'Estimated revenue (units x price), in `currency`.' }),
+    currency: t.exposeString('currency', { description: CURRENCY }),
+    revenueUsd: t.exposeFloat('revenueUsd', { nullable: true, description: USD_ONLY }),
   }),
 });
 
@@ -26,9 +30,12 @@ const SalesTotalsRef = builder.objectRef<SalesTotals>('SignalSalesTotals').imple
   fields: (t) => ({
     days: t.exposeInt('days', { description: 'UTC days with an estimate (an interval between two snapshots ended on them).' }),
     units: t.exposeInt('units'),
-    revenueUsd: t.exposeFloat('revenueUsd'),
+    revenue: t.exposeFloat('revenue', { description: 'Estimated revenue, in `currency`.' }),
+    revenuePerDay: t.exposeFloat('revenuePerDay', { description: 'revenue / days, in `currency`.' }),
+    currency: t.exposeString('currency', { description: CURRENCY }),
+    revenueUsd: t.exposeFloat('revenueUsd', { nullable: true, description: USD_ONLY }),
     unitsPerDay: t.exposeFloat('unitsPerDay', { description: 'units / days.' }),
-    revenuePerDayUsd: t.exposeFloat('revenuePerDayUsd', { description: 'revenueUsd / days.' }),
+    revenuePerDayUsd: t.exposeFloat('revenuePerDayUsd', { nullable: true, description: USD_ONLY }),
     restocks: t.exposeInt('restocks', { description: 'Intervals in which a variant\'s stock rose.' }),
     restockedUnits: t.exposeInt('restockedUnits'),
   }),
@@ -51,11 +58,13 @@ const StatsRef = builder.objectRef<WatchStats>('SignalStats').implement({
   }),
 });
 
-const DailySalesRef = builder.objectRef<DailySales>('SignalDailySales').implement({
+const DailySalesRef = builder.objectRef<DailyRevenue>('SignalDailySales').implement({
   fields: (t) => ({
     day: t.exposeString('day', { description: 'UTC day YYYY-MM-DD.' }),
     units: t.exposeInt('units'),
-    revenueUsd: t.exposeFloat('revenueUsd'),
+    revenue: t.exposeFloat('revenue', { description: 'Estimated revenue, in `currency`.' }),
+    currency: t.exposeString('currency', { description: CURRENCY }),
+    revenueUsd: t.exposeFloat('revenueUsd', { nullable: true, description: USD_ONLY }),
   }),
 });
 
@@ -84,7 +93,8 @@ const InventoryRef = builder.objectRef<VariantInventory>('SignalVariantInventory
     unitsSold: t.exposeInt('unitsSold', { description: 'Estimated units sold between the window\'s snapshots.' }),
     restocks: t.exposeInt('restocks', { description: 'Intervals in the window in which stock rose.' }),
     restockedUnits: t.exposeInt('restockedUnits'),
-    price: t.exposeFloat('price', { description: 'Price at the last snapshot.' }),
+    price: t.exposeFloat('price', { description: 'Price at the last snapshot, in `currency`.' }),
+    currency: t.exposeString('currency', { description: CURRENCY }),
   }),
 });
 

@@ -1,6 +1,9 @@
 // The sales figures of a watch, built on the estimate of sales-estimate.ts: aggregate stats, daily
 // sales and per-variant inventory. Figures need at least 2 snapshots of a variant (spec part 3);
-// before that the answers are empty with a note, not an error.
+// before that the answers are empty with a note, not an error. Amounts are in the store's own
+// currency (the prices its storefront shows), named beside them; the USD fields carry the same
+// amount for a USD store and are null for any other: nothing is converted, so nothing is a guess.
+// One watch is one store, so its amounts never mix currencies.
 import type { Queryable } from '../../platform/database/sql.ts';
 import { queryRows } from '../../platform/database/sql.ts';
 import { snapshotPointsSince } from './daily-sales.ts';
@@ -47,23 +50,49 @@ export async function watchSnapshots(db: Queryable, signalId: number, from: Date
   return { points, variants: new Map(variants.map((v) => [v.id, v])), ready: [...perVariant.values()].some((n) => n >= 2) };
 }
 
+/** An amount in the store's currency in USD: itself for a USD store, else null (never converted). */
+export const usdOnly = (amount: number, currency: string): number | null => (currency === 'USD' ? amount : null);
+
+/** The watched store's currency (ISO 4217); USD for a store that never said. */
+export async function watchCurrency(db: Queryable, signalId: number): Promise<string> {
+  const [row] = await queryRows<{ currency: string | null }>(
+    db,
+    'SELECT s.currency FROM signals w JOIN stores s ON s.id = w.store_id WHERE w.id = $1',
+    [signalId],
+  );
+  return row?.currency?.trim() || 'USD';
+}
+
 export interface VariantSales {
   productHandle: string;
   variantId: string;
   sku: string | null;
   title: string;
   units: number;
-  revenueUsd: number;
+  revenue: number;
+  currency: string;
+  revenueUsd: number | null;
 }
 
 export interface SalesTotals {
   days: number;
   units: number;
-  revenueUsd: number;
+  revenue: number;
+  revenuePerDay: number;
+  currency: string;
+  revenueUsd: number | null;
   unitsPerDay: number;
-  revenuePerDayUsd: number;
+  revenuePerDayUsd: number | null;
   restocks: number;
   restockedUnits: number;
+}
+
+export interface DailyRevenue {
+  day: string;
+  units: number;
+  revenue: number;
+  currency: string;
+  revenueUsd: number | null;
 }
 
 export interface WatchStats {
@@ -83,17 +112,22 @@ export interface WatchStats {
 const round2 = (n: number) => Math.round(n * 100) / 100;
 export const TOP_VARIANTS = 5;
 
-function totalsOf(moves: readonly StockMove[]): SalesTotals {
+function totalsOf(moves: readonly StockMove[], currency: string): SalesTotals {
   const days = salesByDay(moves);
   const units = moves.reduce((sum, m) => sum + m.unitsSold, 0);
-  const revenueUsd = round2(moves.reduce((sum, m) => sum + m.revenueUsd, 0));
+  // the estimate's amounts are in the storefront's prices: the store's currency
+  const revenue = round2(moves.reduce((sum, m) => sum + m.revenueUsd, 0));
+  const revenuePerDay = days.length ? round2(revenue / days.length) : 0;
   const restocks = moves.filter((m) => m.restockedUnits > 0);
   return {
     days: days.length,
     units,
-    revenueUsd,
+    revenue,
+    revenuePerDay,
+    currency,
+    revenueUsd: usdOnly(revenue, currency),
     unitsPerDay: days.length ? round2(units / days.length) : 0,
-    revenuePerDayUsd: days.length ? round2(revenueUsd / days.length) : 0,
+    revenuePerDayUsd: usdOnly(revenuePerDay, currency),
     restocks: restocks.length,
     restockedUnits: restocks.reduce((sum, m) => sum + m.restockedUnits, 0),
   };
@@ -101,6 +135,7 @@ function totalsOf(moves: readonly StockMove[]): SalesTotals {
 
 export async function watchStats(db: Queryable, signalId: number): Promise<WatchStats> {
   const snapshots = await watchSnapshots(db, signalId, new Date(0));
+  const currency = await watchCurrency(db, signalId);
   const [counts] = await queryRows<{ probes: number; tracked: number; hidden: number }>(
     db,
     `SELECT (SELECT count(*)::int FROM signal_probes WHERE signal_id = $1 AND status = 'done' AND kind <> 'ads') AS probes,
@@ -116,9 +151,19 @@ export async function watchStats(db: Queryable, signalId: number): Promise<Watch
   for (const move of moves) {
     const info = snapshots.variants.get(move.variantId);
     if (!info) continue;
-    const row = byVariant.get(move.variantId) ?? { productHandle: info.productHandle, variantId: info.variantId, sku: info.sku, title: info.title, units: 0, revenueUsd: 0 };
+    const row = byVariant.get(move.variantId) ?? {
+      productHandle: info.productHandle,
+      variantId: info.variantId,
+      sku: info.sku,
+      title: info.title,
+      units: 0,
+      revenue: 0,
+      currency,
+      revenueUsd: null,
+    };
     row.units += move.unitsSold;
-    row.revenueUsd = round2(row.revenueUsd + move.revenueUsd);
+    row.revenue = round2(row.revenue + move.revenueUsd);
+    row.revenueUsd = usdOnly(row.revenue, currency);
     byVariant.set(move.variantId, row);
   }
   const hidden = counts?.hidden ?? 0;
@@ -136,9 +181,9 @@ export async function watchStats(db: Queryable, signalId: number): Promise<Watch
     lastSnapshotAt: times.length ? new Date(Math.max(...times)) : null,
     trackedVariants: counts?.tracked ?? 0,
     variantsWithoutStock: hidden,
-    sales: snapshots.ready ? totalsOf(moves) : null,
+    sales: snapshots.ready ? totalsOf(moves, currency) : null,
     topVariants: snapshots.ready
-      ? [...byVariant.values()].filter((v) => v.units > 0).sort((a, b) => b.units - a.units || b.revenueUsd - a.revenueUsd).slice(0, TOP_VARIANTS)
+      ? [...byVariant.values()].filter((v) => v.units > 0).sort((a, b) => b.units - a.units || b.revenue - a.revenue).slice(0, TOP_VARIANTS)
       : [],
   };
 }
@@ -148,13 +193,18 @@ export interface WatchDailySales {
   note: string | null;
   method: string;
   from: Date;
-  days: DailySales[];
+  days: DailyRevenue[];
 }
 
 export async function watchDailySales(db: Queryable, signalId: number, from: Date): Promise<WatchDailySales> {
   const snapshots = await watchSnapshots(db, signalId, new Date(0));
   const fromDay = from.toISOString().slice(0, 10);
-  const days = snapshots.ready ? salesByDay(stockMoves(snapshots.points)).filter((d) => d.day >= fromDay) : [];
+  const currency = await watchCurrency(db, signalId);
+  const days = snapshots.ready
+    ? salesByDay(stockMoves(snapshots.points))
+        .filter((d) => d.day >= fromDay)
+        .map((d) => ({ day: d.day, units: d.units, revenue: d.revenueUsd, currency, revenueUsd: usdOnly(d.revenueUsd, currency) }))
+    : [];
   return { ready: snapshots.ready, note: snapshots.ready ? null : NOT_ENOUGH_SNAPSHOTS, method: ESTIMATE_METHOD, from, days };
 }
 
@@ -172,11 +222,13 @@ export interface VariantInventory {
   restocks: number;
   restockedUnits: number;
   price: number;
+  currency: string;
 }
 
 /** Per variant with a snapshot in the window [since, now]: first and last stock, restocks and units sold between them. */
 export async function watchInventory(db: Queryable, signalId: number, since: Date): Promise<VariantInventory[]> {
   const snapshots = await watchSnapshots(db, signalId, since);
+  const currency = await watchCurrency(db, signalId);
   const inWindow = snapshots.points.filter((p) => p.takenAt >= since);
   const series = new Map<number, SnapshotPoint[]>();
   for (const p of inWindow) series.set(p.variantId, [...(series.get(p.variantId) ?? []), p]);
@@ -202,6 +254,7 @@ export async function watchInventory(db: Queryable, signalId: number, since: Dat
       restocks: moves.filter((m) => m.restockedUnits > 0).length,
       restockedUnits: moves.reduce((sum, m) => sum + m.restockedUnits, 0),
       price: last.price,
+      currency,
     });
   }
   return rows.sort((a, b) => a.productHandle.localeCompare(b.productHandle) || a.title.localeCompare(b.title) || a.variantId.localeCompare(b.variantId));

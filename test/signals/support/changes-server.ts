@@ -58,7 +58,16 @@ export async function startChangesServer(start: Date): Promise<ChangesServer> {
     hostIntervalMs: config.EGRESS_HOST_INTERVAL_MS,
     userAgent: 'changes-test',
   });
-  const observe = createWatchedStoreRefresh({ pool, storefronts: createStorefrontClient(egress), clock: now, logger });
+  const observe = createWatchedStoreRefresh({
+    pool,
+    legacy: server.services.legacy,
+    pubsub: server.services.pubsub,
+    storefronts: createStorefrontClient(egress),
+    reference: loadReferenceData(),
+    clock: now,
+    logger,
+    discoverLinks: false,
+  });
   const document = (await server.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as OpenAPIObject;
   const validate = responseValidator(document);
 

@@ -27,6 +27,8 @@ export interface FixtureShop {
   products: FixtureProduct[];
   /** extra homepage markup (app scripts); a test may change it between probes */
   homepage?: string;
+  /** the store's currency (ISO 4217); USD unless given */
+  currency?: string;
 }
 
 export interface StockStorefront {
@@ -38,6 +40,8 @@ export interface StockStorefront {
   setPrice(host: string, variantId: number, priceCents: number): void;
   /** requests seen, as host + path */
   readonly requests: string[];
+  /** answers to `path` (any host) wait `ms` first; 0 ends it */
+  slow(path: string, ms: number): void;
   close(): Promise<void>;
 }
 
@@ -71,12 +75,18 @@ export function defaultShops(): Map<string, FixtureShop> {
 
 export async function startStockStorefront(shops: Map<string, FixtureShop> = defaultShops()): Promise<StockStorefront> {
   const requests: string[] = [];
+  const delays = new Map<string, number>();
   const variantOf = (host: string, id: number) => {
     const found = shops.get(host)?.products.flatMap((p) => p.variants).find((v) => v.id === id);
     if (!found) throw new Error(`no variant ${id} on ${host}`);
     return found;
   };
   const server = http.createServer((req, res) => {
+    const delay = delays.get(new URL(req.url ?? '/', 'http://fixture').pathname);
+    if (delay) setTimeout(() => answer(req, res), delay);
+    else answer(req, res);
+  });
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const host = (req.headers.host ?? '').split(':')[0]!;
     const url = new URL(req.url ?? '/', 'http://fixture');
     requests.push(`${host}${url.pathname}`);
@@ -106,11 +116,11 @@ export async function startStockStorefront(shops: Map<string, FixtureShop> = def
         .writeHead(200, { 'content-type': 'text/html' })
         .end(
           `<!doctype html><html><head><title>${shop.name}</title><script>var Shopify = Shopify || {}; Shopify.shop = "${host}";` +
-            `Shopify.theme = {"name":"Dawn","id":1,"role":"main"};</script>` +
+            `Shopify.theme = {"name":"Dawn","id":1,"role":"main"}; Shopify.currency = {"active":"${shop.currency ?? 'USD'}","rate":"1.0"};</script>` +
             `<link href="//cdn.shopify.com/s/files/1/0001/t/1/assets/base.css" rel="stylesheet"></head><body>Shop${shop.homepage ?? ''}</body></html>`,
         );
     }
-    if (url.pathname === '/meta.json') return json({ name: shop.name, description: shop.name, country: 'US', currency: 'USD', published_products_count: shop.products.length });
+    if (url.pathname === '/meta.json') return json({ name: shop.name, description: shop.name, country: 'US', currency: shop.currency ?? 'USD', published_products_count: shop.products.length });
     if (url.pathname === '/products.json') {
       const page = Number(url.searchParams.get('page') ?? '1');
       return json({
@@ -129,7 +139,7 @@ export async function startStockStorefront(shops: Map<string, FixtureShop> = def
       });
     }
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"errors":"Not Found"}');
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -139,6 +149,7 @@ export async function startStockStorefront(shops: Map<string, FixtureShop> = def
     setStock: (host, id, stock) => void (variantOf(host, id).stock = stock),
     setPrice: (host, id, priceCents) => void (variantOf(host, id).priceCents = priceCents),
     requests,
+    slow: (path, ms) => void (ms > 0 ? delays.set(path, ms) : delays.delete(path)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

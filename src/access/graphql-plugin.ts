@@ -12,7 +12,7 @@ import { missingKey } from './authenticate.ts';
 import { checkResultWindow, operationCost } from './graphql-charges.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { isDataPrincipal, principalOf, type Principal } from './principal.ts';
-import { RateLimitedError, type LimitState } from './quota.ts';
+import { RateLimitedError, type Charge, type LimitState } from './quota.ts';
 import type { MaybePromise } from './counters.ts';
 
 interface AccessContext {
@@ -20,6 +20,8 @@ interface AccessContext {
   req?: object;
   /** the Fastify reply over HTTP (both faces): the rate-limit headers are set on it */
   reply?: { header(name: string, value: string): unknown };
+  /** how many calls this operation is charged as (default 1; an export's pages, src/graphql/yoga.ts ServerContext) */
+  listCalls?: number;
 }
 
 interface Operation {
@@ -51,6 +53,12 @@ interface GateHook {
   setResultAndStopExecution(result: { errors: GraphQLError[] }): void;
   extendContext(extension: object): void;
 }
+
+/** A charge counted `times` over (an export's pages, charged together before it streams). */
+const timesCharge = (charge: Charge, times: number): Charge => ({
+  units: charge.units * times,
+  buckets: Object.fromEntries(Object.entries(charge.buckets).map(([bucket, units]) => [bucket, (units ?? 0) * times])),
+});
 
 export interface AccessPluginOptions {
   /** the page size of a connection whose `first` is omitted (the schema's pagination default) */
@@ -98,7 +106,9 @@ export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessP
       }
       const { window, planName } = access.resultWindowOf(principal);
       checkResultWindow(operation.schema, operation.document, variables, { window, planName, defaultPageSize });
-      const limits = access.admit(principal, cost.charge);
+      const calls = context.listCalls ?? 1;
+      if (calls === 0) return undefined;
+      const limits = access.admit(principal, calls === 1 ? cost.charge : timesCharge(cost.charge, calls));
       if (limits instanceof Promise) {
         return limits.then(
           (settled) => {

@@ -116,7 +116,7 @@ export interface paths {
          *
          *     Quota: one request in the daily bucket `storeSearches` (store searches, grouped roll-ups, comparisons and market analytics), plus the key's per-minute rate and per-key daily ceiling.
          *
-         *     Export: with `Accept: text/csv` or `Accept: application/x-ndjson` the whole list (from `offset`, up to the plan's result window) is streamed in pages of `limit` items (100 when not given), each page charged as one call of this route. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. A page refused after the stream began ends it: NDJSON's last line is then the error envelope, a CSV transfer is cut off.
+         *     Export: `format=csv` or `format=ndjson`, or an Accept header preferring `text/csv` or `application/x-ndjson` to JSON (RFC 9110: q-values, then order; `*\/*` or a JSON-first list gets JSON), streams the list from `offset` to its end (at most `limit` items when given, within the plan's result window) in pages of 100, each charged as one call of this route, all charged before the first byte: a quota that cannot pay for the whole file refuses it. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. X-Export-Total, X-Export-Rows and X-Export-Complete state the list's total, the file's rows and whether it reaches the end of the list; the last line repeats them (`#export rows=R total=T complete=true|false` in CSV, `{"export":{"total":T,"rows":R,"complete":…}}` in NDJSON). A file without it was cut off.
          *
          *     Example: `GET /v1/stores?q=riverbasket&limit=5`
          */
@@ -214,7 +214,7 @@ export interface paths {
          *
          *     Quota: one request in the daily bucket `storeLookups` (one store profile and its products, history, traffic and apps), plus the key's per-minute rate and per-key daily ceiling.
          *
-         *     Export: with `Accept: text/csv` or `Accept: application/x-ndjson` the whole list (from `offset`, up to the plan's result window) is streamed in pages of `limit` items (100 when not given), each page charged as one call of this route. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. A page refused after the stream began ends it: NDJSON's last line is then the error envelope, a CSV transfer is cut off.
+         *     Export: `format=csv` or `format=ndjson`, or an Accept header preferring `text/csv` or `application/x-ndjson` to JSON (RFC 9110: q-values, then order; `*\/*` or a JSON-first list gets JSON), streams the list from `offset` to its end (at most `limit` items when given, within the plan's result window) in pages of 100, each charged as one call of this route, all charged before the first byte: a quota that cannot pay for the whole file refuses it. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. X-Export-Total, X-Export-Rows and X-Export-Complete state the list's total, the file's rows and whether it reaches the end of the list; the last line repeats them (`#export rows=R total=T complete=true|false` in CSV, `{"export":{"total":T,"rows":R,"complete":…}}` in NDJSON). A file without it was cut off.
          *
          *     Example: `GET /v1/stores/riverbasket.store.example/products?isBestSeller=true`
          */
@@ -312,7 +312,7 @@ export interface paths {
          *
          *     Quota: one request in the daily bucket `productSearches` (product searches and the change feeds), plus the key's per-minute rate and per-key daily ceiling.
          *
-         *     Export: with `Accept: text/csv` or `Accept: application/x-ndjson` the whole list (from `offset`, up to the plan's result window) is streamed in pages of `limit` items (100 when not given), each page charged as one call of this route. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. A page refused after the stream began ends it: NDJSON's last line is then the error envelope, a CSV transfer is cut off.
+         *     Export: `format=csv` or `format=ndjson`, or an Accept header preferring `text/csv` or `application/x-ndjson` to JSON (RFC 9110: q-values, then order; `*\/*` or a JSON-first list gets JSON), streams the list from `offset` to its end (at most `limit` items when given, within the plan's result window) in pages of 100, each charged as one call of this route, all charged before the first byte: a quota that cannot pay for the whole file refuses it. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. X-Export-Total, X-Export-Rows and X-Export-Complete state the list's total, the file's rows and whether it reaches the end of the list; the last line repeats them (`#export rows=R total=T complete=true|false` in CSV, `{"export":{"total":T,"rows":R,"complete":…}}` in NDJSON). A file without it was cut off.
          *
          *     Example: `GET /v1/products?q=hoodie&priceMax=80`
          */
@@ -554,7 +554,7 @@ export interface paths {
          *
          *     Quota: one request in the daily bucket `productAppLookups` (one product, and app searches and lookups), plus the key's per-minute rate and per-key daily ceiling.
          *
-         *     Export: with `Accept: text/csv` or `Accept: application/x-ndjson` the whole list (from `offset`, up to the plan's result window) is streamed in pages of `limit` items (100 when not given), each page charged as one call of this route. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. A page refused after the stream began ends it: NDJSON's last line is then the error envelope, a CSV transfer is cut off.
+         *     Export: `format=csv` or `format=ndjson`, or an Accept header preferring `text/csv` or `application/x-ndjson` to JSON (RFC 9110: q-values, then order; `*\/*` or a JSON-first list gets JSON), streams the list from `offset` to its end (at most `limit` items when given, within the plan's result window) in pages of 100, each charged as one call of this route, all charged before the first byte: a quota that cannot pay for the whole file refuses it. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. X-Export-Total, X-Export-Rows and X-Export-Complete state the list's total, the file's rows and whether it reaches the end of the list; the last line repeats them (`#export rows=R total=T complete=true|false` in CSV, `{"export":{"total":T,"rows":R,"complete":…}}` in NDJSON). A file without it was cut off.
          *
          *     Example: `GET /v1/apps/judgeme/stores?limit=50`
          */
@@ -2789,6 +2789,8 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
+                /** @description Answer format: json (the default), csv or ndjson (an export of the list). Overrides the Accept header; without it, `Accept: text/csv` or `Accept: application/x-ndjson` asks for an export. */
+                format?: "json" | "csv" | "ndjson";
             };
             header?: never;
             path?: never;
@@ -2809,6 +2811,12 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
                     RateLimit?: string;
+                    /** @description Export only: items in the whole list. */
+                    "X-Export-Total"?: number;
+                    /** @description Export only: items this file holds. */
+                    "X-Export-Rows"?: number;
+                    /** @description Export only: true when the file reaches the end of the list; false when `limit` or the plan's result window stopped it. */
+                    "X-Export-Complete"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3280,6 +3288,8 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
+                /** @description Answer format: json (the default), csv or ndjson (an export of the list). Overrides the Accept header; without it, `Accept: text/csv` or `Accept: application/x-ndjson` asks for an export. */
+                format?: "json" | "csv" | "ndjson";
             };
             header?: never;
             path: {
@@ -3303,6 +3313,12 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
                     RateLimit?: string;
+                    /** @description Export only: items in the whole list. */
+                    "X-Export-Total"?: number;
+                    /** @description Export only: items this file holds. */
+                    "X-Export-Rows"?: number;
+                    /** @description Export only: true when the file reaches the end of the list; false when `limit` or the plan's result window stopped it. */
+                    "X-Export-Complete"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3786,6 +3802,8 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
+                /** @description Answer format: json (the default), csv or ndjson (an export of the list). Overrides the Accept header; without it, `Accept: text/csv` or `Accept: application/x-ndjson` asks for an export. */
+                format?: "json" | "csv" | "ndjson";
             };
             header?: never;
             path?: never;
@@ -3806,6 +3824,12 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
                     RateLimit?: string;
+                    /** @description Export only: items in the whole list. */
+                    "X-Export-Total"?: number;
+                    /** @description Export only: items this file holds. */
+                    "X-Export-Rows"?: number;
+                    /** @description Export only: true when the file reaches the end of the list; false when `limit` or the plan's result window stopped it. */
+                    "X-Export-Complete"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4944,6 +4968,8 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
+                /** @description Answer format: json (the default), csv or ndjson (an export of the list). Overrides the Accept header; without it, `Accept: text/csv` or `Accept: application/x-ndjson` asks for an export. */
+                format?: "json" | "csv" | "ndjson";
             };
             header?: never;
             path: {
@@ -4967,6 +4993,12 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
                     RateLimit?: string;
+                    /** @description Export only: items in the whole list. */
+                    "X-Export-Total"?: number;
+                    /** @description Export only: items this file holds. */
+                    "X-Export-Rows"?: number;
+                    /** @description Export only: true when the file reaches the end of the list; false when `limit` or the plan's result window stopped it. */
+                    "X-Export-Complete"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {

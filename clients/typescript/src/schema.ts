@@ -2562,13 +2562,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Links to the discovery documents and the GraphQL endpoint. */
+            /** @description Links to the discovery documents and the GraphQL endpoint: JSON, or an HTML page with the same links (and the command that mints a key) when Accept prefers text/html, as a browser's does. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RootDocument"];
+                    "text/html": string;
                 };
             };
             /** @description internal: Server-side failure. The message is generic; the request id (X-Request-Id) locates it in our logs. */

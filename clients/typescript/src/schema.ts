@@ -2790,8 +2790,6 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
-                /** @description Answer format: json (the default), csv or ndjson (an export of the list). Overrides the Accept header; without it, `Accept: text/csv` or `Accept: application/x-ndjson` asks for an export. */
-                format?: "json" | "csv" | "ndjson";
             };
             header?: never;
             path?: never;
@@ -2822,8 +2820,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StoreList"] | components["schemas"]["StoreGroupList"];
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
@@ -3289,8 +3285,6 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
-                /** @description Answer format: json (the default), csv or ndjson (an export of the list). Overrides the Accept header; without it, `Accept: text/csv` or `Accept: application/x-ndjson` asks for an export. */
-                format?: "json" | "csv" | "ndjson";
             };
             header?: never;
             path: {
@@ -3324,8 +3318,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProductList"];
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
@@ -3803,8 +3795,6 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
-                /** @description Answer format: json (the default), csv or ndjson (an export of the list). Overrides the Accept header; without it, `Accept: text/csv` or `Accept: application/x-ndjson` asks for an export. */
-                format?: "json" | "csv" | "ndjson";
             };
             header?: never;
             path?: never;
@@ -3835,8 +3825,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProductList"];
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
@@ -4969,8 +4957,6 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
-                /** @description Answer format: json (the default), csv or ndjson (an export of the list). Overrides the Accept header; without it, `Accept: text/csv` or `Accept: application/x-ndjson` asks for an export. */
-                format?: "json" | "csv" | "ndjson";
             };
             header?: never;
             path: {
@@ -5004,8 +4990,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StoreList"];
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
@@ -8043,3 +8027,6 @@ export interface operations {
         };
     };
 }
+
+/** The lists that also answer CSV and NDJSON exports (exportList). */
+export type ExportablePath = '/v1/stores' | '/v1/stores/{domain}/products' | '/v1/products' | '/v1/apps/{slug}/stores';

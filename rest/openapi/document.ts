@@ -17,6 +17,8 @@ import { DATA_ROUTE_ERRORS, errorResponses } from './error-responses.ts';
 import { registerDiscoveryPaths } from './discovery-paths.ts';
 import { RATE_LIMIT_HEADERS } from './rate-limit-headers.ts';
 import { registerWebhooks } from './webhooks.ts';
+import { applyRequestExamples } from './request-examples.ts';
+import RESPONSE_EXAMPLES from './response-examples.json' with { type: 'json' };
 import { registerScreenshotPath } from './screenshot-path.ts';
 
 export const API_TITLE = 'Store-Intelligence API';
@@ -115,18 +117,22 @@ export function buildOpenApiDocument(
   registerScreenshotPath(registry);
   registerWebhooks(registry);
 
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: API_TITLE,
       version: packageJson.version,
       description: infoDescription(),
     },
-    servers: [{ url: options.serverUrl ?? '/', description: 'This server' }],
+    // without a public URL, none: a client resolves paths against where it fetched this (a server of
+    // '/' makes the /docs console send to //v1/…)
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl, description: 'This server' }] } : {}),
     // data routes need a key (either header); discovery routes override this with `security: []`
     security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
   });
+  applyRequestExamples(document, options.routes ?? catalogRoutes, RESPONSE_EXAMPLES);
+  return document;
 }
 
 function infoDescription(): string {

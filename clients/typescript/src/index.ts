@@ -59,9 +59,9 @@ export interface ExportAnswer {
 }
 
 type ParamsOf<P extends ExportablePath> = paths[P]['get']['parameters'];
-/** the path and query parameters of an exportable list (a path without parameters takes none) */
-type ExportParams<P extends ExportablePath> = {
-  [K in 'path' | 'query' as ParamsOf<P>[K] extends never | undefined ? never : K]: ParamsOf<P>[K];
+/** the path parameters (when the path has any) and the optional query parameters of an exportable list */
+type ExportParams<P extends ExportablePath> = ([ParamsOf<P>['path']] extends [never | undefined] ? { path?: never } : { path: NonNullable<ParamsOf<P>['path']> }) & {
+  query?: NonNullable<ParamsOf<P>['query']>;
 };
 
 export function createStoreIntelligenceClient({ baseUrl, apiKey, headers, ...options }: StoreIntelligenceClientOptions) {

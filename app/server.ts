@@ -46,6 +46,8 @@ export interface BuildServerOptions {
   plugins?: ServerPlugin[];
   /** false: /graphql answers every request through Yoga's own handler (tests compare it with the JSON lane) */
   graphqlJsonLane?: boolean;
+  /** items per page of a list export (tests export a small catalog in several pages) */
+  exportPageSize?: number;
 }
 
 /** Request bodies of this API are small JSON objects (scrape requests, watches, GraphQL documents). */
@@ -190,6 +192,7 @@ export async function buildServer(services: Services, options: BuildServerOption
           const principal = principalOf(request);
           return isDataPrincipal(principal) ? access.resultWindowOf(principal).window : 0;
         },
+        exportPageSize: options.exportPageSize,
       }),
     // MCP tools are the same routes, run the same way for the caller of each /mcp request
     (scope) => registerMcp(scope, services, runRoute, catalogRoutes),

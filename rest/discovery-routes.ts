@@ -1,9 +1,11 @@
-// The open discovery routes (no key, no rate limit): GET /, /v1/llms.txt, /v1/docs.md,
+// The open discovery routes (no key, no rate limit): GET / (an HTML page for a browser), /v1/llms.txt, /v1/docs.md,
 // /v1/openapi.json and /v1/examples. Documents are rendered once, at registration.
 import type { FastifyInstance } from 'fastify';
 import { EXAMPLES } from '../src/discovery/examples.ts';
 import { renderDocsMarkdown, renderLlmsTxt } from './discovery/index.ts';
 import { rootDocument } from '../src/discovery/root.ts';
+import { prefersHtml, rootPage } from '../src/discovery/root-page.ts';
+import { DASHBOARD_PATH } from '../src/scrapes/dashboard/dashboard-page.ts';
 import { AUTH_RULE } from '../src/discovery/usage-rules.ts';
 import type { Services } from '../src/platform/services.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
@@ -22,7 +24,13 @@ export function registerDiscoveryRoutes(app: FastifyInstance, services: Services
       reply.header('cache-control', CACHE_CONTROL).type(contentType).send(body),
     );
 
-  send('/', 'application/json; charset=utf-8', root);
+  const rootHtml = rootPage(root, DASHBOARD_PATH);
+  // a browser gets the page, every other client the JSON document (rest of this file: one type each)
+  app.get('/', { config: { servesNoData: true } }, async (request, reply) => {
+    reply.header('cache-control', CACHE_CONTROL).header('vary', 'Accept');
+    if (prefersHtml(request.headers.accept)) return reply.type('text/html; charset=utf-8').send(rootHtml);
+    return reply.type('application/json; charset=utf-8').send(root);
+  });
   send('/v1/llms.txt', 'text/plain; charset=utf-8', llms);
   send('/v1/docs.md', 'text/markdown; charset=utf-8', docs);
   send('/v1/openapi.json', 'application/json; charset=utf-8', openapi);

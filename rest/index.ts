@@ -6,7 +6,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../src/platform/services.ts';
 import { registerDiscoveryRoutes } from './discovery-routes.ts';
-import { exportTypeOf, sendExport } from './export/export-list.ts';
+import { callerQueryOf, exportTypeOf } from './export/export-format.ts';
+import { sendExport } from './export/export-list.ts';
 import { registerReferencePage } from './reference-page.ts';
 import { parseBody, parseParams } from './parse-params.ts';
 import { fastifyPath, type RestRoute } from './route.ts';
@@ -19,6 +20,8 @@ export { routeRunner, type RunRoute } from './run-route.ts';
 export interface RestOptions {
   /** how deep the caller of a request may list (its plan's result window): exports stop there */
   resultWindowOf(request: FastifyRequest): number;
+  /** items per page of an export, each page one list call (default 100, the largest `limit`) */
+  exportPageSize?: number;
 }
 
 export async function registerRest(app: FastifyInstance, services: Services, runRoute: RunRoute, options: RestOptions): Promise<void> {
@@ -31,20 +34,26 @@ export async function registerRest(app: FastifyInstance, services: Services, run
 const parsedParams = new WeakMap<object, Record<string, unknown>>();
 
 function registerCatalogRoute(app: FastifyInstance, runRoute: RunRoute, route: RestRoute, options: RestOptions): void {
+  const querySchema = callerQueryOf(route);
   app.route({
     method: route.method,
     url: fastifyPath(route.path),
     // the caller's parameters are checked before anything runs: a request refused as malformed is
     // never executed, so it counts against nothing
     preValidation: async (request) => {
-      parsedParams.set(request, { ...parseParams(route, request.params, request.query), ...parseBody(route, request.body) });
+      parsedParams.set(request, { ...parseParams(route, request.params, request.query, querySchema), ...parseBody(route, request.body) });
     },
     handler: async (request, reply) => {
       const params = parsedParams.get(request)!;
       if (route.exportable) {
         reply.header('vary', 'Accept');
-        const exportType = exportTypeOf(request.headers.accept);
-        if (exportType) return sendExport(exportType, route, params, request, reply, runRoute, options.resultWindowOf(request));
+        const exportType = exportTypeOf(params.format, request.headers.accept);
+        if (exportType) {
+          return sendExport(exportType, route, params, request, reply, runRoute, {
+            window: options.resultWindowOf(request),
+            pageSize: options.exportPageSize,
+          });
+        }
       }
       const { status, body } = await runRoute(route, params, { req: request, reply });
       return reply.status(status).send(body);

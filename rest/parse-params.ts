@@ -4,15 +4,16 @@ import type { z } from 'zod';
 import { ApiError } from '../src/platform/errors.ts';
 import type { RestRoute } from './route.ts';
 
-export function parseParams(route: RestRoute, pathParams: unknown, query: unknown): Record<string, unknown> {
+/** `querySchema`: the route's query parameters, or REST's wider set (an exportable list's `format`). */
+export function parseParams(route: RestRoute, pathParams: unknown, query: unknown, querySchema: z.ZodObject = route.query): Record<string, unknown> {
   const rawQuery = (query ?? {}) as Record<string, unknown>;
   for (const [name, value] of Object.entries(rawQuery)) {
     if (Array.isArray(value)) throw invalid(name, 'must be given once');
   }
   const path = route.pathParams.safeParse(pathParams ?? {});
-  if (!path.success) throw fromIssue(path.error.issues[0], route, pathParams as Record<string, unknown>);
-  const parsedQuery = route.query.safeParse(rawQuery);
-  if (!parsedQuery.success) throw fromIssue(parsedQuery.error.issues[0], route, rawQuery);
+  if (!path.success) throw fromIssue(path.error.issues[0], route.pathParams, pathParams as Record<string, unknown>);
+  const parsedQuery = querySchema.safeParse(rawQuery);
+  if (!parsedQuery.success) throw fromIssue(parsedQuery.error.issues[0], querySchema, rawQuery);
   return { ...path.data, ...parsedQuery.data };
 }
 
@@ -38,9 +39,9 @@ function invalidBody(parameter: string, rule: string): never {
   throw invalid(parameter, rule);
 }
 
-function fromIssue(issue: z.core.$ZodIssue | undefined, route: RestRoute, raw: Record<string, unknown>): ApiError {
+function fromIssue(issue: z.core.$ZodIssue | undefined, querySchema: z.ZodObject, raw: Record<string, unknown>): ApiError {
   if (issue?.code === 'unrecognized_keys') {
-    const accepted = Object.keys(route.query.shape);
+    const accepted = Object.keys(querySchema.shape);
     const rule = accepted.length
       ? `unknown parameter; this route accepts: ${accepted.join(', ')}`
       : 'unknown parameter; this route takes no query parameters';

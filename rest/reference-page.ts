@@ -32,6 +32,9 @@ export async function registerReferencePage(app: FastifyInstance): Promise<void>
         hideClientButton: true,
         showDeveloperTools: 'never',
         mcp: { disabled: true },
+        // the key header the console fills: an empty X-Api-Key is no key (open-dev mode answers), where an
+        // empty bearer is a malformed Authorization header (401)
+        authentication: { preferredSecurityScheme: 'apiKeyHeader' },
         agent: { disabled: true },
       },
     });

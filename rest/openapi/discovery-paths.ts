@@ -36,8 +36,10 @@ export function registerDiscoveryPaths(registry: OpenAPIRegistry): void {
     });
 
   open('/', 'getRoot', 'Root discovery: name, version and links to every discovery route', {
-    description: 'Links to the discovery documents and the GraphQL endpoint.',
-    content: { 'application/json': { schema: RootDocument } },
+    description:
+      'Links to the discovery documents and the GraphQL endpoint: JSON, or an HTML page with the same links (and the ' +
+      'command that mints a key) when Accept prefers text/html, as a browser\'s does.',
+    content: { 'application/json': { schema: RootDocument }, 'text/html': { schema: z.string() } },
   });
   open('/v1/llms.txt', 'getLlmsTxt', 'Agent brief (plain text)', text('text/plain', 'Usage rules and a compact route list for agents.'));
   open('/v1/docs.md', 'getDocsMarkdown', 'Reference in Markdown', text('text/markdown', 'Every route with its parameters, responses and errors.'));

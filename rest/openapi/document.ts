@@ -9,12 +9,16 @@ import { schema } from '../../src/graphql/schema.ts';
 import { QUOTA_BUCKET_DESCRIPTIONS } from '../../src/access/plans.ts';
 import { DECISIONS } from '../../src/discovery/decisions.ts';
 import { USAGE_RULES } from '../../src/discovery/usage-rules.ts';
+import { callerQueryOf } from '../export/export-format.ts';
+import { EXPORT_HEADERS } from '../export/export-list.ts';
 import { TAGS, type RestRoute } from '../route.ts';
 import { catalogRoutes } from '../routes/index.ts';
 import { DATA_ROUTE_ERRORS, errorResponses } from './error-responses.ts';
 import { registerDiscoveryPaths } from './discovery-paths.ts';
 import { RATE_LIMIT_HEADERS } from './rate-limit-headers.ts';
 import { registerWebhooks } from './webhooks.ts';
+import { applyRequestExamples } from './request-examples.ts';
+import RESPONSE_EXAMPLES from './response-examples.json' with { type: 'json' };
 import { registerScreenshotPath } from './screenshot-path.ts';
 
 export const API_TITLE = 'Store-Intelligence API';
@@ -46,15 +50,28 @@ function rulesOfRoute(route: RestRoute): FieldRules {
 
 /** What an exportable list says about its exports (rest/export/export-list.ts). */
 export const EXPORT_TEXT =
-  'Export: with `Accept: text/csv` or `Accept: application/x-ndjson` the whole list (from `offset`, up to the plan\'s ' +
-  'result window) is streamed in pages of `limit` items (100 when not given), each page charged as one call of this ' +
-  'route. CSV has a header row and one column per field of an item, nested fields as dotted names ' +
-  '(monthlyRevenueUsd.low); NDJSON has one item per line. A page refused after the stream began ends it: NDJSON\'s ' +
-  'last line is then the error envelope, a CSV transfer is cut off.';
+  'Export: `format=csv` or `format=ndjson`, or an Accept header preferring `text/csv` or `application/x-ndjson` to ' +
+  'JSON (RFC 9110: q-values, then order; `*/*` or a JSON-first list gets JSON), streams the list from `offset` to ' +
+  'its end (at most `limit` items when given, within the plan\'s result window) in pages of 100, each charged as one ' +
+  'call of this route, all charged before the first byte: a quota that cannot pay for the whole file refuses it. CSV ' +
+  'has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); ' +
+  'NDJSON has one item per line. X-Export-Total, X-Export-Rows and X-Export-Complete state the list\'s total, the ' +
+  'file\'s rows and whether it reaches the end of the list; the last line repeats them (`#export rows=R total=T ' +
+  'complete=true|false` in CSV, `{"export":{"total":T,"rows":R,"complete":…}}` in NDJSON). A file without it was cut off.';
+
+/** Sent with an export only, before its body. */
+const EXPORT_RESPONSE_HEADERS = {
+  [EXPORT_HEADERS.total]: { description: 'Export only: items in the whole list.', schema: { type: 'integer' } },
+  [EXPORT_HEADERS.rows]: { description: 'Export only: items this file holds.', schema: { type: 'integer' } },
+  [EXPORT_HEADERS.complete]: {
+    description: 'Export only: true when the file reaches the end of the list; false when `limit` or the plan\'s result window stopped it.',
+    schema: { type: 'string', enum: ['true', 'false'] },
+  },
+} as const;
 
 const EXPORT_CONTENT = {
-  'text/csv': { schema: { type: 'string', description: 'CSV (RFC 4180): a header row, then one row per item.' } },
-  'application/x-ndjson': { schema: { type: 'string', description: 'One JSON item per line, as in `data`.' } },
+  'text/csv': { schema: { type: 'string', description: 'CSV (RFC 4180): a header row, one row per item, then the `#export …` line.' } },
+  'application/x-ndjson': { schema: { type: 'string', description: 'One JSON item per line, as in `data`, then the `{"export": …}` line.' } },
 } as const;
 
 function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
@@ -75,14 +92,14 @@ function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
       `Example: \`${route.method} ${route.example}\``,
     request: {
       params: route.pathParams,
-      query: route.query,
+      query: callerQueryOf(route),
       ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     },
     responses: {
       ...Object.fromEntries(
         Object.entries(success).map(([status, description]) => [
           status,
-          { description, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: route.response }, ...(route.exportable ? EXPORT_CONTENT : {}) } },
+          { description, headers: route.exportable ? { ...RATE_LIMIT_HEADERS, ...EXPORT_RESPONSE_HEADERS } : RATE_LIMIT_HEADERS, content: { 'application/json': { schema: route.response }, ...(route.exportable ? EXPORT_CONTENT : {}) } },
         ]),
       ),
       ...errorResponses([...DATA_ROUTE_ERRORS, ...(route.canBeNotFound ? (['not_found'] as const) : []), ...(route.extraErrors ?? [])]),
@@ -100,18 +117,22 @@ export function buildOpenApiDocument(
   registerScreenshotPath(registry);
   registerWebhooks(registry);
 
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: API_TITLE,
       version: packageJson.version,
       description: infoDescription(),
     },
-    servers: [{ url: options.serverUrl ?? '/', description: 'This server' }],
+    // without a public URL, none: a client resolves paths against where it fetched this (a server of
+    // '/' makes the /docs console send to //v1/…)
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl, description: 'This server' }] } : {}),
     // data routes need a key (either header); discovery routes override this with `security: []`
     security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
   });
+  applyRequestExamples(document, options.routes ?? catalogRoutes, RESPONSE_EXAMPLES);
+  return document;
 }
 
 function infoDescription(): string {

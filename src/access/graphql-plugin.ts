@@ -14,7 +14,7 @@ import { bearerChallenge } from './challenge.ts';
 import { checkResultWindow, operationCost } from './graphql-charges.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { isDataPrincipal, principalOf, type Principal } from './principal.ts';
-import { RateLimitedError, type LimitState } from './quota.ts';
+import { RateLimitedError, type Charge, type LimitState } from './quota.ts';
 import type { MaybePromise } from './counters.ts';
 import { endOnRevocation, type StillAdmitted } from './stream-revocation.ts';
 
@@ -32,6 +32,8 @@ interface AccessContext {
   req?: object;
   /** the Fastify reply over HTTP (both faces): the rate-limit headers are set on it, and its response settles the charge */
   reply?: { header(name: string, value: string): unknown; raw?: Answer };
+  /** how many calls this operation is charged as (default 1; an export's pages, src/graphql/yoga.ts ServerContext) */
+  listCalls?: number;
 }
 
 interface Operation {
@@ -64,6 +66,12 @@ interface GateHook {
   setResultAndStopExecution(result: { errors: GraphQLError[] }): void;
   extendContext(extension: object): void;
 }
+
+/** A charge counted `times` over (an export's pages, charged together before it streams). */
+const timesCharge = (charge: Charge, times: number): Charge => ({
+  units: charge.units * times,
+  buckets: Object.fromEntries(Object.entries(charge.buckets).map(([bucket, units]) => [bucket, (units ?? 0) * times])),
+});
 
 export interface AccessPluginOptions {
   /** the page size of a connection whose `first` is omitted (the schema's pagination default) */
@@ -112,6 +120,8 @@ export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessP
       const { window, planName } = access.resultWindowOf(principal);
       checkResultWindow(operation.schema, operation.document, variables, { window, planName, defaultPageSize });
       const limits = access.admit(principal, cost.charge, context.reply?.raw);
+  /** how many calls this operation is charged as (default 1; an export's pages, src/graphql/yoga.ts ServerContext) */
+  listCalls?: number;
       if (limits instanceof Promise) {
         return limits.then(
           (settled) => {

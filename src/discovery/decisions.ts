@@ -454,12 +454,18 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'Exports',
     decision:
-      'GET /v1/stores, /v1/products, /v1/stores/{domain}/products and /v1/apps/{slug}/stores answer text/csv or ' +
-      'application/x-ndjson when Accept asks for one: the whole list from offset up to the plan\'s result window, ' +
-      'fetched and charged page by page (limit per page, 100 when not given) as the same list calls would be, and ' +
-      'streamed. A page refused after the stream began ends it: NDJSON\'s last line is then the error envelope, a CSV ' +
-      'transfer is cut off. A CSV text cell a spreadsheet would run as a formula (=, +, -, @ first, also after leading ' +
-      'spaces, no-break or ideographic spaces, or in full-width form such as ＝) starts with an apostrophe.',
+      'GET /v1/stores, /v1/products, /v1/stores/{domain}/products and /v1/apps/{slug}/stores answer an export only ' +
+      'when asked: `format=csv` or `format=ndjson`, or an Accept header that prefers text/csv or application/x-ndjson ' +
+      'to application/json by RFC 9110 negotiation (q-values, then order); `*/*`, a JSON-first list or `format=json` ' +
+      'get the JSON page. An export holds the list from offset to its end, at most `limit` items when limit is given, ' +
+      'never past the plan\'s result window, fetched in pages of 100, each charged as one call of the route; every ' +
+      'page is charged before the first byte is sent, so a quota that cannot pay for the whole file refuses it (429) ' +
+      'and a started export is never cut by a limit. X-Export-Total (items in the list), X-Export-Rows (items in the ' +
+      'file) and X-Export-Complete (whether the file reaches the end of the list) come before the body; the last line ' +
+      'repeats them: `#export rows=R total=T complete=true|false` in CSV, `{"export":{"total":T,"rows":R,"complete":…}}` ' +
+      'in NDJSON. A file without that line was cut off by a failure. A CSV text cell a spreadsheet would run as a formula ' +
+      '(=, +, -, @ first, also after leading spaces, no-break or ideographic spaces, or in full-width form such as ＝) ' +
+      'starts with an apostrophe.',
   },
   {
     topic: 'CORS',

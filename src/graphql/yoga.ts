@@ -51,6 +51,8 @@ export interface MountGraphqlOptions {
 export interface ServerContext {
   req?: FastifyRequest | IncomingMessage;
   reply?: FastifyReply;
+  /** how many calls this run is charged as (default 1): an export charges its later pages at once, then runs them for 0 */
+  listCalls?: number;
 }
 
 /** True from a document's second execution on (documents are Yoga's cached parses, held weakly). */

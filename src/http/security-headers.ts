@@ -18,7 +18,7 @@ import { RATE_LIMIT_HEADER_NAMES } from '../access/headers.ts';
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 /** Mcp-Protocol-Version: what an MCP client sends after initialize (a browser-based one, e.g. an inspector) */
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'X-Api-Key', 'Content-Type', 'X-Request-Id', 'Mcp-Protocol-Version'] as const;
-export const CORS_EXPOSED_HEADERS = [...Object.values(RATE_LIMIT_HEADER_NAMES), 'Retry-After', 'X-Request-Id'] as const;
+export const CORS_EXPOSED_HEADERS = [...Object.values(RATE_LIMIT_HEADER_NAMES), 'Retry-After', 'X-Request-Id', 'X-Export-Total', 'X-Export-Rows', 'X-Export-Complete'] as const;
 /** how long a browser may reuse a preflight answer (Chromium caps it at 2 hours) */
 export const CORS_MAX_AGE_SECONDS = 7_200;
 /** one year, the usual HSTS lifetime; subdomains are the operator's to decide, so not included */

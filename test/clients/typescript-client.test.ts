@@ -3,7 +3,7 @@
 // and a POST with a body. Its types come from the OpenAPI description (npm run codegen); tsc checks
 // this file against them, so a route or field the client names but the API lacks fails the build.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStoreIntelligenceClient, type components } from '@store-intelligence/client';
+import { createStoreIntelligenceClient } from '@store-intelligence/client';
 import { mintApiKey } from '../../src/access/api-keys.ts';
 import { SEEDED } from '../../src/discovery/seeded-catalog.ts';
 import { startSeededServer, type SeededServer } from '../support/seeded-server.ts';
@@ -23,8 +23,10 @@ describe('typed TypeScript client', () => {
     const api = createStoreIntelligenceClient({ baseUrl: server.baseUrl, apiKey });
     const { data: found, error } = await api.GET('/v1/stores', { params: { query: { q: SEEDED.brand, limit: 5 } } });
     expect(error).toBeUndefined();
-    const cards = (found as components['schemas']['StoreList']).data;
-    expect(cards[0]!.domain).toBe(SEEDED.domain);
+    // the plain list is typed as store cards: no cast
+    const cards = found!.data;
+    expect(cards.map((card) => card.domain)[0]).toBe(SEEDED.domain);
+    expect(found!.page.total).toBeGreaterThanOrEqual(1);
 
     const { data: store, response } = await api.GET('/v1/stores/{domain}', { params: { path: { domain: cards[0]!.domain } } });
     expect(response.status).toBe(200);
@@ -43,6 +45,23 @@ describe('typed TypeScript client', () => {
     const anonymous = createStoreIntelligenceClient({ baseUrl: server.baseUrl });
     const refused = await anonymous.GET('/v1/usage');
     expect(refused.error?.error.code).toBe('unauthorized');
+  });
+
+  it('groups through groupStores and exports through exportList, each typed', async () => {
+    const api = createStoreIntelligenceClient({ baseUrl: server.baseUrl, apiKey });
+    const grouped = await api.groupStores({ groupBy: 'country' });
+    expect(grouped.data!.meta.mode).toBe('grouped');
+    expect(grouped.data!.data.reduce((sum, row) => sum + row.stores, 0)).toBe(grouped.data!.data.length > 0 ? 40 : 0);
+
+    const file = await api.exportList('/v1/stores', { format: 'ndjson', params: { query: { limit: 3 } } });
+    expect(file.response.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+    expect(file.summary).toEqual({ total: 40, rows: 3, complete: false });
+    const lines = file.text!.trimEnd().split('\n').map((line) => JSON.parse(line) as { domain?: string; export?: unknown });
+    expect(lines.slice(0, 3).every((line) => typeof line.domain === 'string')).toBe(true);
+    expect(lines[3]).toEqual({ export: { total: 40, rows: 3, complete: false } });
+
+    const products = await api.exportList('/v1/stores/{domain}/products', { format: 'csv', params: { path: { domain: SEEDED.domain } } });
+    expect(products.text!.split('\r\n')[0]).toContain('title');
   });
 
   it('sends a JSON body', async () => {

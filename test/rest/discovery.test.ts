@@ -41,6 +41,22 @@ describe('discovery routes', () => {
     }
   });
 
+  it('GET / answers a browser (Accept preferring text/html) with an HTML page of links, any other client with the JSON document', async () => {
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+    const page = await rest.app.inject({ method: 'GET', url: '/', headers: { accept: browser } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers.vary).toContain('Accept');
+    for (const href of ['/docs', '/graphql', '/dashboard/scrapes', '/v1/llms.txt']) expect(page.body).toContain(`href="${href}"`);
+    expect(page.body).toContain('npm run keys -- create --account ACCOUNT --plan starter');
+
+    for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html', 'text/html;q=0.5, application/json']) {
+      const res = await rest.app.inject({ method: 'GET', url: '/', headers: accept === undefined ? {} : { accept } });
+      expect([accept, res.headers['content-type']]).toEqual([accept, 'application/json; charset=utf-8']);
+      expect(res.json().links.reference).toBe('/docs');
+    }
+  });
+
   it('serves llms.txt as text/plain with the usage rules and every route, identical to the repository copy', async () => {
     const res = await rest.get('/v1/llms.txt');
     expect(res.status).toBe(200);

@@ -26,7 +26,8 @@ describe('OpenAPI description', () => {
       expect(op, `${route.path} is described`).toBeDefined();
       const names = ((op?.parameters ?? []) as ParameterObject[]).map((p) => `${p.in}:${p.name}`);
       const pathNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => `path:${m[1]}`);
-      const queryNames = Object.keys(route.query.shape).map((name) => `query:${name}`);
+      // an exportable list takes `format` too (rest/export/export-format.ts)
+      const queryNames = [...Object.keys(route.query.shape), ...(route.exportable ? ['format'] : [])].map((name) => `query:${name}`);
       expect(names.sort()).toEqual([...pathNames, ...queryNames].sort());
     }
   });
@@ -60,7 +61,8 @@ describe('OpenAPI description', () => {
       expected.splice(0, expected.length, ...new Set(expected));
       expect(Object.keys(responses).sort(), route.path).toEqual(expected);
       const success = Object.keys(route.successStatuses ?? { 200: '' })[0]!;
-      expect(Object.keys(responses[success].headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']);
+      const exportHeaders = route.exportable ? ['X-Export-Total', 'X-Export-Rows', 'X-Export-Complete'] : [];
+      expect(Object.keys(responses[success].headers ?? {})).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit', ...exportHeaders]);
       expect(Object.keys(responses['429'].headers ?? {})).toContain('Retry-After');
       expect(responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error_bad_request' });
     }

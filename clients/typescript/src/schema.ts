@@ -116,7 +116,7 @@ export interface paths {
          *
          *     Quota: one request in the daily bucket `storeSearches` (store searches, grouped roll-ups, comparisons and market analytics), plus the key's per-minute rate and per-key daily ceiling.
          *
-         *     Export: with `Accept: text/csv` or `Accept: application/x-ndjson` the whole list (from `offset`, up to the plan's result window) is streamed in pages of `limit` items (100 when not given), each page charged as one call of this route. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. A page refused after the stream began ends it: NDJSON's last line is then the error envelope, a CSV transfer is cut off.
+         *     Export: `format=csv` or `format=ndjson`, or an Accept header preferring `text/csv` or `application/x-ndjson` to JSON (RFC 9110: q-values, then order; `*\/*` or a JSON-first list gets JSON), streams the list from `offset` to its end (at most `limit` items when given, within the plan's result window) in pages of 100, each charged as one call of this route, all charged before the first byte: a quota that cannot pay for the whole file refuses it. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. X-Export-Total, X-Export-Rows and X-Export-Complete state the list's total, the file's rows and whether it reaches the end of the list; the last line repeats them (`#export rows=R total=T complete=true|false` in CSV, `{"export":{"total":T,"rows":R,"complete":…}}` in NDJSON). A file without it was cut off.
          *
          *     Example: `GET /v1/stores?q=riverbasket&limit=5`
          */
@@ -214,7 +214,7 @@ export interface paths {
          *
          *     Quota: one request in the daily bucket `storeLookups` (one store profile and its products, history, traffic and apps), plus the key's per-minute rate and per-key daily ceiling.
          *
-         *     Export: with `Accept: text/csv` or `Accept: application/x-ndjson` the whole list (from `offset`, up to the plan's result window) is streamed in pages of `limit` items (100 when not given), each page charged as one call of this route. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. A page refused after the stream began ends it: NDJSON's last line is then the error envelope, a CSV transfer is cut off.
+         *     Export: `format=csv` or `format=ndjson`, or an Accept header preferring `text/csv` or `application/x-ndjson` to JSON (RFC 9110: q-values, then order; `*\/*` or a JSON-first list gets JSON), streams the list from `offset` to its end (at most `limit` items when given, within the plan's result window) in pages of 100, each charged as one call of this route, all charged before the first byte: a quota that cannot pay for the whole file refuses it. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. X-Export-Total, X-Export-Rows and X-Export-Complete state the list's total, the file's rows and whether it reaches the end of the list; the last line repeats them (`#export rows=R total=T complete=true|false` in CSV, `{"export":{"total":T,"rows":R,"complete":…}}` in NDJSON). A file without it was cut off.
          *
          *     Example: `GET /v1/stores/riverbasket.store.example/products?isBestSeller=true`
          */
@@ -312,7 +312,7 @@ export interface paths {
          *
          *     Quota: one request in the daily bucket `productSearches` (product searches and the change feeds), plus the key's per-minute rate and per-key daily ceiling.
          *
-         *     Export: with `Accept: text/csv` or `Accept: application/x-ndjson` the whole list (from `offset`, up to the plan's result window) is streamed in pages of `limit` items (100 when not given), each page charged as one call of this route. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. A page refused after the stream began ends it: NDJSON's last line is then the error envelope, a CSV transfer is cut off.
+         *     Export: `format=csv` or `format=ndjson`, or an Accept header preferring `text/csv` or `application/x-ndjson` to JSON (RFC 9110: q-values, then order; `*\/*` or a JSON-first list gets JSON), streams the list from `offset` to its end (at most `limit` items when given, within the plan's result window) in pages of 100, each charged as one call of this route, all charged before the first byte: a quota that cannot pay for the whole file refuses it. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. X-Export-Total, X-Export-Rows and X-Export-Complete state the list's total, the file's rows and whether it reaches the end of the list; the last line repeats them (`#export rows=R total=T complete=true|false` in CSV, `{"export":{"total":T,"rows":R,"complete":…}}` in NDJSON). A file without it was cut off.
          *
          *     Example: `GET /v1/products?q=hoodie&priceMax=80`
          */
@@ -554,7 +554,7 @@ export interface paths {
          *
          *     Quota: one request in the daily bucket `productAppLookups` (one product, and app searches and lookups), plus the key's per-minute rate and per-key daily ceiling.
          *
-         *     Export: with `Accept: text/csv` or `Accept: application/x-ndjson` the whole list (from `offset`, up to the plan's result window) is streamed in pages of `limit` items (100 when not given), each page charged as one call of this route. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. A page refused after the stream began ends it: NDJSON's last line is then the error envelope, a CSV transfer is cut off.
+         *     Export: `format=csv` or `format=ndjson`, or an Accept header preferring `text/csv` or `application/x-ndjson` to JSON (RFC 9110: q-values, then order; `*\/*` or a JSON-first list gets JSON), streams the list from `offset` to its end (at most `limit` items when given, within the plan's result window) in pages of 100, each charged as one call of this route, all charged before the first byte: a quota that cannot pay for the whole file refuses it. CSV has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); NDJSON has one item per line. X-Export-Total, X-Export-Rows and X-Export-Complete state the list's total, the file's rows and whether it reaches the end of the list; the last line repeats them (`#export rows=R total=T complete=true|false` in CSV, `{"export":{"total":T,"rows":R,"complete":…}}` in NDJSON). A file without it was cut off.
          *
          *     Example: `GET /v1/apps/judgeme/stores?limit=50`
          */
@@ -2583,13 +2583,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Links to the discovery documents and the GraphQL endpoint. */
+            /** @description Links to the discovery documents and the GraphQL endpoint: JSON, or an HTML page with the same links (and the command that mints a key) when Accept prefers text/html, as a browser's does. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RootDocument"];
+                    "text/html": string;
                 };
             };
             /** @description internal: Server-side failure. The message is generic; the request id (X-Request-Id) locates it in our logs. */
@@ -2762,7 +2763,10 @@ export interface operations {
     searchStores: {
         parameters: {
             query?: {
-                /** @description Brand, name or domain, typo-tolerant (one or two typing mistakes by word length, a word being typed as a prefix): the exact domain first, then the exact name, then a domain typed without its TLD, then word matches by relevance. */
+                /**
+                 * @description Brand, name or domain, typo-tolerant (one or two typing mistakes by word length, a word being typed as a prefix): the exact domain first, then the exact name, then a domain typed without its TLD, then word matches by relevance.
+                 * @example riverbasket
+                 */
                 q?: string;
                 /** @description Vertical name, case-insensitive. */
                 vertical?: string;
@@ -2806,7 +2810,10 @@ export interface operations {
                 groupBy2?: "country" | "vertical" | "industry" | "category";
                 /** @description Aggregate of the grouped metrics. Ignored without groupBy. */
                 groupMetric?: "mean" | "median" | "max" | "min";
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 5
+                 */
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
@@ -2830,12 +2837,58 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
                     RateLimit?: string;
+                    /** @description Export only: items in the whole list. */
+                    "X-Export-Total"?: number;
+                    /** @description Export only: items this file holds. */
+                    "X-Export-Rows"?: number;
+                    /** @description Export only: true when the file reaches the end of the list; false when `limit` or the plan's result window stopped it. */
+                    "X-Export-Complete"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "domain": "riverbasket.store.example",
+                     *           "monthlyVisits": 6387,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2715,
+                     *             "high": 5842
+                     *           },
+                     *           "isDropshipper": true,
+                     *           "serviceRating": 62,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Animals & Pet Supplies",
+                     *           "countryCode": "ES",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.311,
+                     *               "paid": 0.249,
+                     *               "social": 0.18,
+                     *               "direct": 0.193,
+                     *               "referral": 0.067,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 5,
+                     *         "offset": 0,
+                     *         "count": 1,
+                     *         "hasMore": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StoreList"] | components["schemas"]["StoreGroupList"];
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
@@ -2922,7 +2975,10 @@ export interface operations {
             query?: {
                 /** @description Brand, name or domain, typo-tolerant (one or two typing mistakes by word length, a word being typed as a prefix): the exact domain first, then the exact name, then a domain typed without its TLD, then word matches by relevance. */
                 q?: string;
-                /** @description Vertical name, case-insensitive. */
+                /**
+                 * @description Vertical name, case-insensitive.
+                 * @example Apparel & Accessories
+                 */
                 vertical?: string;
                 /** @description Industry name, case-insensitive. */
                 industry?: string;
@@ -2956,7 +3012,10 @@ export interface operations {
                 firstSeenBefore?: string;
                 /** @description Domain ending in whole labels, without the leading dot: com, co.uk; the seeded demo catalog uses shop.example, com.example, ... (tld=example matches all of it). */
                 tld?: string;
-                /** @description Values listed per facet, most stores first: 1 to 200. */
+                /**
+                 * @description Values listed per facet, most stores first: 1 to 200.
+                 * @example 10
+                 */
                 perFacet?: number;
             };
             header?: never;
@@ -2981,6 +3040,188 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stores": 18,
+                     *       "facets": {
+                     *         "vertical": [
+                     *           {
+                     *             "value": "Apparel & Accessories",
+                     *             "stores": 18
+                     *           }
+                     *         ],
+                     *         "industry": [
+                     *           {
+                     *             "value": "Fashion",
+                     *             "stores": 18
+                     *           }
+                     *         ],
+                     *         "category": [
+                     *           {
+                     *             "value": "Clothing",
+                     *             "stores": 12
+                     *           },
+                     *           {
+                     *             "value": "Clothing Accessories",
+                     *             "stores": 2
+                     *           },
+                     *           {
+                     *             "value": "Jewelry",
+                     *             "stores": 2
+                     *           },
+                     *           {
+                     *             "value": "Costumes & Accessories",
+                     *             "stores": 1
+                     *           },
+                     *           {
+                     *             "value": "Handbags, Wallets & Cases",
+                     *             "stores": 1
+                     *           }
+                     *         ],
+                     *         "countryCode": [
+                     *           {
+                     *             "value": "US",
+                     *             "stores": 9
+                     *           },
+                     *           {
+                     *             "value": "CA",
+                     *             "stores": 3
+                     *           },
+                     *           {
+                     *             "value": "AU",
+                     *             "stores": 2
+                     *           },
+                     *           {
+                     *             "value": "DE",
+                     *             "stores": 1
+                     *           },
+                     *           {
+                     *             "value": "ES",
+                     *             "stores": 1
+                     *           },
+                     *           {
+                     *             "value": "IT",
+                     *             "stores": 1
+                     *           },
+                     *           {
+                     *             "value": "JP",
+                     *             "stores": 1
+                     *           }
+                     *         ],
+                     *         "theme": [
+                     *           {
+                     *             "value": "Dawn",
+                     *             "stores": 8
+                     *           },
+                     *           {
+                     *             "value": "Be Yours",
+                     *             "stores": 1
+                     *           },
+                     *           {
+                     *             "value": "Brooklyn",
+                     *             "stores": 1
+                     *           },
+                     *           {
+                     *             "value": "Crave",
+                     *             "stores": 1
+                     *           },
+                     *           {
+                     *             "value": "Empire",
+                     *             "stores": 1
+                     *           },
+                     *           {
+                     *             "value": "Express",
+                     *             "stores": 1
+                     *           },
+                     *           {
+                     *             "value": "Impulse",
+                     *             "stores": 1
+                     *           },
+                     *           {
+                     *             "value": "Palo Alto",
+                     *             "stores": 1
+                     *           },
+                     *           {
+                     *             "value": "Refresh",
+                     *             "stores": 1
+                     *           },
+                     *           {
+                     *             "value": "Showcase",
+                     *             "stores": 1
+                     *           }
+                     *         ],
+                     *         "tld": [
+                     *           {
+                     *             "value": "example",
+                     *             "stores": 18
+                     *           },
+                     *           {
+                     *             "value": "net.example",
+                     *             "stores": 2
+                     *           },
+                     *           {
+                     *             "value": "store.example",
+                     *             "stores": 2
+                     *           },
+                     *           {
+                     *             "value": "co.example",
+                     *             "stores": 1
+                     *           },
+                     *           {
+                     *             "value": "com.example",
+                     *             "stores": 1
+                     *           },
+                     *           {
+                     *             "value": "shop.example",
+                     *             "stores": 1
+                     *           }
+                     *         ],
+                     *         "app": [
+                     *           {
+                     *             "value": "facebook",
+                     *             "stores": 10
+                     *           },
+                     *           {
+                     *             "value": "google",
+                     *             "stores": 8
+                     *           },
+                     *           {
+                     *             "value": "klaviyo-email-marketing",
+                     *             "stores": 4
+                     *           },
+                     *           {
+                     *             "value": "judgeme",
+                     *             "stores": 3
+                     *           },
+                     *           {
+                     *             "value": "tidio-chat",
+                     *             "stores": 3
+                     *           },
+                     *           {
+                     *             "value": "aftership",
+                     *             "stores": 2
+                     *           },
+                     *           {
+                     *             "value": "ali-reviews",
+                     *             "stores": 2
+                     *           },
+                     *           {
+                     *             "value": "bundler-product-bundles",
+                     *             "stores": 2
+                     *           },
+                     *           {
+                     *             "value": "dsers",
+                     *             "stores": 2
+                     *           },
+                     *           {
+                     *             "value": "gempages",
+                     *             "stores": 2
+                     *           }
+                     *         ]
+                     *       },
+                     *       "suggestions": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["StoreFacets"];
                 };
             };
@@ -3066,7 +3307,10 @@ export interface operations {
     compareStores: {
         parameters: {
             query: {
-                /** @description 2 to 8 domains (bare or full URLs), comma-separated. */
+                /**
+                 * @description 2 to 8 domains (bare or full URLs), comma-separated.
+                 * @example riverbasket.store.example,vistapeak.co.example
+                 */
                 domains: string;
             };
             header?: never;
@@ -3091,6 +3335,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "domain": "riverbasket.store.example",
+                     *           "monthlyVisits": 6387,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2715,
+                     *             "high": 5842
+                     *           },
+                     *           "isDropshipper": true,
+                     *           "serviceRating": 62,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Animals & Pet Supplies",
+                     *           "countryCode": "ES",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.311,
+                     *               "paid": 0.249,
+                     *               "social": 0.18,
+                     *               "direct": 0.193,
+                     *               "referral": 0.067,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "vistapeak.co.example",
+                     *           "monthlyVisits": 728,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 359,
+                     *             "high": 770
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 56,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Animals & Pet Supplies",
+                     *           "countryCode": "ES",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.467,
+                     *               "paid": 0.09,
+                     *               "social": 0.21,
+                     *               "direct": 0.177,
+                     *               "referral": 0.056,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "notFound": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["StoreComparison"];
                 };
             };
@@ -3178,7 +3487,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A bare domain (example.com) or a full URL with scheme and optional www, URL-encoded (https%3A%2F%2Fwww.example.com) or as is (https://www.example.com). */
+                /**
+                 * @description A bare domain (example.com) or a full URL with scheme and optional www, URL-encoded (https%3A%2F%2Fwww.example.com) or as is (https://www.example.com).
+                 * @example riverbasket.store.example
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -3201,6 +3513,289 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Riverbasket Tails",
+                     *       "industry": "Pets",
+                     *       "category": "Dog Supplies",
+                     *       "currency": "EUR",
+                     *       "legacyId": "684ee861c0fe7d4b00000026",
+                     *       "theme": "Ride",
+                     *       "firstSeenAt": "2025-06-15T15:36:01.810Z",
+                     *       "lastScrapedAt": "2026-11-22T00:18:18.785Z",
+                     *       "metrics": {
+                     *         "productCount": 14,
+                     *         "bestSellerCount": 1,
+                     *         "appCount": 6,
+                     *         "medianPriceUsd": 17.38,
+                     *         "socialFollowers": 2549,
+                     *         "adSpendUsd": 1070,
+                     *         "visitsChangePct": -16.35,
+                     *         "revenueChangePct": -16.34
+                     *       },
+                     *       "conversionRatePct": {
+                     *         "low": 1.58,
+                     *         "high": 3.4
+                     *       },
+                     *       "averageOrderValueUsd": 26.9,
+                     *       "dropshipperScore": 0.832,
+                     *       "screenshotUrl": null,
+                     *       "socials": {
+                     *         "instagram": null,
+                     *         "facebook": null,
+                     *         "tiktok": null,
+                     *         "twitter": null,
+                     *         "youtube": null,
+                     *         "pinterest": "https://pinterest.com/riverbasket"
+                     *       },
+                     *       "emails": [
+                     *         "support@riverbasket.store.example"
+                     *       ],
+                     *       "apps": [
+                     *         {
+                     *           "slug": "facebook",
+                     *           "name": "Facebook & Instagram",
+                     *           "developer": "Meta",
+                     *           "category": "Sales channels",
+                     *           "pricing": "Free",
+                     *           "rating": 3.9,
+                     *           "reviewCount": 2100,
+                     *           "appStoreUrl": "https://apps.shopify.com/facebook",
+                     *           "installCount": 19
+                     *         },
+                     *         {
+                     *           "slug": "judgeme",
+                     *           "name": "Judge.me Product Reviews",
+                     *           "developer": "Judge.me",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free plan available; Awesome $15/month",
+                     *           "rating": 5,
+                     *           "reviewCount": 31800,
+                     *           "appStoreUrl": "https://apps.shopify.com/judgeme",
+                     *           "installCount": 6
+                     *         },
+                     *         {
+                     *           "slug": "aftership",
+                     *           "name": "AfterShip Order Tracking",
+                     *           "developer": "AfterShip",
+                     *           "category": "Order tracking",
+                     *           "pricing": "Free plan available; from $11/month",
+                     *           "rating": 4.7,
+                     *           "reviewCount": 1700,
+                     *           "appStoreUrl": "https://apps.shopify.com/aftership",
+                     *           "installCount": 5
+                     *         },
+                     *         {
+                     *           "slug": "sumo",
+                     *           "name": "Sumo Email Popups",
+                     *           "developer": "Sumo",
+                     *           "category": "Popups",
+                     *           "pricing": "Free plan available; from $39/month",
+                     *           "rating": 4.3,
+                     *           "reviewCount": 1200,
+                     *           "appStoreUrl": "https://apps.shopify.com/sumo",
+                     *           "installCount": 2
+                     *         },
+                     *         {
+                     *           "slug": "loop-subscriptions",
+                     *           "name": "Loop Subscriptions",
+                     *           "developer": "Loop",
+                     *           "category": "Subscriptions",
+                     *           "pricing": "From $99/month",
+                     *           "rating": 4.9,
+                     *           "reviewCount": 620,
+                     *           "appStoreUrl": "https://apps.shopify.com/loop-subscriptions",
+                     *           "installCount": 1
+                     *         },
+                     *         {
+                     *           "slug": "trendsi",
+                     *           "name": "Trendsi Fashion Dropshipping",
+                     *           "developer": "Trendsi",
+                     *           "category": "Dropshipping",
+                     *           "pricing": "Free to install",
+                     *           "rating": 4.6,
+                     *           "reviewCount": 520,
+                     *           "appStoreUrl": "https://apps.shopify.com/trendsi",
+                     *           "installCount": 1
+                     *         }
+                     *       ],
+                     *       "models": {
+                     *         "revenue": {
+                     *           "model": "revenue",
+                     *           "method": "Modeled monthly revenue band in USD: low = visits x conversionLow% x AOV, high = visits x conversionHigh% x AOV, rounded to whole dollars. Average order value (AOV) = median product price (USD) x items per order, where items per order = 1 + 0.9 x e^(-medianPrice / 35) (cheap items sell in multiples). The conversion band starts from the vertical's typical range (Apparel & Accessories 1-2.4%; Health & Beauty 1.3-3%; Home & Garden 0.8-2%; Food, Beverages & Tobacco 1.8-4%; Sporting Goods 0.8-2%; Electronics 0.6-1.6%; Arts & Entertainment 1-2.4%; Toys & Games 1-2.4%; Animals & Pet Supplies 1.4-3%; Furniture 0.4-1.2%; Baby & Toddler 1-2.4%; Luggage & Bags 0.8-2%; Vehicles & Parts 0.6-1.6%; Hardware 0.8-2%; Business & Industrial 0.6-1.8%; Media 1.2-3%; Office Supplies 1-2.6%; Cameras & Optics 0.5-1.4%; Software 1-3%; Religious & Ceremonial 1-2.4%; unknown vertical 0.8-2.2%) and is scaled by the price level (50 / AOV)^0.2, kept within 0.6..1.3: expensive baskets convert less. A store without priced products has no AOV and a 0..0 band. A model, not merchant-reported sales.",
+                     *           "fields": [
+                     *             "monthlyRevenueUsd",
+                     *             "conversionBand",
+                     *             "averageOrderValueUsd"
+                     *           ],
+                     *           "inputs": [
+                     *             {
+                     *               "name": "monthlyVisits",
+                     *               "value": 6387
+                     *             },
+                     *             {
+                     *               "name": "medianPriceUsd",
+                     *               "value": 17.38
+                     *             },
+                     *             {
+                     *               "name": "vertical",
+                     *               "value": "Animals & Pet Supplies"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "visits": {
+                     *           "model": "visits",
+                     *           "method": "Modeled monthly visits. From observed signals: 40 x sqrt(1 + productCount) x (1 + 0.15 x appCount) + 3 x socialFollowers. When a third-party traffic source covers the store its figure dominates: 0.9 x thirdPartyVisits + 0.1 x signal estimate. Rounded to whole visits; negative inputs count as 0. An estimate, not a measurement.",
+                     *           "fields": [
+                     *             "monthlyVisits"
+                     *           ],
+                     *           "inputs": [
+                     *             {
+                     *               "name": "socialFollowers",
+                     *               "value": 2549
+                     *             },
+                     *             {
+                     *               "name": "productCount",
+                     *               "value": 14
+                     *             },
+                     *             {
+                     *               "name": "appCount",
+                     *               "value": 6
+                     *             },
+                     *             {
+                     *               "name": "thirdPartyVisits",
+                     *               "value": 6214
+                     *             }
+                     *           ]
+                     *         },
+                     *         "rating": {
+                     *           "model": "rating",
+                     *           "method": "Service rating 0..100, the sum of weighted components, rounded and kept within 0..100: traffic 20 x min(1, log10(1 + visits) / 5) (full at 100k visits/month); catalog 15 x min(1, log10(1 + products) / log10(101)) (full at 100 products); reviews app 15; audience 15 x min(1, log10(1 + followers) / 4) (full at 10k followers); support or chat app 10; contact email 10; social presence 10 x min(1, profiles / 3); app stack 5 x min(1, apps / 6); minus 10 x dropshipper score. Traffic is one input, not a hard fail: a store with no traffic can still reach 80. Grades: A >= 85, B >= 70, C >= 55, D >= 40, F below 40.",
+                     *           "fields": [
+                     *             "serviceRating",
+                     *             "serviceGrade"
+                     *           ],
+                     *           "inputs": [
+                     *             {
+                     *               "name": "monthlyVisits",
+                     *               "value": 6387
+                     *             },
+                     *             {
+                     *               "name": "productCount",
+                     *               "value": 14
+                     *             },
+                     *             {
+                     *               "name": "appCount",
+                     *               "value": 6
+                     *             },
+                     *             {
+                     *               "name": "hasReviewsApp",
+                     *               "value": true
+                     *             },
+                     *             {
+                     *               "name": "hasSupportApp",
+                     *               "value": false
+                     *             },
+                     *             {
+                     *               "name": "hasContactEmail",
+                     *               "value": true
+                     *             },
+                     *             {
+                     *               "name": "socialProfiles",
+                     *               "value": 1
+                     *             },
+                     *             {
+                     *               "name": "socialFollowers",
+                     *               "value": 2549
+                     *             },
+                     *             {
+                     *               "name": "dropshipperScore",
+                     *               "value": 0.832
+                     *             }
+                     *           ]
+                     *         },
+                     *         "dropshipper": {
+                     *           "model": "dropshipper",
+                     *           "method": "Dropshipper classifier. score = 1 / (1 + e^-z) with z = -3.2 + 1.9 x min(dropshipping apps, 3) + 0.8 x min(dropshipping phrases on the storefront, e.g. long shipping times, 5) + 1.0 if the catalog has >= 100 products with a median price under 30 USD + 0.5 if the median price is under 20 USD. isDropshipper = score >= 0.5. One dropshipping app alone is not enough (score 0.21); one app with two text signals, or two apps, is. A classification, not a legal fact.",
+                     *           "fields": [
+                     *             "isDropshipper",
+                     *             "dropshipperScore"
+                     *           ],
+                     *           "inputs": [
+                     *             {
+                     *               "name": "dropshippingAppCount",
+                     *               "value": 1
+                     *             },
+                     *             {
+                     *               "name": "dropshipTextSignals",
+                     *               "value": 3
+                     *             },
+                     *             {
+                     *               "name": "productCount",
+                     *               "value": 14
+                     *             },
+                     *             {
+                     *               "name": "medianPriceUsd",
+                     *               "value": 17.38
+                     *             }
+                     *           ]
+                     *         },
+                     *         "adSpend": {
+                     *           "model": "adSpend",
+                     *           "method": "Modeled monthly ad spend in USD = visits x paid share x cost per click, rounded. Paid share is the paid percentage of the third-party traffic mix when the store is covered, otherwise 30% for stores classified as dropshippers and 10% for others. Cost per click = 0.35 + 0.012 x AOV, kept within 0.35..3 USD (0.8 without an AOV).",
+                     *           "fields": [
+                     *             "adSpendUsd"
+                     *           ],
+                     *           "inputs": [
+                     *             {
+                     *               "name": "monthlyVisits",
+                     *               "value": 6387
+                     *             },
+                     *             {
+                     *               "name": "paidTrafficPct",
+                     *               "value": 24.9
+                     *             },
+                     *             {
+                     *               "name": "isDropshipper",
+                     *               "value": true
+                     *             },
+                     *             {
+                     *               "name": "averageOrderValueUsd",
+                     *               "value": 26.9
+                     *             }
+                     *           ]
+                     *         }
+                     *       },
+                     *       "observation": null,
+                     *       "domain": "riverbasket.store.example",
+                     *       "monthlyVisits": 6387,
+                     *       "monthlyRevenueUsd": {
+                     *         "low": 2715,
+                     *         "high": 5842
+                     *       },
+                     *       "isDropshipper": true,
+                     *       "serviceRating": 62,
+                     *       "serviceGrade": "C",
+                     *       "vertical": "Animals & Pet Supplies",
+                     *       "countryCode": "ES",
+                     *       "traffic": {
+                     *         "latest": {
+                     *           "month": "2026-11-01",
+                     *           "organic": 0.311,
+                     *           "paid": 0.249,
+                     *           "social": 0.18,
+                     *           "direct": 0.193,
+                     *           "referral": 0.067,
+                     *           "source": "synthetic_panel"
+                     *         }
+                     *       },
+                     *       "sources": [
+                     *         "postgres:stores",
+                     *         "postgres:legacy_store_summaries",
+                     *         "postgres:traffic_monthly"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["StoreProfile"];
                 };
             };
@@ -3295,7 +3890,10 @@ export interface operations {
     listStoreProducts: {
         parameters: {
             query?: {
-                /** @description Only best sellers (true) or only the others (false). */
+                /**
+                 * @description Only best sellers (true) or only the others (false).
+                 * @example true
+                 */
                 isBestSeller?: boolean;
                 /** @description Page size, 1 to 100. */
                 limit?: number;
@@ -3304,7 +3902,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A bare domain (example.com) or a full URL with scheme and optional www, URL-encoded (https%3A%2F%2Fwww.example.com) or as is (https://www.example.com). */
+                /**
+                 * @description A bare domain (example.com) or a full URL with scheme and optional www, URL-encoded (https%3A%2F%2Fwww.example.com) or as is (https://www.example.com).
+                 * @example riverbasket.store.example
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -3324,12 +3925,46 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
                     RateLimit?: string;
+                    /** @description Export only: items in the whole list. */
+                    "X-Export-Total"?: number;
+                    /** @description Export only: items this file holds. */
+                    "X-Export-Rows"?: number;
+                    /** @description Export only: true when the file reaches the end of the list; false when `limit` or the plan's result window stopped it. */
+                    "X-Export-Complete"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "domain": "riverbasket.store.example",
+                     *           "handle": "eco-friendly-interactive-dog-treats",
+                     *           "title": "Eco-Friendly Interactive Dog Treats",
+                     *           "vendor": "Riverbasket Tails",
+                     *           "productType": "Dog Supplies",
+                     *           "price": 7.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "EUR",
+                     *           "isBestSeller": true,
+                     *           "bestSellerRank": 1,
+                     *           "available": false,
+                     *           "variantCount": 12,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1038/4922/products/eco-friendly-interactive-dog-treats.jpg",
+                     *           "publishedAt": "2025-10-03T11:16:55.856Z",
+                     *           "updatedAt": "2026-11-22T00:18:18.785Z"
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 1,
+                     *         "hasMore": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProductList"];
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
@@ -3423,14 +4058,20 @@ export interface operations {
     listStoreHistory: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 180. */
+                /**
+                 * @description Page size, 1 to 180.
+                 * @example 90
+                 */
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
             };
             header?: never;
             path: {
-                /** @description A bare domain (example.com) or a full URL with scheme and optional www, URL-encoded (https%3A%2F%2Fwww.example.com) or as is (https://www.example.com). */
+                /**
+                 * @description A bare domain (example.com) or a full URL with scheme and optional www, URL-encoded (https%3A%2F%2Fwww.example.com) or as is (https://www.example.com).
+                 * @example riverbasket.store.example
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -3453,6 +4094,1009 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "day": "2026-11-26",
+                     *           "monthlyVisits": 6387,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2715,
+                     *             "high": 5842
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-25",
+                     *           "monthlyVisits": 6514,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2769,
+                     *             "high": 5958
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-24",
+                     *           "monthlyVisits": 6643,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2823,
+                     *             "high": 6076
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-23",
+                     *           "monthlyVisits": 6793,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2887,
+                     *             "high": 6213
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-22",
+                     *           "monthlyVisits": 6725,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2858,
+                     *             "high": 6151
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-21",
+                     *           "monthlyVisits": 6790,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2886,
+                     *             "high": 6210
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-20",
+                     *           "monthlyVisits": 6716,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2854,
+                     *             "high": 6142
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-19",
+                     *           "monthlyVisits": 6778,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2881,
+                     *             "high": 6199
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-18",
+                     *           "monthlyVisits": 6750,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2869,
+                     *             "high": 6174
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-17",
+                     *           "monthlyVisits": 6706,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2850,
+                     *             "high": 6133
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-16",
+                     *           "monthlyVisits": 6795,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2888,
+                     *             "high": 6215
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-15",
+                     *           "monthlyVisits": 6864,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2917,
+                     *             "high": 6278
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-14",
+                     *           "monthlyVisits": 6866,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2918,
+                     *             "high": 6280
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-13",
+                     *           "monthlyVisits": 6760,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2873,
+                     *             "high": 6183
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-12",
+                     *           "monthlyVisits": 6862,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2916,
+                     *             "high": 6276
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-11",
+                     *           "monthlyVisits": 6819,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2898,
+                     *             "high": 6237
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-10",
+                     *           "monthlyVisits": 6843,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2908,
+                     *             "high": 6259
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-09",
+                     *           "monthlyVisits": 6927,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2944,
+                     *             "high": 6335
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-08",
+                     *           "monthlyVisits": 7003,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2976,
+                     *             "high": 6405
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-07",
+                     *           "monthlyVisits": 7034,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2990,
+                     *             "high": 6433
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-06",
+                     *           "monthlyVisits": 7038,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2991,
+                     *             "high": 6437
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-05",
+                     *           "monthlyVisits": 7170,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3047,
+                     *             "high": 6558
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-04",
+                     *           "monthlyVisits": 7149,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3038,
+                     *             "high": 6538
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-03",
+                     *           "monthlyVisits": 7192,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3057,
+                     *             "high": 6578
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-02",
+                     *           "monthlyVisits": 7097,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3016,
+                     *             "high": 6491
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-11-01",
+                     *           "monthlyVisits": 7101,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3018,
+                     *             "high": 6495
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-31",
+                     *           "monthlyVisits": 7365,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3130,
+                     *             "high": 6736
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-30",
+                     *           "monthlyVisits": 7556,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3211,
+                     *             "high": 6911
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-29",
+                     *           "monthlyVisits": 7703,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3274,
+                     *             "high": 7045
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-28",
+                     *           "monthlyVisits": 7747,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3293,
+                     *             "high": 7085
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-27",
+                     *           "monthlyVisits": 7635,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3245,
+                     *             "high": 6983
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-26",
+                     *           "monthlyVisits": 7869,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3344,
+                     *             "high": 7197
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-25",
+                     *           "monthlyVisits": 7760,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3298,
+                     *             "high": 7097
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-24",
+                     *           "monthlyVisits": 7826,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3326,
+                     *             "high": 7158
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-23",
+                     *           "monthlyVisits": 8002,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3401,
+                     *             "high": 7319
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-22",
+                     *           "monthlyVisits": 8075,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3432,
+                     *             "high": 7385
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-21",
+                     *           "monthlyVisits": 8172,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3473,
+                     *             "high": 7474
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-20",
+                     *           "monthlyVisits": 8091,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3439,
+                     *             "high": 7400
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-19",
+                     *           "monthlyVisits": 8049,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3421,
+                     *             "high": 7362
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-18",
+                     *           "monthlyVisits": 8101,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3443,
+                     *             "high": 7409
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-17",
+                     *           "monthlyVisits": 7940,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3375,
+                     *             "high": 7262
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-16",
+                     *           "monthlyVisits": 8045,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3419,
+                     *             "high": 7358
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-15",
+                     *           "monthlyVisits": 7967,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3386,
+                     *             "high": 7287
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-14",
+                     *           "monthlyVisits": 8043,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3418,
+                     *             "high": 7356
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-13",
+                     *           "monthlyVisits": 8125,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3453,
+                     *             "high": 7431
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-12",
+                     *           "monthlyVisits": 8062,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3427,
+                     *             "high": 7374
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-11",
+                     *           "monthlyVisits": 8079,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3434,
+                     *             "high": 7389
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-10",
+                     *           "monthlyVisits": 8310,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3532,
+                     *             "high": 7600
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-09",
+                     *           "monthlyVisits": 8444,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3589,
+                     *             "high": 7723
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-08",
+                     *           "monthlyVisits": 8438,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3586,
+                     *             "high": 7717
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-07",
+                     *           "monthlyVisits": 8430,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3583,
+                     *             "high": 7710
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-06",
+                     *           "monthlyVisits": 8523,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3622,
+                     *             "high": 7795
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-05",
+                     *           "monthlyVisits": 8526,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3624,
+                     *             "high": 7798
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-04",
+                     *           "monthlyVisits": 8528,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3625,
+                     *             "high": 7800
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-03",
+                     *           "monthlyVisits": 8571,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3643,
+                     *             "high": 7839
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-02",
+                     *           "monthlyVisits": 8716,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3704,
+                     *             "high": 7972
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-10-01",
+                     *           "monthlyVisits": 8815,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3747,
+                     *             "high": 8062
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-30",
+                     *           "monthlyVisits": 8879,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3774,
+                     *             "high": 8121
+                     *           },
+                     *           "serviceRating": 62,
+                     *           "productCount": 14,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-29",
+                     *           "monthlyVisits": 8784,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3733,
+                     *             "high": 8034
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-28",
+                     *           "monthlyVisits": 8739,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3714,
+                     *             "high": 7993
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-27",
+                     *           "monthlyVisits": 8828,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3752,
+                     *             "high": 8074
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-26",
+                     *           "monthlyVisits": 8860,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3766,
+                     *             "high": 8103
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-25",
+                     *           "monthlyVisits": 8926,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3794,
+                     *             "high": 8164
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-24",
+                     *           "monthlyVisits": 9070,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3855,
+                     *             "high": 8295
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-23",
+                     *           "monthlyVisits": 8972,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3813,
+                     *             "high": 8206
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-22",
+                     *           "monthlyVisits": 8988,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3820,
+                     *             "high": 8220
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-21",
+                     *           "monthlyVisits": 9078,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3858,
+                     *             "high": 8303
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-20",
+                     *           "monthlyVisits": 9236,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 3925,
+                     *             "high": 8447
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-19",
+                     *           "monthlyVisits": 9554,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4061,
+                     *             "high": 8738
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-18",
+                     *           "monthlyVisits": 9493,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4035,
+                     *             "high": 8682
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-17",
+                     *           "monthlyVisits": 9565,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4065,
+                     *             "high": 8748
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-16",
+                     *           "monthlyVisits": 9650,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4101,
+                     *             "high": 8826
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-15",
+                     *           "monthlyVisits": 9475,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4027,
+                     *             "high": 8666
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-14",
+                     *           "monthlyVisits": 9573,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4069,
+                     *             "high": 8755
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-13",
+                     *           "monthlyVisits": 9550,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4059,
+                     *             "high": 8734
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-12",
+                     *           "monthlyVisits": 9868,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4194,
+                     *             "high": 9025
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-11",
+                     *           "monthlyVisits": 9922,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4217,
+                     *             "high": 9075
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-10",
+                     *           "monthlyVisits": 10169,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4322,
+                     *             "high": 9301
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-09",
+                     *           "monthlyVisits": 10152,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4315,
+                     *             "high": 9285
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-08",
+                     *           "monthlyVisits": 10210,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4339,
+                     *             "high": 9338
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-07",
+                     *           "monthlyVisits": 10333,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4392,
+                     *             "high": 9451
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-06",
+                     *           "monthlyVisits": 10276,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4368,
+                     *             "high": 9398
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-05",
+                     *           "monthlyVisits": 10228,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4347,
+                     *             "high": 9355
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-04",
+                     *           "monthlyVisits": 10459,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4445,
+                     *             "high": 9566
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-03",
+                     *           "monthlyVisits": 10360,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4403,
+                     *             "high": 9475
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-02",
+                     *           "monthlyVisits": 10342,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4396,
+                     *             "high": 9459
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-09-01",
+                     *           "monthlyVisits": 10346,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4397,
+                     *             "high": 9462
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-08-31",
+                     *           "monthlyVisits": 10196,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4334,
+                     *             "high": 9325
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-08-30",
+                     *           "monthlyVisits": 10337,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4393,
+                     *             "high": 9454
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         },
+                     *         {
+                     *           "day": "2026-08-29",
+                     *           "monthlyVisits": 10516,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 4470,
+                     *             "high": 9618
+                     *           },
+                     *           "serviceRating": 63,
+                     *           "productCount": 15,
+                     *           "synthetic": true
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 90,
+                     *         "offset": 0,
+                     *         "count": 90,
+                     *         "hasMore": true,
+                     *         "total": 180
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["HistoryList"];
                 };
             };
@@ -3547,14 +5191,20 @@ export interface operations {
     getStoreTraffic: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 24
+                 */
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
             };
             header?: never;
             path: {
-                /** @description A bare domain (example.com) or a full URL with scheme and optional www, URL-encoded (https%3A%2F%2Fwww.example.com) or as is (https://www.example.com). */
+                /**
+                 * @description A bare domain (example.com) or a full URL with scheme and optional www, URL-encoded (https%3A%2F%2Fwww.example.com) or as is (https://www.example.com).
+                 * @example riverbasket.store.example
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -3577,6 +5227,268 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "month": "2026-11-01",
+                     *           "visits": 6214,
+                     *           "organic": 0.311,
+                     *           "paid": 0.249,
+                     *           "social": 0.18,
+                     *           "direct": 0.193,
+                     *           "referral": 0.067,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2026-10-01",
+                     *           "visits": 6866,
+                     *           "organic": 0.309,
+                     *           "paid": 0.258,
+                     *           "social": 0.17,
+                     *           "direct": 0.19,
+                     *           "referral": 0.073,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2026-09-01",
+                     *           "visits": 9293,
+                     *           "organic": 0.329,
+                     *           "paid": 0.257,
+                     *           "social": 0.173,
+                     *           "direct": 0.173,
+                     *           "referral": 0.068,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2026-08-01",
+                     *           "visits": 10189,
+                     *           "organic": 0.301,
+                     *           "paid": 0.259,
+                     *           "social": 0.181,
+                     *           "direct": 0.204,
+                     *           "referral": 0.055,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2026-07-01",
+                     *           "visits": 12348,
+                     *           "organic": 0.321,
+                     *           "paid": 0.23,
+                     *           "social": 0.189,
+                     *           "direct": 0.181,
+                     *           "referral": 0.079,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2026-06-01",
+                     *           "visits": 12890,
+                     *           "organic": 0.315,
+                     *           "paid": 0.252,
+                     *           "social": 0.178,
+                     *           "direct": 0.187,
+                     *           "referral": 0.068,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2026-05-01",
+                     *           "visits": 15896,
+                     *           "organic": 0.307,
+                     *           "paid": 0.246,
+                     *           "social": 0.182,
+                     *           "direct": 0.191,
+                     *           "referral": 0.074,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2026-04-01",
+                     *           "visits": 16411,
+                     *           "organic": 0.285,
+                     *           "paid": 0.227,
+                     *           "social": 0.195,
+                     *           "direct": 0.212,
+                     *           "referral": 0.081,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2026-03-01",
+                     *           "visits": 17268,
+                     *           "organic": 0.315,
+                     *           "paid": 0.241,
+                     *           "social": 0.188,
+                     *           "direct": 0.205,
+                     *           "referral": 0.051,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2026-02-01",
+                     *           "visits": 18479,
+                     *           "organic": 0.311,
+                     *           "paid": 0.241,
+                     *           "social": 0.175,
+                     *           "direct": 0.208,
+                     *           "referral": 0.065,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2026-01-01",
+                     *           "visits": 20907,
+                     *           "organic": 0.312,
+                     *           "paid": 0.214,
+                     *           "social": 0.193,
+                     *           "direct": 0.209,
+                     *           "referral": 0.072,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2025-12-01",
+                     *           "visits": 18895,
+                     *           "organic": 0.319,
+                     *           "paid": 0.235,
+                     *           "social": 0.203,
+                     *           "direct": 0.208,
+                     *           "referral": 0.035,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2025-11-01",
+                     *           "visits": 21876,
+                     *           "organic": 0.302,
+                     *           "paid": 0.246,
+                     *           "social": 0.167,
+                     *           "direct": 0.19,
+                     *           "referral": 0.095,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2025-10-01",
+                     *           "visits": 24931,
+                     *           "organic": 0.287,
+                     *           "paid": 0.277,
+                     *           "social": 0.183,
+                     *           "direct": 0.201,
+                     *           "referral": 0.052,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2025-09-01",
+                     *           "visits": 24415,
+                     *           "organic": 0.306,
+                     *           "paid": 0.225,
+                     *           "social": 0.202,
+                     *           "direct": 0.204,
+                     *           "referral": 0.063,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2025-08-01",
+                     *           "visits": 25510,
+                     *           "organic": 0.322,
+                     *           "paid": 0.253,
+                     *           "social": 0.173,
+                     *           "direct": 0.208,
+                     *           "referral": 0.044,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2025-07-01",
+                     *           "visits": 28146,
+                     *           "organic": 0.325,
+                     *           "paid": 0.248,
+                     *           "social": 0.169,
+                     *           "direct": 0.19,
+                     *           "referral": 0.068,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2025-06-01",
+                     *           "visits": 29417,
+                     *           "organic": 0.314,
+                     *           "paid": 0.25,
+                     *           "social": 0.196,
+                     *           "direct": 0.174,
+                     *           "referral": 0.066,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2025-05-01",
+                     *           "visits": 27837,
+                     *           "organic": 0.318,
+                     *           "paid": 0.258,
+                     *           "social": 0.165,
+                     *           "direct": 0.21,
+                     *           "referral": 0.049,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2025-04-01",
+                     *           "visits": 27908,
+                     *           "organic": 0.348,
+                     *           "paid": 0.241,
+                     *           "social": 0.179,
+                     *           "direct": 0.17,
+                     *           "referral": 0.062,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2025-03-01",
+                     *           "visits": 32893,
+                     *           "organic": 0.284,
+                     *           "paid": 0.253,
+                     *           "social": 0.169,
+                     *           "direct": 0.197,
+                     *           "referral": 0.097,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2025-02-01",
+                     *           "visits": 34762,
+                     *           "organic": 0.296,
+                     *           "paid": 0.252,
+                     *           "social": 0.187,
+                     *           "direct": 0.183,
+                     *           "referral": 0.082,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2025-01-01",
+                     *           "visits": 33951,
+                     *           "organic": 0.293,
+                     *           "paid": 0.255,
+                     *           "social": 0.197,
+                     *           "direct": 0.196,
+                     *           "referral": 0.059,
+                     *           "source": "synthetic_panel"
+                     *         },
+                     *         {
+                     *           "month": "2024-12-01",
+                     *           "visits": 34467,
+                     *           "organic": 0.307,
+                     *           "paid": 0.273,
+                     *           "social": 0.187,
+                     *           "direct": 0.196,
+                     *           "referral": 0.037,
+                     *           "source": "synthetic_panel"
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 24,
+                     *         "offset": 0,
+                     *         "count": 24,
+                     *         "hasMore": false,
+                     *         "total": 24
+                     *       },
+                     *       "latest": {
+                     *         "month": "2026-11-01",
+                     *         "organic": 0.311,
+                     *         "paid": 0.249,
+                     *         "social": 0.18,
+                     *         "direct": 0.193,
+                     *         "referral": 0.067,
+                     *         "source": "synthetic_panel"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StoreTraffic"];
                 };
             };
@@ -3678,7 +5590,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A bare domain (example.com) or a full URL with scheme and optional www, URL-encoded (https%3A%2F%2Fwww.example.com) or as is (https://www.example.com). */
+                /**
+                 * @description A bare domain (example.com) or a full URL with scheme and optional www, URL-encoded (https%3A%2F%2Fwww.example.com) or as is (https://www.example.com).
+                 * @example riverbasket.store.example
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -3701,6 +5616,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "slug": "facebook",
+                     *           "name": "Facebook & Instagram",
+                     *           "developer": "Meta",
+                     *           "category": "Sales channels",
+                     *           "pricing": "Free",
+                     *           "rating": 3.9,
+                     *           "reviewCount": 2100,
+                     *           "appStoreUrl": "https://apps.shopify.com/facebook",
+                     *           "installCount": 19
+                     *         },
+                     *         {
+                     *           "slug": "judgeme",
+                     *           "name": "Judge.me Product Reviews",
+                     *           "developer": "Judge.me",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free plan available; Awesome $15/month",
+                     *           "rating": 5,
+                     *           "reviewCount": 31800,
+                     *           "appStoreUrl": "https://apps.shopify.com/judgeme",
+                     *           "installCount": 6
+                     *         },
+                     *         {
+                     *           "slug": "aftership",
+                     *           "name": "AfterShip Order Tracking",
+                     *           "developer": "AfterShip",
+                     *           "category": "Order tracking",
+                     *           "pricing": "Free plan available; from $11/month",
+                     *           "rating": 4.7,
+                     *           "reviewCount": 1700,
+                     *           "appStoreUrl": "https://apps.shopify.com/aftership",
+                     *           "installCount": 5
+                     *         },
+                     *         {
+                     *           "slug": "sumo",
+                     *           "name": "Sumo Email Popups",
+                     *           "developer": "Sumo",
+                     *           "category": "Popups",
+                     *           "pricing": "Free plan available; from $39/month",
+                     *           "rating": 4.3,
+                     *           "reviewCount": 1200,
+                     *           "appStoreUrl": "https://apps.shopify.com/sumo",
+                     *           "installCount": 2
+                     *         },
+                     *         {
+                     *           "slug": "loop-subscriptions",
+                     *           "name": "Loop Subscriptions",
+                     *           "developer": "Loop",
+                     *           "category": "Subscriptions",
+                     *           "pricing": "From $99/month",
+                     *           "rating": 4.9,
+                     *           "reviewCount": 620,
+                     *           "appStoreUrl": "https://apps.shopify.com/loop-subscriptions",
+                     *           "installCount": 1
+                     *         },
+                     *         {
+                     *           "slug": "trendsi",
+                     *           "name": "Trendsi Fashion Dropshipping",
+                     *           "developer": "Trendsi",
+                     *           "category": "Dropshipping",
+                     *           "pricing": "Free to install",
+                     *           "rating": 4.6,
+                     *           "reviewCount": 520,
+                     *           "appStoreUrl": "https://apps.shopify.com/trendsi",
+                     *           "installCount": 1
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 6,
+                     *         "hasMore": false,
+                     *         "total": 6
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AppList"];
                 };
             };
@@ -3795,13 +5789,19 @@ export interface operations {
     searchProducts: {
         parameters: {
             query?: {
-                /** @description Title search by words, typo-tolerant; the last word may be a prefix being typed. */
+                /**
+                 * @description Title search by words, typo-tolerant; the last word may be a prefix being typed.
+                 * @example hoodie
+                 */
                 q?: string;
                 /** @description Only best sellers (true) or only the others (false). */
                 isBestSeller?: boolean;
                 /** @description Minimum price. */
                 priceMin?: number;
-                /** @description Maximum price. */
+                /**
+                 * @description Maximum price.
+                 * @example 80
+                 */
                 priceMax?: number;
                 /** @description Page size, 1 to 100. */
                 limit?: number;
@@ -3827,12 +5827,114 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
                     RateLimit?: string;
+                    /** @description Export only: items in the whole list. */
+                    "X-Export-Total"?: number;
+                    /** @description Export only: items this file holds. */
+                    "X-Export-Rows"?: number;
+                    /** @description Export only: true when the file reaches the end of the list; false when `limit` or the plan's result window stopped it. */
+                    "X-Export-Complete"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "domain": "slatetrading.net.example",
+                     *           "handle": "signature-merino-hoodie",
+                     *           "title": "Signature Merino Hoodie",
+                     *           "vendor": "Slatetrading Collective",
+                     *           "productType": "Clothing",
+                     *           "price": 19.99,
+                     *           "compareAtPrice": 26.99,
+                     *           "currency": "EUR",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 3,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1005/4595/products/signature-merino-hoodie.jpg",
+                     *           "publishedAt": "2026-01-23T06:50:31.377Z",
+                     *           "updatedAt": "2026-11-22T09:52:56.223Z"
+                     *         },
+                     *         {
+                     *           "domain": "yarrowhome-store.example",
+                     *           "handle": "linen-hoodie-charcoal",
+                     *           "title": "Linen Hoodie - Charcoal",
+                     *           "vendor": "Yarrowhome Clothing",
+                     *           "productType": "Clothing",
+                     *           "price": 11.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "USD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 1,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1006/3514/products/linen-hoodie-charcoal.jpg",
+                     *           "publishedAt": "2025-12-15T02:20:48.888Z",
+                     *           "updatedAt": "2026-11-19T16:25:05.615Z"
+                     *         },
+                     *         {
+                     *           "domain": "lakeford.store.example",
+                     *           "handle": "minimal-hoodie-black",
+                     *           "title": "Minimal Hoodie - Black",
+                     *           "vendor": "Lakeford Label",
+                     *           "productType": "Clothing",
+                     *           "price": 63.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "USD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 8,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1008/1352/products/minimal-hoodie-black.jpg",
+                     *           "publishedAt": "2026-09-21T02:42:20.568Z",
+                     *           "updatedAt": "2026-11-22T05:26:44.937Z"
+                     *         },
+                     *         {
+                     *           "domain": "lakeford.store.example",
+                     *           "handle": "classic-hoodie",
+                     *           "title": "Classic Hoodie",
+                     *           "vendor": "Lakeford Label",
+                     *           "productType": "Clothing",
+                     *           "price": 23.99,
+                     *           "compareAtPrice": 29.99,
+                     *           "currency": "USD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 12,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1008/1352/products/classic-hoodie.jpg",
+                     *           "publishedAt": "2024-09-18T09:54:35.817Z",
+                     *           "updatedAt": "2026-11-22T05:26:44.937Z"
+                     *         },
+                     *         {
+                     *           "domain": "meadowhaven-hq.example",
+                     *           "handle": "blush-hoodie",
+                     *           "title": "Blush Hoodie",
+                     *           "vendor": "Meadowhaven Outfitters",
+                     *           "productType": "Clothing",
+                     *           "price": 29.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "USD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 1,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1022/4218/products/blush-hoodie.jpg",
+                     *           "publishedAt": "2026-06-28T18:34:15.467Z",
+                     *           "updatedAt": "2026-11-19T01:58:44.498Z"
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 5,
+                     *         "hasMore": false,
+                     *         "total": 5
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProductList"];
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
@@ -3917,8 +6019,12 @@ export interface operations {
     listProductChanges: {
         parameters: {
             query?: {
+                /** @example price_decrease */
                 changeType?: "price_decrease" | "price_increase" | "new_sku" | "removed_sku";
-                /** @description Minimum size of a price change in percent, either direction (10 = at least 10%). */
+                /**
+                 * @description Minimum size of a price change in percent, either direction (10 = at least 10%).
+                 * @example 20
+                 */
                 minPriceChangePct?: number;
                 /** @description Only changes detected on or after this day (UTC). */
                 since?: string;
@@ -3951,6 +6057,175 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "40",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "whitsail.net.example",
+                     *           "subject": "stainless-steel-stoneware-floor-lamp",
+                     *           "summary": "Price of \"Stainless Steel Stoneware Floor Lamp\" dropped 21.9% from 10.23 GBP to 7.99 GBP",
+                     *           "oldValue": "10.23",
+                     *           "newValue": "7.99",
+                     *           "changePct": -21.9,
+                     *           "detectedAt": "2026-11-18T03:59:26.974Z"
+                     *         },
+                     *         {
+                     *           "id": "28",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "flinthive-hq.example",
+                     *           "subject": "gold-plated-cropped-costume-set",
+                     *           "summary": "Price of \"Gold-Plated Cropped Costume Set\" dropped 39.4% from 29.69 EUR to 17.99 EUR",
+                     *           "oldValue": "29.69",
+                     *           "newValue": "17.99",
+                     *           "changePct": -39.41,
+                     *           "detectedAt": "2026-11-17T20:31:34.563Z"
+                     *         },
+                     *         {
+                     *           "id": "35",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "whitsail.net.example",
+                     *           "subject": "glass-led-strip-oat",
+                     *           "summary": "Price of \"Glass LED Strip - Oat\" dropped 24.6% from 10.60 GBP to 7.99 GBP",
+                     *           "oldValue": "10.60",
+                     *           "newValue": "7.99",
+                     *           "changePct": -24.62,
+                     *           "detectedAt": "2026-11-17T08:20:45.635Z"
+                     *         },
+                     *         {
+                     *           "id": "108",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "larkunion.co.example",
+                     *           "subject": "cropped-bucket-hat",
+                     *           "summary": "Price of \"Cropped Bucket Hat\" dropped 47.9% from 88.25 USD to 45.99 USD",
+                     *           "oldValue": "88.25",
+                     *           "newValue": "45.99",
+                     *           "changePct": -47.89,
+                     *           "detectedAt": "2026-10-31T12:23:53.764Z"
+                     *         },
+                     *         {
+                     *           "id": "12",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "yarrowhome-store.example",
+                     *           "subject": "oversized-relaxed-denim-jacket",
+                     *           "summary": "Price of \"Oversized Relaxed Denim Jacket\" dropped 24.8% from 22.58 USD to 16.99 USD",
+                     *           "oldValue": "22.58",
+                     *           "newValue": "16.99",
+                     *           "changePct": -24.76,
+                     *           "detectedAt": "2026-10-25T07:20:35.701Z"
+                     *         },
+                     *         {
+                     *           "id": "27",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "flinthive-hq.example",
+                     *           "subject": "slim-fit-costume-set",
+                     *           "summary": "Price of \"Slim Fit Costume Set\" dropped 37.9% from 48.28 EUR to 29.99 EUR",
+                     *           "oldValue": "48.28",
+                     *           "newValue": "29.99",
+                     *           "changePct": -37.88,
+                     *           "detectedAt": "2026-10-18T06:36:58.107Z"
+                     *         },
+                     *         {
+                     *           "id": "81",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "moonfall.shop.example",
+                     *           "subject": "hyaluronic-beard-oil",
+                     *           "summary": "Price of \"Hyaluronic Beard Oil\" dropped 47.0% from 5327.92 PHP to 2826.00 PHP",
+                     *           "oldValue": "5327.92",
+                     *           "newValue": "2826.00",
+                     *           "changePct": -46.96,
+                     *           "detectedAt": "2026-10-08T10:27:24.410Z"
+                     *         },
+                     *         {
+                     *           "id": "62",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "meadowhaven-hq.example",
+                     *           "subject": "essential-sweatshirt",
+                     *           "summary": "Price of \"Essential Sweatshirt\" dropped 35.0% from 101.58 USD to 65.99 USD",
+                     *           "oldValue": "101.58",
+                     *           "newValue": "65.99",
+                     *           "changePct": -35.04,
+                     *           "detectedAt": "2026-10-01T19:58:56.611Z"
+                     *         },
+                     *         {
+                     *           "id": "69",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "cloudmarket.net.example",
+                     *           "subject": "velvet-rattan-floating-shelves",
+                     *           "summary": "Price of \"Velvet Rattan Floating Shelves\" dropped 41.2% from 2335.75 USD to 1372.99 USD",
+                     *           "oldValue": "2335.75",
+                     *           "newValue": "1372.99",
+                     *           "changePct": -41.22,
+                     *           "detectedAt": "2026-09-30T08:30:09.910Z"
+                     *         },
+                     *         {
+                     *           "id": "80",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "moonfall.shop.example",
+                     *           "subject": "gentle-shaving-cream-rose",
+                     *           "summary": "Price of \"Gentle Shaving Cream - Rose\" dropped 37.6% from 1838.06 PHP to 1146.00 PHP",
+                     *           "oldValue": "1838.06",
+                     *           "newValue": "1146.00",
+                     *           "changePct": -37.65,
+                     *           "detectedAt": "2026-09-24T15:15:32.612Z"
+                     *         },
+                     *         {
+                     *           "id": "34",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "flinthive-hq.example",
+                     *           "subject": "organic-cotton-cosplay-wig",
+                     *           "summary": "Price of \"Organic Cotton Cosplay Wig\" dropped 47.8% from 193.44 EUR to 100.99 EUR",
+                     *           "oldValue": "193.44",
+                     *           "newValue": "100.99",
+                     *           "changePct": -47.79,
+                     *           "detectedAt": "2026-09-20T10:26:58.193Z"
+                     *         },
+                     *         {
+                     *           "id": "71",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "hazecompany-store.example",
+                     *           "subject": "hyaluronic-greens-powder",
+                     *           "summary": "Price of \"Hyaluronic Greens Powder\" dropped 25.9% from 99.87 USD to 73.99 USD",
+                     *           "oldValue": "99.87",
+                     *           "newValue": "73.99",
+                     *           "changePct": -25.91,
+                     *           "detectedAt": "2026-09-13T03:14:54.567Z"
+                     *         },
+                     *         {
+                     *           "id": "95",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "silkbridge-shop.example",
+                     *           "subject": "annotated-cookbook",
+                     *           "summary": "Price of \"Annotated Cookbook\" dropped 33.4% from 18.00 AUD to 11.99 AUD",
+                     *           "oldValue": "18.00",
+                     *           "newValue": "11.99",
+                     *           "changePct": -33.39,
+                     *           "detectedAt": "2026-09-13T01:25:17.709Z"
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 13,
+                     *         "hasMore": false,
+                     *         "total": 13
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ChangeList"];
                 };
             };
@@ -4038,9 +6313,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A bare domain (example.com) or a full URL with scheme and optional www, URL-encoded (https%3A%2F%2Fwww.example.com) or as is (https://www.example.com). */
+                /**
+                 * @description A bare domain (example.com) or a full URL with scheme and optional www, URL-encoded (https%3A%2F%2Fwww.example.com) or as is (https://www.example.com).
+                 * @example riverbasket.store.example
+                 */
                 domain: string;
-                /** @description The product's handle within the store. */
+                /**
+                 * @description The product's handle within the store.
+                 * @example eco-friendly-interactive-dog-treats
+                 */
                 handle: string;
             };
             cookie?: never;
@@ -4063,6 +6344,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "riverbasket.store.example",
+                     *       "handle": "eco-friendly-interactive-dog-treats",
+                     *       "title": "Eco-Friendly Interactive Dog Treats",
+                     *       "vendor": "Riverbasket Tails",
+                     *       "productType": "Dog Supplies",
+                     *       "price": 7.99,
+                     *       "compareAtPrice": null,
+                     *       "currency": "EUR",
+                     *       "isBestSeller": true,
+                     *       "bestSellerRank": 1,
+                     *       "available": false,
+                     *       "variantCount": 12,
+                     *       "imageUrl": "https://cdn.shopify.com/s/files/1/1038/4922/products/eco-friendly-interactive-dog-treats.jpg",
+                     *       "publishedAt": "2025-10-03T11:16:55.856Z",
+                     *       "updatedAt": "2026-11-22T00:18:18.785Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Product"];
                 };
             };
@@ -4157,11 +6457,17 @@ export interface operations {
     listChanges: {
         parameters: {
             query?: {
-                /** @description Only changes of this kind of entity. */
+                /**
+                 * @description Only changes of this kind of entity.
+                 * @example product
+                 */
                 entity?: "product" | "app" | "store";
                 /** @description Only this store's changes (bare domain or full URL). */
                 domain?: string;
-                /** @description Only changes detected on or after this day (UTC). */
+                /**
+                 * @description Only changes detected on or after this day (UTC).
+                 * @example 2025-01-01
+                 */
                 since?: string;
                 /** @description Page size, 1 to 100. */
                 limit?: number;
@@ -4190,6 +6496,259 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "4",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "opalstudio-co.example",
+                     *           "subject": "fragrance-free-hyaluronic-bamboo-toothbrush",
+                     *           "summary": "Price of \"Fragrance-Free Hyaluronic Bamboo Toothbrush\" dropped 7.9% from 36.90 USD to 33.99 USD",
+                     *           "oldValue": "36.90",
+                     *           "newValue": "33.99",
+                     *           "changePct": -7.89,
+                     *           "detectedAt": "2026-11-20T00:24:05.003Z"
+                     *         },
+                     *         {
+                     *           "id": "40",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "whitsail.net.example",
+                     *           "subject": "stainless-steel-stoneware-floor-lamp",
+                     *           "summary": "Price of \"Stainless Steel Stoneware Floor Lamp\" dropped 21.9% from 10.23 GBP to 7.99 GBP",
+                     *           "oldValue": "10.23",
+                     *           "newValue": "7.99",
+                     *           "changePct": -21.9,
+                     *           "detectedAt": "2026-11-18T03:59:26.974Z"
+                     *         },
+                     *         {
+                     *           "id": "28",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "flinthive-hq.example",
+                     *           "subject": "gold-plated-cropped-costume-set",
+                     *           "summary": "Price of \"Gold-Plated Cropped Costume Set\" dropped 39.4% from 29.69 EUR to 17.99 EUR",
+                     *           "oldValue": "29.69",
+                     *           "newValue": "17.99",
+                     *           "changePct": -39.41,
+                     *           "detectedAt": "2026-11-17T20:31:34.563Z"
+                     *         },
+                     *         {
+                     *           "id": "85",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "timberburrow-official.example",
+                     *           "subject": "black-signet-ring",
+                     *           "summary": "Price of \"Black Signet Ring\" dropped 6.2% from 127.93 CAD to 119.99 CAD",
+                     *           "oldValue": "127.93",
+                     *           "newValue": "119.99",
+                     *           "changePct": -6.21,
+                     *           "detectedAt": "2026-11-17T09:09:13.000Z"
+                     *         },
+                     *         {
+                     *           "id": "35",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "whitsail.net.example",
+                     *           "subject": "glass-led-strip-oat",
+                     *           "summary": "Price of \"Glass LED Strip - Oat\" dropped 24.6% from 10.60 GBP to 7.99 GBP",
+                     *           "oldValue": "10.60",
+                     *           "newValue": "7.99",
+                     *           "changePct": -24.62,
+                     *           "detectedAt": "2026-11-17T08:20:45.635Z"
+                     *         },
+                     *         {
+                     *           "id": "109",
+                     *           "entity": "product",
+                     *           "changeType": "price_increase",
+                     *           "domain": "larkunion.co.example",
+                     *           "subject": "leather-bandana-cream",
+                     *           "summary": "Price of \"Leather Bandana - Cream\" rose 10.7% from 21.67 USD to 23.99 USD",
+                     *           "oldValue": "21.67",
+                     *           "newValue": "23.99",
+                     *           "changePct": 10.71,
+                     *           "detectedAt": "2026-11-14T19:29:55.835Z"
+                     *         },
+                     *         {
+                     *           "id": "59",
+                     *           "entity": "product",
+                     *           "changeType": "new_sku",
+                     *           "domain": "echofold.com.example",
+                     *           "subject": "coral-face-serum",
+                     *           "summary": "New product \"Coral Face Serum\" at 15.99 USD",
+                     *           "oldValue": null,
+                     *           "newValue": "15.99",
+                     *           "changePct": null,
+                     *           "detectedAt": "2026-11-14T06:42:15.871Z"
+                     *         },
+                     *         {
+                     *           "id": "77",
+                     *           "entity": "product",
+                     *           "changeType": "new_sku",
+                     *           "domain": "springgate.store.example",
+                     *           "subject": "hydrating-collagen-powder-mocha",
+                     *           "summary": "New product \"Hydrating Collagen Powder - Mocha\" at 294.99 SEK",
+                     *           "oldValue": null,
+                     *           "newValue": "294.99",
+                     *           "changePct": null,
+                     *           "detectedAt": "2026-11-12T17:50:52.955Z"
+                     *         },
+                     *         {
+                     *           "id": "25",
+                     *           "entity": "product",
+                     *           "changeType": "removed_sku",
+                     *           "domain": "vistapeak.co.example",
+                     *           "subject": "waterproof-calming-bird-seed-mix",
+                     *           "summary": "Product \"Waterproof Calming Bird Seed Mix\" removed (was 14.99 EUR)",
+                     *           "oldValue": "14.99",
+                     *           "newValue": null,
+                     *           "changePct": null,
+                     *           "detectedAt": "2026-11-08T06:45:59.765Z"
+                     *         },
+                     *         {
+                     *           "id": "7",
+                     *           "entity": "product",
+                     *           "changeType": "price_increase",
+                     *           "domain": "slatetrading.net.example",
+                     *           "subject": "washed-joggers",
+                     *           "summary": "Price of \"Washed Joggers\" rose 23.9% from 26.63 EUR to 32.99 EUR",
+                     *           "oldValue": "26.63",
+                     *           "newValue": "32.99",
+                     *           "changePct": 23.88,
+                     *           "detectedAt": "2026-11-04T11:25:46.770Z"
+                     *         },
+                     *         {
+                     *           "id": "39",
+                     *           "entity": "product",
+                     *           "changeType": "new_sku",
+                     *           "domain": "whitsail.net.example",
+                     *           "subject": "linen-pendant-light",
+                     *           "summary": "New product \"Linen Pendant Light\" at 19.99 GBP",
+                     *           "oldValue": null,
+                     *           "newValue": "19.99",
+                     *           "changePct": null,
+                     *           "detectedAt": "2026-11-03T17:21:58.537Z"
+                     *         },
+                     *         {
+                     *           "id": "5",
+                     *           "entity": "product",
+                     *           "changeType": "new_sku",
+                     *           "domain": "opalstudio-co.example",
+                     *           "subject": "nourishing-clinical-strength-mouthwash",
+                     *           "summary": "New product \"Nourishing Clinical-Strength Mouthwash\" at 18.99 USD",
+                     *           "oldValue": null,
+                     *           "newValue": "18.99",
+                     *           "changePct": null,
+                     *           "detectedAt": "2026-11-02T23:29:17.391Z"
+                     *         },
+                     *         {
+                     *           "id": "45",
+                     *           "entity": "product",
+                     *           "changeType": "price_increase",
+                     *           "domain": "crystaltrack-store.example",
+                     *           "subject": "spicy-granola",
+                     *           "summary": "Price of \"Spicy Granola\" rose 5.3% from 8.54 USD to 8.99 USD",
+                     *           "oldValue": "8.54",
+                     *           "newValue": "8.99",
+                     *           "changePct": 5.27,
+                     *           "detectedAt": "2026-11-02T12:33:47.823Z"
+                     *         },
+                     *         {
+                     *           "id": "2",
+                     *           "entity": "product",
+                     *           "changeType": "new_sku",
+                     *           "domain": "harborcraft-official.example",
+                     *           "subject": "gold-plated-linen-shirt",
+                     *           "summary": "New product \"Gold-Plated Linen Shirt\" at 52.99 CAD",
+                     *           "oldValue": null,
+                     *           "newValue": "52.99",
+                     *           "changePct": null,
+                     *           "detectedAt": "2026-11-02T10:45:17.851Z"
+                     *         },
+                     *         {
+                     *           "id": "103",
+                     *           "entity": "product",
+                     *           "changeType": "new_sku",
+                     *           "domain": "aspenbag.shop.example",
+                     *           "subject": "handcrafted-bbq-sauce",
+                     *           "summary": "New product \"Handcrafted BBQ Sauce\" at 40.99 AUD",
+                     *           "oldValue": null,
+                     *           "newValue": "40.99",
+                     *           "changePct": null,
+                     *           "detectedAt": "2026-11-02T04:25:48.138Z"
+                     *         },
+                     *         {
+                     *           "id": "83",
+                     *           "entity": "product",
+                     *           "changeType": "new_sku",
+                     *           "domain": "roseknot-hq.example",
+                     *           "subject": "organic-swaddle-set-mustard",
+                     *           "summary": "New product \"Organic Swaddle Set - Mustard\" at 40.99 USD",
+                     *           "oldValue": null,
+                     *           "newValue": "40.99",
+                     *           "changePct": null,
+                     *           "detectedAt": "2026-11-01T04:27:11.393Z"
+                     *         },
+                     *         {
+                     *           "id": "108",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "larkunion.co.example",
+                     *           "subject": "cropped-bucket-hat",
+                     *           "summary": "Price of \"Cropped Bucket Hat\" dropped 47.9% from 88.25 USD to 45.99 USD",
+                     *           "oldValue": "88.25",
+                     *           "newValue": "45.99",
+                     *           "changePct": -47.89,
+                     *           "detectedAt": "2026-10-31T12:23:53.764Z"
+                     *         },
+                     *         {
+                     *           "id": "56",
+                     *           "entity": "product",
+                     *           "changeType": "price_increase",
+                     *           "domain": "echofold.com.example",
+                     *           "subject": "hydrating-nourishing-eyeshadow-palette",
+                     *           "summary": "Price of \"Hydrating Nourishing Eyeshadow Palette\" rose 17.3% from 30.69 USD to 35.99 USD",
+                     *           "oldValue": "30.69",
+                     *           "newValue": "35.99",
+                     *           "changePct": 17.27,
+                     *           "detectedAt": "2026-10-31T06:02:40.876Z"
+                     *         },
+                     *         {
+                     *           "id": "37",
+                     *           "entity": "product",
+                     *           "changeType": "new_sku",
+                     *           "domain": "whitsail.net.example",
+                     *           "subject": "linen-string-lights-2",
+                     *           "summary": "New product \"Linen String Lights\" at 13.99 GBP",
+                     *           "oldValue": null,
+                     *           "newValue": "13.99",
+                     *           "changePct": null,
+                     *           "detectedAt": "2026-10-28T11:13:24.423Z"
+                     *         },
+                     *         {
+                     *           "id": "30",
+                     *           "entity": "product",
+                     *           "changeType": "price_increase",
+                     *           "domain": "flinthive-hq.example",
+                     *           "subject": "recycled-costume-set-2",
+                     *           "summary": "Price of \"Recycled Costume Set\" rose 18.4% from 10.13 EUR to 11.99 EUR",
+                     *           "oldValue": "10.13",
+                     *           "newValue": "11.99",
+                     *           "changePct": 18.36,
+                     *           "detectedAt": "2026-10-28T10:33:33.001Z"
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 20,
+                     *         "hasMore": true,
+                     *         "total": 89
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ChangeList"];
                 };
             };
@@ -4297,6 +6856,90 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stores": 40,
+                     *       "productsTracked": 328,
+                     *       "appsTracked": 104,
+                     *       "storesWithTraffic": 10,
+                     *       "dropshippers": 7,
+                     *       "averages": {
+                     *         "monthlyVisits": 1919.775,
+                     *         "monthlyRevenueUsdHigh": 2288.2,
+                     *         "serviceRating": 44.8
+                     *       },
+                     *       "topVerticals": [
+                     *         {
+                     *           "vertical": "Apparel & Accessories",
+                     *           "stores": 18,
+                     *           "monthlyRevenueUsd": 24652,
+                     *           "monthlyVisits": 21767,
+                     *           "adSpendUsd": 2440
+                     *         },
+                     *         {
+                     *           "vertical": "Health & Beauty",
+                     *           "stores": 8,
+                     *           "monthlyRevenueUsd": 1993,
+                     *           "monthlyVisits": 1535,
+                     *           "adSpendUsd": 159
+                     *         },
+                     *         {
+                     *           "vertical": "Home & Garden",
+                     *           "stores": 6,
+                     *           "monthlyRevenueUsd": 5473,
+                     *           "monthlyVisits": 5057,
+                     *           "adSpendUsd": 637
+                     *         },
+                     *         {
+                     *           "vertical": "Food, Beverages & Tobacco",
+                     *           "stores": 3,
+                     *           "monthlyRevenueUsd": 1559,
+                     *           "monthlyVisits": 1690,
+                     *           "adSpendUsd": 102
+                     *         },
+                     *         {
+                     *           "vertical": "Animals & Pet Supplies",
+                     *           "stores": 2,
+                     *           "monthlyRevenueUsd": 6612,
+                     *           "monthlyVisits": 7115,
+                     *           "adSpendUsd": 1118
+                     *         }
+                     *       ],
+                     *       "topCountries": [
+                     *         {
+                     *           "countryCode": "US",
+                     *           "stores": 21,
+                     *           "monthlyRevenueUsd": 32724,
+                     *           "monthlyVisits": 13026
+                     *         },
+                     *         {
+                     *           "countryCode": "AU",
+                     *           "stores": 4,
+                     *           "monthlyRevenueUsd": 31631,
+                     *           "monthlyVisits": 37497
+                     *         },
+                     *         {
+                     *           "countryCode": "ES",
+                     *           "stores": 4,
+                     *           "monthlyRevenueUsd": 20419,
+                     *           "monthlyVisits": 20639
+                     *         },
+                     *         {
+                     *           "countryCode": "CA",
+                     *           "stores": 3,
+                     *           "monthlyRevenueUsd": 2878,
+                     *           "monthlyVisits": 2054
+                     *         },
+                     *         {
+                     *           "countryCode": "GB",
+                     *           "stores": 2,
+                     *           "monthlyRevenueUsd": 422,
+                     *           "monthlyVisits": 465
+                     *         }
+                     *       ],
+                     *       "generatedAt": "2026-11-26T20:01:11.890Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AnalyticsOverview"];
                 };
             };
@@ -4382,7 +7025,10 @@ export interface operations {
     listVerticalStats: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 10
+                 */
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
@@ -4409,6 +7055,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "vertical": "Apparel & Accessories",
+                     *           "stores": 18,
+                     *           "monthlyRevenueUsd": 24652,
+                     *           "monthlyVisits": 21767,
+                     *           "adSpendUsd": 2440
+                     *         },
+                     *         {
+                     *           "vertical": "Health & Beauty",
+                     *           "stores": 8,
+                     *           "monthlyRevenueUsd": 1993,
+                     *           "monthlyVisits": 1535,
+                     *           "adSpendUsd": 159
+                     *         },
+                     *         {
+                     *           "vertical": "Home & Garden",
+                     *           "stores": 6,
+                     *           "monthlyRevenueUsd": 5473,
+                     *           "monthlyVisits": 5057,
+                     *           "adSpendUsd": 637
+                     *         },
+                     *         {
+                     *           "vertical": "Food, Beverages & Tobacco",
+                     *           "stores": 3,
+                     *           "monthlyRevenueUsd": 1559,
+                     *           "monthlyVisits": 1690,
+                     *           "adSpendUsd": 102
+                     *         },
+                     *         {
+                     *           "vertical": "Animals & Pet Supplies",
+                     *           "stores": 2,
+                     *           "monthlyRevenueUsd": 6612,
+                     *           "monthlyVisits": 7115,
+                     *           "adSpendUsd": 1118
+                     *         },
+                     *         {
+                     *           "vertical": "Media",
+                     *           "stores": 1,
+                     *           "monthlyRevenueUsd": 29757,
+                     *           "monthlyVisits": 36236,
+                     *           "adSpendUsd": 2291
+                     *         },
+                     *         {
+                     *           "vertical": "Furniture",
+                     *           "stores": 1,
+                     *           "monthlyRevenueUsd": 20181,
+                     *           "monthlyVisits": 2575,
+                     *           "adSpendUsd": 773
+                     *         },
+                     *         {
+                     *           "vertical": "Baby & Toddler",
+                     *           "stores": 1,
+                     *           "monthlyRevenueUsd": 1301,
+                     *           "monthlyVisits": 816,
+                     *           "adSpendUsd": 194
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 10,
+                     *         "offset": 0,
+                     *         "count": 8,
+                     *         "hasMore": false,
+                     *         "total": 8
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["VerticalStatList"];
                 };
             };
@@ -4494,7 +7209,10 @@ export interface operations {
     listCountryStats: {
         parameters: {
             query?: {
-                /** @description Only stores of this vertical (case-insensitive). */
+                /**
+                 * @description Only stores of this vertical (case-insensitive).
+                 * @example Apparel & Accessories
+                 */
                 vertical?: string;
                 /** @description Page size, 1 to 100. */
                 limit?: number;
@@ -4523,6 +7241,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "countryCode": "US",
+                     *           "stores": 9,
+                     *           "monthlyRevenueUsd": 4206,
+                     *           "monthlyVisits": 3158
+                     *         },
+                     *         {
+                     *           "countryCode": "CA",
+                     *           "stores": 3,
+                     *           "monthlyRevenueUsd": 2878,
+                     *           "monthlyVisits": 2054
+                     *         },
+                     *         {
+                     *           "countryCode": "AU",
+                     *           "stores": 2,
+                     *           "monthlyRevenueUsd": 1502,
+                     *           "monthlyVisits": 997
+                     *         },
+                     *         {
+                     *           "countryCode": "ES",
+                     *           "stores": 1,
+                     *           "monthlyRevenueUsd": 13567,
+                     *           "monthlyVisits": 13314
+                     *         },
+                     *         {
+                     *           "countryCode": "IT",
+                     *           "stores": 1,
+                     *           "monthlyRevenueUsd": 1605,
+                     *           "monthlyVisits": 1671
+                     *         },
+                     *         {
+                     *           "countryCode": "JP",
+                     *           "stores": 1,
+                     *           "monthlyRevenueUsd": 642,
+                     *           "monthlyVisits": 361
+                     *         },
+                     *         {
+                     *           "countryCode": "DE",
+                     *           "stores": 1,
+                     *           "monthlyRevenueUsd": 252,
+                     *           "monthlyVisits": 212
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 7,
+                     *         "hasMore": false,
+                     *         "total": 7
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CountryStatList"];
                 };
             };
@@ -4608,11 +7381,20 @@ export interface operations {
     listMovers: {
         parameters: {
             query: {
-                /** @description Which modeled figure moved. */
+                /**
+                 * @description Which modeled figure moved.
+                 * @example visits
+                 */
                 metric: "visits" | "revenue";
-                /** @description up = growing, down = shrinking. */
+                /**
+                 * @description up = growing, down = shrinking.
+                 * @example up
+                 */
                 direction: "up" | "down";
-                /** @description Minimum size of the change in percent (in the direction asked). */
+                /**
+                 * @description Minimum size of the change in percent (in the direction asked).
+                 * @example 25
+                 */
                 minPct?: number;
                 /** @description Only stores of this vertical (case-insensitive). */
                 vertical?: string;
@@ -4643,6 +7425,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 0,
+                     *         "hasMore": false,
+                     *         "total": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MoverList"];
                 };
             };
@@ -4728,7 +7522,10 @@ export interface operations {
     searchApps: {
         parameters: {
             query?: {
-                /** @description App name, fuzzy. */
+                /**
+                 * @description App name, fuzzy.
+                 * @example reviews
+                 */
                 q?: string;
                 /** @description Page size, 1 to 100. */
                 limit?: number;
@@ -4757,6 +7554,129 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "slug": "judgeme",
+                     *           "name": "Judge.me Product Reviews",
+                     *           "developer": "Judge.me",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free plan available; Awesome $15/month",
+                     *           "rating": 5,
+                     *           "reviewCount": 31800,
+                     *           "appStoreUrl": "https://apps.shopify.com/judgeme",
+                     *           "installCount": 6
+                     *         },
+                     *         {
+                     *           "slug": "ali-reviews",
+                     *           "name": "Ali Reviews ‑ Product Reviews",
+                     *           "developer": "FireApps",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free plan available; from $9.99/month",
+                     *           "rating": 4.8,
+                     *           "reviewCount": 11300,
+                     *           "appStoreUrl": "https://apps.shopify.com/ali-reviews",
+                     *           "installCount": 3
+                     *         },
+                     *         {
+                     *           "slug": "fera",
+                     *           "name": "Fera Product Reviews App",
+                     *           "developer": "Fera.ai",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free plan available; from $9/month",
+                     *           "rating": 4.8,
+                     *           "reviewCount": 3000,
+                     *           "appStoreUrl": "https://apps.shopify.com/fera",
+                     *           "installCount": 2
+                     *         },
+                     *         {
+                     *           "slug": "product-reviews-addon",
+                     *           "name": "Stamped Product Reviews & UGC",
+                     *           "developer": "Stamped.io",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free plan available; from $23/month",
+                     *           "rating": 4.7,
+                     *           "reviewCount": 4900,
+                     *           "appStoreUrl": "https://apps.shopify.com/product-reviews-addon",
+                     *           "installCount": 2
+                     *         },
+                     *         {
+                     *           "slug": "loox",
+                     *           "name": "Loox Product Reviews & Photos",
+                     *           "developer": "Loox",
+                     *           "category": "Reviews",
+                     *           "pricing": "From $12.99/month",
+                     *           "rating": 4.9,
+                     *           "reviewCount": 19200,
+                     *           "appStoreUrl": "https://apps.shopify.com/loox",
+                     *           "installCount": 1
+                     *         },
+                     *         {
+                     *           "slug": "okendo-reviews",
+                     *           "name": "Okendo: Reviews & Loyalty",
+                     *           "developer": "Okendo",
+                     *           "category": "Reviews",
+                     *           "pricing": "From $19/month",
+                     *           "rating": 4.9,
+                     *           "reviewCount": 1100,
+                     *           "appStoreUrl": "https://apps.shopify.com/okendo-reviews",
+                     *           "installCount": 1
+                     *         },
+                     *         {
+                     *           "slug": "yotpo-social-reviews",
+                     *           "name": "Yotpo: Product Reviews & UGC",
+                     *           "developer": "Yotpo",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free plan available; from $15/month",
+                     *           "rating": 4.7,
+                     *           "reviewCount": 7600,
+                     *           "appStoreUrl": "https://apps.shopify.com/yotpo-social-reviews",
+                     *           "installCount": 1
+                     *         },
+                     *         {
+                     *           "slug": "opinew-reviews",
+                     *           "name": "Opinew Product Reviews",
+                     *           "developer": "Opinew",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free plan available; from $9/month",
+                     *           "rating": 4.8,
+                     *           "reviewCount": 1900,
+                     *           "appStoreUrl": "https://apps.shopify.com/opinew-reviews",
+                     *           "installCount": 0
+                     *         },
+                     *         {
+                     *           "slug": "rivyo-product-review",
+                     *           "name": "Rivyo Product Reviews",
+                     *           "developer": "Rivyo",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free plan available; from $9.99/month",
+                     *           "rating": 4.8,
+                     *           "reviewCount": 4100,
+                     *           "appStoreUrl": "https://apps.shopify.com/rivyo-product-review",
+                     *           "installCount": 0
+                     *         },
+                     *         {
+                     *           "slug": "trustpilot-reviews",
+                     *           "name": "Trustpilot Reviews",
+                     *           "developer": "Trustpilot",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free to install",
+                     *           "rating": 4.3,
+                     *           "reviewCount": 240,
+                     *           "appStoreUrl": "https://apps.shopify.com/trustpilot-reviews",
+                     *           "installCount": 0
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 10,
+                     *         "hasMore": false,
+                     *         "total": 10
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AppList"];
                 };
             };
@@ -4844,7 +7764,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The app's slug in the platform's app store. */
+                /**
+                 * @description The app's slug in the platform's app store.
+                 * @example judgeme
+                 */
                 slug: string;
             };
             cookie?: never;
@@ -4867,6 +7790,168 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": "judgeme",
+                     *       "name": "Judge.me Product Reviews",
+                     *       "developer": "Judge.me",
+                     *       "category": "Reviews",
+                     *       "pricing": "Free plan available; Awesome $15/month",
+                     *       "rating": 5,
+                     *       "reviewCount": 31800,
+                     *       "appStoreUrl": "https://apps.shopify.com/judgeme",
+                     *       "installCount": 6,
+                     *       "installBaseSample": [
+                     *         {
+                     *           "domain": "slatetrading.net.example",
+                     *           "monthlyVisits": 13314,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 5644,
+                     *             "high": 13567
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 72,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "ES",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "riverbasket.store.example",
+                     *           "monthlyVisits": 6387,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2715,
+                     *             "high": 5842
+                     *           },
+                     *           "isDropshipper": true,
+                     *           "serviceRating": 62,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Animals & Pet Supplies",
+                     *           "countryCode": "ES",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.311,
+                     *               "paid": 0.249,
+                     *               "social": 0.18,
+                     *               "direct": 0.193,
+                     *               "referral": 0.067,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "crystaltrack-store.example",
+                     *           "monthlyVisits": 1178,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 410,
+                     *             "high": 911
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 58,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Food, Beverages & Tobacco",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "lakeford.store.example",
+                     *           "monthlyVisits": 1073,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 731,
+                     *             "high": 1745
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 75,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "roseknot-hq.example",
+                     *           "monthlyVisits": 816,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 542,
+                     *             "high": 1301
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 65,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Baby & Toddler",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.352,
+                     *               "paid": 0.197,
+                     *               "social": 0.177,
+                     *               "direct": 0.239,
+                     *               "referral": 0.035,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "yarrowhome-store.example",
+                     *           "monthlyVisits": 514,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 195,
+                     *             "high": 468
+                     *           },
+                     *           "isDropshipper": true,
+                     *           "serviceRating": 50,
+                     *           "serviceGrade": "D",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.215,
+                     *               "paid": 0.329,
+                     *               "social": 0.189,
+                     *               "direct": 0.23,
+                     *               "referral": 0.037,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["AppDetail"];
                 };
             };
@@ -4961,14 +8046,20 @@ export interface operations {
     listAppStores: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
             };
             header?: never;
             path: {
-                /** @description The app's slug in the platform's app store. */
+                /**
+                 * @description The app's slug in the platform's app store.
+                 * @example judgeme
+                 */
                 slug: string;
             };
             cookie?: never;
@@ -4988,12 +8079,176 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
                     RateLimit?: string;
+                    /** @description Export only: items in the whole list. */
+                    "X-Export-Total"?: number;
+                    /** @description Export only: items this file holds. */
+                    "X-Export-Rows"?: number;
+                    /** @description Export only: true when the file reaches the end of the list; false when `limit` or the plan's result window stopped it. */
+                    "X-Export-Complete"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "domain": "slatetrading.net.example",
+                     *           "monthlyVisits": 13314,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 5644,
+                     *             "high": 13567
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 72,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "ES",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "riverbasket.store.example",
+                     *           "monthlyVisits": 6387,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2715,
+                     *             "high": 5842
+                     *           },
+                     *           "isDropshipper": true,
+                     *           "serviceRating": 62,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Animals & Pet Supplies",
+                     *           "countryCode": "ES",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.311,
+                     *               "paid": 0.249,
+                     *               "social": 0.18,
+                     *               "direct": 0.193,
+                     *               "referral": 0.067,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "crystaltrack-store.example",
+                     *           "monthlyVisits": 1178,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 410,
+                     *             "high": 911
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 58,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Food, Beverages & Tobacco",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "lakeford.store.example",
+                     *           "monthlyVisits": 1073,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 731,
+                     *             "high": 1745
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 75,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "roseknot-hq.example",
+                     *           "monthlyVisits": 816,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 542,
+                     *             "high": 1301
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 65,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Baby & Toddler",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.352,
+                     *               "paid": 0.197,
+                     *               "social": 0.177,
+                     *               "direct": 0.239,
+                     *               "referral": 0.035,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "yarrowhome-store.example",
+                     *           "monthlyVisits": 514,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 195,
+                     *             "high": 468
+                     *           },
+                     *           "isDropshipper": true,
+                     *           "serviceRating": 50,
+                     *           "serviceGrade": "D",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.215,
+                     *               "paid": 0.329,
+                     *               "social": 0.189,
+                     *               "direct": 0.23,
+                     *               "referral": 0.037,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "count": 6,
+                     *         "hasMore": false,
+                     *         "total": 6
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StoreList"];
-                    "text/csv": string;
-                    "application/x-ndjson": string;
                 };
             };
             /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
@@ -5093,6 +8348,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "newbrand.myshopify.com"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description A bare domain or a full URL.
@@ -5236,6 +8496,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "urls": [
+                 *         "newbrand.myshopify.com",
+                 *         "otherbrand.myshopify.com"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description 1 to 10 domains or URLs.
@@ -5359,7 +8627,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The id POST /v1/scrapes returned. */
+                /**
+                 * @description The id POST /v1/scrapes returned.
+                 * @example {id}
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5476,7 +8747,10 @@ export interface operations {
     listSignals: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
@@ -5594,6 +8868,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "newbrand.myshopify.com"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description A bare domain or a full URL.
@@ -5723,7 +9002,10 @@ export interface operations {
     listInsightInbox: {
         parameters: {
             query?: {
-                /** @description Only this kind. */
+                /**
+                 * @description Only this kind.
+                 * @example sales_spike
+                 */
                 kind?: "sales_spike" | "restock" | "ad_new_campaign" | "app_change" | "price_change";
                 /** @description Page size, 1 to 100. */
                 limit?: number;
@@ -5839,7 +9121,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters). */
+                /**
+                 * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -5958,7 +9243,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters). */
+                /**
+                 * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -6077,13 +9365,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters). */
+                /**
+                 * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "paused"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description paused stops scheduled probes; tracked resumes them.
@@ -6214,7 +9510,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters). */
+                /**
+                 * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -6333,7 +9632,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters). */
+                /**
+                 * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -6452,7 +9754,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters). */
+                /**
+                 * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -6571,7 +9876,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters). */
+                /**
+                 * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -6688,7 +9996,10 @@ export interface operations {
     getSignalSales: {
         parameters: {
             query?: {
-                /** @description First UTC day, YYYY-MM-DD. */
+                /**
+                 * @description First UTC day, YYYY-MM-DD.
+                 * @example 2026-01-01
+                 */
                 from?: string;
                 /** @description Page size, 1 to 100. */
                 limit?: number;
@@ -6697,7 +10008,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters). */
+                /**
+                 * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -6814,7 +10128,10 @@ export interface operations {
     getSignalInventory: {
         parameters: {
             query?: {
-                /** @description Window length in days. */
+                /**
+                 * @description Window length in days.
+                 * @example 30
+                 */
                 days?: number;
                 /** @description Page size, 1 to 100. */
                 limit?: number;
@@ -6823,7 +10140,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters). */
+                /**
+                 * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -6940,7 +10260,10 @@ export interface operations {
     listSignalInsights: {
         parameters: {
             query?: {
-                /** @description Only this kind. */
+                /**
+                 * @description Only this kind.
+                 * @example restock
+                 */
                 kind?: "sales_spike" | "restock" | "ad_new_campaign" | "app_change" | "price_change";
                 /** @description Page size, 1 to 100. */
                 limit?: number;
@@ -6949,7 +10272,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters). */
+                /**
+                 * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -7073,7 +10399,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The watched store: a bare domain, a URL-encoded full URL, or the store's legacy id (24 hex characters). */
+                /**
+                 * @description The watched store: a bare domain, a URL-encoded full URL, or the store's legacy id (24 hex characters).
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -7190,14 +10519,20 @@ export interface operations {
     listSignalAppChanges: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
             };
             header?: never;
             path: {
-                /** @description The watched store: a bare domain, a URL-encoded full URL, or the store's legacy id (24 hex characters). */
+                /**
+                 * @description The watched store: a bare domain, a URL-encoded full URL, or the store's legacy id (24 hex characters).
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -7314,7 +10649,10 @@ export interface operations {
     listSignalProductChanges: {
         parameters: {
             query?: {
-                /** @description Only changes of this kind. */
+                /**
+                 * @description Only changes of this kind.
+                 * @example price_decrease
+                 */
                 changeType?: "price_decrease" | "price_increase" | "new_sku" | "removed_sku";
                 /** @description Page size, 1 to 100. */
                 limit?: number;
@@ -7323,7 +10661,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The watched store: a bare domain, a URL-encoded full URL, or the store's legacy id (24 hex characters). */
+                /**
+                 * @description The watched store: a bare domain, a URL-encoded full URL, or the store's legacy id (24 hex characters).
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -7442,7 +10783,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id. */
+                /**
+                 * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id.
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -7559,16 +10903,25 @@ export interface operations {
     listSignalAds: {
         parameters: {
             query?: {
-                /** @description Only this network: meta, tiktok or google. */
+                /**
+                 * @description Only this network: meta, tiktok or google.
+                 * @example meta
+                 */
                 network?: "meta" | "tiktok" | "google";
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
                 limit?: number;
                 /** @description Items to skip. Stop paging when page.hasMore is false. */
                 offset?: number;
             };
             header?: never;
             path: {
-                /** @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id. */
+                /**
+                 * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id.
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -7685,12 +11038,18 @@ export interface operations {
     getSignalAdsOverview: {
         parameters: {
             query?: {
-                /** @description Days back, today included: 1 to 180 (default 30). */
+                /**
+                 * @description Days back, today included: 1 to 180 (default 30).
+                 * @example 30
+                 */
                 days?: number;
             };
             header?: never;
             path: {
-                /** @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id. */
+                /**
+                 * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id.
+                 * @example newbrand.myshopify.com
+                 */
                 domain: string;
             };
             cookie?: never;
@@ -7829,6 +11188,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "plan": "open-dev",
+                     *       "limits": [
+                     *         {
+                     *           "name": "perMinute",
+                     *           "window": "minute",
+                     *           "limit": 600,
+                     *           "used": 20,
+                     *           "remaining": 580,
+                     *           "resetSeconds": 52
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Usage"];
                 };
             };
@@ -8031,3 +11405,6 @@ export interface operations {
         };
     };
 }
+
+/** The lists that also answer CSV and NDJSON exports (exportList). */
+export type ExportablePath = '/v1/stores' | '/v1/stores/{domain}/products' | '/v1/products' | '/v1/apps/{slug}/stores';

@@ -12,6 +12,7 @@ import { openLegacyStore, type LegacyStore } from '../src/legacy/index.ts';
 import { startGatewayJobs } from '../src/jobs.ts';
 import { withWebhookSecret } from '../src/scrapes/webhooks/signing-secret.ts';
 import { countCatalogStores, seedCatalog, SeedRefusedError } from '../src/seed/seed-catalog.ts';
+import { withDemoStorefronts } from '../src/storefront/demo/demo-storefronts.ts';
 import { warmUp } from './warm-up.ts';
 
 
@@ -59,7 +60,9 @@ async function start(configured: Config, logger: Logger, shutdown: Shutdown): Pr
   const structured = await openStructuredStore(configured, logger, { readReplicas: true });
   shutdown.add('structured store', () => structured.close());
   if (shutdown.requested) return;
-  const config = await withWebhookSecret(configured, structured.database.pool);
+  const demo = await withDemoStorefronts(await withWebhookSecret(configured, structured.database.pool), structured.database.pool, logger);
+  shutdown.add('demo storefronts', () => demo.close());
+  const { config } = demo;
 
   const legacy = await openLegacyStore({ config, pool: structured.database.pool, logger });
   shutdown.add('legacy store', () => legacy.close());

@@ -17,8 +17,10 @@ export function storefrontUserAgent(config: Pick<Config, 'CRAWLER_CONTACT_URL' |
   return `store-intelligence-scraper/${packageJson.version} (+${contact})`;
 }
 
-export function egressFromConfig(config: Config, userAgent: string): Egress {
+export function egressFromConfig(config: Config, userAgent: string, options: { loopbackAllowed?: boolean } = {}): Egress {
   return createEgress({
+    // loopback only ever in development (the local webhook listener)
+    loopbackAllowed: options.loopbackAllowed === true && config.NODE_ENV === 'development',
     overrides: config.EGRESS_OVERRIDES,
     timeoutMs: config.EGRESS_TIMEOUT_MS,
     maxBytes: config.EGRESS_MAX_BYTES,

@@ -22,6 +22,8 @@ export interface EgressOptions {
   /** PEM file of extra trusted CAs (Node's NODE_EXTRA_CA_CERTS) */
   extraCaFile?: string;
   userAgent: string;
+  /** development only (webhooks to `npm run webhooks:listen`): loopback addresses are reached too; never set in production */
+  loopbackAllowed?: boolean;
 }
 
 export interface EgressRequest {
@@ -46,6 +48,8 @@ export interface EgressResponse {
 
 export interface Egress {
   fetch(url: string | URL, request?: EgressRequest): Promise<EgressResponse>;
+  /** whether requests to `host` go to a configured local origin (EGRESS_OVERRIDES, the demo storefronts) */
+  overridden?(host: string): boolean;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -63,7 +67,7 @@ export function createEgress(options: EgressOptions): Egress {
     const override = options.overrides.get(host);
     const protocol = override?.protocol ?? url.protocol;
     const connectHost = override?.address ?? host;
-    if (!override && isIP(connectHost)) refuseIfPrivate(connectHost, host);
+    if (!override && isIP(connectHost)) refuseIfPrivate(connectHost, host, options.loopbackAllowed);
 
     await pacer.wait(host, request.hostIntervalMs);
     // the deadline of each hop starts after its politeness wait
@@ -84,7 +88,7 @@ export function createEgress(options: EgressOptions): Egress {
             ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),
           },
           // overridden hosts were named by the operator; every other name is checked after resolution
-          lookup: override ? undefined : checkedLookup,
+          lookup: override ? undefined : options.loopbackAllowed ? checkedLookupWithLoopback : checkedLookup,
           servername: isIP(host) ? undefined : host,
           ca,
           signal,
@@ -121,6 +125,7 @@ export function createEgress(options: EgressOptions): Egress {
   }
 
   return {
+    overridden: (host) => options.overrides.has(host.toLowerCase()),
     async fetch(input, request = {}) {
       let url = new URL(input);
       let current = request;
@@ -145,21 +150,21 @@ export function createEgress(options: EgressOptions): Egress {
   };
 }
 
-function refuseIfPrivate(address: string, host: string): void {
+function refuseIfPrivate(address: string, host: string, loopbackAllowed = false): void {
   const verdict = checkAddress(address);
-  if (!verdict.allowed) {
+  if (!verdict.allowed && !(loopbackAllowed && verdict.range === 'loopback')) {
     throw new EgressError('refused_address', `${host} is at ${address} (${verdict.range}): only public addresses are reached`);
   }
 }
 
-/** dns.lookup for sockets that refuses when any address of the name is not public. */
-const checkedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
+/** dns.lookup for sockets that refuses when any address of the name is not public (or, when allowed, loopback). */
+const checkedLookupOf = (loopbackAllowed: boolean): LookupFunction => (hostname, lookupOptions, callback) => {
   dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
     if (error) return callback(error, '', 0);
     const list = addresses;
     try {
       // one private answer is enough to refuse: the name points inside
-      for (const { address } of list) refuseIfPrivate(address, hostname);
+      for (const { address } of list) refuseIfPrivate(address, hostname, loopbackAllowed);
     } catch (refusal) {
       return callback(refusal as NodeJS.ErrnoException, '', 0);
     }
@@ -169,6 +174,8 @@ const checkedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
     callback(null, first.address, first.family);
   });
 };
+const checkedLookup = checkedLookupOf(false);
+const checkedLookupWithLoopback = checkedLookupOf(true);
 
 function tooLarge(url: URL, maxBytes: number): EgressError {
   return new EgressError('too_large', `${url.host}${url.pathname} answered more than ${maxBytes} bytes`);

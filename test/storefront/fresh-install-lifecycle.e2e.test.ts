@@ -1,7 +1,8 @@
 // `npm start` on a fresh machine with no settings and no network: the whole lifecycle works on the
 // seeded (synthetic .example) catalog, whose storefronts the service serves in-process. A forced
 // scrape of a seeded store runs queued -> done and its price change appears in the feeds; a
-// Signals watch's probes estimate sales from the second probe on; `npm run webhooks:listen` receives
+// Signals watch's probes estimate sales from the second probe on; every example of docs.md, llms.txt
+// and /v1/examples answers 2xx when followed in the order of its story; `npm run webhooks:listen` receives
 // the scrape's signed webhook on loopback and prints it verified (and refuses to run in production).
 // Nothing leaves the machine.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -9,7 +10,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEEDED } from '../../src/discovery/seeded-catalog.ts';
+import { existsSync } from 'node:fs';
+import { SEEDED, UNLISTED } from '../../src/discovery/seeded-catalog.ts';
+import { docsExamples, needsStorefront, type DocsExample } from '../discovery/support/docs-examples.ts';
 import { freePort } from '../support/free-port.ts';
 import { pollUntil } from '../support/poll.ts';
 
@@ -43,10 +46,10 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
     child = spawn(TSX, ['app/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
-    await pollUntil(() => fetch(`${base}/v1/health`).then((r) => r.status), (status) => status === 200, 120_000, 250).catch((error) => {
+    await pollUntil(() => fetch(`${base}/v1/health`).then((r) => r.status), (status) => status === 200, 240_000, 250).catch((error) => {
       throw new Error(`${(error as Error).message}\n${output}`);
     });
-  }, 150_000);
+  }, 300_000);
 
   afterAll(async () => {
     if (child && child.exitCode === null) {
@@ -57,7 +60,82 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('a forced scrape of a seeded store runs queued -> done, and the price drop it saw is in the change feeds', async () => {
+  it('every example of docs.md, llms.txt and /v1/examples answers 2xx, followed in the order of its story', { timeout: 300_000 }, async () => {
+    const docs = await (await fetch(`${base}/v1/docs.md`)).text();
+    const llms = await (await fetch(`${base}/v1/llms.txt`)).text();
+    const examples = docsExamples(docs);
+    expect(examples.length).toBe([...docs.matchAll(/^Example: /gm)].length);
+    const answered: string[] = [];
+    const follow = async (method: string, route: string, body?: unknown) => {
+      const res = await call(method, route, body);
+      answered.push(`${method} ${route}`);
+      expect([method, route, res.status, res.status >= 200 && res.status < 300 ? 'ok' : JSON.stringify(res.body)]).toEqual([method, route, res.status, 'ok']);
+      return res;
+    };
+    const probeEnded = (r: { body: any }) => ['done', 'failed'].includes(r.body?.status);
+
+    // the catalog's examples, then the storefront story: scrape the unlisted store (poll it by its id),
+    // bulk-scrape it with a second, read its screenshot; watch it, follow its first probe, probe it
+    // again; read everything; refresh its ads; pause, stop and delete the watch last
+    for (const example of examples.filter((e) => !needsStorefront(e.path))) await follow(example.method, example.path, example.body);
+    for (const document of [docs, llms]) {
+      const line = document.split('\n').find((l) => l.includes('A full URL as {domain}'))!;
+      for (const [, route] of line.matchAll(/\((\/v1\/stores\/[^)\s]+)\)/g)) await follow('GET', route!);
+    }
+    const storefront = examples.filter((e) => needsStorefront(e.path));
+    const key = (e: DocsExample) => `${e.method} ${e.path.split('?')[0]!.replaceAll(UNLISTED.store, '{domain}')}`;
+    const story = [
+      'POST /v1/scrapes', 'GET /v1/scrapes/{id}', 'POST /v1/scrapes/bulk', 'GET /v1/stores/{domain}/screenshot',
+      'POST /v1/signals', 'GET /v1/signals/{domain}/probe', 'POST /v1/signals/{domain}/probe',
+      'GET /v1/signals', 'GET /v1/signals/{domain}', 'GET /v1/signals/insights', 'GET /v1/signals/{domain}/stats',
+      'GET /v1/signals/{domain}/sales', 'GET /v1/signals/{domain}/inventory', 'GET /v1/signals/{domain}/insights',
+      'GET /v1/signals/{domain}/apps', 'GET /v1/signals/{domain}/apps/changes', 'GET /v1/signals/{domain}/products/changes',
+      'POST /v1/signals/{domain}/ads/probe', 'GET /v1/signals/{domain}/ads', 'GET /v1/signals/{domain}/ads/overview',
+      'PATCH /v1/signals/{domain}', 'POST /v1/signals/{domain}/stop', 'DELETE /v1/signals/{domain}',
+    ];
+    expect(storefront.map(key).sort()).toEqual([...story].sort());
+    let scrapeId = '';
+    for (const route of story) {
+      const example = storefront.find((e) => key(e) === route)!;
+      if (route === 'GET /v1/scrapes/{id}') {
+        const ended = await pollUntil(() => call('GET', example.path.replace('{id}', scrapeId)), probeEnded, 120_000);
+        expect(ended.body.status).toBe('done');
+        await follow('GET', example.path.replace('{id}', scrapeId));
+        continue;
+      }
+      if (route === 'GET /v1/stores/{domain}/screenshot' && !existsSync('/usr/bin/chromium')) continue; // taken by Chromium, when there is one
+      const res = await follow(example.method, example.path, example.body);
+      if (route === 'POST /v1/scrapes') scrapeId = res.body.id;
+      if (route === 'POST /v1/scrapes/bulk') {
+        for (const item of res.body.data as Array<{ id: string | null }>) {
+          if (item.id) await pollUntil(() => call('GET', `/v1/scrapes/${item.id}`), probeEnded, 120_000);
+        }
+      }
+      if (route.startsWith('POST /v1/signals')) {
+        const probe = `/v1/signals/${UNLISTED.store}/probe`;
+        expect((await pollUntil(() => call('GET', probe), probeEnded, 120_000)).body.status).toBe('done');
+      }
+    }
+
+    // the recipes of /v1/examples, each step with {domain}, {slug} and {id} taken from the answers before it
+    const { body: recipes } = await call('GET', '/v1/examples');
+    for (const workflow of recipes.workflows as Array<{ id: string; steps: Array<{ method: string; path: string; body?: unknown }> }>) {
+      const taken: Record<string, string> = { id: scrapeId };
+      for (const step of workflow.steps) {
+        const route = step.path.replace(/\{(domain|slug|id)\}/g, (_, name: string) => encodeURIComponent(taken[name]!));
+        const res = step.path.includes('/probe') && step.method === 'GET'
+          ? await pollUntil(() => call('GET', route), probeEnded, 120_000)
+          : await follow(step.method, route, step.body);
+        if (step.path.includes('/probe') && step.method === 'GET') expect(res.body.status).toBe('done');
+        if (typeof res.body?.id === 'string' && step.method === 'POST') taken.id = res.body.id;
+        const first = Array.isArray(res.body?.data) ? res.body.data[0] : undefined;
+        for (const name of ['domain', 'slug']) if (typeof first?.[name] === 'string') taken[name] ??= first[name];
+      }
+    }
+    expect(answered.length).toBeGreaterThan(examples.length);
+  });
+
+  it('a forced scrape of a seeded store runs queued -> done, and the price drop it saw is in the change feeds', { timeout: 180_000 }, async () => {
     const queued = await call('POST', '/v1/scrapes', { domain: SEEDED.domain, force: true });
     expect([queued.status, queued.body?.status]).toEqual([202, 'queued']);
     const ended = await pollUntil(
@@ -77,7 +155,7 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
     expect((products.body.data as any[]).some((c) => JSON.stringify(c).includes(SEEDED.domain))).toBe(true);
   });
 
-  it('npm run webhooks:listen prints the verified webhook of a scrape that named it as its callback', async () => {
+  it('npm run webhooks:listen prints the verified webhook of a scrape that named it as its callback', { timeout: 180_000 }, async () => {
     const listenPort = await freePort();
     const listener = spawn(TSX, ['src/scrapes/webhooks/listen-cli.ts', '--port', String(listenPort)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let printed = '';
@@ -89,7 +167,7 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
       expect(printed).toContain(callbackUrl);
       const queued = await call('POST', '/v1/scrapes', { domain: SEEDED.otherDomain, force: true, callbackUrl });
       expect(queued.status, JSON.stringify(queued.body)).toBe(202);
-      await pollUntil(async () => printed, (text) => text.includes('scrape.done'), 60_000);
+      await pollUntil(async () => printed, (text) => text.includes('scrape.done'), 120_000);
       expect(printed).toContain(queued.body.id);
       expect(printed).not.toContain('REJECTED');
     } finally {
@@ -108,16 +186,16 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
     expect(said).toContain('is for development');
   });
 
-  it("a watch of a seeded store probes its storefront, and its second probe estimates sales", async () => {
+  it('a watch of a seeded store probes its storefront, and its second probe estimates sales', { timeout: 240_000 }, async () => {
     const watch = await call('POST', '/v1/signals', { domain: SEEDED.otherDomain });
     expect(watch.status, JSON.stringify(watch.body)).toBe(201);
     const probeDone = (r: { body: any }) => ['done', 'failed'].includes(r.body?.status);
-    const first = await pollUntil(() => call('GET', `/v1/signals/${SEEDED.otherDomain}/probe`), probeDone, 60_000);
+    const first = await pollUntil(() => call('GET', `/v1/signals/${SEEDED.otherDomain}/probe`), probeDone, 120_000);
     expect(first.body.status, JSON.stringify(first.body)).toBe('done');
 
     const again = await call('POST', `/v1/signals/${SEEDED.otherDomain}/probe`);
     expect(again.status, JSON.stringify(again.body)).toBe(202);
-    await pollUntil(() => call('GET', `/v1/signals/${SEEDED.otherDomain}/probe`), (r) => probeDone(r) && r.body.id !== first.body.id, 60_000);
+    await pollUntil(() => call('GET', `/v1/signals/${SEEDED.otherDomain}/probe`), (r) => probeDone(r) && r.body.id !== first.body.id, 120_000);
     const sales = await call('GET', `/v1/signals/${SEEDED.otherDomain}/sales?from=2000-01-01`);
     expect(sales.status).toBe(200);
     const units = (sales.body.data as any[]).reduce((sum, day) => sum + day.units, 0);

@@ -1,9 +1,12 @@
 // What a demo storefront shows of a synthetic (.example) store: the store, its apps and products as
 // the catalog holds them, with one difference a scrape records as a change (the best seller not on
 // sale yet is shown at 10 % off) and stock that sells a few units at every read of a product, so
-// a Signals watch estimates sales from its second probe on.
+// a Signals watch estimates sales from its second probe on. The two stores of the storefront
+// examples that the catalog lacks (UNLISTED) are shown as small stores of their own until a scrape
+// brings them into the catalog.
 import type pg from 'pg';
 import { LRUCache } from 'lru-cache';
+import { UNLISTED } from '../../discovery/seeded-catalog.ts';
 
 export interface DemoProduct {
   id: number;
@@ -56,12 +59,61 @@ interface ProductRow {
   best_seller_rank: number | null;
 }
 
+/** The unlisted example stores as their storefronts show them before any scrape. */
+const UNLISTED_STORES: Record<string, { name: string; apps: string[]; products: Array<[handle: string, title: string, type: string, price: number]> }> = {
+  [UNLISTED.store]: {
+    name: 'New Brand',
+    apps: ['judgeme', 'klaviyo-email-marketing'],
+    products: [
+      ['organic-cotton-tee', 'Organic Cotton Tee', 'T-Shirts', 24],
+      ['everyday-hoodie', 'Everyday Hoodie', 'Hoodies', 58],
+      ['canvas-tote-bag', 'Canvas Tote Bag', 'Bags', 18],
+    ],
+  },
+  [UNLISTED.otherStore]: {
+    name: 'Other Brand',
+    apps: ['judgeme'],
+    products: [['ceramic-table-lamp', 'Ceramic Table Lamp', 'Lamps', 45]],
+  },
+};
+
+async function unlistedStore(pool: Pick<pg.Pool, 'query'>, domain: string): Promise<DemoStore | null> {
+  const shown = UNLISTED_STORES[domain];
+  if (!shown) return null;
+  const { rows: apps } = await pool.query<{ detection_patterns: string[] }>(
+    'SELECT detection_patterns FROM apps WHERE slug = ANY($1::text[]) ORDER BY slug',
+    [shown.apps],
+  );
+  return {
+    domain,
+    name: shown.name,
+    themeName: 'Dawn',
+    currency: 'USD',
+    countryCode: 'US',
+    appLiterals: apps.flatMap((app) => literalOfPatterns(app.detection_patterns) ?? []),
+    products: shown.products.map(([handle, title, productType, price], i) => ({
+      id: 900_000_000 + i + (domain === UNLISTED.store ? 0 : 100),
+      handle,
+      title,
+      vendor: shown.name,
+      productType,
+      price,
+      compareAtPrice: null,
+      available: true,
+      variantCount: 1,
+      imageUrl: null,
+      publishedAt: new Date('2026-01-05T00:00:00Z'),
+      bestSellerRank: i + 1,
+    })),
+  };
+}
+
 async function readStore(pool: Pick<pg.Pool, 'query'>, domain: string): Promise<DemoStore | null> {
   const { rows: [store] } = await pool.query<{ id: number; name: string; theme_name: string | null; currency: string; country_code: string | null }>(
     'SELECT id, name, theme_name, currency, country_code FROM stores WHERE domain = $1',
     [domain],
   );
-  if (!store) return null;
+  if (!store) return unlistedStore(pool, domain);
   const { rows: apps } = await pool.query<{ detection_patterns: string[] }>(
     'SELECT a.detection_patterns FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE sa.store_id = $1 ORDER BY a.slug',
     [store.id],

@@ -14,6 +14,23 @@ import { LivenessLocks, releaseOrphanedJobs } from './liveness.ts';
 export type JobTask = (payload: unknown, helpers: JobHelpers) => Promise<void>;
 
 /** What a feature brings to the worker: its tasks by name, and upkeep run on every sweep. */
+/**
+ * What one graphile-worker log entry becomes: its message (which names the task, job id, duration
+ * and attempt) at its level; the job's whole record goes with warnings and errors, and with info
+ * entries only at debug, so a finished job is one line at info. The queue's start line restates
+ * "job worker started" below and is debug.
+ */
+export function queueLogLines(
+  level: string,
+  message: string,
+  meta: unknown,
+): Array<{ level: 'error' | 'warn' | 'info' | 'debug'; fields: Record<string, unknown> }> {
+  const restatesStart = message.startsWith('Worker connected');
+  const at = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' && !restatesStart ? 'info' : 'debug';
+  if (at !== 'info') return [{ level: at, fields: { queue: meta } }];
+  return [{ level: at, fields: {} }, { level: 'debug', fields: { queue: meta } }];
+}
+
 export interface JobFeature {
   name: string;
   tasks: Record<string, JobTask>;
@@ -67,10 +84,7 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
 
   await migrateJobQueue(pool);
   const graphileLogger = new GraphileLogger(() => (level, message, meta) => {
-    // graphile-worker's own start line says what "job worker started" below says, with less
-    const restatesStart = message.startsWith('Worker connected');
-    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' && !restatesStart ? 'info' : 'debug';
-    log[method]({ queue: meta }, message);
+    for (const line of queueLogLines(level, message, meta)) log[line.level](line.fields, message);
   });
 
   const liveness = new LivenessLocks(pool);

@@ -36,6 +36,8 @@ export interface JobFeature {
   tasks: Record<string, JobTask>;
   /** receives the worker's pool; runs every sweep interval in every worker process */
   sweep?: (pool: pg.Pool) => Promise<void>;
+  /** receives the worker's pool when the worker stops cleanly, after its jobs finished (a process leaving the console's workers table) */
+  stop?: (pool: pg.Pool) => Promise<void>;
   /** jobs of this feature run on a runner of their own, this many at once, apart from every other feature's */
   concurrency?: number;
 }
@@ -56,6 +58,7 @@ export interface JobWorkerOptions {
 }
 
 export interface JobWorker {
+  /** lets running jobs finish and closes the worker's pool; calling it again waits for the same stop */
   stop(): Promise<void>;
 }
 
@@ -137,15 +140,22 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     'job worker started',
   );
 
+  let stopping: Promise<void> | undefined;
   return {
-    async stop() {
-      clearInterval(timer);
-      await sweeping;
-      // lets running jobs finish (graphile-worker's graceful shutdown), then closes the pool
-      await Promise.all(runners.map((runner) => runner.stop()));
-      await liveness.close();
-      await utils.release();
-      await pool.end();
+    stop() {
+      stopping ??= (async () => {
+        clearInterval(timer);
+        await sweeping;
+        // lets running jobs finish (graphile-worker's graceful shutdown), then closes the pool
+        await Promise.all(runners.map((runner) => runner.stop()));
+        for (const feature of options.features) {
+          await feature.stop?.(pool).catch((error: unknown) => log.warn({ err: error, feature: feature.name }, 'a feature failed to say it stopped'));
+        }
+        await liveness.close();
+        await utils.release();
+        await pool.end();
+      })();
+      return stopping;
     },
   };
 }

@@ -31,9 +31,14 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const text = await res.text();
-    return { status: res.status, body: text ? (JSON.parse(text) as any) : null };
+    const json = (res.headers.get('content-type') ?? '').includes('json');
+    const body = json ? ((await res.json()) as any) : (await res.arrayBuffer(), null);
+    return { status: res.status, body };
   };
+
+  /** a scrape's status, or a probe's (progress.status) */
+  const statusOf = (r: { body: any }): string | undefined => r.body?.status ?? r.body?.progress?.status;
+  const probeEnded = (r: { body: any }) => ['done', 'failed'].includes(statusOf(r) ?? '');
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'sig-fresh-install-'));
@@ -72,7 +77,6 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
       expect([method, route, res.status, res.status >= 200 && res.status < 300 ? 'ok' : JSON.stringify(res.body)]).toEqual([method, route, res.status, 'ok']);
       return res;
     };
-    const probeEnded = (r: { body: any }) => ['done', 'failed'].includes(r.body?.status);
 
     // the catalog's examples, then the storefront story: scrape the unlisted store (poll it by its id),
     // bulk-scrape it with a second, read its screenshot; watch it, follow its first probe, probe it
@@ -99,7 +103,7 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
       const example = storefront.find((e) => key(e) === route)!;
       if (route === 'GET /v1/scrapes/{id}') {
         const ended = await pollUntil(() => call('GET', example.path.replace('{id}', scrapeId)), probeEnded, 120_000);
-        expect(ended.body.status).toBe('done');
+        expect(statusOf(ended)).toBe('done');
         await follow('GET', example.path.replace('{id}', scrapeId));
         continue;
       }
@@ -113,7 +117,7 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
       }
       if (route.startsWith('POST /v1/signals')) {
         const probe = `/v1/signals/${UNLISTED.store}/probe`;
-        expect((await pollUntil(() => call('GET', probe), probeEnded, 120_000)).body.status).toBe('done');
+        expect(statusOf(await pollUntil(() => call('GET', probe), probeEnded, 120_000))).toBe('done');
       }
     }
 
@@ -126,7 +130,7 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
         const res = step.path.includes('/probe') && step.method === 'GET'
           ? await pollUntil(() => call('GET', route), probeEnded, 120_000)
           : await follow(step.method, route, step.body);
-        if (step.path.includes('/probe') && step.method === 'GET') expect(res.body.status).toBe('done');
+        if (step.path.includes('/probe') && step.method === 'GET') expect(statusOf(res)).toBe('done');
         if (typeof res.body?.id === 'string' && step.method === 'POST') taken.id = res.body.id;
         const first = Array.isArray(res.body?.data) ? res.body.data[0] : undefined;
         for (const name of ['domain', 'slug']) if (typeof first?.[name] === 'string') taken[name] ??= first[name];
@@ -189,13 +193,12 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
   it('a watch of a seeded store probes its storefront, and its second probe estimates sales', { timeout: 240_000 }, async () => {
     const watch = await call('POST', '/v1/signals', { domain: SEEDED.otherDomain });
     expect(watch.status, JSON.stringify(watch.body)).toBe(201);
-    const probeDone = (r: { body: any }) => ['done', 'failed'].includes(r.body?.status);
-    const first = await pollUntil(() => call('GET', `/v1/signals/${SEEDED.otherDomain}/probe`), probeDone, 120_000);
-    expect(first.body.status, JSON.stringify(first.body)).toBe('done');
+    const first = await pollUntil(() => call('GET', `/v1/signals/${SEEDED.otherDomain}/probe`), probeEnded, 120_000);
+    expect(statusOf(first), JSON.stringify(first.body)).toBe('done');
 
     const again = await call('POST', `/v1/signals/${SEEDED.otherDomain}/probe`);
     expect(again.status, JSON.stringify(again.body)).toBe(202);
-    await pollUntil(() => call('GET', `/v1/signals/${SEEDED.otherDomain}/probe`), (r) => probeDone(r) && r.body.id !== first.body.id, 120_000);
+    await pollUntil(() => call('GET', `/v1/signals/${SEEDED.otherDomain}/probe`), (r) => probeEnded(r) && r.body.id !== first.body.id, 120_000);
     const sales = await call('GET', `/v1/signals/${SEEDED.otherDomain}/sales?from=2000-01-01`);
     expect(sales.status).toBe(200);
     const units = (sales.body.data as any[]).reduce((sum, day) => sum + day.units, 0);

@@ -32,8 +32,8 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = (res.headers.get('content-type') ?? '').includes('json');
-    const body = json ? ((await res.json()) as any) : (await res.arrayBuffer(), null);
-    return { status: res.status, body };
+    const answer: any = json ? await res.json() : (await res.arrayBuffer(), null);
+    return { status: res.status, body: answer };
   };
 
   /** a scrape's status, or a probe's (progress.status) */

@@ -12,6 +12,8 @@ import { openLegacyStore, type LegacyStore } from '../src/legacy/index.ts';
 import { startGatewayJobs } from '../src/jobs.ts';
 import { withWebhookSecret } from '../src/scrapes/webhooks/signing-secret.ts';
 import { countCatalogStores, seedCatalog, SeedRefusedError } from '../src/seed/seed-catalog.ts';
+import { logSeedProgress } from '../src/seed/seed-progress.ts';
+import { withDemoStorefronts } from '../src/storefront/demo/demo-storefronts.ts';
 import { warmUp } from './warm-up.ts';
 
 
@@ -42,6 +44,9 @@ async function seedIfEmpty(config: Config, logger: Logger, structured: Structure
       legacy,
       legacyIsJsonbTable: !config.MONGODB_URL,
       logger,
+      // tenths of the catalog per chunk, so the progress lines come at every tenth
+      chunkSize: Math.max(1_000, Math.ceil(config.SEED_STORES / 10)),
+      onProgress: logSeedProgress(logger.child({ component: 'seed' })),
     });
   } catch (error) {
     // another replica starting at the same moment seeded first; its catalog is the one we serve
@@ -59,7 +64,9 @@ async function start(configured: Config, logger: Logger, shutdown: Shutdown): Pr
   const structured = await openStructuredStore(configured, logger, { readReplicas: true });
   shutdown.add('structured store', () => structured.close());
   if (shutdown.requested) return;
-  const config = await withWebhookSecret(configured, structured.database.pool);
+  const demo = await withDemoStorefronts(await withWebhookSecret(configured, structured.database.pool), structured.database.pool, logger);
+  shutdown.add('demo storefronts', () => demo.close());
+  const { config } = demo;
 
   const legacy = await openLegacyStore({ config, pool: structured.database.pool, logger });
   shutdown.add('legacy store', () => legacy.close());

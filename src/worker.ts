@@ -3,6 +3,7 @@
 // belongs to the gateway process) and, for live status on every replica, the shared Redis (REDIS_URL).
 import { startWorker } from './jobs.ts';
 import { withWebhookSecret } from './scrapes/webhooks/signing-secret.ts';
+import { withDemoStorefronts } from './storefront/demo/demo-storefronts.ts';
 import { openLegacyStore } from './legacy/index.ts';
 import { loadConfigOrExit } from './platform/config.ts';
 import { openStructuredStore } from './platform/database/structured-store.ts';
@@ -25,7 +26,9 @@ shutdown.exitOnSignals(['SIGINT', 'SIGTERM']);
 async function start(): Promise<void> {
   const structured = await openStructuredStore(configured, logger);
   shutdown.add('structured store', () => structured.close());
-  const config = await withWebhookSecret(configured, structured.database.pool);
+  const demo = await withDemoStorefronts(await withWebhookSecret(configured, structured.database.pool), structured.database.pool, logger);
+  shutdown.add('demo storefronts', () => demo.close());
+  const { config } = demo;
   const legacy = await openLegacyStore({ config, pool: structured.database.pool, logger });
   shutdown.add('legacy store', () => legacy.close());
   const pubsub = createPubSub({ redisUrl: config.REDIS_URL, logger });

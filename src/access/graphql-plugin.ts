@@ -119,9 +119,9 @@ export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessP
       }
       const { window, planName } = access.resultWindowOf(principal);
       checkResultWindow(operation.schema, operation.document, variables, { window, planName, defaultPageSize });
-      const limits = access.admit(principal, cost.charge, context.reply?.raw);
-  /** how many calls this operation is charged as (default 1; an export's pages, src/graphql/yoga.ts ServerContext) */
-  listCalls?: number;
+      const calls = context.listCalls ?? 1;
+      if (calls === 0) return undefined;
+      const limits = access.admit(principal, calls === 1 ? cost.charge : timesCharge(cost.charge, calls), context.reply?.raw);
       if (limits instanceof Promise) {
         return limits.then(
           (settled) => {

@@ -57,5 +57,9 @@ export function catalogJobs(services: Services): JobFeature {
     },
     // the sweep gets the worker's own pool: the heartbeat and releases never wait behind API requests
     sweep: (workerPool) => sweepCatalog(workerPool, { workerId: deps.workerId, startedAt, settings, reported, clock }),
+    // a process that stopped cleanly leaves the operations console's workers table at once (a killed one after a day)
+    stop: async (workerPool) => {
+      await workerPool.query('DELETE FROM crawler_workers WHERE id = $1', [deps.workerId]);
+    },
   };
 }

@@ -17,8 +17,9 @@ export const CRAWLER_SECTION = [
   '- **Pace**: requests to one host are spaced apart (EGRESS_HOST_INTERVAL_MS, 500 ms by default) and read one ' +
     `at a time. A 429 or 503 with Retry-After is waited out when it asks for at most ${RATE_LIMIT_MAX_WAIT_S} s; ` +
     'a longer one ends the read, and nothing more is asked of that host until the time it named.',
-  '- **Synthetic stores** (the demo catalog, under the reserved `.example` domain) are never contacted, scheduled ' +
-    'or taken in by discovery; their history is marked `synthetic: true`.',
+  '- **Synthetic stores** (the demo catalog, under the reserved `.example` domain) are never contacted on the network, ' +
+    'scheduled or taken in by discovery; their history is marked `synthetic: true`. Outside production a scrape or ' +
+    'probe of one reads the demo storefront the server itself serves for it (DEMO_STOREFRONTS).',
   '',
   '### Re-observation\n',
   'Every real store is observed again on a schedule kept in the database; each observation rewrites the store\'s ' +

@@ -9,7 +9,7 @@ import { DEFAULT_RESPONSE_CACHE_TTL_MS } from '../http/response-cache.ts';
 import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store-rollups.ts';
 import { NARROW_SEARCH_DOCUMENTS } from '../search/relevance-page.ts';
 import { TERMS_REFRESH_MS } from '../search/nearest-terms.ts';
-import { SEEDED } from './seeded-catalog.ts';
+import { SEEDED, UNLISTED } from './seeded-catalog.ts';
 
 const RATE_LIMIT_EXAMPLE = exampleRateLimitHeaders();
 
@@ -61,9 +61,13 @@ export const DECISIONS: readonly Decision[] = [
     decision:
       'A server started on an empty database seeds a synthetic catalog (SEED_STORES). Its stores live under the ' +
       'reserved top-level domain .example (RFC 2606), e.g. quietlab.store.example: no real store has such a name, ' +
-      'and the crawler never contacts one, so watching, probing or re-scraping a seeded store never sends a request ' +
-      'anywhere (the probe or scrape fails with a reason saying the store is synthetic). Stores a scrape adds keep ' +
-      'their real domains.',
+      'and no request for one ever leaves the machine. Outside production the server answers as their storefronts ' +
+      'itself (DEMO_STOREFRONTS): a scrape or a Signals watch of a seeded store reads the catalog\'s own products and ' +
+      'apps, shows the best seller not yet on sale at 10 % off (a price_decrease in the change feeds) and sells a few ' +
+      'units at every probe (sales from the second probe on). The scrape and Signals examples name ' +
+      `${UNLISTED.store}, a store the catalog lacks that the demo storefronts also answer for. In production, or ` +
+      'with DEMO_STOREFRONTS=false, a probe or scrape of a synthetic store fails with a reason saying it is synthetic. ' +
+      'Stores a scrape adds keep their real domains.',
   },
   {
     topic: 'Freshness of whole-catalog figures',
@@ -287,7 +291,9 @@ export const DECISIONS: readonly Decision[] = [
       'exponential backoff (e^attempt seconds) up to 12 attempts, then given up. Redirects are not followed; the URL ' +
       'must be HTTPS and reach a public address. The secret is the server\'s WEBHOOK_SIGNING_SECRET or, when that is not ' +
       'set, one the service generated on its first start and keeps in its database (all replicas share it); operators ' +
-      'read it with `npm run keys -- webhook-secret`.',
+      'read it with `npm run keys -- webhook-secret`. In development (NODE_ENV development, the default) a callbackUrl ' +
+      'may also be http on loopback (127.0.0.1, ::1 or localhost): `npm run webhooks:listen` listens there, verifies each ' +
+      'delivery\'s signature and prints it, as `stripe listen` does; a production server refuses loopback callbacks.',
   },
   {
     topic: 'Signals: watches',

@@ -146,9 +146,9 @@ export const EXAMPLES: ExamplesDocument = {
       steps: [
         {
           method: 'GET',
-          path: `/v1/stores/${UNLISTED_STORE}`,
-          purpose: 'Check the catalog first.',
-          next: 'A 404 not_found means it is not in the catalog: queue a scrape.',
+          path: `/v1/stores?q=${UNLISTED_STORE}&limit=1`,
+          purpose: 'Check the catalog first (GET /v1/stores/{domain} answers 404 not_found for a store it lacks).',
+          next: 'An exact domain comes first: when data[0].domain is not the store, it is not in the catalog: queue a scrape.',
         },
         {
           method: 'POST',
@@ -178,33 +178,33 @@ export const EXAMPLES: ExamplesDocument = {
         {
           method: 'POST',
           path: '/v1/signals',
-          body: { domain: UNLISTED_STORE },
+          body: { domain: SEEDED.domain },
           purpose:
-            'Create the watch of a store in the catalog whose storefront answers (e.g. the one just scraped; 409 if ' +
-            'this key already tracks it); best sellers are tracked automatically.',
+            'Create the watch of a store in the catalog whose storefront answers (a seeded store, or one just scraped; ' +
+            '409 if this key already tracks it); best sellers are tracked automatically.',
           next: 'Poll the first probe.',
         },
         {
           method: 'GET',
-          path: `/v1/signals/${UNLISTED_STORE}/probe`,
+          path: `/v1/signals/${SEEDED.domain}/probe`,
           purpose: 'Follow the first probe: the first inventory snapshot.',
           next: 'Repeat until progress.status is done or failed.',
         },
         {
           method: 'POST',
-          path: `/v1/signals/${UNLISTED_STORE}/probe`,
+          path: `/v1/signals/${SEEDED.domain}/probe`,
           purpose: 'A day later, probe again (or wait for the scheduled probe): sales are estimated from 2 snapshots.',
           next: 'Poll GET /v1/signals/{domain}/probe again until done.',
         },
         {
           method: 'GET',
-          path: `/v1/signals/${UNLISTED_STORE}/sales?from=2025-01-01`,
+          path: `/v1/signals/${SEEDED.domain}/sales?from=2025-01-01`,
           purpose: 'Daily units and revenue, estimated from stock decreases between snapshots.',
           next: 'Present them as estimates.',
         },
         {
           method: 'GET',
-          path: `/v1/signals/${UNLISTED_STORE}/stats`,
+          path: `/v1/signals/${SEEDED.domain}/stats`,
           purpose: 'Aggregate estimated sales of the watch.',
           next: 'Done.',
         },

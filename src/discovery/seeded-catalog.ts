@@ -21,13 +21,15 @@ export const SEEDED = {
 } as const;
 
 /**
- * Storefronts the seeded catalog lacks (its synthetic .example stores are never contacted), for the
- * recipes and route examples of scrapes, screenshots and Signals. Their story: scrape `store`, then
- * watch it (its storefront answers); `otherStore` is the second name of the bulk scrape.
- * test/discovery/storefront-route-examples.test.ts follows every such example against fixture
- * storefronts answering as these names.
+ * Storefronts the seeded catalog lacks, for the recipes and route examples of scrapes, screenshots
+ * and Signals. Their story: scrape `store`, then watch it (its storefront answers); `otherStore` is
+ * the second name of the bulk scrape. Both lie under the reserved .example domain and carry a
+ * hyphen in their brand, which no seeded name has: the demo storefronts (src/storefront/demo) answer
+ * for them on a fresh install, so every example works offline.
+ * test/storefront/fresh-install-lifecycle.e2e.test.ts follows every example on a fresh install;
+ * test/discovery/storefront-route-examples.test.ts against fixture storefronts answering as these names.
  */
 export const UNLISTED = {
-  store: 'newbrand.myshopify.com',
-  otherStore: 'otherbrand.myshopify.com',
+  store: 'new-brand.shop.example',
+  otherStore: 'other-brand.shop.example',
 } as const;

@@ -159,6 +159,8 @@ export const configSchema = z.object({
     }),
   /** attempts per webhook delivery before it is marked failed (graphile-worker backoff: e^attempt seconds) */
   WEBHOOK_MAX_ATTEMPTS: int(12, 1, 25),
+  /** serve the synthetic catalog's storefronts (reserved .example names only) in-process, so scrapes and probes of seeded stores work offline; default: on except in production, where it is refused */
+  DEMO_STOREFRONTS: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
   /** run the catalog's re-observation scheduler and discovery in this process's job worker (src/catalog) */
   CATALOG_SCHEDULER: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** observations (scheduled and discovery) in flight at once across every worker process */
@@ -193,6 +195,9 @@ export const configSchema = z.object({
   // overrides skip the private-address refusal for the hosts they name: never in production
   if (config.NODE_ENV === 'production' && config.EGRESS_OVERRIDES.size > 0) {
     ctx.addIssue({ code: 'custom', path: ['EGRESS_OVERRIDES'], message: 'is for tests and development only; unset it when NODE_ENV is production' });
+  }
+  if (config.NODE_ENV === 'production' && config.DEMO_STOREFRONTS === true) {
+    ctx.addIssue({ code: 'custom', path: ['DEMO_STOREFRONTS'], message: 'is for development only; unset it when NODE_ENV is production' });
   }
 });
 

@@ -17,11 +17,7 @@ export function createLogger(
   destination?: DestinationStream,
   format: LogFormat = 'auto',
 ): Logger {
-  const stream =
-    destination ??
-    (printsPretty(format, process.stdout.isTTY === true)
-      ? pretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
-      : undefined);
+  const stream = destination ?? (printsPretty(format, process.stdout.isTTY === true) ? prettyLines(process.stdout.isTTY === true) : undefined);
   return pino({
     level,
     redact: {
@@ -37,6 +33,14 @@ export function createLogger(
       censor: '[redacted]',
     },
   }, stream);
+}
+
+/**
+ * The terminal's format: one line per entry (a request, a job), its fields after the message, so a
+ * terminal shows a line per event instead of a block per field.
+ */
+export function prettyLines(colorize: boolean, destination?: NodeJS.WritableStream): DestinationStream {
+  return pretty({ sync: true, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true, destination });
 }
 
 export type { Logger };

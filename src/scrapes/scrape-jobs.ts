@@ -2,6 +2,7 @@
 // sweep, built from the services (one storefront client per worker process, so per-host politeness
 // holds across the jobs it runs).
 import { storefrontClient } from '../storefront/storefront-client.ts';
+import { egressFromConfig, storefrontUserAgent } from '../platform/egress/egress-from-config.ts';
 import type { JobFeature } from '../platform/jobs/job-worker.ts';
 import type { Services } from '../platform/services.ts';
 import { loadReferenceData } from '../seed/reference-data.ts';
@@ -37,7 +38,8 @@ export function scrapeJobs(services: Services): JobFeature {
       }),
       [DELIVER_WEBHOOK_TASK]: deliverWebhookTask({
         pool: services.db.pool,
-        egress,
+        // in development a callback may be the local listener on loopback (npm run webhooks:listen)
+        egress: config.NODE_ENV !== 'development' ? egress : egressFromConfig(config, storefrontUserAgent(config), { loopbackAllowed: true }),
         signingSecret: config.WEBHOOK_SIGNING_SECRET,
         logger: log,
         clock,

@@ -39,14 +39,16 @@ export function checkCallbackUrl(services: Services, value: string, parameter = 
   } catch {
     throw invalid('must be an absolute https URL');
   }
-  if (url.protocol !== 'https:') throw invalid('must be an https URL (HTTPS only)');
-  if (url.username || url.password) throw invalid('must not carry credentials');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const overridden = services.config.EGRESS_OVERRIDES.has(host.toLowerCase());
   const verdict = checkAddress(host);
-  if (!overridden && /^[\d.]+$|:/.test(host) && !verdict.allowed) throw invalid('must not point at a private, loopback or link-local address');
+  // in development, the local listener (npm run webhooks:listen) on loopback, plain http allowed; never in production
+  const localListener = services.config.NODE_ENV === 'development' && (host === 'localhost' || (!verdict.allowed && verdict.range === 'loopback'));
+  if (url.protocol !== 'https:' && !(localListener && url.protocol === 'http:')) throw invalid('must be an https URL (HTTPS only)');
+  if (url.username || url.password) throw invalid('must not carry credentials');
+  const overridden = services.config.EGRESS_OVERRIDES.has(host.toLowerCase());
+  if (!overridden && !localListener && /^[\d.]+$|:/.test(host) && !verdict.allowed) throw invalid('must not point at a private, loopback or link-local address');
   // a name that means this machine by definition is refused here, before any DNS lookup
-  if (!overridden && isLoopbackName(host)) throw invalid('must not name this machine (localhost, *.localhost)');
+  if (!overridden && !localListener && isLoopbackName(host)) throw invalid('must not name this machine (localhost, *.localhost)');
   if (!services.config.WEBHOOK_SIGNING_SECRET) {
     throw invalid('webhooks are not configured on this server (WEBHOOK_SIGNING_SECRET); poll GET /v1/scrapes/{id} instead');
   }

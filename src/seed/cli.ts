@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { openLegacyStore } from '../legacy/index.ts';
 import { ConfigError, loadConfig } from '../platform/config.ts';
+import { DataDirInUseError } from '../platform/database/embedded-postgres.ts';
 import { openStructuredStore } from '../platform/database/structured-store.ts';
 import { createLogger } from '../platform/logger.ts';
 import { seedCatalog, SeedRefusedError, type SeedMode, type SeedReport } from './seed-catalog.ts';
@@ -100,7 +101,7 @@ function printReport(report: SeedReport, target: string): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-/** the process exit code: 0 done, 1 refused (catalog not empty) */
+/** the process exit code: 0 done, 1 refused (catalog not empty), 3 the server runs on this DATA_DIR */
 async function main(): Promise<number> {
   const args = parseCli();
   let config;
@@ -111,7 +112,20 @@ async function main(): Promise<number> {
     throw error;
   }
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
-  const structured = await openStructuredStore(config, logger);
+  let structured;
+  try {
+    structured = await openStructuredStore(config, logger);
+  } catch (error) {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    process.stderr.write(
+      `The server (process ${error.owner}) is running on DATA_DIR ${config.DATA_DIR} and owns its embedded PostgreSQL, ` +
+        'so the catalog cannot be seeded from here now.\n' +
+        `  - To reseed: stop the server (Ctrl-C where npm start runs), run npm run seed -- ${process.argv.slice(2).join(' ')} again, then npm start.\n` +
+        '  - A first npm start on an empty DATA_DIR seeds SEED_STORES stores (default 10000) by itself.\n' +
+        '  - Or seed another database: --database-url postgres://... (or DATABASE_URL).\n',
+    );
+    return 3;
+  }
   const legacy = await openLegacyStore({ config, pool: structured.database.pool, logger });
   const bar = new cliProgress.SingleBar(
     { format: '{phase} [{bar}] {percentage}% | {value}/{total} stores | {duration_formatted} (ETA {eta_formatted})', hideCursor: true },

@@ -1,6 +1,6 @@
 // Every request to a storefront goes through here: one GET of a path of the store's own host, if
-// the store is not synthetic (a reserved .example domain is never contacted) and its robots.txt
-// allows the path, paced per host (at least its Crawl-delay apart, one request in flight: the
+// the store is not synthetic (a reserved .example domain is never contacted; the demo storefronts
+// served in-process answer for it in development) and its robots.txt allows the path, paced per host (at least its Crawl-delay apart, one request in flight: the
 // egress client's host gate), following only redirects that stay on the same storefront (http ->
 // https, www), waiting out short rate limits (429, or 503 with Retry-After) within the read. A
 // longer Retry-After (on any path, robots.txt included) ends the read and holds the store off until
@@ -131,7 +131,8 @@ export async function getStorefrontPath(
   options: { maxRedirects?: number } = {},
 ): Promise<EgressResponse> {
   const bare = path.split('?')[0]!;
-  if (isSyntheticDomain(domain)) {
+  // a synthetic store is read only from the in-process demo storefronts, never from the network
+  if (isSyntheticDomain(domain) && !client.egress.overridden?.(domain)) {
     throw new StorefrontFailure('synthetic', `${domain} is a synthetic store (the reserved .example domain): it is never contacted`);
   }
   await refuseIfHeld(client, domain);

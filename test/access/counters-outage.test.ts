@@ -36,7 +36,7 @@ describe.skipIf(skipWithout(hasRedisServer))('counters through a Redis outage (n
   afterAll(async () => {
     await counters?.close();
     reader?.disconnect();
-    await redis?.stop();
+    await redis?.close();
   });
 
   it('adds the units counted during the outage to Redis once it is back', async () => {

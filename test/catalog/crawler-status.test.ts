@@ -57,6 +57,15 @@ describe('crawler status', () => {
     for (const kind of status.queue) expect(Object.keys(kind)).toEqual(['task', 'waiting', 'scheduled', 'running', 'failed']);
   });
 
+  it('drops a worker process from the workers table once it stopped cleanly', async () => {
+    const second = await h.startWorker();
+    await h.waitForRow('SELECT 1 FROM crawler_workers HAVING count(*) = 2');
+    expect((await query()).json().data.crawlerStatus.workers).toHaveLength(2);
+    await second.stop();
+    const workers = (await query()).json().data.crawlerStatus.workers as Array<{ pid: number }>;
+    expect(workers).toHaveLength(1);
+  });
+
   it('counts the queue by kind of job', async () => {
     // a scrape held at the storefront: its job runs while the status is read
     h.fixtures.hold('/products.json');

@@ -2,7 +2,7 @@
 // change in /v1/changes, /v1/products/changes and its history within one cycle of the scheduler,
 // against fixture storefronts on loopback. Also: how a store enters the catalog (an import,
 // validated as a storefront) and how the scheduler keeps it (its next time from the policy).
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +29,9 @@ describe('entering the catalog', () => {
     const file = path.join(dir, 'stores.csv');
     await writeFile(file, 'name,website\nChanging,https://www.changing.test/\nNot a shop,notshop.test\nbroken,not a domain\nSeed,quiet.store.example\n');
     const out: string[] = [];
-    const code = await runCatalogCli(['import', file], { DATABASE_URL: h.databaseUrl, LOG_LEVEL: 'silent' }, { out: (t) => out.push(t), err: () => undefined });
+    const code = await runCatalogCli(['import', file], { DATABASE_URL: h.databaseUrl, LOG_LEVEL: 'silent' }, { out: (t) => out.push(t), err: () => undefined }).finally(
+      () => rm(dir, { recursive: true, force: true }),
+    );
     expect(code).toBe(0);
     expect(JSON.parse(out.join(''))).toEqual({ domains: 2, offered: 2, known: 0, repeated: 0, invalid: 2 });
 

@@ -42,7 +42,9 @@ describe('storefront recipes', () => {
 
     it('finds the store missing, queues its scrape, polls it to done and reads the new profile', async () => {
       const [check, queue, poll, read] = await workflow(harness.get, 'scrape-then-poll');
-      expect((await harness.get(check!.path)).body.error.code).toBe('not_found');
+      const checked = await harness.get(check!.path);
+      expect(checked.status).toBe(200);
+      expect(checked.body.data.map((store: { domain: string }) => store.domain)).not.toContain(queue!.body!.domain);
       const queued = await harness.post(queue!.path, queue!.body);
       expect(queued.status).toBe(202);
       const id = queued.body.id as string;

@@ -147,6 +147,8 @@ describe('npm start with no backend configured (embedded default)', () => {
     expect(first.output).toMatch(/structured store: embedded PostgreSQL .*created now/);
     expect(first.output).toContain('applying migration');
     expect(first.output).toContain('catalog seeded');
+    // the seed shows progress while it runs
+    expect(first.output).toContain(`seeding: ${SEED_STORES} of ${SEED_STORES} stores loaded (100 %`);
     expect(first.stores).toBe(SEED_STORES);
     expect(first.code).toBe(0);
     expect(first.output).toContain('shutdown complete');

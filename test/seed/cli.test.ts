@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +10,8 @@ import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-async function seedCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
+async function seedCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...extraEnv };
   delete env.MONGODB_URL;
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/seed/cli.ts', ...args], {
@@ -46,6 +49,25 @@ describe('npm run seed', () => {
     const appended = await seedCli(['--stores', '5', '--append', '--json', '--database-url', db.url]);
     expect(appended.code).toBe(0);
     expect(JSON.parse(appended.stdout)).toMatchObject({ stores: 5, firstStoreId: 31, mode: 'append' });
+  });
+
+  it('explains what to do instead while a server runs on its DATA_DIR (no stack trace)', async () => {
+    // a DATA_DIR as a running `npm start` leaves it: a cluster, and the live node process that owns it
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'sig-seed-cli-'));
+    try {
+      await mkdir(path.join(dataDir, 'postgres'), { recursive: true });
+      await writeFile(path.join(dataDir, 'postgres', 'PG_VERSION'), '18\n');
+      await writeFile(path.join(dataDir, 'postgres.password'), 'secret');
+      await writeFile(path.join(dataDir, 'owner.pid'), `${process.pid}\n`);
+      const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, DATABASE_URL: '' };
+      const result = await seedCli(['--stores', '5'], env);
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain(`The server (process ${process.pid}) is running on DATA_DIR ${dataDir}`);
+      expect(result.stderr).toMatch(/stop the server .* run npm run seed -- --stores 5 again/);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('explains bad arguments', async () => {

@@ -2,7 +2,7 @@
 // template database, so each suite gets a fresh database by a cheap CREATE DATABASE ... TEMPLATE.
 // With DATABASE_URL set (CI, this machine's PostgreSQL), that server; without it (a fresh machine),
 // an embedded PostgreSQL started here under a temporary directory.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -21,7 +21,16 @@ declare module 'vitest' {
 }
 
 
+/** what tools (not suites) keep in the temp dir: tsx's and Node's compile caches */
+const TOOL_CACHES = /^(tsx-\d+|node-compile-cache)$/;
+
 export default async function setup(project: TestProject) {
+  // the run's own temp dir, which the suites (forked after this) and their children inherit: what a
+  // suite leaves there fails the run, and the whole dir goes at the end
+  const runTmp = await mkdtemp(path.join(tmpdir(), 'sig-test-run-'));
+  // open as /tmp is (sticky): the embedded PostgreSQL's tools run as their own user and read files here
+  await chmod(runTmp, 0o1777);
+  process.env.TMPDIR = runTmp;
   let embedded: EmbeddedPostgresHandle | undefined;
   let embeddedDir: string | undefined;
   let adminUrl = process.env.DATABASE_URL;
@@ -53,5 +62,8 @@ export default async function setup(project: TestProject) {
     await admin.end();
     if (embedded) await embedded.stop();
     if (embeddedDir) await rm(embeddedDir, { recursive: true, force: true });
+    const left = (await readdir(runTmp)).filter((name) => !TOOL_CACHES.test(name));
+    await rm(runTmp, { recursive: true, force: true });
+    if (left.length > 0) throw new Error(`suites left these in the temp dir (remove what a suite makes): ${left.join(', ')}`);
   };
 }

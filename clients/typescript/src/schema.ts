@@ -582,7 +582,7 @@ export interface paths {
          *
          *     Quota: one request in the daily bucket `scrapeRequests` (scrape requests, one per URL of a bulk request), plus the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `POST /v1/scrapes {"domain":"newbrand.myshopify.com"}`
+         *     Example: `POST /v1/scrapes {"domain":"new-brand.shop.example"}`
          */
         post: operations["requestScrape"];
         delete?: never;
@@ -606,7 +606,7 @@ export interface paths {
          *
          *     Quota: one request per item of `urls` in the daily bucket `scrapeRequests` (scrape requests, one per URL of a bulk request), plus the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `POST /v1/scrapes/bulk {"urls":["newbrand.myshopify.com","otherbrand.myshopify.com"]}`
+         *     Example: `POST /v1/scrapes/bulk {"urls":["new-brand.shop.example","other-brand.shop.example"]}`
          */
         post: operations["requestScrapesBulk"];
         delete?: never;
@@ -662,7 +662,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `POST /v1/signals {"domain":"newbrand.myshopify.com"}`
+         *     Example: `POST /v1/signals {"domain":"new-brand.shop.example"}`
          */
         post: operations["createSignal"];
         delete?: never;
@@ -708,7 +708,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `GET /v1/signals/newbrand.myshopify.com`
+         *     Example: `GET /v1/signals/new-brand.shop.example`
          */
         get: operations["getSignal"];
         put?: never;
@@ -719,7 +719,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `DELETE /v1/signals/newbrand.myshopify.com`
+         *     Example: `DELETE /v1/signals/new-brand.shop.example`
          */
         delete: operations["deleteSignal"];
         options?: never;
@@ -730,7 +730,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `PATCH /v1/signals/newbrand.myshopify.com {"status":"paused"}`
+         *     Example: `PATCH /v1/signals/new-brand.shop.example {"status":"paused"}`
          */
         patch: operations["updateSignal"];
         trace?: never;
@@ -750,7 +750,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `POST /v1/signals/newbrand.myshopify.com/stop`
+         *     Example: `POST /v1/signals/new-brand.shop.example/stop`
          */
         post: operations["stopSignal"];
         delete?: never;
@@ -772,7 +772,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `GET /v1/signals/newbrand.myshopify.com/probe`
+         *     Example: `GET /v1/signals/new-brand.shop.example/probe`
          */
         get: operations["getSignalProbe"];
         put?: never;
@@ -782,7 +782,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `POST /v1/signals/newbrand.myshopify.com/probe`
+         *     Example: `POST /v1/signals/new-brand.shop.example/probe`
          */
         post: operations["probeSignal"];
         delete?: never;
@@ -804,7 +804,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `GET /v1/signals/newbrand.myshopify.com/stats`
+         *     Example: `GET /v1/signals/new-brand.shop.example/stats`
          */
         get: operations["getSignalStats"];
         put?: never;
@@ -828,7 +828,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `GET /v1/signals/newbrand.myshopify.com/sales?from=2026-01-01`
+         *     Example: `GET /v1/signals/new-brand.shop.example/sales?from=2026-01-01`
          */
         get: operations["getSignalSales"];
         put?: never;
@@ -852,7 +852,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `GET /v1/signals/newbrand.myshopify.com/inventory?days=30`
+         *     Example: `GET /v1/signals/new-brand.shop.example/inventory?days=30`
          */
         get: operations["getSignalInventory"];
         put?: never;
@@ -876,7 +876,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `GET /v1/signals/newbrand.myshopify.com/insights?kind=restock`
+         *     Example: `GET /v1/signals/new-brand.shop.example/insights?kind=restock`
          */
         get: operations["listSignalInsights"];
         put?: never;
@@ -900,7 +900,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `GET /v1/signals/newbrand.myshopify.com/apps`
+         *     Example: `GET /v1/signals/new-brand.shop.example/apps`
          */
         get: operations["listSignalApps"];
         put?: never;
@@ -924,7 +924,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `GET /v1/signals/newbrand.myshopify.com/apps/changes?limit=20`
+         *     Example: `GET /v1/signals/new-brand.shop.example/apps/changes?limit=20`
          */
         get: operations["listSignalAppChanges"];
         put?: never;
@@ -948,7 +948,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `GET /v1/signals/newbrand.myshopify.com/products/changes?changeType=price_decrease`
+         *     Example: `GET /v1/signals/new-brand.shop.example/products/changes?changeType=price_decrease`
          */
         get: operations["listSignalProductChanges"];
         put?: never;
@@ -974,7 +974,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `POST /v1/signals/newbrand.myshopify.com/ads/probe`
+         *     Example: `POST /v1/signals/new-brand.shop.example/ads/probe`
          */
         post: operations["probeSignalAds"];
         delete?: never;
@@ -996,7 +996,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `GET /v1/signals/newbrand.myshopify.com/ads?network=meta&limit=20`
+         *     Example: `GET /v1/signals/new-brand.shop.example/ads?network=meta&limit=20`
          */
         get: operations["listSignalAds"];
         put?: never;
@@ -1020,7 +1020,7 @@ export interface paths {
          *
          *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `GET /v1/signals/newbrand.myshopify.com/ads/overview?days=30`
+         *     Example: `GET /v1/signals/new-brand.shop.example/ads/overview?days=30`
          */
         get: operations["getSignalAdsOverview"];
         put?: never;
@@ -1066,7 +1066,7 @@ export interface paths {
          * The store's homepage screenshot (an image)
          * @description The storefront homepage as a headless browser rendered it (1280x800) on the latest scrape that had one available; the store's `screenshotUrl` points here. No daily bucket; only the key's per-minute rate and per-key daily ceiling.
          *
-         *     Example: `GET /v1/stores/newbrand.myshopify.com/screenshot`
+         *     Example: `GET /v1/stores/new-brand.shop.example/screenshot`
          */
         get: operations["getStoreScreenshot"];
         put?: never;
@@ -1197,7 +1197,7 @@ export interface components {
             id: string;
             /**
              * @description The store's canonical domain.
-             * @example newbrand.myshopify.com
+             * @example new-brand.shop.example
              */
             domain: string;
             /** @enum {string} */
@@ -1220,7 +1220,7 @@ export interface components {
              * @example 2026-01-05T10:02:11.000Z
              */
             finishedAt: string;
-            /** @description Path of the store profile, e.g. /v1/stores/newbrand.myshopify.com; null when failed. */
+            /** @description Path of the store profile, e.g. /v1/stores/new-brand.shop.example; null when failed. */
             storeUrl: string | null;
         };
         /** @description Root discovery document; links are paths on this host. */
@@ -1890,7 +1890,7 @@ export interface components {
             id: string;
             /**
              * @description The store's canonical domain.
-             * @example newbrand.myshopify.com
+             * @example new-brand.shop.example
              */
             domain: string;
             /**
@@ -1917,7 +1917,7 @@ export interface components {
              * @enum {string}
              */
             outcome: "queued";
-            /** @description Where the store profile is (or will be) readable, e.g. /v1/stores/newbrand.myshopify.com. */
+            /** @description Where the store profile is (or will be) readable, e.g. /v1/stores/new-brand.shop.example. */
             storeUrl: string;
         };
         /** @description The already_exists indication (HTTP 200). */
@@ -1928,7 +1928,7 @@ export interface components {
              */
             outcome: "already_exists";
             domain: string;
-            /** @description Where the store profile is (or will be) readable, e.g. /v1/stores/newbrand.myshopify.com. */
+            /** @description Where the store profile is (or will be) readable, e.g. /v1/stores/new-brand.shop.example. */
             storeUrl: string;
         };
         BulkScrapeResult: {
@@ -1962,7 +1962,7 @@ export interface components {
                 id: string;
                 /**
                  * @description The store's canonical domain.
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
                 /**
@@ -2000,7 +2000,7 @@ export interface components {
             id: string;
             /**
              * @description The store's canonical domain.
-             * @example newbrand.myshopify.com
+             * @example new-brand.shop.example
              */
             domain: string;
             /**
@@ -2027,7 +2027,7 @@ export interface components {
         Signal: {
             /**
              * @description The store's canonical domain.
-             * @example newbrand.myshopify.com
+             * @example new-brand.shop.example
              */
             domain: string;
             /** @description The store's legacy id, also accepted as {domain}. */
@@ -8356,7 +8356,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description A bare domain or a full URL.
-                     * @example newbrand.myshopify.com
+                     * @example new-brand.shop.example
                      */
                     domain: string;
                     /** @description Scrape even when the store is in the catalog. At most one forced request per store every 5 minutes. */
@@ -8508,8 +8508,8 @@ export interface operations {
                     /**
                      * @description 1 to 10 domains or URLs.
                      * @example [
-                     *       "newbrand.myshopify.com",
-                     *       "https://otherbrand.myshopify.com"
+                     *       "new-brand.shop.example",
+                     *       "https://other-brand.shop.example"
                      *     ]
                      */
                     urls: string[];
@@ -8876,7 +8876,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description A bare domain or a full URL.
-                     * @example newbrand.myshopify.com
+                     * @example new-brand.shop.example
                      */
                     domain: string;
                 };
@@ -11290,7 +11290,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The store domain, e.g. newbrand.myshopify.com once scraped. */
+                /** @description The store domain, e.g. new-brand.shop.example once scraped. */
                 domain: string;
             };
             cookie?: never;

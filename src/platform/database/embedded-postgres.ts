@@ -124,6 +124,16 @@ async function livePid(file: string, command: string): Promise<number | undefine
   return cmdline.includes(command) ? pid : undefined;
 }
 
+/** Another live process (a running server) runs this DATA_DIR's PostgreSQL. */
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly owner: number,
+  ) {
+    super(`DATA_DIR ${dataDir} is in use by process ${owner}, which runs its PostgreSQL: stop it, or give this process another DATA_DIR`);
+  }
+}
+
 const livePostmaster = (clusterDir: string) => livePid(path.join(clusterDir, 'postmaster.pid'), 'postgres');
 
 export async function startEmbeddedPostgres(options: {
@@ -170,7 +180,7 @@ export async function startEmbeddedPostgres(options: {
   const ownerFile = path.join(root, 'owner.pid');
   const owner = await livePid(ownerFile, 'node');
   if (owner && owner !== process.pid) {
-    throw new Error(`DATA_DIR ${root} is in use by process ${owner}, which runs its PostgreSQL: stop it, or give this process another DATA_DIR`);
+    throw new DataDirInUseError(root, owner);
   }
   await writeFile(ownerFile, `${process.pid}\n`);
 

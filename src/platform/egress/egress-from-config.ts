@@ -36,9 +36,15 @@ export function storefrontUserAgent(config: Pick<Config, 'CRAWLER_CONTACT_URL' |
   return `store-intelligence-scraper/${packageJson.version} (+${contact})`;
 }
 
-export function egressFromConfig(config: Config, userAgent: string, gate?: HostGate): Egress {
+export function egressFromConfig(
+  config: Config,
+  userAgent: string,
+  options: { gate?: HostGate; loopbackAllowed?: boolean } = {},
+): Egress {
   return createEgress({
-    gate,
+    gate: options.gate,
+    // loopback only ever in development (the local webhook listener)
+    loopbackAllowed: options.loopbackAllowed === true && config.NODE_ENV === 'development',
     overrides: config.EGRESS_OVERRIDES,
     timeoutMs: config.EGRESS_TIMEOUT_MS,
     maxBytes: config.EGRESS_MAX_BYTES,
@@ -55,7 +61,7 @@ export function storefrontEgress(services: Services): Egress {
   let egress = storefrontClients.get(services);
   if (!egress) {
     const gate = new DatabaseHostGate(services.db.url, (error) => services.logger.warn({ err: error }, 'host gate session failed'));
-    egress = egressFromConfig(services.config, storefrontUserAgent(services.config), gate);
+    egress = egressFromConfig(services.config, storefrontUserAgent(services.config), { gate });
     storefrontClients.set(services, egress);
   }
   return egress;

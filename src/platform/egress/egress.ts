@@ -26,6 +26,8 @@ export interface EgressOptions {
   userAgent: string;
   /** one request in flight per host (storefronts); absent = no limit (webhook receivers) */
   gate?: HostGate;
+  /** development only (webhooks to `npm run webhooks:listen`): loopback addresses are reached too; never set in production */
+  loopbackAllowed?: boolean;
 }
 
 export interface EgressRequest {
@@ -50,6 +52,8 @@ export interface EgressResponse {
 
 export interface Egress {
   fetch(url: string | URL, request?: EgressRequest): Promise<EgressResponse>;
+  /** whether requests to `host` go to a configured local origin (EGRESS_OVERRIDES, the demo storefronts) */
+  overridden?(host: string): boolean;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -67,8 +71,8 @@ export function createEgress(options: EgressOptions): Egress {
     const override = options.overrides.get(host);
     const protocol = override?.protocol ?? url.protocol;
     const connectHost = override?.address ?? host;
-    if (!override && isIP(connectHost)) refuseIfPrivate(connectHost, host);
-    if (!override && isLoopbackName(host)) throw new EgressError('refused_address', `${host} is a loopback name: only public addresses are reached`);
+    if (!override && isIP(connectHost)) refuseIfPrivate(connectHost, host, options.loopbackAllowed);
+    if (!override && !options.loopbackAllowed && isLoopbackName(host)) throw new EgressError('refused_address', `${host} is a loopback name: only public addresses are reached`);
 
     // the host's turn first, then its spacing: the wait for a turn never eats into the spacing
     const leave = await options.gate?.enter(host, options.timeoutMs * 3 + (request.hostIntervalMs ?? options.hostIntervalMs));
@@ -104,7 +108,7 @@ export function createEgress(options: EgressOptions): Egress {
             ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),
           },
           // overridden hosts were named by the operator; every other name is checked after resolution
-          lookup: override ? undefined : checkedLookup,
+          lookup: override ? undefined : options.loopbackAllowed ? checkedLookupWithLoopback : checkedLookup,
           servername: isIP(host) ? undefined : host,
           ca,
           signal,
@@ -141,6 +145,7 @@ export function createEgress(options: EgressOptions): Egress {
   }
 
   return {
+    overridden: (host) => options.overrides.has(host.toLowerCase()),
     async fetch(input, request = {}) {
       let url = new URL(input);
       let current = request;
@@ -165,21 +170,21 @@ export function createEgress(options: EgressOptions): Egress {
   };
 }
 
-function refuseIfPrivate(address: string, host: string): void {
+function refuseIfPrivate(address: string, host: string, loopbackAllowed = false): void {
   const verdict = checkAddress(address);
-  if (!verdict.allowed) {
+  if (!verdict.allowed && !(loopbackAllowed && verdict.range === 'loopback')) {
     throw new EgressError('refused_address', `${host} is at ${address} (${verdict.range}): only public addresses are reached`);
   }
 }
 
-/** dns.lookup for sockets that refuses when any address of the name is not public. */
-const checkedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
+/** dns.lookup for sockets that refuses when any address of the name is not public (or, when allowed, loopback). */
+const checkedLookupOf = (loopbackAllowed: boolean): LookupFunction => (hostname, lookupOptions, callback) => {
   dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
     if (error) return callback(error, '', 0);
     const list = addresses;
     try {
       // one private answer is enough to refuse: the name points inside
-      for (const { address } of list) refuseIfPrivate(address, hostname);
+      for (const { address } of list) refuseIfPrivate(address, hostname, loopbackAllowed);
     } catch (refusal) {
       return callback(refusal as NodeJS.ErrnoException, '', 0);
     }
@@ -189,6 +194,8 @@ const checkedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
     callback(null, first.address, first.family);
   });
 };
+const checkedLookup = checkedLookupOf(false);
+const checkedLookupWithLoopback = checkedLookupOf(true);
 
 function tooLarge(url: URL, maxBytes: number): EgressError {
   return new EgressError('too_large', `${url.host}${url.pathname} answered more than ${maxBytes} bytes`);

@@ -82,3 +82,25 @@ export function parseEgressOverrides(text: string): EgressOverrides {
   }
   return new OverrideTable(named, wildcards);
 }
+
+/**
+ * `overrides` plus every name under the reserved top-level domain `tld` (RFC 2606's `example`,
+ * which no real host carries) sent to `origin`: how the in-process demo storefronts answer for
+ * the synthetic catalog. A configured entry still wins for the names it covers.
+ */
+export function withReservedDomain(overrides: EgressOverrides, tld: 'example', origin: URL): EgressOverrides {
+  const entry: EgressOverride = {
+    host: `*.${tld}`,
+    protocol: origin.protocol === 'https:' ? 'https:' : 'http:',
+    address: origin.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(origin.port) || (origin.protocol === 'https:' ? 443 : 80),
+  };
+  const covers = (host: string) => host.endsWith(`.${tld}`);
+  return {
+    get: (host) => overrides.get(host) ?? (covers(host) ? entry : undefined),
+    has: (host) => overrides.has(host) || covers(host),
+    get size() {
+      return overrides.size + 1;
+    },
+  };
+}

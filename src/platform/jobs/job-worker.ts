@@ -14,11 +14,30 @@ import { LivenessLocks, releaseOrphanedJobs } from './liveness.ts';
 export type JobTask = (payload: unknown, helpers: JobHelpers) => Promise<void>;
 
 /** What a feature brings to the worker: its tasks by name, and upkeep run on every sweep. */
+/**
+ * What one graphile-worker log entry becomes: its message (which names the task, job id, duration
+ * and attempt) at its level; the job's whole record goes with warnings and errors, and with info
+ * entries only at debug, so a finished job is one line at info. The queue's start line restates
+ * "job worker started" below and is debug.
+ */
+export function queueLogLines(
+  level: string,
+  message: string,
+  meta: unknown,
+): Array<{ level: 'error' | 'warn' | 'info' | 'debug'; fields: Record<string, unknown> }> {
+  const restatesStart = message.startsWith('Worker connected');
+  const at = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' && !restatesStart ? 'info' : 'debug';
+  if (at !== 'info') return [{ level: at, fields: { queue: meta } }];
+  return [{ level: at, fields: {} }, { level: 'debug', fields: { queue: meta } }];
+}
+
 export interface JobFeature {
   name: string;
   tasks: Record<string, JobTask>;
   /** receives the worker's pool; runs every sweep interval in every worker process */
   sweep?: (pool: pg.Pool) => Promise<void>;
+  /** receives the worker's pool when the worker stops cleanly, after its jobs finished (a process leaving the console's workers table) */
+  stop?: (pool: pg.Pool) => Promise<void>;
   /** jobs of this feature run on a runner of their own, this many at once, apart from every other feature's */
   concurrency?: number;
 }
@@ -39,6 +58,7 @@ export interface JobWorkerOptions {
 }
 
 export interface JobWorker {
+  /** lets running jobs finish and closes the worker's pool; calling it again waits for the same stop */
   stop(): Promise<void>;
 }
 
@@ -67,10 +87,7 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
 
   await migrateJobQueue(pool);
   const graphileLogger = new GraphileLogger(() => (level, message, meta) => {
-    // graphile-worker's own start line says what "job worker started" below says, with less
-    const restatesStart = message.startsWith('Worker connected');
-    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' && !restatesStart ? 'info' : 'debug';
-    log[method]({ queue: meta }, message);
+    for (const line of queueLogLines(level, message, meta)) log[line.level](line.fields, message);
   });
 
   const liveness = new LivenessLocks(pool);
@@ -123,15 +140,22 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     'job worker started',
   );
 
+  let stopping: Promise<void> | undefined;
   return {
-    async stop() {
-      clearInterval(timer);
-      await sweeping;
-      // lets running jobs finish (graphile-worker's graceful shutdown), then closes the pool
-      await Promise.all(runners.map((runner) => runner.stop()));
-      await liveness.close();
-      await utils.release();
-      await pool.end();
+    stop() {
+      stopping ??= (async () => {
+        clearInterval(timer);
+        await sweeping;
+        // lets running jobs finish (graphile-worker's graceful shutdown), then closes the pool
+        await Promise.all(runners.map((runner) => runner.stop()));
+        for (const feature of options.features) {
+          await feature.stop?.(pool).catch((error: unknown) => log.warn({ err: error, feature: feature.name }, 'a feature failed to say it stopped'));
+        }
+        await liveness.close();
+        await utils.release();
+        await pool.end();
+      })();
+      return stopping;
     },
   };
 }

@@ -47,7 +47,7 @@ describe.skipIf(skipWithout(hasRedisServer))('Redis stops and comes back (needs 
   });
   afterAll(async () => {
     await gateway?.stop();
-    await Promise.all([redis?.stop(), fixtures?.close()]);
+    await Promise.all([redis?.close(), fixtures?.close()]);
     await db?.drop();
   });
 
@@ -113,7 +113,7 @@ describe.skipIf(skipWithout(hasRedisServer))('a scrape that ends while Redis is 
   });
   afterAll(async () => {
     await gateway?.stop();
-    await Promise.all([redis?.stop(), fixtures?.close()]);
+    await Promise.all([redis?.close(), fixtures?.close()]);
     await db?.drop();
   });
 

@@ -2,7 +2,7 @@
 // free loopback port, without persistence, that the test can stop and start again on that port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
@@ -17,8 +17,11 @@ export const hasRedisServer = REDIS_SERVER_BINARY !== undefined && existsSync(RE
 export interface OwnRedis {
   url: string;
   port: number;
+  /** kills the server (an abrupt loss); `start` brings it back on the same port and data */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** stops it for good and removes its data directory */
+  close(): Promise<void>;
 }
 
 const accepts = (port: number) =>
@@ -63,6 +66,10 @@ export async function startOwnRedis(options: { persistent?: boolean; port?: numb
       // an abrupt loss, as a crashed or partitioned Redis looks to its clients
       running.kill('SIGKILL');
       await exited;
+    },
+    async close() {
+      await own.stop();
+      if (dir) await rm(dir, { recursive: true, force: true });
     },
   };
   await own.start();

@@ -10,6 +10,8 @@ import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store
 import { NARROW_SEARCH_DOCUMENTS } from '../search/relevance-page.ts';
 import { TERMS_REFRESH_MS } from '../search/nearest-terms.ts';
 import { SEEDED } from './seeded-catalog.ts';
+import { QUERY_COST_RULES } from '../graphql/query-cost.ts';
+import { APQ_MAX_DOCUMENTS } from '../graphql/automatic-persisted-queries.ts';
 
 const RATE_LIMIT_EXAMPLE = exampleRateLimitHeaders();
 
@@ -357,6 +359,23 @@ export const DECISIONS: readonly Decision[] = [
       '`details: {parameter: "body", rule}`. Text containing a NUL character (U+0000) is bad_request. On /graphql ' +
       'the same failures, and GraphQL\'s own request errors (syntax, validation, variable types), come back as ' +
       '`errors[].extensions.code` = bad_request. A refused request writes nothing.',
+  },
+  {
+    topic: 'GraphQL query cost',
+    decision: QUERY_COST_RULES,
+  },
+  {
+    topic: 'GraphQL lookups, errors and persisted queries',
+    decision:
+      'A root lookup by key (store, app, product, scrapeRequest, signal, node) that finds nothing answers null at its path ' +
+      'with not_found there; the other root fields of the operation keep their data (REST answers 404). Errors carry the ' +
+      'same extensions.code over HTTP, SSE and WebSocket (a document that does not validate is bad_request on each). ' +
+      'Automatic persisted queries (Apollo\'s persisted-query link, urql\'s persistedExchange): a hash the server does not hold ' +
+      'answers PERSISTED_QUERY_NOT_FOUND (the one code outside the six, the one those clients retry on); the retry with the ' +
+      `document registers it once it validates (sha256Hash must be the document's SHA-256; the ${APQ_MAX_DOCUMENTS.toLocaleString('en-US')} ` +
+      'most recently used are kept), and it is priced and charged like any other operation. A frontend\'s own manifest ' +
+      '(persisted-documents.json from graphql-codegen\'s client preset, SHA-256 or SHA-1 keys) is loaded from ' +
+      'PERSISTED_DOCUMENTS_FILE; its documents are sent by hash (extensions.persistedQuery) or as documentId.',
   },
   {
     topic: 'Keys in transit and at rest',

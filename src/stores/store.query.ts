@@ -12,6 +12,7 @@ builder.queryField('store', (t) =>
   t.field({
     extensions: rules({ quota: 'storeLookups', cache: 'public' }),
     type: StoreRef,
+    nullable: true,
     description: 'One store by domain; a full URL with scheme and www. is accepted.',
     args: { domain: t.arg.string({ required: true, validate: { schema: domainSchema } }) },
     resolve: async (_root, { domain }, ctx, info) => {

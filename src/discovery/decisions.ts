@@ -55,8 +55,9 @@ export const DECISIONS: readonly Decision[] = [
       'Exact up to 10,000 matches; beyond that it is PostgreSQL\'s estimate. page.hasMore is always exact: page ' +
       'until it is false. A text search (q on stores or products) is counted exactly while the words it matched are held ' +
       `by at most ${NARROW_SEARCH_DOCUMENTS} stores or products (the search index counts them); beyond that its total is ` +
-      'that count (an upper bound: a match holding two of the words counts twice), or with other filters PostgreSQL\'s ' +
-      'estimate, and it is not exact (GraphQL totalCountExact: false).',
+      'that count, or with other filters PostgreSQL\'s estimate, and it is not exact (GraphQL totalCountExact: false). An ' +
+      'estimate is no bound: it may be lower or higher than the number of items paging yields (a match holding two of the ' +
+      'words counts twice; other filters are estimated as if independent). GraphQL paging is forward-only (first/after).',
   },
   {
     topic: 'The synthetic demo catalog',

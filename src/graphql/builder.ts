@@ -40,7 +40,7 @@ builder.globalConnectionFields((t) => ({
   }),
   totalCountExact: t.boolean({
     description:
-      'False when totalCount is PostgreSQL\'s estimate: broad filters matching more than 10,000 rows are estimated rather than counted.',
+      'False when totalCount is an estimate (broad filters past 10,000 matches, wide text searches): it may then be lower or higher than the items paging yields; page while pageInfo.hasNextPage is true.',
     resolve: (connection) => connection.totalCountExact ?? true,
   }),
 }));

@@ -3,7 +3,7 @@
 // variable: each field costs 1, and a field's selection counts once per item it may return (its
 // `first`, or the default page size of a connection). The cost comes back in `extensions.cost`; an
 // operation over the limit is refused before it runs, with bad_request naming its cost.
-import { getNamedType, GraphQLObjectType, type DocumentNode, type GraphQLField } from 'graphql';
+import { getNamedType, getOperationAST, GraphQLObjectType, Kind, type DocumentNode, type GraphQLField, type TypeNode } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
 import { ApiError } from '../platform/errors.ts';
@@ -29,13 +29,46 @@ const pageSizeEstimator: ComplexityEstimator = ({ args, childComplexity, field }
   return 1 + items * childComplexity;
 };
 
+const namedTypeOf = (type: TypeNode): string => (type.kind === Kind.NAMED_TYPE ? type.name.value : namedTypeOf(type.type));
+
+/**
+ * What the cost of this operation can depend on: its name and the values of its Int variables (page
+ * sizes) and Boolean ones (@skip/@include); other variables never change it. Undefined: no operation.
+ */
+function costKey(document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): string | undefined {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return undefined;
+  let key = operation.name?.value ?? '';
+  for (const definition of operation.variableDefinitions ?? []) {
+    const type = namedTypeOf(definition.type);
+    if (type === 'Int' || type === 'Boolean') key += `|${JSON.stringify(variables?.[definition.variable.name.value] ?? null)}`;
+  }
+  return key;
+}
+
+/** Worked-out costs by document and costKey: a persisted operation or a client's repeated query is priced once per page size. */
+const known = new WeakMap<DocumentNode, Map<string, number>>();
+const KNOWN_PER_DOCUMENT = 64;
+
 /** The operation's cost with these variables, or undefined when they do not coerce (execution then reports why). */
 export function queryCost(schema: Parameters<typeof getComplexity>[0]['schema'], document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): number | undefined {
+  const key = costKey(document, variables, operationName);
+  const costs = known.get(document);
+  const cached = key === undefined ? undefined : costs?.get(key);
+  if (cached !== undefined) return cached;
+  let cost: number;
   try {
-    return getComplexity({ schema, query: document, variables: variables ?? {}, operationName: operationName ?? undefined, estimators: [pageSizeEstimator] });
+    cost = getComplexity({ schema, query: document, variables: variables ?? {}, operationName: operationName ?? undefined, estimators: [pageSizeEstimator] });
   } catch {
     return undefined;
   }
+  if (key !== undefined) {
+    const map = costs ?? new Map<string, number>();
+    if (map.size >= KNOWN_PER_DOCUMENT) map.clear();
+    map.set(key, cost);
+    if (!costs) known.set(document, map);
+  }
+  return cost;
 }
 
 export const tooCostly = (cost: number) =>

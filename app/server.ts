@@ -10,7 +10,7 @@ import { checkHealth } from '../src/platform/health.ts';
 import { isDatabaseUnavailable } from '../src/platform/database/database-errors.ts';
 import type { Services } from '../src/platform/services.ts';
 import { createGraphqlYoga, GRAPHQL_PATH, mountGraphql, operationRunner } from '../src/graphql/yoga.ts';
-import { PersistedOperations } from '../src/graphql/persisted-operations.ts';
+import { PersistedOperations, readManifest } from '../src/graphql/persisted-operations.ts';
 import { DEFAULT_PAGE_SIZE } from '../src/graphql/pagination.ts';
 import { schema } from '../src/graphql/schema.ts';
 import { parseDomain } from '../src/stores/domain.ts';
@@ -173,7 +173,8 @@ export async function buildServer(services: Services, options: BuildServerOption
 
   // One envelop pipeline for both faces: /graphql and every REST route run their operations through
   // it, so charging (the access plugin) and the response cache (after it) apply once to each.
-  const persistedOperations = new PersistedOperations(schema);
+  const clientDocuments = services.config.PERSISTED_DOCUMENTS_FILE ? readManifest(services.config.PERSISTED_DOCUMENTS_FILE) : {};
+  const persistedOperations = new PersistedOperations(schema, readManifest(), clientDocuments);
   const ttlMs = services.config.RESPONSE_CACHE_TTL_MS ?? DEFAULT_RESPONSE_CACHE_TTL_MS;
   const cache = ttlMs > 0 ? new ResponseCache({ ttlMs }) : undefined;
   if (cache) app.addHook('onClose', invalidateOnCatalogWrites(cache, services.pubsub, services.logger, services.db.replicas?.replayBoundMs));

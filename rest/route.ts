@@ -19,6 +19,13 @@ export const TAGS = {
 } as const;
 export type Tag = keyof typeof TAGS;
 
+/**
+ * The data a route responds from: an operation that answered any error never reaches respond
+ * (run-route.ts throws it), and a root lookup is null only beside its not_found error, so every
+ * root field is present.
+ */
+export type Found<TData> = { [K in keyof TData]: NonNullable<TData[K]> };
+
 type Params<TPath extends z.ZodObject, TQuery extends z.ZodObject, TBody extends z.ZodObject = typeof noBody> = z.output<TPath> &
   z.output<TQuery> &
   z.output<TBody>;
@@ -53,7 +60,7 @@ export interface RouteSpec<
   extraErrors?: readonly ErrorKind[];
   variables(params: Params<TPath, TQuery, TBody>): TVariables;
   response: TResponse;
-  respond(data: TData, params: Params<TPath, TQuery, TBody>): z.input<TResponse>;
+  respond(data: Found<TData>, params: Params<TPath, TQuery, TBody>): z.input<TResponse>;
   /** the success status of a response (default 200), e.g. 202 for a queued job */
   status?(body: z.input<TResponse>): number;
   /** success statuses and what each means, for the OpenAPI description (default 200 only) */

@@ -7,7 +7,7 @@ import type { PersistedOperations } from '../src/graphql/persisted-operations.ts
 import type { RunOperation, ServerContext } from '../src/graphql/yoga.ts';
 import type { Logger } from '../src/platform/logger.ts';
 import { toApiError } from './graphql-errors.ts';
-import type { RestRoute } from './route.ts';
+import type { Found, RestRoute } from './route.ts';
 
 export interface RouteAnswer {
   status: number;
@@ -30,7 +30,7 @@ export function routeRunner(
     if (!operation) throw new Error(`${route.operationId} is not in the route table`);
     const result = await runOperation(operation, withoutUndefined(route.variables(params)), serverContext);
     if (result.errors?.length) throw toApiError(result.errors, logger, operation.name);
-    const body = route.respond(result.data, params);
+    const body = route.respond(result.data as Found<unknown>, params);
     return { status: route.status?.(body) ?? 200, body };
   };
 }

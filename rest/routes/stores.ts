@@ -384,7 +384,7 @@ export const listStoreApps = defineRoute({
   example: `/v1/stores/${SEEDED.domain}/apps`,
 });
 
-type ModelExplanation = GetStoreQuery['store']['models']['revenue'];
+type ModelExplanation = NonNullable<GetStoreQuery['store']>['models']['revenue'];
 
 /** GraphQL's one-typed-slot-per-kind inputs become one `value` in JSON. */
 function explainModel({ inputs, ...explanation }: ModelExplanation) {
@@ -394,7 +394,7 @@ function explainModel({ inputs, ...explanation }: ModelExplanation) {
   };
 }
 
-function explainModels(models: GetStoreQuery['store']['models']) {
+function explainModels(models: NonNullable<GetStoreQuery['store']>['models']) {
   return {
     revenue: explainModel(models.revenue),
     visits: explainModel(models.visits),

@@ -13,6 +13,7 @@ builder.queryField('app', (t) =>
   t.field({
     extensions: rules({ quota: 'productAppLookups', cache: 'public' }),
     type: AppRef,
+    nullable: true,
     args: {
       slug: t.arg.string({
         required: true,

@@ -10,6 +10,8 @@ import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store
 import { NARROW_SEARCH_DOCUMENTS } from '../search/relevance-page.ts';
 import { TERMS_REFRESH_MS } from '../search/nearest-terms.ts';
 import { SEEDED, UNLISTED } from './seeded-catalog.ts';
+import { QUERY_COST_RULES } from '../graphql/query-cost.ts';
+import { APQ_MAX_DOCUMENTS } from '../graphql/automatic-persisted-queries.ts';
 
 const RATE_LIMIT_EXAMPLE = exampleRateLimitHeaders();
 
@@ -53,8 +55,9 @@ export const DECISIONS: readonly Decision[] = [
       'Exact up to 10,000 matches; beyond that it is PostgreSQL\'s estimate. page.hasMore is always exact: page ' +
       'until it is false. A text search (q on stores or products) is counted exactly while the words it matched are held ' +
       `by at most ${NARROW_SEARCH_DOCUMENTS} stores or products (the search index counts them); beyond that its total is ` +
-      'that count (an upper bound: a match holding two of the words counts twice), or with other filters PostgreSQL\'s ' +
-      'estimate, and it is not exact (GraphQL totalCountExact: false).',
+      'that count, or with other filters PostgreSQL\'s estimate, and it is not exact (GraphQL totalCountExact: false). An ' +
+      'estimate is no bound: it may be lower or higher than the number of items paging yields (a match holding two of the ' +
+      'words counts twice; other filters are estimated as if independent). GraphQL paging is forward-only (first/after).',
   },
   {
     topic: 'The synthetic demo catalog',
@@ -413,6 +416,23 @@ export const DECISIONS: readonly Decision[] = [
       '`errors[].extensions.code` = bad_request. A JSON body with a "__proto__" key (or "constructor" holding ' +
       '"prototype") is bad_request saying so; an HTTP/1.1 request without a Host header and a CONNECT request get the ' +
       'bad_request envelope too. A refused request writes nothing.',
+  },
+  {
+    topic: 'GraphQL query cost',
+    decision: QUERY_COST_RULES,
+  },
+  {
+    topic: 'GraphQL lookups, errors and persisted queries',
+    decision:
+      'A root lookup by key (store, app, product, scrapeRequest, signal, node) that finds nothing answers null at its path ' +
+      'with not_found there; the other root fields of the operation keep their data (REST answers 404). Errors carry the ' +
+      'same extensions.code over HTTP, SSE and WebSocket (a document that does not validate is bad_request on each). ' +
+      'Automatic persisted queries (Apollo\'s persisted-query link, urql\'s persistedExchange): a hash the server does not hold ' +
+      'answers PERSISTED_QUERY_NOT_FOUND (the one code outside the six, the one those clients retry on); the retry with the ' +
+      `document registers it once it validates (sha256Hash must be the document's SHA-256; the ${APQ_MAX_DOCUMENTS.toLocaleString('en-US')} ` +
+      'most recently used are kept), and it is priced and charged like any other operation. A frontend\'s own manifest ' +
+      '(persisted-documents.json from graphql-codegen\'s client preset, SHA-256 or SHA-1 keys) is loaded from ' +
+      'PERSISTED_DOCUMENTS_FILE; its documents are sent by hash (extensions.persistedQuery) or as documentId.',
   },
   {
     topic: 'Keys in transit and at rest',

@@ -7,6 +7,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ZodPlugin from '@pothos/plugin-zod';
 import type { GraphqlContext } from './context.ts';
 import { apiErrorFromZod } from './validation-error.ts';
+import { QUERY_COST_RULES } from './query-cost.ts';
 
 export const builder = new SchemaBuilder<{
   Context: GraphqlContext;
@@ -39,10 +40,12 @@ builder.globalConnectionFields((t) => ({
   }),
   totalCountExact: t.boolean({
     description:
-      'False when totalCount is PostgreSQL\'s estimate: broad filters matching more than 10,000 rows are estimated rather than counted.',
+      'False when totalCount is an estimate (broad filters past 10,000 matches, wide text searches): it may then be lower or higher than the items paging yields; page while pageInfo.hasNextPage is true.',
     resolve: (connection) => connection.totalCountExact ?? true,
   }),
 }));
 
-builder.queryType({ description: 'Store intelligence: stores, products, apps, changes and market analytics.' });
+builder.queryType({
+  description: `Store intelligence: stores, products, apps, changes and market analytics. A lookup by key (store, app, product, scrapeRequest, signal, node) answers null with not_found at its path when there is nothing to find; the other fields of the operation keep their data. ${QUERY_COST_RULES}`,
+});
 builder.mutationType({ description: 'Changes: API key management (the web app\'s service credential only).' });

@@ -8,6 +8,7 @@ import type { Plugin } from 'graphql-yoga';
 import { mapDatabaseError } from '../platform/database/database-errors.ts';
 import { redactApiKeys } from '../access/key-format.ts';
 import { ApiError, isErrorCode } from '../platform/errors.ts';
+import { PERSISTED_QUERY_NOT_FOUND } from './automatic-persisted-queries.ts';
 import type { Logger } from '../platform/logger.ts';
 
 const located = (error: unknown) => (error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {});
@@ -29,13 +30,24 @@ export function createErrorMasker(logger: Logger) {
 /**
  * The error as a caller sees it: with a contract code (GraphQL's own request errors and armor's
  * limits carry none; they are the caller's mistakes, so bad_request) and without anything shaped
- * like an API key (a key pasted into a variable must not come back in a message).
+ * like an API key (a key pasted into a variable must not come back in a message). The one other code
+ * kept is PERSISTED_QUERY_NOT_FOUND, which persisted-query clients retry on.
  */
-function callerFacing(error: GraphQLError): GraphQLError {
+export function callerFacing(error: GraphQLError): GraphQLError {
   const { nodes, source, positions, path, originalError } = error;
-  const code = isErrorCode(error.extensions?.code) ? {} : { code: 'bad_request', details: null };
+  const kept = isErrorCode(error.extensions?.code) || error.extensions?.code === PERSISTED_QUERY_NOT_FOUND;
+  const code = kept ? {} : { code: 'bad_request', details: null };
   const extensions = redactApiKeys({ ...error.extensions, ...code });
   return new GraphQLError(redactApiKeys(error.message), { nodes, source, positions, path, originalError, extensions });
+}
+
+/** An error sent over a WebSocket: caller-facing, without the HTTP status an HTTP answer turns into its own status. */
+export function socketFacing(error: GraphQLError): GraphQLError {
+  const facing = callerFacing(error);
+  if (!facing.extensions.http) return facing;
+  const { http: _http, ...extensions } = facing.extensions;
+  const { nodes, source, positions, path, originalError } = facing;
+  return new GraphQLError(facing.message, { nodes, source, positions, path, originalError, extensions });
 }
 
 /** The result with each of its errors caller-facing (the JSON lane applies it where Yoga's onResultProcess hook would). */

@@ -1,5 +1,5 @@
-// The page arguments of every list: first (page size) and after (cursor). REST maps limit → first
-// and offset → after; validation errors name those REST parameters (see validation-error.ts).
+// The page arguments of every list: first (page size) and after (cursor); paging is forward-only.
+// REST maps limit → first and offset → after; errors name first and after here, REST renames them.
 import { builder } from './builder.ts';
 import { DEFAULT_PAGE_SIZE, isOffsetCursor, MAX_PAGE_SIZE } from './pagination.ts';
 
@@ -15,7 +15,8 @@ export const pageArgsUpTo = (maxSize: number) => builder.args((t) => ({
     },
   }),
   after: t.string({
-    description: 'Cursor of the last edge already seen (pageInfo.endCursor); omit for the first page.',
+    description:
+      'Cursor of the last edge already seen (pageInfo.endCursor); omit for the first page. Paging is forward-only (no last/before): page on while pageInfo.hasNextPage is true.',
     validate: { refine: [isOffsetCursor, { message: 'must be a cursor returned by this API' }] },
   }),
 }));

@@ -32,6 +32,12 @@ export interface Window {
   limit: number;
 }
 
+/** An empty page has no first or last edge, so no cursors (Pothos would name offset -1). */
+function withoutCursorsWhenEmpty<C extends { edges: readonly unknown[]; pageInfo: { startCursor?: string | null; endCursor?: string | null } }>(connection: C): C {
+  if (connection.edges.length > 0) return connection;
+  return { ...connection, pageInfo: { ...connection.pageInfo, startCursor: null, endCursor: null } };
+}
+
 /**
  * A connection whose page and total are fetched together. The total is attached after the page is
  * cut, not handed to resolveOffsetConnection, so an estimated total can never truncate paging.
@@ -45,7 +51,7 @@ export async function offsetConnection<T>(
     resolveOffsetConnection({ args, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE }, fetchPage),
     countTotal(),
   ]);
-  return { ...connection, totalCount: count.total, totalCountExact: count.exact };
+  return { ...withoutCursorsWhenEmpty(connection), totalCount: count.total, totalCountExact: count.exact };
 }
 
 /** A connection over a page that arrives with its total in one call (batched child lists). */
@@ -65,7 +71,7 @@ export async function pagedConnection<T>(
       return page.rows;
     },
   );
-  return { ...connection, totalCount: total, totalCountExact: exact };
+  return { ...withoutCursorsWhenEmpty(connection), totalCount: total, totalCountExact: exact };
 }
 
 /** A connection over a list already held in memory (small, bounded lists such as verticals). */

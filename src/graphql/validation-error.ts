@@ -1,22 +1,13 @@
 // How a failed argument validation reaches a caller: ApiError('bad_request') whose details name the
-// parameter by its REST name (so the /v1 adapter can pass GraphQL errors through unchanged) and
-// the rule that failed.
+// argument as the caller wrote it (first, after, filter.minVisits → minVisits) and the rule that
+// failed. REST names its page parameters limit and offset; rest/graphql-errors.ts renames them.
 import type { ZodError } from 'zod';
 import { ApiError } from '../platform/errors.ts';
-
-/** Connection arguments are `limit` and `offset` on the REST side. */
-const REST_PARAMETER: Record<string, string> = {
-  first: 'limit',
-  last: 'limit',
-  after: 'offset',
-  before: 'offset',
-};
 
 /** The innermost named path segment: filter.minVisits → minVisits, domains[3] → domains. */
 function parameterOf(path: readonly PropertyKey[]): string {
   const named = path.filter((segment): segment is string => typeof segment === 'string');
-  const last = named[named.length - 1] ?? 'arguments';
-  return REST_PARAMETER[last] ?? last;
+  return named[named.length - 1] ?? 'arguments';
 }
 
 export function apiErrorFromZod(error: ZodError | Error): ApiError {

@@ -10,6 +10,8 @@ import { ApiError } from '../platform/errors.ts';
 import { writeErrorOnSocket } from '../http/error-envelope.ts';
 import type { GraphqlYoga } from './yoga.ts';
 import type { PersistedOperations } from './persisted-operations.ts';
+import { persistedQueryHash, persistedQueryNotFound, registration } from './automatic-persisted-queries.ts';
+import { socketFacing } from './errors.ts';
 
 export interface WebSocketOptions {
   path: string;
@@ -124,20 +126,41 @@ export function mountWebSocket(
       onSubscribe: async (ctx, _id, payload) => {
         const connection = connections.get(ctx);
         if (connection && !(await stillAuthorized(connection))) return [new GraphQLError('The API key is no longer valid.', { extensions: { code: 'unauthorized' } })];
-        const hash = (payload.extensions?.persistedQuery as { sha256Hash?: unknown } | undefined)?.sha256Hash;
-        const query = payload.query || (typeof hash === 'string' ? options.persistedOperations.textOf(hash) ?? undefined : undefined);
-        if (!query) return [new GraphQLError('PersistedQueryNotFound')];
+        const hash = persistedQueryHash(payload.extensions);
+        let sent;
+        try {
+          sent = payload.query ? registration(payload.query, hash) : undefined;
+        } catch (error) {
+          return [socketFacing(error as GraphQLError)];
+        }
+        const query = payload.query || (hash ? options.persistedOperations.textOf(hash) ?? undefined : undefined);
+        if (!query) return [persistedQueryNotFound()];
         const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload });
+        let document;
+        try {
+          document = enveloped.parse(query);
+        } catch (error) {
+          return [socketFacing(error as GraphQLError)];
+        }
         const args: ExecutionArgs = {
           schema: enveloped.schema,
           operationName: payload.operationName,
-          document: enveloped.parse(query),
+          document,
           variableValues: payload.variables,
           contextValue: await enveloped.contextFactory(),
           rootValue: enveloped,
         };
-        const errors = enveloped.validate(args.schema, args.document);
-        return errors.length ? errors : args;
+        let errors: readonly GraphQLError[];
+        try {
+          errors = enveloped.validate(args.schema, args.document);
+        } catch (error) {
+          // armor's limits throw from validation rather than report
+          errors = [error as GraphQLError];
+        }
+        // the same codes as over HTTP (bad_request for a document that does not validate)
+        if (errors.length) return errors.map(socketFacing);
+        if (sent) options.persistedOperations.registered.set(sent.hash, sent.query);
+        return args;
       },
     },
     wss,

@@ -20,6 +20,8 @@ import { GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSche
 import { ApiError, isErrorCode } from '../platform/errors.ts';
 import type { Services } from '../platform/services.ts';
 import { armorPlugin } from './armor.ts';
+import { automaticPersistedQueriesPlugin, persistedQueryHash, PERSISTED_QUERY_NOT_FOUND } from './automatic-persisted-queries.ts';
+import { queryCostPlugin } from './query-cost.ts';
 import { GRAPHIQL_OPTIONS, renderOfflineGraphiQL } from './graphiql.ts';
 import { createGraphqlContext } from './context.ts';
 import { callerFacingErrorsPlugin, createErrorMasker } from './errors.ts';
@@ -79,6 +81,8 @@ export function createGraphqlYoga(
     graphiql: GRAPHIQL_OPTIONS,
     renderGraphiQL: renderOfflineGraphiQL,
     landingPage: false,
+    // the client preset's persisted documents may be sent as {documentId, variables}
+    extraParamNames: ['documentId'],
     // CORS is the server's one policy (src/http/security-headers.ts); Yoga's own would reflect any Origin with credentials
     cors: false,
     logging: {
@@ -108,8 +112,14 @@ export function createGraphqlYoga(
       armorPlugin(),
       usePersistedOperations({
         allowArbitraryOperations: true,
+        // Apollo's and urql's extension, or the client preset's documentId
+        extractPersistedOperationId: (params) =>
+          persistedQueryHash(params.extensions) ?? (typeof (params as { documentId?: unknown }).documentId === 'string' ? (params as { documentId: string }).documentId : null),
         getPersistedOperation: (hash) => persistedOperations.textOf(hash),
+        customErrors: { notFound: { message: 'PersistedQueryNotFound', extensions: { code: PERSISTED_QUERY_NOT_FOUND } } },
       }),
+      automaticPersistedQueriesPlugin(persistedOperations.registered),
+      queryCostPlugin(),
       // compiled, an operation costs markedly less CPU than graphql-js interpreting it: the persisted
       // ones always, any other document from its second execution on (Yoga's parse cache hands back
       // the same document for the same text), so a client's repeated query is compiled once while a

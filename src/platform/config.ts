@@ -95,6 +95,13 @@ export const configSchema = z.object({
   SHUTDOWN_GRACE_MS: int(2_000, 0, 60_000),
   /** how long a catalog GET response may be served from memory (src/http/response-cache.ts); 0 = no response cache */
   RESPONSE_CACHE_TTL_MS: int(10_000, 0, 60_000),
+  /** a frontend's persisted-document manifest (graphql-codegen client preset's persisted-documents.json) served by hash beside ours; unset = none */
+  PERSISTED_DOCUMENTS_FILE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || existsSync(v), { message: 'must name an existing file' }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** auto = pretty on a terminal, JSON lines otherwise (src/platform/logger.ts) */
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),

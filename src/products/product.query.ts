@@ -10,6 +10,7 @@ builder.queryField('product', (t) =>
   t.field({
     extensions: rules({ quota: 'productAppLookups', cache: 'public' }),
     type: ProductRef,
+    nullable: true,
     args: {
       domain: t.arg.string({ required: true, validate: { schema: domainSchema } }),
       handle: t.arg.string({

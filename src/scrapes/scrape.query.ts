@@ -119,6 +119,7 @@ builder.mutationField('requestScrapesBulk', (t) =>
 builder.queryField('scrapeRequest', (t) =>
   t.field({
     type: ScrapeRequestRef,
+    nullable: true,
     description: 'One scrape request by id, of the caller\'s own account; not_found 15 minutes after it ended.',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => findScrape(ctx.services, String(id), ctx.accountId),

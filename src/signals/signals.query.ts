@@ -25,6 +25,7 @@ builder.queryField('signals', (t) =>
 builder.queryField('signal', (t) =>
   t.field({
     type: SignalRef,
+    nullable: true,
     description: "One watch of the key's account (a partner key: the watch of any account on that store); not_found otherwise.",
     args: { domain: t.arg({ type: 'String', required: true, description: 'A domain, a full URL, or the legacy store id.' }) },
     resolve: (_root, { domain }, ctx) => findWatch(ctx, domain, 'read'),

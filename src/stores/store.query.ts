@@ -13,6 +13,7 @@ builder.queryField('store', (t) =>
   t.field({
     extensions: rules({ quota: 'storeLookups', cache: 'public' }),
     type: StoreRef,
+    nullable: true,
     description: 'One store by domain; a full URL with scheme and www. is accepted. A store that moved to a new host answers under its old domain too, with its new `domain`.',
     args: { domain: t.arg.string({ required: true, validate: { schema: domainSchema } }) },
     resolve: async (_root, { domain }, ctx, info) => {

@@ -42,7 +42,7 @@ describe('GraphQL over HTTP', () => {
   it('answers a query with JSON', async () => {
     const { status, text } = await post({ query: '{ store(domain: "acme-apparel.com") { domain monthlyVisits } }' });
     expect(status).toBe(200);
-    expect(JSON.parse(text)).toEqual({ data: { store: { domain: 'acme-apparel.com', monthlyVisits: 120_000 } } });
+    expect(JSON.parse(text)).toEqual({ data: { store: { domain: 'acme-apparel.com', monthlyVisits: 120_000 } }, extensions: { cost: { requested: 3, limit: 20_000 } } });
   });
 
   it('keeps the contract error code and details, and never a stack trace', async () => {
@@ -132,7 +132,7 @@ describe('persisted operations', () => {
         extensions: { persistedQuery: { version: 1, sha256Hash: operationHash(document) } },
       }),
     });
-    expect(await byHash.json()).toEqual({ data: { app: { name: 'DSers AliExpress Dropshipping' } } });
+    expect(await byHash.json()).toMatchObject({ data: { app: { name: 'DSers AliExpress Dropshipping' } } });
     const unknown = await yoga.fetch('http://yoga/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -153,7 +153,10 @@ describe('GraphQL over WebSocket', () => {
           { next: (v) => (value = v), error: reject, complete: () => resolve(value) },
         );
       });
-      expect(result).toEqual({ data: { store: { name: 'Glow Skin', sources: ['postgres:stores', 'postgres:legacy_store_summaries', 'postgres:traffic_monthly'] } } });
+      expect(result).toEqual({
+        data: { store: { name: 'Glow Skin', sources: ['postgres:stores', 'postgres:legacy_store_summaries', 'postgres:traffic_monthly'] } },
+        extensions: { cost: { requested: 3, limit: 20_000 } },
+      });
     } finally {
       await client.dispose();
     }

@@ -1,5 +1,5 @@
-// Bad arguments are refused with bad_request before any query runs, and details.parameter uses
-// the REST parameter names, so the /v1 adapter can pass the error through unchanged.
+// Bad arguments are refused with bad_request before any query runs, and details.parameter names
+// the GraphQL argument (first, after); the /v1 adapter renames the page ones to limit and offset.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 import { failure } from './support/execute.ts';
@@ -15,9 +15,9 @@ const STORES = `query($filter: StoreFilter, $first: Int, $after: String) { store
 
 describe('argument validation', () => {
   it.each([
-    ['first above 100', 'limit', STORES, { first: 101 }],
-    ['first below 1', 'limit', STORES, { first: 0 }],
-    ['an after cursor not made by the API', 'offset', STORES, { after: 'bm90LWEtY3Vyc29y' }],
+    ['first above 100', 'first', STORES, { first: 101 }],
+    ['first below 1', 'first', STORES, { first: 0 }],
+    ['an after cursor not made by the API', 'after', STORES, { after: 'bm90LWEtY3Vyc29y' }],
     ['a 3-letter country code', 'countryCode', STORES, { filter: { countryCode: 'USA' } }],
     ['a one-letter q', 'q', STORES, { filter: { q: 'a' } }],
     ['negative minVisits', 'minVisits', STORES, { filter: { minVisits: -1 } }],

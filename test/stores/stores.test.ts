@@ -118,9 +118,9 @@ describe('store(domain)', () => {
     expect(error.details).toEqual({ domain: 'unknown-store.com' });
   });
 
-  it('refuses a nested page above 100 with bad_request on limit', async () => {
+  it('refuses a nested page above 180 with bad_request naming first', async () => {
     const error = await failure(t.services, `{ store(domain: "acme-apparel.com") { history(first: 500) { totalCount } } }`);
-    expect(error).toMatchObject({ code: 'bad_request', details: { parameter: 'limit' } });
+    expect(error).toMatchObject({ code: 'bad_request', details: { parameter: 'first' } });
   });
 
   it('answers bad_request naming the domain parameter for a value that is not a domain', async () => {

@@ -8350,7 +8350,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "domain": "newbrand.myshopify.com"
+                 *       "domain": "new-brand.shop.example"
                  *     }
                  */
                 "application/json": {
@@ -8499,8 +8499,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "urls": [
-                 *         "newbrand.myshopify.com",
-                 *         "otherbrand.myshopify.com"
+                 *         "new-brand.shop.example",
+                 *         "other-brand.shop.example"
                  *       ]
                  *     }
                  */
@@ -8870,7 +8870,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "domain": "newbrand.myshopify.com"
+                 *       "domain": "new-brand.shop.example"
                  *     }
                  */
                 "application/json": {
@@ -9123,7 +9123,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -9245,7 +9245,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -9367,7 +9367,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -9512,7 +9512,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -9634,7 +9634,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -9756,7 +9756,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -9878,7 +9878,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -10010,7 +10010,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -10142,7 +10142,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -10274,7 +10274,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id (24 hex characters).
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -10401,7 +10401,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain, a URL-encoded full URL, or the store's legacy id (24 hex characters).
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -10531,7 +10531,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain, a URL-encoded full URL, or the store's legacy id (24 hex characters).
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -10663,7 +10663,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain, a URL-encoded full URL, or the store's legacy id (24 hex characters).
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -10785,7 +10785,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id.
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -10920,7 +10920,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id.
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };
@@ -11048,7 +11048,7 @@ export interface operations {
             path: {
                 /**
                  * @description The watched store: a bare domain (example.com), a URL-encoded full URL (https%3A%2F%2Fwww.example.com) or the legacy store-database id.
-                 * @example newbrand.myshopify.com
+                 * @example new-brand.shop.example
                  */
                 domain: string;
             };

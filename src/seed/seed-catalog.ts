@@ -182,9 +182,6 @@ async function seedInTransaction(client: pg.PoolClient, options: SeedCatalogOpti
     await client.query(`ANALYZE ${loadedTables.join(', ')}, apps`);
     const analyzeWithinMs = performance.now() - analyzeStarted;
     const { durationMs: rollupsMs } = await buildStoreRollups(client);
-    // the commit itself waits for its WAL flush: VACUUM below marks a page all-visible only once the
-    // rows' inserter is known committed on disk, which an asynchronous commit may not be yet
-    await client.query('SET LOCAL synchronous_commit = on');
     await client.query('COMMIT');
     // the visibility maps of stores, store_apps and products, so the filtered searches' capped
     // counts, the app filters and the title search's walks are index-only scans from the first

@@ -259,6 +259,7 @@ export const getStore = defineRoute({
     'The store card plus the profile fields: metrics (catalog size, app count, ad spend, 30-day changes), ' +
     'the modeled conversion band and average order value, screenshot, socials, emails, the installed apps, and ' +
     '`models`: the method and this store\'s inputs behind each modeled figure. ' +
+    'A store that moved to a new host is answered at its old domain too, under its new `domain`. ' +
     'A store missing from the catalog is not_found (404); queue a scrape for it.',
   document: GetStoreDocument,
   pathParams: domainPath,

@@ -186,7 +186,7 @@ export interface paths {
         };
         /**
          * One unified store profile
-         * @description The store card plus the profile fields: metrics (catalog size, app count, ad spend, 30-day changes), the modeled conversion band and average order value, screenshot, socials, emails, the installed apps, and `models`: the method and this store's inputs behind each modeled figure. A store missing from the catalog is not_found (404); queue a scrape for it.
+         * @description The store card plus the profile fields: metrics (catalog size, app count, ad spend, 30-day changes), the modeled conversion band and average order value, screenshot, socials, emails, the installed apps, and `models`: the method and this store's inputs behind each modeled figure. A store that moved to a new host is answered at its old domain too, under its new `domain`. A store missing from the catalog is not_found (404); queue a scrape for it.
          *
          *     Quota: one request in the daily bucket `storeLookups` (one store profile and its products, history, traffic and apps), plus the key's per-minute rate and per-key daily ceiling.
          *

@@ -44,6 +44,8 @@ export class DatabaseHostGate implements HostGate {
   private readonly pool: pg.Pool;
   private session: Promise<pg.PoolClient> | null = null;
   private held = 0;
+  /** the session's statements, one after another (a pg client runs one query at a time) */
+  private statements: Promise<unknown> = Promise.resolve();
 
   constructor(url: string, private readonly onError: (error: unknown) => void = () => {}) {
     // one connection, given back (and closed after a second idle) whenever no host is held
@@ -83,24 +85,26 @@ export class DatabaseHostGate implements HostGate {
   }
 
   private async tryLock(host: string): Promise<boolean> {
-    const session = await this.sessionClient();
-    try {
-      const { rows } = await session.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS locked`, [host]);
-      return rows[0]!.locked;
-    } catch (error) {
-      this.dropSession(error);
-      throw error;
-    }
+    const rows = await this.run<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS locked`, host);
+    return rows[0]!.locked;
   }
 
   private async unlock(host: string): Promise<void> {
-    const session = await this.sessionClient();
-    try {
-      await session.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`, [host]);
-    } catch (error) {
-      this.dropSession(error);
-      throw error;
-    }
+    await this.run(`SELECT pg_advisory_unlock(${LOCK_KEY})`, host);
+  }
+
+  private run<R extends object>(text: string, host: string): Promise<R[]> {
+    const result = this.statements.then(async () => {
+      const session = await this.sessionClient();
+      try {
+        return (await session.query<R>(text, [host])).rows;
+      } catch (error) {
+        this.dropSession(error);
+        throw error;
+      }
+    });
+    this.statements = result.catch(() => undefined);
+    return result;
   }
 
   private sessionClient(): Promise<pg.PoolClient> {

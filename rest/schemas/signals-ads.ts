@@ -57,7 +57,8 @@ const OverviewDay = z
     newAds: counts.meta({ description: 'Creatives first seen that day (launches).' }),
     afterLaunch: z.boolean().meta({ description: 'A creative was first seen on this day or in the 6 days before.' }),
     units: z.number().int().nullable().meta({ description: 'Estimated units sold; null when the watch has no estimate for the day.' }),
-    revenueUsd: z.number().nullable().meta({ description: 'Estimated revenue, USD; null when no estimate.' }),
+    revenue: z.number().nullable().meta({ description: "Estimated revenue in the overview's currency; null when no estimate." }),
+    revenueUsd: z.number().nullable().meta({ description: 'The same revenue when the currency is USD; null otherwise (never converted) or when no estimate.' }),
   })
   .meta({ id: 'AdsOverviewDay' });
 
@@ -69,8 +70,10 @@ const SalesLift = z
     meanUnitsAfterLaunch: z.number().nullable(),
     meanUnitsOtherDays: z.number().nullable(),
     unitsLiftPercent: z.number().nullable().meta({ description: 'Null when a group is empty or the other days sold nothing.' }),
-    meanRevenueAfterLaunchUsd: z.number().nullable(),
-    meanRevenueOtherDaysUsd: z.number().nullable(),
+    meanRevenueAfterLaunch: z.number().nullable().meta({ description: "In the overview's currency." }),
+    meanRevenueOtherDays: z.number().nullable().meta({ description: "In the overview's currency." }),
+    meanRevenueAfterLaunchUsd: z.number().nullable().meta({ description: 'USD stores only; null otherwise.' }),
+    meanRevenueOtherDaysUsd: z.number().nullable().meta({ description: 'USD stores only; null otherwise.' }),
     revenueLiftPercent: z.number().nullable(),
   })
   .meta({ id: 'AdsSalesLift', description: 'Mean daily sales on days after an ad launch versus the other days. An estimate.' });
@@ -85,6 +88,7 @@ export const AdsOverview = z
     snapshots: z.number().int().meta({ description: 'Inventory snapshots of the watch so far; sales need at least 2.' }),
     method: z.string().meta({ description: 'How the lift is computed.' }),
     note: z.string().nullable().meta({ description: 'Why sales or lift are missing, when they are.' }),
+    currency: z.string().meta({ description: "ISO 4217 currency of every revenue figure: the store's own." }),
     daily: z.array(OverviewDay).meta({ description: 'One entry per day, oldest first.' }),
     lift: orNull(SalesLift).meta({ description: 'Null until the watch has 2 inventory snapshots.' }),
   })

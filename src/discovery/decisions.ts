@@ -346,6 +346,17 @@ export const DECISIONS: readonly Decision[] = [
       'gives per variant startStock, endStock, unitsSold and restocks {count, units} within the window.',
   },
   {
+    topic: 'Signals: money and its currency',
+    decision:
+      "Sales figures, inventory prices and the ads overview's revenue are in the watched store's own currency (what its " +
+      'storefront prices are in) and name it in `currency` (ISO 4217) beside the amounts: `revenue`, `revenuePerDay`, ' +
+      '`price`. The `revenueUsd` and `revenuePerDayUsd` fields (and the lift\'s `*Usd` means) carry the same amount for a ' +
+      'USD store and are null for any other: amounts are never converted, so no figure labelled USD is in another ' +
+      'currency. A watch is one store, so its amounts never mix currencies; add figures of several watches only when ' +
+      'their `currency` is the same. Product change records carry `currency` too (their oldValue and newValue are ' +
+      "prices in the store's currency); it is null for app and store changes.",
+  },
+  {
     topic: 'Signals: insights',
     decision:
       'Cards `{id, domain, kind, title, body, data, createdAt}`, newest first, paginated, `kind` filter validated against ' +
@@ -357,8 +368,9 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'Signals: apps, app changes and product changes',
     decision:
-      'Each probe also reads the watched storefront (homepage and products.json) and diffs it with the catalog, as a ' +
-      'scrape does; a store never observed before gets its baseline and no changes. GET /v1/signals/{domain}/apps ' +
+      'Each probe also reads the watched storefront (homepage and products.json) and writes it as a scrape does (the ' +
+      "store's profile, today's history row, lastScrapedAt and its change records), before the probe is done: a probe " +
+      'that is done has its changes readable; a store never observed before gets its baseline and no changes. GET /v1/signals/{domain}/apps ' +
       'answers the whole app stack at once (list envelope, hasMore false) with firstSeenAt and lastSeenAt per app. ' +
       "/apps/changes is the store's whole install and uninstall history (app_installed, app_uninstalled), from before " +
       'the watch too, newest first. /products/changes holds only changes detected since the watch was created ' +
@@ -380,8 +392,8 @@ export const DECISIONS: readonly Decision[] = [
       'for a store, only creatives first shown in the last 7 days). One ads probe per watch every 5 minutes, else ' +
       'rate_limited (429, Retry-After, `details: {domain, cooldownSeconds, retryAfter}`); partner keys get HTTP 403, code unauthorized, `details.reason: "scope"`. ' +
       'GET /ads lists creatives newest first (first seen), optional `network`. GET /ads/overview?days (1 to 180, default ' +
-      '30) answers `{domain, days, from, to, isEstimate, snapshots, method, note, daily: [{day, activeAds, newAds, ' +
-      'afterLaunch, units, revenueUsd}], lift}`. Lift (an estimate): a day is after a launch when a creative was first ' +
+      '30) answers `{domain, days, from, to, isEstimate, snapshots, method, note, currency, daily: [{day, activeAds, newAds, ' +
+      'afterLaunch, units, revenue, revenueUsd}], lift}`. Lift (an estimate): a day is after a launch when a creative was first ' +
       'seen on it or in the 6 days before; lift = mean daily units (and revenue) on those days with a sales estimate / ' +
       'mean on the other days with one - 1, in percent, with both day counts; null when a group is empty or the other ' +
       'days sold nothing, and null with a note before the watch has 2 inventory snapshots.',

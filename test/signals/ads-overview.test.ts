@@ -134,10 +134,13 @@ describe('ads list and ads-versus-sales overview', () => {
       meanUnitsAfterLaunch: 10,
       meanUnitsOtherDays: 4,
       unitsLiftPercent: 150,
+      meanRevenueAfterLaunch: 200,
+      meanRevenueOtherDays: 80,
       meanRevenueAfterLaunchUsd: 200,
       meanRevenueOtherDaysUsd: 80,
       revenueLiftPercent: 150,
     });
+    expect(body.currency).toBe('USD');
   });
 
   it('answers empty sales, a null lift and a note before 2 snapshots', async () => {

@@ -80,6 +80,15 @@ describe('money with its currency', () => {
     expect(inventory.body.data).toEqual([expect.objectContaining({ price: 5965, currency: 'JPY' })]);
   });
 
+  it("gives the ads overview's daily sales and lift in yen, named, with no USD figure", async () => {
+    const overview = await h.request('GET', '/v1/signals/yen.test/ads/overview?days=2', { key });
+    expect(overview.status).toBe(200);
+    expect(overview.body.currency).toBe('JPY');
+    const sold = overview.body.daily.find((d: any) => d.units === 1);
+    expect(sold).toMatchObject({ units: 1, revenue: 5423, revenueUsd: null });
+    expect(overview.body.lift).toMatchObject({ meanRevenueAfterLaunchUsd: null, meanRevenueOtherDaysUsd: null, meanRevenueOtherDays: 5423 });
+  });
+
   it('carries the currency on product change records', async () => {
     const changes = await h.request('GET', '/v1/signals/yen.test/products/changes', { key });
     expect(changes.status).toBe(200);

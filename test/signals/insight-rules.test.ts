@@ -32,6 +32,14 @@ describe('sales spike', () => {
     expect(spike).toMatchObject({ kind: 'sales_spike', data: { day: '2030-01-11', units: 16, trailingMedianUnits: 8, trailingDays: 3 } });
   });
 
+  it("names a yen store's revenue in yen and gives no USD figure for it", () => {
+    const spike = salesSpike('yen.test', [...days, { day: '2030-01-11', units: 16, revenueUsd: 86_768 }], '2030-01-11', 'JPY');
+    expect(spike?.data).toMatchObject({ units: 16, revenue: 86_768, currency: 'JPY', revenueUsd: null });
+    expect(spike?.body).toContain('86768.00 JPY revenue');
+    const dollars = salesSpike('stock.test', [...days, { day: '2030-01-11', units: 16, revenueUsd: 320 }], '2030-01-11', 'USD');
+    expect(dollars?.data).toMatchObject({ revenue: 320, currency: 'USD', revenueUsd: 320 });
+  });
+
   it('stays quiet below the factor, with fewer than 3 trailing days, or for a day without an estimate', () => {
     expect(salesSpike('stock.test', [...days, { day: '2030-01-11', units: 15, revenueUsd: 300 }], '2030-01-11')).toBeNull();
     expect(salesSpike('stock.test', [...days.slice(1), { day: '2030-01-11', units: 40, revenueUsd: 800 }], '2030-01-11')).toBeNull();

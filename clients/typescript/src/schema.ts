@@ -2495,6 +2495,8 @@ export interface components {
             method: string;
             /** @description Why sales or lift are missing, when they are. */
             note: string | null;
+            /** @description ISO 4217 currency of every revenue figure: the store's own. */
+            currency: string;
             /** @description One entry per day, oldest first. */
             daily: components["schemas"]["AdsOverviewDay"][];
             /** @description Null until the watch has 2 inventory snapshots. */
@@ -2524,7 +2526,9 @@ export interface components {
             afterLaunch: boolean;
             /** @description Estimated units sold; null when the watch has no estimate for the day. */
             units: number | null;
-            /** @description Estimated revenue, USD; null when no estimate. */
+            /** @description Estimated revenue in the overview's currency; null when no estimate. */
+            revenue: number | null;
+            /** @description The same revenue when the currency is USD; null otherwise (never converted) or when no estimate. */
             revenueUsd: number | null;
         };
         /** @description Mean daily sales on days after an ad launch versus the other days. An estimate. */
@@ -2539,7 +2543,13 @@ export interface components {
             meanUnitsOtherDays: number | null;
             /** @description Null when a group is empty or the other days sold nothing. */
             unitsLiftPercent: number | null;
+            /** @description In the overview's currency. */
+            meanRevenueAfterLaunch: number | null;
+            /** @description In the overview's currency. */
+            meanRevenueOtherDays: number | null;
+            /** @description USD stores only; null otherwise. */
             meanRevenueAfterLaunchUsd: number | null;
+            /** @description USD stores only; null otherwise. */
             meanRevenueOtherDaysUsd: number | null;
             revenueLiftPercent: number | null;
         };

@@ -2,8 +2,10 @@
 // per day and network beside the watch's daily sales estimate over the last `days` days (today
 // included, UTC), and the sales lift after ad launches (method in ads-lift.ts). Sales need at
 // least 2 inventory snapshots; before that the days carry no sales and the lift is null, with a note.
+// Revenue is in the store's currency, named in `currency`; the USD fields only for a USD store.
 import { queryRows, type Queryable } from '../../platform/database/sql.ts';
 import { dailySales } from '../sales/daily-sales.ts';
+import { watchCurrency } from '../sales/watch-sales.ts';
 import type { WatchRecord } from '../watch-record.ts';
 import { addDays, dayOf, dayRange, LIFT_WINDOW_DAYS, overviewDays, salesLift, type AdRun, type OverviewDay, type SalesLift } from './ads-lift.ts';
 
@@ -18,6 +20,10 @@ export const LIFT_METHOD =
   `after a launch / mean on the other days - 1, in percent; null when a group is empty or the other days sold nothing. ` +
   `Sales are the watch's inventory-based estimate. A correlation over few days, not a causal measure.`;
 
+/** A day's revenue in the store's currency; revenueUsd the same for a USD store, else null. */
+export type OverviewDayInCurrency = OverviewDay & { revenue: number | null };
+export type SalesLiftInCurrency = SalesLift & { meanRevenueAfterLaunch: number | null; meanRevenueOtherDays: number | null };
+
 export interface AdsOverview {
   days: number;
   from: string;
@@ -25,9 +31,13 @@ export interface AdsOverview {
   snapshots: number;
   method: string;
   note: string | null;
-  daily: OverviewDay[];
-  lift: SalesLift | null;
+  /** ISO 4217: the store's currency, of every revenue figure */
+  currency: string;
+  daily: OverviewDayInCurrency[];
+  lift: SalesLiftInCurrency | null;
 }
+
+const inUsd = (amount: number | null, currency: string) => (currency === 'USD' ? amount : null);
 
 export async function adsOverview(pool: Queryable, watch: WatchRecord, days: number, now: Date): Promise<AdsOverview> {
   const to = dayOf(now);
@@ -43,7 +53,25 @@ export async function adsOverview(pool: Queryable, watch: WatchRecord, days: num
   } else if (lift && (lift.daysAfterLaunch === 0 || lift.otherDays === 0)) {
     note = lift.daysAfterLaunch === 0 ? 'No day with a sales estimate follows an ad launch yet: no lift to measure.' : 'Every day with a sales estimate follows an ad launch: nothing to compare with.';
   }
-  return { days, from, to, snapshots, method: LIFT_METHOD, note, daily, lift };
+  // the estimate's amounts are the storefront's prices: the store's currency, never converted
+  const currency = await watchCurrency(pool, watch.id);
+  return {
+    days,
+    from,
+    to,
+    snapshots,
+    method: LIFT_METHOD,
+    note,
+    currency,
+    daily: daily.map((d) => ({ ...d, revenue: d.revenueUsd, revenueUsd: inUsd(d.revenueUsd, currency) })),
+    lift: lift && {
+      ...lift,
+      meanRevenueAfterLaunch: lift.meanRevenueAfterLaunchUsd,
+      meanRevenueOtherDays: lift.meanRevenueOtherDaysUsd,
+      meanRevenueAfterLaunchUsd: inUsd(lift.meanRevenueAfterLaunchUsd, currency),
+      meanRevenueOtherDaysUsd: inUsd(lift.meanRevenueOtherDaysUsd, currency),
+    },
+  };
 }
 
 /** Inventory snapshots of the watch, counted as probes that took any (one probe snapshots every tracked variant). */

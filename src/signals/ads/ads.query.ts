@@ -7,8 +7,8 @@ import { offsetConnection } from '../../graphql/pagination.ts';
 import { SignalRef } from '../signal.ref.ts';
 import { AD_NETWORKS } from './ad-library.ts';
 import { adCreativesPage, countAdCreatives, type AdCreative } from './ad-creatives.ts';
-import type { NetworkCounts, OverviewDay, SalesLift } from './ads-lift.ts';
-import { adsOverview, DEFAULT_OVERVIEW_DAYS, MAX_OVERVIEW_DAYS, type AdsOverview } from './ads-overview.ts';
+import type { NetworkCounts } from './ads-lift.ts';
+import { adsOverview, DEFAULT_OVERVIEW_DAYS, MAX_OVERVIEW_DAYS, type AdsOverview, type OverviewDayInCurrency, type SalesLiftInCurrency } from './ads-overview.ts';
 import { ADS_PROBE_COOLDOWN_MS, probeSignalAds, type AdsProbeResult, type NetworkProbeResult } from './ads-probe.ts';
 
 const AdNetworkEnum = builder.enumType('AdNetwork', {
@@ -74,18 +74,19 @@ const NetworkCountsRef = builder.objectRef<NetworkCounts>('AdNetworkCounts').imp
   }),
 });
 
-const OverviewDayRef = builder.objectRef<OverviewDay>('AdsOverviewDay').implement({
+const OverviewDayRef = builder.objectRef<OverviewDayInCurrency>('AdsOverviewDay').implement({
   fields: (t) => ({
     day: t.field({ type: 'Date', resolve: (d) => d.day }),
     activeAds: t.field({ type: NetworkCountsRef, description: 'Creatives running that day.', resolve: (d) => d.activeAds }),
     newAds: t.field({ type: NetworkCountsRef, description: 'Creatives first seen that day (launches).', resolve: (d) => d.newAds }),
     afterLaunch: t.exposeBoolean('afterLaunch', { description: 'A creative was first seen on this day or in the 6 days before.' }),
     units: t.exposeInt('units', { nullable: true, description: 'Estimated units sold; null when the watch has no estimate for the day.' }),
-    revenueUsd: t.exposeFloat('revenueUsd', { nullable: true, description: 'Estimated revenue, USD; null when no estimate.' }),
+    revenue: t.exposeFloat('revenue', { nullable: true, description: "Estimated revenue in the overview's currency; null when no estimate." }),
+    revenueUsd: t.exposeFloat('revenueUsd', { nullable: true, description: 'The same revenue when the currency is USD; null otherwise (never converted) or when no estimate.' }),
   }),
 });
 
-const SalesLiftRef = builder.objectRef<SalesLift>('AdsSalesLift').implement({
+const SalesLiftRef = builder.objectRef<SalesLiftInCurrency>('AdsSalesLift').implement({
   description: 'Mean daily sales on days after an ad launch versus the other days. An estimate (see AdsOverview.method).',
   fields: (t) => ({
     windowDays: t.exposeInt('windowDays', { description: 'A launch counts for this many days, its own included.' }),
@@ -94,8 +95,10 @@ const SalesLiftRef = builder.objectRef<SalesLift>('AdsSalesLift').implement({
     meanUnitsAfterLaunch: t.exposeFloat('meanUnitsAfterLaunch', { nullable: true }),
     meanUnitsOtherDays: t.exposeFloat('meanUnitsOtherDays', { nullable: true }),
     unitsLiftPercent: t.exposeFloat('unitsLiftPercent', { nullable: true, description: 'Null when a group is empty or the other days sold nothing.' }),
-    meanRevenueAfterLaunchUsd: t.exposeFloat('meanRevenueAfterLaunchUsd', { nullable: true }),
-    meanRevenueOtherDaysUsd: t.exposeFloat('meanRevenueOtherDaysUsd', { nullable: true }),
+    meanRevenueAfterLaunch: t.exposeFloat('meanRevenueAfterLaunch', { nullable: true, description: "In the overview's currency." }),
+    meanRevenueOtherDays: t.exposeFloat('meanRevenueOtherDays', { nullable: true, description: "In the overview's currency." }),
+    meanRevenueAfterLaunchUsd: t.exposeFloat('meanRevenueAfterLaunchUsd', { nullable: true, description: 'USD stores only; null otherwise.' }),
+    meanRevenueOtherDaysUsd: t.exposeFloat('meanRevenueOtherDaysUsd', { nullable: true, description: 'USD stores only; null otherwise.' }),
     revenueLiftPercent: t.exposeFloat('revenueLiftPercent', { nullable: true }),
   }),
 });
@@ -110,6 +113,7 @@ const AdsOverviewRef = builder.objectRef<AdsOverview>('AdsOverview').implement({
     snapshots: t.exposeInt('snapshots', { description: 'Inventory snapshots of the watch so far; sales need at least 2.' }),
     method: t.exposeString('method', { description: 'How the lift is computed.' }),
     note: t.exposeString('note', { nullable: true, description: 'Why sales or lift are missing, when they are.' }),
+    currency: t.exposeString('currency', { description: "ISO 4217 currency of every revenue figure: the store's own." }),
     daily: t.field({ type: [OverviewDayRef], description: 'One entry per day, oldest first.', resolve: (o) => o.daily }),
     lift: t.field({ type: SalesLiftRef, nullable: true, description: 'Null until the watch has 2 inventory snapshots.', resolve: (o) => o.lift }),
   }),

@@ -76,7 +76,8 @@ function median(values: readonly number[]): number {
 const dayBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
 
 /** The sales_spike card of `day`, or null. `days`: the watch's daily estimates (any order). */
-export function salesSpike(domain: string, days: readonly DailySales[], day: string): NewInsight | null {
+/** `currency`: the store's (ISO 4217), which the estimate's amounts are in; revenueUsd only for USD, never converted. */
+export function salesSpike(domain: string, days: readonly DailySales[], day: string, currency = 'USD'): NewInsight | null {
   const today = days.find((d) => d.day === day);
   if (!today) return null;
   const first = dayBefore(day, SPIKE_TRAILING_DAYS);
@@ -88,8 +89,18 @@ export function salesSpike(domain: string, days: readonly DailySales[], day: str
     kind: 'sales_spike',
     title: `Sales spike on ${domain}: ${today.units} units on ${day}`,
     body:
-      `Estimated ${today.units} units (${money(today.revenueUsd)} revenue) on ${day}, against a median of ${baseline} ` +
+      `Estimated ${today.units} units (${money(today.revenueUsd)} ${currency} revenue) on ${day}, against a median of ${baseline} ` +
       `units a day over the ${trailing.length} previous days with an estimate. Sales are estimated from stock decreases.`,
-    data: { domain, day, units: today.units, revenueUsd: today.revenueUsd, trailingMedianUnits: baseline, trailingDays: trailing.length, factor: SPIKE_FACTOR },
+    data: {
+      domain,
+      day,
+      units: today.units,
+      revenue: today.revenueUsd,
+      currency,
+      revenueUsd: currency === 'USD' ? today.revenueUsd : null,
+      trailingMedianUnits: baseline,
+      trailingDays: trailing.length,
+      factor: SPIKE_FACTOR,
+    },
   };
 }

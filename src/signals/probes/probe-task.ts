@@ -16,6 +16,7 @@ import { salesSpike, SPIKE_TRAILING_DAYS, variantInsights, type NewInsight, type
 import { insertInsights } from '../insights/insight-store.ts';
 import { dailySales } from '../sales/daily-sales.ts';
 import { utcDay } from '../sales/sales-estimate.ts';
+import { watchCurrency } from '../sales/watch-sales.ts';
 import { isPending } from '../tracked-variants.ts';
 import { WATCH_COLUMNS, type WatchRecord } from '../watch-record.ts';
 import { readProductVariants, type VariantReading } from '../../storefront/product-js.ts';
@@ -151,7 +152,7 @@ async function writeProbe(
 async function salesSpikeOf(client: pg.PoolClient, watch: WatchRecord, now: Date): Promise<NewInsight | null> {
   const day = utcDay(now);
   const from = new Date(Date.parse(`${day}T00:00:00Z`) - SPIKE_TRAILING_DAYS * 86_400_000);
-  const spike = salesSpike(watch.domain, await dailySales(client, watch.id, from), day);
+  const spike = salesSpike(watch.domain, await dailySales(client, watch.id, from), day, await watchCurrency(client, watch.id));
   if (!spike) return null;
   // a day's card is written on that day (created_at = the probe's time): only that day's month is read
   const { rows: [already] } = await client.query(

@@ -207,7 +207,7 @@ export type GetAppQueryVariables = Exact<{
 }>;
 
 
-export type GetAppQuery = { app: { slug: string, name: string, developer: string | null, category: string | null, pricing: string | null, rating: number | null, reviewCount: number, appStoreUrl: string | null, installCount: number, stores: { totalCount: number, edges: Array<{ node: { domain: string, monthlyVisits: number, isDropshipper: boolean, serviceRating: number, serviceGrade: string, vertical: string | null, countryCode: string | null, sources: Array<string>, monthlyRevenueUsd: { low: number, high: number }, traffic: { latest: { month: string, organic: number, paid: number, social: number, direct: number, referral: number, source: string } | null } } }> } } };
+export type GetAppQuery = { app: { slug: string, name: string, developer: string | null, category: string | null, pricing: string | null, rating: number | null, reviewCount: number, appStoreUrl: string | null, installCount: number, stores: { totalCount: number, edges: Array<{ node: { domain: string, monthlyVisits: number, isDropshipper: boolean, serviceRating: number, serviceGrade: string, vertical: string | null, countryCode: string | null, sources: Array<string>, monthlyRevenueUsd: { low: number, high: number }, traffic: { latest: { month: string, organic: number, paid: number, social: number, direct: number, referral: number, source: string } | null } } }> } } | null };
 
 export type GetProductQueryVariables = Exact<{
   domain: string;
@@ -215,7 +215,7 @@ export type GetProductQueryVariables = Exact<{
 }>;
 
 
-export type GetProductQuery = { product: { domain: string, handle: string, title: string, vendor: string | null, productType: string | null, price: number, compareAtPrice: number | null, currency: string, isBestSeller: boolean, bestSellerRank: number | null, available: boolean, variantCount: number, imageUrl: string | null, publishedAt: string | null, updatedAt: string } };
+export type GetProductQuery = { product: { domain: string, handle: string, title: string, vendor: string | null, productType: string | null, price: number, compareAtPrice: number | null, currency: string, isBestSeller: boolean, bestSellerRank: number | null, available: boolean, variantCount: number, imageUrl: string | null, publishedAt: string | null, updatedAt: string } | null };
 
 export type GetStoreTrafficQueryVariables = Exact<{
   domain: string;
@@ -224,14 +224,14 @@ export type GetStoreTrafficQueryVariables = Exact<{
 }>;
 
 
-export type GetStoreTrafficQuery = { store: { traffic: { latest: { month: string, organic: number, paid: number, social: number, direct: number, referral: number, source: string } | null, series: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { month: string, visits: number, organic: number, paid: number, social: number, direct: number, referral: number, source: string } }> } } } };
+export type GetStoreTrafficQuery = { store: { traffic: { latest: { month: string, organic: number, paid: number, social: number, direct: number, referral: number, source: string } | null, series: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { month: string, visits: number, organic: number, paid: number, social: number, direct: number, referral: number, source: string } }> } } } | null };
 
 export type GetStoreQueryVariables = Exact<{
   domain: string;
 }>;
 
 
-export type GetStoreQuery = { store: { name: string, industry: string | null, category: string | null, currency: string, legacyId: string | null, theme: string | null, firstSeenAt: string, lastScrapedAt: string | null, averageOrderValueUsd: number | null, dropshipperScore: number, screenshotUrl: string | null, emails: Array<string>, domain: string, monthlyVisits: number, isDropshipper: boolean, serviceRating: number, serviceGrade: string, vertical: string | null, countryCode: string | null, sources: Array<string>, metrics: { productCount: number, bestSellerCount: number, appCount: number, medianPriceUsd: number | null, socialFollowers: number, adSpendUsd: number, visitsChangePct: number | null, revenueChangePct: number | null }, conversionRatePct: { low: number, high: number } | null, socials: { instagram: string | null, facebook: string | null, tiktok: string | null, twitter: string | null, youtube: string | null, pinterest: string | null }, apps: Array<{ slug: string, name: string, developer: string | null, category: string | null, pricing: string | null, rating: number | null, reviewCount: number, appStoreUrl: string | null, installCount: number }>, models: { revenue: { model: string, method: string, fields: Array<string>, inputs: Array<{ name: string, number: number | null, boolean: boolean | null, text: string | null }> }, visits: { model: string, method: string, fields: Array<string>, inputs: Array<{ name: string, number: number | null, boolean: boolean | null, text: string | null }> }, rating: { model: string, method: string, fields: Array<string>, inputs: Array<{ name: string, number: number | null, boolean: boolean | null, text: string | null }> }, dropshipper: { model: string, method: string, fields: Array<string>, inputs: Array<{ name: string, number: number | null, boolean: boolean | null, text: string | null }> }, adSpend: { model: string, method: string, fields: Array<string>, inputs: Array<{ name: string, number: number | null, boolean: boolean | null, text: string | null }> } }, observation: { presence: StorePresence, presenceSince: string, lastObservedAt: string | null, nextObservationAt: string, intervalHours: number, failureKind: string | null, movedTo: string | null } | null, monthlyRevenueUsd: { low: number, high: number }, traffic: { latest: { month: string, organic: number, paid: number, social: number, direct: number, referral: number, source: string } | null } } };
+export type GetStoreQuery = { store: { name: string, industry: string | null, category: string | null, currency: string, legacyId: string | null, theme: string | null, firstSeenAt: string, lastScrapedAt: string | null, averageOrderValueUsd: number | null, dropshipperScore: number, screenshotUrl: string | null, emails: Array<string>, domain: string, monthlyVisits: number, isDropshipper: boolean, serviceRating: number, serviceGrade: string, vertical: string | null, countryCode: string | null, sources: Array<string>, metrics: { productCount: number, bestSellerCount: number, appCount: number, medianPriceUsd: number | null, socialFollowers: number, adSpendUsd: number, visitsChangePct: number | null, revenueChangePct: number | null }, conversionRatePct: { low: number, high: number } | null, socials: { instagram: string | null, facebook: string | null, tiktok: string | null, twitter: string | null, youtube: string | null, pinterest: string | null }, apps: Array<{ slug: string, name: string, developer: string | null, category: string | null, pricing: string | null, rating: number | null, reviewCount: number, appStoreUrl: string | null, installCount: number }>, models: { revenue: { model: string, method: string, fields: Array<string>, inputs: Array<{ name: string, number: number | null, boolean: boolean | null, text: string | null }> }, visits: { model: string, method: string, fields: Array<string>, inputs: Array<{ name: string, number: number | null, boolean: boolean | null, text: string | null }> }, rating: { model: string, method: string, fields: Array<string>, inputs: Array<{ name: string, number: number | null, boolean: boolean | null, text: string | null }> }, dropshipper: { model: string, method: string, fields: Array<string>, inputs: Array<{ name: string, number: number | null, boolean: boolean | null, text: string | null }> }, adSpend: { model: string, method: string, fields: Array<string>, inputs: Array<{ name: string, number: number | null, boolean: boolean | null, text: string | null }> } }, observation: { presence: StorePresence, presenceSince: string, lastObservedAt: string | null, nextObservationAt: string, intervalHours: number, failureKind: string | null, movedTo: string | null } | null, monthlyRevenueUsd: { low: number, high: number }, traffic: { latest: { month: string, organic: number, paid: number, social: number, direct: number, referral: number, source: string } | null } } | null };
 
 export type GetUsageQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -245,7 +245,7 @@ export type ListAppStoresQueryVariables = Exact<{
 }>;
 
 
-export type ListAppStoresQuery = { app: { stores: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { domain: string, monthlyVisits: number, isDropshipper: boolean, serviceRating: number, serviceGrade: string, vertical: string | null, countryCode: string | null, sources: Array<string>, monthlyRevenueUsd: { low: number, high: number }, traffic: { latest: { month: string, organic: number, paid: number, social: number, direct: number, referral: number, source: string } | null } } }> } } };
+export type ListAppStoresQuery = { app: { stores: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { domain: string, monthlyVisits: number, isDropshipper: boolean, serviceRating: number, serviceGrade: string, vertical: string | null, countryCode: string | null, sources: Array<string>, monthlyRevenueUsd: { low: number, high: number }, traffic: { latest: { month: string, organic: number, paid: number, social: number, direct: number, referral: number, source: string } | null } } }> } } | null };
 
 export type ListChangesQueryVariables = Exact<{
   filter?: ChangeFilter | null | undefined;
@@ -291,7 +291,7 @@ export type ListStoreAppsQueryVariables = Exact<{
 }>;
 
 
-export type ListStoreAppsQuery = { store: { apps: Array<{ slug: string, name: string, developer: string | null, category: string | null, pricing: string | null, rating: number | null, reviewCount: number, appStoreUrl: string | null, installCount: number }> } };
+export type ListStoreAppsQuery = { store: { apps: Array<{ slug: string, name: string, developer: string | null, category: string | null, pricing: string | null, rating: number | null, reviewCount: number, appStoreUrl: string | null, installCount: number }> } | null };
 
 export type ListStoreHistoryQueryVariables = Exact<{
   domain: string;
@@ -300,7 +300,7 @@ export type ListStoreHistoryQueryVariables = Exact<{
 }>;
 
 
-export type ListStoreHistoryQuery = { store: { history: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { day: string, monthlyVisits: number, serviceRating: number, productCount: number, synthetic: boolean, monthlyRevenueUsd: { low: number, high: number } } }> } } };
+export type ListStoreHistoryQuery = { store: { history: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { day: string, monthlyVisits: number, serviceRating: number, productCount: number, synthetic: boolean, monthlyRevenueUsd: { low: number, high: number } } }> } } | null };
 
 export type ListStoreProductsQueryVariables = Exact<{
   domain: string;
@@ -310,7 +310,7 @@ export type ListStoreProductsQueryVariables = Exact<{
 }>;
 
 
-export type ListStoreProductsQuery = { store: { products: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { domain: string, handle: string, title: string, vendor: string | null, productType: string | null, price: number, compareAtPrice: number | null, currency: string, isBestSeller: boolean, bestSellerRank: number | null, available: boolean, variantCount: number, imageUrl: string | null, publishedAt: string | null, updatedAt: string } }> } } };
+export type ListStoreProductsQuery = { store: { products: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { domain: string, handle: string, title: string, vendor: string | null, productType: string | null, price: number, compareAtPrice: number | null, currency: string, isBestSeller: boolean, bestSellerRank: number | null, available: boolean, variantCount: number, imageUrl: string | null, publishedAt: string | null, updatedAt: string } }> } } | null };
 
 export type ListVerticalStatsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -325,7 +325,7 @@ export type GetScrapeRequestQueryVariables = Exact<{
 }>;
 
 
-export type GetScrapeRequestQuery = { scrapeRequest: { id: string, domain: string, status: ScrapeStatus, force: boolean, callbackUrl: string | null, failureReason: string | null, createdAt: string, updatedAt: string, startedAt: string | null, finishedAt: string | null, expiresAt: string | null } };
+export type GetScrapeRequestQuery = { scrapeRequest: { id: string, domain: string, status: ScrapeStatus, force: boolean, callbackUrl: string | null, failureReason: string | null, createdAt: string, updatedAt: string, startedAt: string | null, finishedAt: string | null, expiresAt: string | null } | null };
 
 export type RequestScrapesBulkMutationVariables = Exact<{
   urls: Array<string> | string;
@@ -386,7 +386,7 @@ export type ListSignalAdsQueryVariables = Exact<{
 }>;
 
 
-export type ListSignalAdsQuery = { signal: { ads: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { id: number, network: AdNetwork, externalId: string, headline: string | null, body: string | null, mediaUrl: string | null, landingUrl: string | null, firstSeenAt: string, lastSeenAt: string, active: boolean } }> } } };
+export type ListSignalAdsQuery = { signal: { ads: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { id: number, network: AdNetwork, externalId: string, headline: string | null, body: string | null, mediaUrl: string | null, landingUrl: string | null, firstSeenAt: string, lastSeenAt: string, active: boolean } }> } } | null };
 
 export type GetSignalAdsOverviewQueryVariables = Exact<{
   domain: string;
@@ -394,7 +394,7 @@ export type GetSignalAdsOverviewQueryVariables = Exact<{
 }>;
 
 
-export type GetSignalAdsOverviewQuery = { signal: { domain: string, adsOverview: { days: number, from: string, to: string, isEstimate: boolean, snapshots: number, method: string, note: string | null, currency: string, daily: Array<{ day: string, afterLaunch: boolean, units: number | null, revenue: number | null, revenueUsd: number | null, activeAds: { meta: number, tiktok: number, google: number, total: number }, newAds: { meta: number, tiktok: number, google: number, total: number } }>, lift: { windowDays: number, daysAfterLaunch: number, otherDays: number, meanUnitsAfterLaunch: number | null, meanUnitsOtherDays: number | null, unitsLiftPercent: number | null, meanRevenueAfterLaunch: number | null, meanRevenueOtherDays: number | null, meanRevenueAfterLaunchUsd: number | null, meanRevenueOtherDaysUsd: number | null, revenueLiftPercent: number | null } | null } } };
+export type GetSignalAdsOverviewQuery = { signal: { domain: string, adsOverview: { days: number, from: string, to: string, isEstimate: boolean, snapshots: number, method: string, note: string | null, currency: string, daily: Array<{ day: string, afterLaunch: boolean, units: number | null, revenue: number | null, revenueUsd: number | null, activeAds: { meta: number, tiktok: number, google: number, total: number }, newAds: { meta: number, tiktok: number, google: number, total: number } }>, lift: { windowDays: number, daysAfterLaunch: number, otherDays: number, meanUnitsAfterLaunch: number | null, meanUnitsOtherDays: number | null, unitsLiftPercent: number | null, meanRevenueAfterLaunch: number | null, meanRevenueOtherDays: number | null, meanRevenueAfterLaunchUsd: number | null, meanRevenueOtherDaysUsd: number | null, revenueLiftPercent: number | null } | null } } | null };
 
 export type ProbeSignalAdsMutationVariables = Exact<{
   domain: string;
@@ -410,14 +410,14 @@ export type ListSignalAppChangesQueryVariables = Exact<{
 }>;
 
 
-export type ListSignalAppChangesQuery = { signal: { appChanges: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { id: string, entity: ChangeEntity, changeType: string, domain: string, subject: string | null, summary: string, oldValue: string | null, newValue: string | null, changePct: number | null, currency: string | null, detectedAt: string } }> } } };
+export type ListSignalAppChangesQuery = { signal: { appChanges: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { id: string, entity: ChangeEntity, changeType: string, domain: string, subject: string | null, summary: string, oldValue: string | null, newValue: string | null, changePct: number | null, currency: string | null, detectedAt: string } }> } } | null };
 
 export type ListSignalAppsQueryVariables = Exact<{
   domain: string;
 }>;
 
 
-export type ListSignalAppsQuery = { signal: { apps: Array<{ slug: string, name: string, developer: string | null, category: string | null, pricing: string | null, rating: number | null, appStoreUrl: string | null, installCount: number, firstSeenAt: string, lastSeenAt: string }> } };
+export type ListSignalAppsQuery = { signal: { apps: Array<{ slug: string, name: string, developer: string | null, category: string | null, pricing: string | null, rating: number | null, appStoreUrl: string | null, installCount: number, firstSeenAt: string, lastSeenAt: string }> } | null };
 
 export type ListSignalProductChangesQueryVariables = Exact<{
   domain: string;
@@ -427,7 +427,7 @@ export type ListSignalProductChangesQueryVariables = Exact<{
 }>;
 
 
-export type ListSignalProductChangesQuery = { signal: { productChangesSince: string, productChanges: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { id: string, entity: ChangeEntity, changeType: string, domain: string, subject: string | null, summary: string, oldValue: string | null, newValue: string | null, changePct: number | null, currency: string | null, detectedAt: string } }> } } };
+export type ListSignalProductChangesQuery = { signal: { productChangesSince: string, productChanges: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { id: string, entity: ChangeEntity, changeType: string, domain: string, subject: string | null, summary: string, oldValue: string | null, newValue: string | null, changePct: number | null, currency: string | null, detectedAt: string } }> } } | null };
 
 export type CreateSignalMutationVariables = Exact<{
   domain: string;
@@ -448,7 +448,7 @@ export type GetSignalQueryVariables = Exact<{
 }>;
 
 
-export type GetSignalQuery = { signal: { domain: string, legacyId: string | null, status: SignalStatus, createdAt: string, updatedAt: string, lastProbeAt: string | null, nextProbeAt: string | null, trackedVariants: Array<{ productHandle: string, variantId: string | null, sku: string | null, title: string, active: boolean }>, probe: { id: number, kind: SignalProbeKind, status: SignalProbeStatus, snapshots: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null } | null } };
+export type GetSignalQuery = { signal: { domain: string, legacyId: string | null, status: SignalStatus, createdAt: string, updatedAt: string, lastProbeAt: string | null, nextProbeAt: string | null, trackedVariants: Array<{ productHandle: string, variantId: string | null, sku: string | null, title: string, active: boolean }>, probe: { id: number, kind: SignalProbeKind, status: SignalProbeStatus, snapshots: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null } | null } | null };
 
 export type ListInsightInboxQueryVariables = Exact<{
   kind?: InsightKind | null | undefined;
@@ -467,7 +467,7 @@ export type ListSignalInsightsQueryVariables = Exact<{
 }>;
 
 
-export type ListSignalInsightsQuery = { signal: { insights: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { id: number, domain: string, kind: InsightKind, title: string, body: string, data: string, createdAt: string } }> } } };
+export type ListSignalInsightsQuery = { signal: { insights: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { id: number, domain: string, kind: InsightKind, title: string, body: string, data: string, createdAt: string } }> } } | null };
 
 export type GetSignalInventoryQueryVariables = Exact<{
   domain: string;
@@ -477,7 +477,7 @@ export type GetSignalInventoryQueryVariables = Exact<{
 }>;
 
 
-export type GetSignalInventoryQuery = { signal: { domain: string, inventory: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { productHandle: string, variantId: string, sku: string | null, title: string, active: boolean, startStock: number | null, endStock: number | null, startAt: string, endAt: string, unitsSold: number, restocks: number, restockedUnits: number, price: number, currency: string } }> } } };
+export type GetSignalInventoryQuery = { signal: { domain: string, inventory: { totalCount: number, pageInfo: { hasNextPage: boolean }, edges: Array<{ node: { productHandle: string, variantId: string, sku: string | null, title: string, active: boolean, startStock: number | null, endStock: number | null, startAt: string, endAt: string, unitsSold: number, restocks: number, restockedUnits: number, price: number, currency: string } }> } } | null };
 
 export type ListSignalsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -492,7 +492,7 @@ export type GetSignalProbeQueryVariables = Exact<{
 }>;
 
 
-export type GetSignalProbeQuery = { signal: { domain: string, probe: { id: number, kind: SignalProbeKind, status: SignalProbeStatus, snapshots: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null } | null } };
+export type GetSignalProbeQuery = { signal: { domain: string, probe: { id: number, kind: SignalProbeKind, status: SignalProbeStatus, snapshots: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null } | null } | null };
 
 export type ProbeSignalMutationVariables = Exact<{
   domain: string;
@@ -507,14 +507,14 @@ export type GetSignalSalesQueryVariables = Exact<{
 }>;
 
 
-export type GetSignalSalesQuery = { signal: { domain: string, sales: { ready: boolean, note: string | null, method: string, from: string, days: Array<{ day: string, units: number, revenue: number, currency: string, revenueUsd: number | null }> } } };
+export type GetSignalSalesQuery = { signal: { domain: string, sales: { ready: boolean, note: string | null, method: string, from: string, days: Array<{ day: string, units: number, revenue: number, currency: string, revenueUsd: number | null }> } } | null };
 
 export type GetSignalStatsQueryVariables = Exact<{
   domain: string;
 }>;
 
 
-export type GetSignalStatsQuery = { signal: { domain: string, stats: { ready: boolean, note: string | null, method: string, snapshots: number, probes: number, firstSnapshotAt: string | null, lastSnapshotAt: string | null, trackedVariants: number, variantsWithoutStock: number, sales: { days: number, units: number, revenue: number, revenuePerDay: number, currency: string, revenueUsd: number | null, unitsPerDay: number, revenuePerDayUsd: number | null, restocks: number, restockedUnits: number } | null, topVariants: Array<{ productHandle: string, variantId: string, sku: string | null, title: string, units: number, revenue: number, currency: string, revenueUsd: number | null }> } } };
+export type GetSignalStatsQuery = { signal: { domain: string, stats: { ready: boolean, note: string | null, method: string, snapshots: number, probes: number, firstSnapshotAt: string | null, lastSnapshotAt: string | null, trackedVariants: number, variantsWithoutStock: number, sales: { days: number, units: number, revenue: number, revenuePerDay: number, currency: string, revenueUsd: number | null, unitsPerDay: number, revenuePerDayUsd: number | null, restocks: number, restockedUnits: number } | null, topVariants: Array<{ productHandle: string, variantId: string, sku: string | null, title: string, units: number, revenue: number, currency: string, revenueUsd: number | null }> } } | null };
 
 export type StopSignalMutationVariables = Exact<{
   domain: string;

@@ -6,7 +6,11 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { schema } from './src/graphql/schema.ts';
-import { discoveryFiles, graphqlFiles, type GeneratedFile } from './rest/codegen/generated-files.ts';
+import {
+  discoveryFiles,
+  graphqlFiles,
+  type GeneratedFile,
+} from './rest/codegen/generated-files.ts';
 import { clientFiles } from './rest/codegen/client-files.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
@@ -21,7 +25,9 @@ const readOrEmpty = (path: string) => {
 };
 
 function apply(files: GeneratedFile[]): string[] {
-  const stale = files.filter((file) => readOrEmpty(file.path) !== file.content).map((file) => file.path);
+  const stale = files
+    .filter((file) => readOrEmpty(file.path) !== file.content)
+    .map((file) => file.path);
   if (!check) {
     for (const file of files) {
       mkdirSync(dirname(join(root, file.path)), { recursive: true });
@@ -37,7 +43,13 @@ stale.push(...apply(await discoveryFiles()));
 stale.push(...apply(await clientFiles(root)));
 
 if (check && stale.length > 0) {
-  console.error(`generated files are stale (run npm run codegen):\n${stale.map((p) => `  ${p}`).join('\n')}`);
+  console.error(
+    `generated files are stale (run npm run codegen):\n${stale.map((p) => `  ${p}`).join('\n')}`,
+  );
   process.exit(1);
 }
-console.log(check ? 'generated files are up to date' : `generated files written${stale.length ? `: ${stale.join(', ')}` : ' (no changes)'}`);
+console.log(
+  check
+    ? 'generated files are up to date'
+    : `generated files written${stale.length ? `: ${stale.join(', ')}` : ' (no changes)'}`,
+);

@@ -4,7 +4,10 @@
 // leaving DATA_DIR clean for a fast next start.
 import { loadConfigOrExit, type Config } from '../src/platform/config.ts';
 import { createLogger, type Logger } from '../src/platform/logger.ts';
-import { openStructuredStore, type StructuredStore } from '../src/platform/database/structured-store.ts';
+import {
+  openStructuredStore,
+  type StructuredStore,
+} from '../src/platform/database/structured-store.ts';
 import { createPubSub } from '../src/platform/pubsub/pubsub.ts';
 import { Shutdown } from '../src/platform/shutdown.ts';
 import type { Services } from '../src/platform/services.ts';
@@ -15,7 +18,6 @@ import { countCatalogStores, seedCatalog, SeedRefusedError } from '../src/seed/s
 import { logSeedProgress } from '../src/seed/seed-progress.ts';
 import { withDemoStorefronts } from '../src/storefront/demo/demo-storefronts.ts';
 import { warmUp } from './warm-up.ts';
-
 
 /** host:port of a connection string, without credentials */
 const hostOf = (url: string) => new URL(url).host;
@@ -33,10 +35,18 @@ function describeRoles(config: Config, structured: StructuredStore) {
 }
 
 /** A first start on an empty catalog seeds SEED_STORES synthetic stores, so the API has data to serve. */
-async function seedIfEmpty(config: Config, logger: Logger, structured: StructuredStore, legacy: LegacyStore): Promise<void> {
+async function seedIfEmpty(
+  config: Config,
+  logger: Logger,
+  structured: StructuredStore,
+  legacy: LegacyStore,
+): Promise<void> {
   if (config.SEED_STORES === 0) return;
   if ((await countCatalogStores(structured.database.pool)) > 0) return;
-  logger.info({ stores: config.SEED_STORES }, 'empty catalog: seeding synthetic stores (SEED_STORES=0 skips this)');
+  logger.info(
+    { stores: config.SEED_STORES },
+    'empty catalog: seeding synthetic stores (SEED_STORES=0 skips this)',
+  );
   try {
     await seedCatalog({
       pool: structured.database.pool,
@@ -64,7 +74,11 @@ async function start(configured: Config, logger: Logger, shutdown: Shutdown): Pr
   const structured = await openStructuredStore(configured, logger, { readReplicas: true });
   shutdown.add('structured store', () => structured.close());
   if (shutdown.requested) return;
-  const demo = await withDemoStorefronts(await withWebhookSecret(configured, structured.database.pool), structured.database.pool, logger);
+  const demo = await withDemoStorefronts(
+    await withWebhookSecret(configured, structured.database.pool),
+    structured.database.pool,
+    logger,
+  );
   shutdown.add('demo storefronts', () => demo.close());
   const { config } = demo;
 
@@ -94,7 +108,9 @@ async function start(configured: Config, logger: Logger, shutdown: Shutdown): Pr
   await app.listen({ host: config.HOST, port: config.PORT });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const url = config.PUBLIC_BASE_URL ?? `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
+  const url =
+    config.PUBLIC_BASE_URL ??
+    `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
   const roles = describeRoles(config, structured);
   logger.info(
     { url, ...roles },

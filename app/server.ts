@@ -9,7 +9,12 @@ import { ApiError } from '../src/platform/errors.ts';
 import { checkHealth } from '../src/platform/health.ts';
 import { isDatabaseUnavailable } from '../src/platform/database/database-errors.ts';
 import type { Services } from '../src/platform/services.ts';
-import { createGraphqlYoga, GRAPHQL_PATH, mountGraphql, operationRunner } from '../src/graphql/yoga.ts';
+import {
+  createGraphqlYoga,
+  GRAPHQL_PATH,
+  mountGraphql,
+  operationRunner,
+} from '../src/graphql/yoga.ts';
 import { PersistedOperations, readManifest } from '../src/graphql/persisted-operations.ts';
 import { DEFAULT_PAGE_SIZE } from '../src/graphql/pagination.ts';
 import { schema } from '../src/graphql/schema.ts';
@@ -18,12 +23,28 @@ import { catalogRoutes, registerRest, routeRunner, type RunRoute } from '../rest
 import { MCP_PATH, mcpResourceMetadataUrl, registerMcp } from '../rest/mcp/index.ts';
 import { registerScrapeDashboard } from '../src/scrapes/dashboard/dashboard-page.ts';
 import { registerStoreScreenshot } from '../src/scrapes/screenshot/screenshot-route.ts';
-import { accessGraphqlPlugin, bearerChallenge, createAccess, registerAccess, trustedProxies, webSocketGate } from '../src/access/index.ts';
+import {
+  accessGraphqlPlugin,
+  bearerChallenge,
+  createAccess,
+  registerAccess,
+  trustedProxies,
+  webSocketGate,
+} from '../src/access/index.ts';
 import { encodeUrlsInPath } from '../src/http/url-in-path.ts';
 import { AccessLog, describeRequest } from '../src/http/access-log.ts';
 import { lazyRequestLogger } from '../src/http/request-logger.ts';
-import { sendError, sendGraphqlError, toApiError, writeClientError } from '../src/http/error-envelope.ts';
-import { DEFAULT_RESPONSE_CACHE_TTL_MS, ResponseCache, responseCachePlugin } from '../src/http/response-cache.ts';
+import {
+  sendError,
+  sendGraphqlError,
+  toApiError,
+  writeClientError,
+} from '../src/http/error-envelope.ts';
+import {
+  DEFAULT_RESPONSE_CACHE_TTL_MS,
+  ResponseCache,
+  responseCachePlugin,
+} from '../src/http/response-cache.ts';
 import { invalidateOnCatalogWrites } from './catalog-invalidation.ts';
 import { registerSecurityHeaders } from '../src/http/security-headers.ts';
 import { registerJsonBodyParser } from '../src/http/json-body.ts';
@@ -59,7 +80,9 @@ const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
   const given = request.headers['x-request-id'];
   // a key pasted into the wrong header would otherwise be echoed back and written into every log line
-  return typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) && !looksLikeApiKey(given) ? given : randomUUID();
+  return typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) && !looksLikeApiKey(given)
+    ? given
+    : randomUUID();
 }
 
 /**
@@ -80,8 +103,14 @@ export async function closeServer(app: FastifyInstance, graceMs: number): Promis
 const routeRunners = new WeakMap<FastifyInstance, RunRoute>();
 export const routeRunnerOf = (app: FastifyInstance): RunRoute | undefined => routeRunners.get(app);
 
-export async function buildServer(services: Services, options: BuildServerOptions = {}): Promise<FastifyInstance> {
-  const logger: FastifyBaseLogger = services.logger.child({ component: 'http' }, { serializers: { req: describeRequest } });
+export async function buildServer(
+  services: Services,
+  options: BuildServerOptions = {},
+): Promise<FastifyInstance> {
+  const logger: FastifyBaseLogger = services.logger.child(
+    { component: 'http' },
+    { serializers: { req: describeRequest } },
+  );
   const app = Fastify({
     loggerInstance: logger,
     logController: new AccessLog(),
@@ -93,7 +122,8 @@ export async function buildServer(services: Services, options: BuildServerOption
     // request.ip, the address the per-address limits count: the TCP peer unless TRUST_PROXY names proxies to believe
     trustProxy: trustedProxies(services.config.TRUST_PROXY),
     // errors Fastify raises before routing (e.g. a malformed URL) bypass the error handler
-    frameworkErrors: (error, _request, reply) => sendError(reply, toApiError(error, BODY_LIMIT_BYTES)),
+    frameworkErrors: (error, _request, reply) =>
+      sendError(reply, toApiError(error, BODY_LIMIT_BYTES)),
     // and failures before a request exists at all (an over-long URL, a malformed request line, too slow)
     clientErrorHandler: writeClientError,
     // a client trickling its headers or body holds a socket (and a stopping server) only this long;
@@ -134,16 +164,31 @@ export async function buildServer(services: Services, options: BuildServerOption
     // a client that hangs up before its request arrived whole (Node's "aborted", code ECONNRESET) is
     // neither a failure of ours nor a database outage: it has gone and reads no answer
     if (request.raw.readableAborted) {
-      request.log.info({ code: (error as NodeJS.ErrnoException).code }, 'client closed the connection during the request');
-      return sendError(reply, new ApiError('bad_request', 'The client closed the connection before its request arrived.', { parameter: 'body', rule: 'must arrive whole' }));
+      request.log.info(
+        { code: (error as NodeJS.ErrnoException).code },
+        'client closed the connection during the request',
+      );
+      return sendError(
+        reply,
+        new ApiError(
+          'bad_request',
+          'The client closed the connection before its request arrived.',
+          { parameter: 'body', rule: 'must arrive whole' },
+        ),
+      );
     }
     const apiError = toApiError(error, BODY_LIMIT_BYTES);
     // an outage (the database restarting) is not a fault of ours: one line, no stack
-    if (isDatabaseUnavailable(apiError)) request.log.warn({ reason: 'database_unavailable' }, 'data store unavailable');
-    else if (apiError.code === 'internal') request.log.error({ err: error }, 'request failed unexpectedly');
+    if (isDatabaseUnavailable(apiError))
+      request.log.warn({ reason: 'database_unavailable' }, 'data store unavailable');
+    else if (apiError.code === 'internal')
+      request.log.error({ err: error }, 'request failed unexpectedly');
     else if (apiError.code === 'query_timeout') request.log.warn({ err: error }, 'query timed out');
     if (apiError.status === 401) {
-      const resourceMetadata = request.routeOptions.url === MCP_PATH ? mcpResourceMetadataUrl(services.config, request) : undefined;
+      const resourceMetadata =
+        request.routeOptions.url === MCP_PATH
+          ? mcpResourceMetadataUrl(services.config, request)
+          : undefined;
       reply.header('www-authenticate', bearerChallenge(apiError, resourceMetadata));
     }
     if (request.routeOptions.url === GRAPHQL_PATH) return sendGraphqlError(reply, apiError);
@@ -154,10 +199,14 @@ export async function buildServer(services: Services, options: BuildServerOption
     const path = request.url.split('?')[0] ?? request.url;
     return sendError(
       reply,
-      new ApiError('not_found', `No route ${request.method} ${path}. See GET /v1/openapi.json for the routes.`, {
-        method: request.method,
-        path,
-      }),
+      new ApiError(
+        'not_found',
+        `No route ${request.method} ${path}. See GET /v1/openapi.json for the routes.`,
+        {
+          method: request.method,
+          path,
+        },
+      ),
     );
   });
 
@@ -173,20 +222,49 @@ export async function buildServer(services: Services, options: BuildServerOption
 
   // One envelop pipeline for both faces: /graphql and every REST route run their operations through
   // it, so charging (the access plugin) and the response cache (after it) apply once to each.
-  const clientDocuments = services.config.PERSISTED_DOCUMENTS_FILE ? readManifest(services.config.PERSISTED_DOCUMENTS_FILE) : {};
+  const clientDocuments = services.config.PERSISTED_DOCUMENTS_FILE
+    ? readManifest(services.config.PERSISTED_DOCUMENTS_FILE)
+    : {};
   const persistedOperations = new PersistedOperations(schema, readManifest(), clientDocuments);
   const ttlMs = services.config.RESPONSE_CACHE_TTL_MS ?? DEFAULT_RESPONSE_CACHE_TTL_MS;
   const cache = ttlMs > 0 ? new ResponseCache({ ttlMs }) : undefined;
-  if (cache) app.addHook('onClose', invalidateOnCatalogWrites(cache, services.pubsub, services.logger, services.db.replicas?.replayBoundMs));
+  if (cache)
+    app.addHook(
+      'onClose',
+      invalidateOnCatalogWrites(
+        cache,
+        services.pubsub,
+        services.logger,
+        services.db.replicas?.replayBoundMs,
+      ),
+    );
   const pipeline = [
     accessGraphqlPlugin(access, { defaultPageSize: DEFAULT_PAGE_SIZE }),
-    ...(cache ? [responseCachePlugin({ cache, isPersisted: (d) => persistedOperations.isPersisted(d), domainOf: storeDomainOf })] : []),
+    ...(cache
+      ? [
+          responseCachePlugin({
+            cache,
+            isPersisted: (d) => persistedOperations.isPersisted(d),
+            domainOf: storeDomainOf,
+          }),
+        ]
+      : []),
   ];
   const yoga = createGraphqlYoga(services, persistedOperations, pipeline);
-  const runRoute = routeRunner(catalogRoutes, persistedOperations, operationRunner(yoga), services.logger);
+  const runRoute = routeRunner(
+    catalogRoutes,
+    persistedOperations,
+    operationRunner(yoga),
+    services.logger,
+  );
   routeRunners.set(app, runRoute);
   const surfaces: ServerPlugin[] = [
-    (scope) => mountGraphql(scope, yoga, persistedOperations, { authorizeWebSocket: webSocketGate(access), jsonLane: options.graphqlJsonLane, webSocketMaxPayloadBytes: BODY_LIMIT_BYTES }),
+    (scope) =>
+      mountGraphql(scope, yoga, persistedOperations, {
+        authorizeWebSocket: webSocketGate(access),
+        jsonLane: options.graphqlJsonLane,
+        webSocketMaxPayloadBytes: BODY_LIMIT_BYTES,
+      }),
     (scope) =>
       registerRest(scope, services, runRoute, {
         resultWindowOf: (request) => {

@@ -20,7 +20,11 @@ import { catalogRoutes, type RunRoute } from '../rest/index.ts';
 import { parseParams } from '../rest/parse-params.ts';
 import type { Logger } from '../src/platform/logger.ts';
 import type { Services } from '../src/platform/services.ts';
-import { PRODUCT_VOCABULARY, resolveProductFilter, titleSearchPage } from '../src/products/product-search.sql.ts';
+import {
+  PRODUCT_VOCABULARY,
+  resolveProductFilter,
+  titleSearchPage,
+} from '../src/products/product-search.sql.ts';
 import { resolveStoreFilter } from '../src/stores/store-filter.ts';
 import { textSearchPage } from '../src/stores/store-search.sql.ts';
 import { STORE_VOCABULARY } from '../src/stores/store-text-search.ts';
@@ -38,7 +42,8 @@ const UNKNOWN_KEY = 'sk_live_warmupwarmupwarmupwarmupwarmup';
 /** the caller the warm-up's routes run as */
 const WARM_UP_CALLER: OpenDevPrincipal = { kind: 'openDev', client: 'warm-up' };
 
-const connectable = (pool: Queryable): pool is pg.Pool => typeof (pool as Partial<pg.Pool>).connect === 'function';
+const connectable = (pool: Queryable): pool is pg.Pool =>
+  typeof (pool as Partial<pg.Pool>).connect === 'function';
 
 /**
  * Two words of a vocabulary: its most common term (read by walking the covering index) and one
@@ -59,16 +64,29 @@ interface SearchWords {
 
 async function warmConnection(pool: Queryable, words: SearchWords): Promise<void> {
   const stores = await resolveStoreFilter(pool, { q: words.stores });
-  if (stores?.textMatch) await textSearchPage(pool, { ...stores, textMatch: stores.textMatch }, 'relevance', { offset: 0, limit: 20 });
+  if (stores?.textMatch)
+    await textSearchPage(pool, { ...stores, textMatch: stores.textMatch }, 'relevance', {
+      offset: 0,
+      limit: 20,
+    });
   const products = await resolveProductFilter(pool, { q: words.products });
-  if (products.textMatch) await titleSearchPage(pool, { ...products, textMatch: products.textMatch }, { offset: 0, limit: 20 });
+  if (products.textMatch)
+    await titleSearchPage(
+      pool,
+      { ...products, textMatch: products.textMatch },
+      { offset: 0, limit: 20 },
+    );
 }
 
 /** The search routes with `words`, then the profile of the first store found, as their handlers run them. */
 async function warmRoutes(runRoute: RunRoute, words: SearchWords): Promise<void> {
   const request = {};
   bindPrincipal(request, WARM_UP_CALLER);
-  const run = (operationId: string, path: Record<string, string>, query: Record<string, string>) => {
+  const run = (
+    operationId: string,
+    path: Record<string, string>,
+    query: Record<string, string>,
+  ) => {
     const route = catalogRoutes.find((r) => r.operationId === operationId);
     if (!route) throw new Error(`no route ${operationId}`);
     return runRoute(route, parseParams(route, path, query), { req: request as never });
@@ -79,13 +97,25 @@ async function warmRoutes(runRoute: RunRoute, words: SearchWords): Promise<void>
   if (domain) await run('getStore', { domain }, {});
 }
 
-export async function warmUp(services: Pick<Services, 'db'>, logger: Logger, runRoute?: RunRoute): Promise<void> {
+export async function warmUp(
+  services: Pick<Services, 'db'>,
+  logger: Logger,
+  runRoute?: RunRoute,
+): Promise<void> {
   const started = performance.now();
   const pools = [...new Set([services.db.pool, services.db.read])];
   try {
     const words: SearchWords = {
-      stores: await catalogWords(services.db.read, STORE_VOCABULARY.table, STORE_VOCABULARY.countColumn),
-      products: await catalogWords(services.db.read, PRODUCT_VOCABULARY.table, PRODUCT_VOCABULARY.countColumn),
+      stores: await catalogWords(
+        services.db.read,
+        STORE_VOCABULARY.table,
+        STORE_VOCABULARY.countColumn,
+      ),
+      products: await catalogWords(
+        services.db.read,
+        PRODUCT_VOCABULARY.table,
+        PRODUCT_VOCABULARY.countColumn,
+      ),
     };
     await Promise.all([
       new KeyAuthenticator(services.db.prisma, logger).warmUp(UNKNOWN_KEY),

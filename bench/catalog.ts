@@ -55,16 +55,26 @@ async function ensureDatabase(url: string): Promise<void> {
 }
 
 /** Seeds (about 15 min and 21 GB on the 2-core machine) unless the catalog is already there. */
-export async function seedOrReuse(url: string, log: (line: string) => void): Promise<'reused' | 'seeded'> {
+export async function seedOrReuse(
+  url: string,
+  log: (line: string) => void,
+): Promise<'reused' | 'seeded'> {
   const existing = await storeCount(url);
   if (existing !== null && existing >= BENCH_STORES) {
     log(`reusing ${existing.toLocaleString('en-US')} stores at ${url}`);
     return 'reused';
   }
-  if (existing) throw new Error(`${url} holds ${existing} stores, not ${BENCH_STORES}: drop it or point BENCH_DATABASE_URL elsewhere`);
+  if (existing)
+    throw new Error(
+      `${url} holds ${existing} stores, not ${BENCH_STORES}: drop it or point BENCH_DATABASE_URL elsewhere`,
+    );
   await ensureDatabase(url);
   log(`seeding ${BENCH_STORES.toLocaleString('en-US')} stores into ${url} (about 15 minutes)`);
-  const run = spawnSync('npx', ['tsx', 'src/seed/cli.ts', '--stores', String(BENCH_STORES), '--database-url', url], { stdio: 'inherit' });
+  const run = spawnSync(
+    'npx',
+    ['tsx', 'src/seed/cli.ts', '--stores', String(BENCH_STORES), '--database-url', url],
+    { stdio: 'inherit' },
+  );
   if (run.status !== 0) throw new Error(`the seeder failed (exit ${run.status})`);
   return 'seeded';
 }
@@ -74,7 +84,12 @@ export async function sampleCatalog(url: string): Promise<CatalogSample> {
   await client.connect();
   try {
     // setseed + ORDER BY random() over a block sample: the same sample shape every run, cheap at 1M rows
-    const stores = await client.query<{ domain: string; id: number; legacyId: string | null; name: string }>(
+    const stores = await client.query<{
+      domain: string;
+      id: number;
+      legacyId: string | null;
+      name: string;
+    }>(
       `SELECT domain, id, legacy_id AS "legacyId", name FROM stores TABLESAMPLE SYSTEM (0.2) REPEATABLE (7) LIMIT 400`,
     );
     const verticals = await client.query<{ v: string }>(
@@ -88,13 +103,18 @@ export async function sampleCatalog(url: string): Promise<CatalogSample> {
       `SELECT title FROM (SELECT title, row_number() OVER () AS n FROM products TABLESAMPLE SYSTEM (0.2) REPEATABLE (7)) sampled
         WHERE n % 20 = 0 LIMIT 600`,
     );
-    const apps = await client.query<{ slug: string }>(`SELECT slug FROM apps ORDER BY install_count DESC, slug LIMIT 8`);
+    const apps = await client.query<{ slug: string }>(
+      `SELECT slug FROM apps ORDER BY install_count DESC, slug LIMIT 8`,
+    );
     return {
       stores: stores.rows.map(({ domain, id, legacyId }) => ({ domain, id, legacyId })),
       storeQueries: searchQueries(stores.rows, QUERIES_PER_KIND.stores).map((query) => query.q),
       verticals: verticals.rows.map((r) => r.v),
       countries: countries.rows.map((r) => r.c.trim()),
-      titleQueries: titleQueries(titles.rows.map((r) => r.title), QUERIES_PER_KIND.titles).map((query) => query.q),
+      titleQueries: titleQueries(
+        titles.rows.map((r) => r.title),
+        QUERIES_PER_KIND.titles,
+      ).map((query) => query.q),
       apps: apps.rows.map((r) => r.slug),
     };
   } finally {

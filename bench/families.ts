@@ -58,7 +58,9 @@ export function buildFamilies(sample: CatalogSample): Family[] {
       name: 'grouped rollup (country x category, median)',
       route: 'GET /v1/stores?groupBy=country&groupBy2=category&groupMetric=median',
       connections: 2,
-      paths: [`/v1/stores?${q({ groupBy: 'country', groupBy2: 'category', groupMetric: 'median' })}`],
+      paths: [
+        `/v1/stores?${q({ groupBy: 'country', groupBy2: 'category', groupMetric: 'median' })}`,
+      ],
       target: { p50Ms: 300, p50From: 'single' },
     },
     {

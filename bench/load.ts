@@ -43,12 +43,15 @@ export async function drive(
       ? { method: 'GET' as const, path: entry }
       : {
           ...entry,
-          ...(entry.body !== undefined ? { headers: { ...headers, 'content-type': 'application/json' } } : {}),
+          ...(entry.body !== undefined
+            ? { headers: { ...headers, 'content-type': 'application/json' } }
+            : {}),
         },
   );
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url: baseUrl, connections, duration: durationS, headers, requests }, (error, done) =>
-      error ? reject(error) : resolve(done),
+    const instance = autocannon(
+      { url: baseUrl, connections, duration: durationS, headers, requests },
+      (error, done) => (error ? reject(error) : resolve(done)),
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       if (statusCode >= 200 && statusCode < 300) durations.push(responseTime);

@@ -25,11 +25,14 @@ const EXPLAIN_RUNS = 5;
 const PROBED_REQUESTS = 5;
 const SLOW_MS = 2_000;
 /** the job queue's polling and the scrape sweep run on their own schedule; they are not the route's */
-const notTheRoute = (text: string) => /graphile_worker/i.test(text) || /^\s*DELETE FROM scrape_requests\b/i.test(text);
+const notTheRoute = (text: string) =>
+  /graphile_worker/i.test(text) || /^\s*DELETE FROM scrape_requests\b/i.test(text);
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s[Math.floor((s.length - 1) / 2)]! + s[Math.ceil((s.length - 1) / 2)]!) / 2 : 0;
+  return s.length
+    ? (s[Math.floor((s.length - 1) / 2)]! + s[Math.ceil((s.length - 1) / 2)]!) / 2
+    : 0;
 };
 
 function newLines(logPath: string, from: number): { statements: Statement[]; size: number } {
@@ -74,8 +77,13 @@ export async function probeFamily(
       const planning: number[] = [];
       // a statement slower than SLOW_MS is timed once: five runs of a multi-second scan add nothing
       for (let i = 0; i < EXPLAIN_RUNS && !(execution[0]! > SLOW_MS); i++) {
-        const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, statement.values);
-        const [plan] = (rows[0] as { 'QUERY PLAN': Array<{ 'Execution Time': number; 'Planning Time': number }> })['QUERY PLAN'];
+        const { rows } = await client.query(
+          `EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`,
+          statement.values,
+        );
+        const [plan] = (
+          rows[0] as { 'QUERY PLAN': Array<{ 'Execution Time': number; 'Planning Time': number }> }
+        )['QUERY PLAN'];
         execution.push(plan!['Execution Time']);
         planning.push(plan!['Planning Time']);
       }
@@ -85,7 +93,13 @@ export async function probeFamily(
   } finally {
     await client.end();
   }
-  return { statements: median(perRequest.map((r) => r.length)), sample, failures, dbExecutionMs, dbPlanningMs };
+  return {
+    statements: median(perRequest.map((r) => r.length)),
+    sample,
+    failures,
+    dbExecutionMs,
+    dbPlanningMs,
+  };
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) text of every data-reading statement of a sample, for bench/plans/. */
@@ -96,8 +110,13 @@ export async function explainText(databaseUrl: string, sample: Statement[]): Pro
     const parts: string[] = [];
     for (const statement of sample) {
       if (!/^\s*(SELECT|WITH)\b/i.test(statement.text)) continue;
-      const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, statement.values);
-      parts.push(`-- ${statement.text}\n-- values: ${JSON.stringify(statement.values)}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+      const { rows } = await client.query(
+        `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`,
+        statement.values,
+      );
+      parts.push(
+        `-- ${statement.text}\n-- values: ${JSON.stringify(statement.values)}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`,
+      );
     }
     return parts.join('\n\n');
   } finally {

@@ -11,7 +11,11 @@ export async function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -26,7 +30,8 @@ export interface Running {
 async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
+    if (child.exitCode !== null)
+      throw new Error(`${url}: the process exited with ${child.exitCode}`);
     try {
       await fetch(url);
       return;
@@ -44,10 +49,14 @@ export async function startNode(
   { preloads = [], readyPath = '/' }: { preloads?: string[]; readyPath?: string } = {},
 ): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', ...preloads.flatMap((p) => ['--import', p]), script], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', ...preloads.flatMap((p) => ['--import', p]), script],
+    {
+      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(`${baseUrl}${readyPath}`, child, 120_000);
   return {
@@ -66,7 +75,18 @@ export async function startNode(
 export function createBenchKey(databaseUrl: string): string {
   const run = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'src/access/keys-cli.ts', 'create', '--account', 'bench', '--plan', 'pro', '--name', 'npm run bench'],
+    [
+      '--import',
+      'tsx',
+      'src/access/keys-cli.ts',
+      'create',
+      '--account',
+      'bench',
+      '--plan',
+      'pro',
+      '--name',
+      'npm run bench',
+    ],
     {
       env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
       encoding: 'utf8',
@@ -77,8 +97,12 @@ export function createBenchKey(databaseUrl: string): string {
 }
 
 export function revokeKey(databaseUrl: string, key: string, prefixLength: number): void {
-  spawnSync(process.execPath, ['--import', 'tsx', 'src/access/keys-cli.ts', 'revoke', key.slice(0, prefixLength)], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  });
+  spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'src/access/keys-cli.ts', 'revoke', key.slice(0, prefixLength)],
+    {
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    },
+  );
 }

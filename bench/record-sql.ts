@@ -6,14 +6,18 @@ import { appendFileSync } from 'node:fs';
 import pg from 'pg';
 
 const logPath = process.env.BENCH_SQL_LOG;
-const asJson = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+const asJson = (_key: string, value: unknown) =>
+  typeof value === 'bigint' ? value.toString() : value;
 if (logPath) {
   const original = pg.Client.prototype.query;
   pg.Client.prototype.query = function recordingQuery(this: pg.Client, ...args: unknown[]) {
     const [first, second] = args;
     const text = typeof first === 'string' ? first : (first as { text?: string } | null)?.text;
-    const values = Array.isArray(second) ? second : (first as { values?: unknown[] } | null)?.values;
-    if (text) appendFileSync(logPath, `${JSON.stringify({ text, values: values ?? [] }, asJson)}\n`);
+    const values = Array.isArray(second)
+      ? second
+      : (first as { values?: unknown[] } | null)?.values;
+    if (text)
+      appendFileSync(logPath, `${JSON.stringify({ text, values: values ?? [] }, asJson)}\n`);
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof original;
 }

@@ -34,7 +34,8 @@ export interface Report {
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : '-');
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 
-const slowestFirst = (r: FamilyResult) => (r.firstAfterRestartMs?.length ? Math.max(...r.firstAfterRestartMs) : Number.NaN);
+const slowestFirst = (r: FamilyResult) =>
+  r.firstAfterRestartMs?.length ? Math.max(...r.firstAfterRestartMs) : Number.NaN;
 
 function verdict(result: FamilyResult): string {
   const { family, loaded, single } = result;
@@ -42,18 +43,23 @@ function verdict(result: FamilyResult): string {
   const misses: string[] = [];
   if (!(p50 <= family.target.p50Ms)) misses.push(`p50 ${ms(p50)} > ${family.target.p50Ms} ms`);
   const p99Target = family.target.p99Ms;
-  if (p99Target !== undefined && !(single.p99Ms <= p99Target)) misses.push(`1-conn p99 ${ms(single.p99Ms)} > ${p99Target} ms`);
+  if (p99Target !== undefined && !(single.p99Ms <= p99Target))
+    misses.push(`1-conn p99 ${ms(single.p99Ms)} > ${p99Target} ms`);
   if (p99Target !== undefined && family.firstAfterRestart && !(slowestFirst(result) <= p99Target)) {
     misses.push(`first after restart ${ms(slowestFirst(result))} > ${p99Target} ms`);
   }
-  if (family.target.minRps && !(loaded.rps >= family.target.minRps)) misses.push(`${int(loaded.rps)} < ${int(family.target.minRps)} req/s`);
-  if (loaded.non2xx || loaded.errors || single.non2xx || single.errors) misses.push('errors or non-2xx');
+  if (family.target.minRps && !(loaded.rps >= family.target.minRps))
+    misses.push(`${int(loaded.rps)} < ${int(family.target.minRps)} req/s`);
+  if (loaded.non2xx || loaded.errors || single.non2xx || single.errors)
+    misses.push('errors or non-2xx');
   return misses.length ? `MISSED (${misses.join('; ')})` : 'met';
 }
 
 const targetText = ({ target, firstAfterRestart }: Family) =>
   `p50 ≤ ${target.p50Ms} ms${target.minRps ? `, ≥ ${int(target.minRps)} req/s` : ''} (${target.p50From === 'loaded' ? 'loaded run' : '1 connection'})` +
-  (target.p99Ms !== undefined ? `, 1-conn p99 ≤ ${target.p99Ms} ms${firstAfterRestart ? ' and the first request after a restart' : ''}` : '');
+  (target.p99Ms !== undefined
+    ? `, 1-conn p99 ≤ ${target.p99Ms} ms${firstAfterRestart ? ' and the first request after a restart' : ''}`
+    : '');
 
 export function writeReport(report: Report, out = 'bench/results'): void {
   writeFileSync(
@@ -118,7 +124,11 @@ export function writeReport(report: Report, out = 'bench/results'): void {
     '## Simple routes: end-to-end p50 (1 connection) minus the database time (target ≤ 2 ms)',
     '',
     ...report.results
-      .filter((r) => ['store profile', 'filtered + sorted store search', 'analytics overview'].includes(r.family.name))
+      .filter((r) =>
+        ['store profile', 'filtered + sorted store search', 'analytics overview'].includes(
+          r.family.name,
+        ),
+      )
       .map((r) => {
         const gap = r.single.p50Ms - (r.probe.dbExecutionMs + r.probe.dbPlanningMs);
         return `- ${r.family.name}: ${ms(r.single.p50Ms)} − ${ms(r.probe.dbExecutionMs + r.probe.dbPlanningMs)} = ${ms(gap)} ms → ${gap <= 2 ? 'met' : 'MISSED'}`;
@@ -155,9 +165,19 @@ function peerTable(peers: readonly PeerResult[]): string[] {
         `| ${p.route} | ${p.connections} | ${int(p.service.rps)} | ${int(p.postgraphile.rps)} | ${int(p.plain.rps)} | ${ratio(p.service.rps, p.postgraphile.rps)} | ${ratio(p.service.rps, p.plain.rps)} | ${ms(p.service.p50Ms)} / ${ms(p.service.p99Ms)} | ${ms(p.postgraphile.p50Ms)} / ${ms(p.postgraphile.p99Ms)} | ${ms(p.plain.p50Ms)} / ${ms(p.plain.p99Ms)} | ${cpu(p.service)} | ${cpu(p.postgraphile)} | ${cpu(p.plain)} |`,
     ),
     ...(peers.some(
-      (p) => p.service.non2xx + p.service.errors + p.postgraphile.non2xx + p.postgraphile.errors + p.plain.non2xx + p.plain.errors > 0,
+      (p) =>
+        p.service.non2xx +
+          p.service.errors +
+          p.postgraphile.non2xx +
+          p.postgraphile.errors +
+          p.plain.non2xx +
+          p.plain.errors >
+        0,
     )
-      ? ['', 'Some runs had non-2xx answers or errors: see peers[].*.non2xx and errors in the JSON.']
+      ? [
+          '',
+          'Some runs had non-2xx answers or errors: see peers[].*.non2xx and errors in the JSON.',
+        ]
       : []),
     '',
   ];

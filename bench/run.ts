@@ -20,7 +20,8 @@ import { explainText, probeFamily, type ProbeResult } from './probe.ts';
 import { createBenchKey, revokeKey, startNode } from './processes.ts';
 import { writeReport, type FamilyResult } from './report.ts';
 
-const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_catalog_1m';
+const databaseUrl =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_catalog_1m';
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
 const warmupS = Number(process.env.BENCH_WARMUP_S ?? 3);
 const singleS = Number(process.env.BENCH_SINGLE_S ?? 5);
@@ -61,7 +62,9 @@ await seedOrReuse(databaseUrl, log);
 const sample = await sampleCatalog(databaseUrl);
 const allFamilies = buildFamilies(sample);
 const families = familyFilter.length
-  ? allFamilies.filter((family) => familyFilter.some((part) => family.name.toLowerCase().includes(part)))
+  ? allFamilies.filter((family) =>
+      familyFilter.some((part) => family.name.toLowerCase().includes(part)),
+    )
   : allFamilies;
 // BENCH_FAMILIES=peers runs the peer comparison alone; any other narrowing leaves it out
 const runPeersToo = familyFilter.length === 0 || familyFilter.includes('peers');
@@ -69,9 +72,15 @@ const runPeersToo = familyFilter.length === 0 || familyFilter.includes('peers');
 // every request end to end through the database and writes its own results (results.uncached.*)
 const cacheTtl = process.env.RESPONSE_CACHE_TTL_MS;
 const cacheOff = cacheTtl !== undefined && Number(cacheTtl) === 0;
-const out = familyFilter.length ? 'bench/results.partial' : cacheOff ? 'bench/results.uncached' : 'bench/results';
+const out = familyFilter.length
+  ? 'bench/results.partial'
+  : cacheOff
+    ? 'bench/results.uncached'
+    : 'bench/results';
 if (families.length === 0 && !runPeersToo)
-  throw new Error(`BENCH_FAMILIES=${process.env.BENCH_FAMILIES} names none of: ${allFamilies.map((f) => f.name).join(', ')}`);
+  throw new Error(
+    `BENCH_FAMILIES=${process.env.BENCH_FAMILIES} names none of: ${allFamilies.map((f) => f.name).join(', ')}`,
+  );
 const key = createBenchKey(databaseUrl);
 const headers = { authorization: `Bearer ${key}` };
 const started = new Date().toISOString();
@@ -115,7 +124,9 @@ try {
     });
     try {
       for (const family of families) {
-        log(`driving ${family.name}: warm-up ${warmupS} s, ${family.connections} connections ${durationS} s, 1 connection ${singleS} s`);
+        log(
+          `driving ${family.name}: warm-up ${warmupS} s, ${family.connections} connections ${durationS} s, 1 connection ${singleS} s`,
+        );
         await drive(service.baseUrl, family.paths, {
           connections: family.connections,
           durationS: warmupS,
@@ -160,7 +171,9 @@ try {
           await fresh.stop();
         }
       }
-      log(`${result.family.name}: first request after a restart ${result.firstAfterRestartMs.map((t) => t.toFixed(1)).join(', ')} ms`);
+      log(
+        `${result.family.name}: first request after a restart ${result.firstAfterRestartMs.map((t) => t.toFixed(1)).join(', ')} ms`,
+      );
     }
   }
 

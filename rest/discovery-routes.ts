@@ -14,7 +14,9 @@ import { buildOpenApiDocument } from './openapi/document.ts';
 const CACHE_CONTROL = 'public, max-age=300';
 
 export function registerDiscoveryRoutes(app: FastifyInstance, services: Services): void {
-  const openapi = JSON.stringify(buildOpenApiDocument({ serverUrl: services.config.PUBLIC_BASE_URL }));
+  const openapi = JSON.stringify(
+    buildOpenApiDocument({ serverUrl: services.config.PUBLIC_BASE_URL }),
+  );
   const docs = renderDocsMarkdown();
   const llms = renderLlmsTxt();
   const root = rootDocument(AUTH_RULE);
@@ -28,7 +30,8 @@ export function registerDiscoveryRoutes(app: FastifyInstance, services: Services
   // a browser gets the page, every other client the JSON document (rest of this file: one type each)
   app.get('/', { config: { servesNoData: true } }, async (request, reply) => {
     reply.header('cache-control', CACHE_CONTROL).header('vary', 'Accept');
-    if (prefersHtml(request.headers.accept)) return reply.type('text/html; charset=utf-8').send(rootHtml);
+    if (prefersHtml(request.headers.accept))
+      return reply.type('text/html; charset=utf-8').send(rootHtml);
     return reply.type('application/json; charset=utf-8').send(root);
   });
   send('/v1/llms.txt', 'text/plain; charset=utf-8', llms);

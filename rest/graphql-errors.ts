@@ -11,23 +11,48 @@ import type { Logger } from '../src/platform/logger.ts';
 const REST_PARAMETER: Record<string, string> = { first: 'limit', after: 'offset' };
 
 /** An argument error about `first` or `after`, told in the REST parameter the caller sent. */
-function inRestTerms(message: string, details: Record<string, unknown> | null): [string, Record<string, unknown> | null] {
+function inRestTerms(
+  message: string,
+  details: Record<string, unknown> | null,
+): [string, Record<string, unknown> | null] {
   const parameter = typeof details?.parameter === 'string' ? details.parameter : undefined;
   const rest = parameter && REST_PARAMETER[parameter];
   if (!rest) return [message, details];
-  return [message.replace(`Invalid ${parameter}:`, `Invalid ${rest}:`), { ...details, parameter: rest }];
+  return [
+    message.replace(`Invalid ${parameter}:`, `Invalid ${rest}:`),
+    { ...details, parameter: rest },
+  ];
 }
 
-export function toApiError(errors: readonly GraphQLError[], logger: Logger, operationName: string): ApiError {
+export function toApiError(
+  errors: readonly GraphQLError[],
+  logger: Logger,
+  operationName: string,
+): ApiError {
   const first = errors[0];
   const original = first?.originalError;
-  if (original instanceof ApiError && !Object.hasOwn(REST_PARAMETER, String(original.details?.parameter))) return original;
+  if (
+    original instanceof ApiError &&
+    !Object.hasOwn(REST_PARAMETER, String(original.details?.parameter))
+  )
+    return original;
   const code = first?.extensions?.code;
   if (first && isErrorCode(code)) {
-    const [message, details] = inRestTerms(first.message, (first.extensions.details ?? null) as Record<string, unknown> | null);
+    const [message, details] = inRestTerms(
+      first.message,
+      (first.extensions.details ?? null) as Record<string, unknown> | null,
+    );
     const retryAfter = first.extensions.retryAfter;
-    return new ApiError(code, message, details, typeof retryAfter === 'number' ? retryAfter : undefined);
+    return new ApiError(
+      code,
+      message,
+      details,
+      typeof retryAfter === 'number' ? retryAfter : undefined,
+    );
   }
-  logger.error({ err: first?.originalError ?? first, errors, operationName }, 'REST operation failed');
+  logger.error(
+    { err: first?.originalError ?? first, errors, operationName },
+    'REST operation failed',
+  );
   return new ApiError('internal', 'Internal server error.');
 }

@@ -24,7 +24,12 @@ export interface RestOptions {
   exportPageSize?: number;
 }
 
-export async function registerRest(app: FastifyInstance, services: Services, runRoute: RunRoute, options: RestOptions): Promise<void> {
+export async function registerRest(
+  app: FastifyInstance,
+  services: Services,
+  runRoute: RunRoute,
+  options: RestOptions,
+): Promise<void> {
   for (const route of catalogRoutes) registerCatalogRoute(app, runRoute, route, options);
   registerDiscoveryRoutes(app, services);
   await registerReferencePage(app);
@@ -33,7 +38,12 @@ export async function registerRest(app: FastifyInstance, services: Services, run
 /** each request's parameters, parsed once in preValidation */
 const parsedParams = new WeakMap<object, Record<string, unknown>>();
 
-function registerCatalogRoute(app: FastifyInstance, runRoute: RunRoute, route: RestRoute, options: RestOptions): void {
+function registerCatalogRoute(
+  app: FastifyInstance,
+  runRoute: RunRoute,
+  route: RestRoute,
+  options: RestOptions,
+): void {
   const querySchema = callerQueryOf(route);
   app.route({
     method: route.method,
@@ -41,7 +51,10 @@ function registerCatalogRoute(app: FastifyInstance, runRoute: RunRoute, route: R
     // the caller's parameters are checked before anything runs: a request refused as malformed is
     // never executed, so it counts against nothing
     preValidation: async (request) => {
-      parsedParams.set(request, { ...parseParams(route, request.params, request.query, querySchema), ...parseBody(route, request.body) });
+      parsedParams.set(request, {
+        ...parseParams(route, request.params, request.query, querySchema),
+        ...parseBody(route, request.body),
+      });
     },
     handler: async (request, reply) => {
       const params = parsedParams.get(request)!;

@@ -14,7 +14,10 @@ export function connectionArgs({ limit, offset }: Pagination): { first: number; 
   return offset > 0 ? { first: limit, after: offsetToCursor(offset - 1) } : { first: limit };
 }
 
-export function listEnvelope<TNode>(connection: ConnectionPage<TNode>, { limit, offset }: Pagination) {
+export function listEnvelope<TNode>(
+  connection: ConnectionPage<TNode>,
+  { limit, offset }: Pagination,
+) {
   const data = connection.edges.map((edge) => edge.node);
   return {
     data,
@@ -31,5 +34,14 @@ export function listEnvelope<TNode>(connection: ConnectionPage<TNode>, { limit, 
 /** One page of a list the operation returns whole (a watch's daily sales): the contract's limit/offset over it. */
 export function pageOfList<T>(items: readonly T[], { limit, offset }: Pagination) {
   const data = items.slice(offset, offset + limit);
-  return { data, page: { limit, offset, count: data.length, hasMore: offset + data.length < items.length, total: items.length } };
+  return {
+    data,
+    page: {
+      limit,
+      offset,
+      count: data.length,
+      hasMore: offset + data.length < items.length,
+      total: items.length,
+    },
+  };
 }

@@ -18,14 +18,23 @@ export function integerParam(range: { min: number; max?: number }) {
       ? `must be an integer of at least ${range.min}`
       : `must be an integer from ${range.min} to ${range.max}`;
   const base = z.number({ error: rule }).int({ error: rule }).min(range.min, { error: rule });
-  return z.preprocess(fromText(INTEGER), range.max === undefined ? base : base.max(range.max, { error: rule }));
+  return z.preprocess(
+    fromText(INTEGER),
+    range.max === undefined ? base : base.max(range.max, { error: rule }),
+  );
 }
 
 /** A finite decimal number written plainly (no exponent, no Infinity/NaN, no hex). */
 export function numberParam(range: { min?: number } = {}) {
-  const rule = range.min === undefined ? 'must be a finite number' : `must be a finite number of at least ${range.min}`;
+  const rule =
+    range.min === undefined
+      ? 'must be a finite number'
+      : `must be a finite number of at least ${range.min}`;
   const base = z.number({ error: rule });
-  return z.preprocess(fromText(DECIMAL), range.min === undefined ? base : base.min(range.min, { error: rule }));
+  return z.preprocess(
+    fromText(DECIMAL),
+    range.min === undefined ? base : base.min(range.min, { error: rule }),
+  );
 }
 
 /** Only the words true and false: "1", "yes" or an empty value are rejected, not guessed. */

@@ -5,13 +5,19 @@ import { ApiError } from '../src/platform/errors.ts';
 import type { RestRoute } from './route.ts';
 
 /** `querySchema`: the route's query parameters, or REST's wider set (an exportable list's `format`). */
-export function parseParams(route: RestRoute, pathParams: unknown, query: unknown, querySchema: z.ZodObject = route.query): Record<string, unknown> {
+export function parseParams(
+  route: RestRoute,
+  pathParams: unknown,
+  query: unknown,
+  querySchema: z.ZodObject = route.query,
+): Record<string, unknown> {
   const rawQuery = (query ?? {}) as Record<string, unknown>;
   for (const [name, value] of Object.entries(rawQuery)) {
     if (Array.isArray(value)) throw invalid(name, 'must be given once');
   }
   const path = route.pathParams.safeParse(pathParams ?? {});
-  if (!path.success) throw fromIssue(path.error.issues[0], route.pathParams, pathParams as Record<string, unknown>);
+  if (!path.success)
+    throw fromIssue(path.error.issues[0], route.pathParams, pathParams as Record<string, unknown>);
   const parsedQuery = querySchema.safeParse(rawQuery);
   if (!parsedQuery.success) throw fromIssue(parsedQuery.error.issues[0], querySchema, rawQuery);
   return { ...path.data, ...parsedQuery.data };
@@ -21,7 +27,10 @@ export function parseParams(route: RestRoute, pathParams: unknown, query: unknow
 export function parseBody(route: RestRoute, body: unknown): Record<string, unknown> {
   if (!route.body) return {};
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError('bad_request', 'The request body must be a JSON object.', { parameter: 'body', rule: 'must be a JSON object' });
+    throw new ApiError('bad_request', 'The request body must be a JSON object.', {
+      parameter: 'body',
+      rule: 'must be a JSON object',
+    });
   }
   const parsed = route.body.safeParse(body);
   if (parsed.success) return parsed.data;
@@ -32,14 +41,23 @@ export function parseBody(route: RestRoute, body: unknown): Record<string, unkno
   }
   const parameter = String(issue?.path[0] ?? 'body');
   const rule = issue?.message ?? 'is invalid';
-  return invalidBody(parameter, (body as Record<string, unknown>)[parameter] === undefined && issue?.path.length === 1 ? `is required: ${rule}` : rule);
+  return invalidBody(
+    parameter,
+    (body as Record<string, unknown>)[parameter] === undefined && issue?.path.length === 1
+      ? `is required: ${rule}`
+      : rule,
+  );
 }
 
 function invalidBody(parameter: string, rule: string): never {
   throw invalid(parameter, rule);
 }
 
-function fromIssue(issue: z.core.$ZodIssue | undefined, querySchema: z.ZodObject, raw: Record<string, unknown>): ApiError {
+function fromIssue(
+  issue: z.core.$ZodIssue | undefined,
+  querySchema: z.ZodObject,
+  raw: Record<string, unknown>,
+): ApiError {
   if (issue?.code === 'unrecognized_keys') {
     const accepted = Object.keys(querySchema.shape);
     const rule = accepted.length
@@ -47,11 +65,18 @@ function fromIssue(issue: z.core.$ZodIssue | undefined, querySchema: z.ZodObject
       : 'unknown parameter; this route takes no query parameters';
     // details name the first; the message names them all
     const [first = 'query'] = issue.keys;
-    return new ApiError('bad_request', `Unknown query parameter ${issue.keys.join(', ')}: ${rule}`, { parameter: first, rule });
+    return new ApiError(
+      'bad_request',
+      `Unknown query parameter ${issue.keys.join(', ')}: ${rule}`,
+      { parameter: first, rule },
+    );
   }
   const parameter = String(issue?.path[0] ?? 'request');
   const rule = issue?.message ?? 'is invalid';
-  return invalid(parameter, raw[parameter] === undefined && issue?.path.length === 1 ? `is required: ${rule}` : rule);
+  return invalid(
+    parameter,
+    raw[parameter] === undefined && issue?.path.length === 1 ? `is required: ${rule}` : rule,
+  );
 }
 
 function invalid(parameter: string, rule: string): ApiError {

@@ -14,7 +14,8 @@ export const TAGS = {
   Analytics: 'Market analytics: coverage, verticals, countries and movers.',
   Apps: 'Platform apps and the stores observed running them.',
   Scrapes: 'On-demand scrapes of stores: queue, poll, or receive a webhook.',
-  Signals: 'Per-account watches on competitor stores: probes, estimated sales, inventory, insights, ads and changes.',
+  Signals:
+    'Per-account watches on competitor stores: probes, estimated sales, inventory, insights, ads and changes.',
   Usage: "The calling key's quotas and rate limits today.",
 } as const;
 export type Tag = keyof typeof TAGS;
@@ -26,9 +27,11 @@ export type Tag = keyof typeof TAGS;
  */
 export type Found<TData> = { [K in keyof TData]: NonNullable<TData[K]> };
 
-type Params<TPath extends z.ZodObject, TQuery extends z.ZodObject, TBody extends z.ZodObject = typeof noBody> = z.output<TPath> &
-  z.output<TQuery> &
-  z.output<TBody>;
+type Params<
+  TPath extends z.ZodObject,
+  TQuery extends z.ZodObject,
+  TBody extends z.ZodObject = typeof noBody,
+> = z.output<TPath> & z.output<TQuery> & z.output<TBody>;
 
 export interface RouteSpec<
   TData,

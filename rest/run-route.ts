@@ -15,7 +15,11 @@ export interface RouteAnswer {
 }
 
 /** Throws the route's ApiError (bad_request, not_found, rate_limited, …) when the operation fails. */
-export type RunRoute = (route: RestRoute, params: Record<string, unknown>, serverContext: ServerContext) => Promise<RouteAnswer>;
+export type RunRoute = (
+  route: RestRoute,
+  params: Record<string, unknown>,
+  serverContext: ServerContext,
+) => Promise<RouteAnswer>;
 
 export function routeRunner(
   routes: readonly RestRoute[],
@@ -28,7 +32,11 @@ export function routeRunner(
   return async (route, params, serverContext) => {
     const operation = operationOf.get(route);
     if (!operation) throw new Error(`${route.operationId} is not in the route table`);
-    const result = await runOperation(operation, withoutUndefined(route.variables(params)), serverContext);
+    const result = await runOperation(
+      operation,
+      withoutUndefined(route.variables(params)),
+      serverContext,
+    );
     if (result.errors?.length) throw toApiError(result.errors, logger, operation.name);
     const body = route.respond(result.data as Found<unknown>, params);
     return { status: route.status?.(body) ?? 200, body };

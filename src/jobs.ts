@@ -19,7 +19,10 @@ export const jobFeatures = (services: Services) => [
     name: 'month-partitions',
     tasks: {},
     sweep: monthPartitionUpkeep({
-      retention: { history: services.config.HISTORY_RETENTION_MONTHS, signals: services.config.SIGNALS_RETENTION_MONTHS },
+      retention: {
+        history: services.config.HISTORY_RETENTION_MONTHS,
+        signals: services.config.SIGNALS_RETENTION_MONTHS,
+      },
       clock: services.clock ?? (() => new Date()),
       logger: services.logger,
     }),

@@ -12,21 +12,28 @@ import { createPubSub } from './platform/pubsub/pubsub.ts';
 import type { Services } from './platform/services.ts';
 import { Shutdown } from './platform/shutdown.ts';
 
-
 const configured = loadConfigOrExit();
 if (!configured.DATABASE_URL) {
-  process.stderr.write('npm run worker needs DATABASE_URL: the embedded PostgreSQL runs inside the gateway, whose in-process worker serves it.\n');
+  process.stderr.write(
+    'npm run worker needs DATABASE_URL: the embedded PostgreSQL runs inside the gateway, whose in-process worker serves it.\n',
+  );
   process.exit(1);
 }
 
-const logger = createLogger(configured.LOG_LEVEL, undefined, configured.LOG_FORMAT).child({ process: 'worker' });
+const logger = createLogger(configured.LOG_LEVEL, undefined, configured.LOG_FORMAT).child({
+  process: 'worker',
+});
 const shutdown = new Shutdown(logger);
 shutdown.exitOnSignals(['SIGINT', 'SIGTERM']);
 
 async function start(): Promise<void> {
   const structured = await openStructuredStore(configured, logger);
   shutdown.add('structured store', () => structured.close());
-  const demo = await withDemoStorefronts(await withWebhookSecret(configured, structured.database.pool), structured.database.pool, logger);
+  const demo = await withDemoStorefronts(
+    await withWebhookSecret(configured, structured.database.pool),
+    structured.database.pool,
+    logger,
+  );
   shutdown.add('demo storefronts', () => demo.close());
   const { config } = demo;
   const legacy = await openLegacyStore({ config, pool: structured.database.pool, logger });

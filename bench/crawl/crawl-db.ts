@@ -36,7 +36,9 @@ export class CrawlDatabase {
     const client = new pg.Client({ connectionString: admin.toString() });
     await client.connect();
     try {
-      const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+        name,
+      ]);
       if (rowCount === 0) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
     } finally {
       await client.end();
@@ -72,7 +74,9 @@ export class CrawlDatabase {
 
   /** Candidates being validated or due for it (a storefront that was busy or down is retried later: not waited for). */
   async candidatesOpen(): Promise<number> {
-    const { rows: [row] } = await this.pool.query<{ n: number }>(
+    const {
+      rows: [row],
+    } = await this.pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM catalog_candidates WHERE status = 'queued' OR (status = 'pending' AND next_at <= now())`,
     );
     return row!.n;
@@ -83,8 +87,13 @@ export class CrawlDatabase {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query(`UPDATE observation_schedule SET next_at = now() + interval '30 days' WHERE store_id <> ALL($1::int[])`, [storeIds]);
-      const { rows: [row] } = await client.query<{ now: Date }>(
+      await client.query(
+        `UPDATE observation_schedule SET next_at = now() + interval '30 days' WHERE store_id <> ALL($1::int[])`,
+        [storeIds],
+      );
+      const {
+        rows: [row],
+      } = await client.query<{ now: Date }>(
         `UPDATE observation_schedule SET next_at = now(), queued_at = NULL WHERE store_id = ANY($1::int[]) RETURNING now() AS now`,
         [storeIds],
       );
@@ -102,37 +111,58 @@ export class CrawlDatabase {
 
   /** Nothing due: the bench's workers start idle. */
   async nothingDue(): Promise<void> {
-    await this.pool.query(`UPDATE observation_schedule SET next_at = now() + interval '30 days', queued_at = NULL`);
+    await this.pool.query(
+      `UPDATE observation_schedule SET next_at = now() + interval '30 days', queued_at = NULL`,
+    );
   }
 
   async workersSeen(since: Date): Promise<number> {
-    const { rows: [row] } = await this.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM crawler_workers WHERE seen_at >= $1', [since]);
+    const {
+      rows: [row],
+    } = await this.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM crawler_workers WHERE seen_at >= $1',
+      [since],
+    );
     return row!.n;
   }
 
   async progress(storeIds: readonly number[], since: Date): Promise<RunProgress> {
-    const { rows: [row] } = await this.pool.query<{ observed: number; rows: number; last: Date | null }>(
+    const {
+      rows: [row],
+    } = await this.pool.query<{ observed: number; rows: number; last: Date | null }>(
       `SELECT count(DISTINCT store_id)::int AS observed, count(*)::int AS rows, max(finished_at) AS last
          FROM observation_log WHERE store_id = ANY($1::int[]) AND started_at >= $2`,
       [storeIds, since],
     );
-    return { observed: row!.observed, duplicated: row!.rows - row!.observed, lastFinishedAt: row!.last };
+    return {
+      observed: row!.observed,
+      duplicated: row!.rows - row!.observed,
+      lastFinishedAt: row!.last,
+    };
   }
 
   /** Observations claimed or running (none once a run has drained). */
   async inFlight(): Promise<number> {
-    const { rows: [row] } = await this.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM observation_schedule WHERE queued_at IS NOT NULL');
+    const {
+      rows: [row],
+    } = await this.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM observation_schedule WHERE queued_at IS NOT NULL',
+    );
     return row!.n;
   }
 
   async figures(storeIds: readonly number[], since: Date): Promise<RunFigures> {
     const progress = await this.progress(storeIds, since);
-    const { rows: [durations] } = await this.pool.query<{ p50: number | null; p99: number | null }>(
+    const {
+      rows: [durations],
+    } = await this.pool.query<{ p50: number | null; p99: number | null }>(
       `SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50, percentile_disc(0.99) WITHIN GROUP (ORDER BY duration_ms) AS p99
          FROM observation_log WHERE store_id = ANY($1::int[]) AND started_at >= $2`,
       [storeIds, since],
     );
-    const { rows: [changes] } = await this.pool.query<{ recorded: number; stores: number }>(
+    const {
+      rows: [changes],
+    } = await this.pool.query<{ recorded: number; stores: number }>(
       `SELECT coalesce(sum(changes), 0)::int AS recorded, count(DISTINCT store_id) FILTER (WHERE changes > 0)::int AS stores
          FROM observation_log WHERE store_id = ANY($1::int[]) AND started_at >= $2`,
       [storeIds, since],

@@ -45,7 +45,8 @@ export interface CrawlReport {
 export const TARGET_PER_WORKER = 12;
 
 /** Whether every run kept to one request in flight per host (the bench fails otherwise). */
-export const oneRequestPerHost = (runs: readonly CrawlRun[]): boolean => runs.every((run) => run.maxInFlightPerHost <= 1);
+export const oneRequestPerHost = (runs: readonly CrawlRun[]): boolean =>
+  runs.every((run) => run.maxInFlightPerHost <= 1);
 
 function verdict(run: CrawlRun, single: CrawlRun | undefined): string {
   const misses: string[] = [];
@@ -55,7 +56,8 @@ function verdict(run: CrawlRun, single: CrawlRun | undefined): string {
   if (run.missed > 0) misses.push(`${run.missed} missed`);
   if (run.workersCrashed > 0) misses.push(`${run.workersCrashed} worker(s) exited by themselves`);
   if (run.duplicated > 0) misses.push(`${run.duplicated} duplicated`);
-  if (run.maxInFlightPerHost > 1) misses.push(`${run.maxInFlightPerHost} requests in flight to ${run.maxInFlightHost}`);
+  if (run.maxInFlightPerHost > 1)
+    misses.push(`${run.maxInFlightPerHost} requests in flight to ${run.maxInFlightHost}`);
   if (single && run.workers > 1 && run.killedWorkerAfter === null) {
     const scale = run.storesPerSecond / single.storesPerSecond;
     if (scale < 0.8 * run.workers) misses.push(`×${scale.toFixed(2)} of one worker`);
@@ -68,7 +70,8 @@ export function writeCrawlReport(base: string, report: CrawlReport): void {
   const single = report.runs.find((r) => r.workers === 1 && r.killedWorkerAfter === null);
   const rows = report.runs.map((run) =>
     [
-      run.workers + (run.killedWorkerAfter !== null ? ` (one killed after ${run.killedWorkerAfter})` : ''),
+      run.workers +
+        (run.killedWorkerAfter !== null ? ` (one killed after ${run.killedWorkerAfter})` : ''),
       run.storefronts.toLocaleString('en-US'),
       run.storesPerSecond.toFixed(2),
       (run.storesPerSecond / run.workers).toFixed(2),
@@ -78,7 +81,9 @@ export function writeCrawlReport(base: string, report: CrawlReport): void {
       run.p50ObservationMs ?? '-',
       run.p99ObservationMs ?? '-',
       run.seconds,
-      Object.entries(run.outcomes).map(([outcome, n]) => `${outcome} ${n}`).join(', '),
+      Object.entries(run.outcomes)
+        .map(([outcome, n]) => `${outcome} ${n}`)
+        .join(', '),
       `${run.changesRecorded.toLocaleString('en-US')} on ${run.storesChanged.toLocaleString('en-US')} stores`,
       run.loadAverageBefore.join(' / '),
       verdict(run, single),

@@ -23,16 +23,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlDatabase, type RunFigures } from './crawl-db.ts';
 import { oneRequestPerHost, writeCrawlReport, type CrawlRun } from './report.ts';
 
-const databaseUrl = process.env.CRAWL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_crawl';
+const databaseUrl =
+  process.env.CRAWL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_crawl';
 const storeCount = Number(process.env.CRAWL_STORES ?? 10_000);
-const runPlan = (process.env.CRAWL_RUNS ?? '1,2,2k').split(',').map((part) => ({ workers: Number.parseInt(part, 10), kill: part.trim().endsWith('k') }));
+const runPlan = (process.env.CRAWL_RUNS ?? '1,2,2k')
+  .split(',')
+  .map((part) => ({ workers: Number.parseInt(part, 10), kill: part.trim().endsWith('k') }));
 const workerConcurrency = Number(process.env.CRAWL_WORKER_CONCURRENCY ?? 64);
 const stallTimeoutMs = Number(process.env.CRAWL_TIMEOUT_S ?? 180) * 1000;
 const FARM_DOMAIN = 'farm.test';
-const log = (line: string) => process.stderr.write(`[bench:crawl] ${new Date().toISOString().slice(11, 19)} ${line}\n`);
+const log = (line: string) =>
+  process.stderr.write(`[bench:crawl] ${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
 if (runPlan.some((r) => !(r.workers >= 1) || (r.kill && r.workers < 2))) {
-  throw new Error(`CRAWL_RUNS=${process.env.CRAWL_RUNS}: each run is a worker count (1, 2, …), "k" after one of at least 2 kills a worker`);
+  throw new Error(
+    `CRAWL_RUNS=${process.env.CRAWL_RUNS}: each run is a worker count (1, 2, …), "k" after one of at least 2 kills a worker`,
+  );
 }
 
 interface Farm {
@@ -42,9 +48,21 @@ interface Farm {
 }
 
 async function startFarm(): Promise<Farm> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/storefront-farm/serve.ts', '--stores', String(storeCount), '--domain', FARM_DOMAIN], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'test/support/storefront-farm/serve.ts',
+      '--stores',
+      String(storeCount),
+      '--domain',
+      FARM_DOMAIN,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const first = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the farm exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', resolve);
@@ -75,7 +93,10 @@ const workerEnv = (farm: Farm, workers: number) => ({
 });
 
 function startWorker(farm: Farm, workers: number): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { env: workerEnv(farm, workers), stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+    env: workerEnv(farm, workers),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 /** Puts the farm's stores in the catalog: imported as candidates, validated by discovery (one worker pool, full speed). */
@@ -86,12 +107,20 @@ async function importFarm(db: CrawlDatabase, farm: Farm): Promise<number[]> {
     return scheduled;
   }
   const file = join(tmpdir(), `farm-domains-${process.pid}.txt`);
-  writeFileSync(file, Array.from({ length: storeCount }, (_, i) => `s${i}.${FARM_DOMAIN}`).join('\n'));
-  const imported = spawnSync(process.execPath, ['--import', 'tsx', 'src/catalog/catalog-cli.ts', 'import', file], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  });
-  if (imported.status !== 0) throw new Error(`npm run catalog -- import failed: ${imported.stderr}`);
+  writeFileSync(
+    file,
+    Array.from({ length: storeCount }, (_, i) => `s${i}.${FARM_DOMAIN}`).join('\n'),
+  );
+  const imported = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'src/catalog/catalog-cli.ts', 'import', file],
+    {
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    },
+  );
+  if (imported.status !== 0)
+    throw new Error(`npm run catalog -- import failed: ${imported.stderr}`);
   log(`imported ${storeCount} farm domains: ${imported.stdout.trim().split('\n').pop()}`);
   const workers = [startWorker(farm, 2), startWorker(farm, 2)];
   try {
@@ -101,7 +130,8 @@ async function importFarm(db: CrawlDatabase, farm: Farm): Promise<number[]> {
       await sleep(5_000);
       const now = await db.candidatesOpen();
       if (now !== open) lastChange = Date.now();
-      if (Date.now() - lastChange > stallTimeoutMs) throw new Error(`discovery stalled with ${now} candidates open`);
+      if (Date.now() - lastChange > stallTimeoutMs)
+        throw new Error(`discovery stalled with ${now} candidates open`);
       open = now;
       log(`discovery: ${open} candidates still open`);
     }
@@ -113,7 +143,12 @@ async function importFarm(db: CrawlDatabase, farm: Farm): Promise<number[]> {
   return scheduled;
 }
 
-async function runOnce(db: CrawlDatabase, farm: Farm, storeIds: number[], plan: { workers: number; kill: boolean }): Promise<CrawlRun> {
+async function runOnce(
+  db: CrawlDatabase,
+  farm: Farm,
+  storeIds: number[],
+  plan: { workers: number; kill: boolean },
+): Promise<CrawlRun> {
   await fetch(`http://127.0.0.1:${farm.port}/__farm/epoch`, { method: 'POST' });
   await db.nothingDue();
   await fetch(`http://127.0.0.1:${farm.port}/__farm/in-flight`, { method: 'DELETE' });
@@ -122,18 +157,22 @@ async function runOnce(db: CrawlDatabase, farm: Farm, storeIds: number[], plan: 
   let killedAt: number | null = null;
   // a worker that dies by itself (e.g. PostgreSQL refusing connections to a machine shared with other work) is reported
   let crashed = 0;
-  for (const worker of workers) worker.once('exit', (code, signal) => {
-    if (signal !== 'SIGKILL' && signal !== 'SIGTERM' && code !== 0) crashed++;
-  });
+  for (const worker of workers)
+    worker.once('exit', (code, signal) => {
+      if (signal !== 'SIGKILL' && signal !== 'SIGTERM' && code !== 0) crashed++;
+    });
   try {
     // the run starts when every worker is up (tsx compiles the service first): no worker gets a head start
     while ((await db.workersSeen(booted)) < plan.workers) {
-      if (workers.some((w) => w.exitCode !== null)) throw new Error('a worker exited during start-up');
+      if (workers.some((w) => w.exitCode !== null))
+        throw new Error('a worker exited during start-up');
       await sleep(500);
     }
     const loadBefore = loadavg();
     const startedAt = await db.makeDue(storeIds);
-    log(`run: ${plan.workers} worker(s)${plan.kill ? ', one killed mid-run' : ''}, ${storeIds.length} stores due at ${startedAt.toISOString()}`);
+    log(
+      `run: ${plan.workers} worker(s)${plan.kill ? ', one killed mid-run' : ''}, ${storeIds.length} stores due at ${startedAt.toISOString()}`,
+    );
     let progress = await db.progress(storeIds, startedAt);
     let lastChange = Date.now();
     while (progress.observed < storeIds.length || (await db.inFlight()) > 0) {
@@ -150,13 +189,20 @@ async function runOnce(db: CrawlDatabase, farm: Farm, storeIds: number[], plan: 
         log(`no progress for ${stallTimeoutMs / 1000} s: ending the run`);
         break;
       }
-      log(`  ${progress.observed}/${storeIds.length} observed${progress.duplicated ? `, ${progress.duplicated} duplicated` : ''}`);
+      log(
+        `  ${progress.observed}/${storeIds.length} observed${progress.duplicated ? `, ${progress.duplicated} duplicated` : ''}`,
+      );
     }
     // late duplicates (a released job run a second time) would arrive within the orphan sweep's grace
     await sleep(plan.kill ? 20_000 : 2_000);
     const figures: RunFigures = await db.figures(storeIds, startedAt);
-    const farmStats = (await (await fetch(`http://127.0.0.1:${farm.port}/__farm`)).json()) as { maxInFlightPerHost: number; maxInFlightHost: string | null };
-    const seconds = figures.lastFinishedAt ? (figures.lastFinishedAt.getTime() - startedAt.getTime()) / 1000 : NaN;
+    const farmStats = (await (await fetch(`http://127.0.0.1:${farm.port}/__farm`)).json()) as {
+      maxInFlightPerHost: number;
+      maxInFlightHost: string | null;
+    };
+    const seconds = figures.lastFinishedAt
+      ? (figures.lastFinishedAt.getTime() - startedAt.getTime()) / 1000
+      : NaN;
     return {
       storefronts: storeIds.length,
       workers: plan.workers,
@@ -196,7 +242,9 @@ try {
   const runs: CrawlRun[] = [];
   for (const plan of runPlan) {
     const run = await runOnce(db, farm, storeIds, plan);
-    log(`  ${run.storesPerSecond} stores/s, missed ${run.missed}, duplicated ${run.duplicated}, max in flight per host ${run.maxInFlightPerHost}, p50 ${run.p50ObservationMs} ms, p99 ${run.p99ObservationMs} ms`);
+    log(
+      `  ${run.storesPerSecond} stores/s, missed ${run.missed}, duplicated ${run.duplicated}, max in flight per host ${run.maxInFlightPerHost}, p50 ${run.p50ObservationMs} ms, p99 ${run.p99ObservationMs} ms`,
+    );
     runs.push(run);
   }
   mkdirSync('bench/crawl', { recursive: true });
@@ -210,7 +258,9 @@ try {
   });
   log('wrote bench/crawl/results.json and bench/crawl/results.md');
   if (!oneRequestPerHost(runs)) {
-    log(`FAILED: more than one request in flight to one host (${runs.map((r) => `${r.maxInFlightPerHost} at ${r.maxInFlightHost}`).join(', ')})`);
+    log(
+      `FAILED: more than one request in flight to one host (${runs.map((r) => `${r.maxInFlightPerHost} at ${r.maxInFlightHost}`).join(', ')})`,
+    );
     process.exitCode = 1;
   }
 } finally {

@@ -24,15 +24,24 @@ export interface CpuSnapshot {
   backends: Map<number, number>;
 }
 
-async function backendPids(admin: pg.Client, database: string, applicationName: string): Promise<number[]> {
-  const { rows } = await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2`, [
-    database,
-    applicationName,
-  ]);
+async function backendPids(
+  admin: pg.Client,
+  database: string,
+  applicationName: string,
+): Promise<number[]> {
+  const { rows } = await admin.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2`,
+    [database, applicationName],
+  );
   return rows.map((r) => r.pid);
 }
 
-export async function snapshotCpu(admin: pg.Client, database: string, applicationName: string, serverPid: number): Promise<CpuSnapshot> {
+export async function snapshotCpu(
+  admin: pg.Client,
+  database: string,
+  applicationName: string,
+  serverPid: number,
+): Promise<CpuSnapshot> {
   const pids = await backendPids(admin, database, applicationName);
   return {
     server: cpuTicks(serverPid),
@@ -41,10 +50,16 @@ export async function snapshotCpu(admin: pg.Client, database: string, applicatio
 }
 
 /** ms of CPU per request between two snapshots: backends that joined meanwhile count from zero */
-export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): { serverMs: number; postgresMs: number } {
+export function cpuPerRequest(
+  before: CpuSnapshot,
+  after: CpuSnapshot,
+  requests: number,
+): { serverMs: number; postgresMs: number } {
   let backendTicks = 0;
-  for (const [pid, ticks] of after.backends) backendTicks += ticks - (before.backends.get(pid) ?? 0);
-  const perRequest = (ticks: number) => (requests > 0 ? (ticks * 1000) / TICKS_PER_SECOND / requests : NaN);
+  for (const [pid, ticks] of after.backends)
+    backendTicks += ticks - (before.backends.get(pid) ?? 0);
+  const perRequest = (ticks: number) =>
+    requests > 0 ? (ticks * 1000) / TICKS_PER_SECOND / requests : NaN;
   return {
     serverMs: perRequest(after.server - before.server),
     postgresMs: perRequest(backendTicks),

@@ -17,12 +17,18 @@ const latestTraffic = (store: string) => `(SELECT row_to_json(t) FROM (
     SELECT to_char(tm.month, 'YYYY-MM-DD') AS month, tm.organic_pct, tm.paid_pct, tm.social_pct, tm.direct_pct, tm.referral_pct, tm.source
     FROM traffic_monthly tm WHERE tm.store_id = ${store}.id ORDER BY tm.month DESC LIMIT 1) t) AS latest`;
 // a scalar subquery, not EXISTS: over a page PostgreSQL may plan EXISTS as a hash of the whole table
-const hasLegacy = (store: string) => `(SELECT true FROM legacy_store_summaries l WHERE l.domain = ${store}.domain) AS legacy`;
-const cardColumns = (store: string) => `${store}.domain, ${store}.monthly_visits, ${store}.revenue_low_usd, ${store}.revenue_high_usd,
+const hasLegacy = (store: string) =>
+  `(SELECT true FROM legacy_store_summaries l WHERE l.domain = ${store}.domain) AS legacy`;
+const cardColumns = (
+  store: string,
+) => `${store}.domain, ${store}.monthly_visits, ${store}.revenue_low_usd, ${store}.revenue_high_usd,
   ${store}.is_dropshipper, ${store}.service_rating, ${store}.service_grade, ${store}.vertical, ${store}.country_code,
   ${latestTraffic(store)}, ${hasLegacy(store)}`;
 
-const CARD = { name: 'floor-card', text: `SELECT ${cardColumns('s')} FROM stores s WHERE s.domain = $1` };
+const CARD = {
+  name: 'floor-card',
+  text: `SELECT ${cardColumns('s')} FROM stores s WHERE s.domain = $1`,
+};
 const PROFILE = {
   name: 'floor-profile',
   text: `SELECT s.*, ${latestTraffic('s')},
@@ -71,7 +77,11 @@ const card = (r: Row) => ({
   vertical: r.vertical,
   countryCode: r.country_code,
   traffic: { latest: trafficMix(r.latest) },
-  sources: ['postgres:stores', ...(r.legacy ? ['postgres:legacy_store_summaries'] : []), ...(r.latest ? ['postgres:traffic_monthly'] : [])],
+  sources: [
+    'postgres:stores',
+    ...(r.legacy ? ['postgres:legacy_store_summaries'] : []),
+    ...(r.latest ? ['postgres:traffic_monthly'] : []),
+  ],
 });
 
 app.get<{ Params: { domain: string } }>('/floor/cards/:domain', async (request, reply) => {
@@ -98,26 +108,29 @@ app.get<{ Params: { domain: string } }>('/floor/stores/:domain', async (request,
   };
 });
 
-app.get<{ Querystring: { vertical: string; limit?: string; offset?: string } }>('/floor/stores', async (request) => {
-  const limit = Number(request.query.limit ?? 20);
-  const offset = Number(request.query.offset ?? 0);
-  const { rows } = await pool.query({
-    ...LIST,
-    values: [request.query.vertical, limit + 1, offset],
-  });
-  const found = rows.filter((r) => r.domain !== null);
-  const data = found.slice(0, limit).map(card);
-  return {
-    data,
-    page: {
-      limit,
-      offset,
-      count: data.length,
-      hasMore: found.length > limit,
-      total: rows[0]?.total ?? 0,
-    },
-  };
-});
+app.get<{ Querystring: { vertical: string; limit?: string; offset?: string } }>(
+  '/floor/stores',
+  async (request) => {
+    const limit = Number(request.query.limit ?? 20);
+    const offset = Number(request.query.offset ?? 0);
+    const { rows } = await pool.query({
+      ...LIST,
+      values: [request.query.vertical, limit + 1, offset],
+    });
+    const found = rows.filter((r) => r.domain !== null);
+    const data = found.slice(0, limit).map(card);
+    return {
+      data,
+      page: {
+        limit,
+        offset,
+        count: data.length,
+        hasMore: found.length > limit,
+        total: rows[0]?.total ?? 0,
+      },
+    };
+  },
+);
 
 await app.listen({
   host: process.env.HOST ?? '127.0.0.1',

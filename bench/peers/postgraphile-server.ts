@@ -27,7 +27,8 @@ const preset: GraphileConfig.Preset = {
             tags: {
               // Prisma writes the unique key as a unique index, which PostGraphile does not turn into a lookup field
               unique: 'domain',
-              foreignKey: '(domain) references legacy_store_summaries (domain)|@fieldName legacySummary|@foreignFieldName store',
+              foreignKey:
+                '(domain) references legacy_store_summaries (domain)|@fieldName legacySummary|@foreignFieldName store',
             },
           },
         },
@@ -54,7 +55,9 @@ const preset: GraphileConfig.Preset = {
 const pgl = postgraphile(preset);
 const serv = pgl.createServ(grafserv);
 const server = createServer();
-server.once('listening', () => process.stderr.write(`[postgraphile] listening on ${host}:${port}\n`));
+server.once('listening', () =>
+  process.stderr.write(`[postgraphile] listening on ${host}:${port}\n`),
+);
 serv.addTo(server).catch((error: unknown) => {
   process.stderr.write(`[postgraphile] ${String(error)}\n`);
   process.exit(1);

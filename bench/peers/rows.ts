@@ -70,13 +70,17 @@ export function buildPeerRows({ stores, verticals }: CatalogSample): PeerRow[] {
       route: 'filtered list (vertical, sort by visits, 20 rows) · REST GET /v1/stores',
       service: listVerticals.map((vertical) => get(`/v1/stores?${q(vertical)}`)),
       postgraphile: listVerticals.map((vertical) => graphql(PG_LIST, { vertical })),
-      plain: listVerticals.map((vertical) => get(`/floor/stores?${new URLSearchParams({ vertical })}`)),
+      plain: listVerticals.map((vertical) =>
+        get(`/floor/stores?${new URLSearchParams({ vertical })}`),
+      ),
     },
     {
       route: 'filtered list (vertical, sort by visits, 20 rows) · GraphQL',
       service: listVerticals.map((vertical) => graphql(SERVICE_LIST, { vertical })),
       postgraphile: listVerticals.map((vertical) => graphql(PG_LIST, { vertical })),
-      plain: listVerticals.map((vertical) => get(`/floor/stores?${new URLSearchParams({ vertical })}`)),
+      plain: listVerticals.map((vertical) =>
+        get(`/floor/stores?${new URLSearchParams({ vertical })}`),
+      ),
     },
   ];
 }

@@ -69,7 +69,11 @@ export async function runPeers(options: {
   const peerEnv = { PEER_DATABASE_URL: databaseUrl };
   const servers: Record<Peer, Server> = {
     service: {
-      running: await startNode('app/main.ts', { ...options.serviceEnv, RESPONSE_CACHE_TTL_MS: '0' }, { readyPath: '/v1/health' }),
+      running: await startNode(
+        'app/main.ts',
+        { ...options.serviceEnv, RESPONSE_CACHE_TTL_MS: '0' },
+        { readyPath: '/v1/health' },
+      ),
       applicationName: 'store-intelligence',
     },
     postgraphile: {
@@ -92,7 +96,9 @@ export async function runPeers(options: {
   try {
     for (const row of rows) {
       for (const connections of PEER_CONNECTIONS) {
-        log(`peers: ${row.route}, ${connections} connections: warm-up, then ${PEER_RUNS} alternating runs of ${durationS} s`);
+        log(
+          `peers: ${row.route}, ${connections} connections: warm-up, then ${PEER_RUNS} alternating runs of ${durationS} s`,
+        );
         const requestsOf = (peer: Peer): BenchRequest[] => row[peer];
         for (const peer of PEERS)
           await drive(servers[peer].running.baseUrl, requestsOf(peer), {

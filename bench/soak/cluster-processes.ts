@@ -47,16 +47,20 @@ export function serviceProcess(options: {
     running: () => child !== undefined && child.exitCode === null && child.signalCode === null,
     async start() {
       expectedExit = false;
-      const started = spawn(process.execPath, ['--max-old-space-size=256', '--import', 'tsx', options.script], {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          ...options.env,
-          ...(options.port ? { HOST: '127.0.0.1', PORT: String(options.port) } : {}),
-          LOG_FORMAT: 'json',
+      const started = spawn(
+        process.execPath,
+        ['--max-old-space-size=256', '--import', 'tsx', options.script],
+        {
+          cwd: repoRoot,
+          env: {
+            ...process.env,
+            ...options.env,
+            ...(options.port ? { HOST: '127.0.0.1', PORT: String(options.port) } : {}),
+            LOG_FORMAT: 'json',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      );
       child = started;
       const lastLines: string[] = [];
       const keep = (chunk: Buffer) => {
@@ -73,9 +77,20 @@ export function serviceProcess(options: {
       });
       if (!baseUrl) return;
       const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
-      while ((await fetch(`${baseUrl}/v1/health`).then((r) => r.status, () => 0)) !== 200) {
-        if (started.exitCode !== null) throw new Error(`${options.name} exited with ${started.exitCode} while starting:\n${lastLines.join('\n')}`);
-        if (Date.now() > deadline) throw new Error(`${options.name} was not healthy within ${options.startTimeoutMs ?? 120_000} ms`);
+      while (
+        (await fetch(`${baseUrl}/v1/health`).then(
+          (r) => r.status,
+          () => 0,
+        )) !== 200
+      ) {
+        if (started.exitCode !== null)
+          throw new Error(
+            `${options.name} exited with ${started.exitCode} while starting:\n${lastLines.join('\n')}`,
+          );
+        if (Date.now() > deadline)
+          throw new Error(
+            `${options.name} was not healthy within ${options.startTimeoutMs ?? 120_000} ms`,
+          );
         await sleep(250);
       }
     },

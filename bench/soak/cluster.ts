@@ -28,7 +28,10 @@ import pg from 'pg';
 import { runKeysCommand } from '../../src/access/keys-cli.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { startHttpsReceiver } from '../../test/scrapes/support/https-receiver.ts';
-import { startStockStorefront, type FixtureShop } from '../../test/signals/support/stock-storefront.ts';
+import {
+  startStockStorefront,
+  type FixtureShop,
+} from '../../test/signals/support/stock-storefront.ts';
 import { sseEvents } from '../../test/support/sse-events.ts';
 import { startStreamingPair } from '../../test/support/streaming-replica.ts';
 import { startOwnRedis } from '../../test/reliability/support/redis-server.ts';
@@ -46,18 +49,21 @@ const { values: flags } = parseArgs({
 });
 const whole = (name: string, value: string | undefined, fallback: number) => {
   const n = Number(value ?? fallback);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number, not ${value}`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`${name} must be a positive whole number, not ${value}`);
   return n;
 };
 const durationS = whole('--duration', flags.duration, 120);
 const clients = whole('--clients', flags.clients, 12);
 const stores = whole('--stores', flags.stores, 2_000);
 const portBase = flags['port-base'] ? whole('--port-base', flags['port-base'], 0) : undefined;
-if (durationS < 60) throw new Error('--duration must be at least 60 s: the faults are spread over the run');
+if (durationS < 60)
+  throw new Error('--duration must be at least 60 s: the faults are spread over the run');
 
 let nextPort = portBase;
 const port = async () => (nextPort !== undefined ? nextPort++ : freePort());
-const log = (line: string) => process.stderr.write(`[soak:cluster ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+const log = (line: string) =>
+  process.stderr.write(`[soak:cluster ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 const cleanups: Array<() => Promise<unknown>> = [];
 const failures: string[] = [];
 const startedAt = new Date().toISOString();
@@ -72,14 +78,26 @@ const planLimits = JSON.stringify({
   pro: {
     perMinute: UNLIMITED,
     perKeyDaily: UNLIMITED,
-    daily: { storeSearches: UNLIMITED, storeLookups: UNLIMITED, productSearches: UNLIMITED, productAppLookups: UNLIMITED, scrapeRequests: UNLIMITED },
+    daily: {
+      storeSearches: UNLIMITED,
+      storeLookups: UNLIMITED,
+      productSearches: UNLIMITED,
+      productAppLookups: UNLIMITED,
+      scrapeRequests: UNLIMITED,
+    },
   },
 });
 
 function soakShops(): Map<string, FixtureShop> {
   const shops = new Map<string, FixtureShop>();
   for (let i = 1; i <= SHOPS; i++) {
-    const v = (n: number, stock: number) => ({ id: i * 100 + n, sku: `S${i}-${n}`, title: `Size ${n}`, priceCents: 1_000 + n * 100, stock });
+    const v = (n: number, stock: number) => ({
+      id: i * 100 + n,
+      sku: `S${i}-${n}`,
+      title: `Size ${n}`,
+      priceCents: 1_000 + n * 100,
+      stock,
+    });
     shops.set(shopHost(i), {
       name: `Soak Shop ${i}`,
       exposesStock: true,
@@ -96,7 +114,11 @@ function soakShops(): Map<string, FixtureShop> {
 async function mintKey(databaseUrl: string, account: string): Promise<string> {
   const printed: string[] = [];
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
-  const code = await runKeysCommand(['create', '--account', account, '--plan', 'pro', '--name', account], { out: (t) => printed.push(t), err: log }, config);
+  const code = await runKeysCommand(
+    ['create', '--account', account, '--plan', 'pro', '--name', account],
+    { out: (t) => printed.push(t), err: log },
+    config,
+  );
   if (code !== 0 || !printed[0]) throw new Error(`could not mint the key of ${account}`);
   return printed[0].trim();
 }
@@ -113,7 +135,10 @@ function balancer(gateways: ServiceProcess[]) {
       const gateway = gateways[next++ % gateways.length]!;
       if ((downUntil.get(gateway.name) ?? 0) > Date.now()) continue;
       try {
-        return await fetch(`${gateway.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(15_000) });
+        return await fetch(`${gateway.baseUrl}${path}`, {
+          ...init,
+          signal: AbortSignal.timeout(15_000),
+        });
       } catch (error) {
         lastError = error;
         const neverSent = (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
@@ -129,7 +154,11 @@ function balancer(gateways: ServiceProcess[]) {
     }
     throw lastError ?? new Error('no gateway answered');
   }
-  return { send, counts, live: () => gateways.filter((g) => (downUntil.get(g.name) ?? 0) <= Date.now()) };
+  return {
+    send,
+    counts,
+    live: () => gateways.filter((g) => (downUntil.get(g.name) ?? 0) <= Date.now()),
+  };
 }
 
 interface ScrapeFollow {
@@ -176,10 +205,24 @@ async function soak() {
     SIGNAL_PROBE_INTERVAL_MINUTES: '10080',
   };
   const gateways = [
-    serviceProcess({ name: 'gateway-1', script: 'app/main.ts', env: { ...env, SEED_STORES: String(stores) }, port: await port(), startTimeoutMs: 600_000 }),
-    serviceProcess({ name: 'gateway-2', script: 'app/main.ts', env: { ...env, SEED_STORES: '0' }, port: await port(), startTimeoutMs: 300_000 }),
+    serviceProcess({
+      name: 'gateway-1',
+      script: 'app/main.ts',
+      env: { ...env, SEED_STORES: String(stores) },
+      port: await port(),
+      startTimeoutMs: 600_000,
+    }),
+    serviceProcess({
+      name: 'gateway-2',
+      script: 'app/main.ts',
+      env: { ...env, SEED_STORES: '0' },
+      port: await port(),
+      startTimeoutMs: 300_000,
+    }),
   ];
-  const workers = [1, 2].map((n) => serviceProcess({ name: `worker-${n}`, script: 'src/worker.ts', env }));
+  const workers = [1, 2].map((n) =>
+    serviceProcess({ name: `worker-${n}`, script: 'src/worker.ts', env }),
+  );
   for (const p of [...gateways, ...workers]) cleanups.push(() => p.stop());
   log(`starting gateway-1 (migrates and seeds ${stores} stores), then gateway-2 and two workers`);
   await gateways[0]!.start();
@@ -190,13 +233,22 @@ async function soak() {
   const quotaKey = await mintKey(primaryUrl, 'soak-quota');
   const auth = { authorization: `Bearer ${key}` };
   const lb = balancer(gateways);
-  const workload = (await buildWorkload(gateways[1]!.baseUrl!, auth)).filter((r) => r.path !== '/v1/scrapes');
-  const lookupDomain = new URL(`http://x${workload.find((r) => r.path.startsWith('/v1/stores/'))!.path}`).pathname.split('/')[3]!;
+  const workload = (await buildWorkload(gateways[1]!.baseUrl!, auth)).filter(
+    (r) => r.path !== '/v1/scrapes',
+  );
+  const lookupDomain = new URL(
+    `http://x${workload.find((r) => r.path.startsWith('/v1/stores/'))!.path}`,
+  ).pathname.split('/')[3]!;
   log(`${workload.length} distinct reads; ${clients} clients for ${durationS} s`);
 
   // ---------------------------------------------------------------- the load
   const runUntil = Date.now() + durationS * 1_000;
-  const reads = { ok: 0, errors: 0, statuses: {} as Record<string, number>, latencies: [] as number[] };
+  const reads = {
+    ok: 0,
+    errors: 0,
+    statuses: {} as Record<string, number>,
+    latencies: [] as number[],
+  };
   const readClient = async (n: number) => {
     for (let i = n; Date.now() < runUntil; i += clients) {
       const request: SoakRequest = workload[i % workload.length]!;
@@ -226,7 +278,9 @@ async function soak() {
   const quotaClient = async () => {
     while (Date.now() < runUntil) {
       try {
-        const response = await quotaLb.send(`/v1/stores/${lookupDomain}`, { headers: { authorization: `Bearer ${quotaKey}` } });
+        const response = await quotaLb.send(`/v1/stores/${lookupDomain}`, {
+          headers: { authorization: `Bearer ${quotaKey}` },
+        });
         await response.arrayBuffer();
         if (response.ok) quota.served++;
         else quota.refused++;
@@ -247,12 +301,18 @@ async function soak() {
       if (!first) scrape.resubscriptions++;
       // first on gateway-1 (the one killed mid-run, so some streams are cut), then on any live one
       const live = lb.live();
-      const gateway = first && gateways[0]!.running() ? gateways[0]! : (live[Math.floor(Math.random() * live.length)] ?? gateways[1]!);
+      const gateway =
+        first && gateways[0]!.running()
+          ? gateways[0]!
+          : (live[Math.floor(Math.random() * live.length)] ?? gateways[1]!);
       try {
         const response = await fetch(`${gateway.baseUrl}/graphql`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json', accept: 'text/event-stream' },
-          body: JSON.stringify({ query: 'subscription ($id: ID!) { scrapeStatus(id: $id) { id status } }', variables: { id: scrape.id } }),
+          body: JSON.stringify({
+            query: 'subscription ($id: ID!) { scrapeStatus(id: $id) { id status } }',
+            variables: { id: scrape.id },
+          }),
         });
         if (response.status !== 200 || !response.body) throw new Error(`HTTP ${response.status}`);
         for await (const event of sseEvents(response.body)) {
@@ -276,7 +336,11 @@ async function soak() {
         const response = await lb.send('/v1/scrapes', {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ domain, force: true, callbackUrl: `https://hooks.test/soak/${i}` }),
+          body: JSON.stringify({
+            domain,
+            force: true,
+            callbackUrl: `https://hooks.test/soak/${i}`,
+          }),
         });
         const body = (await response.json()) as { id?: string };
         if (response.status === 202 && body.id) {
@@ -284,7 +348,8 @@ async function soak() {
           const scrape: ScrapeFollow = { id: body.id, domain, resubscriptions: 0 };
           scrapes.push(scrape);
           followers.push(follow(scrape));
-        } else scrapePosts.refused[response.status] = (scrapePosts.refused[response.status] ?? 0) + 1;
+        } else
+          scrapePosts.refused[response.status] = (scrapePosts.refused[response.status] ?? 0) + 1;
       } catch {
         scrapePosts.lost++; // its outcome is read from the database at the end
       }
@@ -299,19 +364,29 @@ async function soak() {
     await sleep(durationS * 250); // after the first scrapes brought the shops into the catalog
     for (let i = 1; i <= 4 && Date.now() < runUntil; i++) {
       const response = await lb
-        .send('/v1/signals', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ domain: shopHost(i) }) })
+        .send('/v1/signals', {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ domain: shopHost(i) }),
+        })
         .catch(() => undefined);
       if (response?.status === 201) watches.push(shopHost(i));
-      else probePosts.other[`watch ${response?.status ?? 'lost'}`] = (probePosts.other[`watch ${response?.status ?? 'lost'}`] ?? 0) + 1;
+      else
+        probePosts.other[`watch ${response?.status ?? 'lost'}`] =
+          (probePosts.other[`watch ${response?.status ?? 'lost'}`] ?? 0) + 1;
       await response?.arrayBuffer();
     }
     while (Date.now() < runUntil) {
       await sleep(durationS * 100);
       for (const domain of watches) {
-        const response = await lb.send(`/v1/signals/${domain}/probe`, { method: 'POST', headers: auth }).catch(() => undefined);
+        const response = await lb
+          .send(`/v1/signals/${domain}/probe`, { method: 'POST', headers: auth })
+          .catch(() => undefined);
         await response?.arrayBuffer();
         if (response?.status === 202) probePosts.accepted++;
-        else probePosts.other[String(response?.status ?? 'lost')] = (probePosts.other[String(response?.status ?? 'lost')] ?? 0) + 1;
+        else
+          probePosts.other[String(response?.status ?? 'lost')] =
+            (probePosts.other[String(response?.status ?? 'lost')] ?? 0) + 1;
       }
     }
   };
@@ -320,9 +395,17 @@ async function soak() {
   const faults: Array<{ at: string; what: string; back: string }> = [];
   const elapsed = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
   const runStarted = Date.now();
-  const at = (share: number) => sleep(Math.max(0, runStarted + durationS * 1_000 * share - Date.now()));
+  const at = (share: number) =>
+    sleep(Math.max(0, runStarted + durationS * 1_000 * share - Date.now()));
   // each fault at its moment, its recovery in the background (a restart may outlast the next fault's moment)
-  const fault = async (share: number, what: string, back: string, down: () => Promise<void>, pause: number, up: () => Promise<void>) => {
+  const fault = async (
+    share: number,
+    what: string,
+    back: string,
+    down: () => Promise<void>,
+    pause: number,
+    up: () => Promise<void>,
+  ) => {
     await at(share);
     const t = Date.now();
     const when = elapsed(runStarted);
@@ -334,14 +417,50 @@ async function soak() {
   };
   const chaos = () =>
     Promise.all([
-      fault(0.15, 'gateway-1 killed with SIGKILL, started again 5 s later', 'serving again', () => gateways[0]!.kill(), 5_000, () => gateways[0]!.start()),
-      fault(0.35, 'worker-1 killed with SIGKILL, started again 5 s later', 'running again', () => workers[0]!.kill(), 5_000, () => workers[0]!.start()),
-      fault(0.5, 'replica stopped (fast shutdown), started again 3 s later', 'accepting connections', () => pair.stopReplica(), 3_000, () => pair.startReplica()),
-      fault(0.7, 'Redis killed with SIGKILL, started again 3 s later (append-only file)', 'accepting connections', () => redis.stop(), 3_000, () => redis.start()),
+      fault(
+        0.15,
+        'gateway-1 killed with SIGKILL, started again 5 s later',
+        'serving again',
+        () => gateways[0]!.kill(),
+        5_000,
+        () => gateways[0]!.start(),
+      ),
+      fault(
+        0.35,
+        'worker-1 killed with SIGKILL, started again 5 s later',
+        'running again',
+        () => workers[0]!.kill(),
+        5_000,
+        () => workers[0]!.start(),
+      ),
+      fault(
+        0.5,
+        'replica stopped (fast shutdown), started again 3 s later',
+        'accepting connections',
+        () => pair.stopReplica(),
+        3_000,
+        () => pair.startReplica(),
+      ),
+      fault(
+        0.7,
+        'Redis killed with SIGKILL, started again 3 s later (append-only file)',
+        'accepting connections',
+        () => redis.stop(),
+        3_000,
+        () => redis.start(),
+      ),
     ]);
 
-  await Promise.all([...Array.from({ length: clients }, (_, n) => readClient(n)), quotaClient(), scrapeClient(), watchClient(), chaos()]);
-  log(`load over: ${reads.ok} reads answered, ${scrapePosts.accepted} scrapes requested; waiting for the work to finish`);
+  await Promise.all([
+    ...Array.from({ length: clients }, (_, n) => readClient(n)),
+    quotaClient(),
+    scrapeClient(),
+    watchClient(),
+    chaos(),
+  ]);
+  log(
+    `load over: ${reads.ok} reads answered, ${scrapePosts.accepted} scrapes requested; waiting for the work to finish`,
+  );
 
   // ---------------------------------------------------------------- nothing lost?
   const db = new pg.Pool({ connectionString: primaryUrl, max: 2 });
@@ -349,7 +468,8 @@ async function soak() {
   const waitFor = async (what: string, done: () => Promise<boolean>, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
     while (!(await done().catch(() => false))) {
-      if (Date.now() > deadline) return failures.push(`${what} within ${timeoutMs / 1000} s`), false;
+      if (Date.now() > deadline)
+        return (failures.push(`${what} within ${timeoutMs / 1000} s`), false);
       await sleep(1_000);
     }
     return true;
@@ -357,76 +477,139 @@ async function soak() {
   const soakAccount = `(SELECT id FROM accounts WHERE external_id = 'soak')`;
   await waitFor(
     'every scrape request finished',
-    async () => (await db.query(`SELECT count(*)::int AS n FROM scrape_requests WHERE account_id = ${soakAccount} AND status NOT IN ('done', 'failed')`)).rows[0].n === 0,
+    async () =>
+      (
+        await db.query(
+          `SELECT count(*)::int AS n FROM scrape_requests WHERE account_id = ${soakAccount} AND status NOT IN ('done', 'failed')`,
+        )
+      ).rows[0].n === 0,
     240_000,
   );
   await waitFor(
     'every webhook delivered',
-    async () => (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'delivered'`)).rows[0].n === 0,
+    async () =>
+      (
+        await db.query(
+          `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'delivered'`,
+        )
+      ).rows[0].n === 0,
     240_000,
   );
   await waitFor(
     'every probe finished',
-    async () => (await db.query(`SELECT count(*)::int AS n FROM signal_probes WHERE status NOT IN ('done', 'failed')`)).rows[0].n === 0,
+    async () =>
+      (
+        await db.query(
+          `SELECT count(*)::int AS n FROM signal_probes WHERE status NOT IN ('done', 'failed')`,
+        )
+      ).rows[0].n === 0,
     240_000,
   );
   await Promise.race([Promise.all(followers), sleep(30_000)]);
 
-  const { rows: scrapeRows } = await db.query<{ id: string; status: string; deliveries: number; delivered: number }>(`
+  const { rows: scrapeRows } = await db.query<{
+    id: string;
+    status: string;
+    deliveries: number;
+    delivered: number;
+  }>(`
     SELECT r.id, r.status, count(d.id)::int AS deliveries, count(d.id) FILTER (WHERE d.status = 'delivered')::int AS delivered
       FROM scrape_requests r LEFT JOIN webhook_deliveries d ON d.scrape_request_id = r.id
      WHERE r.account_id = ${soakAccount} GROUP BY r.id, r.status`);
-  const posts = receiver.received.map((r) => ({ webhookId: r.headers['webhook-id'], scrapeId: JSON.parse(r.body).data?.id as string }));
+  const posts = receiver.received.map((r) => ({
+    webhookId: r.headers['webhook-id'],
+    scrapeId: JSON.parse(r.body).data?.id as string,
+  }));
   const postsPerScrape = new Map<string, number>();
   for (const p of posts) postsPerScrape.set(p.scrapeId, (postsPerScrape.get(p.scrapeId) ?? 0) + 1);
   const webhookIds = new Set(posts.map((p) => p.webhookId));
   const notDone = scrapeRows.filter((r) => r.status !== 'done');
   const badOutbox = scrapeRows.filter((r) => r.deliveries !== 1 || r.delivered !== 1);
   const notPostedOnce = scrapeRows.filter((r) => postsPerScrape.get(r.id) !== 1);
-  if (notDone.length) failures.push(`${notDone.length} scrape requests did not end done: ${JSON.stringify(notDone.slice(0, 5))}`);
-  if (badOutbox.length) failures.push(`${badOutbox.length} scrape requests without exactly one delivered webhook`);
-  if (notPostedOnce.length) failures.push(`${notPostedOnce.length} scrape requests not POSTed exactly once to the receiver`);
-  if (webhookIds.size !== posts.length) failures.push(`${posts.length - webhookIds.size} webhook POSTs repeated a webhook-id`);
-  if (scrapeRows.length < scrapePosts.accepted) failures.push(`${scrapePosts.accepted - scrapeRows.length} accepted scrapes missing from the database`);
+  if (notDone.length)
+    failures.push(
+      `${notDone.length} scrape requests did not end done: ${JSON.stringify(notDone.slice(0, 5))}`,
+    );
+  if (badOutbox.length)
+    failures.push(`${badOutbox.length} scrape requests without exactly one delivered webhook`);
+  if (notPostedOnce.length)
+    failures.push(
+      `${notPostedOnce.length} scrape requests not POSTed exactly once to the receiver`,
+    );
+  if (webhookIds.size !== posts.length)
+    failures.push(`${posts.length - webhookIds.size} webhook POSTs repeated a webhook-id`);
+  if (scrapeRows.length < scrapePosts.accepted)
+    failures.push(
+      `${scrapePosts.accepted - scrapeRows.length} accepted scrapes missing from the database`,
+    );
 
-  const { rows: probes } = await db.query<{ status: string; kind: string; n: number }>(`SELECT status, kind, count(*)::int AS n FROM signal_probes GROUP BY 1, 2 ORDER BY 1, 2`);
-  if (probes.some((p) => p.status !== 'done')) failures.push(`probes not done: ${JSON.stringify(probes.filter((p) => p.status !== 'done'))}`);
-  const { rows: [jobs] } = await db.query<{ failed: number; left: number }>(
+  const { rows: probes } = await db.query<{ status: string; kind: string; n: number }>(
+    `SELECT status, kind, count(*)::int AS n FROM signal_probes GROUP BY 1, 2 ORDER BY 1, 2`,
+  );
+  if (probes.some((p) => p.status !== 'done'))
+    failures.push(`probes not done: ${JSON.stringify(probes.filter((p) => p.status !== 'done'))}`);
+  const {
+    rows: [jobs],
+  } = await db.query<{ failed: number; left: number }>(
     `SELECT count(*) FILTER (WHERE attempts >= max_attempts)::int AS failed, count(*) FILTER (WHERE run_at <= now())::int AS left FROM graphile_worker.jobs`,
   );
   if (jobs!.failed > 0) failures.push(`${jobs!.failed} jobs failed for good`);
 
   const unfinishedFollows = scrapes.filter((s) => s.final !== 'done');
-  if (unfinishedFollows.length) failures.push(`${unfinishedFollows.length} scrape subscriptions did not see their scrape end`);
+  if (unfinishedFollows.length)
+    failures.push(`${unfinishedFollows.length} scrape subscriptions did not see their scrape end`);
 
   // the shared daily counters against the documented rule (docs.md, "Charges of requests never
   // answered"): one unit per answer a gateway wrote. Every lookup answered is charged; a lookup whose
   // connection broke may have been answered just before its gateway died (charged) or not (refunded
   // once the dead process's lease lapsed), so it adds at most one. Once the load is over no charge is
   // provisional any more: every record was settled or refunded.
-  const { rows: [quotaIds] } = await db.query<{ id: number }>(`SELECT k.id FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.external_id = 'soak-quota'`);
+  const {
+    rows: [quotaIds],
+  } = await db.query<{ id: number }>(
+    `SELECT k.id FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.external_id = 'soak-quota'`,
+  );
   const day = new Date().toISOString().slice(0, 10);
   const reader = new Redis(redis.url, { maxRetriesPerRequest: 2 });
   // the quota key's provisional charges (another key's subscription still open may hold one of its own)
   const provisionalLeft = async () => {
     let left = 0;
     for (const records of await reader.keys(`${quotaPrefix}:provisional:*`)) {
-      left += (await reader.hvals(records)).filter((record) => record.includes(':account:soak-quota:')).length;
+      left += (await reader.hvals(records)).filter((record) =>
+        record.includes(':account:soak-quota:'),
+      ).length;
     }
     return left;
   };
-  await waitFor('every provisional charge of the quota key settled or refunded', async () => (await provisionalLeft()) === 0, 60_000);
+  await waitFor(
+    'every provisional charge of the quota key settled or refunded',
+    async () => (await provisionalLeft()) === 0,
+    60_000,
+  );
   const provisional = await provisionalLeft();
   const perKey = Number((await reader.get(`${quotaPrefix}:day:${day}:key:${quotaIds!.id}`)) ?? 0);
-  const bucket = Number((await reader.get(`${quotaPrefix}:day:${day}:account:soak-quota:storeLookups`)) ?? 0);
+  const bucket = Number(
+    (await reader.get(`${quotaPrefix}:day:${day}:account:soak-quota:storeLookups`)) ?? 0,
+  );
   reader.disconnect();
   // an error answered after admission (a 503 while the replica restarts) was written too: charged
-  const quotaConsistent = provisional === 0 && [perKey, bucket].every((n) => n >= quota.served && n <= quota.served + quota.refused + quota.unknown);
+  const quotaConsistent =
+    provisional === 0 &&
+    [perKey, bucket].every(
+      (n) => n >= quota.served && n <= quota.served + quota.refused + quota.unknown,
+    );
   if (!quotaConsistent) {
-    failures.push(`daily counters ${perKey} (key) and ${bucket} (storeLookups) for ${quota.served} lookups answered (+${quota.refused} error answers, +${quota.unknown} whose connection broke), ${provisional} provisional records left`);
+    failures.push(
+      `daily counters ${perKey} (key) and ${bucket} (storeLookups) for ${quota.served} lookups answered (+${quota.refused} error answers, +${quota.unknown} whose connection broke), ${provisional} provisional records left`,
+    );
   }
-  if (reads.errors > 0) failures.push(`${reads.errors} reads answered with an error or not at all: ${JSON.stringify(reads.statuses)}`);
-  const unexpected = [...gateways, ...workers].filter((p) => p.unexpectedExits > 0).map((p) => p.name);
+  if (reads.errors > 0)
+    failures.push(
+      `${reads.errors} reads answered with an error or not at all: ${JSON.stringify(reads.statuses)}`,
+    );
+  const unexpected = [...gateways, ...workers]
+    .filter((p) => p.unexpectedExits > 0)
+    .map((p) => p.name);
   if (unexpected.length) failures.push(`processes exited on their own: ${unexpected.join(', ')}`);
 
   // how much of the reading the replica did: transactions each server ran on the service's database
@@ -434,20 +617,38 @@ async function soak() {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      return Number((await client.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = 'store_intelligence'`)).rows[0].xact_commit);
+      return Number(
+        (
+          await client.query(
+            `SELECT xact_commit FROM pg_stat_database WHERE datname = 'store_intelligence'`,
+          )
+        ).rows[0].xact_commit,
+      );
     } finally {
       await client.end();
     }
   };
-  const [primaryTransactions, replicaTransactions] = await Promise.all([transactions(primaryUrl), transactions(pair.replicaUrl('store_intelligence'))]).catch(() => [NaN, NaN]);
+  const [primaryTransactions, replicaTransactions] = await Promise.all([
+    transactions(primaryUrl),
+    transactions(pair.replicaUrl('store_intelligence')),
+  ]).catch(() => [NaN, NaN]);
 
   reads.latencies.sort((a, b) => a - b);
-  const pct = (p: number) => Math.round(reads.latencies[Math.min(reads.latencies.length - 1, Math.floor((p / 100) * reads.latencies.length))] ?? NaN);
+  const pct = (p: number) =>
+    Math.round(
+      reads.latencies[
+        Math.min(reads.latencies.length - 1, Math.floor((p / 100) * reads.latencies.length))
+      ] ?? NaN,
+    );
   return {
     startedAt,
     command: `npm run soak:cluster -- --duration ${durationS} --clients ${clients} --stores ${stores}`,
-    machine: { cpus: cpus().length, loadAverageBefore: loadBefore.map((n) => Number(n.toFixed(2))) },
-    processes: 'PostgreSQL primary + streaming replica, Redis (AOF), 2 gateways (reads on the replica), 2 workers',
+    machine: {
+      cpus: cpus().length,
+      loadAverageBefore: loadBefore.map((n) => Number(n.toFixed(2))),
+    },
+    processes:
+      'PostgreSQL primary + streaming replica, Redis (AOF), 2 gateways (reads on the replica), 2 workers',
     reads: {
       answered: reads.ok,
       errors: reads.errors,
@@ -468,9 +669,22 @@ async function soak() {
       subscriptionsSeenToTheEnd: scrapes.length - unfinishedFollows.length,
       resubscriptions: scrapes.reduce((n, s) => n + s.resubscriptions, 0),
     },
-    watches: { created: watches.length, manualProbesAccepted: probePosts.accepted, otherAnswers: probePosts.other, probes },
+    watches: {
+      created: watches.length,
+      manualProbesAccepted: probePosts.accepted,
+      otherAnswers: probePosts.other,
+      probes,
+    },
     jobs: jobs!,
-    quota: { lookupsServed: quota.served, unanswered: quota.unknown, refused: quota.refused, keyDailyCounter: perKey, storeLookupsCounter: bucket, provisionalLeft: provisional, consistent: quotaConsistent },
+    quota: {
+      lookupsServed: quota.served,
+      unanswered: quota.unknown,
+      refused: quota.refused,
+      keyDailyCounter: perKey,
+      storeLookupsCounter: bucket,
+      provisionalLeft: provisional,
+      consistent: quotaConsistent,
+    },
     faults,
     errorLogLines: [...gateways, ...workers].reduce((n, p) => n + p.errorLines.length, 0),
     errorLogSample: [...gateways, ...workers].flatMap((p) => p.errorLines).slice(0, 10),
@@ -507,7 +721,10 @@ function markdown(s: Awaited<ReturnType<typeof soak>>): string {
 let exitCode = 1;
 try {
   const summary = await soak();
-  writeFileSync(new URL('./cluster-results.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
+  writeFileSync(
+    new URL('./cluster-results.json', import.meta.url),
+    `${JSON.stringify(summary, null, 2)}\n`,
+  );
   const md = markdown(summary);
   writeFileSync(new URL('./cluster-results.md', import.meta.url), md);
   process.stdout.write(md);
@@ -515,6 +732,7 @@ try {
 } catch (error) {
   log(`failed: ${(error as Error).stack ?? error}`);
 } finally {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => log(`cleanup: ${(error as Error).message}`));
+  for (const cleanup of cleanups.reverse())
+    await cleanup().catch((error: unknown) => log(`cleanup: ${(error as Error).message}`));
 }
 process.exit(exitCode);

@@ -12,7 +12,9 @@ export interface RssSample {
 function readRssKb(pid: number): number {
   const status = `/proc/${pid}/status`;
   if (existsSync(status)) {
-    const line = readFileSync(status, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+    const line = readFileSync(status, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
     if (line) return Number(line.replace(/\D+/g, ''));
   }
   return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim());
@@ -23,7 +25,10 @@ export function sampleRss(pid: number, intervalMs = 1_000): { samples: RssSample
   const started = Date.now();
   const take = () => {
     try {
-      samples.push({ atS: Math.round((Date.now() - started) / 100) / 10, rssMb: Math.round(readRssKb(pid) / 102.4) / 10 });
+      samples.push({
+        atS: Math.round((Date.now() - started) / 100) / 10,
+        rssMb: Math.round(readRssKb(pid) / 102.4) / 10,
+      });
     } catch {
       // the process is gone: the run reports it through its exit
     }
@@ -50,7 +55,9 @@ export interface MemoryVerdict {
 
 /** Growth from just after warm-up to the end, each a 5-sample median so one GC pause cannot decide it. */
 export function judgeMemory(samples: RssSample[], warmupS: number): MemoryVerdict {
-  const afterWarmup = samples.filter((s) => s.atS >= warmupS && s.atS < warmupS + 5).map((s) => s.rssMb);
+  const afterWarmup = samples
+    .filter((s) => s.atS >= warmupS && s.atS < warmupS + 5)
+    .map((s) => s.rssMb);
   const end = samples.slice(-5).map((s) => s.rssMb);
   const afterWarmupMb = median(afterWarmup);
   const endMb = median(end);

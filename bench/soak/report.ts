@@ -6,7 +6,15 @@ import type { MemoryVerdict, RssSample } from './memory.ts';
 export interface SoakSummary {
   startedAt: string;
   command: string;
-  settings: { clients: number; durationS: number; warmupS: number; database: string; stores: number; redis: boolean; maxOldSpaceMb: number };
+  settings: {
+    clients: number;
+    durationS: number;
+    warmupS: number;
+    database: string;
+    stores: number;
+    redis: boolean;
+    maxOldSpaceMb: number;
+  };
   machine: { cpus: number; loadAverage: number[] };
   requests: number;
   requestsPerSecond: number;
@@ -24,7 +32,9 @@ export interface SoakSummary {
 }
 
 export function renderMarkdown(s: SoakSummary): string {
-  const statuses = Object.entries(s.statusCounts).map(([code, n]) => `${code}: ${n}`).join(', ');
+  const statuses = Object.entries(s.statusCounts)
+    .map(([code, n]) => `${code}: ${n}`)
+    .join(', ');
   return [
     `# Soak run ${s.startedAt}`,
     '',

@@ -25,7 +25,10 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { runKeysCommand } from '../../src/access/keys-cli.ts';
 import { loadConfig } from '../../src/platform/config.ts';
-import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/platform/database/embedded-postgres.ts';
+import {
+  startEmbeddedPostgres,
+  type EmbeddedPostgresHandle,
+} from '../../src/platform/database/embedded-postgres.ts';
 import { startFixtureStorefronts } from '../../test/scrapes/support/fixture-storefronts.ts';
 import { freePort } from '../processes.ts';
 import { judgeMemory, sampleRss } from './memory.ts';
@@ -44,7 +47,8 @@ const { values: flags } = parseArgs({
 });
 const positive = (name: string, value: string | undefined, fallback: number) => {
   const n = Number(value ?? fallback);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number, not ${value}`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`${name} must be a positive whole number, not ${value}`);
   return n;
 };
 const clients = positive('--clients', flags.clients ?? process.env.SOAK_CLIENTS, 32);
@@ -53,7 +57,8 @@ const warmupS = positive('--warmup', flags.warmup ?? process.env.SOAK_WARMUP_S, 
 const stores = positive('--stores', flags.stores ?? process.env.SOAK_STORES, 2_000);
 const givenDatabaseUrl = flags['database-url'] ?? process.env.SOAK_DATABASE_URL;
 const maxOldSpaceMb = Number(flags['max-old-space'] ?? process.env.SOAK_MAX_OLD_SPACE_MB ?? 256);
-if (!Number.isInteger(maxOldSpaceMb) || maxOldSpaceMb < 0) throw new Error('--max-old-space must be a whole number of MB (0 = V8 default)');
+if (!Number.isInteger(maxOldSpaceMb) || maxOldSpaceMb < 0)
+  throw new Error('--max-old-space must be a whole number of MB (0 = V8 default)');
 if (durationS < warmupS + 10) throw new Error('--duration must leave at least 10 s after --warmup');
 
 const MAX_RSS_GROWTH_PCT = 10;
@@ -68,7 +73,13 @@ const planLimits = JSON.stringify({
   pro: {
     perMinute: UNLIMITED,
     perKeyDaily: null,
-    daily: { storeSearches: UNLIMITED, storeLookups: UNLIMITED, productSearches: UNLIMITED, productAppLookups: UNLIMITED, scrapeRequests: UNLIMITED },
+    daily: {
+      storeSearches: UNLIMITED,
+      storeLookups: UNLIMITED,
+      productSearches: UNLIMITED,
+      productAppLookups: UNLIMITED,
+      scrapeRequests: UNLIMITED,
+    },
   },
 });
 
@@ -78,13 +89,23 @@ const cleanups: Array<() => Promise<unknown>> = [];
 const failures: string[] = [];
 
 async function openDatabase(): Promise<{ url: string; description: string }> {
-  if (givenDatabaseUrl) return { url: givenDatabaseUrl, description: `the database at ${new URL(givenDatabaseUrl).host}` };
+  if (givenDatabaseUrl)
+    return {
+      url: givenDatabaseUrl,
+      description: `the database at ${new URL(givenDatabaseUrl).host}`,
+    };
   const dataDir = await mkdtemp(path.join(tmpdir(), 'soak-pg-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   log(`starting an embedded PostgreSQL in ${dataDir}`);
-  const embedded: EmbeddedPostgresHandle = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+  const embedded: EmbeddedPostgresHandle = await startEmbeddedPostgres({
+    dataDir,
+    port: await freePort(),
+  });
   cleanups.push(() => embedded.stop());
-  return { url: embedded.url, description: `a fresh embedded PostgreSQL seeded with ${stores} stores` };
+  return {
+    url: embedded.url,
+    description: `a fresh embedded PostgreSQL seeded with ${stores} stores`,
+  };
 }
 
 async function startGateway(databaseUrl: string, overrides: string) {
@@ -109,14 +130,24 @@ async function startGateway(databaseUrl: string, overrides: string) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logLines: string[] = [];
-  const keep = (chunk: Buffer) => logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+  const keep = (chunk: Buffer) =>
+    logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 600_000; // a first start seeds the catalog
-  while ((await fetch(`${baseUrl}/v1/health`).then((r) => r.status, () => 0)) !== 200) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}:\n${logLines.slice(-20).join('\n')}`);
-    if (Date.now() > deadline) throw new Error('the gateway did not become healthy within 10 minutes');
+  while (
+    (await fetch(`${baseUrl}/v1/health`).then(
+      (r) => r.status,
+      () => 0,
+    )) !== 200
+  ) {
+    if (child.exitCode !== null)
+      throw new Error(
+        `the gateway exited with ${child.exitCode}:\n${logLines.slice(-20).join('\n')}`,
+      );
+    if (Date.now() > deadline)
+      throw new Error('the gateway did not become healthy within 10 minutes');
     await sleep(500);
   }
   const stop = async () => {
@@ -132,14 +163,25 @@ async function startGateway(databaseUrl: string, overrides: string) {
 async function mintKey(databaseUrl: string): Promise<string> {
   const printed: string[] = [];
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
-  const code = await runKeysCommand(['create', '--account', 'soak', '--plan', 'pro', '--name', 'npm run soak'], { out: (t) => printed.push(t), err: log }, config);
+  const code = await runKeysCommand(
+    ['create', '--account', 'soak', '--plan', 'pro', '--name', 'npm run soak'],
+    { out: (t) => printed.push(t), err: log },
+    config,
+  );
   if (code !== 0 || !printed[0]) throw new Error('could not mint the soak key');
   const key = printed[0].trim();
-  cleanups.push(() => runKeysCommand(['revoke', key.slice(0, 12)], { out: () => undefined, err: () => undefined }, config));
+  cleanups.push(() =>
+    runKeysCommand(
+      ['revoke', key.slice(0, 12)],
+      { out: () => undefined, err: () => undefined },
+      config,
+    ),
+  );
   return key;
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 
 async function soak(): Promise<SoakSummary> {
   const fixtures = await startFixtureStorefronts();
@@ -150,7 +192,9 @@ async function soak(): Promise<SoakSummary> {
   const key = await mintKey(database.url);
   const headers = { authorization: `Bearer ${key}` };
   const workload = await buildWorkload(gateway.baseUrl, headers);
-  log(`${workload.length} distinct requests; ${clients} clients for ${durationS} s (warm-up ${warmupS} s)`);
+  log(
+    `${workload.length} distinct requests; ${clients} clients for ${durationS} s (warm-up ${warmupS} s)`,
+  );
 
   const memory = sampleRss(gateway.child.pid!);
   const statusCounts: Record<string, number> = {};
@@ -160,15 +204,22 @@ async function soak(): Promise<SoakSummary> {
   // three real scrapes (job, storefront fetches, catalog writes, status events) while the load runs
   const scrapeIds = new Map<string, string>();
   const scrapeTimers = SCRAPED_HOSTS.map((domain, i) =>
-    setTimeout(async () => {
-      const response = await fetch(`${gateway.baseUrl}/v1/scrapes`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ domain }),
-      }).catch(() => undefined);
-      if (response?.status === 202) scrapeIds.set(domain, ((await response.json()) as { id: string }).id);
-      else failures.push(`the scrape request for ${domain} answered ${response?.status ?? 'nothing'}`);
-    }, ((i + 1) * durationS * 1_000) / (SCRAPED_HOSTS.length + 1)),
+    setTimeout(
+      async () => {
+        const response = await fetch(`${gateway.baseUrl}/v1/scrapes`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ domain }),
+        }).catch(() => undefined);
+        if (response?.status === 202)
+          scrapeIds.set(domain, ((await response.json()) as { id: string }).id);
+        else
+          failures.push(
+            `the scrape request for ${domain} answered ${response?.status ?? 'nothing'}`,
+          );
+      },
+      ((i + 1) * durationS * 1_000) / (SCRAPED_HOSTS.length + 1),
+    ),
   );
 
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -197,8 +248,12 @@ async function soak(): Promise<SoakSummary> {
     if (!id) continue;
     let status = 'unknown';
     for (const until = Date.now() + 60_000; Date.now() < until; await sleep(500)) {
-      const response = await fetch(`${gateway.baseUrl}/v1/scrapes/${id}`, { headers }).catch(() => undefined);
-      status = response?.ok ? ((await response.json()) as { status: string }).status : `HTTP ${response?.status ?? 'none'}`;
+      const response = await fetch(`${gateway.baseUrl}/v1/scrapes/${id}`, { headers }).catch(
+        () => undefined,
+      );
+      status = response?.ok
+        ? ((await response.json()) as { status: string }).status
+        : `HTTP ${response?.status ?? 'none'}`;
       if (status === 'done' || status === 'failed') break;
     }
     scrapes.push({ domain, status });
@@ -206,18 +261,33 @@ async function soak(): Promise<SoakSummary> {
   }
 
   latencies.sort((a, b) => a - b);
-  const non2xx = Object.entries(statusCounts).filter(([code]) => !code.startsWith('2')).reduce((n, [, count]) => n + count, 0);
+  const non2xx = Object.entries(statusCounts)
+    .filter(([code]) => !code.startsWith('2'))
+    .reduce((n, [, count]) => n + count, 0);
   const errors = non2xx + connectionErrors + result.timeouts;
-  if (errors > 0) failures.push(`${errors} error answers (${non2xx} non-2xx, ${connectionErrors} connection errors, ${result.timeouts} timeouts)`);
+  if (errors > 0)
+    failures.push(
+      `${errors} error answers (${non2xx} non-2xx, ${connectionErrors} connection errors, ${result.timeouts} timeouts)`,
+    );
   const verdict = judgeMemory(memory.samples, warmupS);
-  if (!(verdict.growthPct < MAX_RSS_GROWTH_PCT)) failures.push(`RSS grew ${verdict.growthPct} % after warm-up (limit ${MAX_RSS_GROWTH_PCT} %)`);
-  if (gateway.child.exitCode !== null) failures.push(`the gateway exited with ${gateway.child.exitCode} during the run`);
+  if (!(verdict.growthPct < MAX_RSS_GROWTH_PCT))
+    failures.push(`RSS grew ${verdict.growthPct} % after warm-up (limit ${MAX_RSS_GROWTH_PCT} %)`);
+  if (gateway.child.exitCode !== null)
+    failures.push(`the gateway exited with ${gateway.child.exitCode} during the run`);
   const errorLines = gateway.logLines.filter((line) => /"level":(50|60)/.test(line));
 
   return {
     startedAt,
     command: `npm run soak -- --clients ${clients} --duration ${durationS} --warmup ${warmupS}${givenDatabaseUrl ? ' --database-url …' : ` --stores ${stores}`} --max-old-space ${maxOldSpaceMb}`,
-    settings: { clients, durationS, warmupS, database: database.description, stores, redis: Boolean(process.env.REDIS_URL), maxOldSpaceMb },
+    settings: {
+      clients,
+      durationS,
+      warmupS,
+      database: database.description,
+      stores,
+      redis: Boolean(process.env.REDIS_URL),
+      maxOldSpaceMb,
+    },
     machine: { cpus: cpus().length, loadAverage: loadBefore },
     requests: latencies.length,
     requestsPerSecond: latencies.length / durationS,
@@ -225,7 +295,11 @@ async function soak(): Promise<SoakSummary> {
     errors,
     connectionErrors,
     timeouts: result.timeouts,
-    latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) ?? NaN },
+    latencyMs: {
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      max: latencies.at(-1) ?? NaN,
+    },
     scrapes,
     memory: verdict,
     gatewayErrorLogLines: errorLines.length,
@@ -242,6 +316,7 @@ try {
 } catch (error) {
   log(`failed: ${(error as Error).stack ?? error}`);
 } finally {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => log(`cleanup: ${(error as Error).message}`));
+  for (const cleanup of cleanups.reverse())
+    await cleanup().catch((error: unknown) => log(`cleanup: ${(error as Error).message}`));
 }
 process.exit(exitCode);

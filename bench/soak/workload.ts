@@ -24,20 +24,40 @@ interface ProductCard {
 const json = { 'content-type': 'application/json' };
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
 const get = (path: string): SoakRequest => ({ method: 'GET', path });
-const post = (path: string, payload: unknown): SoakRequest => ({ method: 'POST', path, body: JSON.stringify(payload), headers: json });
+const post = (path: string, payload: unknown): SoakRequest => ({
+  method: 'POST',
+  path,
+  body: JSON.stringify(payload),
+  headers: json,
+});
 
-async function list<T>(baseUrl: string, path: string, headers: Record<string, string>): Promise<T[]> {
+async function list<T>(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<T[]> {
   const response = await fetch(`${baseUrl}${path}`, { headers });
-  if (!response.ok) throw new Error(`building the workload: GET ${path} answered ${response.status}: ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(
+      `building the workload: GET ${path} answered ${response.status}: ${await response.text()}`,
+    );
   return ((await response.json()) as { data: T[] }).data;
 }
 
-const STORE_QUERY = 'query ($domain: String!) { store(domain: $domain) { domain name sources monthlyVisits } }';
+const STORE_QUERY =
+  'query ($domain: String!) { store(domain: $domain) { domain name sources monthlyVisits } }';
 const STORES_QUERY = '{ stores(first: 10) { totalCount edges { node { domain name } } } }';
 
-export async function buildWorkload(baseUrl: string, headers: Record<string, string>): Promise<SoakRequest[]> {
+export async function buildWorkload(
+  baseUrl: string,
+  headers: Record<string, string>,
+): Promise<SoakRequest[]> {
   const stores = await list<StoreCard>(baseUrl, '/v1/stores?limit=100&sort=visits', headers);
-  const products = await list<ProductCard>(baseUrl, '/v1/products?isBestSeller=true&limit=50', headers);
+  const products = await list<ProductCard>(
+    baseUrl,
+    '/v1/products?isBestSeller=true&limit=50',
+    headers,
+  );
   const apps = await list<{ slug: string }>(baseUrl, '/v1/apps?limit=10', headers);
   if (stores.length === 0) throw new Error('building the workload: the catalog has no stores');
 
@@ -50,13 +70,17 @@ export async function buildWorkload(baseUrl: string, headers: Record<string, str
     requests.push(
       get(`/v1/stores/${encodeURIComponent(store.domain)}`),
       get(`/v1/stores?${q({ q: word, limit: '10' })}`),
-      get(`/v1/stores?${q({ ...(store.vertical ? { vertical: store.vertical } : {}), ...(store.countryCode ? { countryCode: store.countryCode } : {}), sort: 'visits', limit: '20' })}`),
+      get(
+        `/v1/stores?${q({ ...(store.vertical ? { vertical: store.vertical } : {}), ...(store.countryCode ? { countryCode: store.countryCode } : {}), sort: 'visits', limit: '20' })}`,
+      ),
       get(`/v1/stores/${encodeURIComponent(store.domain)}/products?limit=20`),
       post('/graphql', { query: STORE_QUERY, variables: { domain: store.domain } }),
     );
     if (product) {
       requests.push(
-        get(`/v1/products/${encodeURIComponent(product.domain)}/${encodeURIComponent(product.handle)}`),
+        get(
+          `/v1/products/${encodeURIComponent(product.domain)}/${encodeURIComponent(product.handle)}`,
+        ),
         get(`/v1/products?${q({ q: product.title.split(/\s+/)[0]!.toLowerCase(), limit: '20' })}`),
       );
     }

@@ -28,7 +28,10 @@ function jsonOnly(document: OpenAPIObject): OpenAPIObject {
   for (const item of Object.values(copy.paths ?? {})) {
     for (const operation of Object.values(item as Record<string, OperationObject>)) {
       if (typeof operation !== 'object' || !operation.responses) continue;
-      operation.parameters = operation.parameters?.filter((parameter) => !('in' in parameter && parameter.in === 'query' && parameter.name === 'format'));
+      operation.parameters = operation.parameters?.filter(
+        (parameter) =>
+          !('in' in parameter && parameter.in === 'query' && parameter.name === 'format'),
+      );
       for (const response of Object.values(operation.responses as Record<string, ResponseObject>)) {
         for (const type of EXPORT_MEDIA_TYPES) delete response.content?.[type];
       }
@@ -39,9 +42,13 @@ function jsonOnly(document: OpenAPIObject): OpenAPIObject {
 
 export async function clientFiles(root: string): Promise<GeneratedFile[]> {
   const document = jsonOnly(buildOpenApiDocument());
-  const exportable = catalogRoutes.filter((route) => route.exportable).map((route) => `'${route.path}'`);
+  const exportable = catalogRoutes
+    .filter((route) => route.exportable)
+    .map((route) => `'${route.path}'`);
   const fromClient = createRequire(join(root, CLIENT_DIR, 'package.json'));
-  const { default: openapiTS, astToString } = (await import(pathToFileURL(fromClient.resolve('openapi-typescript')).href)) as OpenapiTypescript;
+  const { default: openapiTS, astToString } = (await import(
+    pathToFileURL(fromClient.resolve('openapi-typescript')).href
+  )) as OpenapiTypescript;
   const types = astToString(await openapiTS(structuredClone(document)));
   const exportPaths = `/** The lists that also answer CSV and NDJSON exports (exportList). */\nexport type ExportablePath = ${exportable.join(' | ')};\n`;
   return [

@@ -1,7 +1,11 @@
 // Every file `npm run codegen` writes, computed in memory so that `--check` and the test
 // (test/rest/generated-files.test.ts) compare exactly what a run would write.
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { buildPersistedDocuments, manifestOf, readOperationSources } from './operation-documents.ts';
+import {
+  buildPersistedDocuments,
+  manifestOf,
+  readOperationSources,
+} from './operation-documents.ts';
 import { generateTypedDocuments } from './typed-documents.ts';
 
 export interface GeneratedFile {
@@ -16,8 +20,14 @@ export async function graphqlFiles(schema: GraphQLSchema, root: string): Promise
   const documents = buildPersistedDocuments(schema, sources);
   return [
     { path: 'schema/schema.graphql', content: `${printSchema(lexicographicSortSchema(schema))}\n` },
-    { path: 'schema/persisted-operations.json', content: `${JSON.stringify(manifestOf(documents), null, 2)}\n` },
-    { path: 'rest/generated/operations.ts', content: await generateTypedDocuments(schema, sources) },
+    {
+      path: 'schema/persisted-operations.json',
+      content: `${JSON.stringify(manifestOf(documents), null, 2)}\n`,
+    },
+    {
+      path: 'rest/generated/operations.ts',
+      content: await generateTypedDocuments(schema, sources),
+    },
   ];
 }
 

@@ -28,7 +28,10 @@ export interface PersistedDocument {
   text: string;
 }
 
-export function readOperationSources(root: string): { operations: OperationSource[]; fragments: OperationSource[] } {
+export function readOperationSources(root: string): {
+  operations: OperationSource[];
+  fragments: OperationSource[];
+} {
   const dir = join(root, 'schema/operations');
   const read = (folder: string) =>
     readdirSync(folder)
@@ -69,7 +72,9 @@ export function buildPersistedDocuments(
     const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation, ...used] };
     const errors = validate(schema, document);
     if (errors.length > 0) {
-      throw new Error(`${source.location} does not validate:\n${errors.map((e) => `  ${e.message}`).join('\n')}`);
+      throw new Error(
+        `${source.location} does not validate:\n${errors.map((e) => `  ${e.message}`).join('\n')}`,
+      );
     }
     return { name, location: source.location, text: print(document) };
   });
@@ -82,14 +87,23 @@ export function buildPersistedDocuments(
 }
 
 export function manifestOf(documents: PersistedDocument[]): Manifest {
-  const entries = documents.map((document) => [operationHash(document.text), document.text] as const);
+  const entries = documents.map(
+    (document) => [operationHash(document.text), document.text] as const,
+  );
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 }
 
 function singleOperation(source: OperationSource): OperationDefinitionNode {
   const [definition, ...rest] = source.document.definitions;
-  if (!definition || rest.length > 0 || definition.kind !== Kind.OPERATION_DEFINITION || !definition.name) {
-    throw new Error(`${source.location}: must hold exactly one named operation (fragments go to fragments/)`);
+  if (
+    !definition ||
+    rest.length > 0 ||
+    definition.kind !== Kind.OPERATION_DEFINITION ||
+    !definition.name
+  ) {
+    throw new Error(
+      `${source.location}: must hold exactly one named operation (fragments go to fragments/)`,
+    );
   }
   return definition;
 }

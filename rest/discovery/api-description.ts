@@ -1,6 +1,11 @@
 // The OpenAPI description read back as a list of routes (in table order) for the text documents,
 // so docs.md and llms.txt say exactly what /v1/openapi.json says.
-import type { OpenAPIObject, OperationObject, ParameterObject, ResponseObject } from 'openapi3-ts/oas31';
+import type {
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  ResponseObject,
+} from 'openapi3-ts/oas31';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 
 export interface DescribedRoute {
@@ -12,7 +17,9 @@ export interface DescribedRoute {
   responses: Array<{ status: string; response: ResponseObject }>;
 }
 
-export function describedRoutes(document: OpenAPIObject = buildOpenApiDocument()): DescribedRoute[] {
+export function describedRoutes(
+  document: OpenAPIObject = buildOpenApiDocument(),
+): DescribedRoute[] {
   const tagOrder = (document.tags ?? []).map((tag) => tag.name);
   const routes = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
     (['get', 'post', 'patch', 'delete'] as const).flatMap((method) => {
@@ -37,4 +44,5 @@ export function describedRoutes(document: OpenAPIObject = buildOpenApiDocument()
   return routes.sort((a, b) => tagOrder.indexOf(a.tag) - tagOrder.indexOf(b.tag));
 }
 
-export const isOpen = (route: DescribedRoute) => Array.isArray(route.operation.security) && route.operation.security.length === 0;
+export const isOpen = (route: DescribedRoute) =>
+  Array.isArray(route.operation.security) && route.operation.security.length === 0;

@@ -1,7 +1,12 @@
 // docs.md: the reference in Markdown, rendered from the OpenAPI description (itself generated
 // from the route table) plus the texts of this folder. Served at /v1/docs.md and written to the
 // repository top level by `npm run codegen`.
-import type { OpenAPIObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
+import type {
+  OpenAPIObject,
+  ReferenceObject,
+  ResponseObject,
+  SchemaObject,
+} from 'openapi3-ts/oas31';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import { errorDescription } from '../openapi/error-responses.ts';
 import { RATE_LIMIT_HEADERS } from '../openapi/rate-limit-headers.ts';
@@ -11,7 +16,15 @@ import { describedRoutes, isOpen, type DescribedRoute } from './api-description.
 import { CRAWLER_SECTION } from '../../src/discovery/crawler.ts';
 import { DECISIONS } from '../../src/discovery/decisions.ts';
 import { EXAMPLES } from '../../src/discovery/examples.ts';
-import { constraintText, defaultText, descriptionOf, isRef, refName, typeText, type Schema } from './schema-text.ts';
+import {
+  constraintText,
+  defaultText,
+  descriptionOf,
+  isRef,
+  refName,
+  typeText,
+  type Schema,
+} from './schema-text.ts';
 import { AUTH_RULE, PAGINATION_RULE, USAGE_RULES } from '../../src/discovery/usage-rules.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
@@ -52,7 +65,10 @@ export function renderDocsMarkdown(document: OpenAPIObject = buildOpenApiDocumen
       '`Retry-After`: wait that many seconds, then retry.',
     table(
       ['Header', 'Meaning'],
-      Object.entries(RATE_LIMIT_HEADERS).map(([name, header]) => [`\`${name}\``, header.description]),
+      Object.entries(RATE_LIMIT_HEADERS).map(([name, header]) => [
+        `\`${name}\``,
+        header.description,
+      ]),
     ),
     '## Decisions where the contract is open',
     DECISIONS.map((d) => `- **${d.topic}**: ${d.decision}`).join('\n'),
@@ -63,13 +79,23 @@ export function renderDocsMarkdown(document: OpenAPIObject = buildOpenApiDocumen
       ['Method', 'Path', 'Summary'],
       routes.map((route) => [route.method, `\`${route.path}\``, route.operation.summary ?? '']),
     ),
-    ...Object.keys(TAGS).flatMap((tag) => tagSection(tag, routes.filter((route) => route.tag === tag))),
+    ...Object.keys(TAGS).flatMap((tag) =>
+      tagSection(
+        tag,
+        routes.filter((route) => route.tag === tag),
+      ),
+    ),
     '## Workflows',
     EXAMPLES.workflows
       .map(
         (workflow) =>
           `### ${workflow.title}\n\n` +
-          workflow.steps.map((step, i) => `${i + 1}. \`${step.method} ${step.path}\`: ${step.purpose} ${step.next}`).join('\n'),
+          workflow.steps
+            .map(
+              (step, i) =>
+                `${i + 1}. \`${step.method} ${step.path}\`: ${step.purpose} ${step.next}`,
+            )
+            .join('\n'),
       )
       .join('\n\n'),
     '## Shapes',
@@ -87,7 +113,11 @@ function routeSection(route: DescribedRoute): string {
   const { operation } = route;
   const lines = [`#### ${route.method} ${route.path}`, `${operation.summary}.`];
   if (operation.description) lines.push(operation.description);
-  lines.push(isOpen(route) ? 'Open: no key, not rate limited.' : 'Needs a key (Authorization: Bearer or X-Api-Key).');
+  lines.push(
+    isOpen(route)
+      ? 'Open: no key, not rate limited.'
+      : 'Needs a key (Authorization: Bearer or X-Api-Key).',
+  );
   if (route.parameters.length > 0) {
     lines.push(
       table(
@@ -117,7 +147,8 @@ function routeSection(route: DescribedRoute): string {
 function responseText(status: string, response: ResponseObject): string {
   const [mediaType, media] = Object.entries(response.content ?? {})[0] ?? [];
   const body = media?.schema ? `\`${typeText(media.schema as Schema)}\`` : '';
-  if (status.startsWith('2')) return [body && `${body} (${mediaType})`, response.description].filter(Boolean).join(': ');
+  if (status.startsWith('2'))
+    return [body && `${body} (${mediaType})`, response.description].filter(Boolean).join(': ');
   return response.description ?? '';
 }
 

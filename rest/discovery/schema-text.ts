@@ -11,7 +11,8 @@ export const refName = (ref: ReferenceObject) => ref.$ref.slice(ref.$ref.lastInd
 export function typeText(schema: Schema | undefined): string {
   if (!schema) return 'any';
   if (isRef(schema)) return refName(schema);
-  if (schema.anyOf || schema.oneOf) return (schema.anyOf ?? schema.oneOf ?? []).map(typeText).join(' | ');
+  if (schema.anyOf || schema.oneOf)
+    return (schema.anyOf ?? schema.oneOf ?? []).map(typeText).join(' | ');
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (schema.enum) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
@@ -25,7 +26,9 @@ function singleType(schema: SchemaObject, type: string): string {
     return items.includes(' ') ? `(${items})[]` : `${items}[]`;
   }
   if (type === 'object' && schema.properties) {
-    const fields = Object.entries(schema.properties).map(([name, field]) => `${name}: ${typeText(field)}`);
+    const fields = Object.entries(schema.properties).map(
+      ([name, field]) => `${name}: ${typeText(field)}`,
+    );
     return `{${fields.join(', ')}}`;
   }
   if (type === 'object' && typeof schema.additionalProperties === 'object') {
@@ -39,7 +42,8 @@ function singleType(schema: SchemaObject, type: string): string {
 export function constraintText(schema: Schema | undefined): string {
   if (!schema || isRef(schema)) return '';
   const parts: string[] = [];
-  if (schema.minimum !== undefined && schema.maximum !== undefined) parts.push(`${schema.minimum} to ${schema.maximum}`);
+  if (schema.minimum !== undefined && schema.maximum !== undefined)
+    parts.push(`${schema.minimum} to ${schema.maximum}`);
   else if (schema.minimum !== undefined) parts.push(`at least ${schema.minimum}`);
   else if (schema.maximum !== undefined) parts.push(`at most ${schema.maximum}`);
   if (schema.maxLength !== undefined) parts.push(`at most ${schema.maxLength} characters`);

@@ -11,29 +11,46 @@ export function csvColumns(item: z.ZodType): string[] {
   if (!(inner instanceof z.ZodObject)) return [];
   return Object.entries(inner.shape as Record<string, z.ZodType>).flatMap(([name, field]) => {
     const nested = unwrap(field);
-    if (nested instanceof z.ZodObject && Object.keys(nested.shape).length > 0) return csvColumns(nested).map((path) => `${name}.${path}`);
+    if (nested instanceof z.ZodObject && Object.keys(nested.shape).length > 0)
+      return csvColumns(nested).map((path) => `${name}.${path}`);
     return [name];
   });
 }
 
 /** The schema under optional, nullable, default and `X | null` wrappers. */
 function unwrap(schema: z.ZodType): z.ZodType {
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) return unwrap(schema.unwrap() as z.ZodType);
+  if (
+    schema instanceof z.ZodOptional ||
+    schema instanceof z.ZodNullable ||
+    schema instanceof z.ZodDefault
+  )
+    return unwrap(schema.unwrap() as z.ZodType);
   if (schema instanceof z.ZodUnion) {
-    const present = (schema.options as z.ZodType[]).filter((option) => !(option instanceof z.ZodNull));
+    const present = (schema.options as z.ZodType[]).filter(
+      (option) => !(option instanceof z.ZodNull),
+    );
     if (present.length === 1) return unwrap(present[0]!);
   }
   return schema;
 }
 
 const valueAt = (item: unknown, path: string): unknown =>
-  path.split('.').reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), item);
+  path
+    .split('.')
+    .reduce<unknown>(
+      (value, key) =>
+        value !== null && typeof value === 'object'
+          ? (value as Record<string, unknown>)[key]
+          : undefined,
+      item,
+    );
 
 /**
  * A formula's first character (=, +, -, @, in their full-width and small forms too), after any
  * whitespace a spreadsheet skips (spaces, NBSP, ideographic and zero-width spaces), or a tab, CR or LF first.
  */
-const FORMULA_START = /^(?:[\s\u200b\u2060]*[=+\-@\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63\ufe6b]|[\t\r\n])/u;
+const FORMULA_START =
+  /^(?:[\s\u200b\u2060]*[=+\-@\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63\ufe6b]|[\t\r\n])/u;
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -44,4 +61,5 @@ function cell(value: unknown): string {
 
 export const csvLine = (cells: readonly unknown[]) => `${cells.map(cell).join(',')}\r\n`;
 
-export const csvRow = (columns: readonly string[], item: unknown) => csvLine(columns.map((column) => valueAt(item, column)));
+export const csvRow = (columns: readonly string[], item: unknown) =>
+  csvLine(columns.map((column) => valueAt(item, column)));

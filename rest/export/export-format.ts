@@ -20,15 +20,22 @@ export const FORMAT_DESCRIPTION =
 
 /** The query parameter an exportable list adds to its own. */
 const formatParam = {
-  format: enumParam(['json', 'csv', 'ndjson']).optional().meta({ description: FORMAT_DESCRIPTION, example: 'csv' }),
+  format: enumParam(['json', 'csv', 'ndjson'])
+    .optional()
+    .meta({ description: FORMAT_DESCRIPTION, example: 'csv' }),
 };
 
 /** The query parameters a caller may send the route: an exportable list's take `format` too. */
-export const callerQueryOf = (route: RestRoute): z.ZodObject => (route.exportable ? route.query.safeExtend(formatParam) : route.query);
+export const callerQueryOf = (route: RestRoute): z.ZodObject =>
+  route.exportable ? route.query.safeExtend(formatParam) : route.query;
 
 /** The export this request asks for, or undefined for JSON. */
-export function exportTypeOf(format: unknown, accept: string | undefined): ExportMediaType | undefined {
-  if (typeof format === 'string' && format in FORMATS) return FORMATS[format as keyof typeof FORMATS];
+export function exportTypeOf(
+  format: unknown,
+  accept: string | undefined,
+): ExportMediaType | undefined {
+  if (typeof format === 'string' && format in FORMATS)
+    return FORMATS[format as keyof typeof FORMATS];
   if (accept === undefined) return undefined;
   const chosen = new Negotiator({ headers: { accept } }).mediaType(OFFERED);
   return EXPORT_MEDIA_TYPES.find((type) => type === chosen);

@@ -15,7 +15,11 @@ import type { RunRoute } from '../run-route.ts';
 import { csvColumns, csvLine, csvRow } from './csv.ts';
 import type { ExportMediaType } from './export-format.ts';
 
-export const EXPORT_HEADERS = { total: 'X-Export-Total', rows: 'X-Export-Rows', complete: 'X-Export-Complete' } as const;
+export const EXPORT_HEADERS = {
+  total: 'X-Export-Total',
+  rows: 'X-Export-Rows',
+  complete: 'X-Export-Complete',
+} as const;
 
 interface ListBody {
   data: unknown[];
@@ -40,7 +44,10 @@ export function endMarker(type: ExportMediaType, summary: ExportSummary): string
 
 /** The schema of one item of the route's list envelope (of the union member this answer is). */
 function itemSchemaOf(route: RestRoute, body: ListBody): z.ZodType {
-  const options = route.response instanceof z.ZodUnion ? (route.response.options as z.ZodType[]) : [route.response];
+  const options =
+    route.response instanceof z.ZodUnion
+      ? (route.response.options as z.ZodType[])
+      : [route.response];
   const envelope = options.find((option) => option.safeParse(body).success) ?? options[0]!;
   const data = (envelope as z.ZodObject).shape.data as z.ZodArray;
   return data.element as z.ZodType;
@@ -76,14 +83,20 @@ export async function sendExport(
   const first = await page(offset);
   const last = Math.min(end, first.page.total);
   const rows = Math.max(0, last - offset);
-  const summary: ExportSummary = { total: first.page.total, rows, complete: offset + rows >= first.page.total };
+  const summary: ExportSummary = {
+    total: first.page.total,
+    rows,
+    complete: offset + rows >= first.page.total,
+  };
   const laterPages = Math.max(0, Math.ceil((rows - first.data.length) / pageSize));
   // every later page is charged now, with the second, before a byte is sent
   const second = laterPages > 0 ? await page(offset + first.data.length, laterPages) : undefined;
 
   const columns = csvColumns(itemSchemaOf(route, first));
   const format = (items: unknown[]) =>
-    type === 'text/csv' ? items.map((item) => csvRow(columns, item)).join('') : items.map((item) => `${JSON.stringify(item)}\n`).join('');
+    type === 'text/csv'
+      ? items.map((item) => csvRow(columns, item)).join('')
+      : items.map((item) => `${JSON.stringify(item)}\n`).join('');
 
   async function* lines(): AsyncGenerator<string> {
     if (type === 'text/csv') yield csvLine(columns);
@@ -97,7 +110,11 @@ export async function sendExport(
       // paid above: these pages cost nothing more (a list that shrank meanwhile ends the file early, as its marker says)
       body = body === first ? second : await page(offset + written, 0);
     }
-    yield endMarker(type, { ...summary, rows: written, complete: written === rows && summary.complete });
+    yield endMarker(type, {
+      ...summary,
+      rows: written,
+      complete: written === rows && summary.complete,
+    });
   }
 
   const extension = type === 'text/csv' ? 'csv' : 'ndjson';

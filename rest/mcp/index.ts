@@ -24,8 +24,10 @@ const baseUrlOf = (config: Pick<Services['config'], 'PUBLIC_BASE_URL'>, request:
   (config.PUBLIC_BASE_URL ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
 
 /** Where an MCP client finds how to authenticate to /mcp (named in the WWW-Authenticate of its 401s). */
-export const mcpResourceMetadataUrl = (config: Pick<Services['config'], 'PUBLIC_BASE_URL'>, request: FastifyRequest) =>
-  `${baseUrlOf(config, request)}${MCP_RESOURCE_METADATA_PATH}`;
+export const mcpResourceMetadataUrl = (
+  config: Pick<Services['config'], 'PUBLIC_BASE_URL'>,
+  request: FastifyRequest,
+) => `${baseUrlOf(config, request)}${MCP_RESOURCE_METADATA_PATH}`;
 
 /** The request as the SDK's web-standard transport reads it; the body is handed over already parsed. */
 function webRequestOf(request: FastifyRequest): Request {
@@ -34,18 +36,27 @@ function webRequestOf(request: FastifyRequest): Request {
     if (value === undefined || name === 'content-length') continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
-  return new Request(new URL(request.url, `http://${request.host}`), { method: request.method, headers });
+  return new Request(new URL(request.url, `http://${request.host}`), {
+    method: request.method,
+    headers,
+  });
 }
 
 /** Messages of a request that no route charges: all but tools/call (charged as the route it runs); each counts against the per-minute rate. */
 function unchargedMessages(body: unknown): number {
   const messages = Array.isArray(body) ? body : [body];
   let count = 0;
-  for (const message of messages) if ((message as { method?: unknown } | null)?.method !== 'tools/call') count++;
+  for (const message of messages)
+    if ((message as { method?: unknown } | null)?.method !== 'tools/call') count++;
   return count;
 }
 
-export async function registerMcp(app: FastifyInstance, services: Services, runRoute: RunRoute, routes: readonly RestRoute[]): Promise<void> {
+export async function registerMcp(
+  app: FastifyInstance,
+  services: Services,
+  runRoute: RunRoute,
+  routes: readonly RestRoute[],
+): Promise<void> {
   const logger = services.logger.child({ component: 'mcp' });
   // stateless: no server-initiated stream to GET and no session to DELETE; the transport spec's
   // answer to those is 405 (the SDK's client then carries on with POSTs alone)
@@ -79,12 +90,22 @@ export async function registerMcp(app: FastifyInstance, services: Services, runR
     config: { rateUnitsOf: unchargedMessages },
     handler: async (request, reply) => {
       const invalid = invalidToolCall(request.body);
-      if (invalid) return reply.status(200).header('content-type', 'application/json').send(invalid);
-      const server = createMcpServer(routes, async (route, params) => (await runRoute(route, params, { req: request, reply })).body, logger);
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      if (invalid)
+        return reply.status(200).header('content-type', 'application/json').send(invalid);
+      const server = createMcpServer(
+        routes,
+        async (route, params) => (await runRoute(route, params, { req: request, reply })).body,
+        logger,
+      );
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       await server.connect(transport);
       try {
-        const response = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
+        const response = await transport.handleRequest(webRequestOf(request), {
+          parsedBody: request.body,
+        });
         response.headers.forEach((value, name) => {
           reply.header(name, value);
         });

@@ -3,7 +3,11 @@
 // caller's key, its quotas and rate, the response cache, the contract's errors). A refused call
 // is a tool error whose text is the contract's error envelope, {"error": {code, message, details}}.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import { AUTH_RULE, PAGINATION_RULE, USAGE_RULES } from '../../src/discovery/usage-rules.ts';
 import { ApiError } from '../../src/platform/errors.ts';
@@ -27,7 +31,11 @@ export const MCP_INSTRUCTIONS = [
 /** Runs a route for this connection's caller; throws its ApiError. */
 export type CallRoute = (route: RestRoute, params: Record<string, unknown>) => Promise<unknown>;
 
-export function createMcpServer(routes: readonly RestRoute[], callRoute: CallRoute, logger: Logger): Server {
+export function createMcpServer(
+  routes: readonly RestRoute[],
+  callRoute: CallRoute,
+  logger: Logger,
+): Server {
   const server = new Server(
     { name: 'store-intelligence', title: 'Store-Intelligence API', version: packageJson.version },
     { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS },
@@ -38,10 +46,18 @@ export function createMcpServer(routes: readonly RestRoute[], callRoute: CallRou
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const route = byName.get(request.params.name);
-    if (!route) return refused(new ApiError('not_found', `No tool ${request.params.name}; tools/list names them.`, { tool: request.params.name }));
+    if (!route)
+      return refused(
+        new ApiError('not_found', `No tool ${request.params.name}; tools/list names them.`, {
+          tool: request.params.name,
+        }),
+      );
     try {
       const body = await callRoute(route, paramsOf(route, request.params.arguments ?? {}));
-      return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> };
+      return {
+        content: [{ type: 'text', text: JSON.stringify(body) }],
+        structuredContent: body as Record<string, unknown>,
+      };
     } catch (error) {
       if (error instanceof ApiError) return refused(error);
       // a fault of ours: logged here, and the caller gets the contract's fixed internal error
@@ -56,11 +72,21 @@ const byNameOfTable = new WeakMap<readonly RestRoute[], Map<string, RestRoute>>(
 
 function routesByName(routes: readonly RestRoute[]): Map<string, RestRoute> {
   let byName = byNameOfTable.get(routes);
-  if (!byName) byNameOfTable.set(routes, (byName = new Map(routes.map((route) => [route.operationId, route]))));
+  if (!byName)
+    byNameOfTable.set(
+      routes,
+      (byName = new Map(routes.map((route) => [route.operationId, route]))),
+    );
   return byName;
 }
 
 function refused(error: ApiError): CallToolResult {
-  const envelope: ErrorEnvelope = { error: { code: error.code, message: error.message, details: error.details ?? null } };
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: { ...envelope } };
+  const envelope: ErrorEnvelope = {
+    error: { code: error.code, message: error.message, details: error.details ?? null },
+  };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify(envelope) }],
+    structuredContent: { ...envelope },
+  };
 }

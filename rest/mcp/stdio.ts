@@ -24,7 +24,10 @@ function failed(message: JSONRPCMessage, error: unknown): void {
   void local.send({
     jsonrpc: '2.0',
     id: message.id,
-    error: { code: -32603, message: `The service at ${base} did not answer: ${(error as Error).message}` },
+    error: {
+      code: -32603,
+      message: `The service at ${base} did not answer: ${(error as Error).message}`,
+    },
   });
 }
 
@@ -45,7 +48,8 @@ local.onmessage = (message) => {
 upstream.onmessage = (message) => {
   void local.send(message);
 };
-upstream.onerror = (error) => process.stderr.write(`store-intelligence MCP relay: ${error.message}\n`);
+upstream.onerror = (error) =>
+  process.stderr.write(`store-intelligence MCP relay: ${error.message}\n`);
 local.onclose = () => {
   void upstream.close();
 };

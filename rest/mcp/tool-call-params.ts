@@ -4,10 +4,13 @@
 // params" (-32602) with a sentence saying what is expected.
 const INVALID_PARAMS = -32602;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The JSON-RPC error answering a malformed tools/call request, or undefined when it is well formed (or not a tools/call request). */
-export function invalidToolCall(message: unknown): { jsonrpc: '2.0'; id: unknown; error: { code: number; message: string } } | undefined {
+export function invalidToolCall(
+  message: unknown,
+): { jsonrpc: '2.0'; id: unknown; error: { code: number; message: string } } | undefined {
   if (!isObject(message) || message.method !== 'tools/call' || !('id' in message)) return undefined;
   const params = message.params;
   const problem = !isObject(params)
@@ -18,5 +21,9 @@ export function invalidToolCall(message: unknown): { jsonrpc: '2.0'; id: unknown
         ? `params.arguments must be an object of the tool's parameters, not ${Array.isArray(params.arguments) ? 'an array' : params.arguments === null ? 'null' : `a ${typeof params.arguments}`}`
         : undefined;
   if (!problem) return undefined;
-  return { jsonrpc: '2.0', id: message.id, error: { code: INVALID_PARAMS, message: `Invalid params: ${problem}.` } };
+  return {
+    jsonrpc: '2.0',
+    id: message.id,
+    error: { code: INVALID_PARAMS, message: `Invalid params: ${problem}.` },
+  };
 }

@@ -10,10 +10,13 @@ import type { RestRoute } from '../route.ts';
 
 type JsonSchemaObject = { properties?: Record<string, unknown>; required?: string[] };
 
-const inputSchemaOf = (schema: z.ZodObject) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchemaObject;
+const inputSchemaOf = (schema: z.ZodObject) =>
+  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchemaObject;
 
 function toolInputSchema(route: RestRoute): Tool['inputSchema'] {
-  const parts = [route.pathParams, route.query, ...(route.body ? [route.body] : [])].map(inputSchemaOf);
+  const parts = [route.pathParams, route.query, ...(route.body ? [route.body] : [])].map(
+    inputSchemaOf,
+  );
   return {
     type: 'object',
     properties: Object.assign({}, ...parts.map((part) => part.properties ?? {})),
@@ -23,7 +26,10 @@ function toolInputSchema(route: RestRoute): Tool['inputSchema'] {
 }
 
 function toolDescription(route: RestRoute): string {
-  return [`${route.summary}. ${route.description}`, `REST: ${route.method} ${route.path}, e.g. ${route.example}`].join('\n\n');
+  return [
+    `${route.summary}. ${route.description}`,
+    `REST: ${route.method} ${route.path}, e.g. ${route.example}`,
+  ].join('\n\n');
 }
 
 export function toolOf(route: RestRoute): Tool {

@@ -14,7 +14,10 @@ const HealthReport = z
     ),
     version: z.string(),
     uptimeSeconds: z.number(),
-    openDevMode: z.boolean().meta({ description: 'True in open-dev mode: no API key was created yet (or OPEN_DEV_MODE=while-no-live-key and none is live); data routes then answer loopback clients without a key (never in production).' }),
+    openDevMode: z.boolean().meta({
+      description:
+        'True in open-dev mode: no API key was created yet (or OPEN_DEV_MODE=while-no-live-key and none is live); data routes then answer loopback clients without a key (never in production).',
+    }),
   })
   .meta({ id: 'HealthReport', description: 'Liveness of the service and its backends.' });
 
@@ -24,7 +27,13 @@ const text = (mediaType: string, description: string) => ({
 });
 
 export function registerDiscoveryPaths(registry: OpenAPIRegistry): void {
-  const open = (path: string, operationId: string, summary: string, ok: Record<string, unknown>, extra = {}) =>
+  const open = (
+    path: string,
+    operationId: string,
+    summary: string,
+    ok: Record<string, unknown>,
+    extra = {},
+  ) =>
     registry.registerPath({
       method: 'get',
       path,
@@ -38,11 +47,21 @@ export function registerDiscoveryPaths(registry: OpenAPIRegistry): void {
   open('/', 'getRoot', 'Root discovery: name, version and links to every discovery route', {
     description:
       'Links to the discovery documents and the GraphQL endpoint: JSON, or an HTML page with the same links (and the ' +
-      'command that mints a key) when Accept prefers text/html, as a browser\'s does.',
+      "command that mints a key) when Accept prefers text/html, as a browser's does.",
     content: { 'application/json': { schema: RootDocument }, 'text/html': { schema: z.string() } },
   });
-  open('/v1/llms.txt', 'getLlmsTxt', 'Agent brief (plain text)', text('text/plain', 'Usage rules and a compact route list for agents.'));
-  open('/v1/docs.md', 'getDocsMarkdown', 'Reference in Markdown', text('text/markdown', 'Every route with its parameters, responses and errors.'));
+  open(
+    '/v1/llms.txt',
+    'getLlmsTxt',
+    'Agent brief (plain text)',
+    text('text/plain', 'Usage rules and a compact route list for agents.'),
+  );
+  open(
+    '/v1/docs.md',
+    'getDocsMarkdown',
+    'Reference in Markdown',
+    text('text/markdown', 'Every route with its parameters, responses and errors.'),
+  );
   open('/v1/openapi.json', 'getOpenApi', 'This OpenAPI 3.1 description', {
     description: 'The OpenAPI 3.1 document.',
     content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
@@ -55,7 +74,15 @@ export function registerDiscoveryPaths(registry: OpenAPIRegistry): void {
     '/v1/health',
     'getHealth',
     'Liveness',
-    { description: 'The service can answer.', content: { 'application/json': { schema: HealthReport } } },
-    { 503: { description: 'The structured store is unreachable.', content: { 'application/json': { schema: HealthReport } } } },
+    {
+      description: 'The service can answer.',
+      content: { 'application/json': { schema: HealthReport } },
+    },
+    {
+      503: {
+        description: 'The structured store is unreachable.',
+        content: { 'application/json': { schema: HealthReport } },
+      },
+    },
   );
 }

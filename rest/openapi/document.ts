@@ -22,7 +22,8 @@ import RESPONSE_EXAMPLES from './response-examples.json' with { type: 'json' };
 import { registerScreenshotPath } from './screenshot-path.ts';
 
 export const API_TITLE = 'Store-Intelligence API';
-export const API_SUMMARY = 'Facts about online stores on one e-commerce platform, their products and apps.';
+export const API_SUMMARY =
+  'Facts about online stores on one e-commerce platform, their products and apps.';
 
 export const SECURITY_SCHEMES = {
   bearerAuth: {
@@ -30,13 +31,14 @@ export const SECURITY_SCHEMES = {
     scheme: 'bearer',
     description:
       'Authorization: Bearer <API_KEY>. A self-hosted server mints keys with `npm run keys -- create --account ACCOUNT ' +
-      '--plan starter` (printed once); the hosted service mints them on its web app\'s integrations page (paid plans).',
+      "--plan starter` (printed once); the hosted service mints them on its web app's integrations page (paid plans).",
   },
   apiKeyHeader: {
     type: 'apiKey',
     in: 'header',
     name: 'X-Api-Key',
-    description: 'X-Api-Key: <API_KEY>, the alternative to the bearer header. Never send the key in the query string.',
+    description:
+      'X-Api-Key: <API_KEY>, the alternative to the bearer header. Never send the key in the query string.',
   },
 } as const;
 
@@ -52,26 +54,43 @@ function rulesOfRoute(route: RestRoute): FieldRules {
 export const EXPORT_TEXT =
   'Export: `format=csv` or `format=ndjson`, or an Accept header preferring `text/csv` or `application/x-ndjson` to ' +
   'JSON (RFC 9110: q-values, then order; `*/*` or a JSON-first list gets JSON), streams the list from `offset` to ' +
-  'its end (at most `limit` items when given, within the plan\'s result window) in pages of 100, each charged as one ' +
+  "its end (at most `limit` items when given, within the plan's result window) in pages of 100, each charged as one " +
   'call of this route, all charged before the first byte: a quota that cannot pay for the whole file refuses it. CSV ' +
   'has a header row and one column per field of an item, nested fields as dotted names (monthlyRevenueUsd.low); ' +
-  'NDJSON has one item per line. X-Export-Total, X-Export-Rows and X-Export-Complete state the list\'s total, the ' +
-  'file\'s rows and whether it reaches the end of the list; the last line repeats them (`#export rows=R total=T ' +
+  "NDJSON has one item per line. X-Export-Total, X-Export-Rows and X-Export-Complete state the list's total, the " +
+  "file's rows and whether it reaches the end of the list; the last line repeats them (`#export rows=R total=T " +
   'complete=true|false` in CSV, `{"export":{"total":T,"rows":R,"complete":…}}` in NDJSON). A file without it was cut off.';
 
 /** Sent with an export only, before its body. */
 const EXPORT_RESPONSE_HEADERS = {
-  [EXPORT_HEADERS.total]: { description: 'Export only: items in the whole list.', schema: { type: 'integer' } },
-  [EXPORT_HEADERS.rows]: { description: 'Export only: items this file holds.', schema: { type: 'integer' } },
+  [EXPORT_HEADERS.total]: {
+    description: 'Export only: items in the whole list.',
+    schema: { type: 'integer' },
+  },
+  [EXPORT_HEADERS.rows]: {
+    description: 'Export only: items this file holds.',
+    schema: { type: 'integer' },
+  },
   [EXPORT_HEADERS.complete]: {
-    description: 'Export only: true when the file reaches the end of the list; false when `limit` or the plan\'s result window stopped it.',
+    description:
+      "Export only: true when the file reaches the end of the list; false when `limit` or the plan's result window stopped it.",
     schema: { type: 'string', enum: ['true', 'false'] },
   },
 } as const;
 
 const EXPORT_CONTENT = {
-  'text/csv': { schema: { type: 'string', description: 'CSV (RFC 4180): a header row, one row per item, then the `#export …` line.' } },
-  'application/x-ndjson': { schema: { type: 'string', description: 'One JSON item per line, as in `data`, then the `{"export": …}` line.' } },
+  'text/csv': {
+    schema: {
+      type: 'string',
+      description: 'CSV (RFC 4180): a header row, one row per item, then the `#export …` line.',
+    },
+  },
+  'application/x-ndjson': {
+    schema: {
+      type: 'string',
+      description: 'One JSON item per line, as in `data`, then the `{"export": …}` line.',
+    },
+  },
 } as const;
 
 function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
@@ -93,16 +112,31 @@ function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
     request: {
       params: route.pathParams,
       query: callerQueryOf(route),
-      ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+      ...(route.body
+        ? { body: { required: true, content: { 'application/json': { schema: route.body } } } }
+        : {}),
     },
     responses: {
       ...Object.fromEntries(
         Object.entries(success).map(([status, description]) => [
           status,
-          { description, headers: route.exportable ? { ...RATE_LIMIT_HEADERS, ...EXPORT_RESPONSE_HEADERS } : RATE_LIMIT_HEADERS, content: { 'application/json': { schema: route.response }, ...(route.exportable ? EXPORT_CONTENT : {}) } },
+          {
+            description,
+            headers: route.exportable
+              ? { ...RATE_LIMIT_HEADERS, ...EXPORT_RESPONSE_HEADERS }
+              : RATE_LIMIT_HEADERS,
+            content: {
+              'application/json': { schema: route.response },
+              ...(route.exportable ? EXPORT_CONTENT : {}),
+            },
+          },
         ]),
       ),
-      ...errorResponses([...DATA_ROUTE_ERRORS, ...(route.canBeNotFound ? (['not_found'] as const) : []), ...(route.extraErrors ?? [])]),
+      ...errorResponses([
+        ...DATA_ROUTE_ERRORS,
+        ...(route.canBeNotFound ? (['not_found'] as const) : []),
+        ...(route.extraErrors ?? []),
+      ]),
     },
   });
 }
@@ -111,7 +145,8 @@ export function buildOpenApiDocument(
   options: { serverUrl?: string; routes?: readonly RestRoute[] } = {},
 ): OpenAPIObject {
   const registry = new OpenAPIRegistry();
-  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) registry.registerComponent('securitySchemes', name, scheme);
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES))
+    registry.registerComponent('securitySchemes', name, scheme);
   registerDiscoveryPaths(registry);
   for (const route of options.routes ?? catalogRoutes) registerRoute(registry, route);
   registerScreenshotPath(registry);
@@ -126,7 +161,9 @@ export function buildOpenApiDocument(
     },
     // without a public URL, none: a client resolves paths against where it fetched this (a server of
     // '/' makes the /docs console send to //v1/…)
-    ...(options.serverUrl ? { servers: [{ url: options.serverUrl, description: 'This server' }] } : {}),
+    ...(options.serverUrl
+      ? { servers: [{ url: options.serverUrl, description: 'This server' }] }
+      : {}),
     // data routes need a key (either header); discovery routes override this with `security: []`
     security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),

@@ -13,7 +13,7 @@ export const RATE_LIMIT_HEADERS = {
   [RATE_LIMIT_HEADER_NAMES.limit]: {
     description:
       'Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ' +
-      'ceiling or the account\'s daily bucket for this route, whichever has the fewest requests left.',
+      "ceiling or the account's daily bucket for this route, whichever has the fewest requests left.",
     schema: integer,
   },
   [RATE_LIMIT_HEADER_NAMES.remaining]: {
@@ -41,7 +41,8 @@ export const RATE_LIMIT_HEADERS = {
 
 export const RETRY_AFTER_HEADER = {
   'Retry-After': {
-    description: 'Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews).',
+    description:
+      'Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews).',
     required: true,
     schema: integer,
   },

@@ -3,11 +3,21 @@
 // the one docs.md shows, whose answer is real data on the seeded catalog. A parameter the example
 // does not set has no example (a form filled with every parameter's own example asks for a
 // combination no store matches, e.g. the same apps in app and notApp).
-import type { OpenAPIObject, OperationObject, ParameterObject, RequestBodyObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
+import type {
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  RequestBodyObject,
+  ResponseObject,
+  SchemaObject,
+} from 'openapi3-ts/oas31';
 import type { RestRoute } from '../route.ts';
 
 /** The path and query values of a route's example request, by parameter name. */
-export function exampleValues(route: RestRoute): { path: Map<string, string>; query: Map<string, string> } {
+export function exampleValues(route: RestRoute): {
+  path: Map<string, string>;
+  query: Map<string, string>;
+} {
   const url = new URL(route.example.split(' ')[0]!, 'http://example.invalid');
   const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
   const pattern = new RegExp(`^${route.path.replace(/\{\w+\}/g, '([^/]+)')}$`);
@@ -20,8 +30,14 @@ export function exampleValues(route: RestRoute): { path: Map<string, string>; qu
 
 /** A query value as its schema's type: limit=5 is the integer 5. */
 function typed(value: string, schema: SchemaObject | undefined): unknown {
-  if ((schema?.type === 'integer' || schema?.type === 'number') && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  if (schema?.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  if (
+    (schema?.type === 'integer' || schema?.type === 'number') &&
+    value.trim() !== '' &&
+    Number.isFinite(Number(value))
+  )
+    return Number(value);
+  if (schema?.type === 'boolean' && (value === 'true' || value === 'false'))
+    return value === 'true';
   return value;
 }
 
@@ -31,9 +47,15 @@ export function exampleBody(route: RestRoute): unknown {
   return space < 0 ? undefined : JSON.parse(route.example.slice(space + 1));
 }
 
-export function applyRequestExamples(document: OpenAPIObject, routes: readonly RestRoute[], responses: Readonly<Record<string, unknown>>): void {
+export function applyRequestExamples(
+  document: OpenAPIObject,
+  routes: readonly RestRoute[],
+  responses: Readonly<Record<string, unknown>>,
+): void {
   for (const route of routes) {
-    const operation = (document.paths?.[route.path] as Record<string, OperationObject> | undefined)?.[route.method.toLowerCase()];
+    const operation = (
+      document.paths?.[route.path] as Record<string, OperationObject> | undefined
+    )?.[route.method.toLowerCase()];
     if (!operation) continue;
     const { path, query } = exampleValues(route);
     for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
@@ -44,10 +66,15 @@ export function applyRequestExamples(document: OpenAPIObject, routes: readonly R
       else parameter.example = typed(value, schema);
     }
     const body = exampleBody(route);
-    const requestJson = (operation.requestBody as RequestBodyObject | undefined)?.content['application/json'];
+    const requestJson = (operation.requestBody as RequestBodyObject | undefined)?.content[
+      'application/json'
+    ];
     if (requestJson && body !== undefined) requestJson.example = body;
     // the answer to that request on the seeded catalog (response-examples.json, test/rest/response-examples.test.ts)
-    const responseJson = (operation.responses?.['200'] as ResponseObject | undefined)?.content?.['application/json'];
-    if (responseJson && route.operationId in responses) responseJson.example = responses[route.operationId];
+    const responseJson = (operation.responses?.['200'] as ResponseObject | undefined)?.content?.[
+      'application/json'
+    ];
+    if (responseJson && route.operationId in responses)
+      responseJson.example = responses[route.operationId];
   }
 }

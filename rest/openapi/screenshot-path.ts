@@ -17,7 +17,14 @@ export function registerScreenshotPath(registry: OpenAPIRegistry): void {
       'The storefront homepage as a headless browser rendered it (1280x800) on the latest scrape that had one available; ' +
       "the store's `screenshotUrl` points here. No daily bucket; only the key's per-minute rate and per-key daily ceiling.\n\n" +
       `Example: \`GET /v1/stores/${UNLISTED.store}/screenshot\``,
-    request: { params: z.object({ domain: z.string().meta({ description: `The store domain, e.g. ${UNLISTED.store} once scraped.`, example: UNLISTED.store }) }) },
+    request: {
+      params: z.object({
+        domain: z.string().meta({
+          description: `The store domain, e.g. ${UNLISTED.store} once scraped.`,
+          example: UNLISTED.store,
+        }),
+      }),
+    },
     responses: {
       200: {
         description: 'The image; Content-Type says its format (image/jpeg).',

@@ -6,9 +6,13 @@ import { ScrapeWebhookBody } from '../../src/scrapes/webhooks/webhook-body.ts';
 
 const SIGNATURE_HEADERS = z.object({
   'webhook-id': z.string().meta({
-    description: 'Unique per event and the same on every retry of it: deduplicate on it (each event is meant once, delivered at least once).',
+    description:
+      'Unique per event and the same on every retry of it: deduplicate on it (each event is meant once, delivered at least once).',
   }),
-  'webhook-timestamp': z.string().meta({ description: 'Unix seconds of this attempt; part of the signed content. Refuse stale ones (e.g. older than 5 minutes).' }),
+  'webhook-timestamp': z.string().meta({
+    description:
+      'Unix seconds of this attempt; part of the signed content. Refuse stale ones (e.g. older than 5 minutes).',
+  }),
   'webhook-signature': z.string().meta({
     description:
       'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the ' +

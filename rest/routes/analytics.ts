@@ -18,7 +18,8 @@ import {
 } from '../schemas/analytics.ts';
 import { SEEDED } from '../../src/discovery/seeded-catalog.ts';
 
-const COHORT_HINT = 'For a country, vertical or category breakdown of a filtered cohort, use GET /v1/stores with groupBy.';
+const COHORT_HINT =
+  'For a country, vertical or category breakdown of a filtered cohort, use GET /v1/stores with groupBy.';
 
 export const getAnalyticsOverview = defineRoute({
   operationId: 'getAnalyticsOverview',
@@ -26,7 +27,8 @@ export const getAnalyticsOverview = defineRoute({
   path: '/v1/analytics/overview',
   tag: 'Analytics',
   summary: 'Coverage overview',
-  description: 'Coverage counts, catalog-wide averages, and the top 5 verticals and countries by store count.',
+  description:
+    'Coverage counts, catalog-wide averages, and the top 5 verticals and countries by store count.',
   document: GetAnalyticsOverviewDocument,
   pathParams: noPathParams,
   query: noQuery,
@@ -64,7 +66,9 @@ export const listCountryStats = defineRoute({
   document: ListCountryStatsDocument,
   pathParams: noPathParams,
   query: z.strictObject({
-    vertical: textParam().optional().meta({ description: 'Only stores of this vertical (case-insensitive).' }),
+    vertical: textParam()
+      .optional()
+      .meta({ description: 'Only stores of this vertical (case-insensitive).' }),
     ...paginationParams(),
   }),
   canBeNotFound: false,
@@ -91,7 +95,9 @@ export const listMovers = defineRoute({
     minPct: numberParam({ min: 0 })
       .optional()
       .meta({ description: 'Minimum size of the change in percent (in the direction asked).' }),
-    vertical: textParam().optional().meta({ description: 'Only stores of this vertical (case-insensitive).' }),
+    vertical: textParam()
+      .optional()
+      .meta({ description: 'Only stores of this vertical (case-insensitive).' }),
     ...paginationParams(),
   }),
   canBeNotFound: false,

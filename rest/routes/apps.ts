@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { GetAppDocument, ListAppStoresDocument, SearchAppsDocument } from '../generated/operations.ts';
+import {
+  GetAppDocument,
+  ListAppStoresDocument,
+  SearchAppsDocument,
+} from '../generated/operations.ts';
 import { connectionArgs, listEnvelope } from '../pagination.ts';
 import { paginationParams, textParam } from '../params.ts';
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
@@ -9,7 +13,10 @@ import { StoreList } from '../schemas/stores.ts';
 import { SEEDED } from '../../src/discovery/seeded-catalog.ts';
 
 const slugPath = z.strictObject({
-  slug: textParam().meta({ description: "The app's slug in the platform's app store.", example: 'klaviyo-email-marketing' }),
+  slug: textParam().meta({
+    description: "The app's slug in the platform's app store.",
+    example: 'klaviyo-email-marketing',
+  }),
 });
 
 export const searchApps = defineRoute({
@@ -18,7 +25,8 @@ export const searchApps = defineRoute({
   path: '/v1/apps',
   tag: 'Apps',
   summary: 'Apps matching a query',
-  description: 'With q: the apps whose names match, closest first. Without q: all apps, most installs first.',
+  description:
+    'With q: the apps whose names match, closest first. Without q: all apps, most installs first.',
   document: SearchAppsDocument,
   pathParams: noPathParams,
   query: z.strictObject({

@@ -17,13 +17,22 @@ export const listChanges = defineRoute({
   document: ListChangesDocument,
   pathParams: noPathParams,
   query: z.strictObject({
-    entity: enumParam(CHANGE_ENTITIES).optional().meta({ description: 'Only changes of this kind of entity.' }),
-    domain: textParam(2048).optional().meta({ description: "Only this store's changes (bare domain or full URL)." }),
-    since: dateParam().optional().meta({ description: 'Only changes detected on or after this day (UTC).' }),
+    entity: enumParam(CHANGE_ENTITIES)
+      .optional()
+      .meta({ description: 'Only changes of this kind of entity.' }),
+    domain: textParam(2048)
+      .optional()
+      .meta({ description: "Only this store's changes (bare domain or full URL)." }),
+    since: dateParam()
+      .optional()
+      .meta({ description: 'Only changes detected on or after this day (UTC).' }),
     ...paginationParams(),
   }),
   canBeNotFound: false,
-  variables: (p) => ({ filter: { entity: p.entity, domain: p.domain, since: p.since }, ...connectionArgs(p) }),
+  variables: (p) => ({
+    filter: { entity: p.entity, domain: p.domain, since: p.since },
+    ...connectionArgs(p),
+  }),
   response: ChangeList,
   respond: (data, p) => listEnvelope(data.changes, p),
   example: '/v1/changes?entity=product&since=2025-01-01',

@@ -2,12 +2,21 @@
 // Static segments before parameters where both could match (Fastify matches static first anyway;
 // the order here is for readers).
 import type { RestRoute } from '../route.ts';
-import { getAnalyticsOverview, listCountryStats, listMovers, listVerticalStats } from './analytics.ts';
+import {
+  getAnalyticsOverview,
+  listCountryStats,
+  listMovers,
+  listVerticalStats,
+} from './analytics.ts';
 import { getApp, listAppStores, searchApps } from './apps.ts';
 import { listChanges } from './changes.ts';
 import { getUsage } from './usage.ts';
 import { getScrapeRequest, requestScrape, requestScrapesBulk } from './scrapes.ts';
-import { listSignalAppChanges, listSignalApps, listSignalProductChanges } from './signals-changes.ts';
+import {
+  listSignalAppChanges,
+  listSignalApps,
+  listSignalProductChanges,
+} from './signals-changes.ts';
 import { getSignalAdsOverview, listSignalAds, probeSignalAds } from './signals-ads.ts';
 import {
   createSignal,

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { GetProductDocument, ListProductChangesDocument, SearchProductsDocument } from '../generated/operations.ts';
+import {
+  GetProductDocument,
+  ListProductChangesDocument,
+  SearchProductsDocument,
+} from '../generated/operations.ts';
 import { connectionArgs, listEnvelope } from '../pagination.ts';
 import {
   booleanParam,
@@ -34,14 +38,23 @@ export const searchProducts = defineRoute({
   pathParams: noPathParams,
   query: z
     .strictObject({
-      q: textParam().optional().meta({ description: 'Title search by words, typo-tolerant; the last word may be a prefix being typed.' }),
-      isBestSeller: booleanParam().optional().meta({ description: 'Only best sellers (true) or only the others (false).' }),
+      q: textParam().optional().meta({
+        description:
+          'Title search by words, typo-tolerant; the last word may be a prefix being typed.',
+      }),
+      isBestSeller: booleanParam()
+        .optional()
+        .meta({ description: 'Only best sellers (true) or only the others (false).' }),
       priceMin: numberParam({ min: 0 }).optional().meta({ description: 'Minimum price.' }),
       priceMax: numberParam({ min: 0 }).optional().meta({ description: 'Maximum price.' }),
       ...paginationParams(),
     })
     .superRefine((params, ctx) => {
-      if (params.priceMin !== undefined && params.priceMax !== undefined && params.priceMin > params.priceMax) {
+      if (
+        params.priceMin !== undefined &&
+        params.priceMax !== undefined &&
+        params.priceMin > params.priceMax
+      ) {
         ctx.addIssue({ code: 'custom', path: ['priceMin'], message: 'must not exceed priceMax' });
       }
     }),
@@ -61,11 +74,15 @@ export const getProduct = defineRoute({
   path: '/v1/products/{domain}/{handle}',
   tag: 'Products',
   summary: 'One product',
-  description: 'A product is identified by its store domain and its handle; not_found (404) when either is unknown.',
+  description:
+    'A product is identified by its store domain and its handle; not_found (404) when either is unknown.',
   document: GetProductDocument,
   pathParams: z.strictObject({
     domain: domainParam(),
-    handle: textParam(500).meta({ description: "The product's handle within the store.", example: 'classic-hoodie' }),
+    handle: textParam(500).meta({
+      description: "The product's handle within the store.",
+      example: 'classic-hoodie',
+    }),
   }),
   query: noQuery,
   canBeNotFound: true,
@@ -88,16 +105,26 @@ export const listProductChanges = defineRoute({
   pathParams: noPathParams,
   query: z.strictObject({
     changeType: enumParam(PRODUCT_CHANGE_TYPES).optional(),
-    minPriceChangePct: numberParam({ min: 0 })
+    minPriceChangePct: numberParam({ min: 0 }).optional().meta({
+      description:
+        'Minimum size of a price change in percent, either direction (10 = at least 10%).',
+    }),
+    since: dateParam()
       .optional()
-      .meta({ description: 'Minimum size of a price change in percent, either direction (10 = at least 10%).' }),
-    since: dateParam().optional().meta({ description: 'Only changes detected on or after this day (UTC).' }),
-    domain: textParam(2048).optional().meta({ description: "Only this store's changes (bare domain or full URL)." }),
+      .meta({ description: 'Only changes detected on or after this day (UTC).' }),
+    domain: textParam(2048)
+      .optional()
+      .meta({ description: "Only this store's changes (bare domain or full URL)." }),
     ...paginationParams(),
   }),
   canBeNotFound: false,
   variables: (p) => ({
-    filter: { changeType: p.changeType, minPriceChangePct: p.minPriceChangePct, since: p.since, domain: p.domain },
+    filter: {
+      changeType: p.changeType,
+      minPriceChangePct: p.minPriceChangePct,
+      since: p.since,
+      domain: p.domain,
+    },
     ...connectionArgs(p),
   }),
   response: ChangeList,

@@ -1,15 +1,23 @@
 import { z } from 'zod';
-import { GetScrapeRequestDocument, RequestScrapeDocument, RequestScrapesBulkDocument } from '../generated/operations.ts';
+import {
+  GetScrapeRequestDocument,
+  RequestScrapeDocument,
+  RequestScrapesBulkDocument,
+} from '../generated/operations.ts';
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
 import { BulkScrapeResult, ScrapeOrder, ScrapeRequest } from '../schemas/scrapes.ts';
 import { BULK_MAX_URLS } from '../../src/scrapes/scrape-requests.ts';
 import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
 
 const callbackUrl = z.string().max(2_000).meta({
-  description: 'HTTPS URL that receives scrape.done or scrape.failed once (see webhooks), signed per Standard Webhooks.',
+  description:
+    'HTTPS URL that receives scrape.done or scrape.failed once (see webhooks), signed per Standard Webhooks.',
   example: 'https://hooks.example.com/scrapes',
 });
-const force = z.boolean().meta({ description: 'Scrape even when the store is in the catalog. At most one forced request per store every 5 minutes.' });
+const force = z.boolean().meta({
+  description:
+    'Scrape even when the store is in the catalog. At most one forced request per store every 5 minutes.',
+});
 
 export const requestScrape = defineRoute({
   operationId: 'requestScrape',
@@ -30,7 +38,10 @@ export const requestScrape = defineRoute({
   pathParams: noPathParams,
   query: noQuery,
   body: z.strictObject({
-    domain: z.string().max(2_000).meta({ description: 'A bare domain or a full URL.', example: UNLISTED.store }),
+    domain: z
+      .string()
+      .max(2_000)
+      .meta({ description: 'A bare domain or a full URL.', example: UNLISTED.store }),
     force: force.optional(),
     callbackUrl: callbackUrl.optional(),
   }),
@@ -39,10 +50,15 @@ export const requestScrape = defineRoute({
   response: ScrapeOrder,
   respond: ({ requestScrape: { outcome, domain, scrape } }) => {
     const storeUrl = `/v1/stores/${domain}`;
-    return scrape ? { ...scrape, outcome: 'queued' as const, storeUrl } : { outcome: 'already_exists' as const, domain, storeUrl };
+    return scrape
+      ? { ...scrape, outcome: 'queued' as const, storeUrl }
+      : { outcome: 'already_exists' as const, domain, storeUrl };
   },
   status: (body) => (body.outcome === 'queued' ? 202 : 200),
-  successStatuses: { 202: 'Queued: the scrape request, with `outcome: "queued"`.', 200: 'already_exists: the store is in the catalog; no job was created.' },
+  successStatuses: {
+    202: 'Queued: the scrape request, with `outcome: "queued"`.',
+    200: 'already_exists: the store is in the catalog; no job was created.',
+  },
   example: `/v1/scrapes {"domain":"${UNLISTED.store}"}`,
 });
 
@@ -55,11 +71,13 @@ export const getScrapeRequest = defineRoute({
   description:
     'queued, validating, scraping, then done or failed (with failureReason), with timestamps. The record lives until ' +
     'expiresAt, 15 minutes after the request ended; after that (and for ids that never existed) not_found. Only the ' +
-    'account that made the request may read it (another account\'s id is not_found); requests made in open-dev mode ' +
+    "account that made the request may read it (another account's id is not_found); requests made in open-dev mode " +
     'are readable in open-dev mode only. Polling counts against no daily bucket. {id} is the `id` of the POST /v1/scrapes ' +
     'answer (or of an item of POST /v1/scrapes/bulk).',
   document: GetScrapeRequestDocument,
-  pathParams: z.strictObject({ id: z.string().max(100).meta({ description: 'The id POST /v1/scrapes returned.' }) }),
+  pathParams: z.strictObject({
+    id: z.string().max(100).meta({ description: 'The id POST /v1/scrapes returned.' }),
+  }),
   query: noQuery,
   canBeNotFound: true,
   variables: (p) => ({ id: p.id }),
@@ -77,7 +95,7 @@ export const requestScrapesBulk = defineRoute({
   description:
     `Each URL (1 to ${BULK_MAX_URLS}) is handled as its own POST /v1/scrapes with the same force and callbackUrl; one ` +
     'refusal never stops the others. The answer is HTTP 200 with one item per URL, in order (`{url, domain, outcome, id, ' +
-    'scrape, error}`: `id` is the queued request\'s id), and counts per outcome. ' +
+    "scrape, error}`: `id` is the queued request's id), and counts per outcome. " +
     'Each URL counts as one scrape request against the scrapeRequests quota (and the per-minute rate): a bulk the ' +
     'remaining quota cannot cover is rate_limited as a whole and queues nothing.',
   document: RequestScrapesBulkDocument,
@@ -88,7 +106,10 @@ export const requestScrapesBulk = defineRoute({
       .array(z.string().max(2_000))
       .min(1)
       .max(BULK_MAX_URLS)
-      .meta({ description: `1 to ${BULK_MAX_URLS} domains or URLs.`, example: [UNLISTED.store, `https://${UNLISTED.otherStore}`] }),
+      .meta({
+        description: `1 to ${BULK_MAX_URLS} domains or URLs.`,
+        example: [UNLISTED.store, `https://${UNLISTED.otherStore}`],
+      }),
     force: force.optional(),
     callbackUrl: callbackUrl.optional(),
   }),
@@ -100,7 +121,12 @@ export const requestScrapesBulk = defineRoute({
     const count = (outcome: string) => items.filter((i) => i.outcome === outcome).length;
     return {
       data: items.map((item) => ({ ...item, id: item.scrape?.id ?? null })),
-      counts: { queued: count('queued'), alreadyExists: count('already_exists'), duplicate: count('duplicate'), rejected: count('rejected') },
+      counts: {
+        queued: count('queued'),
+        alreadyExists: count('already_exists'),
+        duplicate: count('duplicate'),
+        rejected: count('rejected'),
+      },
     };
   },
   example: `/v1/scrapes/bulk {"urls":["${UNLISTED.store}","${UNLISTED.otherStore}"]}`,

@@ -2,14 +2,22 @@
 // them, and set them beside the watch's estimated sales. Each runs its persisted operation
 // (schema/operations/signals-ads-*.graphql); no daily bucket, only the per-minute rate and per-key ceiling.
 import { z } from 'zod';
-import { GetSignalAdsOverviewDocument, ListSignalAdsDocument, ProbeSignalAdsDocument } from '../generated/operations.ts';
+import {
+  GetSignalAdsOverviewDocument,
+  ListSignalAdsDocument,
+  ProbeSignalAdsDocument,
+} from '../generated/operations.ts';
 import { connectionArgs, listEnvelope } from '../pagination.ts';
 import { enumParam, integerParam, paginationParams, textParam } from '../params.ts';
 import { defineRoute, noQuery } from '../route.ts';
 import { AdsOverview, AdsProbe, SignalAdList } from '../schemas/signals-ads.ts';
 import { AD_NETWORKS } from '../../src/signals/ads/ad-library.ts';
 import { ADS_PROBE_COOLDOWN_MS } from '../../src/signals/ads/ads-probe.ts';
-import { DEFAULT_OVERVIEW_DAYS, LIFT_METHOD, MAX_OVERVIEW_DAYS } from '../../src/signals/ads/ads-overview.ts';
+import {
+  DEFAULT_OVERVIEW_DAYS,
+  LIFT_METHOD,
+  MAX_OVERVIEW_DAYS,
+} from '../../src/signals/ads/ads-overview.ts';
 import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
 
 const watchPath = z.strictObject({
@@ -31,12 +39,12 @@ export const probeSignalAds = defineRoute({
   summary: "Refresh the watched store's ads from the Meta, TikTok and Google libraries",
   description:
     'Synchronous: every configured library (Meta Ad Library, TikTok Commercial Content Library, Google Ads Transparency ' +
-    'Center) is asked for the creatives running now, in parallel, each within the server\'s outbound deadline, and the ' +
+    "Center) is asked for the creatives running now, in parallel, each within the server's outbound deadline, and the " +
     'answer has one result per network: `ok` with adsFound, newAds and endedAds; `not_configured` when the server has ' +
     'no base URL or token for it (no data is invented); `failed` with the error (a timeout or error of one network never ' +
     'fails the others or the call). Creatives are kept per store: new ones are added, ones a complete answer no longer ' +
     'lists become inactive. New creatives raise one `ad_new_campaign` insight per network for every watch of the store ' +
-    '(on a network\'s first answer for a store, only creatives first shown in the last 7 days count as new campaigns). ' +
+    "(on a network's first answer for a store, only creatives first shown in the last 7 days count as new campaigns). " +
     `One call per watch every ${ADS_PROBE_COOLDOWN_MS / 60_000} minutes: sooner is rate_limited (429) with Retry-After and ` +
     '`details: {domain, cooldownSeconds, retryAfter}`. A partner key (signals:read) gets HTTP 403, code unauthorized, details.reason "scope". Another ' +
     "account's watch is not_found.",
@@ -63,7 +71,9 @@ export const listSignalAds = defineRoute({
   document: ListSignalAdsDocument,
   pathParams: watchPath,
   query: z.strictObject({
-    network: enumParam(AD_NETWORKS).optional().meta({ description: 'Only this network: meta, tiktok or google.' }),
+    network: enumParam(AD_NETWORKS)
+      .optional()
+      .meta({ description: 'Only this network: meta, tiktok or google.' }),
     ...paginationParams(),
   }),
   canBeNotFound: true,
@@ -81,18 +91,24 @@ export const getSignalAdsOverview = defineRoute({
   summary: 'Ads versus SKU sales lift, in one call',
   description:
     `For each of the last \`days\` days (UTC, today included): creatives running and launched per network, and the ` +
-    'watch\'s estimated units and revenue (null for a day without an estimate); then the lift, an estimate. ' +
+    "watch's estimated units and revenue (null for a day without an estimate); then the lift, an estimate. " +
     `Method: ${LIFT_METHOD} Before the watch has 2 inventory snapshots, \`lift\` is null and \`note\` says why. ${SCOPE}`,
   document: GetSignalAdsOverviewDocument,
   pathParams: watchPath,
   query: z.strictObject({
     days: integerParam({ min: 1, max: MAX_OVERVIEW_DAYS })
       .default(DEFAULT_OVERVIEW_DAYS)
-      .meta({ description: `Days back, today included: 1 to ${MAX_OVERVIEW_DAYS} (default ${DEFAULT_OVERVIEW_DAYS}).` }),
+      .meta({
+        description: `Days back, today included: 1 to ${MAX_OVERVIEW_DAYS} (default ${DEFAULT_OVERVIEW_DAYS}).`,
+      }),
   }),
   canBeNotFound: true,
   variables: (p) => ({ domain: p.domain, days: p.days }),
   response: AdsOverview,
-  respond: (data) => ({ domain: data.signal.domain, ...data.signal.adsOverview, isEstimate: true as const }),
+  respond: (data) => ({
+    domain: data.signal.domain,
+    ...data.signal.adsOverview,
+    isEstimate: true as const,
+  }),
   example: `/v1/signals/${UNLISTED.store}/ads/overview?days=30`,
 });

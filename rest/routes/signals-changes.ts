@@ -2,11 +2,19 @@
 // Signals route, {domain} names the caller's own watch; another account's is not_found.
 import { z } from 'zod';
 import { PRODUCT_CHANGE_TYPES } from '../../src/changes/change.sql.ts';
-import { ListSignalAppChangesDocument, ListSignalAppsDocument, ListSignalProductChangesDocument } from '../generated/operations.ts';
+import {
+  ListSignalAppChangesDocument,
+  ListSignalAppsDocument,
+  ListSignalProductChangesDocument,
+} from '../generated/operations.ts';
 import { connectionArgs, listEnvelope, pageOfList } from '../pagination.ts';
 import { enumParam, paginationParams, textParam } from '../params.ts';
 import { defineRoute } from '../route.ts';
-import { SignalAppChangeList, SignalAppList, SignalProductChangeList } from '../schemas/signals-changes.ts';
+import {
+  SignalAppChangeList,
+  SignalAppList,
+  SignalProductChangeList,
+} from '../schemas/signals-changes.ts';
 import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
 
 const watchPath = z.strictObject({
@@ -77,7 +85,9 @@ export const listSignalProductChanges = defineRoute({
   document: ListSignalProductChangesDocument,
   pathParams: watchPath,
   query: z.strictObject({
-    changeType: enumParam(PRODUCT_CHANGE_TYPES).optional().meta({ description: 'Only changes of this kind.' }),
+    changeType: enumParam(PRODUCT_CHANGE_TYPES)
+      .optional()
+      .meta({ description: 'Only changes of this kind.' }),
     ...paginationParams(),
   }),
   canBeNotFound: true,

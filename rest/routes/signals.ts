@@ -23,9 +23,24 @@ import {
 import { connectionArgs, listEnvelope, pageOfList } from '../pagination.ts';
 import { dateParam, enumParam, integerParam, paginationParams, textParam } from '../params.ts';
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
-import { DeletedSignal, InsightList, Signal, SignalInventory, SignalList, SignalProbe, SignalProbeStatus, SignalSales, SignalStats } from '../schemas/signals.ts';
+import {
+  DeletedSignal,
+  InsightList,
+  Signal,
+  SignalInventory,
+  SignalList,
+  SignalProbe,
+  SignalProbeStatus,
+  SignalSales,
+  SignalStats,
+} from '../schemas/signals.ts';
 import { INSIGHT_KINDS } from '../../src/signals/insights/insight-rules.ts';
-import { SPIKE_FACTOR, SPIKE_MIN_TRAILING_DAYS, SPIKE_MIN_UNITS, SPIKE_TRAILING_DAYS } from '../../src/signals/insights/insight-rules.ts';
+import {
+  SPIKE_FACTOR,
+  SPIKE_MIN_TRAILING_DAYS,
+  SPIKE_MIN_UNITS,
+  SPIKE_TRAILING_DAYS,
+} from '../../src/signals/insights/insight-rules.ts';
 import { MANUAL_PROBE_COOLDOWN_MS } from '../../src/signals/probes/probe-record.ts';
 import { DEFAULT_WINDOW_DAYS, MAX_INVENTORY_DAYS } from '../../src/signals/sales/sales.type.ts';
 import { ESTIMATE_METHOD } from '../../src/signals/sales/watch-sales.ts';
@@ -46,7 +61,8 @@ const watchPath = z.strictObject({
 
 const SCOPE =
   "The watch must belong to the key's account: another account's watch is not_found, exactly like a store nobody watches.";
-const PARTNER_READ = ' A partner key (scope signals:read) may read any domain already on Signals (the oldest watch of that store).';
+const PARTNER_READ =
+  ' A partner key (scope signals:read) may read any domain already on Signals (the oldest watch of that store).';
 const WRITE =
   ' A partner key (signals:read) may not create, alter or delete watches: HTTP 403, code unauthorized with details.reason "scope".';
 
@@ -58,11 +74,21 @@ const links = (domain: string) => ({
   insights: `/v1/signals/${domain}/insights`,
 });
 
-const probeBody = ({ status, snapshots, ...probe }: SignalProbeFieldsFragment) => ({ ...probe, progress: { status, snapshots } });
+const probeBody = ({ status, snapshots, ...probe }: SignalProbeFieldsFragment) => ({
+  ...probe,
+  progress: { status, snapshots },
+});
 
-const signalBody = ({ probe, ...watch }: SignalFieldsFragment) => ({ ...watch, probe: probe ? probeBody(probe) : null, links: links(watch.domain) });
+const signalBody = ({ probe, ...watch }: SignalFieldsFragment) => ({
+  ...watch,
+  probe: probe ? probeBody(probe) : null,
+  links: links(watch.domain),
+});
 
-const insightBody = ({ data, ...insight }: InsightFieldsFragment) => ({ ...insight, data: JSON.parse(data) as Record<string, unknown> });
+const insightBody = ({ data, ...insight }: InsightFieldsFragment) => ({
+  ...insight,
+  data: JSON.parse(data) as Record<string, unknown>,
+});
 
 export const createSignal = defineRoute({
   operationId: 'createSignal',
@@ -71,17 +97,23 @@ export const createSignal = defineRoute({
   tag: 'Signals',
   summary: 'Watch a store',
   description:
-    'Creates a watch (status tracked) on a store of the catalog for the key\'s account and answers HTTP 201 with it. ' +
+    "Creates a watch (status tracked) on a store of the catalog for the key's account and answers HTTP 201 with it. " +
     `The store's best-sellers are tracked automatically (up to ${AUTO_TRACKED_PRODUCTS} products, best first; when the ` +
     'catalog marks none, its newest products): every variant of each, resolved into variants by the first probe, which ' +
     'is queued at once; poll GET /v1/signals/{domain}/probe until progress.status is done or failed. Scheduled probes ' +
     'then follow every probe interval (server setting SIGNAL_PROBE_INTERVAL_MINUTES, default 360). ' +
     'Already watched by this account: HTTP 409, code bad_request with details.reason "already_tracked", nothing changes. A store missing from ' +
-    'the catalog: not_found (404); queue it with POST /v1/scrapes first.' + WRITE,
+    'the catalog: not_found (404); queue it with POST /v1/scrapes first.' +
+    WRITE,
   document: CreateSignalDocument,
   pathParams: noPathParams,
   query: noQuery,
-  body: z.strictObject({ domain: z.string().max(2_000).meta({ description: 'A bare domain or a full URL.', example: STORE }) }),
+  body: z.strictObject({
+    domain: z
+      .string()
+      .max(2_000)
+      .meta({ description: 'A bare domain or a full URL.', example: STORE }),
+  }),
   canBeNotFound: true,
   extraErrors: ['already_tracked', 'scope'],
   variables: (p) => ({ domain: p.domain }),
@@ -98,7 +130,8 @@ export const listSignals = defineRoute({
   path: '/v1/signals',
   tag: 'Signals',
   summary: "The key's watches",
-  description: "Every watch of the key's account, newest first (a partner key: its own account's watches).",
+  description:
+    "Every watch of the key's account, newest first (a partner key: its own account's watches).",
   document: ListSignalsDocument,
   pathParams: noPathParams,
   query: z.strictObject(paginationParams()),
@@ -141,18 +174,26 @@ export const updateSignal = defineRoute({
     `passed). \`products\` (1 to ${MAX_TRACKED_PRODUCTS} product handles of the store, see GET /v1/stores/{domain}/products) swaps ` +
     'the tracked SKU set: every variant of those products is tracked (new products are resolved into variants at the ' +
     'next probe); variants of products left out become inactive, their snapshots kept. Unknown handles: bad_request ' +
-    'naming them, nothing changed. Both fields are optional; the answer is the watch. ' + SCOPE + WRITE,
+    'naming them, nothing changed. Both fields are optional; the answer is the watch. ' +
+    SCOPE +
+    WRITE,
   document: UpdateSignalDocument,
   pathParams: watchPath,
   query: noQuery,
   body: z.strictObject({
-    status: z.enum(['paused', 'tracked']).optional().meta({ description: 'paused stops scheduled probes; tracked resumes them.' }),
+    status: z
+      .enum(['paused', 'tracked'])
+      .optional()
+      .meta({ description: 'paused stops scheduled probes; tracked resumes them.' }),
     products: z
       .array(z.string().min(1).max(255))
       .min(1)
       .max(MAX_TRACKED_PRODUCTS)
       .optional()
-      .meta({ description: 'Product handles: the new tracked set.', example: ['linen-shirt', 'wool-coat'] }),
+      .meta({
+        description: 'Product handles: the new tracked set.',
+        example: ['linen-shirt', 'wool-coat'],
+      }),
   }),
   canBeNotFound: true,
   extraErrors: ['scope'],
@@ -168,7 +209,10 @@ export const stopSignal = defineRoute({
   path: '/v1/signals/{domain}/stop',
   tag: 'Signals',
   summary: 'Pause a watch',
-  description: 'The same as PATCH with `status: "paused"`: scheduled probes stop, history is kept. Answers the watch. ' + SCOPE + WRITE,
+  description:
+    'The same as PATCH with `status: "paused"`: scheduled probes stop, history is kept. Answers the watch. ' +
+    SCOPE +
+    WRITE,
   document: StopSignalDocument,
   pathParams: watchPath,
   query: noQuery,
@@ -188,7 +232,9 @@ export const deleteSignal = defineRoute({
   summary: 'Delete a watch',
   description:
     'Removes the watch with its probes, tracked variants, snapshots and insights, and stops its schedule. The store ' +
-    'and its catalog data stay for everyone. Answers `{domain, deleted: true}`. ' + SCOPE + WRITE,
+    'and its catalog data stay for everyone. Answers `{domain, deleted: true}`. ' +
+    SCOPE +
+    WRITE,
   document: DeleteSignalDocument,
   pathParams: watchPath,
   query: noQuery,
@@ -210,10 +256,12 @@ export const probeSignal = defineRoute({
     'Queues a manual probe (HTTP 202 with it; poll GET /v1/signals/{domain}/probe). A probe reads GET ' +
     'https://{domain}/products/{handle}.js for every tracked product and records, per variant, price, availability and ' +
     'stock (inventory_quantity; stores that hide it get stock null: price and availability are still recorded, no sales ' +
-    'are estimated from them), then computes insights, all in one transaction; afterwards the store\'s apps and products ' +
+    "are estimated from them), then computes insights, all in one transaction; afterwards the store's apps and products " +
     `are refreshed. One manual probe per watch every ${MANUAL_PROBE_COOLDOWN_MS / 60_000} minutes: sooner is rate_limited (429) ` +
     'with Retry-After and `details: {domain, cooldownSeconds, retryAfter, lastManualProbeAt}`. Paused watches may be probed ' +
-    'manually. ' + SCOPE + WRITE,
+    'manually. ' +
+    SCOPE +
+    WRITE,
   document: ProbeSignalDocument,
   pathParams: watchPath,
   query: noQuery,
@@ -267,7 +315,11 @@ export const getSignalStats = defineRoute({
   canBeNotFound: true,
   variables: (p) => ({ domain: p.domain }),
   response: SignalStats,
-  respond: (data) => ({ domain: data.signal.domain, ...data.signal.stats, estimate: true as const }),
+  respond: (data) => ({
+    domain: data.signal.domain,
+    ...data.signal.stats,
+    estimate: true as const,
+  }),
   example: `/v1/signals/${STORE}/stats`,
 });
 
@@ -281,11 +333,15 @@ export const getSignalSales = defineRoute({
     `${ESTIMATE_METHOD} One row per UTC day from \`from\` (default ${DEFAULT_WINDOW_DAYS} days ago) on which an interval ` +
     'between two snapshots ended; days without one are absent (no observation, not zero). Oldest day first, paged with ' +
     'limit and offset like every list. Before a variant has 2 snapshots: HTTP 200 with empty data, meta.ready false and ' +
-    'a note. ' + SCOPE + PARTNER_READ,
+    'a note. ' +
+    SCOPE +
+    PARTNER_READ,
   document: GetSignalSalesDocument,
   pathParams: watchPath,
   query: z.strictObject({
-    from: dateParam().optional().meta({ description: 'First UTC day, YYYY-MM-DD.', example: '2026-01-01' }),
+    from: dateParam()
+      .optional()
+      .meta({ description: 'First UTC day, YYYY-MM-DD.', example: '2026-01-01' }),
     ...paginationParams(),
   }),
   canBeNotFound: true,
@@ -293,7 +349,15 @@ export const getSignalSales = defineRoute({
   response: SignalSales,
   respond: (data, p) => {
     const { days, ...meta } = data.signal.sales;
-    return { ...pageOfList(days, p), meta: { domain: data.signal.domain, ...meta, from: String(meta.from), estimate: true as const } };
+    return {
+      ...pageOfList(days, p),
+      meta: {
+        domain: data.signal.domain,
+        ...meta,
+        from: String(meta.from),
+        estimate: true as const,
+      },
+    };
   },
   example: `/v1/signals/${STORE}/sales?from=2026-01-01`,
 });
@@ -307,11 +371,15 @@ export const getSignalInventory = defineRoute({
   description:
     `Per tracked variant with a snapshot in the last \`days\` days (1 to ${MAX_INVENTORY_DAYS}, default ${DEFAULT_WINDOW_DAYS}): ` +
     'stock at the first and last snapshot of the window, restocks (intervals in which stock rose: count and units) and ' +
-    'estimated units sold between them. Stock is null for stores that hide it. ' + SCOPE + PARTNER_READ,
+    'estimated units sold between them. Stock is null for stores that hide it. ' +
+    SCOPE +
+    PARTNER_READ,
   document: GetSignalInventoryDocument,
   pathParams: watchPath,
   query: z.strictObject({
-    days: integerParam({ min: 1, max: MAX_INVENTORY_DAYS }).default(DEFAULT_WINDOW_DAYS).meta({ description: 'Window length in days.' }),
+    days: integerParam({ min: 1, max: MAX_INVENTORY_DAYS })
+      .default(DEFAULT_WINDOW_DAYS)
+      .meta({ description: 'Window length in days.' }),
     ...paginationParams(),
   }),
   canBeNotFound: true,
@@ -319,7 +387,13 @@ export const getSignalInventory = defineRoute({
   response: SignalInventory,
   respond: (data, p) => {
     const page = listEnvelope(data.signal.inventory, p);
-    return { ...page, data: page.data.map(({ restocks, restockedUnits, ...row }) => ({ ...row, restocks: { count: restocks, units: restockedUnits } })) };
+    return {
+      ...page,
+      data: page.data.map(({ restocks, restockedUnits, ...row }) => ({
+        ...row,
+        restocks: { count: restocks, units: restockedUnits },
+      })),
+    };
   },
   example: `/v1/signals/${STORE}/inventory?days=30`,
 });
@@ -330,8 +404,8 @@ const insightQuery = z.strictObject({
 });
 
 const INSIGHT_RULES =
-  'Insights are computed at each probe and pulled here, never pushed. restock: a tracked variant\'s stock rose since ' +
-  'its previous snapshot. price_change: its price changed. sales_spike: the probe\'s UTC day reached at least ' +
+  "Insights are computed at each probe and pulled here, never pushed. restock: a tracked variant's stock rose since " +
+  "its previous snapshot. price_change: its price changed. sales_spike: the probe's UTC day reached at least " +
   `${SPIKE_MIN_UNITS} estimated units and ${SPIKE_FACTOR}x the median of the previous ${SPIKE_TRAILING_DAYS} days with an ` +
   `estimate (at least ${SPIKE_MIN_TRAILING_DAYS} of them); one per day. ad_new_campaign: new creatives seen by an ads ` +
   'probe. app_change: an app installed or removed, seen after a probe. Newest first.';

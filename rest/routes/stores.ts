@@ -44,15 +44,26 @@ const domainPath = z.strictObject({ domain: domainParam() });
 const STORE_SORTS = ['revenue', 'visits', 'stores', 'rating', 'newest', 'relevance'] as const;
 const GROUP_SORTS = ['stores', 'revenue', 'visits'] as const;
 type GroupSort = (typeof GROUP_SORTS)[number];
-const isGroupSort = (sort: string | undefined): sort is GroupSort => GROUP_SORTS.some((s) => s === sort);
+const isGroupSort = (sort: string | undefined): sort is GroupSort =>
+  GROUP_SORTS.some((s) => s === sort);
 
 const slugRule = `must be 1 to ${MAX_APP_SLUGS} comma-separated app slugs (lower-case letters, digits and dashes)`;
 /** app, anyApp, notApp: comma-separated app slugs (as GET /v1/apps lists them). */
 const appSlugsParam = (description: string) =>
   z
     .string({ error: slugRule })
-    .transform((value) => value.split(',').map((slug) => slug.trim().toLowerCase()).filter((slug) => slug.length > 0))
-    .pipe(z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { error: slugRule })).min(1, { error: slugRule }).max(MAX_APP_SLUGS, { error: slugRule }))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((slug) => slug.trim().toLowerCase())
+        .filter((slug) => slug.length > 0),
+    )
+    .pipe(
+      z
+        .array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { error: slugRule }))
+        .min(1, { error: slugRule })
+        .max(MAX_APP_SLUGS, { error: slugRule }),
+    )
     .optional()
     .meta({ description, example: 'klaviyo-email-marketing,judgeme' });
 
@@ -73,20 +84,38 @@ const storeFilterParams = {
     .regex(/^[A-Za-z]{2}$/, { error: 'must be an ISO 3166-1 alpha-2 country code' })
     .optional()
     .meta({ description: 'ISO 3166-1 alpha-2 code, case-insensitive.', example: 'US' }),
-  minVisits: integerParam({ min: 0 }).optional().meta({ description: 'Minimum modeled monthly visits.' }),
-  maxVisits: integerParam({ min: 0 }).optional().meta({ description: 'Maximum modeled monthly visits.' }),
+  minVisits: integerParam({ min: 0 })
+    .optional()
+    .meta({ description: 'Minimum modeled monthly visits.' }),
+  maxVisits: integerParam({ min: 0 })
+    .optional()
+    .meta({ description: 'Maximum modeled monthly visits.' }),
   minRevenue: integerParam({ min: 0 })
     .optional()
     .meta({ description: 'Minimum modeled monthly revenue in USD (high end of the band).' }),
-  isDropshipper: booleanParam().optional().meta({ description: 'Filter on the dropshipper classification.' }),
-  app: appSlugsParam('Stores running every one of these apps: comma-separated app slugs (GET /v1/apps lists them).'),
+  isDropshipper: booleanParam()
+    .optional()
+    .meta({ description: 'Filter on the dropshipper classification.' }),
+  app: appSlugsParam(
+    'Stores running every one of these apps: comma-separated app slugs (GET /v1/apps lists them).',
+  ),
   anyApp: appSlugsParam('Stores running at least one of these apps: comma-separated app slugs.'),
   notApp: appSlugsParam('Stores running none of these apps: comma-separated app slugs.'),
-  theme: textParam(100).optional().meta({ description: 'Storefront theme name, case-insensitive.', example: 'Dawn' }),
-  minProducts: integerParam({ min: 0 }).optional().meta({ description: 'Minimum number of products in the catalog.' }),
-  maxProducts: integerParam({ min: 0 }).optional().meta({ description: 'Maximum number of products in the catalog.' }),
-  firstSeenAfter: dateParam().optional().meta({ description: 'First seen on or after this day (UTC).' }),
-  firstSeenBefore: dateParam().optional().meta({ description: 'First seen before this day (UTC).' }),
+  theme: textParam(100)
+    .optional()
+    .meta({ description: 'Storefront theme name, case-insensitive.', example: 'Dawn' }),
+  minProducts: integerParam({ min: 0 })
+    .optional()
+    .meta({ description: 'Minimum number of products in the catalog.' }),
+  maxProducts: integerParam({ min: 0 })
+    .optional()
+    .meta({ description: 'Maximum number of products in the catalog.' }),
+  firstSeenAfter: dateParam()
+    .optional()
+    .meta({ description: 'First seen on or after this day (UTC).' }),
+  firstSeenBefore: dateParam()
+    .optional()
+    .meta({ description: 'First seen before this day (UTC).' }),
   tld: z
     .string({ error: TLD_RULE })
     .regex(TLD, { error: TLD_RULE })
@@ -122,15 +151,34 @@ const storeFilterVariables = (p: z.infer<z.ZodObject<typeof storeFilterParams>>)
 });
 
 /** min ≤ max of the filters that come in pairs. */
-function checkFilterRanges(params: z.infer<z.ZodObject<typeof storeFilterParams>>, ctx: z.RefinementCtx) {
-  if (params.minVisits !== undefined && params.maxVisits !== undefined && params.minVisits > params.maxVisits) {
+function checkFilterRanges(
+  params: z.infer<z.ZodObject<typeof storeFilterParams>>,
+  ctx: z.RefinementCtx,
+) {
+  if (
+    params.minVisits !== undefined &&
+    params.maxVisits !== undefined &&
+    params.minVisits > params.maxVisits
+  ) {
     ctx.addIssue({ code: 'custom', path: ['minVisits'], message: 'must not exceed maxVisits' });
   }
-  if (params.minProducts !== undefined && params.maxProducts !== undefined && params.minProducts > params.maxProducts) {
+  if (
+    params.minProducts !== undefined &&
+    params.maxProducts !== undefined &&
+    params.minProducts > params.maxProducts
+  ) {
     ctx.addIssue({ code: 'custom', path: ['minProducts'], message: 'must not exceed maxProducts' });
   }
-  if (params.firstSeenAfter !== undefined && params.firstSeenBefore !== undefined && params.firstSeenAfter >= params.firstSeenBefore) {
-    ctx.addIssue({ code: 'custom', path: ['firstSeenBefore'], message: 'must be later than firstSeenAfter' });
+  if (
+    params.firstSeenAfter !== undefined &&
+    params.firstSeenBefore !== undefined &&
+    params.firstSeenAfter >= params.firstSeenBefore
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['firstSeenBefore'],
+      message: 'must be later than firstSeenAfter',
+    });
   }
 }
 
@@ -145,12 +193,14 @@ const searchQuery = z
           'stores has no meaning for stores and gives the default order, so a grouped query with groupBy dropped ' +
           'still works. With groupBy: stores (default), revenue or visits.',
       }),
-    groupBy: enumParam(STORE_GROUPINGS)
-      .optional()
-      .meta({ description: 'Roll the filtered stores up by this grouping (grouped mode, meta.mode = grouped).' }),
-    groupBy2: enumParam(STORE_GROUPINGS)
-      .optional()
-      .meta({ description: 'Second grouping inside groupBy: rows get a parent and a leaf. Ignored without groupBy.' }),
+    groupBy: enumParam(STORE_GROUPINGS).optional().meta({
+      description:
+        'Roll the filtered stores up by this grouping (grouped mode, meta.mode = grouped).',
+    }),
+    groupBy2: enumParam(STORE_GROUPINGS).optional().meta({
+      description:
+        'Second grouping inside groupBy: rows get a parent and a leaf. Ignored without groupBy.',
+    }),
     groupMetric: enumParam(GROUP_METRICS)
       .default('median')
       .meta({ description: 'Aggregate of the grouped metrics. Ignored without groupBy.' }),
@@ -162,7 +212,11 @@ const searchQuery = z
       ctx.addIssue({ code: 'custom', path: ['groupBy2'], message: 'must differ from groupBy' });
     }
     if (params.groupBy !== undefined && params.sort !== undefined && !isGroupSort(params.sort)) {
-      ctx.addIssue({ code: 'custom', path: ['sort'], message: `with groupBy, must be one of: ${GROUP_SORTS.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sort'],
+        message: `with groupBy, must be one of: ${GROUP_SORTS.join(', ')}`,
+      });
     }
   });
 
@@ -199,7 +253,10 @@ export const searchStores = defineRoute({
     if (p.groupBy === undefined) {
       const stores = required(data.stores, 'stores');
       const { filterSuggestions: suggestions } = stores;
-      return { ...listEnvelope(stores, p), ...(suggestions.length ? { meta: { suggestions } } : {}) };
+      return {
+        ...listEnvelope(stores, p),
+        ...(suggestions.length ? { meta: { suggestions } } : {}),
+      };
     }
     const groups = required(data.storeGroups, 'storeGroups');
     const { filterSuggestions: suggestions } = groups;
@@ -227,7 +284,7 @@ export const storeFacets = defineRoute({
     'The values of vertical, industry, category, countryCode, theme, tld and app (slugs) among the stores the same filters ' +
     'as GET /v1/stores keep (the whole catalog without any), each with its number of stores, most stores first; pass a ' +
     'value as the filter of the same name. `suggestions` names the nearest valid values of any filter value no store has. ' +
-    'Without filters the counts are the whole catalog\'s, recomputed with the grouped rollups every few minutes; with ' +
+    "Without filters the counts are the whole catalog's, recomputed with the grouped rollups every few minutes; with " +
     'filters they are counted live.',
   document: StoreFacetsDocument,
   pathParams: noPathParams,
@@ -236,7 +293,9 @@ export const storeFacets = defineRoute({
     .extend({
       perFacet: integerParam({ min: 1, max: MAX_FACET_VALUES })
         .default(DEFAULT_FACET_VALUES)
-        .meta({ description: `Values listed per facet, most stores first: 1 to ${MAX_FACET_VALUES}.` }),
+        .meta({
+          description: `Values listed per facet, most stores first: 1 to ${MAX_FACET_VALUES}.`,
+        }),
     })
     .superRefine(checkFilterRanges),
   canBeNotFound: false,
@@ -258,7 +317,7 @@ export const getStore = defineRoute({
   description:
     'The store card plus the profile fields: metrics (catalog size, app count, ad spend, 30-day changes), ' +
     'the modeled conversion band and average order value, screenshot, socials, emails, the installed apps, and ' +
-    '`models`: the method and this store\'s inputs behind each modeled figure. ' +
+    "`models`: the method and this store's inputs behind each modeled figure. " +
     'A store that moved to a new host is answered at its old domain too, under its new `domain`. ' +
     'A store missing from the catalog is not_found (404); queue a scrape for it.',
   document: GetStoreDocument,
@@ -295,7 +354,12 @@ export const compareStores = defineRoute({
           .map((domain) => domain.trim())
           .filter((domain) => domain.length > 0),
       )
-      .pipe(z.array(z.string()).min(MIN_COMPARE, { error: compareRule }).max(MAX_COMPARE, { error: compareRule }))
+      .pipe(
+        z
+          .array(z.string())
+          .min(MIN_COMPARE, { error: compareRule })
+          .max(MAX_COMPARE, { error: compareRule }),
+      )
       .meta({
         description: `${MIN_COMPARE} to ${MAX_COMPARE} domains (bare or full URLs), comma-separated.`,
         example: `${SEEDED.domain},${SEEDED.otherDomain}`,
@@ -319,7 +383,9 @@ export const listStoreProducts = defineRoute({
   document: ListStoreProductsDocument,
   pathParams: domainPath,
   query: z.strictObject({
-    isBestSeller: booleanParam().optional().meta({ description: 'Only best sellers (true) or only the others (false).' }),
+    isBestSeller: booleanParam()
+      .optional()
+      .meta({ description: 'Only best sellers (true) or only the others (false).' }),
     ...paginationParams(),
   }),
   canBeNotFound: true,
@@ -363,7 +429,10 @@ export const getStoreTraffic = defineRoute({
   canBeNotFound: true,
   variables: (p) => ({ domain: p.domain, ...connectionArgs(p) }),
   response: StoreTraffic,
-  respond: (data, p) => ({ ...listEnvelope(data.store.traffic.series, p), latest: data.store.traffic.latest }),
+  respond: (data, p) => ({
+    ...listEnvelope(data.store.traffic.series, p),
+    latest: data.store.traffic.latest,
+  }),
   example: `/v1/stores/${SEEDED.domain}/traffic?limit=24`,
 });
 
@@ -391,7 +460,10 @@ type ModelExplanation = NonNullable<GetStoreQuery['store']>['models']['revenue']
 function explainModel({ inputs, ...explanation }: ModelExplanation) {
   return {
     ...explanation,
-    inputs: inputs.map((input) => ({ name: input.name, value: input.number ?? input.boolean ?? input.text ?? null })),
+    inputs: inputs.map((input) => ({
+      name: input.name,
+      value: input.number ?? input.boolean ?? input.text ?? null,
+    })),
   };
 }
 

@@ -6,7 +6,9 @@ export const VerticalStat = z
   .strictObject({
     vertical: z.string(),
     stores: z.number().int(),
-    monthlyRevenueUsd: z.number().meta({ description: 'Sum of the high ends of the modeled revenue bands, USD.' }),
+    monthlyRevenueUsd: z
+      .number()
+      .meta({ description: 'Sum of the high ends of the modeled revenue bands, USD.' }),
     monthlyVisits: z.number().meta({ description: 'Sum of modeled monthly visits.' }),
     adSpendUsd: z.number().meta({ description: 'Sum of modeled monthly ad spend, USD.' }),
   })
@@ -16,7 +18,9 @@ export const CountryStat = z
   .strictObject({
     countryCode: z.string(),
     stores: z.number().int(),
-    monthlyRevenueUsd: z.number().meta({ description: 'Sum of the high ends of the modeled revenue bands, USD.' }),
+    monthlyRevenueUsd: z
+      .number()
+      .meta({ description: 'Sum of the high ends of the modeled revenue bands, USD.' }),
     monthlyVisits: z.number().meta({ description: 'Sum of modeled monthly visits.' }),
   })
   .meta({ id: 'CountryStat' });
@@ -26,18 +30,30 @@ export const AnalyticsOverview = z
     stores: z.number().int(),
     productsTracked: z.number().int(),
     appsTracked: z.number().int(),
-    storesWithTraffic: z.number().int().meta({ description: 'Stores with a third-party traffic observation.' }),
+    storesWithTraffic: z
+      .number()
+      .int()
+      .meta({ description: 'Stores with a third-party traffic observation.' }),
     dropshippers: z.number().int().meta({ description: 'Stores classified as dropshippers.' }),
     averages: z.strictObject({
       monthlyVisits: z.number(),
-      monthlyRevenueUsdHigh: z.number().meta({ description: 'Mean high end of the modeled revenue band, USD.' }),
+      monthlyRevenueUsdHigh: z
+        .number()
+        .meta({ description: 'Mean high end of the modeled revenue band, USD.' }),
       serviceRating: z.number(),
     }),
-    topVerticals: z.array(VerticalStat).meta({ description: 'The 5 verticals with the most stores.' }),
-    topCountries: z.array(CountryStat).meta({ description: 'The 5 countries with the most stores.' }),
+    topVerticals: z
+      .array(VerticalStat)
+      .meta({ description: 'The 5 verticals with the most stores.' }),
+    topCountries: z
+      .array(CountryStat)
+      .meta({ description: 'The 5 countries with the most stores.' }),
     generatedAt: DateTime,
   })
-  .meta({ id: 'AnalyticsOverview', description: 'Coverage counts, averages, top verticals and countries.' });
+  .meta({
+    id: 'AnalyticsOverview',
+    description: 'Coverage counts, averages, top verticals and countries.',
+  });
 
 export const MOVER_METRICS = ['visits', 'revenue'] as const;
 export const MOVER_DIRECTIONS = ['up', 'down'] as const;
@@ -47,11 +63,21 @@ export const Mover = z
     store: StoreCard,
     metric: z.enum(MOVER_METRICS),
     changePct: z.number().meta({ description: 'Signed change over 30 days, percent.' }),
-    current: z.number().meta({ description: 'Current modeled value (visits, or revenue band high end in USD).' }),
+    current: z
+      .number()
+      .meta({ description: 'Current modeled value (visits, or revenue band high end in USD).' }),
     previous: z.number().meta({ description: 'The value 30 days earlier.' }),
   })
   .meta({ id: 'Mover' });
 
-export const VerticalStatList = listOf(VerticalStat, 'VerticalStatList', 'A page of verticals, most stores first.');
-export const CountryStatList = listOf(CountryStat, 'CountryStatList', 'A page of countries, most stores first.');
+export const VerticalStatList = listOf(
+  VerticalStat,
+  'VerticalStatList',
+  'A page of verticals, most stores first.',
+);
+export const CountryStatList = listOf(
+  CountryStat,
+  'CountryStatList',
+  'A page of countries, most stores first.',
+);
 export const MoverList = listOf(Mover, 'MoverList', 'A page of movers, largest change first.');

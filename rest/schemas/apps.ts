@@ -11,7 +11,10 @@ export const App = z
     rating: z.number().nullable(),
     reviewCount: z.number().int(),
     appStoreUrl: z.string().nullable(),
-    installCount: z.number().int().meta({ description: 'Catalog stores observed running the app.' }),
+    installCount: z
+      .number()
+      .int()
+      .meta({ description: 'Catalog stores observed running the app.' }),
   })
   .meta({ id: 'App' });
 

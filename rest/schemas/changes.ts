@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { DateTime, listOf } from './common.ts';
 
 export const CHANGE_ENTITIES = ['product', 'app', 'store'] as const;
-export const PRODUCT_CHANGE_TYPES = ['price_decrease', 'price_increase', 'new_sku', 'removed_sku'] as const;
+export const PRODUCT_CHANGE_TYPES = [
+  'price_decrease',
+  'price_increase',
+  'new_sku',
+  'removed_sku',
+] as const;
 
 export const Change = z
   .strictObject({
@@ -14,15 +19,21 @@ export const Change = z
         'e.g. theme_changed.',
     }),
     domain: z.string(),
-    subject: z.string().nullable().meta({ description: 'What changed inside the store: a product handle or an app slug.' }),
+    subject: z
+      .string()
+      .nullable()
+      .meta({ description: 'What changed inside the store: a product handle or an app slug.' }),
     summary: z.string().meta({ description: 'One-line human summary.' }),
     oldValue: z.string().nullable(),
     newValue: z.string().nullable(),
-    changePct: z.number().nullable().meta({ description: 'Relative change in percent, when numeric.' }),
-    currency: z
-      .string()
+    changePct: z
+      .number()
       .nullable()
-      .meta({ description: "ISO 4217 currency of a product change's oldValue and newValue (prices): the store's own; null for app and store changes." }),
+      .meta({ description: 'Relative change in percent, when numeric.' }),
+    currency: z.string().nullable().meta({
+      description:
+        "ISO 4217 currency of a product change's oldValue and newValue (prices): the store's own; null for app and store changes.",
+    }),
     detectedAt: DateTime.meta({ description: 'When the scrape that saw the difference ran.' }),
   })
   .meta({

@@ -4,12 +4,16 @@ import { z } from 'zod';
 
 export const Page = z
   .strictObject({
-    limit: z.number().int().meta({ description: 'The page size asked for (the default 20 when not given).' }),
+    limit: z
+      .number()
+      .int()
+      .meta({ description: 'The page size asked for (the default 20 when not given).' }),
     offset: z.number().int().meta({ description: 'Items skipped before this page.' }),
     count: z.number().int().meta({ description: 'Items in this page.' }),
     hasMore: z.boolean().meta({ description: 'Whether a further page exists. Stop when false.' }),
     total: z.number().int().meta({
-      description: 'Items matching the request across all pages: exact up to 10,000, an estimate beyond (hasMore is always exact).',
+      description:
+        'Items matching the request across all pages: exact up to 10,000, an estimate beyond (hasMore is always exact).',
     }),
   })
   .meta({ id: 'Page' });
@@ -25,7 +29,8 @@ export const RevenueBand = z
   })
   .meta({
     id: 'RevenueBand',
-    description: 'Modeled monthly revenue band in USD: a model output, not merchant-reported sales.',
+    description:
+      'Modeled monthly revenue band in USD: a model output, not merchant-reported sales.',
   });
 
 export const PercentBand = z
@@ -33,7 +38,9 @@ export const PercentBand = z
   .meta({ id: 'PercentBand', description: 'Modeled band in percent.' });
 
 export const DateTime = z.string().meta({ format: 'date-time', description: 'ISO 8601, UTC.' });
-export const Day = z.string().meta({ format: 'date', description: 'Calendar day YYYY-MM-DD (UTC).' });
+export const Day = z
+  .string()
+  .meta({ format: 'date', description: 'Calendar day YYYY-MM-DD (UTC).' });
 export const Month = z.string().meta({ description: 'Month as its first day, YYYY-MM-DD (UTC).' });
 
 /** Nullable use of a named (component) schema. `.nullable()` on it would make the component itself

@@ -3,14 +3,18 @@ import { DateTime, listOf } from './common.ts';
 
 export const Product = z
   .strictObject({
-    domain: z.string().meta({ description: 'Domain of the store selling the product; with handle, its identity.' }),
+    domain: z
+      .string()
+      .meta({ description: 'Domain of the store selling the product; with handle, its identity.' }),
     handle: z.string(),
     title: z.string(),
     vendor: z.string().nullable(),
     productType: z.string().nullable(),
     price: z.number().meta({ description: 'Price in `currency`.' }),
     compareAtPrice: z.number().nullable(),
-    currency: z.string().meta({ description: "The product's currency; USD when the store did not state one." }),
+    currency: z
+      .string()
+      .meta({ description: "The product's currency; USD when the store did not state one." }),
     isBestSeller: z.boolean(),
     bestSellerRank: z.number().int().nullable(),
     available: z.boolean(),

@@ -11,8 +11,13 @@ export const SignalApp = z
     pricing: z.string().nullable(),
     rating: z.number().nullable(),
     appStoreUrl: z.string().nullable(),
-    installCount: z.number().int().meta({ description: 'Catalog stores observed running the app.' }),
-    firstSeenAt: DateTime.meta({ description: 'The first observation (scrape or probe) that saw the app on this store.' }),
+    installCount: z
+      .number()
+      .int()
+      .meta({ description: 'Catalog stores observed running the app.' }),
+    firstSeenAt: DateTime.meta({
+      description: 'The first observation (scrape or probe) that saw the app on this store.',
+    }),
     lastSeenAt: DateTime.meta({ description: 'The latest observation that saw it.' }),
   })
   .meta({ id: 'SignalApp', description: 'An app on a watched store.' });
@@ -34,10 +39,13 @@ export const SignalProductChangeList = z
     data: z.array(Change),
     page: Page,
     meta: z.strictObject({
-      watchedSince: DateTime.meta({ description: 'When the watch was created: the list holds changes detected from then on.' }),
+      watchedSince: DateTime.meta({
+        description: 'When the watch was created: the list holds changes detected from then on.',
+      }),
     }),
   })
   .meta({
     id: 'SignalProductChangeList',
-    description: 'Price changes, new and removed SKUs of the watched store since the watch was created, newest first.',
+    description:
+      'Price changes, new and removed SKUs of the watched store since the watch was created, newest first.',
   });

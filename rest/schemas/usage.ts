@@ -9,15 +9,26 @@ export const UsageLimit = z
     }),
     window: z.enum(['minute', 'day']).meta({ description: 'A day is the UTC day.' }),
     limit: z.number().int(),
-    used: z.number().int().meta({ description: 'Counted in the window so far, this request included where it counts.' }),
-    remaining: z.number().int().meta({ description: 'limit - used; the r of the RateLimit header.' }),
-    resetSeconds: z.number().int().meta({ description: 'Seconds until the window renews; the t of the RateLimit header.' }),
+    used: z.number().int().meta({
+      description: 'Counted in the window so far, this request included where it counts.',
+    }),
+    remaining: z
+      .number()
+      .int()
+      .meta({ description: 'limit - used; the r of the RateLimit header.' }),
+    resetSeconds: z
+      .number()
+      .int()
+      .meta({ description: 'Seconds until the window renews; the t of the RateLimit header.' }),
   })
   .meta({ id: 'UsageLimit' });
 
 export const Usage = z
   .strictObject({
-    plan: z.string().meta({ description: 'starter, pro, or open-dev (no key: limited per client address, no daily buckets).' }),
+    plan: z.string().meta({
+      description:
+        'starter, pro, or open-dev (no key: limited per client address, no daily buckets).',
+    }),
     limits: z.array(UsageLimit),
   })
   .meta({ id: 'Usage', description: "The calling key's limits today." });

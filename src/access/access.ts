@@ -6,7 +6,15 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../platform/errors.ts';
 import type { Services } from '../platform/services.ts';
-import { anyLiveKey, isLoopbackClient, KEYS_CHANGED_CHANNEL, KeyAuthenticator, missingKey, openDevLoopbackOnly, OpenDevMode } from './authenticate.ts';
+import {
+  anyLiveKey,
+  isLoopbackClient,
+  KEYS_CHANGED_CHANNEL,
+  KeyAuthenticator,
+  missingKey,
+  openDevLoopbackOnly,
+  OpenDevMode,
+} from './authenticate.ts';
 import { asInvalidToken } from './challenge.ts';
 import { clientKey } from './client-address.ts';
 import { createCounters, type Counters, type MaybePromise } from './counters.ts';
@@ -52,7 +60,11 @@ export async function createAccess(services: Services): Promise<Access> {
   const { config, logger, db } = services;
   const log = logger.child({ component: 'access' });
   const plans = resolvePlans(config.PLAN_LIMITS_JSON);
-  const counters = createCounters({ redisUrl: config.REDIS_URL, keyPrefix: config.QUOTA_REDIS_PREFIX, logger });
+  const counters = createCounters({
+    redisUrl: config.REDIS_URL,
+    keyPrefix: config.QUOTA_REDIS_PREFIX,
+    logger,
+  });
   const quotas = new Quotas(counters, plans);
   const authenticator = new KeyAuthenticator(db.prisma, logger);
   // not awaited: with Redis down at start the subscription completes once it is back (until then
@@ -60,10 +72,15 @@ export async function createAccess(services: Services): Promise<Access> {
   const keysChanged = services.pubsub
     .subscribe(KEYS_CHANGED_CHANNEL, () => authenticator.forgetKeys(), {})
     .catch((error: unknown) => {
-      log.warn({ err: { message: (error as Error).message } }, 'not subscribed to key changes: revocations apply within the key cache TTL');
+      log.warn(
+        { err: { message: (error as Error).message } },
+        'not subscribed to key changes: revocations apply within the key cache TTL',
+      );
       return undefined;
     });
-  const serviceToken = config.WEB_APP_SERVICE_TOKEN ? sha256(config.WEB_APP_SERVICE_TOKEN) : undefined;
+  const serviceToken = config.WEB_APP_SERVICE_TOKEN
+    ? sha256(config.WEB_APP_SERVICE_TOKEN)
+    : undefined;
 
   const openDev = new OpenDevMode(config, db.pool);
   const isOpenDevMode = () => openDev.isOn();
@@ -75,10 +92,15 @@ export async function createAccess(services: Services): Promise<Access> {
         'Never used with NODE_ENV=production.',
     );
   } else if (!(await anyLiveKey(db.pool))) {
-    log.warn('no API key is live: every data request is refused (401) until one is created with `npm run keys -- create`');
+    log.warn(
+      'no API key is live: every data request is refused (401) until one is created with `npm run keys -- create`',
+    );
   }
 
-  const identifyOnce = (headers: IncomingHttpHeaders, options: IdentifyOptions): MaybePromise<Principal> => {
+  const identifyOnce = (
+    headers: IncomingHttpHeaders,
+    options: IdentifyOptions,
+  ): MaybePromise<Principal> => {
     const token = presentedServiceToken(headers);
     if (token !== undefined) {
       if (!serviceToken || !timingSafeEqual(sha256(token), serviceToken)) {
@@ -89,7 +111,8 @@ export async function createAccess(services: Services): Promise<Access> {
     const key = presentedApiKey(headers);
     if (key !== undefined) return authenticator.authenticate(key, options.connection);
     return isOpenDevMode().then((open): Principal => {
-      if (open && isLoopbackClient(options.client)) return { kind: 'openDev', client: clientKey(options.client) };
+      if (open && isLoopbackClient(options.client))
+        return { kind: 'openDev', client: clientKey(options.client) };
       if (options.allowAnonymous) return { kind: 'anonymous' };
       throw open ? openDevLoopbackOnly() : missingKey();
     });
@@ -97,12 +120,18 @@ export async function createAccess(services: Services): Promise<Access> {
 
   // a caller without a valid credential counts against its address's per-minute limit
   const identified = async (principal: Principal, options: IdentifyOptions): Promise<Principal> => {
-    await quotas.chargeUnauthenticated(clientKey(options.client), config.UNAUTHENTICATED_PER_MINUTE);
+    await quotas.chargeUnauthenticated(
+      clientKey(options.client),
+      config.UNAUTHENTICATED_PER_MINUTE,
+    );
     return principal;
   };
   const refused = async (error: unknown, options: IdentifyOptions): Promise<never> => {
     if (error instanceof ApiError && error.code === 'unauthorized') {
-      await quotas.chargeUnauthenticated(clientKey(options.client), config.UNAUTHENTICATED_PER_MINUTE);
+      await quotas.chargeUnauthenticated(
+        clientKey(options.client),
+        config.UNAUTHENTICATED_PER_MINUTE,
+      );
     }
     throw error;
   };
@@ -126,7 +155,8 @@ export async function createAccess(services: Services): Promise<Access> {
       return principal.kind === 'anonymous' ? identified(principal, options) : principal;
     },
     admit(principal, charge, answer) {
-      if (principal.kind === 'key' && !plans[principal.plan].apiAccess) throw paidPlanRequired(principal.plan);
+      if (principal.kind === 'key' && !plans[principal.plan].apiAccess)
+        throw paidPlanRequired(principal.plan);
       return quotas.charge(principal, charge, answer);
     },
     resultWindowOf(principal) {

@@ -69,24 +69,40 @@ function toRecord(row: KeyRow): ApiKeyRecord {
 }
 
 export function paidPlanRequired(plan: AccountPlan): ApiError {
-  const prices = PAID_PLANS.map((p) => `${p[0]!.toUpperCase()}${p.slice(1)} at ${PLAN_PRICES_USD_PER_MONTH[p]} USD per month`).join(' or ');
-  return reasonError('plan', `API keys need a paid plan (${prices}); this account is on the ${plan} plan.`, {
-    plan,
-    requiredPlans: [...PAID_PLANS],
-  });
+  const prices = PAID_PLANS.map(
+    (p) => `${p[0]!.toUpperCase()}${p.slice(1)} at ${PLAN_PRICES_USD_PER_MONTH[p]} USD per month`,
+  ).join(' or ');
+  return reasonError(
+    'plan',
+    `API keys need a paid plan (${prices}); this account is on the ${plan} plan.`,
+    {
+      plan,
+      requiredPlans: [...PAID_PLANS],
+    },
+  );
 }
 
 function checkScopes(scopes: readonly string[]): string[] {
   const unknown = scopes.filter((s) => !(KEY_SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) {
-    throw badRequest(`Unknown scope ${unknown.join(', ')}.`, { parameter: 'scopes', rule: `each must be one of: ${KEY_SCOPES.join(', ')}` });
+    throw badRequest(`Unknown scope ${unknown.join(', ')}.`, {
+      parameter: 'scopes',
+      rule: `each must be one of: ${KEY_SCOPES.join(', ')}`,
+    });
   }
   return [...new Set(scopes)];
 }
 
-export async function mintApiKey(prisma: PrismaClient, input: MintApiKeyInput): Promise<MintedApiKey> {
+export async function mintApiKey(
+  prisma: PrismaClient,
+  input: MintApiKeyInput,
+): Promise<MintedApiKey> {
   const externalId = input.accountExternalId.trim();
-  if (!externalId) throw badRequest('The account id is empty.', { parameter: 'accountExternalId', rule: 'must not be empty' });
+  if (!externalId)
+    throw badRequest('The account id is empty.', {
+      parameter: 'accountExternalId',
+      rule: 'must not be empty',
+    });
   if (!(PAID_PLANS as readonly string[]).includes(input.plan)) throw paidPlanRequired(input.plan);
   const scopes = checkScopes(input.scopes ?? []);
 
@@ -98,7 +114,13 @@ export async function mintApiKey(prisma: PrismaClient, input: MintApiKeyInput): 
       update: { plan: input.plan, ...(input.accountName ? { name: input.accountName } : {}) },
     });
     return tx.apiKey.create({
-      data: { accountId: account.id, name: input.name ?? null, prefix: displayPrefix(key), hash: hashApiKey(key), scopes },
+      data: {
+        accountId: account.id,
+        name: input.name ?? null,
+        prefix: displayPrefix(key),
+        hash: hashApiKey(key),
+        scopes,
+      },
       include: withAccount,
     });
   });
@@ -130,17 +152,32 @@ export async function revokeApiKey(
   scope: { accountExternalId?: string } = {},
 ): Promise<ApiKeyRecord> {
   const owner = scope.accountExternalId ? { account: { externalId: scope.accountExternalId } } : {};
-  const asId = typeof idOrPrefix === 'number' ? idOrPrefix : /^\d+$/.test(idOrPrefix) ? Number(idOrPrefix) : undefined;
+  const asId =
+    typeof idOrPrefix === 'number'
+      ? idOrPrefix
+      : /^\d+$/.test(idOrPrefix)
+        ? Number(idOrPrefix)
+        : undefined;
   const candidates = await prisma.apiKey.findMany({
-    where: asId !== undefined ? { id: asId, ...owner } : { prefix: String(idOrPrefix), revokedAt: null, ...owner },
+    where:
+      asId !== undefined
+        ? { id: asId, ...owner }
+        : { prefix: String(idOrPrefix), revokedAt: null, ...owner },
     select: { id: true },
     take: 2,
   });
-  if (candidates.length === 0) throw notFound(`No API key ${idOrPrefix}.`, { key: String(idOrPrefix) });
+  if (candidates.length === 0)
+    throw notFound(`No API key ${idOrPrefix}.`, { key: String(idOrPrefix) });
   if (candidates.length > 1) {
-    throw badRequest(`More than one live key starts with ${idOrPrefix}: revoke it by id.`, { parameter: 'key', rule: 'must name exactly one key' });
+    throw badRequest(`More than one live key starts with ${idOrPrefix}: revoke it by id.`, {
+      parameter: 'key',
+      rule: 'must name exactly one key',
+    });
   }
   const id = candidates[0]!.id;
-  await prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+  await prisma.apiKey.updateMany({
+    where: { id, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
   return toRecord(await prisma.apiKey.findUniqueOrThrow({ where: { id }, include: withAccount }));
 }

@@ -29,25 +29,37 @@ const KEY_CACHE_MAX_ENTRIES = 10_000;
 export const KEYS_CHANGED_CHANNEL = 'access:keys-changed';
 
 /** Tells every server sharing the pub/sub to drop its cached keys, so a revocation applies at once. */
-export async function announceKeysChanged(pubsub: Pick<Services['pubsub'], 'publish'>, logger: Logger): Promise<void> {
+export async function announceKeysChanged(
+  pubsub: Pick<Services['pubsub'], 'publish'>,
+  logger: Logger,
+): Promise<void> {
   try {
     await pubsub.publish(KEYS_CHANGED_CHANNEL, { at: new Date().toISOString() });
   } catch (error) {
-    logger.warn({ err: { message: (error as Error).message } }, `key change not announced: servers see it within ${KEY_CACHE_TTL_MS} ms`);
+    logger.warn(
+      { err: { message: (error as Error).message } },
+      `key change not announced: servers see it within ${KEY_CACHE_TTL_MS} ms`,
+    );
   }
 }
 
 /** how to get a key, in every refusal for want of a valid one */
 const HOW_TO_MINT =
-  'On a self-hosted server, mint one with: npm run keys -- create --account ACCOUNT --plan starter (the hosted service mints keys on its web app\'s integrations page, for paid plans).';
+  "On a self-hosted server, mint one with: npm run keys -- create --account ACCOUNT --plan starter (the hosted service mints keys on its web app's integrations page, for paid plans).";
 
 export const invalidKey = () =>
   asInvalidToken(
-    new ApiError('unauthorized', `The API key is not valid (unknown or revoked). Send a current key in Authorization: Bearer <key> or X-Api-Key. ${HOW_TO_MINT}`),
+    new ApiError(
+      'unauthorized',
+      `The API key is not valid (unknown or revoked). Send a current key in Authorization: Bearer <key> or X-Api-Key. ${HOW_TO_MINT}`,
+    ),
   );
 
 export const missingKey = () =>
-  new ApiError('unauthorized', `An API key is required: send Authorization: Bearer <key> or X-Api-Key: <key>. ${HOW_TO_MINT}`);
+  new ApiError(
+    'unauthorized',
+    `An API key is required: send Authorization: Bearer <key> or X-Api-Key: <key>. ${HOW_TO_MINT}`,
+  );
 
 /**
  * The last key each connection presented, with its hash. A client sends the same key on every
@@ -76,7 +88,11 @@ export class KeyAuthenticator {
     private readonly logger: Logger,
     cacheTtlMs: number = KEY_CACHE_TTL_MS,
   ) {
-    this.live = new LRUCache({ max: KEY_CACHE_MAX_ENTRIES, ttl: Math.max(1, cacheTtlMs), ttlAutopurge: false });
+    this.live = new LRUCache({
+      max: KEY_CACHE_MAX_ENTRIES,
+      ttl: Math.max(1, cacheTtlMs),
+      ttlAutopurge: false,
+    });
   }
 
   /** Drops every cached key: the next request of each key reads api_keys again. */
@@ -103,7 +119,14 @@ export class KeyAuthenticator {
     const generation = this.generation;
     const row = await this.prisma.apiKey.findUnique({
       where: { hash },
-      select: { id: true, prefix: true, hash: true, scopes: true, revokedAt: true, account: { select: { id: true, externalId: true, plan: true } } },
+      select: {
+        id: true,
+        prefix: true,
+        hash: true,
+        scopes: true,
+        revokedAt: true,
+        account: { select: { id: true, externalId: true, plan: true } },
+      },
     });
     if (!row || !sameHash(row.hash, hash) || row.revokedAt) throw invalidKey();
     this.touch(row.id);
@@ -137,7 +160,10 @@ export class KeyAuthenticator {
     if (now - (this.lastUsedWrites.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     this.lastUsedWrites.set(keyId, now);
     this.recordUse(keyId, new Date(now)).catch((error: unknown) =>
-      this.logger.warn({ err: { message: (error as Error).message }, keyId }, 'could not record key use'),
+      this.logger.warn(
+        { err: { message: (error as Error).message }, keyId },
+        'could not record key use',
+      ),
     );
   }
 
@@ -148,13 +174,17 @@ export class KeyAuthenticator {
 
 /** Whether any key can still be used. */
 export async function anyLiveKey(pool: pg.Pool): Promise<boolean> {
-  const { rows } = await pool.query<{ live: boolean }>('SELECT EXISTS (SELECT 1 FROM api_keys WHERE revoked_at IS NULL) AS live');
+  const { rows } = await pool.query<{ live: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM api_keys WHERE revoked_at IS NULL) AS live',
+  );
   return rows[0]?.live ?? false;
 }
 
 /** Whether a key was ever created here (revoked keys keep their rows). */
 export async function anyKeyEverCreated(pool: pg.Pool): Promise<boolean> {
-  const { rows } = await pool.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM api_keys) AS any');
+  const { rows } = await pool.query<{ any: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM api_keys) AS any',
+  );
   return rows[0]?.any ?? false;
 }
 

@@ -17,18 +17,29 @@ export interface CliDatabase {
   close(): Promise<void>;
 }
 
-type CliConfig = Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'EMBEDDED_PG_PORT' | 'QUERY_TIMEOUT_MS'>;
+type CliConfig = Pick<
+  Config,
+  'DATABASE_URL' | 'DATA_DIR' | 'EMBEDDED_PG_PORT' | 'QUERY_TIMEOUT_MS'
+>;
 
 async function runningEmbedded(config: CliConfig, logger: Logger): Promise<Database | undefined> {
   let password: string;
   try {
-    password = (await readFile(path.join(path.resolve(config.DATA_DIR), 'postgres.password'), 'utf8')).trim();
+    password = (
+      await readFile(path.join(path.resolve(config.DATA_DIR), 'postgres.password'), 'utf8')
+    ).trim();
   } catch {
     return undefined; // never created: nothing can be running
   }
   const url = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${await clusterPort(config.DATA_DIR, config.EMBEDDED_PG_PORT)}/${EMBEDDED_DATABASE}`;
   try {
-    return await openDatabase({ url, logger, queryTimeoutMs: config.QUERY_TIMEOUT_MS, backend: 'embedded-postgres', poolSize: 2 });
+    return await openDatabase({
+      url,
+      logger,
+      queryTimeoutMs: config.QUERY_TIMEOUT_MS,
+      backend: 'embedded-postgres',
+      poolSize: 2,
+    });
   } catch {
     return undefined;
   }

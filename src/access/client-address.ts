@@ -20,7 +20,9 @@ export function clientKey(address: string): string {
  * N hops are proxies" (as Express reads a number), which is right only when every request arrives
  * through those proxies: a server clients can reach directly should name its proxies instead.
  */
-export function trustedProxies(setting: number | string[] | undefined): false | string[] | ((address: string, hop: number) => boolean) {
+export function trustedProxies(
+  setting: number | string[] | undefined,
+): false | string[] | ((address: string, hop: number) => boolean) {
   if (setting === undefined || setting === 0) return false;
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
   return setting;

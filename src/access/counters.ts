@@ -7,7 +7,11 @@
 // without new limiter instances. If Redis fails, each call falls through to the insurance limiter
 // (in-process), so requests keep being served on this instance's local counts; what was counted
 // locally is added to Redis once it is back (OutageLedger), so an outage loses no quota charge.
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { Logger } from '../platform/logger.ts';
 import { closeRedis, createRedis } from '../platform/redis.ts';
 import { ProvisionalCharges } from './provisional-charges.ts';
@@ -122,7 +126,11 @@ export function createCounters(options: CreateCountersOptions): Counters {
     for (const [key, units, secondsLeft] of carried) {
       await limiter.consume(key, units, { customDuration: secondsLeft }).catch(() => undefined);
     }
-    if (carried.length > 0) log.info({ counters: carried.length }, 'added the counts of the Redis outage to the shared counters');
+    if (carried.length > 0)
+      log.info(
+        { counters: carried.length },
+        'added the counts of the Redis outage to the shared counters',
+      );
   };
 
   // One warning per outage: limits are then per instance, which a multi-replica deployment must know.
@@ -134,7 +142,9 @@ export function createCounters(options: CreateCountersOptions): Counters {
       if (ledger.size > 0) void carryOver();
     } else if (!local) {
       local = true;
-      log.warn('Redis is unavailable: rate limits and quotas are counted on this instance only until it returns');
+      log.warn(
+        'Redis is unavailable: rate limits and quotas are counted on this instance only until it returns',
+      );
     }
   };
   redis.on('ready', noteConnection);
@@ -148,7 +158,11 @@ export function createCounters(options: CreateCountersOptions): Counters {
 }
 
 /** The Redis limiter as counters; `beforeEachCall` notes the connection's state first (an outage's warning, its carry-over). */
-function redisCounters(limiter: RateLimiterAbstract, close: () => Promise<void>, beforeEachCall: () => void): Counters {
+function redisCounters(
+  limiter: RateLimiterAbstract,
+  close: () => Promise<void>,
+  beforeEachCall: () => void,
+): Counters {
   return {
     backend: 'redis',
     async add(key, units, ttlSeconds) {
@@ -209,6 +223,7 @@ export class InProcessCounters implements Counters {
   }
 
   private sweep(now = Date.now()): void {
-    for (const [key, counter] of this.counters) if (counter.endsAt <= now) this.counters.delete(key);
+    for (const [key, counter] of this.counters)
+      if (counter.endsAt <= now) this.counters.delete(key);
   }
 }

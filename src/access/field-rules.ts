@@ -26,5 +26,9 @@ const RULES = 'accessRules';
 /** Field or type `extensions` declaring these rules. */
 export const rules = (declared: FieldRules): Record<string, unknown> => ({ [RULES]: declared });
 
-export const rulesOf = (holder: Pick<GraphQLField<unknown, unknown>, 'extensions'> | GraphQLNamedType | undefined | null): FieldRules =>
-  ((holder?.extensions as Record<string, unknown> | undefined)?.[RULES] as FieldRules | undefined) ?? {};
+export const rulesOf = (
+  holder: Pick<GraphQLField<unknown, unknown>, 'extensions'> | GraphQLNamedType | undefined | null,
+): FieldRules =>
+  ((holder?.extensions as Record<string, unknown> | undefined)?.[RULES] as
+    | FieldRules
+    | undefined) ?? {};

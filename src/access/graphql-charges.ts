@@ -83,7 +83,12 @@ function costOf(
   variables: Variables,
   walk: RootWalk,
 ): { cost: OperationCost; byVariables: boolean } {
-  const cost: OperationCost = { webAppFields: [], dataFields: [], scopedFields: [], charge: { units: 0, buckets: {} } };
+  const cost: OperationCost = {
+    webAppFields: [],
+    dataFields: [],
+    scopedFields: [],
+    charge: { units: 0, buckets: {} },
+  };
   /** whether a field's cost was read from its arguments (node ids, a list's length) */
   let byVariables = false;
   const rootType = schema.getRootType(operation.operation);
@@ -94,7 +99,8 @@ function costOf(
 
   // GraphQL merges the root fields of one response name into one execution: count each name once
   const executed = new Map<string, FieldNode>();
-  for (const field of rootFields(document, operation.selectionSet, variables, walk)) executed.set(field.alias?.value ?? field.name.value, field);
+  for (const field of rootFields(document, operation.selectionSet, variables, walk))
+    executed.set(field.alias?.value ?? field.name.value, field);
   for (const field of executed.values()) {
     const name = field.name.value;
     if (name.startsWith('__')) continue;
@@ -140,7 +146,10 @@ function typeOfGlobalId(id: unknown): string {
   }
 }
 
-function included(node: FieldNode | { directives?: FieldNode['directives'] }, variables: Variables): boolean {
+function included(
+  node: FieldNode | { directives?: FieldNode['directives'] },
+  variables: Variables,
+): boolean {
   if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
   return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
 }
@@ -151,7 +160,13 @@ interface RootWalk {
 }
 
 /** The root fields an operation executes, through fragments, honouring @skip and @include. */
-function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, variables: Variables, walk: RootWalk, seen = new Set<string>()): FieldNode[] {
+function rootFields(
+  document: DocumentNode,
+  selectionSet: SelectionSetNode,
+  variables: Variables,
+  walk: RootWalk,
+  seen = new Set<string>(),
+): FieldNode[] {
   const fragments = new Map(
     document.definitions
       .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
@@ -162,7 +177,8 @@ function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, vari
     if (selection.directives?.length) walk.directives = true;
     if (!included(selection, variables)) continue;
     if (selection.kind === Kind.FIELD) fields.push(selection);
-    else if (selection.kind === Kind.INLINE_FRAGMENT) fields.push(...rootFields(document, selection.selectionSet, variables, walk, seen));
+    else if (selection.kind === Kind.INLINE_FRAGMENT)
+      fields.push(...rootFields(document, selection.selectionSet, variables, walk, seen));
     else {
       const name = selection.name.value;
       const fragment = fragments.get(name);
@@ -181,7 +197,10 @@ function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, vari
  * since REST's offset/limit become exactly these arguments.
  */
 /** The connection fields of each document (with their definitions), found once per document: the walk with type info is the costly part. */
-const connectionFieldsByDocument = new WeakMap<DocumentNode, Array<{ node: FieldNode; definition: GraphQLField<unknown, unknown> }>>();
+const connectionFieldsByDocument = new WeakMap<
+  DocumentNode,
+  Array<{ node: FieldNode; definition: GraphQLField<unknown, unknown> }>
+>();
 
 function connectionFieldsOf(schema: GraphQLSchema, document: DocumentNode) {
   let found = connectionFieldsByDocument.get(document);
@@ -194,8 +213,10 @@ function connectionFieldsOf(schema: GraphQLSchema, document: DocumentNode) {
     visitWithTypeInfo(typeInfo, {
       Field(node) {
         const definition = typeInfo.getFieldDef();
-        if (!definition || !definition.args.some((a) => a.name === 'after' || a.name === 'first')) return;
-        if (getNamedType(definition.type).name.endsWith('Connection')) fields.push({ node, definition });
+        if (!definition || !definition.args.some((a) => a.name === 'after' || a.name === 'first'))
+          return;
+        if (getNamedType(definition.type).name.endsWith('Connection'))
+          fields.push({ node, definition });
       },
     }),
   );
@@ -207,7 +228,11 @@ export function checkResultWindow(
   schema: GraphQLSchema,
   document: DocumentNode,
   variables: Variables,
-  { window, planName, defaultPageSize }: { window: number; planName: string; defaultPageSize: number },
+  {
+    window,
+    planName,
+    defaultPageSize,
+  }: { window: number; planName: string; defaultPageSize: number },
 ): void {
   for (const { node, definition } of connectionFieldsOf(schema, document)) {
     let args: Record<string, unknown>;
@@ -232,7 +257,10 @@ function safeOffset(cursor: string): number | undefined {
 }
 
 export const resultWindowError = (window: number, planName: string) =>
-  badRequest(`The ${planName} plan lists at most ${window} items deep: offset + limit must not exceed ${window}.`, {
-    parameter: 'offset',
-    rule: `offset + limit must be at most ${window} on the ${planName} plan`,
-  });
+  badRequest(
+    `The ${planName} plan lists at most ${window} items deep: offset + limit must not exceed ${window}.`,
+    {
+      parameter: 'offset',
+      rule: `offset + limit must be at most ${window} on the ${planName} plan`,
+    },
+  );

@@ -4,7 +4,14 @@
 // credential, lists stay inside the plan's result window, and the HTTP answer carries the rate-limit
 // headers. Works for HTTP (the caller was identified by the HTTP hook) and WebSocket (identified at
 // connection_init by the WebSocket gate).
-import { getOperationAST, getVariableValues, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from 'graphql';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { ApiError, reasonError } from '../platform/errors.ts';
@@ -24,7 +31,8 @@ interface HttpRequest {
   ip: string;
   headers: IncomingHttpHeaders;
 }
-const isHttpRequest = (req: object | undefined): req is HttpRequest => req !== undefined && 'raw' in req && 'ip' in req;
+const isHttpRequest = (req: object | undefined): req is HttpRequest =>
+  req !== undefined && 'raw' in req && 'ip' in req;
 import type { Answer } from './provisional-charges.ts';
 
 interface AccessContext {
@@ -46,18 +54,27 @@ interface Operation {
 
 const webAppOnly = (principal: Principal) =>
   principal.kind === 'anonymous'
-    ? new ApiError('unauthorized', 'Key management needs the web app\'s service credential (X-Service-Token).')
-    : reasonError('scope', 'Key management is reserved to the web app\'s service credential; an API key cannot mint, list or revoke keys.');
+    ? new ApiError(
+        'unauthorized',
+        "Key management needs the web app's service credential (X-Service-Token).",
+      )
+    : reasonError(
+        'scope',
+        "Key management is reserved to the web app's service credential; an API key cannot mint, list or revoke keys.",
+      );
 
 export function toGraphqlError(error: ApiError, limits: LimitState[] = []): GraphQLError {
   const headers: Record<string, string> = { ...rateLimitHeaders(limits) };
   if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
   if (error.status === 401) headers['WWW-Authenticate'] = bearerChallenge(error);
-  return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: error.status, headers } } });
+  return new GraphQLError(error.message, {
+    extensions: { ...error.extensions, http: { status: error.status, headers } },
+  });
 }
 
 const sendLimits = (context: AccessContext, limits: LimitState[]) => {
-  for (const [name, value] of Object.entries(rateLimitHeaders(limits))) context.reply?.header(name, value);
+  for (const [name, value] of Object.entries(rateLimitHeaders(limits)))
+    context.reply?.header(name, value);
 };
 
 /** What onExecute and onSubscribe hand a plugin, as far as admission reads and answers it. */
@@ -70,7 +87,9 @@ interface GateHook {
 /** A charge counted `times` over (an export's pages, charged together before it streams). */
 const timesCharge = (charge: Charge, times: number): Charge => ({
   units: charge.units * times,
-  buckets: Object.fromEntries(Object.entries(charge.buckets).map(([bucket, units]) => [bucket, (units ?? 0) * times])),
+  buckets: Object.fromEntries(
+    Object.entries(charge.buckets).map(([bucket, units]) => [bucket, (units ?? 0) * times]),
+  ),
 });
 
 export interface AccessPluginOptions {
@@ -78,8 +97,10 @@ export interface AccessPluginOptions {
   defaultPageSize: number;
 }
 
-export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessPluginOptions): Plugin {
-
+export function accessGraphqlPlugin(
+  access: Access,
+  { defaultPageSize }: AccessPluginOptions,
+): Plugin {
   /** A refusal as the GraphQL error that answers it (with its rate-limit headers); anything else is a failure of ours. */
   function refusalOf(context: AccessContext, error: unknown): GraphQLError {
     if (error instanceof RateLimitedError) {
@@ -101,7 +122,11 @@ export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessP
     if (!ast) return undefined; // execution reports the missing operation itself
     // charge what will execute: the variables as execution coerces them (defaults applied, a single
     // value as a list of one); variables that fail coercion refuse the operation, which then costs nothing
-    const coerced = getVariableValues(operation.schema, ast.variableDefinitions ?? [], operation.variableValues ?? {});
+    const coerced = getVariableValues(
+      operation.schema,
+      ast.variableDefinitions ?? [],
+      operation.variableValues ?? {},
+    );
     if (coerced.errors) return undefined;
     const variables = coerced.coerced;
     try {
@@ -110,18 +135,36 @@ export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessP
       if (cost.dataFields.length === 0) return undefined;
       if (!isDataPrincipal(principal)) {
         throw principal.kind === 'webApp'
-          ? new ApiError('unauthorized', 'The service token manages keys only; reading data needs an API key.')
+          ? new ApiError(
+              'unauthorized',
+              'The service token manages keys only; reading data needs an API key.',
+            )
           : missingKey();
       }
-      const unscoped = principal.kind === 'key' ? cost.scopedFields.find(({ scope }) => !principal.scopes.includes(scope)) : undefined;
+      const unscoped =
+        principal.kind === 'key'
+          ? cost.scopedFields.find(({ scope }) => !principal.scopes.includes(scope))
+          : undefined;
       if (unscoped) {
-        throw reasonError('scope', `${unscoped.field} needs a key with the ${unscoped.scope} scope; this key does not carry it.`, { scope: unscoped.scope });
+        throw reasonError(
+          'scope',
+          `${unscoped.field} needs a key with the ${unscoped.scope} scope; this key does not carry it.`,
+          { scope: unscoped.scope },
+        );
       }
       const { window, planName } = access.resultWindowOf(principal);
-      checkResultWindow(operation.schema, operation.document, variables, { window, planName, defaultPageSize });
+      checkResultWindow(operation.schema, operation.document, variables, {
+        window,
+        planName,
+        defaultPageSize,
+      });
       const calls = context.listCalls ?? 1;
       if (calls === 0) return undefined;
-      const limits = access.admit(principal, calls === 1 ? cost.charge : timesCharge(cost.charge, calls), context.reply?.raw);
+      const limits = access.admit(
+        principal,
+        calls === 1 ? cost.charge : timesCharge(cost.charge, calls),
+        context.reply?.raw,
+      );
       if (limits instanceof Promise) {
         return limits.then(
           (settled) => {
@@ -139,7 +182,11 @@ export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessP
   }
 
   /** Runs the operation's admission; a refusal answers instead of the operation. */
-  function gate({ args, setResultAndStopExecution, extendContext }: GateHook): void | Promise<void> {
+  function gate({
+    args,
+    setResultAndStopExecution,
+    extendContext,
+  }: GateHook): void | Promise<void> {
     extendContext({ [ACCESS_IN_CONTEXT]: access } as object);
     const refusal = admit(args);
     if (refusal instanceof Promise) {
@@ -173,7 +220,13 @@ export function accessGraphqlPlugin(access: Access, { defaultPageSize }: AccessP
     const stillAdmitted = stillAdmittedOf(hook.args.contextValue as AccessContext);
     if (!stillAdmitted) return gated;
     const watch = {
-      onSubscribeResult({ result, setResult }: { result: unknown; setResult(result: AsyncIterableIterator<ExecutionResult>): void }) {
+      onSubscribeResult({
+        result,
+        setResult,
+      }: {
+        result: unknown;
+        setResult(result: AsyncIterableIterator<ExecutionResult>): void;
+      }) {
         if (typeof result === 'object' && result !== null && Symbol.asyncIterator in result) {
           setResult(endOnRevocation(result as AsyncIterable<ExecutionResult>, stillAdmitted));
         }

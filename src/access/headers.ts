@@ -18,7 +18,8 @@ export const RATE_LIMIT_HEADER_NAMES = {
 export function mostConstraining(limits: readonly LimitState[]): LimitState | undefined {
   return limits.reduce<LimitState | undefined>((worst, limit) => {
     if (!worst) return limit;
-    if (limit.remaining !== worst.remaining) return limit.remaining < worst.remaining ? limit : worst;
+    if (limit.remaining !== worst.remaining)
+      return limit.remaining < worst.remaining ? limit : worst;
     return limit.resetSeconds > worst.resetSeconds ? limit : worst;
   }, undefined);
 }
@@ -48,13 +49,33 @@ export function rateLimitHeaders(limits: readonly LimitState[]): Record<string, 
  * UTC midnight: the examples the documentation shows (test/discovery/recipes.test.ts compares
  * them with a real answer's).
  */
-export function exampleRateLimitHeaders(bucket: QuotaBucket = 'storeSearches'): Record<string, string> {
+export function exampleRateLimitHeaders(
+  bucket: QuotaBucket = 'storeSearches',
+): Record<string, string> {
   const plan = DEFAULT_PLANS.starter;
   const secondsLeftToday = 3_600;
   const day = 86_400;
   return rateLimitHeaders([
-    { policy: 'perMinute', limit: plan.perMinute, remaining: plan.perMinute - 1, resetSeconds: 60, windowSeconds: 60 },
-    { policy: 'perKeyDaily', limit: plan.perKeyDaily!, remaining: plan.perKeyDaily! - 1, resetSeconds: secondsLeftToday, windowSeconds: day },
-    { policy: bucket, limit: plan.daily![bucket], remaining: plan.daily![bucket] - 1, resetSeconds: secondsLeftToday, windowSeconds: day },
+    {
+      policy: 'perMinute',
+      limit: plan.perMinute,
+      remaining: plan.perMinute - 1,
+      resetSeconds: 60,
+      windowSeconds: 60,
+    },
+    {
+      policy: 'perKeyDaily',
+      limit: plan.perKeyDaily!,
+      remaining: plan.perKeyDaily! - 1,
+      resetSeconds: secondsLeftToday,
+      windowSeconds: day,
+    },
+    {
+      policy: bucket,
+      limit: plan.daily![bucket],
+      remaining: plan.daily![bucket] - 1,
+      resetSeconds: secondsLeftToday,
+      windowSeconds: day,
+    },
   ]);
 }

@@ -28,49 +28,72 @@ declare module 'fastify' {
 }
 
 /** Binds the caller to the request; a route that needs data refuses the web app's credential. */
-function admitCaller(request: FastifyRequest, principal: Principal, allowAnonymous: boolean, done: (error?: Error) => void): void {
+function admitCaller(
+  request: FastifyRequest,
+  principal: Principal,
+  allowAnonymous: boolean,
+  done: (error?: Error) => void,
+): void {
   bindPrincipal(request, principal);
   // /graphql: what an anonymous caller (or the web app) may run is its fields' to decide
   if (allowAnonymous || isDataPrincipal(principal)) return done();
-  done(new ApiError('unauthorized', 'The service token manages keys through /graphql only; data routes need an API key.'));
+  done(
+    new ApiError(
+      'unauthorized',
+      'The service token manages keys through /graphql only; data routes need an API key.',
+    ),
+  );
 }
 
 export function registerAccess(app: FastifyInstance, access: Access): void {
   // in Fastify's callback form: a cached key (nearly every request) is identified at once, with no promise
-  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-    const parameter = credentialInQuery(request.url);
-    if (parameter !== undefined) return done(keyInQueryError(parameter));
+  app.addHook(
+    'onRequest',
+    (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+      const parameter = credentialInQuery(request.url);
+      if (parameter !== undefined) return done(keyInQueryError(parameter));
 
-    const { url: route, config } = request.routeOptions;
-    // no route: the not-found handler answers, and a path that does not exist costs nothing
-    if (route === undefined || config.servesNoData) return done();
+      const { url: route, config } = request.routeOptions;
+      // no route: the not-found handler answers, and a path that does not exist costs nothing
+      if (route === undefined || config.servesNoData) return done();
 
-    const allowAnonymous = config.anonymousAllowed === true;
-    const principal = access.identify(request.headers, { allowAnonymous, client: request.ip, connection: request.raw.socket });
-    if (principal instanceof Promise) principal.then((settled) => admitCaller(request, settled, allowAnonymous, done), done);
-    else admitCaller(request, principal, allowAnonymous, done);
-  });
+      const allowAnonymous = config.anonymousAllowed === true;
+      const principal = access.identify(request.headers, {
+        allowAnonymous,
+        client: request.ip,
+        connection: request.raw.socket,
+      });
+      if (principal instanceof Promise)
+        principal.then((settled) => admitCaller(request, settled, allowAnonymous, done), done);
+      else admitCaller(request, principal, allowAnonymous, done);
+    },
+  );
   // in Fastify's callback form: most routes pass straight through it, and then no promise is made
-  app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-    const { chargedPerRequest, rateUnitsOf } = request.routeOptions.config;
-    if (!chargedPerRequest && !rateUnitsOf) return done();
-    const principal = principalOf(request);
-    if (!isDataPrincipal(principal)) return done();
-    const charge: Charge = chargedPerRequest ? { units: 1, buckets: {} } : { units: rateUnitsOf!(request.body), buckets: {}, rateOnly: true };
-    if (charge.units <= 0) return done();
-    // Promise.resolve().then: a refusal thrown at once (in-process counters) and one rejected (Redis) take the same path
-    Promise.resolve()
-      .then(() => access.admit(principal, charge, reply.raw))
-      .then(
-        (limits) => {
-          reply.headers(rateLimitHeaders(limits));
-          done();
-        },
-        (error: Error) => {
-          if (error instanceof RateLimitedError) reply.headers(rateLimitHeaders(error.limits));
-          done(error);
-        },
-      );
-  });
+  app.addHook(
+    'preHandler',
+    (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+      const { chargedPerRequest, rateUnitsOf } = request.routeOptions.config;
+      if (!chargedPerRequest && !rateUnitsOf) return done();
+      const principal = principalOf(request);
+      if (!isDataPrincipal(principal)) return done();
+      const charge: Charge = chargedPerRequest
+        ? { units: 1, buckets: {} }
+        : { units: rateUnitsOf!(request.body), buckets: {}, rateOnly: true };
+      if (charge.units <= 0) return done();
+      // Promise.resolve().then: a refusal thrown at once (in-process counters) and one rejected (Redis) take the same path
+      Promise.resolve()
+        .then(() => access.admit(principal, charge, reply.raw))
+        .then(
+          (limits) => {
+            reply.headers(rateLimitHeaders(limits));
+            done();
+          },
+          (error: Error) => {
+            if (error instanceof RateLimitedError) reply.headers(rateLimitHeaders(error.limits));
+            done(error);
+          },
+        );
+    },
+  );
   app.addHook('onClose', () => access.close());
 }

@@ -44,7 +44,10 @@ async function announceToServers(config: Config): Promise<void> {
   const logger = createLogger('error');
   const pubsub = createPubSub({ redisUrl: config.REDIS_URL, logger });
   try {
-    await Promise.race([announceKeysChanged(pubsub, logger), new Promise((resolve) => setTimeout(resolve, KEY_CACHE_TTL_MS).unref())]);
+    await Promise.race([
+      announceKeysChanged(pubsub, logger),
+      new Promise((resolve) => setTimeout(resolve, KEY_CACHE_TTL_MS).unref()),
+    ]);
   } finally {
     await pubsub.close();
   }
@@ -93,7 +96,8 @@ async function run(database: Database, config: Config, argv: string[], io: CliIo
       if (!values.account) throw new UsageError('create needs --account ACCOUNT');
       if (!values.plan) throw new UsageError('create needs --plan starter|pro');
       if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
-      if (!['free', 'starter', 'pro'].includes(values.plan)) throw new UsageError(`--plan must be starter or pro, not ${values.plan}`);
+      if (!['free', 'starter', 'pro'].includes(values.plan))
+        throw new UsageError(`--plan must be starter or pro, not ${values.plan}`);
       const { key, record } = await mintApiKey(prisma, {
         accountExternalId: values.account,
         plan: values.plan as AccountPlan,
@@ -110,17 +114,35 @@ async function run(database: Database, config: Config, argv: string[], io: CliIo
     }
     case 'list': {
       if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
-      const keys = await listApiKeys(prisma, { accountExternalId: values.account, includeRevoked: values.all });
-      io.out(['id    ', 'prefix        ', 'account             ', 'plan    ', 'scopes        ', 'name            ', 'created', 'last used', 'state'].join(' '));
+      const keys = await listApiKeys(prisma, {
+        accountExternalId: values.account,
+        includeRevoked: values.all,
+      });
+      io.out(
+        [
+          'id    ',
+          'prefix        ',
+          'account             ',
+          'plan    ',
+          'scopes        ',
+          'name            ',
+          'created',
+          'last used',
+          'state',
+        ].join(' '),
+      );
       for (const key of keys) io.out(describeKey(key));
-      if (keys.length === 0) io.err('no keys: the server runs in open-dev mode (unless NODE_ENV=production)');
+      if (keys.length === 0)
+        io.err('no keys: the server runs in open-dev mode (unless NODE_ENV=production)');
       return;
     }
     case 'revoke': {
       if (rest.length !== 1) throw new UsageError('revoke needs exactly one KEY_ID or PREFIX');
       const record = await revokeApiKey(prisma, rest[0]!);
       await announceToServers(config);
-      io.err(`Revoked key ${record.id} (${record.prefix}…) of account ${record.accountExternalId}.`);
+      io.err(
+        `Revoked key ${record.id} (${record.prefix}…) of account ${record.accountExternalId}.`,
+      );
       return;
     }
     case 'webhook-secret': {
@@ -170,7 +192,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }
-  const io: CliIo = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) };
+  const io: CliIo = {
+    out: (t) => process.stdout.write(`${t}\n`),
+    err: (t) => process.stderr.write(`${t}\n`),
+  };
   runKeysCommand(process.argv.slice(2), io, config).then(
     (code) => process.exit(code),
     (error: unknown) => {

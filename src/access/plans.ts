@@ -5,7 +5,13 @@
 // e.g. {"starter":{"perMinute":120,"daily":{"storeSearches":1000}}}.
 import { z } from 'zod';
 
-export const QUOTA_BUCKETS = ['storeSearches', 'storeLookups', 'productSearches', 'productAppLookups', 'scrapeRequests'] as const;
+export const QUOTA_BUCKETS = [
+  'storeSearches',
+  'storeLookups',
+  'productSearches',
+  'productAppLookups',
+  'scrapeRequests',
+] as const;
 export type QuotaBucket = (typeof QUOTA_BUCKETS)[number];
 
 export const QUOTA_BUCKET_DESCRIPTIONS: Record<QuotaBucket, string> = {
@@ -37,21 +43,39 @@ export interface PlanLimits {
 export const DEFAULT_PLANS: Readonly<Record<PlanName, PlanLimits>> = {
   free: {
     apiAccess: false,
-    daily: { storeSearches: 25, storeLookups: 100, productSearches: 25, productAppLookups: 100, scrapeRequests: 5 },
+    daily: {
+      storeSearches: 25,
+      storeLookups: 100,
+      productSearches: 25,
+      productAppLookups: 100,
+      scrapeRequests: 5,
+    },
     perKeyDaily: 0,
     perMinute: 0,
     resultWindow: 100,
   },
   starter: {
     apiAccess: true,
-    daily: { storeSearches: 500, storeLookups: 2_000, productSearches: 500, productAppLookups: 2_000, scrapeRequests: 100 },
+    daily: {
+      storeSearches: 500,
+      storeLookups: 2_000,
+      productSearches: 500,
+      productAppLookups: 2_000,
+      scrapeRequests: 100,
+    },
     perKeyDaily: 5_000,
     perMinute: 60,
     resultWindow: 1_000,
   },
   pro: {
     apiAccess: true,
-    daily: { storeSearches: 5_000, storeLookups: 20_000, productSearches: 5_000, productAppLookups: 20_000, scrapeRequests: 1_000 },
+    daily: {
+      storeSearches: 5_000,
+      storeLookups: 20_000,
+      productSearches: 5_000,
+      productAppLookups: 20_000,
+      scrapeRequests: 1_000,
+    },
     perKeyDaily: 50_000,
     perMinute: 300,
     resultWindow: 10_000,
@@ -65,12 +89,18 @@ export const DEFAULT_PLANS: Readonly<Record<PlanName, PlanLimits>> = {
   },
 };
 
-export const PLAN_PRICES_USD_PER_MONTH: Record<AccountPlan, number> = { free: 0, starter: 49, pro: 149 };
+export const PLAN_PRICES_USD_PER_MONTH: Record<AccountPlan, number> = {
+  free: 0,
+  starter: 49,
+  pro: 149,
+};
 
 const count = z.number().int().min(0);
 const planOverride = z.strictObject({
   apiAccess: z.boolean().optional(),
-  daily: z.strictObject(Object.fromEntries(QUOTA_BUCKETS.map((b) => [b, count.optional()]))).optional(),
+  daily: z
+    .strictObject(Object.fromEntries(QUOTA_BUCKETS.map((b) => [b, count.optional()])))
+    .optional(),
   perKeyDaily: count.nullable().optional(),
   perMinute: count.optional(),
   resultWindow: z.number().int().min(1).optional(),
@@ -99,10 +129,17 @@ export function resolvePlans(overrideJson: string | undefined): Plans {
     throw new Error(`PLAN_LIMITS_JSON does not match the plans table: ${issues}`);
   }
   const plans = { ...DEFAULT_PLANS };
-  for (const [name, override] of Object.entries(parsed.data) as Array<[PlanName, z.infer<typeof planOverride>]>) {
+  for (const [name, override] of Object.entries(parsed.data) as Array<
+    [PlanName, z.infer<typeof planOverride>]
+  >) {
     const base = DEFAULT_PLANS[name];
-    const dailyOverride = Object.fromEntries(Object.entries(override.daily ?? {}).filter(([, v]) => v !== undefined));
-    const daily = base.daily || Object.keys(dailyOverride).length ? { ...emptyDaily(), ...base.daily, ...dailyOverride } : null;
+    const dailyOverride = Object.fromEntries(
+      Object.entries(override.daily ?? {}).filter(([, v]) => v !== undefined),
+    );
+    const daily =
+      base.daily || Object.keys(dailyOverride).length
+        ? { ...emptyDaily(), ...base.daily, ...dailyOverride }
+        : null;
     plans[name] = {
       apiAccess: override.apiAccess ?? base.apiAccess,
       daily,
@@ -115,19 +152,30 @@ export function resolvePlans(overrideJson: string | undefined): Plans {
 }
 
 function emptyDaily(): Record<QuotaBucket, number> {
-  return { storeSearches: 0, storeLookups: 0, productSearches: 0, productAppLookups: 0, scrapeRequests: 0 };
+  return {
+    storeSearches: 0,
+    storeLookups: 0,
+    productSearches: 0,
+    productAppLookups: 0,
+    scrapeRequests: 0,
+  };
 }
 
 /** The paid plans in one sentence each, for the decisions list (docs.md, llms.txt, OpenAPI). */
 export function describePlans(plans: Plans = DEFAULT_PLANS): string {
   const n = (value: number) => value.toLocaleString('en-US');
-  return PAID_PLANS.map((name) => {
-    const plan = plans[name];
-    const daily = QUOTA_BUCKETS.map((b) => `${n(plan.daily?.[b] ?? 0)} ${b}`).join(', ');
-    const perKey = plan.perKeyDaily === null ? 'no per-key ceiling' : `at most ${n(plan.perKeyDaily)} requests per key`;
-    return (
-      `${name} (${PLAN_PRICES_USD_PER_MONTH[name]} USD/month): ${daily} per account per UTC day; ${perKey} per day; ` +
-      `${n(plan.perMinute)} requests per key per minute; lists up to offset + limit = ${n(plan.resultWindow)}`
-    );
-  }).join('. ') + '.';
+  return (
+    PAID_PLANS.map((name) => {
+      const plan = plans[name];
+      const daily = QUOTA_BUCKETS.map((b) => `${n(plan.daily?.[b] ?? 0)} ${b}`).join(', ');
+      const perKey =
+        plan.perKeyDaily === null
+          ? 'no per-key ceiling'
+          : `at most ${n(plan.perKeyDaily)} requests per key`;
+      return (
+        `${name} (${PLAN_PRICES_USD_PER_MONTH[name]} USD/month): ${daily} per account per UTC day; ${perKey} per day; ` +
+        `${n(plan.perMinute)} requests per key per minute; lists up to offset + limit = ${n(plan.resultWindow)}`
+      );
+    }).join('. ') + '.'
+  );
 }

@@ -55,10 +55,13 @@ export function principalOf(request: object | undefined): Principal | undefined 
   return request ? (request as Carrier)[PRINCIPAL] : undefined;
 }
 
-export const isDataPrincipal = (p: Principal | undefined): p is DataPrincipal => p?.kind === 'key' || p?.kind === 'openDev';
+export const isDataPrincipal = (p: Principal | undefined): p is DataPrincipal =>
+  p?.kind === 'key' || p?.kind === 'openDev';
 
 /** The account data a principal creates belongs to: its key's account; null in open-dev mode (and for no data principal). */
-export const accountIdOf = (p: Principal | undefined): number | null => (p?.kind === 'key' ? p.accountId : null);
+export const accountIdOf = (p: Principal | undefined): number | null =>
+  p?.kind === 'key' ? p.accountId : null;
 
 /** The scopes a principal's key carries (signals:read for a partner service key); none otherwise. */
-export const scopesOf = (p: Principal | undefined): readonly string[] => (p?.kind === 'key' ? p.scopes : []);
+export const scopesOf = (p: Principal | undefined): readonly string[] =>
+  p?.kind === 'key' ? p.scopes : [];

@@ -177,14 +177,31 @@ export class ProvisionalCharges {
 
   /** what a refund would take back: the daily counters' units */
   private recordOf(meters: ChargedMeter[]): string {
-    return JSON.stringify(meters.filter((m) => m.ttlSeconds > MINUTE_SECONDS).map((m) => [this.keyOf(m), m.units]));
+    return JSON.stringify(
+      meters.filter((m) => m.ttlSeconds > MINUTE_SECONDS).map((m) => [this.keyOf(m), m.units]),
+    );
   }
 
-  private async chargeInRedis(id: string, record: string, meters: ChargedMeter[]): Promise<ChargeOutcome> {
-    const args: Array<string | number> = [1 + meters.length, this.records, ...meters.map((m) => this.keyOf(m)), id, record];
+  private async chargeInRedis(
+    id: string,
+    record: string,
+    meters: ChargedMeter[],
+  ): Promise<ChargeOutcome> {
+    const args: Array<string | number> = [
+      1 + meters.length,
+      this.records,
+      ...meters.map((m) => this.keyOf(m)),
+      id,
+      record,
+    ];
     for (const m of meters) args.push(m.units, m.ttlSeconds, m.limit);
-    const out = (await (this.redis as unknown as { siCharge(...a: Array<string | number>): Promise<number[]> }).siCharge(...args)) as number[];
-    const readings = meters.map((_, i) => ({ consumed: Number(out[1 + 2 * i]), msBeforeReset: Number(out[2 + 2 * i]) }));
+    const out = (await (
+      this.redis as unknown as { siCharge(...a: Array<string | number>): Promise<number[]> }
+    ).siCharge(...args)) as number[];
+    const readings = meters.map((_, i) => ({
+      consumed: Number(out[1 + 2 * i]),
+      msBeforeReset: Number(out[2 + 2 * i]),
+    }));
     return { readings, takenBack: out[0] === 0 };
   }
 
@@ -194,7 +211,10 @@ export class ProvisionalCharges {
       for (const m of meters) this.local.subtract(m.key, m.units, m.ttlSeconds);
       return { readings, takenBack: true };
     }
-    this.replays.set(id, { meters: meters.filter((m) => m.ttlSeconds > MINUTE_SECONDS), ended: false });
+    this.replays.set(id, {
+      meters: meters.filter((m) => m.ttlSeconds > MINUTE_SECONDS),
+      ended: false,
+    });
     return { readings, takenBack: false };
   }
 
@@ -226,11 +246,20 @@ export class ProvisionalCharges {
   private async reconnected(): Promise<void> {
     await this.renew();
     for (const [id, replay] of [...this.replays]) {
-      const args: Array<string | number> = [1 + replay.meters.length, this.records, ...replay.meters.map((m) => this.keyOf(m)), id, this.recordOf(replay.meters), replay.ended ? 1 : 0];
+      const args: Array<string | number> = [
+        1 + replay.meters.length,
+        this.records,
+        ...replay.meters.map((m) => this.keyOf(m)),
+        id,
+        this.recordOf(replay.meters),
+        replay.ended ? 1 : 0,
+      ];
       for (const m of replay.meters) args.push(m.units, m.ttlSeconds);
       const endedBefore = replay.ended;
       try {
-        await (this.redis as unknown as { siReplay(...a: Array<string | number>): Promise<number> }).siReplay(...args);
+        await (
+          this.redis as unknown as { siReplay(...a: Array<string | number>): Promise<number> }
+        ).siReplay(...args);
         this.replays.delete(id);
         // its request ended while the replay was on its way: the record just written goes too
         if (replay.ended && !endedBefore) this.settle(id);
@@ -263,12 +292,18 @@ export class ProvisionalCharges {
         if (n > 0) refunded += n;
       }
     } catch (error) {
-      this.logger.warn({ err: { message: (error as Error).message } }, 'provisional charges not swept; the next sweep tries again');
+      this.logger.warn(
+        { err: { message: (error as Error).message } },
+        'provisional charges not swept; the next sweep tries again',
+      );
       return refunded;
     }
     if (refunded > 0) {
       this.refunded += refunded;
-      this.logger.info({ refunded }, 'refunded the charges of requests a stopped gateway never finished');
+      this.logger.info(
+        { refunded },
+        'refunded the charges of requests a stopped gateway never finished',
+      );
     }
     return refunded;
   }

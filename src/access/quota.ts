@@ -45,7 +45,12 @@ export class RateLimitedError extends ApiError {
     super(
       'rate_limited',
       `The ${window} "${exceeded.policy}" (${exceeded.limit}) is used up. Retry after ${exceeded.resetSeconds} seconds.`,
-      { bucket: exceeded.policy, limit: exceeded.limit, window: exceeded.windowSeconds === MINUTE ? 'minute' : 'day', retryAfter: exceeded.resetSeconds },
+      {
+        bucket: exceeded.policy,
+        limit: exceeded.limit,
+        window: exceeded.windowSeconds === MINUTE ? 'minute' : 'day',
+        retryAfter: exceeded.resetSeconds,
+      },
       exceeded.resetSeconds,
     );
   }
@@ -114,19 +119,30 @@ export class Quotas {
         .then(({ readings, takenBack }) => this.limitsOrRefusal(meters, readings, now, takenBack));
     }
     const readings = meters.map((m) => this.counters.add(m.key, m.units, m.ttlSeconds));
-    if (readings.some(isPromise)) return Promise.all(readings).then((settled) => this.limitsOrRefusal(meters, settled, now));
+    if (readings.some(isPromise))
+      return Promise.all(readings).then((settled) => this.limitsOrRefusal(meters, settled, now));
     return this.limitsOrRefusal(meters, readings as CounterReading[], now);
   }
 
   /** The limits as this request leaves them, or (past any of them) its units taken back and RateLimitedError. */
-  private limitsOrRefusal(meters: Meter[], readings: CounterReading[], now: Date, alreadyTakenBack = false): MaybePromise<LimitState[]> {
-    const limits = meters.map((meter, i): LimitState => ({
-      policy: meter.policy,
-      limit: meter.limit,
-      remaining: Math.max(0, meter.limit - readings[i]!.consumed),
-      resetSeconds: meter.windowSeconds === MINUTE ? Math.max(1, Math.ceil(readings[i]!.msBeforeReset / 1000)) : secondsUntilUtcMidnight(now),
-      windowSeconds: meter.windowSeconds,
-    }));
+  private limitsOrRefusal(
+    meters: Meter[],
+    readings: CounterReading[],
+    now: Date,
+    alreadyTakenBack = false,
+  ): MaybePromise<LimitState[]> {
+    const limits = meters.map(
+      (meter, i): LimitState => ({
+        policy: meter.policy,
+        limit: meter.limit,
+        remaining: Math.max(0, meter.limit - readings[i]!.consumed),
+        resetSeconds:
+          meter.windowSeconds === MINUTE
+            ? Math.max(1, Math.ceil(readings[i]!.msBeforeReset / 1000))
+            : secondsUntilUtcMidnight(now),
+        windowSeconds: meter.windowSeconds,
+      }),
+    );
     const exceeded = limits.filter((limit, i) => readings[i]!.consumed > meters[i]!.limit);
     if (exceeded.length === 0) return limits;
 
@@ -134,7 +150,9 @@ export class Quotas {
     const worst = exceeded.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a));
     // the refusal's own headers say what is left now that its units were taken back
     const refunded = limits.map((l, i) =>
-      exceeded.includes(l) ? { ...l, remaining: 0 } : { ...l, remaining: Math.min(l.limit, l.remaining + meters[i]!.units) },
+      exceeded.includes(l)
+        ? { ...l, remaining: 0 }
+        : { ...l, remaining: Math.min(l.limit, l.remaining + meters[i]!.units) },
     );
     const refusal = new RateLimitedError(worst, refunded);
     if (alreadyTakenBack) throw refusal;
@@ -174,7 +192,9 @@ export class Quotas {
    */
   async standing(principal: DataPrincipal): Promise<Array<LimitState & { used: number }>> {
     const plan = this.planOf(principal);
-    const everyBucket = Object.fromEntries(Object.keys(plan.daily ?? {}).map((bucket) => [bucket, 1]));
+    const everyBucket = Object.fromEntries(
+      Object.keys(plan.daily ?? {}).map((bucket) => [bucket, 1]),
+    );
     // the meters a request touching every bucket would count against; their units are not used
     const now = this.now();
     const meters = this.metersFor(principal, { units: 1, buckets: everyBucket }, now);
@@ -188,21 +208,34 @@ export class Quotas {
         used,
         remaining: meter.limit - used,
         // a minute window starts with the first request in it; none yet = a whole minute ahead
-        resetSeconds: meter.windowSeconds === MINUTE ? (reading ? Math.max(1, Math.ceil(reading.msBeforeReset / 1000)) : MINUTE) : secondsUntilUtcMidnight(now),
+        resetSeconds:
+          meter.windowSeconds === MINUTE
+            ? reading
+              ? Math.max(1, Math.ceil(reading.msBeforeReset / 1000))
+              : MINUTE
+            : secondsUntilUtcMidnight(now),
         windowSeconds: meter.windowSeconds,
       };
     });
   }
 
   /** Today's use of an account's buckets (the web app's and the API's together). */
-  async accountUsage(accountExternalId: string, plan: PlanLimits): Promise<Array<{ bucket: QuotaBucket; used: number; limit: number; resetSeconds: number }>> {
+  async accountUsage(
+    accountExternalId: string,
+    plan: PlanLimits,
+  ): Promise<Array<{ bucket: QuotaBucket; used: number; limit: number; resetSeconds: number }>> {
     const now = this.now();
     const day = utcDay(now);
     const buckets = Object.keys(plan.daily ?? {}) as QuotaBucket[];
     return Promise.all(
       buckets.map(async (bucket) => {
         const reading = await this.counters.read(accountBucketKey(day, accountExternalId, bucket));
-        return { bucket, used: reading?.consumed ?? 0, limit: plan.daily![bucket], resetSeconds: secondsUntilUtcMidnight(now) };
+        return {
+          bucket,
+          used: reading?.consumed ?? 0,
+          limit: plan.daily![bucket],
+          resetSeconds: secondsUntilUtcMidnight(now),
+        };
       }),
     );
   }
@@ -212,13 +245,27 @@ export class Quotas {
     const plan = this.planOf(principal);
     const who = principal.kind === 'key' ? `key:${principal.keyId}` : `client:${principal.client}`;
     const meters: Meter[] = [
-      { policy: 'perMinute', key: `minute:${who}`, limit: plan.perMinute, units: charge.units, ttlSeconds: MINUTE, windowSeconds: MINUTE },
+      {
+        policy: 'perMinute',
+        key: `minute:${who}`,
+        limit: plan.perMinute,
+        units: charge.units,
+        ttlSeconds: MINUTE,
+        windowSeconds: MINUTE,
+      },
     ];
     if (principal.kind !== 'key' || charge.rateOnly) return meters;
     const day = utcDay(now);
     const ttlSeconds = secondsUntilUtcMidnight(now) + DAILY_KEY_GRACE_SECONDS;
     if (plan.perKeyDaily !== null) {
-      meters.push({ policy: 'perKeyDaily', key: `day:${day}:key:${principal.keyId}`, limit: plan.perKeyDaily, units: charge.units, ttlSeconds, windowSeconds: DAY });
+      meters.push({
+        policy: 'perKeyDaily',
+        key: `day:${day}:key:${principal.keyId}`,
+        limit: plan.perKeyDaily,
+        units: charge.units,
+        ttlSeconds,
+        windowSeconds: DAY,
+      });
     }
     if (!plan.daily) return meters;
     for (const bucket in charge.buckets) {

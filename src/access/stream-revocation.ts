@@ -15,7 +15,10 @@ export type StillAdmitted = () => Promise<boolean>;
 const REVOKED = Symbol('revoked');
 
 export const streamRevoked = () =>
-  new ApiError('unauthorized', 'The credential this subscription was opened with is no longer valid (revoked, or open-dev mode ended): the stream has ended.');
+  new ApiError(
+    'unauthorized',
+    'The credential this subscription was opened with is no longer valid (revoked, or open-dev mode ended): the stream has ended.',
+  );
 
 /** `source`'s events until the credential is refused, then one event with the refusal, then the end. */
 export function endOnRevocation(
@@ -25,7 +28,9 @@ export function endOnRevocation(
 ): AsyncIterableIterator<ExecutionResult> {
   const iterator = source[Symbol.asyncIterator]();
   let signalRevoked!: () => void;
-  const revoked = new Promise<typeof REVOKED>((resolve) => (signalRevoked = () => resolve(REVOKED)));
+  const revoked = new Promise<typeof REVOKED>(
+    (resolve) => (signalRevoked = () => resolve(REVOKED)),
+  );
   let finished = false;
   let checking = false;
   const timer = setInterval(() => {

@@ -7,21 +7,28 @@ import type { Access } from './access.ts';
 import { credentialInQuery } from './credentials.ts';
 import { bindPrincipal, isDataPrincipal } from './principal.ts';
 
-function headersFrom(request: IncomingMessage, connectionParams: Record<string, unknown> | undefined): IncomingHttpHeaders {
+function headersFrom(
+  request: IncomingMessage,
+  connectionParams: Record<string, unknown> | undefined,
+): IncomingHttpHeaders {
   const fromParams = Object.fromEntries(
     Object.entries(connectionParams ?? {})
       .filter(([, value]) => typeof value === 'string')
       .map(([name, value]) => [name.toLowerCase(), value as string]),
   );
   if (typeof fromParams.apikey === 'string') fromParams['x-api-key'] ??= fromParams.apikey;
-  const carriesKey = fromParams.authorization !== undefined || fromParams['x-api-key'] !== undefined;
+  const carriesKey =
+    fromParams.authorization !== undefined || fromParams['x-api-key'] !== undefined;
   return carriesKey
     ? { authorization: fromParams.authorization, 'x-api-key': fromParams['x-api-key'] }
     : { authorization: request.headers.authorization, 'x-api-key': request.headers['x-api-key'] };
 }
 
 export function webSocketGate(access: Access) {
-  return async (request: IncomingMessage, connectionParams: Record<string, unknown> | undefined): Promise<boolean> => {
+  return async (
+    request: IncomingMessage,
+    connectionParams: Record<string, unknown> | undefined,
+  ): Promise<boolean> => {
     if (credentialInQuery(request.url ?? '') !== undefined) return false;
     try {
       const principal = await access.identify(headersFrom(request, connectionParams), {

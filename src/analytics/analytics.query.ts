@@ -17,7 +17,11 @@ import { countMovers, findMovers } from './movers.sql.ts';
 import { rules } from '../access/field-rules.ts';
 
 const TOP = 5;
-const verticalName: StringValidationOptions = { type: 'string', minLength: [1, { message: 'must not be empty' }], maxLength: 100 };
+const verticalName: StringValidationOptions = {
+  type: 'string',
+  minLength: [1, { message: 'must not be empty' }],
+  maxLength: 100,
+};
 
 builder.queryField('analyticsOverview', (t) =>
   t.field({
@@ -47,8 +51,10 @@ builder.queryField('verticalStats', (t) =>
     extensions: rules({ quota: 'storeSearches', cache: 'public' }),
     type: VerticalStatConnection,
     args: pageArgs,
-    description: 'Store count and summed modeled revenue, visits and ad spend per vertical, most stores first.',
-    resolve: async (_root, args, ctx) => arrayConnection(args, await verticalStats(ctx.services.db.read)),
+    description:
+      'Store count and summed modeled revenue, visits and ad spend per vertical, most stores first.',
+    resolve: async (_root, args, ctx) =>
+      arrayConnection(args, await verticalStats(ctx.services.db.read)),
   }),
 );
 
@@ -56,9 +62,11 @@ builder.queryField('countryStats', (t) =>
   t.field({
     extensions: rules({ quota: 'storeSearches', cache: 'public' }),
     type: CountryStatConnection,
-    description: 'Market size per country, of the whole catalog or inside one vertical; most stores first.',
+    description:
+      'Market size per country, of the whole catalog or inside one vertical; most stores first.',
     args: { ...pageArgs, vertical: t.arg.string({ validate: verticalName }) },
-    resolve: async (_root, { vertical, ...args }, ctx) => arrayConnection(args, await countryStats(ctx.services.db.read, vertical)),
+    resolve: async (_root, { vertical, ...args }, ctx) =>
+      arrayConnection(args, await countryStats(ctx.services.db.read, vertical)),
   }),
 );
 
@@ -72,7 +80,8 @@ builder.queryField('movers', (t) =>
       metric: t.arg({ type: MoverMetricEnum, required: true }),
       direction: t.arg({ type: MoverDirectionEnum, required: true }),
       minPct: t.arg.float({
-        description: 'Minimum size of the change, percent (a magnitude: 10 means at least +10 % up or -10 % down).',
+        description:
+          'Minimum size of the change, percent (a magnitude: 10 means at least +10 % up or -10 % down).',
         validate: { type: 'number', min: [0, { message: 'must not be negative' }] },
       }),
       vertical: t.arg.string({ validate: verticalName }),
@@ -83,7 +92,10 @@ builder.queryField('movers', (t) =>
         args,
         async (window) => {
           const movers = await findMovers(ctx.services.db.read, query, window);
-          primeStores(ctx, movers.map((m) => m.store));
+          primeStores(
+            ctx,
+            movers.map((m) => m.store),
+          );
           return movers.map((m) => ({ ...m, metric }));
         },
         () => countMovers(ctx.services.db.read, query),

@@ -40,7 +40,10 @@ export async function verticalStats(pool: Queryable): Promise<VerticalStatRow[]>
 }
 
 /** Market size per country, of the whole catalog or inside one vertical (case-insensitive). */
-export async function countryStats(pool: Queryable, vertical?: string | null): Promise<CountryStatRow[]> {
+export async function countryStats(
+  pool: Queryable,
+  vertical?: string | null,
+): Promise<CountryStatRow[]> {
   if (!vertical) {
     const rolledUp = await readFreshRollups<CountryStatRow>(
       pool,

@@ -10,9 +10,15 @@ export const VerticalStat = builder.objectRef<VerticalStatRow>('VerticalStat').i
   fields: (t) => ({
     vertical: t.exposeString('vertical'),
     stores: t.exposeInt('stores'),
-    monthlyRevenueUsd: t.exposeFloat('monthlyRevenueUsd', { description: "Sum of the revenue bands' high ends, USD (modeled)." }),
-    monthlyVisits: t.exposeFloat('monthlyVisits', { description: 'Sum of modeled monthly visits.' }),
-    adSpendUsd: t.exposeFloat('adSpendUsd', { description: 'Sum of modeled monthly ad spend, USD.' }),
+    monthlyRevenueUsd: t.exposeFloat('monthlyRevenueUsd', {
+      description: "Sum of the revenue bands' high ends, USD (modeled).",
+    }),
+    monthlyVisits: t.exposeFloat('monthlyVisits', {
+      description: 'Sum of modeled monthly visits.',
+    }),
+    adSpendUsd: t.exposeFloat('adSpendUsd', {
+      description: 'Sum of modeled monthly ad spend, USD.',
+    }),
   }),
 });
 
@@ -21,8 +27,12 @@ export const CountryStat = builder.objectRef<CountryStatRow>('CountryStat').impl
   fields: (t) => ({
     countryCode: t.exposeString('countryCode'),
     stores: t.exposeInt('stores'),
-    monthlyRevenueUsd: t.exposeFloat('monthlyRevenueUsd', { description: "Sum of the revenue bands' high ends, USD (modeled)." }),
-    monthlyVisits: t.exposeFloat('monthlyVisits', { description: 'Sum of modeled monthly visits.' }),
+    monthlyRevenueUsd: t.exposeFloat('monthlyRevenueUsd', {
+      description: "Sum of the revenue bands' high ends, USD (modeled).",
+    }),
+    monthlyVisits: t.exposeFloat('monthlyVisits', {
+      description: 'Sum of modeled monthly visits.',
+    }),
   }),
 });
 
@@ -53,13 +63,22 @@ const OverviewAverages = builder.objectRef<CatalogTotals>('OverviewAverages').im
 });
 
 export const AnalyticsOverview = builder.objectRef<Overview>('AnalyticsOverview').implement({
-  description: 'Coverage of the catalog: counts, averages, and the five largest verticals and countries by store count.',
+  description:
+    'Coverage of the catalog: counts, averages, and the five largest verticals and countries by store count.',
   fields: (t) => ({
     stores: t.int({ resolve: (o) => o.totals.stores }),
-    productsTracked: t.exposeInt('productsTracked', { description: 'Exact below one million, the planner estimate above.' }),
+    productsTracked: t.exposeInt('productsTracked', {
+      description: 'Exact below one million, the planner estimate above.',
+    }),
     appsTracked: t.int({ resolve: (o) => o.totals.appsTracked }),
-    storesWithTraffic: t.int({ description: 'Stores with third-party traffic data.', resolve: (o) => o.totals.storesWithTraffic }),
-    dropshippers: t.int({ description: 'Stores classified as dropshippers.', resolve: (o) => o.totals.dropshippers }),
+    storesWithTraffic: t.int({
+      description: 'Stores with third-party traffic data.',
+      resolve: (o) => o.totals.storesWithTraffic,
+    }),
+    dropshippers: t.int({
+      description: 'Stores classified as dropshippers.',
+      resolve: (o) => o.totals.dropshippers,
+    }),
     averages: t.field({ type: OverviewAverages, resolve: (o) => o.totals }),
     topVerticals: t.field({ type: [VerticalStat], resolve: (o) => o.topVerticals }),
     topCountries: t.field({ type: [CountryStat], resolve: (o) => o.topCountries }),
@@ -74,7 +93,8 @@ export const MoverMetricEnum = builder.enumType('MoverMetric', { values: MOVER_M
 export const MoverDirectionEnum = builder.enumType('MoverDirection', { values: MOVER_DIRECTIONS });
 
 export const Mover = builder.objectRef<MoverRow & { metric: MoverMetric }>('Mover').implement({
-  description: 'A store whose modeled visits or revenue (band high end) changed over the last 30 days.',
+  description:
+    'A store whose modeled visits or revenue (band high end) changed over the last 30 days.',
   fields: (t) => ({
     store: t.field({ type: StoreRef, resolve: (m) => m.store }),
     metric: t.field({ type: MoverMetricEnum, resolve: (m) => m.metric }),
@@ -84,4 +104,7 @@ export const Mover = builder.objectRef<MoverRow & { metric: MoverMetric }>('Move
   }),
 });
 
-export const MoverConnection = builder.connectionObject({ type: Mover, name: 'MoverConnection' }, { name: 'MoverEdge' });
+export const MoverConnection = builder.connectionObject(
+  { type: Mover, name: 'MoverConnection' },
+  { name: 'MoverEdge' },
+);

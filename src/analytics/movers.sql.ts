@@ -11,7 +11,11 @@ export type MoverDirection = (typeof MOVER_DIRECTIONS)[number];
 
 const COLUMNS: Record<MoverMetric, { pct: string; current: string; history: string }> = {
   visits: { pct: 's.visits_change_pct', current: 's.monthly_visits', history: 'h.monthly_visits' },
-  revenue: { pct: 's.revenue_change_pct', current: 's.revenue_high_usd', history: 'h.revenue_high_usd' },
+  revenue: {
+    pct: 's.revenue_change_pct',
+    current: 's.revenue_high_usd',
+    history: 'h.revenue_high_usd',
+  },
 };
 
 export interface MoverQuery {
@@ -32,7 +36,10 @@ export interface MoverRow {
 function conditions(query: MoverQuery, params: SqlParams): string {
   const { pct } = COLUMNS[query.metric];
   const min = `${params.add(query.minPct ?? 0)}::float8`;
-  const where = query.direction === 'up' ? [`${pct} > 0`, `${pct} >= ${min}`] : [`${pct} < 0`, `${pct} <= -${min}`];
+  const where =
+    query.direction === 'up'
+      ? [`${pct} > 0`, `${pct} >= ${min}`]
+      : [`${pct} < 0`, `${pct} <= -${min}`];
   if (query.vertical) where.push(`lower(s.vertical) = lower(${params.add(query.vertical)})`);
   return `WHERE ${where.join(' AND ')}`;
 }
@@ -43,11 +50,17 @@ function conditions(query: MoverQuery, params: SqlParams): string {
  * bounds are on the partition column, so only the one or two month partitions of that span are
  * read (the history is partitioned by month).
  */
-export async function findMovers(pool: Queryable, query: MoverQuery, { offset, limit }: Window): Promise<MoverRow[]> {
+export async function findMovers(
+  pool: Queryable,
+  query: MoverQuery,
+  { offset, limit }: Window,
+): Promise<MoverRow[]> {
   const { pct, current, history } = COLUMNS[query.metric];
   const params = new SqlParams();
   const where = conditions(query, params);
-  const rows = await queryRows<StoreRecord & { __pct: number; __current: number; __previous: number | null }>(
+  const rows = await queryRows<
+    StoreRecord & { __pct: number; __current: number; __previous: number | null }
+  >(
     pool,
     `SELECT ${storeColumns('s')}, ${pct} AS "__pct", ${current}::float8 AS "__current",
             CASE WHEN ${pct} > -100 THEN round(${current} / (1 + ${pct} / 100))::float8

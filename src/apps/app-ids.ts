@@ -9,7 +9,10 @@ import { queryRows, type Queryable } from '../platform/database/sql.ts';
 const known = new WeakMap<Queryable, Map<string, number>>();
 
 /** The ids of the slugs the catalog has; slugs it does not have are absent from the map. */
-export async function appIdsBySlug(pool: Queryable, slugs: readonly string[]): Promise<Map<string, number>> {
+export async function appIdsBySlug(
+  pool: Queryable,
+  slugs: readonly string[],
+): Promise<Map<string, number>> {
   let cache = known.get(pool);
   if (!cache) {
     cache = new Map();
@@ -17,7 +20,11 @@ export async function appIdsBySlug(pool: Queryable, slugs: readonly string[]): P
   }
   const missing = [...new Set(slugs.filter((slug) => !cache.has(slug)))];
   if (missing.length > 0) {
-    const rows = await queryRows<{ id: number; slug: string }>(pool, `SELECT id, slug FROM apps WHERE slug = ANY($1::text[])`, [missing]);
+    const rows = await queryRows<{ id: number; slug: string }>(
+      pool,
+      `SELECT id, slug FROM apps WHERE slug = ANY($1::text[])`,
+      [missing],
+    );
     for (const { id, slug } of rows) cache.set(slug, id);
   }
   const found = new Map<string, number>();

@@ -17,7 +17,11 @@ builder.queryField('app', (t) =>
     args: {
       slug: t.arg.string({
         required: true,
-        validate: { type: 'string', minLength: [1, { message: 'must not be empty' }], maxLength: 200 },
+        validate: {
+          type: 'string',
+          minLength: [1, { message: 'must not be empty' }],
+          maxLength: 200,
+        },
       }),
     },
     resolve: async (_root, { slug }, ctx) => {
@@ -42,7 +46,13 @@ builder.queryField('apps', (t) =>
     description: 'Apps matching q (closest names first), or all apps by install count.',
     args: {
       ...pageArgs,
-      q: t.arg.string({ validate: { type: 'string', minLength: [2, { message: 'must be at least 2 characters' }], maxLength: 200 } }),
+      q: t.arg.string({
+        validate: {
+          type: 'string',
+          minLength: [2, { message: 'must be at least 2 characters' }],
+          maxLength: 200,
+        },
+      }),
     },
     resolve: (_root, { q, ...args }, ctx) => {
       const pool = ctx.services.db.read;

@@ -7,14 +7,19 @@ import { rules } from '../access/field-rules.ts';
 
 export const AppRef = builder.objectRef<AppRecord>('App');
 
-export const AppConnection = builder.connectionObject({ type: AppRef, name: 'AppConnection' }, { name: 'AppEdge' });
+export const AppConnection = builder.connectionObject(
+  { type: AppRef, name: 'AppConnection' },
+  { name: 'AppEdge' },
+);
 
 builder.node(AppRef, {
   // a node(id) lookup of this type counts as a lookup in this bucket
   extensions: rules({ quota: 'productAppLookups' }),
-  description: "A platform app from the app store. installCount counts the catalog's stores observed running it.",
+  description:
+    "A platform app from the app store. installCount counts the catalog's stores observed running it.",
   id: { resolve: (a) => a.id, parse: (id) => Number(id) },
-  loadMany: (ids, ctx) => Promise.all(ids.map((id) => (Number.isSafeInteger(id) ? appById(ctx).load(id) : null))),
+  loadMany: (ids, ctx) =>
+    Promise.all(ids.map((id) => (Number.isSafeInteger(id) ? appById(ctx).load(id) : null))),
   fields: (t) => ({
     slug: t.exposeString('slug', { description: "The app's slug in the platform's app store." }),
     name: t.exposeString('name'),

@@ -25,15 +25,24 @@ export const USAGE = `usage:
  * the escape sequences that recolour, retitle or overwrite a terminal) written as \uXXXX.
  */
 export const printable = (text: string): string =>
-  text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  text.replace(
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 
 /** What an import did, for the terminal: counts, then up to 20 of the lines that are not domains. */
-export function importReport(file: string, parsed: ImportParse, offered: number, database: string): string {
+export function importReport(
+  file: string,
+  parsed: ImportParse,
+  offered: number,
+  database: string,
+): string {
   const known = parsed.domains.length - offered;
   let text =
     `${printable(file)}: ${parsed.domains.length} domains, ${offered} offered to the catalog (${database}), ` +
     `${known} already in the catalog or offered before, ${parsed.duplicates} repeated, ${parsed.invalid.length} not domains\n`;
-  for (const bad of parsed.invalid.slice(0, 20)) text += `  line ${bad.line}: "${printable(bad.value.slice(0, 80))}" ${bad.rule}\n`;
+  for (const bad of parsed.invalid.slice(0, 20))
+    text += `  line ${bad.line}: "${printable(bad.value.slice(0, 80))}" ${bad.rule}\n`;
   if (parsed.invalid.length > 20) text += `  ... and ${parsed.invalid.length - 20} more\n`;
   return text;
 }
@@ -45,7 +54,11 @@ export interface CliIo {
 
 const BATCH = 1_000;
 
-export async function runCatalogCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+export async function runCatalogCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: CliIo,
+): Promise<number> {
   const [command, file, ...rest] = argv;
   if (!((command === 'import' && file && rest.length === 0) || (command === 'status' && !file))) {
     io.err(USAGE);
@@ -81,12 +94,18 @@ export async function runCatalogCli(argv: string[], env: NodeJS.ProcessEnv, io: 
     await migrateJobQueue(pool);
     let offered = 0;
     for (let i = 0; i < parsed.domains.length; i += BATCH) {
-      offered += await offerCandidates(pool, parsed.domains.slice(i, i + BATCH), { source: 'import', foundOn: path.basename(file!), now: new Date() });
+      offered += await offerCandidates(pool, parsed.domains.slice(i, i + BATCH), {
+        source: 'import',
+        foundOn: path.basename(file!),
+        now: new Date(),
+      });
     }
     await queueTick(pool);
     const known = parsed.domains.length - offered;
     io.err(importReport(file!, parsed, offered, db.description));
-    io.out(`${JSON.stringify({ domains: parsed.domains.length, offered, known, repeated: parsed.duplicates, invalid: parsed.invalid.length })}\n`);
+    io.out(
+      `${JSON.stringify({ domains: parsed.domains.length, offered, known, repeated: parsed.duplicates, invalid: parsed.invalid.length })}\n`,
+    );
     return 0;
   } finally {
     await db.close();

@@ -45,7 +45,10 @@ export function catalogJobs(services: Services): JobFeature {
     settings,
     workerId: randomUUID(),
   };
-  const reported = reportedSettings(settings, { hostIntervalMs: config.EGRESS_HOST_INTERVAL_MS, userAgent: storefrontUserAgent(config) });
+  const reported = reportedSettings(settings, {
+    hostIntervalMs: config.EGRESS_HOST_INTERVAL_MS,
+    userAgent: storefrontUserAgent(config),
+  });
   const startedAt = clock();
   return {
     name: 'catalog',
@@ -53,10 +56,16 @@ export function catalogJobs(services: Services): JobFeature {
     tasks: {
       [OBSERVE_TASK]: observeStoreTask(deps),
       [DISCOVER_TASK]: discoverTask(deps),
-      [TICK_TASK]: tickTask({ pool, clock, globalConcurrency: () => settings.globalConcurrency, discoveryBudget: settings.discoveryBudget }),
+      [TICK_TASK]: tickTask({
+        pool,
+        clock,
+        globalConcurrency: () => settings.globalConcurrency,
+        discoveryBudget: settings.discoveryBudget,
+      }),
     },
     // the sweep gets the worker's own pool: the heartbeat and releases never wait behind API requests
-    sweep: (workerPool) => sweepCatalog(workerPool, { workerId: deps.workerId, startedAt, settings, reported, clock }),
+    sweep: (workerPool) =>
+      sweepCatalog(workerPool, { workerId: deps.workerId, startedAt, settings, reported, clock }),
     // a process that stopped cleanly leaves the operations console's workers table at once (a killed one after a day)
     stop: async (workerPool) => {
       await workerPool.query('DELETE FROM crawler_workers WHERE id = $1', [deps.workerId]);

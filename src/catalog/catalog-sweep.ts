@@ -48,7 +48,16 @@ export async function sweepCatalog(pool: pg.Pool, deps: CatalogSweepDeps): Promi
     `INSERT INTO crawler_workers (id, host, pid, concurrency, global_concurrency, settings, started_at, seen_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at, settings = excluded.settings`,
-    [deps.workerId, hostname(), process.pid, deps.settings.workerConcurrency, deps.settings.globalConcurrency, deps.reported, deps.startedAt, now],
+    [
+      deps.workerId,
+      hostname(),
+      process.pid,
+      deps.settings.workerConcurrency,
+      deps.settings.globalConcurrency,
+      deps.reported,
+      deps.startedAt,
+      now,
+    ],
   );
   await ensureTick(pool);
   // a claim is written with its job; a claim without a job that can still run is stranded
@@ -76,7 +85,9 @@ export async function sweepCatalog(pool: pg.Pool, deps: CatalogSweepDeps): Promi
     `DELETE FROM observation_log WHERE id IN (SELECT id FROM observation_log WHERE finished_at < $1 ORDER BY finished_at LIMIT 10000)`,
     [new Date(now.getTime() - OBSERVATION_LOG_RETENTION_HOURS * 3_600_000)],
   );
-  await pool.query('DELETE FROM crawler_workers WHERE seen_at < $1', [new Date(now.getTime() - WORKER_FORGOTTEN_HOURS * 3_600_000)]);
+  await pool.query('DELETE FROM crawler_workers WHERE seen_at < $1', [
+    new Date(now.getTime() - WORKER_FORGOTTEN_HOURS * 3_600_000),
+  ]);
   // holds whose time has passed say nothing any more
   await pool.query('DELETE FROM crawler_host_holds WHERE until < now()');
 }

@@ -17,22 +17,42 @@ export const TICK_IDLE_MS = 60_000;
  * tick someone asked for while it ran.
  */
 export async function queueTick(db: Queryable, delayMs = 0, afterRun = false): Promise<void> {
-  await enqueueJob(db, TICK_TASK, {}, { jobKey: TICK_TASK, runAt: new Date(Date.now() + delayMs), maxAttempts: 3, keepPendingRunAt: afterRun });
+  await enqueueJob(
+    db,
+    TICK_TASK,
+    {},
+    {
+      jobKey: TICK_TASK,
+      runAt: new Date(Date.now() + delayMs),
+      maxAttempts: 3,
+      keepPendingRunAt: afterRun,
+    },
+  );
 }
 
 /** Queues a tick unless one is pending or running. */
 export async function ensureTick(db: Queryable): Promise<void> {
-  const { rows } = await db.query(`SELECT 1 FROM ${JOB_SCHEMA}.jobs WHERE task_identifier = $1 AND attempts < max_attempts LIMIT 1`, [TICK_TASK]);
+  const { rows } = await db.query(
+    `SELECT 1 FROM ${JOB_SCHEMA}.jobs WHERE task_identifier = $1 AND attempts < max_attempts LIMIT 1`,
+    [TICK_TASK],
+  );
   if (rows.length === 0) await queueTick(db);
 }
 
-export function tickTask(deps: { pool: pg.Pool; clock: () => Date; globalConcurrency: () => number; discoveryBudget?: DiscoveryBudget }) {
+export function tickTask(deps: {
+  pool: pg.Pool;
+  clock: () => Date;
+  globalConcurrency: () => number;
+  discoveryBudget?: DiscoveryBudget;
+}) {
   return async (): Promise<void> => {
     const now = deps.clock();
     const filled = await topUp(deps.pool, now, deps.globalConcurrency(), deps.discoveryBudget);
     let delayMs = TICK_BUSY_MS;
     if (filled && filled.inFlight === 0) {
-      const { rows: [next] } = await deps.pool.query<{ at: Date | null }>(
+      const {
+        rows: [next],
+      } = await deps.pool.query<{ at: Date | null }>(
         `SELECT LEAST((SELECT min(next_at) FROM observation_schedule WHERE queued_at IS NULL),
                       (SELECT min(next_at) FROM catalog_candidates WHERE status = 'pending')) AS at`,
       );

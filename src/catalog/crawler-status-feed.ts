@@ -62,7 +62,10 @@ class StatusPoller {
         subscriber.wake = null;
       }
     } catch (error) {
-      this.logger.warn({ err: error }, 'crawler status not read; the consoles keep the last one until the next interval');
+      this.logger.warn(
+        { err: error },
+        'crawler status not read; the consoles keep the last one until the next interval',
+      );
     } finally {
       this.reading = false;
     }

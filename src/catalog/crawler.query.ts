@@ -27,27 +27,36 @@ const ScheduleCounts = builder.objectRef<Status['stores']>('CrawlerScheduleCount
     scheduled: t.exposeInt('scheduled'),
     active: t.exposeInt('active'),
     failing: t.exposeInt('failing'),
-    vanished: t.exposeInt('vanished', { description: 'Left out of search results; looked at again weekly.' }),
+    vanished: t.exposeInt('vanished', {
+      description: 'Left out of search results; looked at again weekly.',
+    }),
     due: t.exposeInt('due', { description: 'Due now and not yet claimed: the backlog.' }),
-    inFlight: t.exposeInt('inFlight', { description: 'Claimed: their observation job is queued or running.' }),
+    inFlight: t.exposeInt('inFlight', {
+      description: 'Claimed: their observation job is queued or running.',
+    }),
   }),
 });
 
-const CandidateCounts = builder.objectRef<Status['candidates']>('CrawlerCandidateCounts').implement({
-  description: 'Discovery candidates by status.',
-  fields: (t) => ({
-    pending: t.exposeInt('pending'),
-    queued: t.exposeInt('queued'),
-    accepted: t.exposeInt('accepted'),
-    duplicate: t.exposeInt('duplicate'),
-    rejected: t.exposeInt('rejected'),
-  }),
-});
+const CandidateCounts = builder
+  .objectRef<Status['candidates']>('CrawlerCandidateCounts')
+  .implement({
+    description: 'Discovery candidates by status.',
+    fields: (t) => ({
+      pending: t.exposeInt('pending'),
+      queued: t.exposeInt('queued'),
+      accepted: t.exposeInt('accepted'),
+      duplicate: t.exposeInt('duplicate'),
+      rejected: t.exposeInt('rejected'),
+    }),
+  });
 
 const QueueDepth = builder.objectRef<Status['queue'][number]>('QueueDepth').implement({
   description: 'Jobs of one kind on the durable queue.',
   fields: (t) => ({
-    task: t.exposeString('task', { description: 'e.g. catalog-observe, catalog-discover, scrape-store, signal-probe, deliver-webhook.' }),
+    task: t.exposeString('task', {
+      description:
+        'e.g. catalog-observe, catalog-discover, scrape-store, signal-probe, deliver-webhook.',
+    }),
     waiting: t.exposeInt('waiting', { description: 'Due and not yet taken by a worker.' }),
     scheduled: t.exposeInt('scheduled', { description: 'Due later (retries, ticks).' }),
     running: t.exposeInt('running'),
@@ -55,21 +64,31 @@ const QueueDepth = builder.objectRef<Status['queue'][number]>('QueueDepth').impl
   }),
 });
 
-const MinuteCount = builder.objectRef<Status['recent']['perMinute'][number]>('ObservationMinute').implement({
-  fields: (t) => ({
-    minute: t.expose('minute', { type: 'DateTime' }),
-    ok: t.exposeInt('ok'),
-    failed: t.exposeInt('failed'),
-  }),
-});
+const MinuteCount = builder
+  .objectRef<Status['recent']['perMinute'][number]>('ObservationMinute')
+  .implement({
+    fields: (t) => ({
+      minute: t.expose('minute', { type: 'DateTime' }),
+      ok: t.exposeInt('ok'),
+      failed: t.exposeInt('failed'),
+    }),
+  });
 
-const OutcomeCount = builder.objectRef<Status['recent']['outcomes'][number]>('ObservationOutcomeCount').implement({
-  fields: (t) => ({
-    outcome: t.exposeString('outcome', { description: 'ok, or why it failed: not_found, unresolvable, moved, rate_limited, robots, internal, ...' }),
-    trigger: t.exposeString('trigger', { description: 'scheduled, scrape, discovery or probe (the observation after a Signals probe).' }),
-    count: t.exposeInt('count'),
-  }),
-});
+const OutcomeCount = builder
+  .objectRef<Status['recent']['outcomes'][number]>('ObservationOutcomeCount')
+  .implement({
+    fields: (t) => ({
+      outcome: t.exposeString('outcome', {
+        description:
+          'ok, or why it failed: not_found, unresolvable, moved, rate_limited, robots, internal, ...',
+      }),
+      trigger: t.exposeString('trigger', {
+        description:
+          'scheduled, scrape, discovery or probe (the observation after a Signals probe).',
+      }),
+      count: t.exposeInt('count'),
+    }),
+  });
 
 const RecentObservations = builder.objectRef<Status['recent']>('RecentObservations').implement({
   fields: (t) => ({
@@ -82,10 +101,12 @@ const RecentObservations = builder.objectRef<Status['recent']>('RecentObservatio
   }),
 });
 
-const FreshnessBucket = builder.objectRef<Status['freshness'][number]>('FreshnessBucket').implement({
-  description: 'Scheduled stores by the age of their last good observation.',
-  fields: (t) => ({ bucket: t.exposeString('bucket'), stores: t.exposeInt('stores') }),
-});
+const FreshnessBucket = builder
+  .objectRef<Status['freshness'][number]>('FreshnessBucket')
+  .implement({
+    description: 'Scheduled stores by the age of their last good observation.',
+    fields: (t) => ({ bucket: t.exposeString('bucket'), stores: t.exposeInt('stores') }),
+  });
 
 const CrawlerWorker = builder.objectRef<WorkerRow>('CrawlerWorker').implement({
   description: 'A worker process running the scheduler, and the settings it runs.',
@@ -94,18 +115,39 @@ const CrawlerWorker = builder.objectRef<WorkerRow>('CrawlerWorker').implement({
     host: t.exposeString('host', { description: 'The machine it runs on.' }),
     pid: t.exposeInt('pid'),
     startedAt: t.expose('startedAt', { type: 'DateTime' }),
-    seenAt: t.expose('seenAt', { type: 'DateTime', description: 'Its last sweep (every few seconds while it lives).' }),
-    concurrency: t.exposeInt('concurrency', { description: 'Observations it runs at once (CATALOG_WORKER_CONCURRENCY).' }),
-    globalConcurrency: t.exposeInt('globalConcurrency', { description: 'Claims in flight across all workers (CATALOG_CONCURRENCY).' }),
-    discoverLinks: t.boolean({ nullable: true, resolve: (w) => (w.settings as WorkerSettings).discoverLinks ?? null }),
-    hostIntervalMs: t.int({ nullable: true, resolve: (w) => (w.settings as WorkerSettings).hostIntervalMs ?? null }),
-    userAgent: t.string({ nullable: true, resolve: (w) => (w.settings as WorkerSettings).userAgent ?? null }),
+    seenAt: t.expose('seenAt', {
+      type: 'DateTime',
+      description: 'Its last sweep (every few seconds while it lives).',
+    }),
+    concurrency: t.exposeInt('concurrency', {
+      description: 'Observations it runs at once (CATALOG_WORKER_CONCURRENCY).',
+    }),
+    globalConcurrency: t.exposeInt('globalConcurrency', {
+      description: 'Claims in flight across all workers (CATALOG_CONCURRENCY).',
+    }),
+    discoverLinks: t.boolean({
+      nullable: true,
+      resolve: (w) => (w.settings as WorkerSettings).discoverLinks ?? null,
+    }),
+    hostIntervalMs: t.int({
+      nullable: true,
+      resolve: (w) => (w.settings as WorkerSettings).hostIntervalMs ?? null,
+    }),
+    userAgent: t.string({
+      nullable: true,
+      resolve: (w) => (w.settings as WorkerSettings).userAgent ?? null,
+    }),
   }),
 });
 
-const PopularityTier = builder.objectRef<(typeof policy.POPULARITY_TIERS)[number]>('PopularityTier').implement({
-  fields: (t) => ({ minVisits: t.exposeInt('minVisits'), intervalHours: t.exposeFloat('intervalHours') }),
-});
+const PopularityTier = builder
+  .objectRef<(typeof policy.POPULARITY_TIERS)[number]>('PopularityTier')
+  .implement({
+    fields: (t) => ({
+      minVisits: t.exposeInt('minVisits'),
+      intervalHours: t.exposeFloat('intervalHours'),
+    }),
+  });
 
 const ObservationPolicy = builder.objectRef<typeof policy>('ObservationPolicy').implement({
   description: 'When the scheduler observes a store again (docs.md, Crawler).',
@@ -122,7 +164,8 @@ const ObservationPolicy = builder.objectRef<typeof policy>('ObservationPolicy').
 });
 
 const CrawlerStatusRef = builder.objectRef<Status>('CrawlerStatus').implement({
-  description: "The crawler's state: schedule, discovery, queue, recent observations, freshness, workers and policy.",
+  description:
+    "The crawler's state: schedule, discovery, queue, recent observations, freshness, workers and policy.",
   fields: (t) => ({
     at: t.expose('at', { type: 'DateTime' }),
     stores: t.field({ type: ScheduleCounts, resolve: (s) => s.stores }),
@@ -141,16 +184,27 @@ const CONSOLE_RULES: FieldRules = { scope: 'operations:read' };
 const recentMinutes = {
   defaultValue: 60,
   description: 'The window of the recent observations, 1 to 1440 minutes.',
-  validate: { type: 'number' as const, int: true, min: [1, { message: 'must be at least 1' }] as [number, { message: string }], max: [1440, { message: 'must be at most 1440' }] as [number, { message: string }] },
+  validate: {
+    type: 'number' as const,
+    int: true,
+    min: [1, { message: 'must be at least 1' }] as [number, { message: string }],
+    max: [1440, { message: 'must be at most 1440' }] as [number, { message: string }],
+  },
 };
 
 builder.queryField('crawlerStatus', (t) =>
   t.field({
     extensions: rules(CONSOLE_RULES),
     type: CrawlerStatusRef,
-    description: "The crawler's state for the operations console. Needs a key with the operations:read scope.",
+    description:
+      "The crawler's state for the operations console. Needs a key with the operations:read scope.",
     args: { recentMinutes: t.arg.int(recentMinutes) },
-    resolve: (_root, args, ctx) => crawlerStatus(ctx.services.db.pool, ctx.services.clock?.() ?? new Date(), args.recentMinutes ?? 60),
+    resolve: (_root, args, ctx) =>
+      crawlerStatus(
+        ctx.services.db.pool,
+        ctx.services.clock?.() ?? new Date(),
+        args.recentMinutes ?? 60,
+      ),
   }),
 );
 
@@ -158,7 +212,11 @@ const feeds = new WeakMap<Services, CrawlerStatusFeed>();
 function feedOf(services: Services): CrawlerStatusFeed {
   let feed = feeds.get(services);
   if (!feed) {
-    feed = new CrawlerStatusFeed(services.db.pool, services.logger.child({ component: 'crawler-status' }), () => services.clock?.() ?? new Date());
+    feed = new CrawlerStatusFeed(
+      services.db.pool,
+      services.logger.child({ component: 'crawler-status' }),
+      () => services.clock?.() ?? new Date(),
+    );
     feeds.set(services, feed);
   }
   return feed;

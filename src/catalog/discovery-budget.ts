@@ -15,7 +15,12 @@ export interface DiscoveryBudget {
   perRegistrableDomain: number;
 }
 
-export const DEFAULT_DISCOVERY_BUDGET: DiscoveryBudget = { maxDepth: 3, daily: 5_000, perSourceStore: 10, perRegistrableDomain: 10 };
+export const DEFAULT_DISCOVERY_BUDGET: DiscoveryBudget = {
+  maxDepth: 3,
+  daily: 5_000,
+  perSourceStore: 10,
+  perRegistrableDomain: 10,
+};
 
 /** The window the per-day budgets count in. */
 export const BUDGET_WINDOW_HOURS = 24;

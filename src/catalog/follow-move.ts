@@ -11,7 +11,11 @@ import { canonicalCandidate } from '../storefront/catalog-candidates.sql.ts';
 import { writeObservation } from '../storefront/catalog-writer.ts';
 import { writeLegacySummary } from '../storefront/legacy-summary.ts';
 import { recordSuccess, type ObservationContext } from '../storefront/observation-record.ts';
-import { observeStorefront, validateStorefront, type StorefrontObservation } from '../storefront/read-storefront.ts';
+import {
+  observeStorefront,
+  validateStorefront,
+  type StorefrontObservation,
+} from '../storefront/read-storefront.ts';
 import { StorefrontFailure } from '../storefront/storefront-failure.ts';
 import { recordMove } from '../stores/store-moves.sql.ts';
 import { readerOf, type CatalogDeps } from './catalog-deps.ts';
@@ -24,10 +28,17 @@ export interface MovedStore {
 }
 
 /** Follows `failure` (kind moved) of `store`; the new domain when the store moved there, null when not followed. */
-export async function followMove(deps: CatalogDeps, store: MovedStore, failure: StorefrontFailure, context: (now: Date) => ObservationContext): Promise<string | null> {
+export async function followMove(
+  deps: CatalogDeps,
+  store: MovedStore,
+  failure: StorefrontFailure,
+  context: (now: Date) => ObservationContext,
+): Promise<string | null> {
   const to = failure.details.movedTo ? canonicalCandidate(failure.details.movedTo) : null;
   if (!to || to === store.domain) return null;
-  const { rows: [schedule] } = await deps.pool.query<{ myshopify_domain: string | null }>(
+  const {
+    rows: [schedule],
+  } = await deps.pool.query<{ myshopify_domain: string | null }>(
     'SELECT myshopify_domain FROM observation_schedule WHERE store_id = $1',
     [store.storeId],
   );
@@ -46,13 +57,22 @@ export async function followMove(deps: CatalogDeps, store: MovedStore, failure: 
   await ensureMonthPartitions(deps.pool, deps.clock());
   return inTransaction(deps.pool, async (client) => {
     if (!(await store.holds(client))) return null;
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`catalog-store:${shop}`]);
-    const { rows: [taken] } = await client.query<{ id: number }>('SELECT id FROM stores WHERE domain = $1', [to]);
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `catalog-store:${shop}`,
+    ]);
+    const {
+      rows: [taken],
+    } = await client.query<{ id: number }>('SELECT id FROM stores WHERE domain = $1', [to]);
     if (taken && taken.id !== store.storeId) return null;
     const now = deps.clock();
     await recordMove(client, { storeId: store.storeId, from: store.domain, to, now });
-    const written = await writeObservation(client, observation, { now, reference: deps.reference, legacyId });
-    if (written.storeId !== store.storeId) throw new Error(`the move of store ${store.storeId} to ${to} wrote store ${written.storeId}`);
+    const written = await writeObservation(client, observation, {
+      now,
+      reference: deps.reference,
+      legacyId,
+    });
+    if (written.storeId !== store.storeId)
+      throw new Error(`the move of store ${store.storeId} to ${to} wrote store ${written.storeId}`);
     await recordSuccess(client, written, observation, context(now));
     // the new host, offered to discovery when the move was first seen, is this store
     await client.query(

@@ -16,12 +16,28 @@ export interface ImportParse {
 
 /** Header names of a domain column, best first: a file with both `Domain` and `Website` is read by `Domain`. */
 const DOMAIN_COLUMNS = [
-  'domain', 'domain name', 'store domain', 'shop domain', 'website domain', 'root domain',
-  'store url', 'shop url', 'website url', 'site url', 'homepage url', 'url', 'website', 'homepage', 'store', 'shop', 'site',
+  'domain',
+  'domain name',
+  'store domain',
+  'shop domain',
+  'website domain',
+  'root domain',
+  'store url',
+  'shop url',
+  'website url',
+  'site url',
+  'homepage url',
+  'url',
+  'website',
+  'homepage',
+  'store',
+  'shop',
+  'site',
 ];
 
 /** A header cell as compared: lower case, `_` and `-` as spaces, spaces collapsed. */
-const headerName = (cell: string) => cell.toLowerCase().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
+const headerName = (cell: string) =>
+  cell.toLowerCase().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
 
 /** The index of the domain column named in `cells`, or -1. */
 function domainColumn(cells: readonly string[]): number {
@@ -82,7 +98,11 @@ export function parseImport(text: string): ImportParse {
     if (!parsed.ok) {
       result.invalid.push({ line: i + 1, value, rule: parsed.rule });
     } else if (isSyntheticDomain(parsed.domain)) {
-      result.invalid.push({ line: i + 1, value, rule: 'is a synthetic (.example) store, never contacted' });
+      result.invalid.push({
+        line: i + 1,
+        value,
+        rule: 'is a synthetic (.example) store, never contacted',
+      });
     } else if (seen.has(parsed.domain)) {
       result.duplicates++;
     } else {

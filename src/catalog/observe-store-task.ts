@@ -15,7 +15,11 @@ import type { Queryable } from '../platform/jobs/job-queue.ts';
 import { writeObservation } from '../storefront/catalog-writer.ts';
 import { writeLegacySummary } from '../storefront/legacy-summary.ts';
 import { publishStoreObserved } from '../storefront/observation-events.ts';
-import { recordFailure, recordSuccess, type ObservationFailure } from '../storefront/observation-record.ts';
+import {
+  recordFailure,
+  recordSuccess,
+  type ObservationFailure,
+} from '../storefront/observation-record.ts';
 import { observeStorefront, validateStorefront } from '../storefront/read-storefront.ts';
 import { StorefrontFailure } from '../storefront/storefront-failure.ts';
 import { readerOf, type CatalogDeps } from './catalog-deps.ts';
@@ -30,28 +34,41 @@ const Payload = z.object({ storeId: z.number().int().positive(), claim: z.iso.da
  */
 async function holdsClaim(db: Queryable, storeId: number, claim: string): Promise<boolean> {
   await db.query('SELECT 1 FROM stores WHERE id = $1 FOR UPDATE', [storeId]);
-  const { rows } = await db.query('SELECT 1 FROM observation_schedule WHERE store_id = $1 AND queued_at = $2::timestamptz FOR UPDATE', [
-    storeId,
-    claim,
-  ]);
+  const { rows } = await db.query(
+    'SELECT 1 FROM observation_schedule WHERE store_id = $1 AND queued_at = $2::timestamptz FOR UPDATE',
+    [storeId, claim],
+  );
   return rows.length > 0;
 }
 
 export function observeStoreTask(deps: CatalogDeps) {
   return async (payload: unknown, helpers: JobHelpers): Promise<void> => {
     const { storeId, claim } = Payload.parse(payload);
-    const { rows: [store] } = await deps.pool.query<{ domain: string }>(
+    const {
+      rows: [store],
+    } = await deps.pool.query<{ domain: string }>(
       `SELECT s.domain FROM observation_schedule o JOIN stores s ON s.id = o.store_id WHERE o.store_id = $1 AND o.queued_at = $2::timestamptz`,
       [storeId, claim],
     );
     if (!store) return; // the claim ended: observed meanwhile, released, or the store is gone
     const log = deps.logger.child({ storeId, domain: store.domain, attempt: helpers.job.attempts });
     const startedAt = deps.clock();
-    const context = (now: Date) => ({ trigger: 'scheduled' as const, startedAt, now, worker: deps.workerId, discoverLinks: deps.settings.discoverLinks });
+    const context = (now: Date) => ({
+      trigger: 'scheduled' as const,
+      startedAt,
+      now,
+      worker: deps.workerId,
+      discoverLinks: deps.settings.discoverLinks,
+    });
     const fail = async (failure: ObservationFailure) => {
       const recorded = await inTransaction(deps.pool, async (client) => {
         if (!(await holdsClaim(client, storeId, claim))) return false;
-        await recordFailure(client, { storeId, domain: store.domain }, failure, context(deps.clock()));
+        await recordFailure(
+          client,
+          { storeId, domain: store.domain },
+          failure,
+          context(deps.clock()),
+        );
         return true;
       });
       // the profile shows the store's presence
@@ -59,24 +76,39 @@ export function observeStoreTask(deps: CatalogDeps) {
     };
     try {
       const reader = await readerOf(deps);
-      const observation = await observeStorefront(reader, await validateStorefront(reader, store.domain));
+      const observation = await observeStorefront(
+        reader,
+        await validateStorefront(reader, store.domain),
+      );
       const legacyId = await writeLegacySummary(deps, observation, null);
       await ensureMonthPartitions(deps.pool, deps.clock());
       const changes = await inTransaction(deps.pool, async (client) => {
         if (!(await holdsClaim(client, storeId, claim))) return null;
         const now = deps.clock();
-        const written = await writeObservation(client, observation, { now, reference: deps.reference, legacyId });
+        const written = await writeObservation(client, observation, {
+          now,
+          reference: deps.reference,
+          legacyId,
+        });
         await recordSuccess(client, written, observation, context(now));
         return written.changes;
       });
-      log.debug({ changes, products: observation.products.length }, changes === null ? 'observation dropped: claim ended' : 'store observed');
+      log.debug(
+        { changes, products: observation.products.length },
+        changes === null ? 'observation dropped: claim ended' : 'store observed',
+      );
       if (changes !== null) await publishStoreObserved(deps.pubsub, deps.logger, store.domain);
     } catch (error) {
       if (error instanceof StorefrontFailure) {
         log.debug({ kind: error.kind, reason: error.message }, 'observation failed');
         const movedTo =
           error.kind === 'moved'
-            ? await followMove(deps, { storeId, domain: store.domain, holds: (db) => holdsClaim(db, storeId, claim) }, error, context)
+            ? await followMove(
+                deps,
+                { storeId, domain: store.domain, holds: (db) => holdsClaim(db, storeId, claim) },
+                error,
+                context,
+              )
             : null;
         if (movedTo) {
           log.info({ movedTo }, 'store moved: followed to its new host');
@@ -84,11 +116,19 @@ export function observeStoreTask(deps: CatalogDeps) {
         } else await fail(error);
       } else if (helpers.job.attempts >= helpers.job.max_attempts) {
         log.error({ err: error }, 'observation failed on its last attempt');
-        await fail({ kind: 'internal', message: `internal error after ${helpers.job.attempts} attempts` });
+        await fail({
+          kind: 'internal',
+          message: `internal error after ${helpers.job.attempts} attempts`,
+        });
       } else {
         throw error;
       }
     }
-    await topUp(deps.pool, deps.clock(), deps.settings.globalConcurrency, deps.settings.discoveryBudget);
+    await topUp(
+      deps.pool,
+      deps.clock(),
+      deps.settings.globalConcurrency,
+      deps.settings.discoveryBudget,
+    );
   };
 }

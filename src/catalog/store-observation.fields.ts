@@ -27,19 +27,31 @@ const OBSERVATION_COLUMNS = `store_id AS "storeId", presence::text AS presence, 
   change_rate AS "changeRate", consecutive_failures AS "consecutiveFailures", failure_kind AS "failureKind",
   failure_reason AS "failureReason", moved_to AS "movedTo"`;
 
-const OBSERVATION_BY_STORE = keyedRead('store_id', 'int', (keys) => `SELECT ${OBSERVATION_COLUMNS} FROM observation_schedule WHERE ${keys}`);
+const OBSERVATION_BY_STORE = keyedRead(
+  'store_id',
+  'int',
+  (keys) => `SELECT ${OBSERVATION_COLUMNS} FROM observation_schedule WHERE ${keys}`,
+);
 
 const observationByStoreId = defineLoader(
   (ctx) =>
     new DataLoader<number, StoreObservationRecord | null>(async (ids) => {
-      const rows = await queryByKeys<StoreObservationRecord>(ctx.services.db.read, OBSERVATION_BY_STORE, ids, 'observation-by-store');
+      const rows = await queryByKeys<StoreObservationRecord>(
+        ctx.services.db.read,
+        OBSERVATION_BY_STORE,
+        ids,
+        'observation-by-store',
+      );
       const byId = new Map(rows.map((row) => [row.storeId, row]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
 );
 
 /** The schedule row as the store read's JSON column carries it: timestamps as ISO text. */
-type ObservationJson = Omit<StoreObservationRecord, 'presenceSince' | 'lastObservedAt' | 'nextObservationAt'> & {
+type ObservationJson = Omit<
+  StoreObservationRecord,
+  'presenceSince' | 'lastObservedAt' | 'nextObservationAt'
+> & {
   presenceSince: string;
   lastObservedAt: string | null;
   nextObservationAt: string;
@@ -64,7 +76,8 @@ extendStoreRead({
 });
 
 const PresenceEnum = builder.enumType('StorePresence', {
-  description: 'active: the last observation read the storefront. failing: the last observations failed; still listed. ' +
+  description:
+    'active: the last observation read the storefront. failing: the last observations failed; still listed. ' +
     'vanished: the storefront is gone (several observations in a row), so the store is left out of search results and grouped rows; it stays readable here and is looked at again weekly.',
   values: ['active', 'failing', 'vanished'] as const,
 });
@@ -74,14 +87,32 @@ const StoreObservation = builder.objectRef<StoreObservationRecord>('StoreObserva
   fields: (t) => ({
     presence: t.field({ type: PresenceEnum, resolve: (o) => o.presence }),
     presenceSince: t.expose('presenceSince', { type: 'DateTime' }),
-    lastObservedAt: t.expose('lastObservedAt', { type: 'DateTime', nullable: true, description: 'The last observation that read the storefront.' }),
-    nextObservationAt: t.expose('nextObservationAt', { type: 'DateTime', description: 'When the scheduler next observes the store.' }),
-    intervalHours: t.exposeFloat('intervalHours', { description: 'Hours between observations, by popularity and how often the store changes.' }),
-    changeRate: t.exposeFloat('changeRate', { description: 'Moving average, 0 to 1, of how often an observation found a change.' }),
+    lastObservedAt: t.expose('lastObservedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'The last observation that read the storefront.',
+    }),
+    nextObservationAt: t.expose('nextObservationAt', {
+      type: 'DateTime',
+      description: 'When the scheduler next observes the store.',
+    }),
+    intervalHours: t.exposeFloat('intervalHours', {
+      description: 'Hours between observations, by popularity and how often the store changes.',
+    }),
+    changeRate: t.exposeFloat('changeRate', {
+      description: 'Moving average, 0 to 1, of how often an observation found a change.',
+    }),
     consecutiveFailures: t.exposeInt('consecutiveFailures'),
-    failureKind: t.exposeString('failureKind', { nullable: true, description: 'Why the last observation failed, e.g. not_found, unresolvable, moved, rate_limited.' }),
+    failureKind: t.exposeString('failureKind', {
+      nullable: true,
+      description:
+        'Why the last observation failed, e.g. not_found, unresolvable, moved, rate_limited.',
+    }),
     failureReason: t.exposeString('failureReason', { nullable: true }),
-    movedTo: t.exposeString('movedTo', { nullable: true, description: 'The host the storefront now redirects to, when it moved.' }),
+    movedTo: t.exposeString('movedTo', {
+      nullable: true,
+      description: 'The host the storefront now redirects to, when it moved.',
+    }),
   }),
 });
 
@@ -89,7 +120,8 @@ builder.objectField(StoreRef, 'observation', (t) =>
   t.field({
     type: StoreObservation,
     nullable: true,
-    description: 'How the crawler sees the store; null for a store it never visits (the synthetic demo catalog).',
+    description:
+      'How the crawler sees the store; null for a store it never visits (the synthetic demo catalog).',
     resolve: (store, _args, ctx) => observationByStoreId(ctx).load(store.id),
   }),
 );

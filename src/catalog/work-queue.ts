@@ -10,7 +10,13 @@
 import type pg from 'pg';
 import { JOB_SCHEMA, type Queryable } from '../platform/jobs/job-queue.ts';
 import { inTransaction } from '../platform/database/transaction.ts';
-import { BUDGET_WINDOW_HOURS, DEFAULT_DISCOVERY_BUDGET, describeBudget, OVER_BUDGET_WAIT_MINUTES, type DiscoveryBudget } from './discovery-budget.ts';
+import {
+  BUDGET_WINDOW_HOURS,
+  DEFAULT_DISCOVERY_BUDGET,
+  describeBudget,
+  OVER_BUDGET_WAIT_MINUTES,
+  type DiscoveryBudget,
+} from './discovery-budget.ts';
 
 export const OBSERVE_TASK = 'catalog-observe';
 export const DISCOVER_TASK = 'catalog-discover';
@@ -36,23 +42,39 @@ export interface TopUp {
  * under way (it fills the same slots). Candidates get at most half of the free slots while stores
  * are due, so neither a discovery import nor a backlog of re-observations starves the other.
  */
-export function topUp(pool: pg.Pool, now: Date, globalConcurrency: number, budget: DiscoveryBudget = DEFAULT_DISCOVERY_BUDGET): Promise<TopUp | null> {
+export function topUp(
+  pool: pg.Pool,
+  now: Date,
+  globalConcurrency: number,
+  budget: DiscoveryBudget = DEFAULT_DISCOVERY_BUDGET,
+): Promise<TopUp | null> {
   return inTransaction(pool, async (client) => {
-    const { rows: [lock] } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [TOP_UP_LOCK]);
+    const {
+      rows: [lock],
+    } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+      TOP_UP_LOCK,
+    ]);
     if (!lock!.locked) return null;
     const inFlight = await countInFlight(client);
     const free = Math.max(0, globalConcurrency - inFlight);
     if (free === 0) return { stores: 0, candidates: 0, inFlight };
     const firstCandidates = await claimCandidates(client, Math.ceil(free / 2), now, budget);
     const stores = await claimStores(client, free - firstCandidates, now);
-    const moreCandidates = await claimCandidates(client, free - firstCandidates - stores, now, budget);
+    const moreCandidates = await claimCandidates(
+      client,
+      free - firstCandidates - stores,
+      now,
+      budget,
+    );
     const candidates = firstCandidates + moreCandidates;
     return { stores, candidates, inFlight: inFlight + stores + candidates };
   });
 }
 
 export async function countInFlight(db: Queryable): Promise<number> {
-  const { rows: [row] } = await db.query<{ n: number }>(
+  const {
+    rows: [row],
+  } = await db.query<{ n: number }>(
     `SELECT (SELECT count(*) FROM observation_schedule WHERE queued_at IS NOT NULL)::int
           + (SELECT count(*) FROM catalog_candidates WHERE status = 'queued')::int AS n`,
   );
@@ -77,7 +99,12 @@ async function claimStores(client: Queryable, limit: number, now: Date): Promise
   return rows.length;
 }
 
-async function claimCandidates(client: Queryable, limit: number, now: Date, budget: DiscoveryBudget): Promise<number> {
+async function claimCandidates(
+  client: Queryable,
+  limit: number,
+  now: Date,
+  budget: DiscoveryBudget,
+): Promise<number> {
   if (limit <= 0) return 0;
   // a linked candidate's first validation spends budget; imports, new hosts and retries do not
   const { rows } = await client.query<{ domain: string }>(
@@ -105,7 +132,15 @@ async function claimCandidates(client: Queryable, limit: number, now: Date, budg
        FROM (SELECT domain FROM due ORDER BY next_at LIMIT $1) chosen
       WHERE c.domain = chosen.domain AND c.status = 'pending'
      RETURNING c.domain`,
-    [limit, now, new Date(now.getTime() - BUDGET_WINDOW_HOURS * 3_600_000), budget.maxDepth, budget.daily, budget.perSourceStore, budget.perRegistrableDomain],
+    [
+      limit,
+      now,
+      new Date(now.getTime() - BUDGET_WINDOW_HOURS * 3_600_000),
+      budget.maxDepth,
+      budget.daily,
+      budget.perSourceStore,
+      budget.perRegistrableDomain,
+    ],
   );
   await client.query(
     `SELECT ${JOB_SCHEMA}.add_job($1, json_build_object('domain', d, 'claim', $3::text), job_key => $1 || ':' || d, max_attempts => $4)
@@ -117,7 +152,11 @@ async function claimCandidates(client: Queryable, limit: number, now: Date, budg
     await client.query(
       `UPDATE catalog_candidates SET next_at = $2, reason = $3
         WHERE status = 'pending' AND next_at <= $1 AND source = 'link' AND claimed_at IS NULL`,
-      [now, new Date(now.getTime() + OVER_BUDGET_WAIT_MINUTES * 60_000), `waits: over discovery's budget (${describeBudget(budget)})`],
+      [
+        now,
+        new Date(now.getTime() + OVER_BUDGET_WAIT_MINUTES * 60_000),
+        `waits: over discovery's budget (${describeBudget(budget)})`,
+      ],
     );
   }
   return rows.length;

@@ -4,7 +4,12 @@ import { countUpTo, queryRows, SqlParams, type Queryable } from '../platform/dat
 
 export const CHANGE_ENTITIES = ['product', 'app', 'store'] as const;
 export type ChangeEntity = (typeof CHANGE_ENTITIES)[number];
-export const PRODUCT_CHANGE_TYPES = ['price_decrease', 'price_increase', 'new_sku', 'removed_sku'] as const;
+export const PRODUCT_CHANGE_TYPES = [
+  'price_decrease',
+  'price_increase',
+  'new_sku',
+  'removed_sku',
+] as const;
 
 /** What one change record says, as the seed and the scraper write it into change_records. */
 export interface ChangeFacts {
@@ -38,10 +43,13 @@ export interface ChangeQuery {
 function conditions(query: ChangeQuery, params: SqlParams): string {
   const where: string[] = [];
   if (query.entity) where.push(`c.entity = ${params.add(query.entity)}`);
-  if (query.changeTypes) where.push(`c.change_type = ANY(${params.add(query.changeTypes)}::text[])`);
-  if (query.domain) where.push(`c.store_id = (SELECT id FROM stores WHERE domain = ${params.add(query.domain)})`);
+  if (query.changeTypes)
+    where.push(`c.change_type = ANY(${params.add(query.changeTypes)}::text[])`);
+  if (query.domain)
+    where.push(`c.store_id = (SELECT id FROM stores WHERE domain = ${params.add(query.domain)})`);
   if (query.since) where.push(`c.detected_at >= ${params.add(query.since)}`);
-  if (query.minChangePct != null) where.push(`abs(c.change_pct) >= ${params.add(query.minChangePct)}`);
+  if (query.minChangePct != null)
+    where.push(`abs(c.change_pct) >= ${params.add(query.minChangePct)}`);
   return where.length ? `WHERE ${where.join(' AND ')}` : '';
 }
 

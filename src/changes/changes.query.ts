@@ -27,11 +27,21 @@ const ChangeFilter = builder.inputType('ChangeFilter', {
     entity: t.field({ type: ChangeEntityEnum }),
     domain: t.string({ validate: { schema: domainSchema } }),
     since: t.field({ type: 'Date', description: 'Detected on or after this day (UTC).' }),
-    changeType: t.string({ validate: { type: 'string', minLength: [1, { message: 'must not be empty' }], maxLength: 100 } }),
+    changeType: t.string({
+      validate: {
+        type: 'string',
+        minLength: [1, { message: 'must not be empty' }],
+        maxLength: 100,
+      },
+    }),
   }),
 });
 
-function changeConnection(args: DefaultConnectionArguments, ctx: Parameters<typeof findChanges>[0], query: ChangeQuery) {
+function changeConnection(
+  args: DefaultConnectionArguments,
+  ctx: Parameters<typeof findChanges>[0],
+  query: ChangeQuery,
+) {
   return offsetConnection(
     args,
     (window) => findChanges(ctx, query, window),

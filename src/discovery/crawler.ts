@@ -8,7 +8,7 @@ import { RATE_LIMIT_MAX_WAIT_S } from '../storefront/storefront-client.ts';
 export const CRAWLER_SECTION = [
   `This service reads the public surface of Shopify storefronts: the homepage, \`/meta.json\`, ` +
     '`/products.json` pages, best-seller collections and, for Signals watches, `/products/<handle>.js`. It never ' +
-    'logs in, submits forms, runs a page\'s scripts or reads anything a visitor could not.\n',
+    "logs in, submits forms, runs a page's scripts or reads anything a visitor could not.\n",
   `- **User-Agent**: \`${CRAWLER_TOKEN}/<version> (+<contact URL>)\`; the contact URL is set by the operator ` +
     '(CRAWLER_CONTACT_URL) and defaults to this section; in production the crawler does not start while that contact is local (localhost).',
   `- **robots.txt**: read before anything else and honoured for every path, for the group naming ` +
@@ -31,11 +31,14 @@ export const CRAWLER_SECTION = [
     'probe of one reads the demo storefront the server itself serves for it (DEMO_STOREFRONTS).',
   '',
   '### Re-observation\n',
-  'Every real store is observed again on a schedule kept in the database; each observation rewrites the store\'s ' +
+  "Every real store is observed again on a schedule kept in the database; each observation rewrites the store's " +
     'row (modeled figures recomputed by the same model functions), its products and apps, records the changes ' +
-    'since the previous observation (`/v1/changes`, `/v1/products/changes`) and writes that day\'s history snapshot ' +
+    "since the previous observation (`/v1/changes`, `/v1/products/changes`) and writes that day's history snapshot " +
     '(`synthetic: false`). The next observation comes, by popularity (modeled monthly visits), after ' +
-    policy.POPULARITY_TIERS.map((t) => `${t.intervalHours / 24} day${t.intervalHours === 24 ? '' : 's'}${t.minVisits > 0 ? ` at ${t.minVisits.toLocaleString('en-US')} visits or more` : ' below'}`).join(', ') +
+    policy.POPULARITY_TIERS.map(
+      (t) =>
+        `${t.intervalHours / 24} day${t.intervalHours === 24 ? '' : 's'}${t.minVisits > 0 ? ` at ${t.minVisits.toLocaleString('en-US')} visits or more` : ' below'}`,
+    ).join(', ') +
     `; a store that changed at every observation comes up to twice as often, one that never changes up to half as often, ` +
     `always between ${policy.MIN_INTERVAL_HOURS} hours and ${policy.MAX_INTERVAL_HOURS / 24} days, each time shifted by up to ` +
     `±${policy.JITTER * 100}% so stores never come due in a herd. A failed observation is retried after ` +
@@ -45,7 +48,7 @@ export const CRAWLER_SECTION = [
   '',
   `A store whose storefront is gone (its name no longer resolves, its homepage or products.json answers 404, it is ` +
     `no longer a Shopify storefront, or it redirects to another host) ${policy.VANISH_AFTER_FAILURES} times with no good ` +
-    'observation between is `vanished` (the profile\'s `observation.presence`): it leaves search results and grouped ' +
+    "observation between is `vanished` (the profile's `observation.presence`): it leaves search results and grouped " +
     `rows, stays readable by its domain with its history, and is looked at again every ${policy.VANISHED_RECHECK_HOURS / 24} ` +
     'days; one good observation makes it active again. A store is never deleted by the crawler.',
   '',
@@ -60,7 +63,7 @@ export const CRAWLER_SECTION = [
     'new hosts of moved stores. Each candidate enters the catalog only once validated as a storefront (a Shopify ' +
     'homepage and a products.json product list), and only once: not when the catalog holds its domain or the same ' +
     'store under another name (the same `<handle>.myshopify.com`). Every candidate is canonicalised at the door with ' +
-    'the API\'s domain rules (lower case, no scheme, port, path or userinfo, `www.` folded); IP addresses and names ' +
+    "the API's domain rules (lower case, no scheme, port, path or userinfo, `www.` folded); IP addresses and names " +
     'that are not public DNS names are refused. A candidate that asks to wait (Retry-After) is not asked again ' +
     'before that time.',
   '',

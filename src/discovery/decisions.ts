@@ -52,10 +52,10 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'page.total on very broad lists',
     decision:
-      'Exact up to 10,000 matches; beyond that it is PostgreSQL\'s estimate. page.hasMore is always exact: page ' +
+      "Exact up to 10,000 matches; beyond that it is PostgreSQL's estimate. page.hasMore is always exact: page " +
       'until it is false. A text search (q on stores or products) is counted exactly while the words it matched are held ' +
       `by at most ${NARROW_SEARCH_DOCUMENTS} stores or products (the search index counts them); beyond that its total is ` +
-      'that count, or with other filters PostgreSQL\'s estimate, and it is not exact (GraphQL totalCountExact: false). An ' +
+      "that count, or with other filters PostgreSQL's estimate, and it is not exact (GraphQL totalCountExact: false). An " +
       'estimate is no bound: it may be lower or higher than the number of items paging yields (a match holding two of the ' +
       'words counts twice; other filters are estimated as if independent). GraphQL paging is forward-only (first/after).',
   },
@@ -65,7 +65,7 @@ export const DECISIONS: readonly Decision[] = [
       'A server started on an empty database seeds a synthetic catalog (SEED_STORES). Its stores live under the ' +
       'reserved top-level domain .example (RFC 2606), e.g. quietlab.store.example: no real store has such a name, ' +
       'and no request for one ever leaves the machine. Outside production the server answers as their storefronts ' +
-      'itself (DEMO_STOREFRONTS): a scrape or a Signals watch of a seeded store reads the catalog\'s own products and ' +
+      "itself (DEMO_STOREFRONTS): a scrape or a Signals watch of a seeded store reads the catalog's own products and " +
       'apps, shows the best seller not yet on sale at 10 % off (a price_decrease in the change feeds) and sells a few ' +
       'units at every probe (sales from the second probe on). The scrape and Signals examples name ' +
       `${UNLISTED.store}, a store the catalog lacks that the demo storefronts also answer for. In production, or ` +
@@ -103,16 +103,16 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Relevance order of q searches',
     decision:
       'q is split into words (letters and digits; a full domain or URL is searched by its first label). Each word matches ' +
-      'a store\'s or title\'s words as: itself; for the last word, any word it begins (typing); a word within one typing ' +
+      "a store's or title's words as: itself; for the last word, any word it begins (typing); a word within one typing " +
       'mistake for 3 to 5 letters or two from 6 letters on (a swap of neighbouring letters is one); a longer word ' +
-      'containing it (4 letters or more). Relevance adds, per word, the best match\'s quality (itself 1, begun 0.8, one ' +
-      'mistake 0.7, contained 0.6, two mistakes 0.5) times the word\'s weight (rarer words weigh more). Stores: the store ' +
+      "containing it (4 letters or more). Relevance adds, per word, the best match's quality (itself 1, begun 0.8, one " +
+      "mistake 0.7, contained 0.6, two mistakes 0.5) times the word's weight (rarer words weigh more). Stores: the store " +
       'whose domain is q first, then exact names, then domains starting with q when q is typed as a domain (with a dot, ' +
       'dash or digit: birchgarden-official, birchgarden.shop), then relevance; ties go round-robin over the few brands a ' +
       'prefix or a typo can stand for, then to visits. Products: relevance, then id. A word near nothing in the catalog ' +
       'matches nothing: nonsense finds nothing. A word new to the catalog (a store or title just written) is found as ' +
       `itself, as a prefix and inside longer words at once, and with a typing mistake within ${TERMS_REFRESH_MS / 60_000} ` +
-      'minute (each server reads the catalog\'s words for its typo index again once they are that old).',
+      "minute (each server reads the catalog's words for its typo index again once they are that old).",
   },
   {
     topic: 'Product search without a filter',
@@ -126,7 +126,7 @@ export const DECISIONS: readonly Decision[] = [
       'technology and catalog filters: app (comma-separated app slugs; the store runs all of them), anyApp (at least one), ' +
       'notApp (none), theme (case-insensitive), minProducts and maxProducts (catalog size), firstSeenAfter (on or after ' +
       'that day, UTC) and firstSeenBefore (before that day), and tld (a domain ending of whole labels: tld=uk matches ' +
-      'brand.co.uk; the demo catalog\'s stores end in .example, e.g. tld=store.example). GET /v1/stores/facets lists the ' +
+      "brand.co.uk; the demo catalog's stores end in .example, e.g. tld=store.example). GET /v1/stores/facets lists the " +
       'valid values with store counts under the same filters. Sort also ' +
       'takes rating, newest and relevance (the default when q is given, otherwise revenue). Without groupBy, ' +
       'sort=stores gives the default order and groupBy2/groupMetric have no effect, so a grouped query with groupBy ' +
@@ -139,7 +139,7 @@ export const DECISIONS: readonly Decision[] = [
       'A value of vertical, industry, category, countryCode, theme, tld, app, anyApp or notApp that no store has (compared ' +
       'case-insensitively) is not an error: the list is empty (an unknown app under notApp excludes nothing, under anyApp it ' +
       'drops out) and `meta.suggestions` lists, per such value, `{parameter, value, nearest}` with up to 3 of the ' +
-      'catalog\'s nearest values, closest first (in grouped mode beside meta.mode). A list whose values all exist carries ' +
+      "catalog's nearest values, closest first (in grouped mode beside meta.mode). A list whose values all exist carries " +
       'no meta.suggestions.',
   },
   {
@@ -166,7 +166,8 @@ export const DECISIONS: readonly Decision[] = [
   },
   {
     topic: 'Compare',
-    decision: '`{data: [store cards in the order asked], notFound: [domains not in the catalog]}`; never a 404.',
+    decision:
+      '`{data: [store cards in the order asked], notFound: [domains not in the catalog]}`; never a 404.',
   },
   {
     topic: 'App stack and app detail',
@@ -207,8 +208,8 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Charges of requests never answered',
     decision:
       'A charge is provisional until the server is done with its request: the answer written, or the client gone. If ' +
-      'the server process dies before that (a crash, a kill, an out-of-memory stop), the request\'s daily units (the ' +
-      'per-key ceiling and the account\'s bucket) are refunded by another server process within about 20 seconds, ' +
+      "the server process dies before that (a crash, a kill, an out-of-memory stop), the request's daily units (the " +
+      "per-key ceiling and the account's bucket) are refunded by another server process within about 20 seconds, " +
       'through a record kept in Redis with the counters and written in the same step as the charge; the per-minute ' +
       'rate is not refunded (it guarded that minute). So a request is charged once for each answer the server wrote, ' +
       'including an answer written just before a crash that the client never read; a retry of an unanswered request ' +
@@ -217,7 +218,7 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'Result window',
     decision:
-      'A key lists no deeper than its plan does in the web app: offset + limit above the plan\'s result window is ' +
+      "A key lists no deeper than its plan does in the web app: offset + limit above the plan's result window is " +
       'bad_request with `details: {parameter: "offset", rule}` (an explicit error rather than a silently cut list).',
   },
   {
@@ -237,7 +238,7 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'GraphQL schema and introspection',
     decision:
       'The schema is public in every environment: introspection answers any caller, anonymous included (it is ' +
-      'also published as schema/schema.graphql and in the typed client), and a misspelled field gets GraphQL\'s ' +
+      "also published as schema/schema.graphql and in the typed client), and a misspelled field gets GraphQL's " +
       '"Did you mean" hint. Seeing a field grants nothing: key management needs the web app\'s service credential ' +
       'and data fields need a key.',
   },
@@ -266,12 +267,12 @@ export const DECISIONS: readonly Decision[] = [
       'POST /v1/scrapes answers 202 with the scrape request itself: its status record (below) at the top level, with ' +
       '`outcome: "queued"` and `storeUrl` beside its fields; or, when the store is in the catalog and force is not ' +
       'true, 200 `{outcome: "already_exists", domain, storeUrl}` and no job. A request (not forced) while the same ' +
-      'account\'s request for that domain is queued, validating or scraping answers that request (202, the same id) ' +
+      "account's request for that domain is queued, validating or scraping answers that request (202, the same id) " +
       'and queues no second job. A forced request for a store with any scrape request in the last 5 minutes is rate_limited (429, ' +
       'Retry-After, `details: {domain, cooldownSeconds, retryAfter}`). The status record is `{id, domain, status, force, ' +
       'callbackUrl, failureReason, createdAt, updatedAt, startedAt, finishedAt, expiresAt}`; only the account that made ' +
       'the request may read it (GET /v1/scrapes/{id}, scrapeRequest, scrapeStatus), until expiresAt (15 minutes after ' +
-      'the end), then not_found. Another account\'s id is not_found, like an id that never existed; requests made in ' +
+      "the end), then not_found. Another account's id is not_found, like an id that never existed; requests made in " +
       'open-dev mode are readable in open-dev mode only. Polling GET /v1/scrapes/{id} counts against no daily bucket; ' +
       'requests count against scrapeRequests.',
   },
@@ -279,7 +280,7 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Bulk scrape requests',
     decision:
       'POST /v1/scrapes/bulk takes `{urls: 1 to 10 strings, force?, callbackUrl?}` and answers 200 `{data: [{url, domain, ' +
-      'outcome, id, scrape, error}], counts: {queued, alreadyExists, duplicate, rejected}}`, one item per URL in order (`id`: the queued request\'s id, else null); ' +
+      "outcome, id, scrape, error}], counts: {queued, alreadyExists, duplicate, rejected}}`, one item per URL in order (`id`: the queued request's id, else null); " +
       'outcome is queued, already_exists, duplicate (the same domain earlier in the list) or rejected (error = the ' +
       '`{code, message}` the single request would have answered). Each URL costs one unit of scrapeRequests and of the ' +
       'per-minute rate, as in GraphQL; a bulk larger than what is left is rate_limited (429) as a whole and queues nothing.',
@@ -290,13 +291,13 @@ export const DECISIONS: readonly Decision[] = [
       'Body `{type: "scrape.done" | "scrape.failed", timestamp, data: {id, domain, status, force, failureReason, createdAt, ' +
       'startedAt, finishedAt, storeUrl}}` (the webhooks section of /v1/openapi.json). Signed per Standard Webhooks: ' +
       'headers webhook-id (the same on every retry: deduplicate on it), webhook-timestamp and webhook-signature ' +
-      '(v1, HMAC-SHA256 with the server\'s WEBHOOK_SIGNING_SECRET). Any 2xx acknowledges; otherwise retried with ' +
+      "(v1, HMAC-SHA256 with the server's WEBHOOK_SIGNING_SECRET). Any 2xx acknowledges; otherwise retried with " +
       'exponential backoff (e^attempt seconds) up to 12 attempts, then given up. Redirects are not followed; the URL ' +
-      'must be HTTPS and reach a public address. The secret is the server\'s WEBHOOK_SIGNING_SECRET or, when that is not ' +
+      "must be HTTPS and reach a public address. The secret is the server's WEBHOOK_SIGNING_SECRET or, when that is not " +
       'set, one the service generated on its first start and keeps in its database (all replicas share it); operators ' +
       'read it with `npm run keys -- webhook-secret`. In development (NODE_ENV development, the default) a callbackUrl ' +
       'may also be http on loopback (127.0.0.1, ::1 or localhost): `npm run webhooks:listen` listens there, verifies each ' +
-      'delivery\'s signature and prints it, as `stripe listen` does; a production server refuses loopback callbacks.',
+      "delivery's signature and prints it, as `stripe listen` does; a production server refuses loopback callbacks.",
   },
   {
     topic: 'Signals: watches',
@@ -306,12 +307,12 @@ export const DECISIONS: readonly Decision[] = [
       'the store; not_found when the store is not in the catalog (queue it with POST /v1/scrapes first). The ' +
       'best-sellers (up to 20 products; the newest products when the catalog marks none) are tracked at once, every ' +
       'variant of each, the variants being read by the first probe, queued in the same transaction as the watch. GET ' +
-      '/v1/signals lists the account\'s watches (newest first, paginated). Status values are tracked and paused; PATCH ' +
+      "/v1/signals lists the account's watches (newest first, paginated). Status values are tracked and paused; PATCH " +
       '`{status: "tracked"}` resumes a paused watch (next probe one interval after the last, or at once). PATCH ' +
       '`{products: [handles]}` swaps the tracked SKU set by product. DELETE answers `{domain, deleted: true}` and removes ' +
       'probes, snapshots and insights with the watch; the catalog keeps the store. {domain} accepts a domain, a ' +
       'URL-encoded URL or the legacy id. Signals routes count against no daily bucket: only the per-minute rate and the ' +
-      'per-key daily ceiling. In open-dev mode all keyless callers share one account\'s watches.',
+      "per-key daily ceiling. In open-dev mode all keyless callers share one account's watches.",
   },
   {
     topic: 'Signals: partner keys',
@@ -323,11 +324,11 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'Signals: probes',
     decision:
-      'A probe reads `https://{domain}/products/{handle}.js` (Shopify\'s per-product JSON) for each tracked product and ' +
+      "A probe reads `https://{domain}/products/{handle}.js` (Shopify's per-product JSON) for each tracked product and " +
       'keeps, per variant, id, sku, title, price (cents in .js, decimal units when given as text), available and ' +
       'inventory_quantity. Stores that hide inventory_quantity get snapshots with stock null: price and availability ' +
       'are recorded, price_change insights still work, no sales are estimated. All snapshots, the insights and the ' +
-      'probe\'s end state are one transaction. progress.status is queued, running, done or failed (with error: an ' +
+      "probe's end state are one transaction. progress.status is queued, running, done or failed (with error: an " +
       'unreachable storefront or a non-product answer fails the probe and writes nothing; a product answering 404 is ' +
       'skipped). Probes are durable jobs; scheduled ones run every SIGNAL_PROBE_INTERVAL_MINUTES (default 360) while the ' +
       'watch is tracked. POST /v1/signals/{domain}/probe answers 202 with the probe; a second manual probe within 5 ' +
@@ -338,7 +339,7 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Signals: estimated sales (method)',
     decision:
       'An estimate, not merchant-reported sales. For each tracked variant, consecutive snapshots are compared: a stock ' +
-      'decrease of n is n units sold, valued at the earlier snapshot\'s price (the storefront currency) and counted on the ' +
+      "decrease of n is n units sold, valued at the earlier snapshot's price (the storefront currency) and counted on the " +
       'UTC day of the later snapshot; an increase is a restock, reported apart and never a negative sale (sales hidden in ' +
       'a restocked interval are not seen, so figures are a lower bound). /stats and /sales need 2 snapshots of a variant; ' +
       'before that they answer 200 with empty data, ready false and a note. /sales lists only days with an estimate ' +
@@ -350,7 +351,7 @@ export const DECISIONS: readonly Decision[] = [
     decision:
       "Sales figures, inventory prices and the ads overview's revenue are in the watched store's own currency (what its " +
       'storefront prices are in) and name it in `currency` (ISO 4217) beside the amounts: `revenue`, `revenuePerDay`, ' +
-      '`price`. The `revenueUsd` and `revenuePerDayUsd` fields (and the lift\'s `*Usd` means) carry the same amount for a ' +
+      "`price`. The `revenueUsd` and `revenuePerDayUsd` fields (and the lift's `*Usd` means) carry the same amount for a " +
       'USD store and are null for any other: amounts are never converted, so no figure labelled USD is in another ' +
       'currency. A watch is one store, so its amounts never mix currencies; add figures of several watches only when ' +
       'their `currency` is the same. Product change records carry `currency` too (their oldValue and newValue are ' +
@@ -360,10 +361,10 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Signals: insights',
     decision:
       'Cards `{id, domain, kind, title, body, data, createdAt}`, newest first, paginated, `kind` filter validated against ' +
-      'sales_spike, restock, ad_new_campaign, app_change, price_change. Computed at each probe: restock (a variant\'s ' +
-      'stock rose), price_change (its price changed), sales_spike (the probe\'s day reached at least 5 units and 2x the ' +
+      "sales_spike, restock, ad_new_campaign, app_change, price_change. Computed at each probe: restock (a variant's " +
+      "stock rose), price_change (its price changed), sales_spike (the probe's day reached at least 5 units and 2x the " +
       'median of the previous 7 days with an estimate, at least 3 of them; once per day). GET /v1/signals/insights is the ' +
-      'inbox across every watch of the key\'s account.',
+      "inbox across every watch of the key's account.",
   },
   {
     topic: 'Signals: apps, app changes and product changes',
@@ -383,12 +384,12 @@ export const DECISIONS: readonly Decision[] = [
       'POST /v1/signals/{domain}/ads/probe is synchronous and answers 200 `{domain, probedAt, networks: [{network, status, ' +
       'adsFound, newAds, endedAds, error}], insightsCreated}` with one entry each for meta (Meta Ad Library, ads_archive ' +
       'searched for the domain as an exact phrase), tiktok (TikTok Commercial Content API ad query) and google (a ' +
-      'configured service answering the Google Ads Transparency Center\'s creatives for the domain; Google has no API). ' +
+      "configured service answering the Google Ads Transparency Center's creatives for the domain; Google has no API). " +
       'status is ok, not_configured (no ADS_<NETWORK>_BASE_URL or _TOKEN on the server: nothing is invented) or failed ' +
       '(error says why: HTTP status, timeout, library error); one network failing never fails the call or the others. ' +
-      'Creatives are kept per store: first seen = the library\'s first-shown time (else the probe\'s), last seen = the ' +
+      "Creatives are kept per store: first seen = the library's first-shown time (else the probe's), last seen = the " +
       'latest probe that listed it; a network whose answer was complete marks the creatives it no longer lists inactive. ' +
-      'New creatives give every watch of the store one ad_new_campaign insight per network (on a network\'s first answer ' +
+      "New creatives give every watch of the store one ad_new_campaign insight per network (on a network's first answer " +
       'for a store, only creatives first shown in the last 7 days). One ads probe per watch every 5 minutes, else ' +
       'rate_limited (429, Retry-After, `details: {domain, cooldownSeconds, retryAfter}`); partner keys get HTTP 403, code unauthorized, `details.reason: "scope"`. ' +
       'GET /ads lists creatives newest first (first seen), optional `network`. GET /ads/overview?days (1 to 180, default ' +
@@ -424,7 +425,7 @@ export const DECISIONS: readonly Decision[] = [
       'A body over 64 KiB, a body that is not JSON (Content-Type other than application/json, e.g. text/plain or a ' +
       'form), malformed or empty JSON, or JSON that is not an object: bad_request (400, not 413 or 415) with ' +
       '`details: {parameter: "body", rule}`. Text containing a NUL character (U+0000) is bad_request. On /graphql ' +
-      'the same failures, and GraphQL\'s own request errors (syntax, validation, variable types), come back as ' +
+      "the same failures, and GraphQL's own request errors (syntax, validation, variable types), come back as " +
       '`errors[].extensions.code` = bad_request. A JSON body with a "__proto__" key (or "constructor" holding ' +
       '"prototype") is bad_request saying so; an HTTP/1.1 request without a Host header and a CONNECT request get the ' +
       'bad_request envelope too. A refused request writes nothing.',
@@ -439,11 +440,11 @@ export const DECISIONS: readonly Decision[] = [
       'A root lookup by key (store, app, product, scrapeRequest, signal, node) that finds nothing answers null at its path ' +
       'with not_found there; the other root fields of the operation keep their data (REST answers 404). Errors carry the ' +
       'same extensions.code over HTTP, SSE and WebSocket (a document that does not validate is bad_request on each). ' +
-      'Automatic persisted queries (Apollo\'s persisted-query link, urql\'s persistedExchange): a hash the server does not hold ' +
+      "Automatic persisted queries (Apollo's persisted-query link, urql's persistedExchange): a hash the server does not hold " +
       'answers PERSISTED_QUERY_NOT_FOUND (the one code outside the six, the one those clients retry on); the retry with the ' +
       `document registers it once it validates (sha256Hash must be the document's SHA-256; the ${APQ_MAX_DOCUMENTS.toLocaleString('en-US')} ` +
-      'most recently used are kept), and it is priced and charged like any other operation. A frontend\'s own manifest ' +
-      '(persisted-documents.json from graphql-codegen\'s client preset, SHA-256 or SHA-1 keys) is loaded from ' +
+      "most recently used are kept), and it is priced and charged like any other operation. A frontend's own manifest " +
+      "(persisted-documents.json from graphql-codegen's client preset, SHA-256 or SHA-1 keys) is loaded from " +
       'PERSISTED_DOCUMENTS_FILE; its documents are sent by hash (extensions.persistedQuery) or as documentId.',
   },
   {
@@ -475,8 +476,8 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Security headers',
     decision:
       'Every answer carries X-Content-Type-Options: nosniff, Referrer-Policy: no-referrer, X-Frame-Options: DENY and ' +
-      'a Content-Security-Policy (`default-src \'none\'; frame-ancestors \'none\'`; HTML pages: `frame-ancestors ' +
-      '\'none\'`). Data answers are Cache-Control: no-store; discovery documents state their own caching. ' +
+      "a Content-Security-Policy (`default-src 'none'; frame-ancestors 'none'`; HTML pages: `frame-ancestors " +
+      "'none'`). Data answers are Cache-Control: no-store; discovery documents state their own caching. " +
       'Strict-Transport-Security (max-age one year) is sent when the request came over TLS, directly or through a ' +
       'proxy that sets X-Forwarded-Proto: https; TLS itself is terminated in front of the service.',
   },
@@ -484,10 +485,10 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'MCP',
     decision:
       'POST /mcp speaks the Model Context Protocol over Streamable HTTP, stateless (GET and DELETE answer 405): one ' +
-      'tool per data route, named by its operationId, its input schema the JSON Schema of the route\'s path, query and ' +
-      'body parameters, the usage rules in the server\'s instructions. A call needs the same key header and is ' +
+      "tool per data route, named by its operationId, its input schema the JSON Schema of the route's path, query and " +
+      "body parameters, the usage rules in the server's instructions. A call needs the same key header and is " +
       'charged, limited and refused exactly as the REST request; a refusal is a tool error whose text is the error ' +
-      'envelope. Desktop agents use `npm run -s mcp`, a stdio relay to a service\'s /mcp.',
+      "envelope. Desktop agents use `npm run -s mcp`, a stdio relay to a service's /mcp.",
   },
   {
     topic: 'Exports',
@@ -496,7 +497,7 @@ export const DECISIONS: readonly Decision[] = [
       'when asked: `format=csv` or `format=ndjson`, or an Accept header that prefers text/csv or application/x-ndjson ' +
       'to application/json by RFC 9110 negotiation (q-values, then order); `*/*`, a JSON-first list or `format=json` ' +
       'get the JSON page. An export holds the list from offset to its end, at most `limit` items when limit is given, ' +
-      'never past the plan\'s result window, fetched in pages of 100, each charged as one call of the route; every ' +
+      "never past the plan's result window, fetched in pages of 100, each charged as one call of the route; every " +
       'page is charged before the first byte is sent, so a quota that cannot pay for the whole file refuses it (429) ' +
       'and a started export is never cut by a limit. X-Export-Total (items in the list), X-Export-Rows (items in the ' +
       'file) and X-Export-Complete (whether the file reaches the end of the list) come before the body; the last line ' +

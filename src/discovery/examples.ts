@@ -39,7 +39,8 @@ export const EXAMPLES: ExamplesDocument = {
         {
           method: 'GET',
           path: `/v1/stores?q=${SEEDED.brand}&limit=5`,
-          purpose: 'Find the store by brand, name or domain (typo-tolerant; the exact domain comes first).',
+          purpose:
+            'Find the store by brand, name or domain (typo-tolerant; the exact domain comes first).',
           next: 'Take data[i].domain of the right card as {domain}. Never guess a domain.',
         },
         {
@@ -63,7 +64,8 @@ export const EXAMPLES: ExamplesDocument = {
         {
           method: 'GET',
           path: `/v1/stores?${cohort}&groupBy=country&groupBy2=category&groupMetric=median&sort=stores`,
-          purpose: 'Grouped rows (meta.mode = grouped) of the filtered cohort by country, then category. Filter values are the catalog\'s own (GET /v1/analytics/verticals lists the verticals).',
+          purpose:
+            "Grouped rows (meta.mode = grouped) of the filtered cohort by country, then category. Filter values are the catalog's own (GET /v1/analytics/verticals lists the verticals).",
           next: 'Pick a row; its parent is the country code and its leaf the category.',
         },
         {
@@ -123,20 +125,22 @@ export const EXAMPLES: ExamplesDocument = {
         {
           method: 'GET',
           path: `/v1/stores/facets?vertical=${q(SEEDED.vertical)}&perFacet=10`,
-          purpose: 'The valid values of every store filter (apps, themes, countries, tld, ...) with store counts in that vertical.',
+          purpose:
+            'The valid values of every store filter (apps, themes, countries, tld, ...) with store counts in that vertical.',
           next: 'Take a value from facets.app (an app slug), facets.theme or facets.countryCode as the filter of the same name.',
         },
         {
           method: 'GET',
           path: `/v1/stores?app=${SEEDED.appSlug}&countryCode=${SEEDED.countryCode}&sort=visits&limit=10`,
-          purpose: 'Stores running the app in that country, most visited first (app takes several slugs: all must run; anyApp, notApp too).',
+          purpose:
+            'Stores running the app in that country, most visited first (app takes several slugs: all must run; anyApp, notApp too).',
           next: 'An unknown value answers an empty list with meta.suggestions naming the nearest valid values.',
         },
         {
           method: 'GET',
           path: `/v1/stores?app=${SEEDED.appSlug}&theme=Dawn&groupBy=country&sort=stores`,
           purpose: 'The same technology cohort rolled up by country (meta.mode = grouped).',
-          next: 'Drop groupBy and add a row\'s country as countryCode to list its stores.',
+          next: "Drop groupBy and add a row's country as countryCode to list its stores.",
         },
       ],
     },
@@ -147,14 +151,16 @@ export const EXAMPLES: ExamplesDocument = {
         {
           method: 'GET',
           path: `/v1/stores?q=${UNLISTED_STORE}&limit=1`,
-          purpose: 'Check the catalog first (GET /v1/stores/{domain} answers 404 not_found for a store it lacks).',
+          purpose:
+            'Check the catalog first (GET /v1/stores/{domain} answers 404 not_found for a store it lacks).',
           next: 'An exact domain comes first: when data[0].domain is not the store, it is not in the catalog: queue a scrape.',
         },
         {
           method: 'POST',
           path: '/v1/scrapes',
           body: { domain: UNLISTED_STORE },
-          purpose: 'Queue the scrape (202 with an id; already_exists when the store is known and force is not true).',
+          purpose:
+            'Queue the scrape (202 with an id; already_exists when the store is known and force is not true).',
           next: 'Keep the id as {id}. Optionally pass callbackUrl (HTTPS) to get scrape.done or scrape.failed once.',
         },
         {
@@ -193,7 +199,8 @@ export const EXAMPLES: ExamplesDocument = {
         {
           method: 'POST',
           path: `/v1/signals/${SEEDED.domain}/probe`,
-          purpose: 'A day later, probe again (or wait for the scheduled probe): sales are estimated from 2 snapshots.',
+          purpose:
+            'A day later, probe again (or wait for the scheduled probe): sales are estimated from 2 snapshots.',
           next: 'Poll GET /v1/signals/{domain}/probe again until done.',
         },
         {

@@ -8,14 +8,20 @@ export const KEY_COMMAND = 'npm run keys -- create --account ACCOUNT --plan star
 
 /** Whether the Accept header prefers text/html to JSON (JSON wins ties and a missing header). */
 export const prefersHtml = (accept: string | undefined) =>
-  accept !== undefined && new Negotiator({ headers: { accept } }).mediaType(['application/json', 'text/html']) === 'text/html';
+  accept !== undefined &&
+  new Negotiator({ headers: { accept } }).mediaType(['application/json', 'text/html']) ===
+    'text/html';
 
 const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 /** `consolePath`: where the operations console lives */
 export function rootPage(root: ReturnType<typeof rootDocument>, consolePath: string): string {
-  const link = (href: string, label: string, what: string) => `<li><a href="${escape(href)}">${escape(label)}</a>: ${escape(what)}</li>`;
+  const link = (href: string, label: string, what: string) =>
+    `<li><a href="${escape(href)}">${escape(label)}</a>: ${escape(what)}</li>`;
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(root.name)}</title></head>

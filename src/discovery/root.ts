@@ -13,7 +13,6 @@ export const DISCOVERY_LINKS = {
   mcp: '/mcp',
 } as const;
 
-
 export const RootDocument = z
   .strictObject({
     name: z.string(),
@@ -23,16 +22,24 @@ export const RootDocument = z
     links: z.strictObject({
       llmsTxt: z.string(),
       docs: z.string(),
-      reference: z.string().meta({ description: 'The HTML reference over the OpenAPI description.' }),
+      reference: z
+        .string()
+        .meta({ description: 'The HTML reference over the OpenAPI description.' }),
       openapi: z.string(),
       examples: z.string(),
       health: z.string(),
       graphql: z.string(),
-      mcp: z.string().meta({ description: 'MCP over Streamable HTTP (POST): one tool per data route, the same key header.' }),
+      mcp: z.string().meta({
+        description:
+          'MCP over Streamable HTTP (POST): one tool per data route, the same key header.',
+      }),
     }),
     auth: z.string(),
   })
-  .meta({ id: 'RootDocument', description: 'Root discovery document; links are paths on this host.' });
+  .meta({
+    id: 'RootDocument',
+    description: 'Root discovery document; links are paths on this host.',
+  });
 
 export function rootDocument(authRule: string): z.infer<typeof RootDocument> {
   return {

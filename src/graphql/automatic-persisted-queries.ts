@@ -18,25 +18,42 @@ export const APQ_MAX_CHARACTERS = 8_000_000;
 
 export type RegisteredQueries = LRUCache<string, string>;
 
-export function registeredQueries(max = APQ_MAX_DOCUMENTS, maxSize = APQ_MAX_CHARACTERS): RegisteredQueries {
-  return new LRUCache<string, string>({ max, maxSize, sizeCalculation: (text) => Math.max(1, text.length) });
+export function registeredQueries(
+  max = APQ_MAX_DOCUMENTS,
+  maxSize = APQ_MAX_CHARACTERS,
+): RegisteredQueries {
+  return new LRUCache<string, string>({
+    max,
+    maxSize,
+    sizeCalculation: (text) => Math.max(1, text.length),
+  });
 }
 
 /** The hash of `extensions.persistedQuery` (version 1), when the request carries one. */
 export function persistedQueryHash(extensions: unknown): string | undefined {
   if (typeof extensions !== 'object' || extensions === null) return undefined;
-  const persisted = (extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } }).persistedQuery;
-  return persisted?.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : undefined;
+  const persisted = (extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } })
+    .persistedQuery;
+  return persisted?.version === 1 && typeof persisted.sha256Hash === 'string'
+    ? persisted.sha256Hash
+    : undefined;
 }
 
 const hashMismatch = () =>
-  new ApiError('bad_request', 'extensions.persistedQuery.sha256Hash is not the SHA-256 of the query sent with it.', {
-    parameter: 'extensions.persistedQuery.sha256Hash',
-    rule: 'the SHA-256 (hex) of the query text',
-  });
+  new ApiError(
+    'bad_request',
+    'extensions.persistedQuery.sha256Hash is not the SHA-256 of the query sent with it.',
+    {
+      parameter: 'extensions.persistedQuery.sha256Hash',
+      rule: 'the SHA-256 (hex) of the query text',
+    },
+  );
 
 /** What a document registration needs: a hash that is the document's own. Throws bad_request otherwise. */
-export function registration(query: string, hash: string | undefined): { hash: string; query: string } | undefined {
+export function registration(
+  query: string,
+  hash: string | undefined,
+): { hash: string; query: string } | undefined {
   if (hash === undefined) return undefined;
   if (createHash('sha256').update(query).digest('hex') !== hash.toLowerCase()) throw hashMismatch();
   return { hash: hash.toLowerCase(), query };

@@ -48,4 +48,6 @@ builder.globalConnectionFields((t) => ({
 builder.queryType({
   description: `Store intelligence: stores, products, apps, changes and market analytics. A lookup by key (store, app, product, scrapeRequest, signal, node) answers null with not_found at its path when there is nothing to find; the other fields of the operation keep their data. ${QUERY_COST_RULES}`,
 });
-builder.mutationType({ description: 'Changes: API key management (the web app\'s service credential only).' });
+builder.mutationType({
+  description: "Changes: API key management (the web app's service credential only).",
+});

@@ -22,7 +22,10 @@ export interface ChildListSpec {
   orderBy: string;
 }
 
-export function childPageLoader<R>(pool: Queryable, spec: ChildListSpec): DataLoader<ChildPageKey, Page<R>, string> {
+export function childPageLoader<R>(
+  pool: Queryable,
+  spec: ChildListSpec,
+): DataLoader<ChildPageKey, Page<R>, string> {
   const condition = spec.condition ? ` AND ${spec.condition}` : '';
   return new DataLoader<ChildPageKey, Page<R>, string>(
     async (keys) => {

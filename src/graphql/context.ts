@@ -21,8 +21,17 @@ export interface GraphqlContextInit {
   scopes?: readonly string[];
 }
 
-export function createGraphqlContext(services: Services, init: GraphqlContextInit = {}): GraphqlContext {
-  return { services, requestId: init.requestId, accountId: init.accountId ?? null, scopes: init.scopes ?? [], loaders: new Map() };
+export function createGraphqlContext(
+  services: Services,
+  init: GraphqlContextInit = {},
+): GraphqlContext {
+  return {
+    services,
+    requestId: init.requestId,
+    accountId: init.accountId ?? null,
+    scopes: init.scopes ?? [],
+    loaders: new Map(),
+  };
 }
 
 /**

@@ -11,11 +11,13 @@ import { ApiError, isErrorCode } from '../platform/errors.ts';
 import { PERSISTED_QUERY_NOT_FOUND } from './automatic-persisted-queries.ts';
 import type { Logger } from '../platform/logger.ts';
 
-const located = (error: unknown) => (error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {});
+const located = (error: unknown) =>
+  error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {};
 
 export function createErrorMasker(logger: Logger) {
   return (error: unknown): Error => {
-    const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
+    const original =
+      error instanceof GraphQLError && error.originalError ? error.originalError : error;
     const mapped = mapDatabaseError(original);
     if (mapped) {
       return new GraphQLError(mapped.message, { ...located(error), extensions: mapped.extensions });
@@ -23,7 +25,10 @@ export function createErrorMasker(logger: Logger) {
     if (original instanceof GraphQLError) return error as GraphQLError;
     logger.error({ err: original }, 'GraphQL resolver failed');
     const internal = new ApiError('internal', 'Internal server error.');
-    return new GraphQLError(internal.message, { ...located(error), extensions: internal.extensions });
+    return new GraphQLError(internal.message, {
+      ...located(error),
+      extensions: internal.extensions,
+    });
   };
 }
 
@@ -35,10 +40,18 @@ export function createErrorMasker(logger: Logger) {
  */
 export function callerFacing(error: GraphQLError): GraphQLError {
   const { nodes, source, positions, path, originalError } = error;
-  const kept = isErrorCode(error.extensions?.code) || error.extensions?.code === PERSISTED_QUERY_NOT_FOUND;
+  const kept =
+    isErrorCode(error.extensions?.code) || error.extensions?.code === PERSISTED_QUERY_NOT_FOUND;
   const code = kept ? {} : { code: 'bad_request', details: null };
   const extensions = redactApiKeys({ ...error.extensions, ...code });
-  return new GraphQLError(redactApiKeys(error.message), { nodes, source, positions, path, originalError, extensions });
+  return new GraphQLError(redactApiKeys(error.message), {
+    nodes,
+    source,
+    positions,
+    path,
+    originalError,
+    extensions,
+  });
 }
 
 /** An error sent over a WebSocket: caller-facing, without the HTTP status an HTTP answer turns into its own status. */
@@ -47,7 +60,14 @@ export function socketFacing(error: GraphQLError): GraphQLError {
   if (!facing.extensions.http) return facing;
   const { http: _http, ...extensions } = facing.extensions;
   const { nodes, source, positions, path, originalError } = facing;
-  return new GraphQLError(facing.message, { nodes, source, positions, path, originalError, extensions });
+  return new GraphQLError(facing.message, {
+    nodes,
+    source,
+    positions,
+    path,
+    originalError,
+    extensions,
+  });
 }
 
 /** The result with each of its errors caller-facing (the JSON lane applies it where Yoga's onResultProcess hook would). */
@@ -59,7 +79,11 @@ export function callerFacingErrorsPlugin(): Plugin {
   return {
     onResultProcess({ result, setResult }) {
       if (Symbol.asyncIterator in result) return; // streamed results: their errors come from execution, masked above
-      setResult(Array.isArray(result) ? result.map(callerFacingResult) : callerFacingResult(result as ExecutionResult));
+      setResult(
+        Array.isArray(result)
+          ? result.map(callerFacingResult)
+          : callerFacingResult(result as ExecutionResult),
+      );
     },
   };
 }

@@ -42,7 +42,8 @@ export function jsonAnswerType(accept: string | undefined): string | undefined {
   let first: string | undefined;
   for (const entry of accept.replace(/\s/g, '').toLowerCase().split(',')) {
     const [type = '', ...params] = entry.split(';');
-    if (!ANSWERABLE.has(type) || params.some((param) => param !== 'charset=utf-8')) return undefined;
+    if (!ANSWERABLE.has(type) || params.some((param) => param !== 'charset=utf-8'))
+      return undefined;
     first ??= type;
   }
   return first === '*/*' ? 'application/json' : first;
@@ -69,10 +70,18 @@ function jsonParams(body: unknown): JsonParams | undefined {
 }
 
 /** The answer Yoga's regular result processor writes, after the caller-facing error rewrite its onResultProcess hook applies. */
-async function answerOf(result: ExecutionResult & { stringify?: (result: ExecutionResult) => string }, yoga: GraphqlYoga, type: string): Promise<JsonAnswer> {
+async function answerOf(
+  result: ExecutionResult & { stringify?: (result: ExecutionResult) => string },
+  yoga: GraphqlYoga,
+  type: string,
+): Promise<JsonAnswer> {
   // nothing for Yoga to strip or to turn into a status: its stringify of the same result
   if (!result.errors?.length && !result.extensions?.http) {
-    return { status: 200, headers: { 'content-type': `${type}; charset=utf-8` }, body: (result.stringify ?? JSON.stringify)(result) };
+    return {
+      status: 200,
+      headers: { 'content-type': `${type}; charset=utf-8` },
+      body: (result.stringify ?? JSON.stringify)(result),
+    };
   }
   const response = processRegularResult(callerFacingResult(result), yoga.fetchAPI, type);
   const headers: Record<string, string> = {};
@@ -124,7 +133,8 @@ export function jsonLane(yoga: GraphqlYoga) {
       operationName: params.operationName,
     });
     // a query or mutation without @defer/@stream (the schema has neither) answers once
-    if (Symbol.asyncIterator in result) throw new Error('an operation answered with a stream in the JSON lane');
+    if (Symbol.asyncIterator in result)
+      throw new Error('an operation answered with a stream in the JSON lane');
     return answerOf(result, yoga, type);
   };
 }

@@ -1,7 +1,11 @@
 // Offset pagination shared by every connection: `first` (default 20, at most 100) and `after`
 // (an opaque offset cursor), resolved with Pothos relay's offset cursors. The REST adapter maps
 // limit/offset onto exactly these arguments.
-import { cursorToOffset, resolveOffsetConnection, type DefaultConnectionArguments } from '@pothos/plugin-relay';
+import {
+  cursorToOffset,
+  resolveOffsetConnection,
+  type DefaultConnectionArguments,
+} from '@pothos/plugin-relay';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -33,9 +37,17 @@ export interface Window {
 }
 
 /** An empty page has no first or last edge, so no cursors (Pothos would name offset -1). */
-function withoutCursorsWhenEmpty<C extends { edges: readonly unknown[]; pageInfo: { startCursor?: string | null; endCursor?: string | null } }>(connection: C): C {
+function withoutCursorsWhenEmpty<
+  C extends {
+    edges: readonly unknown[];
+    pageInfo: { startCursor?: string | null; endCursor?: string | null };
+  },
+>(connection: C): C {
   if (connection.edges.length > 0) return connection;
-  return { ...connection, pageInfo: { ...connection.pageInfo, startCursor: null, endCursor: null } };
+  return {
+    ...connection,
+    pageInfo: { ...connection.pageInfo, startCursor: null, endCursor: null },
+  };
 }
 
 /**
@@ -48,10 +60,17 @@ export async function offsetConnection<T>(
   countTotal: () => Promise<{ total: number; exact: boolean }>,
 ) {
   const [connection, count] = await Promise.all([
-    resolveOffsetConnection({ args, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE }, fetchPage),
+    resolveOffsetConnection(
+      { args, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE },
+      fetchPage,
+    ),
     countTotal(),
   ]);
-  return { ...withoutCursorsWhenEmpty(connection), totalCount: count.total, totalCountExact: count.exact };
+  return {
+    ...withoutCursorsWhenEmpty(connection),
+    totalCount: count.total,
+    totalCountExact: count.exact,
+  };
 }
 
 /** A connection over a page that arrives with its total in one call (batched child lists). */
@@ -76,5 +95,8 @@ export async function pagedConnection<T>(
 
 /** A connection over a list already held in memory (small, bounded lists such as verticals). */
 export function arrayConnection<T>(args: DefaultConnectionArguments, items: readonly T[]) {
-  return pagedConnection(args, async ({ offset, limit }) => ({ rows: items.slice(offset, offset + limit), total: items.length }));
+  return pagedConnection(args, async ({ offset, limit }) => ({
+    rows: items.slice(offset, offset + limit),
+    total: items.length,
+  }));
 }

@@ -3,7 +3,15 @@
 // variable: each field costs 1, and a field's selection counts once per item it may return (its
 // `first`, or the default page size of a connection). The cost comes back in `extensions.cost`; an
 // operation over the limit is refused before it runs, with bad_request naming its cost.
-import { getNamedType, getOperationAST, GraphQLObjectType, Kind, type DocumentNode, type GraphQLField, type TypeNode } from 'graphql';
+import {
+  getNamedType,
+  getOperationAST,
+  GraphQLObjectType,
+  Kind,
+  type DocumentNode,
+  type GraphQLField,
+  type TypeNode,
+} from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
 import { ApiError } from '../platform/errors.ts';
@@ -20,7 +28,11 @@ export const QUERY_COST_RULES =
 
 const isConnection = (field: GraphQLField<unknown, unknown>) => {
   const type = getNamedType(field.type);
-  return type instanceof GraphQLObjectType && type.name.endsWith('Connection') && 'edges' in type.getFields();
+  return (
+    type instanceof GraphQLObjectType &&
+    type.name.endsWith('Connection') &&
+    'edges' in type.getFields()
+  );
 };
 
 const pageSizeEstimator: ComplexityEstimator = ({ args, childComplexity, field }) => {
@@ -29,19 +41,25 @@ const pageSizeEstimator: ComplexityEstimator = ({ args, childComplexity, field }
   return 1 + items * childComplexity;
 };
 
-const namedTypeOf = (type: TypeNode): string => (type.kind === Kind.NAMED_TYPE ? type.name.value : namedTypeOf(type.type));
+const namedTypeOf = (type: TypeNode): string =>
+  type.kind === Kind.NAMED_TYPE ? type.name.value : namedTypeOf(type.type);
 
 /**
  * What the cost of this operation can depend on: its name and the values of its Int variables (page
  * sizes) and Boolean ones (@skip/@include); other variables never change it. Undefined: no operation.
  */
-function costKey(document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): string | undefined {
+function costKey(
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName?: string | null,
+): string | undefined {
   const operation = getOperationAST(document, operationName);
   if (!operation) return undefined;
   let key = operation.name?.value ?? '';
   for (const definition of operation.variableDefinitions ?? []) {
     const type = namedTypeOf(definition.type);
-    if (type === 'Int' || type === 'Boolean') key += `|${JSON.stringify(variables?.[definition.variable.name.value] ?? null)}`;
+    if (type === 'Int' || type === 'Boolean')
+      key += `|${JSON.stringify(variables?.[definition.variable.name.value] ?? null)}`;
   }
   return key;
 }
@@ -51,14 +69,25 @@ const known = new WeakMap<DocumentNode, Map<string, number>>();
 const KNOWN_PER_DOCUMENT = 64;
 
 /** The operation's cost with these variables, or undefined when they do not coerce (execution then reports why). */
-export function queryCost(schema: Parameters<typeof getComplexity>[0]['schema'], document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): number | undefined {
+export function queryCost(
+  schema: Parameters<typeof getComplexity>[0]['schema'],
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName?: string | null,
+): number | undefined {
   const key = costKey(document, variables, operationName);
   const costs = known.get(document);
   const cached = key === undefined ? undefined : costs?.get(key);
   if (cached !== undefined) return cached;
   let cost: number;
   try {
-    cost = getComplexity({ schema, query: document, variables: variables ?? {}, operationName: operationName ?? undefined, estimators: [pageSizeEstimator] });
+    cost = getComplexity({
+      schema,
+      query: document,
+      variables: variables ?? {},
+      operationName: operationName ?? undefined,
+      estimators: [pageSizeEstimator],
+    });
   } catch {
     return undefined;
   }
@@ -80,8 +109,12 @@ export const tooCostly = (cost: number) =>
 
 /** Refuses an operation over the limit before it runs and writes the cost of the others into `extensions.cost`. */
 export function queryCostPlugin(): Plugin {
-  const check = (args: { schema: any; document: DocumentNode; variableValues?: any; operationName?: string | null }) =>
-    queryCost(args.schema, args.document, args.variableValues ?? undefined, args.operationName);
+  const check = (args: {
+    schema: any;
+    document: DocumentNode;
+    variableValues?: any;
+    operationName?: string | null;
+  }) => queryCost(args.schema, args.document, args.variableValues ?? undefined, args.operationName);
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const cost = check(args);
@@ -93,13 +126,17 @@ export function queryCostPlugin(): Plugin {
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result) return;
-          setResult({ ...result, extensions: { ...result.extensions, cost: { requested: cost, limit: MAX_QUERY_COST } } });
+          setResult({
+            ...result,
+            extensions: { ...result.extensions, cost: { requested: cost, limit: MAX_QUERY_COST } },
+          });
         },
       };
     },
     onSubscribe({ args, setResultAndStopExecution }) {
       const cost = check(args);
-      if (cost !== undefined && cost > MAX_QUERY_COST) setResultAndStopExecution({ errors: [tooCostly(cost)] });
+      if (cost !== undefined && cost > MAX_QUERY_COST)
+        setResultAndStopExecution({ errors: [tooCostly(cost)] });
     },
   };
 }

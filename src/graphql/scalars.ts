@@ -6,7 +6,8 @@ const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function toDate(value: Date | string, what: string): Date {
   const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) throw new TypeError(`${what} cannot serialise ${String(value)}`);
+  if (Number.isNaN(date.getTime()))
+    throw new TypeError(`${what} cannot serialise ${String(value)}`);
   return date;
 }
 
@@ -29,7 +30,8 @@ export function parseDay(value: unknown): Date {
   return date;
 }
 
-export const formatDay = (value: Date | string): string => toDate(value, 'Date').toISOString().slice(0, 10);
+export const formatDay = (value: Date | string): string =>
+  toDate(value, 'Date').toISOString().slice(0, 10);
 
 builder.scalarType('DateTime', {
   description: 'A point in time, ISO 8601 in UTC, e.g. 2026-01-31T12:00:00.000Z.',
@@ -37,7 +39,10 @@ builder.scalarType('DateTime', {
   parseValue: (value) => {
     const date = typeof value === 'string' ? new Date(value) : null;
     if (!date || Number.isNaN(date.getTime())) {
-      throw badRequest('Invalid DateTime: expected ISO 8601', { parameter: 'datetime', rule: 'ISO 8601 date-time' });
+      throw badRequest('Invalid DateTime: expected ISO 8601', {
+        parameter: 'datetime',
+        rule: 'ISO 8601 date-time',
+      });
     }
     return date;
   },

@@ -7,7 +7,16 @@
 // request of a query text the same parsed document), so its names are collected once and kept with
 // the document's field nodes; one with @skip or @include is collected for each request's variables.
 import { collectSubFields } from '@graphql-tools/utils';
-import { getNamedType, isObjectType, Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLOutputType, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import {
+  getNamedType,
+  isObjectType,
+  Kind,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLOutputType,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
+} from 'graphql';
 
 interface Collected {
   nodes: readonly FieldNode[];
@@ -21,15 +30,32 @@ const collected = new WeakMap<FieldNode, Collected[]>();
 const MAX_PER_NODE = 8;
 
 /** The field names selected on the resolver's return type, or on the type reached through `path`. */
-export function selectedFieldNames(info: GraphQLResolveInfo, path: readonly string[] = []): ReadonlySet<string> {
+export function selectedFieldNames(
+  info: GraphQLResolveInfo,
+  path: readonly string[] = [],
+): ReadonlySet<string> {
   const first = info.fieldNodes[0];
   const pathKey = path.join('.');
   const known = first ? collected.get(first) : undefined;
-  const hit = known?.find((entry) => entry.returnType === info.returnType && entry.path === pathKey && sameNodes(entry.nodes, info.fieldNodes));
+  const hit = known?.find(
+    (entry) =>
+      entry.returnType === info.returnType &&
+      entry.path === pathKey &&
+      sameNodes(entry.nodes, info.fieldNodes),
+  );
   if (hit) return hit.names;
   const names = collect(info, path);
-  if (first && (known?.length ?? 0) < MAX_PER_NODE && !info.fieldNodes.some((node) => hasDirectives(node.selectionSet, info.fragments, new Set()))) {
-    const entry = { nodes: [...info.fieldNodes], returnType: info.returnType, path: pathKey, names };
+  if (
+    first &&
+    (known?.length ?? 0) < MAX_PER_NODE &&
+    !info.fieldNodes.some((node) => hasDirectives(node.selectionSet, info.fragments, new Set()))
+  ) {
+    const entry = {
+      nodes: [...info.fieldNodes],
+      returnType: info.returnType,
+      path: pathKey,
+      names,
+    };
     if (known) known.push(entry);
     else collected.set(first, [entry]);
   }
@@ -44,7 +70,8 @@ function collect(info: GraphQLResolveInfo, path: readonly string[]): Set<string>
   for (let depth = 0; ; depth++) {
     if (!isObjectType(type)) return new Set();
     const { fields } = collectSubFields(info.schema, info.fragments, variables, type, nodes);
-    if (depth === path.length) return new Set([...fields.values()].map((selected) => selected[0]!.name.value));
+    if (depth === path.length)
+      return new Set([...fields.values()].map((selected) => selected[0]!.name.value));
     const step = path[depth]!;
     nodes = [...fields.values()].flat().filter((node) => node.name.value === step);
     const field = type.getFields()[step];
@@ -53,10 +80,15 @@ function collect(info: GraphQLResolveInfo, path: readonly string[]): Set<string>
   }
 }
 
-const sameNodes = (a: readonly FieldNode[], b: readonly FieldNode[]) => a.length === b.length && a.every((node, i) => node === b[i]);
+const sameNodes = (a: readonly FieldNode[], b: readonly FieldNode[]) =>
+  a.length === b.length && a.every((node, i) => node === b[i]);
 
 /** Whether any selection below (through fragments) carries a directive: then what is selected may depend on the variables. */
-function hasDirectives(selectionSet: SelectionSetNode | undefined, fragments: Record<string, FragmentDefinitionNode>, seen: Set<string>): boolean {
+function hasDirectives(
+  selectionSet: SelectionSetNode | undefined,
+  fragments: Record<string, FragmentDefinitionNode>,
+  seen: Set<string>,
+): boolean {
   if (!selectionSet) return false;
   for (const selection of selectionSet.selections) {
     if (selection.directives?.length) return true;
@@ -65,7 +97,12 @@ function hasDirectives(selectionSet: SelectionSetNode | undefined, fragments: Re
       if (seen.has(name)) continue;
       seen.add(name);
       const fragment = fragments[name];
-      if (!fragment || fragment.directives?.length || hasDirectives(fragment.selectionSet, fragments, seen)) return true;
+      if (
+        !fragment ||
+        fragment.directives?.length ||
+        hasDirectives(fragment.selectionSet, fragments, seen)
+      )
+        return true;
     } else if (hasDirectives(selection.selectionSet, fragments, seen)) return true;
   }
   return false;

@@ -13,7 +13,14 @@ function parameterOf(path: readonly PropertyKey[]): string {
 export function apiErrorFromZod(error: ZodError | Error): ApiError {
   if (error instanceof ApiError) return error;
   const issue = (error as ZodError).issues?.[0];
-  if (!issue) return new ApiError('bad_request', error.message, { parameter: 'arguments', rule: error.message });
+  if (!issue)
+    return new ApiError('bad_request', error.message, {
+      parameter: 'arguments',
+      rule: error.message,
+    });
   const parameter = parameterOf(issue.path);
-  return new ApiError('bad_request', `Invalid ${parameter}: ${issue.message}`, { parameter, rule: issue.message });
+  return new ApiError('bad_request', `Invalid ${parameter}: ${issue.message}`, {
+    parameter,
+    rule: issue.message,
+  });
 }

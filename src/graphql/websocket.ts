@@ -10,14 +10,21 @@ import { ApiError } from '../platform/errors.ts';
 import { writeErrorOnSocket } from '../http/error-envelope.ts';
 import type { GraphqlYoga } from './yoga.ts';
 import type { PersistedOperations } from './persisted-operations.ts';
-import { persistedQueryHash, persistedQueryNotFound, registration } from './automatic-persisted-queries.ts';
+import {
+  persistedQueryHash,
+  persistedQueryNotFound,
+  registration,
+} from './automatic-persisted-queries.ts';
 import { socketFacing } from './errors.ts';
 
 export interface WebSocketOptions {
   path: string;
   persistedOperations: PersistedOperations;
   /** decides whether a socket may run operations, from the upgrade request and connection_init payload */
-  authorize?: (request: IncomingMessage, connectionParams: Record<string, unknown> | undefined) => Promise<boolean> | boolean;
+  authorize?: (
+    request: IncomingMessage,
+    connectionParams: Record<string, unknown> | undefined,
+  ) => Promise<boolean> | boolean;
   /** the largest message a socket may send (larger: closed with 1009 before it is buffered); the HTTP body limit */
   maxPayloadBytes: number;
   /** sockets one address may hold open before their connection_init carried a valid key */
@@ -55,7 +62,8 @@ export function mountWebSocket(
 ): void {
   // ws buffers a whole message before handing it over: its own default ceiling is 100 MiB
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
-  const perAddressCap = options.maxUnauthenticatedPerAddress ?? MAX_UNAUTHENTICATED_SOCKETS_PER_ADDRESS;
+  const perAddressCap =
+    options.maxUnauthenticatedPerAddress ?? MAX_UNAUTHENTICATED_SOCKETS_PER_ADDRESS;
 
   // sockets not yet authorised, per client address; a socket leaves the count when authorised or closed
   const unauthenticated = new Map<string, number>();
@@ -92,10 +100,15 @@ export function mountWebSocket(
   };
   app.server.on('upgrade', onUpgrade);
 
-  type Connection = { request: IncomingMessage; params: Record<string, unknown> | undefined; socket: { close(code: number, reason: string): void } };
+  type Connection = {
+    request: IncomingMessage;
+    params: Record<string, unknown> | undefined;
+    socket: { close(code: number, reason: string): void };
+  };
   const open = new Set<Connection>();
   const stillAuthorized = async (connection: Connection) => {
-    if (!options.authorize || (await options.authorize(connection.request, connection.params))) return true;
+    if (!options.authorize || (await options.authorize(connection.request, connection.params)))
+      return true;
     open.delete(connection);
     connection.socket.close(REVOKED, 'Forbidden: the API key is no longer valid');
     return false;
@@ -110,9 +123,17 @@ export function mountWebSocket(
     {
       connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       onConnect: async (ctx) => {
-        if (options.authorize && !(await options.authorize(ctx.extra.request, ctx.connectionParams))) return false;
+        if (
+          options.authorize &&
+          !(await options.authorize(ctx.extra.request, ctx.connectionParams))
+        )
+          return false;
         authorised(ctx.extra.socket);
-        const connection: Connection = { request: ctx.extra.request, params: ctx.connectionParams, socket: ctx.extra.socket };
+        const connection: Connection = {
+          request: ctx.extra.request,
+          params: ctx.connectionParams,
+          socket: ctx.extra.socket,
+        };
         connections.set(ctx, connection);
         open.add(connection);
         return true;
@@ -125,7 +146,12 @@ export function mountWebSocket(
       subscribe: (args) => (args.rootValue as Envelope).subscribe(args),
       onSubscribe: async (ctx, _id, payload) => {
         const connection = connections.get(ctx);
-        if (connection && !(await stillAuthorized(connection))) return [new GraphQLError('The API key is no longer valid.', { extensions: { code: 'unauthorized' } })];
+        if (connection && !(await stillAuthorized(connection)))
+          return [
+            new GraphQLError('The API key is no longer valid.', {
+              extensions: { code: 'unauthorized' },
+            }),
+          ];
         const hash = persistedQueryHash(payload.extensions);
         let sent;
         try {
@@ -133,9 +159,16 @@ export function mountWebSocket(
         } catch (error) {
           return [socketFacing(error as GraphQLError)];
         }
-        const query = payload.query || (hash ? options.persistedOperations.textOf(hash) ?? undefined : undefined);
+        const query =
+          payload.query ||
+          (hash ? (options.persistedOperations.textOf(hash) ?? undefined) : undefined);
         if (!query) return [persistedQueryNotFound()];
-        const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload });
+        const enveloped = yoga.getEnveloped({
+          ...ctx,
+          req: ctx.extra.request,
+          socket: ctx.extra.socket,
+          params: payload,
+        });
         let document;
         try {
           document = enveloped.parse(query);

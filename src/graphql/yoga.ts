@@ -20,7 +20,11 @@ import { GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSche
 import { ApiError, isErrorCode } from '../platform/errors.ts';
 import type { Services } from '../platform/services.ts';
 import { armorPlugin } from './armor.ts';
-import { automaticPersistedQueriesPlugin, persistedQueryHash, PERSISTED_QUERY_NOT_FOUND } from './automatic-persisted-queries.ts';
+import {
+  automaticPersistedQueriesPlugin,
+  persistedQueryHash,
+  PERSISTED_QUERY_NOT_FOUND,
+} from './automatic-persisted-queries.ts';
 import { queryCostPlugin } from './query-cost.ts';
 import { GRAPHIQL_OPTIONS, renderOfflineGraphiQL } from './graphiql.ts';
 import { createGraphqlContext } from './context.ts';
@@ -42,7 +46,10 @@ const unsupportedContentType = () =>
 
 export interface MountGraphqlOptions {
   /** gate for WebSocket connections (HTTP requests pass the server's own hooks first) */
-  authorizeWebSocket?: (request: IncomingMessage, connectionParams: Record<string, unknown> | undefined) => Promise<boolean> | boolean;
+  authorizeWebSocket?: (
+    request: IncomingMessage,
+    connectionParams: Record<string, unknown> | undefined,
+  ) => Promise<boolean> | boolean;
   /** false: every request goes through Yoga's own handler (tests compare the two answers) */
   jsonLane?: boolean;
   /** the largest WebSocket message accepted (the HTTP body limit: a bigger one closes its socket with 1009) */
@@ -92,12 +99,32 @@ export function createGraphqlYoga(
       error: (...args) => {
         // Yoga logs every error a field raised; one with a contract code (bad_request, not_found, …) is
         // the caller's own mistake, an ordinary outcome: info, its code and message, no stack
-        const refused = args.find((arg): arg is GraphQLError => arg instanceof GraphQLError && isErrorCode(arg.extensions?.code) && arg.extensions.code !== 'internal');
+        const refused = args.find(
+          (arg): arg is GraphQLError =>
+            arg instanceof GraphQLError &&
+            isErrorCode(arg.extensions?.code) &&
+            arg.extensions.code !== 'internal',
+        );
         // an outage (the database restarting) is not a fault of ours: one warning, no stack
-        const outage = args.find((arg) => arg instanceof GraphQLError && (arg.extensions?.details as { reason?: unknown } | undefined)?.reason === 'database_unavailable');
+        const outage = args.find(
+          (arg) =>
+            arg instanceof GraphQLError &&
+            (arg.extensions?.details as { reason?: unknown } | undefined)?.reason ===
+              'database_unavailable',
+        );
         if (outage) return log.warn({ reason: 'database_unavailable' }, 'data store unavailable');
         // its message may quote what the caller sent, a key pasted into the wrong place included
-        if (refused) log.info({ refused: { code: refused.extensions.code, message: redactApiKeys(refused.message), path: refused.path } }, 'GraphQL field refused');
+        if (refused)
+          log.info(
+            {
+              refused: {
+                code: refused.extensions.code,
+                message: redactApiKeys(refused.message),
+                path: refused.path,
+              },
+            },
+            'GraphQL field refused',
+          );
         else log.error(format(...args));
       },
     },
@@ -106,7 +133,11 @@ export function createGraphqlYoga(
       const requestId = req && 'id' in req ? String(req.id) : undefined;
       // the access layer bound the caller to the request (HTTP hook) or upgrade request (WebSocket gate)
       const principal = principalOf(req);
-      return createGraphqlContext(services, { requestId, accountId: accountIdOf(principal), scopes: scopesOf(principal) });
+      return createGraphqlContext(services, {
+        requestId,
+        accountId: accountIdOf(principal),
+        scopes: scopesOf(principal),
+      });
     },
     plugins: [
       armorPlugin(),
@@ -114,9 +145,17 @@ export function createGraphqlYoga(
         allowArbitraryOperations: true,
         // Apollo's and urql's extension, or the client preset's documentId
         extractPersistedOperationId: (params) =>
-          persistedQueryHash(params.extensions) ?? (typeof (params as { documentId?: unknown }).documentId === 'string' ? (params as { documentId: string }).documentId : null),
+          persistedQueryHash(params.extensions) ??
+          (typeof (params as { documentId?: unknown }).documentId === 'string'
+            ? (params as { documentId: string }).documentId
+            : null),
         getPersistedOperation: (hash) => persistedOperations.textOf(hash),
-        customErrors: { notFound: { message: 'PersistedQueryNotFound', extensions: { code: PERSISTED_QUERY_NOT_FOUND } } },
+        customErrors: {
+          notFound: {
+            message: 'PersistedQueryNotFound',
+            extensions: { code: PERSISTED_QUERY_NOT_FOUND },
+          },
+        },
       }),
       automaticPersistedQueriesPlugin(persistedOperations.registered),
       queryCostPlugin(),
@@ -128,9 +167,14 @@ export function createGraphqlYoga(
       useGraphQlJit(
         {},
         {
-          enableIf: (args) => persistedOperations.isPersisted(args.document) || seenBefore(args.document),
+          enableIf: (args) =>
+            persistedOperations.isPersisted(args.document) || seenBefore(args.document),
           cache: precompiled(schema, persistedOperations),
-          onError: (failure) => log.warn({ errors: failure.errors?.map((e) => e.message) }, 'persisted operation runs uncompiled'),
+          onError: (failure) =>
+            log.warn(
+              { errors: failure.errors?.map((e) => e.message) },
+              'persisted operation runs uncompiled',
+            ),
         },
       ),
       ...extraPlugins,
@@ -158,7 +202,11 @@ function precompiled(schema: GraphQLSchema, persistedOperations: PersistedOperat
 export type GraphqlYoga = ReturnType<typeof createGraphqlYoga>;
 
 /** Runs a persisted operation through Yoga's envelope: the same context, plugins and error masking as /graphql. */
-export type RunOperation = (operation: PersistedOperation, variables: Record<string, unknown>, serverContext: ServerContext) => Promise<ExecutionResult>;
+export type RunOperation = (
+  operation: PersistedOperation,
+  variables: Record<string, unknown>,
+  serverContext: ServerContext,
+) => Promise<ExecutionResult>;
 
 export function operationRunner(yoga: GraphqlYoga): RunOperation {
   return async (operation, variables, serverContext) => {
@@ -171,7 +219,8 @@ export function operationRunner(yoga: GraphqlYoga): RunOperation {
       variableValues: variables,
       contextValue,
     });
-    if (Symbol.asyncIterator in result) throw new Error(`${operation.name} is a subscription: REST runs queries and mutations only`);
+    if (Symbol.asyncIterator in result)
+      throw new Error(`${operation.name} is a subscription: REST runs queries and mutations only`);
     return result;
   };
 }
@@ -196,7 +245,12 @@ export async function mountGraphql(
       // Yoga reads the raw request (URL, socket) and Fastify's parsed body; it is not handed Fastify's
       // parsed query: the URL carries it already, and with it Yoga would parse the URL again and set each
       // parameter back onto it, on every request
-      const nodeRequest = { raw: req.raw, method: req.method, headers: req.headers, body: req.body };
+      const nodeRequest = {
+        raw: req.raw,
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+      };
       const response = await yoga.handleNodeRequestAndResponse(nodeRequest, reply, { req, reply });
       // Yoga answers a body it has no parser for (e.g. a POST without Content-Type) with a bare 415;
       // the contract's answer to a malformed request is bad_request

@@ -29,7 +29,11 @@ export class AccessLog extends LogController {
   // "incoming request" lines double the volume for no information the completion line lacks
   override incomingRequest(): void {}
 
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
     // below the logger's level the line is not written: not worth describing the request for (LOG_LEVEL=warn)
     const log = reply.log as { isLevelEnabled?: (level: string) => boolean };
     if (log.isLevelEnabled && !log.isLevelEnabled(error ? 'error' : 'info')) return;

@@ -21,20 +21,47 @@ interface FrameworkError {
 }
 
 /** Fastify request errors we answer with our own wording; the rest keep Fastify's (safe, generic) message. */
-function describeFrameworkError(code: unknown, bodyLimit: number): { message: string; parameter: string; rule: string } | undefined {
+function describeFrameworkError(
+  code: unknown,
+  bodyLimit: number,
+): { message: string; parameter: string; rule: string } | undefined {
   switch (code) {
     case 'FST_ERR_BAD_URL':
-      return { message: 'The URL is not valid.', parameter: 'url', rule: 'must be correctly percent-encoded' };
+      return {
+        message: 'The URL is not valid.',
+        parameter: 'url',
+        rule: 'must be correctly percent-encoded',
+      };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return { message: 'The request body is not valid JSON.', parameter: 'body', rule: 'must be valid JSON' };
+      return {
+        message: 'The request body is not valid JSON.',
+        parameter: 'body',
+        rule: 'must be valid JSON',
+      };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { message: 'The request body is empty but Content-Type is application/json.', parameter: 'body', rule: 'must not be empty' };
+      return {
+        message: 'The request body is empty but Content-Type is application/json.',
+        parameter: 'body',
+        rule: 'must not be empty',
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { message: 'Unsupported Content-Type: send the body as application/json.', parameter: 'body', rule: 'Content-Type must be application/json' };
+      return {
+        message: 'Unsupported Content-Type: send the body as application/json.',
+        parameter: 'body',
+        rule: 'Content-Type must be application/json',
+      };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { message: `The request body is larger than ${bodyLimit} bytes.`, parameter: 'body', rule: `at most ${bodyLimit} bytes` };
+      return {
+        message: `The request body is larger than ${bodyLimit} bytes.`,
+        parameter: 'body',
+        rule: `at most ${bodyLimit} bytes`,
+      };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { message: 'The request body does not match its Content-Length.', parameter: 'body', rule: 'must match Content-Length' };
+      return {
+        message: 'The request body does not match its Content-Length.',
+        parameter: 'body',
+        rule: 'must match Content-Length',
+      };
     default:
       return undefined;
   }
@@ -53,7 +80,11 @@ export function toApiError(error: unknown, bodyLimit: number): ApiError {
 
   const framework = (typeof error === 'object' && error !== null ? error : {}) as FrameworkError;
   const described = describeFrameworkError(framework.code, bodyLimit);
-  if (described) return new ApiError('bad_request', described.message, { parameter: described.parameter, rule: described.rule });
+  if (described)
+    return new ApiError('bad_request', described.message, {
+      parameter: described.parameter,
+      rule: described.rule,
+    });
 
   const status = typeof framework.statusCode === 'number' ? framework.statusCode : 500;
   if (status >= 400 && status < 500 && typeof framework.message === 'string') {
@@ -64,7 +95,13 @@ export function toApiError(error: unknown, bodyLimit: number): ApiError {
 
 /** A key pasted where an id belongs is never echoed back: error bodies end up in clients' logs. */
 export function envelope(error: ApiError): ErrorEnvelope {
-  return { error: { code: error.code, message: redactApiKeys(error.message), details: redactApiKeys(error.details) } };
+  return {
+    error: {
+      code: error.code,
+      message: redactApiKeys(error.message),
+      details: redactApiKeys(error.details),
+    },
+  };
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
@@ -81,7 +118,14 @@ export function sendGraphqlError(reply: FastifyReply, error: ApiError): FastifyR
   return reply
     .status(error.status)
     .type('application/json; charset=utf-8')
-    .send({ errors: [{ message: redactApiKeys(error.message), extensions: { code: error.code, details: redactApiKeys(error.details) } }] });
+    .send({
+      errors: [
+        {
+          message: redactApiKeys(error.message),
+          extensions: { code: error.code, details: redactApiKeys(error.details) },
+        },
+      ],
+    });
 }
 
 /** Node's own limit on the request line and headers together (node --max-http-header-size). */
@@ -97,11 +141,17 @@ function clientErrorOf(code: unknown): ApiError | undefined {
       });
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'ERR_HTTP_HEADERS_TIMEOUT':
-      return new ApiError('bad_request', 'The request did not arrive in time.', { parameter: 'body', rule: 'the whole request must arrive within the server\'s request deadline' });
+      return new ApiError('bad_request', 'The request did not arrive in time.', {
+        parameter: 'body',
+        rule: "the whole request must arrive within the server's request deadline",
+      });
     case 'ECONNRESET':
       return undefined;
     default:
-      return new ApiError('bad_request', 'The request is not valid HTTP/1.1.', { parameter: 'request', rule: 'must be valid HTTP/1.1' });
+      return new ApiError('bad_request', 'The request is not valid HTTP/1.1.', {
+        parameter: 'request',
+        rule: 'must be valid HTTP/1.1',
+      });
   }
 }
 
@@ -119,7 +169,8 @@ export function writeClientError(error: NodeJS.ErrnoException, socket: Duplex): 
 export function writeErrorOnSocket(socket: Duplex, apiError: ApiError): void {
   if (socket.writable) {
     const body = JSON.stringify(envelope(apiError));
-    const retryAfter = apiError.retryAfter !== undefined ? `Retry-After: ${apiError.retryAfter}\r\n` : '';
+    const retryAfter =
+      apiError.retryAfter !== undefined ? `Retry-After: ${apiError.retryAfter}\r\n` : '';
     socket.write(
       `HTTP/1.1 ${apiError.status} ${http.STATUS_CODES[apiError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `${retryAfter}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -5,10 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../platform/errors.ts';
 
 export const forbiddenKey = () =>
-  new ApiError('bad_request', 'The request body has a "__proto__" key (or "constructor" with "prototype"), which the service refuses.', {
-    parameter: 'body',
-    rule: 'must not contain "__proto__" or "constructor.prototype" keys',
-  });
+  new ApiError(
+    'bad_request',
+    'The request body has a "__proto__" key (or "constructor" with "prototype"), which the service refuses.',
+    {
+      parameter: 'body',
+      rule: 'must not contain "__proto__" or "constructor.prototype" keys',
+    },
+  );
 
 /** Replaces the application/json parser: the same parse, with a clear refusal of prototype-poisoning keys. */
 export function registerJsonBodyParser(app: FastifyInstance): void {

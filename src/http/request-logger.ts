@@ -31,7 +31,9 @@ class LazyRequestLogger {
   }
 
   isLevelEnabled(level: LevelWithSilentOrString): boolean {
-    return this.made ? (this.made as ParentLogger).isLevelEnabled(level) : this.parent.isLevelEnabled(level);
+    return this.made
+      ? (this.made as ParentLogger).isLevelEnabled(level)
+      : this.parent.isLevelEnabled(level);
   }
 
   private write(level: Level, args: Parameters<LogFn>): void {
@@ -67,7 +69,16 @@ class LazyRequestLogger {
  * Fastify's childLoggerFactory: a request whose route sets its own log level or serializers gets its
  * child at once; any other, a stand-in that makes it on the first line written.
  */
-export function lazyRequestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
-  if (options.level !== undefined || options.serializers !== undefined) return logger.child(bindings, options);
-  return new LazyRequestLogger(logger as ParentLogger, bindings, options) as unknown as FastifyBaseLogger;
+export function lazyRequestLogger(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
+  if (options.level !== undefined || options.serializers !== undefined)
+    return logger.child(bindings, options);
+  return new LazyRequestLogger(
+    logger as ParentLogger,
+    bindings,
+    options,
+  ) as unknown as FastifyBaseLogger;
 }

@@ -14,7 +14,13 @@
 // in are covered by the TTL: nothing is served staler than it.
 // With read replicas, an answer read from a replica just after the invalidation may predate the
 // scrape's write; the domain is dropped once more when every serving replica must have replayed it.
-import { getOperationAST, Kind, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  getOperationAST,
+  Kind,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { rulesOf } from '../access/field-rules.ts';
@@ -29,7 +35,8 @@ export function isCacheableOperation(schema: GraphQLSchema, document: DocumentNo
   if (!operation || operation.operation !== 'query' || !root) return false;
   const fields = root.getFields();
   return operation.selectionSet.selections.every(
-    (selection) => selection.kind === Kind.FIELD && rulesOf(fields[selection.name.value]).cache === 'public',
+    (selection) =>
+      selection.kind === Kind.FIELD && rulesOf(fields[selection.name.value]).cache === 'public',
   );
 }
 
@@ -41,13 +48,18 @@ export interface ResponseCachePluginOptions {
   domainOf(value: unknown): string | undefined;
 }
 
-export function responseCachePlugin({ cache, isPersisted, domainOf }: ResponseCachePluginOptions): Plugin {
+export function responseCachePlugin({
+  cache,
+  isPersisted,
+  domainOf,
+}: ResponseCachePluginOptions): Plugin {
   const cacheable = new WeakMap<DocumentNode, boolean>();
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       if (!isPersisted(args.document)) return;
       let allowed = cacheable.get(args.document);
-      if (allowed === undefined) cacheable.set(args.document, (allowed = isCacheableOperation(args.schema, args.document)));
+      if (allowed === undefined)
+        cacheable.set(args.document, (allowed = isCacheableOperation(args.schema, args.document)));
       if (!allowed) return;
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       const key = ResponseCache.keyOf(args.operationName ?? '', variables);
@@ -56,7 +68,9 @@ export function responseCachePlugin({ cache, isPersisted, domainOf }: ResponseCa
         const answer = await cache.getOrLoad(key, domainOf(variables.domain), async () => {
           own = (await executeFn(executionArgs)) as ExecutionResult;
           // an answer with errors is never shared: its errors still carry what masking needs
-          return own.errors?.length ? { status: 500, body: '' } : { status: 200, body: JSON.stringify(own) };
+          return own.errors?.length
+            ? { status: 500, body: '' }
+            : { status: 200, body: JSON.stringify(own) };
         });
         if (own) return own;
         // a shared load that failed: this request runs on its own and meets its own error
@@ -114,7 +128,10 @@ export class ResponseCache {
         if (keys?.size === 0) this.keysByDomain.delete(entry.domain);
       },
     });
-    this.storeDropped = new LRUCache<string, number>({ max: 100_000, ttl: Math.max(1, options.ttlMs) });
+    this.storeDropped = new LRUCache<string, number>({
+      max: 100_000,
+      ttl: Math.max(1, options.ttlMs),
+    });
   }
 
   /** The key of an operation run with these variables (built from parsed, so already canonical, parameters). */
@@ -127,7 +144,11 @@ export class ResponseCache {
    * load (its answer or its error), so a burst of identical requests costs one execution. A 200
    * answer is kept unless an invalidation happened while it was being read.
    */
-  async getOrLoad(key: string, domain: string | undefined, load: () => Promise<CachedResponse>): Promise<CachedResponse> {
+  async getOrLoad(
+    key: string,
+    domain: string | undefined,
+    load: () => Promise<CachedResponse>,
+  ): Promise<CachedResponse> {
     const hit = this.entries.get(key);
     if (hit) return hit;
     const pending = this.loading.get(key);
@@ -183,7 +204,14 @@ export class ResponseCache {
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.getPrototypeOf(value) === Object.prototype;
 
 const sortedKeys = (value: Record<string, unknown>) =>
-  Object.fromEntries(Object.keys(value).sort().map((key) => [key, value[key]]));
+  Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, value[key]]),
+  );

@@ -17,8 +17,21 @@ import { RATE_LIMIT_HEADER_NAMES } from '../access/headers.ts';
 
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 /** Mcp-Protocol-Version: what an MCP client sends after initialize (a browser-based one, e.g. an inspector) */
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'X-Api-Key', 'Content-Type', 'X-Request-Id', 'Mcp-Protocol-Version'] as const;
-export const CORS_EXPOSED_HEADERS = [...Object.values(RATE_LIMIT_HEADER_NAMES), 'Retry-After', 'X-Request-Id', 'X-Export-Total', 'X-Export-Rows', 'X-Export-Complete'] as const;
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'X-Api-Key',
+  'Content-Type',
+  'X-Request-Id',
+  'Mcp-Protocol-Version',
+] as const;
+export const CORS_EXPOSED_HEADERS = [
+  ...Object.values(RATE_LIMIT_HEADER_NAMES),
+  'Retry-After',
+  'X-Request-Id',
+  'X-Export-Total',
+  'X-Export-Rows',
+  'X-Export-Complete',
+] as const;
 /** how long a browser may reuse a preflight answer (Chromium caps it at 2 hours) */
 export const CORS_MAX_AGE_SECONDS = 7_200;
 /** one year, the usual HSTS lifetime; subdomains are the operator's to decide, so not included */
@@ -34,16 +47,22 @@ const pathOf = (request: FastifyRequest) => {
 };
 
 /** The API surfaces a browser page may call: /v1 (REST and discovery), /graphql and /mcp. */
-export const isCorsPath = (path: string) => path === '/graphql' || path === '/mcp' || path === '/v1' || path.startsWith('/v1/');
+export const isCorsPath = (path: string) =>
+  path === '/graphql' || path === '/mcp' || path === '/v1' || path.startsWith('/v1/');
 
 const isPreflight = (request: FastifyRequest) =>
-  request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined;
+  request.method === 'OPTIONS' &&
+  request.headers.origin !== undefined &&
+  request.headers['access-control-request-method'] !== undefined;
 
 /** TLS reached us directly, or a TLS-terminating proxy says so (X-Forwarded-Proto). Browsers ignore HSTS over plain HTTP anyway. */
 function cameOverTls(request: FastifyRequest): boolean {
   if (request.protocol === 'https') return true;
   const forwarded = request.headers['x-forwarded-proto'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim().toLowerCase();
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)
+    ?.split(',')[0]
+    ?.trim()
+    .toLowerCase();
   return first === 'https';
 }
 
@@ -53,8 +72,12 @@ function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void 
   reply.header('x-frame-options', 'DENY');
   // HTML pages (GraphiQL, the scrape dashboard) load their scripts; every other answer loads nothing
   const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
-  reply.header('content-security-policy', html ? "frame-ancestors 'none'" : "default-src 'none'; frame-ancestors 'none'");
-  if (cameOverTls(request)) reply.header('strict-transport-security', `max-age=${HSTS_MAX_AGE_SECONDS}`);
+  reply.header(
+    'content-security-policy',
+    html ? "frame-ancestors 'none'" : "default-src 'none'; frame-ancestors 'none'",
+  );
+  if (cameOverTls(request))
+    reply.header('strict-transport-security', `max-age=${HSTS_MAX_AGE_SECONDS}`);
   if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
 }
 

@@ -13,6 +13,9 @@ export function encodeUrlsInPath(url: string): string {
   const queryAt = url.search(/[?#]/);
   const path = queryAt < 0 ? url : url.slice(0, queryAt);
   const rest = queryAt < 0 ? '' : url.slice(queryAt);
-  const rewritten = path.replace(URL_IN_PATH, (_match, scheme: string, host: string) => `/${encodeURIComponent(`${scheme}//${host}`)}`);
+  const rewritten = path.replace(
+    URL_IN_PATH,
+    (_match, scheme: string, host: string) => `/${encodeURIComponent(`${scheme}//${host}`)}`,
+  );
   return rewritten + rest;
 }

@@ -7,9 +7,20 @@ import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import { reasonError, notFound } from '../platform/errors.ts';
 import { ACCESS_IN_CONTEXT, type Access } from '../access/access.ts';
-import { KEY_SCOPES, listApiKeys, mintApiKey, revokeApiKey, type ApiKeyRecord } from '../access/api-keys.ts';
+import {
+  KEY_SCOPES,
+  listApiKeys,
+  mintApiKey,
+  revokeApiKey,
+  type ApiKeyRecord,
+} from '../access/api-keys.ts';
 import { announceKeysChanged } from '../access/authenticate.ts';
-import { QUOTA_BUCKET_DESCRIPTIONS, QUOTA_BUCKETS, type AccountPlan, type QuotaBucket } from '../access/plans.ts';
+import {
+  QUOTA_BUCKET_DESCRIPTIONS,
+  QUOTA_BUCKETS,
+  type AccountPlan,
+  type QuotaBucket,
+} from '../access/plans.ts';
 import { principalOf } from '../access/principal.ts';
 import { rules } from '../access/field-rules.ts';
 
@@ -19,19 +30,22 @@ function requireWebApp(ctx: GraphqlContext): Access {
   const context = ctx as KeysContext;
   const access = context[ACCESS_IN_CONTEXT];
   if (principalOf(context.req)?.kind !== 'webApp' || !access) {
-    throw reasonError('scope', 'Key management is reserved to the web app\'s service credential.');
+    throw reasonError('scope', "Key management is reserved to the web app's service credential.");
   }
   return access;
 }
 
 const AccountPlanEnum = builder.enumType('AccountPlan', {
-  description: 'Plan of a web-app account. API keys need a paid plan: starter (49 USD/month) or pro (149 USD/month).',
+  description:
+    'Plan of a web-app account. API keys need a paid plan: starter (49 USD/month) or pro (149 USD/month).',
   values: ['free', 'starter', 'pro'] as const,
 });
 
 const QuotaBucketEnum = builder.enumType('QuotaBucket', {
   description: 'Daily quota buckets shared by the web app and the API.',
-  values: Object.fromEntries(QUOTA_BUCKETS.map((b) => [b, { description: QUOTA_BUCKET_DESCRIPTIONS[b] }])) as Record<QuotaBucket, { description: string }>,
+  values: Object.fromEntries(
+    QUOTA_BUCKETS.map((b) => [b, { description: QUOTA_BUCKET_DESCRIPTIONS[b] }]),
+  ) as Record<QuotaBucket, { description: string }>,
 });
 
 const ApiKeyRef = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
@@ -39,21 +53,34 @@ const ApiKeyRef = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name', { nullable: true }),
-    prefix: t.exposeString('prefix', { description: 'First characters of the key, to tell keys apart.' }),
-    scopes: t.exposeStringList('scopes', { description: 'Empty for a user key; signals:read for a partner service key; operations:read for an operator (the operations console).' }),
+    prefix: t.exposeString('prefix', {
+      description: 'First characters of the key, to tell keys apart.',
+    }),
+    scopes: t.exposeStringList('scopes', {
+      description:
+        'Empty for a user key; signals:read for a partner service key; operations:read for an operator (the operations console).',
+    }),
     accountExternalId: t.exposeString('accountExternalId'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'To the minute.' }),
+    lastUsedAt: t.expose('lastUsedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'To the minute.',
+    }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
   }),
 });
 
-const MintedApiKeyRef = builder.objectRef<{ key: string; apiKey: ApiKeyRecord }>('MintedApiKey').implement({
-  fields: (t) => ({
-    key: t.exposeString('key', { description: 'The key itself. Shown this once: only its hash is stored.' }),
-    apiKey: t.field({ type: ApiKeyRef, resolve: (minted) => minted.apiKey }),
-  }),
-});
+const MintedApiKeyRef = builder
+  .objectRef<{ key: string; apiKey: ApiKeyRecord }>('MintedApiKey')
+  .implement({
+    fields: (t) => ({
+      key: t.exposeString('key', {
+        description: 'The key itself. Shown this once: only its hash is stored.',
+      }),
+      apiKey: t.field({ type: ApiKeyRef, resolve: (minted) => minted.apiKey }),
+    }),
+  });
 
 interface BucketUsage {
   bucket: QuotaBucket;
@@ -63,13 +90,17 @@ interface BucketUsage {
 }
 
 const QuotaUsageRef = builder.objectRef<BucketUsage>('QuotaBucketUsage').implement({
-  description: 'Today\'s (UTC) use of one daily bucket: the web app\'s and the API\'s requests together.',
+  description:
+    "Today's (UTC) use of one daily bucket: the web app's and the API's requests together.",
   fields: (t) => ({
     bucket: t.field({ type: QuotaBucketEnum, resolve: (u) => u.bucket }),
     used: t.exposeInt('used'),
     limit: t.exposeInt('limit'),
     remaining: t.int({ resolve: (u) => Math.max(0, u.limit - u.used) }),
-    resetsInSeconds: t.int({ description: 'Seconds until the bucket renews (UTC midnight).', resolve: (u) => u.resetSeconds }),
+    resetsInSeconds: t.int({
+      description: 'Seconds until the bucket renews (UTC midnight).',
+      resolve: (u) => u.resetSeconds,
+    }),
   }),
 });
 
@@ -77,14 +108,20 @@ builder.queryField('apiKeys', (t) =>
   t.field({
     extensions: rules({ webAppOnly: true }),
     type: [ApiKeyRef],
-    description: 'The account\'s keys (web app service credential only).',
+    description: "The account's keys (web app service credential only).",
     args: {
-      accountExternalId: t.arg.string({ required: true, description: 'The web app\'s id of the account.' }),
+      accountExternalId: t.arg.string({
+        required: true,
+        description: "The web app's id of the account.",
+      }),
       includeRevoked: t.arg.boolean({ defaultValue: false }),
     },
     resolve: (_root, args, ctx) => {
       requireWebApp(ctx);
-      return listApiKeys(ctx.services.db.prisma, { accountExternalId: args.accountExternalId, includeRevoked: args.includeRevoked ?? false });
+      return listApiKeys(ctx.services.db.prisma, {
+        accountExternalId: args.accountExternalId,
+        includeRevoked: args.includeRevoked ?? false,
+      });
     },
   }),
 );
@@ -93,12 +130,20 @@ builder.queryField('quotaUsage', (t) =>
   t.field({
     extensions: rules({ webAppOnly: true }),
     type: [QuotaUsageRef],
-    description: 'The account\'s daily buckets today (web app service credential only).',
-    args: { accountExternalId: t.arg.string({ required: true, description: 'The web app\'s id of the account.' }) },
+    description: "The account's daily buckets today (web app service credential only).",
+    args: {
+      accountExternalId: t.arg.string({
+        required: true,
+        description: "The web app's id of the account.",
+      }),
+    },
     resolve: async (_root, { accountExternalId }, ctx) => {
       const access = requireWebApp(ctx);
-      const account = await ctx.services.db.prisma.account.findUnique({ where: { externalId: accountExternalId } });
-      if (!account) throw notFound(`No account ${accountExternalId} has used the API.`, { accountExternalId });
+      const account = await ctx.services.db.prisma.account.findUnique({
+        where: { externalId: accountExternalId },
+      });
+      if (!account)
+        throw notFound(`No account ${accountExternalId} has used the API.`, { accountExternalId });
       return access.quotas.accountUsage(accountExternalId, access.quotas.plans[account.plan]);
     },
   }),
@@ -106,11 +151,20 @@ builder.queryField('quotaUsage', (t) =>
 
 const MintApiKeyInput = builder.inputType('MintApiKeyInput', {
   fields: (t) => ({
-    accountExternalId: t.string({ required: true, description: 'The web app\'s id of the account.' }),
-    plan: t.field({ type: AccountPlanEnum, required: true, description: 'The account\'s current plan; free is refused.' }),
+    accountExternalId: t.string({
+      required: true,
+      description: "The web app's id of the account.",
+    }),
+    plan: t.field({
+      type: AccountPlanEnum,
+      required: true,
+      description: "The account's current plan; free is refused.",
+    }),
     accountName: t.string({ description: 'Display name of the account.' }),
     name: t.string({ description: 'A name for the key, e.g. "production".' }),
-    scopes: t.stringList({ description: `Scopes: ${KEY_SCOPES.join(', ')} (a partner service key, an operator). Empty for a user key.` }),
+    scopes: t.stringList({
+      description: `Scopes: ${KEY_SCOPES.join(', ')} (a partner service key, an operator). Empty for a user key.`,
+    }),
   }),
 });
 
@@ -142,9 +196,13 @@ builder.mutationField('revokeApiKey', (t) =>
   t.field({
     extensions: rules({ webAppOnly: true }),
     type: ApiKeyRef,
-    description: 'Revokes one of the account\'s keys at once (web app service credential only). Revoking twice is harmless.',
+    description:
+      "Revokes one of the account's keys at once (web app service credential only). Revoking twice is harmless.",
     args: {
-      accountExternalId: t.arg.string({ required: true, description: 'The web app\'s id of the account.' }),
+      accountExternalId: t.arg.string({
+        required: true,
+        description: "The web app's id of the account.",
+      }),
       id: t.arg.int({ required: true, description: 'ApiKey.id' }),
     },
     resolve: async (_root, { accountExternalId, id }, ctx) => {

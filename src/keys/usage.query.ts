@@ -21,11 +21,17 @@ const UsageLimitRef = builder.objectRef<Standing>('UsageLimit').implement({
   description: 'One limit the key counts against, as the RateLimit headers name it.',
   fields: (t) => ({
     name: t.exposeString('policy', {
-      description: 'perMinute (the rate), perKeyDaily (the per-key daily ceiling) or a daily bucket of the account, shared with the web app.',
+      description:
+        'perMinute (the rate), perKeyDaily (the per-key daily ceiling) or a daily bucket of the account, shared with the web app.',
     }),
-    window: t.field({ type: UsageWindowEnum, resolve: (limit) => (limit.windowSeconds === 60 ? 'minute' : 'day') }),
+    window: t.field({
+      type: UsageWindowEnum,
+      resolve: (limit) => (limit.windowSeconds === 60 ? 'minute' : 'day'),
+    }),
     limit: t.exposeInt('limit', { description: 'Requests allowed in the window.' }),
-    used: t.exposeInt('used', { description: 'Requests counted in the window so far, this one included when it counts here.' }),
+    used: t.exposeInt('used', {
+      description: 'Requests counted in the window so far, this one included when it counts here.',
+    }),
     remaining: t.exposeInt('remaining', { description: 'limit - used.' }),
     resetSeconds: t.exposeInt('resetSeconds', { description: 'Seconds until the window renews.' }),
   }),
@@ -34,7 +40,10 @@ const UsageLimitRef = builder.objectRef<Standing>('UsageLimit').implement({
 const UsageRef = builder.objectRef<{ plan: string; limits: Standing[] }>('Usage').implement({
   description: "The calling key's limits today.",
   fields: (t) => ({
-    plan: t.exposeString('plan', { description: 'starter, pro, or open-dev (no key: limited per client address, no daily buckets).' }),
+    plan: t.exposeString('plan', {
+      description:
+        'starter, pro, or open-dev (no key: limited per client address, no daily buckets).',
+    }),
     limits: t.field({ type: [UsageLimitRef], resolve: (usage) => usage.limits }),
   }),
 });
@@ -43,15 +52,24 @@ builder.queryField('usage', (t) =>
   t.field({
     extensions: rules({ free: true }),
     type: UsageRef,
-    description: "The calling key's per-minute rate, per-key daily ceiling and the account's daily buckets: limit, used, remaining and reset.",
+    description:
+      "The calling key's per-minute rate, per-key daily ceiling and the account's daily buckets: limit, used, remaining and reset.",
     resolve: async (_root, _args, ctx) => {
-      const context = ctx as GraphqlContext & { req?: object; reply?: { headers(values: Record<string, string>): unknown }; [ACCESS_IN_CONTEXT]?: Access };
+      const context = ctx as GraphqlContext & {
+        req?: object;
+        reply?: { headers(values: Record<string, string>): unknown };
+        [ACCESS_IN_CONTEXT]?: Access;
+      };
       const access = context[ACCESS_IN_CONTEXT];
       const principal = principalOf(context.req);
       if (!access || !isDataPrincipal(principal)) throw missingKey();
       const limits = await access.quotas.standing(principal);
       // what a data request without a bucket would count against
-      context.reply?.headers(rateLimitHeaders(limits.filter((limit) => limit.policy === 'perMinute' || limit.policy === 'perKeyDaily')));
+      context.reply?.headers(
+        rateLimitHeaders(
+          limits.filter((limit) => limit.policy === 'perMinute' || limit.policy === 'perKeyDaily'),
+        ),
+      );
       return { plan: access.resultWindowOf(principal).planName, limits };
     },
   }),

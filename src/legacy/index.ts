@@ -13,11 +13,18 @@ export interface OpenLegacyStoreOptions {
   logger: Logger;
 }
 
-export async function openLegacyStore({ config, pool, logger }: OpenLegacyStoreOptions): Promise<LegacyStore> {
+export async function openLegacyStore({
+  config,
+  pool,
+  logger,
+}: OpenLegacyStoreOptions): Promise<LegacyStore> {
   if (config.MONGODB_URL) {
     return connectMongoLegacyStore({ url: config.MONGODB_URL, dbName: config.MONGODB_DB, logger });
   }
-  logger.info({ backend: 'postgres-jsonb' }, 'legacy store ready (no MONGODB_URL: JSONB table in PostgreSQL)');
+  logger.info(
+    { backend: 'postgres-jsonb' },
+    'legacy store ready (no MONGODB_URL: JSONB table in PostgreSQL)',
+  );
   return createPostgresLegacyStore({ pool });
 }
 

@@ -28,7 +28,11 @@ type StoredSummary = Omit<CanonicalSummary, 'domain' | 'lastCrawledAt'> & {
 };
 
 function toStored({ domain, lastCrawledAt, ...rest }: CanonicalSummary): StoredSummary {
-  return { _id: domain, ...rest, lastCrawledAt: lastCrawledAt === null ? null : new Date(lastCrawledAt) };
+  return {
+    _id: domain,
+    ...rest,
+    lastCrawledAt: lastCrawledAt === null ? null : new Date(lastCrawledAt),
+  };
 }
 
 export interface MongoLegacyStoreOptions {
@@ -47,7 +51,10 @@ export async function createMongoLegacyStore({
   const db = client.db(dbName);
   const collection: Collection<StoredSummary> = db.collection<StoredSummary>(MONGO_COLLECTION);
   await collection.createIndexes([{ key: { legacyId: 1 }, name: 'legacyId_unique', unique: true }]);
-  logger?.info({ backend: 'mongo', db: dbName, collection: MONGO_COLLECTION }, 'legacy store ready');
+  logger?.info(
+    { backend: 'mongo', db: dbName, collection: MONGO_COLLECTION },
+    'legacy store ready',
+  );
 
   async function findBy(field: '_id' | 'legacyId', keys: readonly string[]) {
     const found = new Map<string, LegacySummary>();
@@ -77,7 +84,9 @@ export async function createMongoLegacyStore({
       const docs = canonicalBatch(summaries).map(toStored);
       if (docs.length === 0) return;
       await collection.bulkWrite(
-        docs.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })),
+        docs.map((doc) => ({
+          replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true },
+        })),
         { ordered: false },
       );
     },
@@ -143,7 +152,10 @@ export async function connectMongoLegacyStore({
     await store.connected();
   } catch (error) {
     // The legacy store only enriches stores: start without it and connect once it answers.
-    logger?.warn({ err: { message: (error as Error).message } }, 'legacy store unreachable at start: serving without it until it answers');
+    logger?.warn(
+      { err: { message: (error as Error).message } },
+      'legacy store unreachable at start: serving without it until it answers',
+    );
   }
   return store;
 }
@@ -171,7 +183,11 @@ const STUCK_CHECK_MS = 2 * CONNECT_TIMEOUT_MS + HEARTBEAT_FREQUENCY_MS;
  * race is narrower there. Only a new client has a new monitor. Returns a function that stops
  * watching.
  */
-export function watchServerChecks(client: MongoClient, limitMs: number, onStuck: () => void): () => void {
+export function watchServerChecks(
+  client: MongoClient,
+  limitMs: number,
+  onStuck: () => void,
+): () => void {
   const running = new Map<string, number>();
   client.on('serverHeartbeatStarted', ({ connectionId }) => {
     if (!running.has(connectionId)) running.set(connectionId, Date.now());
@@ -206,7 +222,10 @@ function reconnectingLegacyStore(
     const attempt: Promise<LegacyStore> = connect(() => {
       if (current !== attempt) return;
       current = undefined;
-      logger?.warn({ limitMs: STUCK_CHECK_MS }, "legacy store: the driver's check of MongoDB is stuck; reconnecting with a new client");
+      logger?.warn(
+        { limitMs: STUCK_CHECK_MS },
+        "legacy store: the driver's check of MongoDB is stuck; reconnecting with a new client",
+      );
       void attempt.then((stuck) => stuck.close()).catch(() => undefined);
     }).catch((error: unknown) => {
       if (current === attempt) current = undefined;

@@ -13,8 +13,16 @@ const TABLE = 'legacy_store_summaries';
 export type Queryable = Pick<pg.Pool, 'query'>;
 
 const SUMMARIES_BY = {
-  domain: keyedRead('domain', 'text', (keys) => `SELECT domain AS key, doc FROM ${TABLE} WHERE ${keys}`),
-  legacy_id: keyedRead('legacy_id', 'text', (keys) => `SELECT legacy_id AS key, doc FROM ${TABLE} WHERE ${keys}`),
+  domain: keyedRead(
+    'domain',
+    'text',
+    (keys) => `SELECT domain AS key, doc FROM ${TABLE} WHERE ${keys}`,
+  ),
+  legacy_id: keyedRead(
+    'legacy_id',
+    'text',
+    (keys) => `SELECT legacy_id AS key, doc FROM ${TABLE} WHERE ${keys}`,
+  ),
 };
 
 export function createPostgresLegacyStore({ pool }: { pool: Queryable }): LegacyStore {

@@ -5,7 +5,14 @@
 import { z } from 'zod';
 import type { LegacySocials, LegacySummary } from './port.ts';
 
-export const SOCIAL_NETWORKS = ['instagram', 'facebook', 'tiktok', 'twitter', 'youtube', 'pinterest'] as const;
+export const SOCIAL_NETWORKS = [
+  'instagram',
+  'facebook',
+  'tiktok',
+  'twitter',
+  'youtube',
+  'pinterest',
+] as const;
 
 /** What readers get: LegacySummary with every optional field filled in. */
 export type CanonicalSummary = Required<LegacySummary> & { socials: Required<LegacySocials> };
@@ -60,7 +67,9 @@ export function canonicalFromDocument(doc: Record<string, unknown>): CanonicalSu
     title: text(doc.title),
     description: text(doc.description),
     screenshotUrl: text(doc.screenshotUrl),
-    socials: Object.fromEntries(SOCIAL_NETWORKS.map((n) => [n, text(socials[n])])) as Required<LegacySocials>,
+    socials: Object.fromEntries(
+      SOCIAL_NETWORKS.map((n) => [n, text(socials[n])]),
+    ) as Required<LegacySocials>,
     emails: texts(doc.emails),
     phones: texts(doc.phones),
     lastCrawledAt: isoTime(doc.lastCrawledAt),
@@ -71,4 +80,5 @@ export function canonicalFromDocument(doc: Record<string, unknown>): CanonicalSu
 export const distinctKeys = (keys: readonly string[]): string[] => [...new Set(keys)];
 
 /** Milliseconds since a performance.now() reading, to a tenth (health reports). */
-export const elapsedMs = (started: number): number => Math.round((performance.now() - started) * 10) / 10;
+export const elapsedMs = (started: number): number =>
+  Math.round((performance.now() - started) * 10) / 10;

@@ -2,7 +2,14 @@
 // GraphQL carries it in extensions.code, REST maps it to the envelope and the HTTP status.
 import { GraphQLError } from 'graphql';
 
-export const ERROR_CODES = ['not_found', 'bad_request', 'unauthorized', 'rate_limited', 'query_timeout', 'internal'] as const;
+export const ERROR_CODES = [
+  'not_found',
+  'bad_request',
+  'unauthorized',
+  'rate_limited',
+  'query_timeout',
+  'internal',
+] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** HTTP status of each code (400, 401, 404 and 504 are our decisions where the contract says "not shown"). */
@@ -37,7 +44,9 @@ export type ErrorDetails = Record<string, unknown> | null;
 
 const reasonOf = (details: ErrorDetails): ErrorReason | undefined => {
   const reason = details?.reason;
-  return typeof reason === 'string' && Object.hasOwn(REASONS, reason) ? (reason as ErrorReason) : undefined;
+  return typeof reason === 'string' && Object.hasOwn(REASONS, reason)
+    ? (reason as ErrorReason)
+    : undefined;
 };
 
 export class ApiError extends GraphQLError {
@@ -57,7 +66,9 @@ export class ApiError extends GraphQLError {
 
   get status(): number {
     const reason = reasonOf(this.details);
-    return reason && REASONS[reason].code === this.code ? REASONS[reason].status : HTTP_STATUS[this.code];
+    return reason && REASONS[reason].code === this.code
+      ? REASONS[reason].status
+      : HTTP_STATUS[this.code];
   }
 }
 
@@ -66,8 +77,12 @@ export const badRequest = (message: string, details: ErrorDetails = null) =>
 export const notFound = (message: string, details: ErrorDetails = null) =>
   new ApiError('not_found', message, details);
 /** An error of a named reason: its code and status come from REASONS. */
-export const reasonError = (reason: ErrorReason, message: string, details: Record<string, unknown> = {}, retryAfter?: number) =>
-  new ApiError(REASONS[reason].code, message, { reason, ...details }, retryAfter);
+export const reasonError = (
+  reason: ErrorReason,
+  message: string,
+  details: Record<string, unknown> = {},
+  retryAfter?: number,
+) => new ApiError(REASONS[reason].code, message, { reason, ...details }, retryAfter);
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);

@@ -35,11 +35,15 @@ interface CheckResult extends BackendHealth {
   error?: string;
 }
 
-async function withDeadline(backend: string, check: () => Promise<CheckResult>): Promise<CheckResult> {
+async function withDeadline(
+  backend: string,
+  check: () => Promise<CheckResult>,
+): Promise<CheckResult> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<CheckResult>((resolve) => {
     timer = setTimeout(
-      () => resolve({ ok: false, backend, error: `no answer within ${HEALTH_CHECK_DEADLINE_MS} ms` }),
+      () =>
+        resolve({ ok: false, backend, error: `no answer within ${HEALTH_CHECK_DEADLINE_MS} ms` }),
       HEALTH_CHECK_DEADLINE_MS,
     );
   });
@@ -65,7 +69,12 @@ export async function checkHealth(
       try {
         await db.pool.query('SELECT 1');
       } catch (error) {
-        return { ok: false, backend: db.backend, error: (error as Error).message, reason: db.downReason?.() ?? 'not reachable' };
+        return {
+          ok: false,
+          backend: db.backend,
+          error: (error as Error).message,
+          reason: db.downReason?.() ?? 'not reachable',
+        };
       }
       return { ok: true, backend: db.backend, latencyMs: Math.round(performance.now() - started) };
     }),
@@ -75,9 +84,18 @@ export async function checkHealth(
   ]);
 
   const readReplicas = db.replicas && replicaHealth(db.replicas.status(), db.replicas.maxLagMs);
-  const checks = { structured, legacy: legacyHealth, redis, ...(readReplicas ? { readReplicas } : {}) };
+  const checks = {
+    structured,
+    legacy: legacyHealth,
+    redis,
+    ...(readReplicas ? { readReplicas } : {}),
+  };
   for (const [role, check] of Object.entries(checks)) {
-    if (!check.ok) services.logger.warn({ role, backend: check.backend, error: check.error }, 'health check failed');
+    if (!check.ok)
+      services.logger.warn(
+        { role, backend: check.backend, error: check.error },
+        'health check failed',
+      );
   }
   return {
     status: Object.values(checks).every((check) => check.ok) ? 'ok' : 'degraded',
@@ -100,10 +118,18 @@ function replicaHealth(replicas: ReplicaStatus[], maxLagMs: number): CheckResult
     ok: serving.length === replicas.length,
     backend: 'postgres-replicas',
     reason: `${serving.length} of ${replicas.length} read replicas within ${maxLagMs} ms of the primary; catalog reads of the others go to the primary`,
-    error: replicas.filter((r) => !r.serving).map((r) => `${r.server}: ${r.reason}`).join('; '),
+    error: replicas
+      .filter((r) => !r.serving)
+      .map((r) => `${r.server}: ${r.reason}`)
+      .join('; '),
   };
 }
 
 function publicView({ ok, backend, latencyMs, reason }: CheckResult): BackendHealth {
-  return { ok, backend, ...(latencyMs === undefined ? {} : { latencyMs }), ...(ok ? {} : { reason: reason ?? 'not reachable' }) };
+  return {
+    ok,
+    backend,
+    ...(latencyMs === undefined ? {} : { latencyMs }),
+    ...(ok ? {} : { reason: reason ?? 'not reachable' }),
+  };
 }

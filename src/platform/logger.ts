@@ -17,30 +17,47 @@ export function createLogger(
   destination?: DestinationStream,
   format: LogFormat = 'auto',
 ): Logger {
-  const stream = destination ?? (printsPretty(format, process.stdout.isTTY === true) ? prettyLines(process.stdout.isTTY === true) : undefined);
-  return pino({
-    level,
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers["x-api-key"]',
-        'headers.authorization',
-        'headers["x-api-key"]',
-        '*.password',
-        '*.apiKey',
-        '*.key',
-      ],
-      censor: '[redacted]',
+  const stream =
+    destination ??
+    (printsPretty(format, process.stdout.isTTY === true)
+      ? prettyLines(process.stdout.isTTY === true)
+      : undefined);
+  return pino(
+    {
+      level,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers["x-api-key"]',
+          'headers.authorization',
+          'headers["x-api-key"]',
+          '*.password',
+          '*.apiKey',
+          '*.key',
+        ],
+        censor: '[redacted]',
+      },
     },
-  }, stream);
+    stream,
+  );
 }
 
 /**
  * The terminal's format: one line per entry (a request, a job), its fields after the message, so a
  * terminal shows a line per event instead of a block per field.
  */
-export function prettyLines(colorize: boolean, destination?: NodeJS.WritableStream): DestinationStream {
-  return pretty({ sync: true, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true, destination });
+export function prettyLines(
+  colorize: boolean,
+  destination?: NodeJS.WritableStream,
+): DestinationStream {
+  return pretty({
+    sync: true,
+    colorize,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+    destination,
+  });
 }
 
 export type { Logger };

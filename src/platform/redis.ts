@@ -35,7 +35,11 @@ export function createRedis(options: CreateRedisOptions): Redis {
   let healthy = true;
   redis.on('error', (error: Error) => {
     // ioredis emits an error on every failed reconnect; one warning per outage is enough
-    if (healthy) log.warn({ err: { message: error.message } }, 'redis connection failed; retrying in the background');
+    if (healthy)
+      log.warn(
+        { err: { message: error.message } },
+        'redis connection failed; retrying in the background',
+      );
     healthy = false;
   });
   redis.on('ready', () => {
@@ -60,7 +64,10 @@ export async function closeRedis(redis: Redis): Promise<void> {
 }
 
 /** PING with a deadline, for health checks: a hung Redis must not hang /v1/health. */
-export async function pingRedis(redis: Redis, timeoutMs = 1_000): Promise<{ ok: boolean; latencyMs?: number; error?: string }> {
+export async function pingRedis(
+  redis: Redis,
+  timeoutMs = 1_000,
+): Promise<{ ok: boolean; latencyMs?: number; error?: string }> {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   try {

@@ -84,7 +84,10 @@ export class Shutdown {
   /** Runs the shutdown, then exits with `code` (or 1 when the deadline passes first). */
   exitAfter(reason: string, code: number, exit: (code: number) => never = process.exit): void {
     const timer = setTimeout(() => {
-      this.logger.error({ deadlineMs: this.deadlineMs }, 'shutdown did not finish in time; exiting');
+      this.logger.error(
+        { deadlineMs: this.deadlineMs },
+        'shutdown did not finish in time; exiting',
+      );
       exit(1);
     }, this.deadlineMs);
     timer.unref();

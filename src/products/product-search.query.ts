@@ -4,21 +4,34 @@ import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { offsetConnection, pagedConnection } from '../graphql/pagination.ts';
 import { domainSchema } from '../stores/domain.ts';
-import { countProducts, resolveProductFilter, searchProducts, titleSearchPage } from './product-search.sql.ts';
+import {
+  countProducts,
+  resolveProductFilter,
+  searchProducts,
+  titleSearchPage,
+} from './product-search.sql.ts';
 import { ProductConnection } from './product.type.ts';
 import { rules } from '../access/field-rules.ts';
 
-const price: NumberValidationOptions = { type: 'number', min: [0, { message: 'must not be negative' }] };
+const price: NumberValidationOptions = {
+  type: 'number',
+  min: [0, { message: 'must not be negative' }],
+};
 
 const ProductFilter = builder.inputType('ProductFilter', {
-  description: 'At least one of q, isBestSeller, priceMin, priceMax is required; domain narrows to one store.',
+  description:
+    'At least one of q, isBestSeller, priceMin, priceMax is required; domain narrows to one store.',
   fields: (t) => ({
     q: t.string({
       description:
         'Title search by words: each word matches itself, the last word also as a prefix being typed, words within one ' +
         'typing mistake (3 to 5 letters) or two (6 on, a swap of neighbouring letters counting as one), and longer words ' +
         'containing it. Titles matching more words, and better, come first.',
-      validate: { type: 'string', minLength: [2, { message: 'must be at least 2 characters' }], maxLength: 200 },
+      validate: {
+        type: 'string',
+        minLength: [2, { message: 'must be at least 2 characters' }],
+        maxLength: 200,
+      },
     }),
     isBestSeller: t.boolean(),
     priceMin: t.float({ description: 'In the product currency.', validate: price }),
@@ -43,7 +56,8 @@ builder.queryField('products', (t) =>
   t.field({
     extensions: rules({ quota: 'productSearches', cache: 'public' }),
     type: ProductConnection,
-    description: 'Products across stores. With q: best title matches first (see ProductFilter.q); with a price range: cheapest first; otherwise by best-seller rank.',
+    description:
+      'Products across stores. With q: best title matches first (see ProductFilter.q); with a price range: cheapest first; otherwise by best-seller rank.',
     args: { ...pageArgs, filter: t.arg({ type: ProductFilter, required: true }) },
     resolve: async (_root, { filter, ...args }, ctx) => {
       const pool = ctx.services.db.read;

@@ -1,7 +1,19 @@
 // The product search behind `products` (GET /v1/products).
 import type { Page, Window } from '../graphql/pagination.ts';
-import { countUpTo, estimatedRows, queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
-import { holdsMatchedTerms, matchedTermDocuments, relevancePage, type SearchTable, type TextMatch } from '../search/relevance-page.ts';
+import {
+  countUpTo,
+  estimatedRows,
+  queryRows,
+  SqlParams,
+  type Queryable,
+} from '../platform/database/sql.ts';
+import {
+  holdsMatchedTerms,
+  matchedTermDocuments,
+  relevancePage,
+  type SearchTable,
+  type TextMatch,
+} from '../search/relevance-page.ts';
 import { searchWords } from '../search/search-words.ts';
 import { matchWords, type Vocabulary } from '../search/vocabulary.ts';
 
@@ -16,7 +28,11 @@ export interface ProductFilterValues {
   domain?: string | null;
 }
 
-export const PRODUCT_VOCABULARY: Vocabulary = { table: 'product_search_vocabulary', countColumn: 'products', documentsTable: 'products' };
+export const PRODUCT_VOCABULARY: Vocabulary = {
+  table: 'product_search_vocabulary',
+  countColumn: 'products',
+  documentsTable: 'products',
+};
 
 /** Products in the relevance engine's terms (src/search/relevance-page.ts): equally relevant titles in id order. */
 export const PRODUCT_SEARCH_TABLE: SearchTable = {
@@ -34,18 +50,26 @@ export interface ResolvedProductFilter extends ProductFilterValues {
   textMatch?: TextMatch;
 }
 
-export async function resolveProductFilter(pool: Queryable, filter: ProductFilterValues): Promise<ResolvedProductFilter> {
+export async function resolveProductFilter(
+  pool: Queryable,
+  filter: ProductFilterValues,
+): Promise<ResolvedProductFilter> {
   if (!filter.q) return filter;
-  return { ...filter, textMatch: await matchWords(pool, PRODUCT_VOCABULARY, searchWords(filter.q)) };
+  return {
+    ...filter,
+    textMatch: await matchWords(pool, PRODUCT_VOCABULARY, searchWords(filter.q)),
+  };
 }
 
 /** The filters besides q. Prices compare in each product's own currency. */
 function otherConditions(filter: ProductFilterValues, params: SqlParams): string[] {
   const where: string[] = [];
-  if (filter.isBestSeller != null) where.push(`p.is_best_seller = ${params.add(filter.isBestSeller)}`);
+  if (filter.isBestSeller != null)
+    where.push(`p.is_best_seller = ${params.add(filter.isBestSeller)}`);
   if (filter.priceMin != null) where.push(`p.price >= ${params.add(filter.priceMin)}`);
   if (filter.priceMax != null) where.push(`p.price <= ${params.add(filter.priceMax)}`);
-  if (filter.domain) where.push(`p.store_id = (SELECT id FROM stores WHERE domain = ${params.add(filter.domain)})`);
+  if (filter.domain)
+    where.push(`p.store_id = (SELECT id FROM stores WHERE domain = ${params.add(filter.domain)})`);
   return where;
 }
 
@@ -53,13 +77,15 @@ function otherConditions(filter: ProductFilterValues, params: SqlParams): string
 function conditions(filter: ResolvedProductFilter, params: SqlParams): string[] {
   const where = otherConditions(filter, params);
   if (filter.q) {
-    if (!filter.textMatch) throw new Error('q must pass through resolveProductFilter before it becomes SQL');
+    if (!filter.textMatch)
+      throw new Error('q must pass through resolveProductFilter before it becomes SQL');
     where.unshift(holdsMatchedTerms('p', filter.textMatch, params) ?? 'false');
   }
   return where;
 }
 
-const whereOf = (conditions: string[]) => (conditions.length ? `WHERE ${conditions.join(' AND ')}` : '');
+const whereOf = (conditions: string[]) =>
+  conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
 
 /** Without q: a price range → cheapest first; otherwise best-seller rank. */
 function orderBy(filter: ProductFilterValues): string {
@@ -67,7 +93,11 @@ function orderBy(filter: ProductFilterValues): string {
   return 'p.best_seller_rank ASC NULLS LAST, p.id';
 }
 
-export function searchProducts(pool: Queryable, filter: ProductFilterValues, { offset, limit }: Window) {
+export function searchProducts(
+  pool: Queryable,
+  filter: ProductFilterValues,
+  { offset, limit }: Window,
+) {
   const params = new SqlParams();
   const where = whereOf(otherConditions(filter, params));
   return queryRows<ProductRecord>(
@@ -111,9 +141,29 @@ export async function titleSearchPage(
   if (counted) {
     if (rows[0] || window.offset === 0) return { rows: page, total: rows[0]?.matchTotal ?? 0 };
     const countParams = new SqlParams();
-    return { rows: page, ...(await countUpTo(pool, `products p ${whereOf(conditions(filter, countParams))}`, countParams.values)) };
+    return {
+      rows: page,
+      ...(await countUpTo(
+        pool,
+        `products p ${whereOf(conditions(filter, countParams))}`,
+        countParams.values,
+      )),
+    };
   }
-  if (filters.length === 0) return { rows: page, total: Math.round(Math.min(matchedTermDocuments(match), match.documents)), exact: false };
+  if (filters.length === 0)
+    return {
+      rows: page,
+      total: Math.round(Math.min(matchedTermDocuments(match), match.documents)),
+      exact: false,
+    };
   const estimateParams = new SqlParams();
-  return { rows: page, total: await estimatedRows(pool, `products p ${whereOf(conditions(filter, estimateParams))}`, estimateParams.values), exact: false };
+  return {
+    rows: page,
+    total: await estimatedRows(
+      pool,
+      `products p ${whereOf(conditions(filter, estimateParams))}`,
+      estimateParams.values,
+    ),
+    exact: false,
+  };
 }

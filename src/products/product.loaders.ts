@@ -5,12 +5,21 @@ import { defineLoader } from '../graphql/context.ts';
 import { keyedRead, queryByKeys, queryRows } from '../platform/database/sql.ts';
 import { PRODUCT_COLUMNS, PRODUCTS_WITH_STORE, type ProductRecord } from './product.sql.ts';
 
-const PRODUCTS_BY_ID = keyedRead('p.id', 'int', (keys) => `SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCTS_WITH_STORE} WHERE ${keys}`);
+const PRODUCTS_BY_ID = keyedRead(
+  'p.id',
+  'int',
+  (keys) => `SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCTS_WITH_STORE} WHERE ${keys}`,
+);
 
 export const productById = defineLoader(
   (ctx) =>
     new DataLoader<number, ProductRecord | null>(async (ids) => {
-      const rows = await queryByKeys<ProductRecord>(ctx.services.db.read, PRODUCTS_BY_ID, ids, 'products-by-id');
+      const rows = await queryByKeys<ProductRecord>(
+        ctx.services.db.read,
+        PRODUCTS_BY_ID,
+        ids,
+        'products-by-id',
+      );
       const byId = new Map(rows.map((r) => [r.id, r]));
       return ids.map((id) => byId.get(id) ?? null);
     }),

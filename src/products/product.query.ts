@@ -15,7 +15,11 @@ builder.queryField('product', (t) =>
       domain: t.arg.string({ required: true, validate: { schema: domainSchema } }),
       handle: t.arg.string({
         required: true,
-        validate: { type: 'string', minLength: [1, { message: 'must not be empty' }], maxLength: 255 },
+        validate: {
+          type: 'string',
+          minLength: [1, { message: 'must not be empty' }],
+          maxLength: 255,
+        },
       }),
     },
     resolve: async (_root, { domain, handle }, ctx) => {

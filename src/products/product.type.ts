@@ -11,14 +11,19 @@ import { rules } from '../access/field-rules.ts';
 
 export const ProductRef = builder.objectRef<ProductRecord>('Product');
 
-export const ProductConnection = builder.connectionObject({ type: ProductRef, name: 'ProductConnection' }, { name: 'ProductEdge' });
+export const ProductConnection = builder.connectionObject(
+  { type: ProductRef, name: 'ProductConnection' },
+  { name: 'ProductEdge' },
+);
 
 builder.node(ProductRef, {
   // a node(id) lookup of this type counts as a lookup in this bucket
   extensions: rules({ quota: 'productAppLookups' }),
-  description: 'A product of a store. Prices are in the product currency (USD when currency is absent).',
+  description:
+    'A product of a store. Prices are in the product currency (USD when currency is absent).',
   id: { resolve: (p) => p.id, parse: (id) => Number(id) },
-  loadMany: (ids, ctx) => Promise.all(ids.map((id) => (Number.isSafeInteger(id) ? productById(ctx).load(id) : null))),
+  loadMany: (ids, ctx) =>
+    Promise.all(ids.map((id) => (Number.isSafeInteger(id) ? productById(ctx).load(id) : null))),
   fields: (t) => ({
     domain: t.exposeString('domain'),
     handle: t.exposeString('handle'),
@@ -27,9 +32,15 @@ builder.node(ProductRef, {
     productType: t.exposeString('productType', { nullable: true }),
     price: t.exposeFloat('price'),
     compareAtPrice: t.exposeFloat('compareAtPrice', { nullable: true }),
-    currency: t.string({ description: 'ISO 4217; USD when the store did not state one.', resolve: (p) => p.currency ?? 'USD' }),
+    currency: t.string({
+      description: 'ISO 4217; USD when the store did not state one.',
+      resolve: (p) => p.currency ?? 'USD',
+    }),
     isBestSeller: t.exposeBoolean('isBestSeller'),
-    bestSellerRank: t.exposeInt('bestSellerRank', { nullable: true, description: "Position in the store's best-sellers, 1 = best." }),
+    bestSellerRank: t.exposeInt('bestSellerRank', {
+      nullable: true,
+      description: "Position in the store's best-sellers, 1 = best.",
+    }),
     available: t.exposeBoolean('available'),
     variantCount: t.exposeInt('variantCount'),
     imageUrl: t.exposeString('imageUrl', { nullable: true }),
@@ -39,7 +50,8 @@ builder.node(ProductRef, {
       type: StoreRef,
       resolve: async (p, _args, ctx) => {
         const store = await storeById(ctx).load(p.storeId);
-        if (!store) throw notFound(`The store of product ${p.handle} is gone.`, { domain: p.domain });
+        if (!store)
+          throw notFound(`The store of product ${p.handle} is gone.`, { domain: p.domain });
         return store;
       },
     }),
@@ -52,7 +64,9 @@ builder.objectField(StoreRef, 'products', (t) =>
     description: "The store's products: best-sellers first (by rank), then the rest.",
     args: {
       ...pageArgs,
-      isBestSeller: t.arg.boolean({ description: 'Only best-sellers (true) or only the others (false).' }),
+      isBestSeller: t.arg.boolean({
+        description: 'Only best-sellers (true) or only the others (false).',
+      }),
     },
     resolve: (store, args, ctx) => {
       const pages =

@@ -23,7 +23,10 @@ export function rollupJobs({ logger }: { logger: Logger }): JobFeature {
           try {
             // a catalog-wide aggregate outlasts the request-sized timeouts of the pool
             await client.query(`SET LOCAL statement_timeout = '15min'`);
-            const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [REFRESH_LOCK_KEY]);
+            const { rows } = await client.query<{ locked: boolean }>(
+              'SELECT pg_try_advisory_xact_lock($1) AS locked',
+              [REFRESH_LOCK_KEY],
+            );
             // another worker is computing them, or did while this job waited
             if (!rows[0]!.locked || (await rollupsFresherThan(client, ROLLUP_REFRESH_MINUTES))) {
               await client.query('ROLLBACK');
@@ -40,7 +43,12 @@ export function rollupJobs({ logger }: { logger: Logger }): JobFeature {
     },
     sweep: async (pool) => {
       if (await rollupsFresherThan(pool, ROLLUP_REFRESH_MINUTES)) return;
-      await enqueueJob(pool, REFRESH_ROLLUPS_TASK, {}, { jobKey: REFRESH_ROLLUPS_TASK, maxAttempts: 3 });
+      await enqueueJob(
+        pool,
+        REFRESH_ROLLUPS_TASK,
+        {},
+        { jobKey: REFRESH_ROLLUPS_TASK, maxAttempts: 3 },
+      );
     },
   };
 }

@@ -4,7 +4,15 @@
 // into store_facet_counts; with a filter the facets route runs the same statement live.
 import type { Queryable } from '../platform/database/sql.ts';
 
-export const FACETS = ['vertical', 'industry', 'category', 'countryCode', 'theme', 'tld', 'app'] as const;
+export const FACETS = [
+  'vertical',
+  'industry',
+  'category',
+  'countryCode',
+  'theme',
+  'tld',
+  'app',
+] as const;
 export type Facet = (typeof FACETS)[number];
 
 /**
@@ -48,6 +56,8 @@ export function facetCountsSql(where: string): string {
 /** Recomputes store_facet_counts over the listed stores, inside the rollups' transaction. */
 export async function buildStoreFacetCounts(client: Queryable, listed: string): Promise<number> {
   await client.query('DELETE FROM store_facet_counts');
-  const inserted = await client.query(`INSERT INTO store_facet_counts (facet, value, stores) ${facetCountsSql(`WHERE ${listed}`)}`);
+  const inserted = await client.query(
+    `INSERT INTO store_facet_counts (facet, value, stores) ${facetCountsSql(`WHERE ${listed}`)}`,
+  );
   return inserted.rowCount ?? 0;
 }

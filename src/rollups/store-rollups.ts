@@ -58,7 +58,8 @@ const SOURCE: Record<RollupDimension, string> = {
   industry: 'industry',
   category: 'category',
 };
-const groupingSet = (set: readonly RollupDimension[]) => `(${set.map((d) => SOURCE[d]).join(', ')})`;
+const groupingSet = (set: readonly RollupDimension[]) =>
+  `(${set.map((d) => SOURCE[d]).join(', ')})`;
 const dimensionsLabel = `concat_ws('+', ${ROLLUP_DIMENSIONS.map((d) => `CASE WHEN GROUPING(${SOURCE[d]}) = 0 THEN '${d}' END`).join(', ')})`;
 
 const BUILD = `
@@ -123,7 +124,9 @@ export async function buildStoreRollups(client: Queryable): Promise<RollupBuild>
   // JIT compiling this one statement costs more than it saves
   await client.query(`SET LOCAL work_mem = '256MB'`);
   await client.query('SET LOCAL jit = off');
-  const { rows } = await client.query<{ at: Date }>('SELECT clock_timestamp()::timestamptz(3) AS at');
+  const { rows } = await client.query<{ at: Date }>(
+    'SELECT clock_timestamp()::timestamptz(3) AS at',
+  );
   const refreshedAt = rows[0]!.at;
   await client.query('DELETE FROM store_rollups');
   const inserted = await client.query(BUILD);
@@ -161,5 +164,7 @@ export async function readFreshRollups<R extends object>(
     values,
   );
   if (!rows[0]?.__fresh) return null;
-  return rows.filter((row) => row.__id !== null).map(({ __fresh, __id, ...row }) => row as unknown as R);
+  return rows
+    .filter((row) => row.__id !== null)
+    .map(({ __fresh, __id, ...row }) => row as unknown as R);
 }

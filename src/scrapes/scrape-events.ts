@@ -9,10 +9,20 @@ import type { ScrapeRecord } from './scrape-record.ts';
 export const scrapeChannel = (id: string) => `scrapes:status:${id}`;
 export const RECENT_SCRAPES_CHANNEL = 'scrapes:recent';
 
-export async function publishScrape(pubsub: PubSub, logger: Logger, record: ScrapeRecord): Promise<void> {
+export async function publishScrape(
+  pubsub: PubSub,
+  logger: Logger,
+  record: ScrapeRecord,
+): Promise<void> {
   try {
-    await Promise.all([pubsub.publish(scrapeChannel(record.id), record), pubsub.publish(RECENT_SCRAPES_CHANNEL, record)]);
+    await Promise.all([
+      pubsub.publish(scrapeChannel(record.id), record),
+      pubsub.publish(RECENT_SCRAPES_CHANNEL, record),
+    ]);
   } catch (error) {
-    logger.warn({ err: error, scrapeId: record.id, status: record.status }, 'scrape status event not published');
+    logger.warn(
+      { err: error, scrapeId: record.id, status: record.status },
+      'scrape status event not published',
+    );
   }
 }

@@ -32,14 +32,21 @@ export function scrapeJobs(services: Services): JobFeature {
         reference: loadReferenceData(),
         clock,
         webhookMaxAttempts,
-        screenshots: createScreenshotter({ chromiumPath: config.CHROMIUM_PATH, egress, timeoutMs: config.EGRESS_TIMEOUT_MS }),
+        screenshots: createScreenshotter({
+          chromiumPath: config.CHROMIUM_PATH,
+          egress,
+          timeoutMs: config.EGRESS_TIMEOUT_MS,
+        }),
         screenshotUrl: (domain) => screenshotUrl(config, domain),
         discoverLinks: config.CATALOG_DISCOVER_LINKS,
       }),
       [DELIVER_WEBHOOK_TASK]: deliverWebhookTask({
         pool: services.db.pool,
         // in development a callback may be the local listener on loopback (npm run webhooks:listen)
-        egress: config.NODE_ENV !== 'development' ? egress : egressFromConfig(config, storefrontUserAgent(config), { loopbackAllowed: true }),
+        egress:
+          config.NODE_ENV !== 'development'
+            ? egress
+            : egressFromConfig(config, storefrontUserAgent(config), { loopbackAllowed: true }),
         signingSecret: config.WEBHOOK_SIGNING_SECRET,
         logger: log,
         clock,

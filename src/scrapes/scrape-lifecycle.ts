@@ -3,14 +3,26 @@
 // moves again, so a retried or duplicated job cannot undo an end), and the end writes the webhook
 // outbox row in the same transaction.
 import type { Queryable } from '../platform/jobs/job-queue.ts';
-import { SCRAPE_COLUMNS, STATUS_TTL_MS, toScrapeRecord, type ScrapeRecord } from './scrape-record.ts';
+import {
+  SCRAPE_COLUMNS,
+  STATUS_TTL_MS,
+  toScrapeRecord,
+  type ScrapeRecord,
+} from './scrape-record.ts';
 import { queueScrapeWebhook } from './webhooks/webhook-outbox.ts';
 
 const ACTIVE = `status IN ('queued', 'validating', 'scraping')`;
 
 /** Moves an unfinished request to validating or scraping; null when it has already ended. */
-export async function advanceScrape(db: Queryable, id: string, to: 'validating' | 'scraping', now: Date): Promise<ScrapeRecord | null> {
-  const { rows: [row] } = await db.query(
+export async function advanceScrape(
+  db: Queryable,
+  id: string,
+  to: 'validating' | 'scraping',
+  now: Date,
+): Promise<ScrapeRecord | null> {
+  const {
+    rows: [row],
+  } = await db.query(
     `UPDATE scrape_requests SET status = $2::scrape_status, started_at = COALESCE(started_at, $3), updated_at = $3
       WHERE id = $1 AND ${ACTIVE} RETURNING ${SCRAPE_COLUMNS}`,
     [id, to, now],
@@ -18,7 +30,9 @@ export async function advanceScrape(db: Queryable, id: string, to: 'validating' 
   return row ? toScrapeRecord(row) : null;
 }
 
-export type ScrapeOutcome = { status: 'done'; storeId: number } | { status: 'failed'; reason: string };
+export type ScrapeOutcome =
+  | { status: 'done'; storeId: number }
+  | { status: 'failed'; reason: string };
 
 /** Ends an unfinished request and queues its webhook; null when it had already ended. */
 export async function finishScrape(
@@ -28,7 +42,9 @@ export async function finishScrape(
   now: Date,
   webhookMaxAttempts: number,
 ): Promise<ScrapeRecord | null> {
-  const { rows: [row] } = await db.query(
+  const {
+    rows: [row],
+  } = await db.query(
     `UPDATE scrape_requests
         SET status = $2::scrape_status, failure_reason = $3, store_id = COALESCE($4, store_id),
             started_at = COALESCE(started_at, $5), finished_at = $5, expires_at = $6, updated_at = $5
@@ -47,7 +63,12 @@ export async function finishScrape(
   if (record.callbackUrl) {
     await queueScrapeWebhook(
       db,
-      { ...record, status: outcome.status, finishedAt: record.finishedAt!, callbackUrl: record.callbackUrl },
+      {
+        ...record,
+        status: outcome.status,
+        finishedAt: record.finishedAt!,
+        callbackUrl: record.callbackUrl,
+      },
       webhookMaxAttempts,
     );
   }

@@ -66,13 +66,22 @@ export function toScrapeRecord(row: ScrapeRow): ScrapeRecord {
   };
 }
 
-export async function selectScrapes(db: Queryable, whereSql: string, params: unknown[]): Promise<ScrapeRecord[]> {
-  const { rows } = await db.query<ScrapeRow>(`SELECT ${SCRAPE_COLUMNS} FROM scrape_requests WHERE ${whereSql}`, params);
+export async function selectScrapes(
+  db: Queryable,
+  whereSql: string,
+  params: unknown[],
+): Promise<ScrapeRecord[]> {
+  const { rows } = await db.query<ScrapeRow>(
+    `SELECT ${SCRAPE_COLUMNS} FROM scrape_requests WHERE ${whereSql}`,
+    params,
+  );
   return rows.map(toScrapeRecord);
 }
 
 /** Whether the record may still be shown at `now` (15 minutes after its end, then never again). */
 /** Whether a caller of this account (null: open-dev) may see the record: only its own account's requests. */
-export const isOwnedBy = (record: ScrapeRecord, accountId: number | null) => record.accountId === accountId;
+export const isOwnedBy = (record: ScrapeRecord, accountId: number | null) =>
+  record.accountId === accountId;
 
-export const isVisible = (record: ScrapeRecord, now: Date) => record.expiresAt === null || new Date(record.expiresAt) > now;
+export const isVisible = (record: ScrapeRecord, now: Date) =>
+  record.expiresAt === null || new Date(record.expiresAt) > now;

@@ -8,7 +8,14 @@ import { enqueueJob } from '../platform/jobs/job-queue.ts';
 import type { Services } from '../platform/services.ts';
 import { parseDomain } from '../stores/domain.ts';
 import { publishScrape } from './scrape-events.ts';
-import { FORCE_COOLDOWN_MS, isVisible, selectScrapes, toScrapeRecord, SCRAPE_COLUMNS, type ScrapeRecord } from './scrape-record.ts';
+import {
+  FORCE_COOLDOWN_MS,
+  isVisible,
+  selectScrapes,
+  toScrapeRecord,
+  SCRAPE_COLUMNS,
+  type ScrapeRecord,
+} from './scrape-record.ts';
 import { SCRAPE_MAX_ATTEMPTS, SCRAPE_TASK } from './scrape-task.ts';
 import { inTransaction } from '../platform/database/transaction.ts';
 
@@ -23,7 +30,9 @@ export interface ScrapeOrder {
   accountId?: number | null;
 }
 
-export type ScrapeOrderResult = { outcome: 'queued'; domain: string; scrape: ScrapeRecord } | { outcome: 'already_exists'; domain: string };
+export type ScrapeOrderResult =
+  | { outcome: 'queued'; domain: string; scrape: ScrapeRecord }
+  | { outcome: 'already_exists'; domain: string };
 
 /** States of a request whose job has not ended: a second order for the domain joins it. */
 const OPEN_STATES = ['queued', 'validating', 'scraping'];
@@ -31,8 +40,13 @@ const OPEN_STATES = ['queued', 'validating', 'scraping'];
 export const clockOf = (services: Services) => services.clock?.() ?? new Date();
 
 /** Validates a callbackUrl: HTTPS, no credentials, not an IP literal of a private range nor a loopback name; webhooks configured. */
-export function checkCallbackUrl(services: Services, value: string, parameter = 'callbackUrl'): string {
-  const invalid = (rule: string) => badRequest(`Invalid ${parameter}: ${rule}`, { parameter, rule });
+export function checkCallbackUrl(
+  services: Services,
+  value: string,
+  parameter = 'callbackUrl',
+): string {
+  const invalid = (rule: string) =>
+    badRequest(`Invalid ${parameter}: ${rule}`, { parameter, rule });
   let url: URL;
   try {
     url = new URL(value);
@@ -42,73 +56,120 @@ export function checkCallbackUrl(services: Services, value: string, parameter = 
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const verdict = checkAddress(host);
   // in development, the local listener (npm run webhooks:listen) on loopback, plain http allowed; never in production
-  const localListener = services.config.NODE_ENV === 'development' && (host === 'localhost' || (!verdict.allowed && verdict.range === 'loopback'));
-  if (url.protocol !== 'https:' && !(localListener && url.protocol === 'http:')) throw invalid('must be an https URL (HTTPS only)');
+  const localListener =
+    services.config.NODE_ENV === 'development' &&
+    (host === 'localhost' || (!verdict.allowed && verdict.range === 'loopback'));
+  if (url.protocol !== 'https:' && !(localListener && url.protocol === 'http:'))
+    throw invalid('must be an https URL (HTTPS only)');
   if (url.username || url.password) throw invalid('must not carry credentials');
   const overridden = services.config.EGRESS_OVERRIDES.has(host.toLowerCase());
-  if (!overridden && !localListener && /^[\d.]+$|:/.test(host) && !verdict.allowed) throw invalid('must not point at a private, loopback or link-local address');
+  if (!overridden && !localListener && /^[\d.]+$|:/.test(host) && !verdict.allowed)
+    throw invalid('must not point at a private, loopback or link-local address');
   // a name that means this machine by definition is refused here, before any DNS lookup
-  if (!overridden && !localListener && isLoopbackName(host)) throw invalid('must not name this machine (localhost, *.localhost)');
+  if (!overridden && !localListener && isLoopbackName(host))
+    throw invalid('must not name this machine (localhost, *.localhost)');
   if (!services.config.WEBHOOK_SIGNING_SECRET) {
-    throw invalid('webhooks are not configured on this server (WEBHOOK_SIGNING_SECRET); poll GET /v1/scrapes/{id} instead');
+    throw invalid(
+      'webhooks are not configured on this server (WEBHOOK_SIGNING_SECRET); poll GET /v1/scrapes/{id} instead',
+    );
   }
   return url.toString();
 }
 
-export async function orderScrape(services: Services, order: ScrapeOrder): Promise<ScrapeOrderResult> {
+export async function orderScrape(
+  services: Services,
+  order: ScrapeOrder,
+): Promise<ScrapeOrderResult> {
   const now = clockOf(services);
   let created = false;
-  const result = await inTransaction(services.db.pool, async (client): Promise<ScrapeOrderResult> => {
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`scrape-request:${order.domain}`]);
-    const { rows: [store] } = await client.query<{ id: number }>('SELECT id FROM stores WHERE domain = $1', [order.domain]);
-    if (store && !order.force) return { outcome: 'already_exists', domain: order.domain };
-    if (!order.force) {
-      // the same caller asking again while its scrape of the domain is under way gets that request, not a
-      // second job (another account's request stays invisible to this caller, so it gets its own)
-      const { rows: [open] } = await client.query(
-        `SELECT ${SCRAPE_COLUMNS} FROM scrape_requests
+  const result = await inTransaction(
+    services.db.pool,
+    async (client): Promise<ScrapeOrderResult> => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `scrape-request:${order.domain}`,
+      ]);
+      const {
+        rows: [store],
+      } = await client.query<{ id: number }>('SELECT id FROM stores WHERE domain = $1', [
+        order.domain,
+      ]);
+      if (store && !order.force) return { outcome: 'already_exists', domain: order.domain };
+      if (!order.force) {
+        // the same caller asking again while its scrape of the domain is under way gets that request, not a
+        // second job (another account's request stays invisible to this caller, so it gets its own)
+        const {
+          rows: [open],
+        } = await client.query(
+          `SELECT ${SCRAPE_COLUMNS} FROM scrape_requests
           WHERE domain = $1 AND account_id IS NOT DISTINCT FROM $2 AND status::text = ANY($3) ORDER BY created_at DESC LIMIT 1`,
-        [order.domain, order.accountId ?? null, OPEN_STATES],
-      );
-      if (open) return { outcome: 'queued', domain: order.domain, scrape: toScrapeRecord(open) };
-    }
-    if (order.force) {
-      const { rows: [last] } = await client.query<{ created_at: Date }>(
-        'SELECT created_at FROM scrape_requests WHERE domain = $1 ORDER BY created_at DESC LIMIT 1',
-        [order.domain],
-      );
-      const wait = last ? last.created_at.getTime() + FORCE_COOLDOWN_MS - now.getTime() : 0;
-      if (wait > 0) {
-        const retryAfter = Math.ceil(wait / 1000);
-        throw new ApiError(
-          'rate_limited',
-          `${order.domain} was scraped or requested less than ${FORCE_COOLDOWN_MS / 60_000} minutes ago; a forced re-scrape may follow in ${retryAfter} s.`,
-          { domain: order.domain, cooldownSeconds: FORCE_COOLDOWN_MS / 1000, retryAfter },
-          retryAfter,
+          [order.domain, order.accountId ?? null, OPEN_STATES],
         );
+        if (open) return { outcome: 'queued', domain: order.domain, scrape: toScrapeRecord(open) };
       }
-    }
-    const { rows: [row] } = await client.query(
-      `INSERT INTO scrape_requests (id, domain, store_id, force, callback_url, account_id, created_at, updated_at)
+      if (order.force) {
+        const {
+          rows: [last],
+        } = await client.query<{ created_at: Date }>(
+          'SELECT created_at FROM scrape_requests WHERE domain = $1 ORDER BY created_at DESC LIMIT 1',
+          [order.domain],
+        );
+        const wait = last ? last.created_at.getTime() + FORCE_COOLDOWN_MS - now.getTime() : 0;
+        if (wait > 0) {
+          const retryAfter = Math.ceil(wait / 1000);
+          throw new ApiError(
+            'rate_limited',
+            `${order.domain} was scraped or requested less than ${FORCE_COOLDOWN_MS / 60_000} minutes ago; a forced re-scrape may follow in ${retryAfter} s.`,
+            { domain: order.domain, cooldownSeconds: FORCE_COOLDOWN_MS / 1000, retryAfter },
+            retryAfter,
+          );
+        }
+      }
+      const {
+        rows: [row],
+      } = await client.query(
+        `INSERT INTO scrape_requests (id, domain, store_id, force, callback_url, account_id, created_at, updated_at)
        VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $6) RETURNING ${SCRAPE_COLUMNS}`,
-      [order.domain, store?.id ?? null, order.force, order.callbackUrl ?? null, order.accountId ?? null, now],
-    );
-    const scrape = toScrapeRecord(row);
-    await enqueueJob(client, SCRAPE_TASK, { requestId: scrape.id }, { jobKey: `scrape:${scrape.id}`, maxAttempts: SCRAPE_MAX_ATTEMPTS });
-    created = true;
-    return { outcome: 'queued', domain: order.domain, scrape };
-  });
-  if (created && result.outcome === 'queued') await publishScrape(services.pubsub, services.logger, result.scrape);
+        [
+          order.domain,
+          store?.id ?? null,
+          order.force,
+          order.callbackUrl ?? null,
+          order.accountId ?? null,
+          now,
+        ],
+      );
+      const scrape = toScrapeRecord(row);
+      await enqueueJob(
+        client,
+        SCRAPE_TASK,
+        { requestId: scrape.id },
+        { jobKey: `scrape:${scrape.id}`, maxAttempts: SCRAPE_MAX_ATTEMPTS },
+      );
+      created = true;
+      return { outcome: 'queued', domain: order.domain, scrape };
+    },
+  );
+  if (created && result.outcome === 'queued')
+    await publishScrape(services.pubsub, services.logger, result.scrape);
   return result;
 }
 
 export type BulkItem =
   | ({ url: string } & ScrapeOrderResult)
   | { url: string; outcome: 'duplicate'; domain: string }
-  | { url: string; outcome: 'rejected'; domain: string | null; error: { code: string; message: string } };
+  | {
+      url: string;
+      outcome: 'rejected';
+      domain: string | null;
+      error: { code: string; message: string };
+    };
 
 /** Each URL as its own request (in order); one URL's refusal never stops the others. */
-export async function orderScrapes(services: Services, urls: readonly string[], options: Omit<ScrapeOrder, 'domain'>): Promise<BulkItem[]> {
+export async function orderScrapes(
+  services: Services,
+  urls: readonly string[],
+  options: Omit<ScrapeOrder, 'domain'>,
+): Promise<BulkItem[]> {
   if (urls.length === 0 || urls.length > BULK_MAX_URLS) {
     const rule = `must hold 1 to ${BULK_MAX_URLS} URLs`;
     throw badRequest(`Invalid urls: ${rule}`, { parameter: 'urls', rule });
@@ -118,7 +179,12 @@ export async function orderScrapes(services: Services, urls: readonly string[], 
   for (const url of urls) {
     const parsed = parseDomain(url);
     if (!parsed.ok) {
-      items.push({ url, outcome: 'rejected', domain: null, error: { code: 'bad_request', message: `Invalid URL: ${parsed.rule}` } });
+      items.push({
+        url,
+        outcome: 'rejected',
+        domain: null,
+        error: { code: 'bad_request', message: `Invalid URL: ${parsed.rule}` },
+      });
       continue;
     }
     if (seen.has(parsed.domain)) {
@@ -130,7 +196,12 @@ export async function orderScrapes(services: Services, urls: readonly string[], 
       items.push({ url, ...(await orderScrape(services, { ...options, domain: parsed.domain })) });
     } catch (error) {
       if (!(error instanceof ApiError) || error.code === 'internal') throw error;
-      items.push({ url, outcome: 'rejected', domain: parsed.domain, error: { code: error.code, message: error.message } });
+      items.push({
+        url,
+        outcome: 'rejected',
+        domain: parsed.domain,
+        error: { code: error.code, message: error.message },
+      });
     }
   }
   return items;
@@ -140,17 +211,32 @@ export async function orderScrapes(services: Services, urls: readonly string[], 
  * The request `id` if `accountId` owns it (null: open-dev requests, seen by open-dev callers only).
  * Another account's request is not_found, the same answer as an id that never existed.
  */
-export async function findScrape(services: Services, id: string, accountId: number | null): Promise<ScrapeRecord> {
-  const missing = () => notFound(`No scrape request ${id}: it never existed, or ended more than 15 minutes ago.`, { id });
+export async function findScrape(
+  services: Services,
+  id: string,
+  accountId: number | null,
+): Promise<ScrapeRecord> {
+  const missing = () =>
+    notFound(`No scrape request ${id}: it never existed, or ended more than 15 minutes ago.`, {
+      id,
+    });
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw missing();
-  const [record] = await selectScrapes(services.db.pool, 'id = $1 AND account_id IS NOT DISTINCT FROM $2', [id, accountId]);
+  const [record] = await selectScrapes(
+    services.db.pool,
+    'id = $1 AND account_id IS NOT DISTINCT FROM $2',
+    [id, accountId],
+  );
   if (!record || !isVisible(record, clockOf(services))) throw missing();
   return record;
 }
 
 /** The newest requests still within their lifetime, newest first. */
 /** The caller's account's newest requests still within their lifetime (open-dev: open-dev requests only). */
-export async function recentScrapes(services: Services, limit: number, accountId: number | null): Promise<ScrapeRecord[]> {
+export async function recentScrapes(
+  services: Services,
+  limit: number,
+  accountId: number | null,
+): Promise<ScrapeRecord[]> {
   return selectScrapes(
     services.db.pool,
     '(expires_at IS NULL OR expires_at > $1) AND account_id IS NOT DISTINCT FROM $3 ORDER BY created_at DESC LIMIT $2',

@@ -18,7 +18,11 @@ export interface ScrapeSweepDeps {
 }
 
 export async function sweepScrapes(pool: pg.Pool, deps: ScrapeSweepDeps): Promise<void> {
-  const { rows: stranded } = await pool.query<{ id: string; attempts: number | null; last_error: string | null }>(
+  const { rows: stranded } = await pool.query<{
+    id: string;
+    attempts: number | null;
+    last_error: string | null;
+  }>(
     `SELECT r.id::text, j.attempts, j.last_error
        FROM scrape_requests r
        LEFT JOIN ${JOB_SCHEMA}.jobs j ON j.key = 'scrape:' || r.id::text
@@ -26,13 +30,24 @@ export async function sweepScrapes(pool: pg.Pool, deps: ScrapeSweepDeps): Promis
         AND (j.id IS NULL OR (j.locked_at IS NULL AND j.attempts >= j.max_attempts))`,
   );
   for (const request of stranded) {
-    const lastError = request.last_error ? `; last error: ${request.last_error.split('\n')[0]!.slice(0, 200)}` : '';
+    const lastError = request.last_error
+      ? `; last error: ${request.last_error.split('\n')[0]!.slice(0, 200)}`
+      : '';
     const reason = `the scrape stopped after ${request.attempts ?? 0} attempts${lastError}`;
     const record = await inTransaction(pool, (client) =>
-      finishScrape(client, request.id, { status: 'failed', reason }, deps.clock(), deps.webhookMaxAttempts),
+      finishScrape(
+        client,
+        request.id,
+        { status: 'failed', reason },
+        deps.clock(),
+        deps.webhookMaxAttempts,
+      ),
     );
     if (record) {
-      deps.logger.warn({ scrapeId: record.id, reason }, 'failed a scrape request whose job can no longer run');
+      deps.logger.warn(
+        { scrapeId: record.id, reason },
+        'failed a scrape request whose job can no longer run',
+      );
       await publishScrape(deps.pubsub, deps.logger, record);
     }
   }

@@ -13,8 +13,17 @@ import type { PubSub } from '../platform/pubsub/pubsub.ts';
 import type { ReferenceData } from '../seed/reference-data.ts';
 import { writeObservation } from '../storefront/catalog-writer.ts';
 import { writeLegacySummary } from '../storefront/legacy-summary.ts';
-import { recordFailure, recordSuccess, type ObservationFailure } from '../storefront/observation-record.ts';
-import { createStorefrontReader, observeStorefront, validateStorefront, type StorefrontObservation } from '../storefront/read-storefront.ts';
+import {
+  recordFailure,
+  recordSuccess,
+  type ObservationFailure,
+} from '../storefront/observation-record.ts';
+import {
+  createStorefrontReader,
+  observeStorefront,
+  validateStorefront,
+  type StorefrontObservation,
+} from '../storefront/read-storefront.ts';
 import type { StorefrontClient } from '../storefront/storefront-client.ts';
 import { StorefrontFailure } from '../storefront/storefront-failure.ts';
 import { saveScreenshot } from './screenshot/screenshot-store.ts';
@@ -53,17 +62,31 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
     return record;
   };
   /** Ends the request; a failure is also a failed observation of the domain (a catalog store backs off, or vanishes). */
-  const finish = async (id: string, outcome: ScrapeOutcome, observed?: { domain: string; startedAt: Date; failure: ObservationFailure }) =>
+  const finish = async (
+    id: string,
+    outcome: ScrapeOutcome,
+    observed?: { domain: string; startedAt: Date; failure: ObservationFailure },
+  ) =>
     publish(
       await inTransaction(deps.pool, async (client) => {
         const now = deps.clock();
         if (observed) {
-          const { rows: [store] } = await client.query<{ id: number }>('SELECT id FROM stores WHERE domain = $1 FOR UPDATE', [observed.domain]);
-          await recordFailure(client, { storeId: store?.id ?? null, domain: observed.domain }, observed.failure, {
-            trigger: 'scrape',
-            startedAt: observed.startedAt,
-            now,
-          });
+          const {
+            rows: [store],
+          } = await client.query<{ id: number }>(
+            'SELECT id FROM stores WHERE domain = $1 FOR UPDATE',
+            [observed.domain],
+          );
+          await recordFailure(
+            client,
+            { storeId: store?.id ?? null, domain: observed.domain },
+            observed.failure,
+            {
+              trigger: 'scrape',
+              startedAt: observed.startedAt,
+              now,
+            },
+          );
         }
         return finishScrape(client, id, outcome, now, deps.webhookMaxAttempts);
       }),
@@ -73,35 +96,76 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
     const { requestId } = Payload.parse(payload);
     const log = deps.logger.child({ scrapeId: requestId, attempt: helpers.job.attempts });
     const startedAt = deps.clock();
-    const validating = await publish(await advanceScrape(deps.pool, requestId, 'validating', startedAt));
+    const validating = await publish(
+      await advanceScrape(deps.pool, requestId, 'validating', startedAt),
+    );
     if (!validating) return; // ended already: a duplicate or late job
     try {
-      const reader = await createStorefrontReader(deps.storefronts, deps.pool, deps.reference.vocabulary.dropshipPhrases);
+      const reader = await createStorefrontReader(
+        deps.storefronts,
+        deps.pool,
+        deps.reference.vocabulary.dropshipPhrases,
+      );
       const storefront = await validateStorefront(reader, validating.domain);
-      if (!(await publish(await advanceScrape(deps.pool, requestId, 'scraping', deps.clock())))) return;
+      if (!(await publish(await advanceScrape(deps.pool, requestId, 'scraping', deps.clock()))))
+        return;
       const observation = await observeStorefront(reader, storefront);
       const screenshot = await deps.screenshots.capture(observation.domain, log);
-      const legacyId = await writeLegacySummary(deps, observation, screenshot ? deps.screenshotUrl(observation.domain) : null);
+      const legacyId = await writeLegacySummary(
+        deps,
+        observation,
+        screenshot ? deps.screenshotUrl(observation.domain) : null,
+      );
       await ensureMonthPartitions(deps.pool, deps.clock());
       const done = await inTransaction(deps.pool, async (client) => {
         const now = deps.clock();
-        const written = await writeObservation(client, observation, { now, reference: deps.reference, legacyId });
-        await recordSuccess(client, written, observation, { trigger: 'scrape', startedAt, now, discoverLinks: deps.discoverLinks });
+        const written = await writeObservation(client, observation, {
+          now,
+          reference: deps.reference,
+          legacyId,
+        });
+        await recordSuccess(client, written, observation, {
+          trigger: 'scrape',
+          startedAt,
+          now,
+          discoverLinks: deps.discoverLinks,
+        });
         if (screenshot) await saveScreenshot(client, written.storeId, screenshot, now);
-        return finishScrape(client, requestId, { status: 'done', storeId: written.storeId }, now, deps.webhookMaxAttempts);
+        return finishScrape(
+          client,
+          requestId,
+          { status: 'done', storeId: written.storeId },
+          now,
+          deps.webhookMaxAttempts,
+        );
       });
       await publish(done);
-      log.info({ domain: observation.domain, products: observation.products.length, apps: observation.apps.length }, 'scrape done');
+      log.info(
+        {
+          domain: observation.domain,
+          products: observation.products.length,
+          apps: observation.apps.length,
+        },
+        'scrape done',
+      );
     } catch (error) {
       if (error instanceof StorefrontFailure) {
         log.info({ reason: error.message }, 'scrape failed');
-        await finish(requestId, { status: 'failed', reason: error.message }, { domain: validating.domain, startedAt, failure: error });
+        await finish(
+          requestId,
+          { status: 'failed', reason: error.message },
+          { domain: validating.domain, startedAt, failure: error },
+        );
         return;
       }
       if (helpers.job.attempts >= helpers.job.max_attempts) {
         log.error({ err: error }, 'scrape failed on its last attempt');
         const reason = `internal error after ${helpers.job.attempts} attempts; try again later`;
-        await finish(requestId, { status: 'failed', reason }, { domain: validating.domain, startedAt, failure: { kind: 'internal', message: reason } });
+        await finish(
+          requestId,
+          { status: 'failed', reason },
+          { domain: validating.domain, startedAt, failure: { kind: 'internal', message: reason } },
+        );
         return;
       }
       throw error;

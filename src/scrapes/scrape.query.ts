@@ -27,7 +27,8 @@ const ScrapeStatusEnum = builder.enumType('ScrapeStatus', {
 });
 
 export const ScrapeRequestRef = builder.objectRef<ScrapeRecord>('ScrapeRequest').implement({
-  description: 'An on-demand scrape of one store. Readable until 15 minutes after it ends (expiresAt).',
+  description:
+    'An on-demand scrape of one store. Readable until 15 minutes after it ends (expiresAt).',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The request id (a UUID).' }),
     domain: t.exposeString('domain'),
@@ -37,14 +38,23 @@ export const ScrapeRequestRef = builder.objectRef<ScrapeRecord>('ScrapeRequest')
     failureReason: t.exposeString('failureReason', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true, description: 'When validation began.' }),
+    startedAt: t.expose('startedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When validation began.',
+    }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'After this the record is gone (not_found).' }),
+    expiresAt: t.expose('expiresAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'After this the record is gone (not_found).',
+    }),
   }),
 });
 
 const OrderOutcomeEnum = builder.enumType('ScrapeOrderOutcome', {
-  description: 'queued: a job was created (HTTP 202). already_exists: the store is in the catalog and force was not true; no job.',
+  description:
+    'queued: a job was created (HTTP 202). already_exists: the store is in the catalog and force was not true; no job.',
   values: ['queued', 'already_exists'] as const,
 });
 
@@ -52,36 +62,53 @@ const ScrapeOrderRef = builder.objectRef<ScrapeOrderResult>('ScrapeOrder').imple
   fields: (t) => ({
     outcome: t.field({ type: OrderOutcomeEnum, resolve: (r) => r.outcome }),
     domain: t.exposeString('domain', { description: 'The canonical domain.' }),
-    scrape: t.field({ type: ScrapeRequestRef, nullable: true, resolve: (r) => (r.outcome === 'queued' ? r.scrape : null) }),
+    scrape: t.field({
+      type: ScrapeRequestRef,
+      nullable: true,
+      resolve: (r) => (r.outcome === 'queued' ? r.scrape : null),
+    }),
   }),
 });
 
 const BulkOutcomeEnum = builder.enumType('BulkScrapeOutcome', {
-  description: 'queued and already_exists as for one request; duplicate: the same domain earlier in the list; rejected: see error.',
+  description:
+    'queued and already_exists as for one request; duplicate: the same domain earlier in the list; rejected: see error.',
   values: ['queued', 'already_exists', 'duplicate', 'rejected'] as const,
 });
 
-const BulkErrorRef = builder.objectRef<{ code: string; message: string }>('BulkScrapeError').implement({
-  fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
-});
+const BulkErrorRef = builder
+  .objectRef<{ code: string; message: string }>('BulkScrapeError')
+  .implement({
+    fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
+  });
 
 const BulkItemRef = builder.objectRef<BulkItem>('BulkScrapeItem').implement({
   fields: (t) => ({
     url: t.exposeString('url', { description: 'The URL as given.' }),
     domain: t.string({ nullable: true, resolve: (i) => i.domain }),
     outcome: t.field({ type: BulkOutcomeEnum, resolve: (i) => i.outcome }),
-    scrape: t.field({ type: ScrapeRequestRef, nullable: true, resolve: (i) => (i.outcome === 'queued' ? i.scrape : null) }),
-    error: t.field({ type: BulkErrorRef, nullable: true, resolve: (i) => (i.outcome === 'rejected' ? i.error : null) }),
+    scrape: t.field({
+      type: ScrapeRequestRef,
+      nullable: true,
+      resolve: (i) => (i.outcome === 'queued' ? i.scrape : null),
+    }),
+    error: t.field({
+      type: BulkErrorRef,
+      nullable: true,
+      resolve: (i) => (i.outcome === 'rejected' ? i.error : null),
+    }),
   }),
 });
 
-const CALLBACK_URL = 'HTTPS URL that receives scrape.done or scrape.failed once, signed per Standard Webhooks.';
+const CALLBACK_URL =
+  'HTTPS URL that receives scrape.done or scrape.failed once, signed per Standard Webhooks.';
 
 builder.mutationField('requestScrape', (t) =>
   t.field({
     extensions: rules({ quota: 'scrapeRequests' }),
     type: ScrapeOrderRef,
-    description: 'Queue a scrape of a store missing from the catalog, or (force) refresh a known one; a forced re-scrape within 5 minutes is rate_limited.',
+    description:
+      'Queue a scrape of a store missing from the catalog, or (force) refresh a known one; a forced re-scrape within 5 minutes is rate_limited.',
     args: {
       domain: t.arg.string({ required: true, validate: { schema: domainSchema } }),
       force: t.arg.boolean({ defaultValue: false }),
@@ -120,7 +147,8 @@ builder.queryField('scrapeRequest', (t) =>
   t.field({
     type: ScrapeRequestRef,
     nullable: true,
-    description: 'One scrape request by id, of the caller\'s own account; not_found 15 minutes after it ended.',
+    description:
+      "One scrape request by id, of the caller's own account; not_found 15 minutes after it ended.",
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => findScrape(ctx.services, String(id), ctx.accountId),
   }),
@@ -129,7 +157,8 @@ builder.queryField('scrapeRequest', (t) =>
 builder.queryField('recentScrapes', (t) =>
   t.field({
     type: [ScrapeRequestRef],
-    description: "The caller's account's newest scrape requests still within their lifetime, newest first (dashboards).",
+    description:
+      "The caller's account's newest scrape requests still within their lifetime, newest first (dashboards).",
     args: { limit: t.arg.int({ defaultValue: 20, validate: { min: 1, max: RECENT_SCRAPES_MAX } }) },
     resolve: (_root, { limit }, ctx) => recentScrapes(ctx.services, limit ?? 20, ctx.accountId),
   }),
@@ -143,7 +172,9 @@ builder.subscriptionType({ description: 'Live events: scrape request status.' })
  */
 async function* followScrape(ctx: GraphqlContext, id: string): AsyncGenerator<ScrapeRecord> {
   // subscribe before reading, so a change between the read and the subscription is not lost
-  const updates = ctx.services.pubsub.asyncIterableIterator<ScrapeRecord>(scrapeChannel(id)) as unknown as AsyncIterableIterator<ScrapeRecord>;
+  const updates = ctx.services.pubsub.asyncIterableIterator<ScrapeRecord>(
+    scrapeChannel(id),
+  ) as unknown as AsyncIterableIterator<ScrapeRecord>;
   try {
     let current = await findScrape(ctx.services, id, ctx.accountId);
     yield current;
@@ -151,7 +182,11 @@ async function* followScrape(ctx: GraphqlContext, id: string): AsyncGenerator<Sc
     const reread = async () => [await findScrape(ctx.services, id, ctx.accountId)];
     for await (const update of withRechecks(updates, ctx.services.pubsub, reread)) {
       // an older event arriving late, or one already seen (a recheck repeats the current state)
-      if (update.updatedAt < current.updatedAt || (update.updatedAt === current.updatedAt && update.status === current.status)) continue;
+      if (
+        update.updatedAt < current.updatedAt ||
+        (update.updatedAt === current.updatedAt && update.status === current.status)
+      )
+        continue;
       current = update;
       yield current;
       if (isFinished(current.status)) return;
@@ -167,16 +202,25 @@ async function* followScrape(ctx: GraphqlContext, id: string): AsyncGenerator<Sc
  * read again and those not yet seen in their latest state are sent.
  */
 async function* ownScrapeEvents(ctx: GraphqlContext): AsyncGenerator<ScrapeRecord> {
-  const events = ctx.services.pubsub.asyncIterableIterator<ScrapeRecord>(RECENT_SCRAPES_CHANNEL) as unknown as AsyncIterableIterator<ScrapeRecord>;
+  const events = ctx.services.pubsub.asyncIterableIterator<ScrapeRecord>(
+    RECENT_SCRAPES_CHANNEL,
+  ) as unknown as AsyncIterableIterator<ScrapeRecord>;
   const since = new Date().toISOString();
   const seen = new Map<string, ScrapeRecord>();
   const reread = async () =>
-    (await recentScrapes(ctx.services, RECENT_SCRAPES_MAX, ctx.accountId)).filter((r) => r.updatedAt >= since).reverse();
+    (await recentScrapes(ctx.services, RECENT_SCRAPES_MAX, ctx.accountId))
+      .filter((r) => r.updatedAt >= since)
+      .reverse();
   try {
     for await (const record of withRechecks(events, ctx.services.pubsub, reread)) {
       const last = seen.get(record.id);
       if (!isOwnedBy(record, ctx.accountId)) continue;
-      if (last && (record.updatedAt < last.updatedAt || (record.updatedAt === last.updatedAt && record.status === last.status))) continue;
+      if (
+        last &&
+        (record.updatedAt < last.updatedAt ||
+          (record.updatedAt === last.updatedAt && record.status === last.status))
+      )
+        continue;
       seen.delete(record.id);
       seen.set(record.id, record);
       // a dashboard's stream lives for hours: remember only the most recently changed requests
@@ -191,7 +235,8 @@ async function* ownScrapeEvents(ctx: GraphqlContext): AsyncGenerator<ScrapeRecor
 builder.subscriptionField('scrapeStatus', (t) =>
   t.field({
     type: ScrapeRequestRef,
-    description: 'The status of one scrape request: its current state first, then each change until done or failed.',
+    description:
+      'The status of one scrape request: its current state first, then each change until done or failed.',
     args: { id: t.arg.id({ required: true }) },
     subscribe: (_root, { id }, ctx) => followScrape(ctx, String(id)),
     resolve: (record) => record,
@@ -201,7 +246,8 @@ builder.subscriptionField('scrapeStatus', (t) =>
 builder.subscriptionField('recentScrapes', (t) =>
   t.field({
     type: ScrapeRequestRef,
-    description: "Every status change of the caller's account's scrape requests, as it happens (dashboards).",
+    description:
+      "Every status change of the caller's account's scrape requests, as it happens (dashboards).",
     subscribe: (_root, _args, ctx) => ownScrapeEvents(ctx),
     resolve: (record) => record,
   }),

@@ -23,12 +23,14 @@ export const TERMS_REFRESH_MS = 60_000;
 export function trigramsOf(word: string): string[] {
   const chars = [' ', ' ', ...word, ' '];
   const trigrams = new Set<string>();
-  for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars[i]! + chars[i + 1]! + chars[i + 2]!);
+  for (let i = 0; i + 3 <= chars.length; i++)
+    trigrams.add(chars[i]! + chars[i + 1]! + chars[i + 2]!);
   return [...trigrams];
 }
 
 /** pg_trgm's similarity: shared trigrams over all trigrams of either word */
-const similarity = (shared: number, trigramsA: number, trigramsB: number) => shared / (trigramsA + trigramsB - shared);
+const similarity = (shared: number, trigramsA: number, trigramsB: number) =>
+  shared / (trigramsA + trigramsB - shared);
 
 /** pg_trgm's similarity(a, b) of two words. */
 export function trigramSimilarity(a: string, b: string): number {
@@ -71,9 +73,14 @@ export class TrigramIndex {
     const scored = touched.map((id) => {
       const shared = this.shared[id]!;
       this.shared[id] = 0;
-      return { term: this.terms[id]!, similarity: similarity(shared, trigrams.length, this.trigramCounts[id]!) };
+      return {
+        term: this.terms[id]!,
+        similarity: similarity(shared, trigrams.length, this.trigramCounts[id]!),
+      };
     });
-    scored.sort((a, b) => b.similarity - a.similarity || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+    scored.sort(
+      (a, b) => b.similarity - a.similarity || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0),
+    );
     return scored.slice(0, limit).map((s) => s.term);
   }
 }
@@ -87,8 +94,14 @@ interface Loaded {
 /** what each database's vocabularies hold, by pool (a test's, a replica router's) and table */
 const loadedByPool = new WeakMap<Queryable, Map<string, Loaded>>();
 
-async function readTerms(pool: Queryable, table: string, countColumn: string): Promise<TrigramIndex> {
-  const { rows } = await pool.query<{ term: string }>(`SELECT term FROM ${table} WHERE ${countColumn} > 0`);
+async function readTerms(
+  pool: Queryable,
+  table: string,
+  countColumn: string,
+): Promise<TrigramIndex> {
+  const { rows } = await pool.query<{ term: string }>(
+    `SELECT term FROM ${table} WHERE ${countColumn} > 0`,
+  );
   return new TrigramIndex(rows.map((row) => row.term));
 }
 
@@ -110,7 +123,12 @@ function entryOf(pool: Queryable, table: string): Loaded {
   return entry;
 }
 
-function load(pool: Queryable, table: string, countColumn: string, entry: Loaded): Promise<TrigramIndex> {
+function load(
+  pool: Queryable,
+  table: string,
+  countColumn: string,
+  entry: Loaded,
+): Promise<TrigramIndex> {
   entry.loading ??= readTerms(pool, table, countColumn)
     .then((index) => {
       entry.index = index;
@@ -128,7 +146,11 @@ function load(pool: Queryable, table: string, countColumn: string, entry: Loaded
  * background on a call TERMS_REFRESH_MS after the last read, the current one answering meanwhile.
  * A failed background read keeps the current index and is tried again on a later call.
  */
-export async function termIndex(pool: Queryable, table: string, countColumn: string): Promise<TrigramIndex> {
+export async function termIndex(
+  pool: Queryable,
+  table: string,
+  countColumn: string,
+): Promise<TrigramIndex> {
   const entry = entryOf(pool, table);
   if (!entry.index) return load(pool, table, countColumn, entry);
   if (Date.now() - entry.loadedAt >= TERMS_REFRESH_MS && !entry.loading) {

@@ -71,16 +71,23 @@ const MAX_WALK = 200_000;
 const WALK_ENTRIES_PER_HOLDER = 10;
 
 /** Every term any word matched. */
-export const matchedTerms = (match: TextMatch): string[] => [...new Set(match.words.flatMap((w) => w.terms.map((t) => t.term)))];
+export const matchedTerms = (match: TextMatch): string[] => [
+  ...new Set(match.words.flatMap((w) => w.terms.map((t) => t.term))),
+];
 
 /** Documents holding the matched terms, by the vocabulary's counts (an upper bound: a document may hold several). */
 export const matchedTermDocuments = (match: TextMatch): number =>
   match.words.reduce((sum, w) => sum + w.terms.reduce((s, t) => s + t.documents, 0), 0);
 
-export const isNarrow = (match: TextMatch) => matchedTermDocuments(match) <= NARROW_SEARCH_DOCUMENTS;
+export const isNarrow = (match: TextMatch) =>
+  matchedTermDocuments(match) <= NARROW_SEARCH_DOCUMENTS;
 
 /** `alias.search_terms` holds one of the matched terms. */
-export const holdsMatchedTerms = (alias: string, match: TextMatch, params: SqlParams): string | null => {
+export const holdsMatchedTerms = (
+  alias: string,
+  match: TextMatch,
+  params: SqlParams,
+): string | null => {
   const terms = matchedTerms(match);
   return terms.length ? `${alias}.search_terms && ${params.add(terms)}::text[]` : null;
 };
@@ -105,12 +112,29 @@ function termGroups(words: readonly WordMatches[], roundRobin: boolean): TermGro
     for (const t of w.terms) byQuality.set(t.quality, [...(byQuality.get(t.quality) ?? []), t]);
     return [...byQuality.values()].flatMap((terms): TermGroup[] => {
       if (roundRobin && terms.length >= 2 && terms.length <= MAX_DISTINCT_TERMS) {
-        return terms.map((t) => ({ terms: [t.term], documents: t.documents, distinct: true, like: null }));
+        return terms.map((t) => ({
+          terms: [t.term],
+          documents: t.documents,
+          distinct: true,
+          like: null,
+        }));
       }
       const kind = terms[0]!.kind;
       const many = terms.length > MAX_DISTINCT_TERMS;
-      const like = many && kind === 'prefix' ? `% ${w.word}%` : many && kind === 'infix' ? `%${w.word}%` : null;
-      return [{ terms: terms.map((t) => t.term), documents: terms.reduce((sum, t) => sum + t.documents, 0), distinct: false, like }];
+      const like =
+        many && kind === 'prefix'
+          ? `% ${w.word}%`
+          : many && kind === 'infix'
+            ? `%${w.word}%`
+            : null;
+      return [
+        {
+          terms: terms.map((t) => t.term),
+          documents: terms.reduce((sum, t) => sum + t.documents, 0),
+          distinct: false,
+          like,
+        },
+      ];
     });
   });
 }
@@ -137,7 +161,11 @@ export interface RelevancePageOptions {
  * the same unless they match more words, which the last source covers, so nothing below a group's
  * `depth` first can reach the page.
  */
-export function relevancePage(table: SearchTable, match: TextMatch, options: RelevancePageOptions): { text: string; counted: boolean } {
+export function relevancePage(
+  table: SearchTable,
+  match: TextMatch,
+  options: RelevancePageOptions,
+): { text: string; counted: boolean } {
   const { params, filters, exact, depth } = options;
   const a = table.alias;
   let k: string | null = null;
@@ -145,7 +173,8 @@ export function relevancePage(table: SearchTable, match: TextMatch, options: Rel
   const groups = termGroups(match.words, table.roundRobin);
   const distinct = new Set(groups.filter((g) => g.distinct).flatMap((g) => g.terms));
   const narrow = isNarrow(match);
-  const conditions = (condition: string) => [condition, ...(table.listed ? [table.listed] : []), ...filters].join(' AND ');
+  const conditions = (condition: string) =>
+    [condition, ...(table.listed ? [table.listed] : []), ...filters].join(' AND ');
   /** the documents meeting `condition`: all of them, or the `depth` first read whole (bitmap) or walked in order */
   const source = (condition: string, read: 'all' | 'whole' | 'walk') => {
     const select = `SELECT ${a}.id FROM ${table.table} ${a} WHERE ${conditions(condition)}`;
@@ -159,13 +188,21 @@ export function relevancePage(table: SearchTable, match: TextMatch, options: Rel
   const sources: string[] = [];
   if (narrow) {
     const holds = holdsMatchedTerms(a, match, params);
-    sources.push(source(`(${[...exact.map((e) => e.condition), ...(holds ? [holds] : [])].join(' OR ') || 'false'})`, 'all'));
+    sources.push(
+      source(
+        `(${[...exact.map((e) => e.condition), ...(holds ? [holds] : [])].join(' OR ') || 'false'})`,
+        'all',
+      ),
+    );
   } else {
     for (const e of exact) sources.push(source(e.condition, e.many ? 'walk' : 'all'));
     for (const g of groups) {
       const holds = `${a}.search_terms && ${params.add(g.terms)}::text[]`;
       const walkLength = (depth * match.documents) / Math.max(1, g.documents);
-      if (g.documents <= NARROW_SEARCH_DOCUMENTS || walkLength > Math.min(MAX_WALK, WALK_ENTRIES_PER_HOLDER * g.documents)) {
+      if (
+        g.documents <= NARROW_SEARCH_DOCUMENTS ||
+        walkLength > Math.min(MAX_WALK, WALK_ENTRIES_PER_HOLDER * g.documents)
+      ) {
         sources.push(source(holds, 'whole'));
         continue;
       }
@@ -175,13 +212,27 @@ export function relevancePage(table: SearchTable, match: TextMatch, options: Rel
         : holds;
       sources.push(filters.length ? source(check, 'walk') : indexWalk(check));
     }
-    const rarest = Math.min(...matched.map((w) => w.terms.reduce((sum, t) => sum + t.documents, 0)));
+    const rarest = Math.min(
+      ...matched.map((w) => w.terms.reduce((sum, t) => sum + t.documents, 0)),
+    );
     if (matched.length >= 2 && rarest <= NARROW_SEARCH_DOCUMENTS) {
-      sources.push(source(matched.map((w) => `${a}.search_terms && ${params.add(w.terms.map((t) => t.term))}::text[]`).join(' AND '), 'whole'));
+      sources.push(
+        source(
+          matched
+            .map((w) => `${a}.search_terms && ${params.add(w.terms.map((t) => t.term))}::text[]`)
+            .join(' AND '),
+          'whole',
+        ),
+      );
     }
   }
   const scored = matched.flatMap((w, word) =>
-    w.terms.map((t) => ({ term: t.term, word, score: w.weight * t.quality, distinct: distinct.has(t.term) })),
+    w.terms.map((t) => ({
+      term: t.term,
+      word,
+      score: w.weight * t.quality,
+      distinct: distinct.has(t.term),
+    })),
   );
   const bonus = exact.map((e) => `CASE WHEN ${e.condition} THEN ${e.bonus} ELSE 0 END`);
   return {

@@ -65,7 +65,8 @@ export async function matchWords(
     const w = params.add(word);
     const last = i === words.length - 1;
     const length = [...word].length;
-    const found = (kind: string, from: string) => `(SELECT ${i} AS word, v.term, v.${count} AS documents, '${kind}' AS kind ${from})`;
+    const found = (kind: string, from: string) =>
+      `(SELECT ${i} AS word, v.term, v.${count} AS documents, '${kind}' AS kind ${from})`;
     // the candidates' counts as they are now (a term may have lost its last document since the index
     // was read), each by primary key: a range of one term, as the exact branch, which the trigram
     // index cannot serve (it serves `= ANY` too, and the planner may take it)
@@ -88,7 +89,14 @@ export async function matchWords(
              ORDER BY v.${count} DESC LIMIT ${MAX_PREFIX_TERMS}`,
           )
         : null,
-      allowedEdits(word) > 0 ? nearBranch(index.nearest(word, NEAREST_TERMS + 1).filter((term) => term !== word).slice(0, NEAREST_TERMS)) : null,
+      allowedEdits(word) > 0
+        ? nearBranch(
+            index
+              .nearest(word, NEAREST_TERMS + 1)
+              .filter((term) => term !== word)
+              .slice(0, NEAREST_TERMS),
+          )
+        : null,
       length >= MIN_INFIX_LENGTH
         ? found(
             'infix',
@@ -98,7 +106,13 @@ export async function matchWords(
         : null,
     ].filter((branch): branch is string => branch !== null);
   });
-  const rows = await queryRows<{ word: number; term: string; documents: number; kind: string; total: number }>(
+  const rows = await queryRows<{
+    word: number;
+    term: string;
+    documents: number;
+    kind: string;
+    total: number;
+  }>(
     pool,
     `SELECT m.*, (SELECT greatest(reltuples, 0)::float8 FROM pg_class WHERE oid = '${vocabulary.documentsTable}'::regclass) AS total
        FROM (${branches.join(' UNION ALL ')}) m`,
@@ -114,16 +128,26 @@ export async function matchWords(
         const match = classify(word, row.term, row.kind);
         if (!match) continue;
         const previous = best.get(row.term);
-        if (!previous || previous.quality < match.quality) best.set(row.term, { ...match, term: row.term, documents: row.documents });
+        if (!previous || previous.quality < match.quality)
+          best.set(row.term, { ...match, term: row.term, documents: row.documents });
       }
-      const terms = [...best.values()].sort((a, b) => b.quality - a.quality || b.documents - a.documents || (a.term < b.term ? -1 : 1));
-      const matching = Math.min(documents, terms.reduce((sum, t) => sum + t.documents, 0));
+      const terms = [...best.values()].sort(
+        (a, b) => b.quality - a.quality || b.documents - a.documents || (a.term < b.term ? -1 : 1),
+      );
+      const matching = Math.min(
+        documents,
+        terms.reduce((sum, t) => sum + t.documents, 0),
+      );
       return { word, terms, weight: Math.log(1 + documents / (1 + matching)) };
     }),
   };
 }
 
-function classify(word: string, term: string, kind: string): Pick<TermMatch, 'kind' | 'quality'> | null {
+function classify(
+  word: string,
+  term: string,
+  kind: string,
+): Pick<TermMatch, 'kind' | 'quality'> | null {
   if (kind === 'exact') return { kind: 'exact', quality: QUALITY.exact };
   if (kind === 'prefix') return { kind: 'prefix', quality: QUALITY.prefix };
   if (kind === 'infix') return { kind: 'infix', quality: QUALITY.infix };

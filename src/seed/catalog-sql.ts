@@ -5,7 +5,10 @@ import type { IdCounters } from './catalog-tables.ts';
 import type { Sampler } from './reference-data.ts';
 
 /** Inserts or refreshes the apps of data/apps.json; returns the id of each slug. */
-export async function upsertApps(client: pg.PoolClient, sampler: Sampler): Promise<Map<string, number>> {
+export async function upsertApps(
+  client: pg.PoolClient,
+  sampler: Sampler,
+): Promise<Map<string, number>> {
   const apps = sampler.data.apps.map((a) => ({
     slug: a.slug,
     name: a.name,
@@ -34,7 +37,9 @@ export async function upsertApps(client: pg.PoolClient, sampler: Sampler): Promi
 }
 
 /** The first free id of stores, products and change records (the seed writes ids itself). */
-export async function nextIds(client: pg.PoolClient): Promise<IdCounters & { nextStoreId: number }> {
+export async function nextIds(
+  client: pg.PoolClient,
+): Promise<IdCounters & { nextStoreId: number }> {
   const { rows } = await client.query<{ store: number; product: number; change: number }>(`
     SELECT (SELECT COALESCE(max(id), 0) + 1 FROM stores) AS store,
            (SELECT COALESCE(max(id), 0) + 1 FROM products) AS product,

@@ -1,7 +1,13 @@
 // The catalog tables the seed writes, their COPY column lists, and how a generated store becomes
 // rows of each. Ids of products and change records are handed out here, in generation order, so
 // the same seed gives the same ids.
-import { BinaryCopyBuffer, postgresDate, putFieldCount, putInt2Field, putInt4Field } from './copy-binary.ts';
+import {
+  BinaryCopyBuffer,
+  postgresDate,
+  putFieldCount,
+  putInt2Field,
+  putInt4Field,
+} from './copy-binary.ts';
 import { bool, CopyBuffer, copyText, NULL, numberOrNull, textOrNull } from './copy-text.ts';
 import type { SeedContext } from './seed-context.ts';
 import type { SeededStore } from './seeded-types.ts';
@@ -12,26 +18,88 @@ const SNAPSHOT_ROW_BYTES = 2 + 6 * 8 + 6;
 
 export const CATALOG_COLUMNS = {
   stores: [
-    'id', 'domain', 'name', 'legacy_id', 'country_code', 'currency', 'industry', 'vertical', 'category',
-    'theme_name', 'product_count', 'best_seller_count', 'app_count', 'median_price_usd', 'social_followers',
-    'dropship_signals', 'monthly_visits', 'revenue_low_usd', 'revenue_high_usd', 'conversion_low_pct',
-    'conversion_high_pct', 'average_order_value_usd', 'ad_spend_usd', 'is_dropshipper', 'dropshipper_score',
-    'service_rating', 'service_grade', 'visits_change_pct', 'revenue_change_pct', 'first_seen_at',
-    'last_scraped_at', 'updated_at',
+    'id',
+    'domain',
+    'name',
+    'legacy_id',
+    'country_code',
+    'currency',
+    'industry',
+    'vertical',
+    'category',
+    'theme_name',
+    'product_count',
+    'best_seller_count',
+    'app_count',
+    'median_price_usd',
+    'social_followers',
+    'dropship_signals',
+    'monthly_visits',
+    'revenue_low_usd',
+    'revenue_high_usd',
+    'conversion_low_pct',
+    'conversion_high_pct',
+    'average_order_value_usd',
+    'ad_spend_usd',
+    'is_dropshipper',
+    'dropshipper_score',
+    'service_rating',
+    'service_grade',
+    'visits_change_pct',
+    'revenue_change_pct',
+    'first_seen_at',
+    'last_scraped_at',
+    'updated_at',
   ],
   products: [
-    'id', 'store_id', 'handle', 'title', 'vendor', 'product_type', 'price', 'compare_at_price', 'currency',
-    'is_best_seller', 'best_seller_rank', 'available', 'variant_count', 'image_url', 'published_at', 'updated_at',
+    'id',
+    'store_id',
+    'handle',
+    'title',
+    'vendor',
+    'product_type',
+    'price',
+    'compare_at_price',
+    'currency',
+    'is_best_seller',
+    'best_seller_rank',
+    'available',
+    'variant_count',
+    'image_url',
+    'published_at',
+    'updated_at',
   ],
   store_apps: ['store_id', 'app_id', 'first_seen_at', 'last_seen_at'],
   store_daily_snapshots: [
-    'store_id', 'day', 'monthly_visits', 'revenue_low_usd', 'revenue_high_usd', 'service_rating', 'product_count',
+    'store_id',
+    'day',
+    'monthly_visits',
+    'revenue_low_usd',
+    'revenue_high_usd',
+    'service_rating',
+    'product_count',
   ],
   traffic_monthly: [
-    'store_id', 'month', 'visits', 'organic_pct', 'paid_pct', 'social_pct', 'direct_pct', 'referral_pct', 'source',
+    'store_id',
+    'month',
+    'visits',
+    'organic_pct',
+    'paid_pct',
+    'social_pct',
+    'direct_pct',
+    'referral_pct',
+    'source',
   ],
   change_records: [
-    'id', 'store_id', 'entity', 'change_type', 'subject', 'summary', 'old_value', 'new_value', 'change_pct',
+    'id',
+    'store_id',
+    'entity',
+    'change_type',
+    'subject',
+    'summary',
+    'old_value',
+    'new_value',
+    'change_pct',
     'detected_at',
   ],
   legacy_store_summaries: ['domain', 'legacy_id', 'doc', 'updated_at'],
@@ -55,7 +123,9 @@ export interface IdCounters {
 /** One chunk of stores as COPY data per table: binary for the two big numeric tables, text elsewhere. */
 export class CatalogChunk {
   readonly tables: {
-    [T in CatalogTable]: T extends 'store_daily_snapshots' | 'traffic_monthly' ? BinaryCopyBuffer : CopyBuffer;
+    [T in CatalogTable]: T extends 'store_daily_snapshots' | 'traffic_monthly'
+      ? BinaryCopyBuffer
+      : CopyBuffer;
   };
   private readonly historyDays: number[];
   private readonly trafficMonths: Map<string, number>;
@@ -85,26 +155,65 @@ export class CatalogChunk {
     const lastSeen = s.lastScrapedAt;
     t.stores.row(
       [
-        id, copyText(s.domain), copyText(s.name), s.legacyId, s.countryCode, s.currency, copyText(s.industry),
-        copyText(s.vertical), copyText(s.category), copyText(s.themeName), s.productCount, s.bestSellerCount,
-        s.appCount, s.medianPriceUsd, s.socialFollowers, s.dropshipSignals, s.monthlyVisits, s.revenueLowUsd,
-        s.revenueHighUsd, s.conversionLowPct, s.conversionHighPct, numberOrNull(s.averageOrderValueUsd),
-        s.adSpendUsd, bool(s.isDropshipper), s.dropshipperScore, s.serviceRating, s.serviceGrade,
-        numberOrNull(s.visitsChangePct), numberOrNull(s.revenueChangePct), s.firstSeenAt, lastSeen, lastSeen,
+        id,
+        copyText(s.domain),
+        copyText(s.name),
+        s.legacyId,
+        s.countryCode,
+        s.currency,
+        copyText(s.industry),
+        copyText(s.vertical),
+        copyText(s.category),
+        copyText(s.themeName),
+        s.productCount,
+        s.bestSellerCount,
+        s.appCount,
+        s.medianPriceUsd,
+        s.socialFollowers,
+        s.dropshipSignals,
+        s.monthlyVisits,
+        s.revenueLowUsd,
+        s.revenueHighUsd,
+        s.conversionLowPct,
+        s.conversionHighPct,
+        numberOrNull(s.averageOrderValueUsd),
+        s.adSpendUsd,
+        bool(s.isDropshipper),
+        s.dropshipperScore,
+        s.serviceRating,
+        s.serviceGrade,
+        numberOrNull(s.visitsChangePct),
+        numberOrNull(s.revenueChangePct),
+        s.firstSeenAt,
+        lastSeen,
+        lastSeen,
       ].join('\t'),
     );
     const vendor = copyText(s.name);
     for (const p of seeded.products) {
       t.products.row(
         [
-          this.ids.nextProductId++, id, copyText(p.handle), copyText(p.title), vendor, copyText(p.productType),
-          p.price.toFixed(2), p.compareAtPrice === null ? NULL : p.compareAtPrice.toFixed(2), p.currency ?? NULL,
-          bool(p.bestSellerRank !== null), numberOrNull(p.bestSellerRank), bool(p.available), p.variantCount,
-          copyText(p.imageUrl), p.publishedAt, lastSeen,
+          this.ids.nextProductId++,
+          id,
+          copyText(p.handle),
+          copyText(p.title),
+          vendor,
+          copyText(p.productType),
+          p.price.toFixed(2),
+          p.compareAtPrice === null ? NULL : p.compareAtPrice.toFixed(2),
+          p.currency ?? NULL,
+          bool(p.bestSellerRank !== null),
+          numberOrNull(p.bestSellerRank),
+          bool(p.available),
+          p.variantCount,
+          copyText(p.imageUrl),
+          p.publishedAt,
+          lastSeen,
         ].join('\t'),
       );
     }
-    for (const i of seeded.installs) t.store_apps.row(`${id}\t${i.appId}\t${i.firstSeenAt}\t${lastSeen}`);
+    for (const i of seeded.installs)
+      t.store_apps.row(`${id}\t${i.appId}\t${i.firstSeenAt}\t${lastSeen}`);
     // the daily history is most of the data: its rows go straight into the buffer
     const h = seeded.history;
     const days = h.visits.length;
@@ -140,8 +249,16 @@ export class CatalogChunk {
     for (const c of seeded.changes) {
       t.change_records.row(
         [
-          this.ids.nextChangeId++, id, c.entity, c.changeType, textOrNull(c.subject), copyText(c.summary),
-          textOrNull(c.oldValue), textOrNull(c.newValue), numberOrNull(c.changePct), c.detectedAt,
+          this.ids.nextChangeId++,
+          id,
+          c.entity,
+          c.changeType,
+          textOrNull(c.subject),
+          copyText(c.summary),
+          textOrNull(c.oldValue),
+          textOrNull(c.newValue),
+          numberOrNull(c.changePct),
+          c.detectedAt,
         ].join('\t'),
       );
     }

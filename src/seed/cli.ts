@@ -56,12 +56,14 @@ function parseCli() {
   }
   const integer = (name: string, raw: string | undefined, min: number) => {
     const n = Number(raw);
-    if (raw === undefined || !Number.isInteger(n) || n < min) fail(`--${name} must be an integer >= ${min}`);
+    if (raw === undefined || !Number.isInteger(n) || n < min)
+      fail(`--${name} must be an integer >= ${min}`);
     return n;
   };
   if (values.append && values.reset) fail('--append and --reset exclude each other');
   const rebuild = values['rebuild-indexes'] ?? 'auto';
-  if (rebuild !== 'auto' && rebuild !== 'always' && rebuild !== 'never') fail('--rebuild-indexes must be auto, always or never');
+  if (rebuild !== 'auto' && rebuild !== 'always' && rebuild !== 'never')
+    fail('--rebuild-indexes must be auto, always or never');
   const mode: SeedMode = values.reset ? 'reset' : values.append ? 'append' : 'refuse-if-not-empty';
   return {
     stores: integer('stores', values.stores, 1),
@@ -69,7 +71,10 @@ function parseCli() {
     databaseUrl: values['database-url'],
     mode,
     rebuildIndexes: rebuild,
-    chunkSize: values['chunk-size'] === undefined ? undefined : integer('chunk-size', values['chunk-size'], 1),
+    chunkSize:
+      values['chunk-size'] === undefined
+        ? undefined
+        : integer('chunk-size', values['chunk-size'], 1),
     json: values.json,
   } as const;
 }
@@ -94,7 +99,9 @@ function printReport(report: SeedReport, target: string): void {
     `seeded ${thousands(report.stores)} stores (ids ${report.firstStoreId}-${report.lastStoreId}, seed ${report.seed}, ${report.mode}) into ${target} in ${seconds(t.total)}`,
     `  load ${seconds(t.load)}, indexes ${report.rebuiltIndexes ? seconds(t.indexes) : 'kept in place'}, finish ${seconds(t.finish)}, analyze ${seconds(t.analyze)}, rollups ${seconds(t.rollups)}`,
     '  rows written:',
-    ...Object.entries(report.rows).map(([table, n]) => `    ${table.padEnd(24)} ${thousands(n).padStart(14)}`),
+    ...Object.entries(report.rows).map(
+      ([table, n]) => `    ${table.padEnd(24)} ${thousands(n).padStart(14)}`,
+    ),
     `  legacy summaries: ${thousands(report.legacySummaries.written)} -> ${report.legacySummaries.target}`,
     `  database size: ${formatBytes(report.databaseBytes)}`,
   ];
@@ -106,7 +113,10 @@ async function main(): Promise<number> {
   const args = parseCli();
   let config;
   try {
-    config = loadConfig({ ...process.env, ...(args.databaseUrl ? { DATABASE_URL: args.databaseUrl } : {}) });
+    config = loadConfig({
+      ...process.env,
+      ...(args.databaseUrl ? { DATABASE_URL: args.databaseUrl } : {}),
+    });
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
@@ -128,7 +138,11 @@ async function main(): Promise<number> {
   }
   const legacy = await openLegacyStore({ config, pool: structured.database.pool, logger });
   const bar = new cliProgress.SingleBar(
-    { format: '{phase} [{bar}] {percentage}% | {value}/{total} stores | {duration_formatted} (ETA {eta_formatted})', hideCursor: true },
+    {
+      format:
+        '{phase} [{bar}] {percentage}% | {value}/{total} stores | {duration_formatted} (ETA {eta_formatted})',
+      hideCursor: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   bar.start(args.stores, 0, { phase: 'loading' });

@@ -5,13 +5,17 @@ const NEEDS_ESCAPE = /[\\\t\n\r]/;
 
 export function copyText(value: string): string {
   if (!NEEDS_ESCAPE.test(value)) return value;
-  return value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+  return value.replace(/[\\\t\n\r]/g, (c) =>
+    c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
+  );
 }
 
 export const NULL = '\\N';
 
-export const textOrNull = (value: string | null): string => (value === null ? NULL : copyText(value));
-export const numberOrNull = (value: number | null): string => (value === null ? NULL : String(value));
+export const textOrNull = (value: string | null): string =>
+  value === null ? NULL : copyText(value);
+export const numberOrNull = (value: number | null): string =>
+  value === null ? NULL : String(value);
 export const bool = (value: boolean): string => (value ? 't' : 'f');
 
 /** Collects rows of one table into pieces of about `pieceSize` characters, ready to write to COPY. */

@@ -80,9 +80,15 @@ export function generateStore(ctx: SeedContext, id: number): SeededStore {
   const productCount = catalog.products.length;
   const appetite = clamp(0.6 + 0.2 * logVisits, 0.6, 2.2) * (0.4 + 1.6 * care);
   const stack = generateInstalls(rng, ctx, timeline, dropshipping, appetite);
-  const dropshipSignals = dropshipping ? rng.pick(DROPSHIP_SIGNAL_COUNTS) : rng.chance(0.06) ? 1 : 0;
+  const dropshipSignals = dropshipping
+    ? rng.pick(DROPSHIP_SIGNAL_COUNTS)
+    : rng.chance(0.06)
+      ? 1
+      : 0;
   const presence = clamp(0.5 + 0.12 * logVisits, 0.5, 1.3) * (0.6 + 0.8 * care);
-  const socialHandle = rng.chance(0.5) ? core : `${core}${rng.pick(['shop', 'official', 'co', 'store'])}`;
+  const socialHandle = rng.chance(0.5)
+    ? core
+    : `${core}${rng.pick(['shop', 'official', 'co', 'store'])}`;
   const socials: Record<string, string | null> = {};
   let socialProfiles = 0;
   for (const { network, chance, url } of SOCIAL_NETWORKS) {
@@ -93,10 +99,15 @@ export function generateStore(ctx: SeedContext, id: number): SeededStore {
   const socialFollowers =
     socialProfiles === 0
       ? 0
-      : Math.min(INT32_MAX, Math.round(trueVisits * rng.logNormal(0.3, 0.9) * (0.6 + 0.2 * socialProfiles)));
+      : Math.min(
+          INT32_MAX,
+          Math.round(trueVisits * rng.logNormal(0.3, 0.9) * (0.6 + 0.2 * socialProfiles)),
+        );
   const emails: string[] = [];
-  if (rng.chance(0.75 + 0.25 * care)) emails.push(`${rng.pick(['hello', 'support', 'info', 'contact', 'care'])}@${domain}`);
-  if (emails.length > 0 && rng.chance(0.2)) emails.push(`${rng.pick(['orders', 'wholesale', 'press'])}@${domain}`);
+  if (rng.chance(0.75 + 0.25 * care))
+    emails.push(`${rng.pick(['hello', 'support', 'info', 'contact', 'care'])}@${domain}`);
+  if (emails.length > 0 && rng.chance(0.2))
+    emails.push(`${rng.pick(['orders', 'wholesale', 'press'])}@${domain}`);
   const phones =
     (country.code === 'US' || country.code === 'CA') && rng.chance(0.3)
       ? [`+1 ${rng.pick(US_AREA_CODES)}-555-01${String(rng.int(0, 99)).padStart(2, '0')}`]
@@ -107,21 +118,22 @@ export function generateStore(ctx: SeedContext, id: number): SeededStore {
   const mix = covered ? trafficMix(rng, dropshipping) : null;
 
   // the models, applied to the observations
-  const { monthlyVisits, revenue, adSpendUsd, dropshipper, rating, ratingInputs } = applyStoreModels({
-    productCount,
-    appCount: stack.installs.length,
-    dropshippingAppCount: stack.dropshippingAppCount,
-    dropshipTextSignals: dropshipSignals,
-    hasReviewsApp: stack.apps.some((app) => app.isReviews),
-    hasSupportApp: stack.apps.some((app) => app.isSupport),
-    hasContactEmail: emails.length > 0,
-    socialProfiles,
-    socialFollowers,
-    medianPriceUsd: catalog.medianPriceUsd,
-    vertical: vertical.name,
-    thirdPartyVisits,
-    paidTrafficPct: mix ? mix.paidPct : null,
-  });
+  const { monthlyVisits, revenue, adSpendUsd, dropshipper, rating, ratingInputs } =
+    applyStoreModels({
+      productCount,
+      appCount: stack.installs.length,
+      dropshippingAppCount: stack.dropshippingAppCount,
+      dropshipTextSignals: dropshipSignals,
+      hasReviewsApp: stack.apps.some((app) => app.isReviews),
+      hasSupportApp: stack.apps.some((app) => app.isSupport),
+      hasContactEmail: emails.length > 0,
+      socialProfiles,
+      socialFollowers,
+      medianPriceUsd: catalog.medianPriceUsd,
+      vertical: vertical.name,
+      thirdPartyVisits,
+      paidTrafficPct: mix ? mix.paidPct : null,
+    });
 
   // history ending at the current values, and movers 30 days apart
   const trend = trendSlope(rng);
@@ -139,7 +151,9 @@ export function generateStore(ctx: SeedContext, id: number): SeededStore {
   const visitsChangePct = percentChange(history.visits[monthAgo]!, monthlyVisits);
   const revenueChangePct = percentChange(history.revenueHigh[monthAgo]!, revenue.high);
   const traffic =
-    thirdPartyVisits === null || mix === null ? null : trafficSeries(rng, ctx.months, thirdPartyVisits, trend, mix);
+    thirdPartyVisits === null || mix === null
+      ? null
+      : trafficSeries(rng, ctx.months, thirdPartyVisits, trend, mix);
 
   const changes: SeededChange[] = [...catalog.changes, ...stack.changes];
   const themeName = rng.chance(0.3) ? 'Dawn' : rng.pick(vocabulary.themes);
@@ -173,7 +187,9 @@ export function generateStore(ctx: SeedContext, id: number): SeededStore {
   }
 
   // like a MongoDB ObjectId: creation seconds, random bytes, then the store id (unique)
-  const legacyId = `${Math.floor(timeline.firstSeenMs / 1000).toString(16).padStart(8, '0')}${rng.hex8()}${id.toString(16).padStart(8, '0')}`;
+  const legacyId = `${Math.floor(timeline.firstSeenMs / 1000)
+    .toString(16)
+    .padStart(8, '0')}${rng.hex8()}${id.toString(16).padStart(8, '0')}`;
   const legacy: CanonicalSummary = {
     domain,
     legacyId,

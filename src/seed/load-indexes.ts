@@ -27,7 +27,12 @@ export async function dropLoadIndexes(
   tables: readonly string[],
   keepPrimaryKeysOf: readonly string[],
 ): Promise<SavedDefinition[]> {
-  const { rows: constraints } = await client.query<{ table: string; name: string; def: string; contype: string }>(
+  const { rows: constraints } = await client.query<{
+    table: string;
+    name: string;
+    def: string;
+    contype: string;
+  }>(
     `SELECT c.conrelid::regclass::text AS table, quote_ident(c.conname) AS name,
             pg_get_constraintdef(c.oid) AS def, c.contype
        FROM pg_constraint c
@@ -46,15 +51,22 @@ export async function dropLoadIndexes(
       ORDER BY i.indrelid::regclass::text, i.indexrelid::regclass::text`,
     [tables],
   );
-  const constraint = (kind: SavedDefinition['kind'], c: (typeof constraints)[number]): SavedDefinition => ({
+  const constraint = (
+    kind: SavedDefinition['kind'],
+    c: (typeof constraints)[number],
+  ): SavedDefinition => ({
     kind,
     table: c.table,
     name: c.name,
     create: `ALTER TABLE ${c.table} ADD CONSTRAINT ${c.name} ${c.def}`,
     drop: `ALTER TABLE ${c.table} DROP CONSTRAINT ${c.name}`,
   });
-  const foreignKeys = constraints.filter((c) => c.contype === 'f').map((c) => constraint('foreign_key', c));
-  const primaryKeys = constraints.filter((c) => c.contype === 'p').map((c) => constraint('primary_key', c));
+  const foreignKeys = constraints
+    .filter((c) => c.contype === 'f')
+    .map((c) => constraint('foreign_key', c));
+  const primaryKeys = constraints
+    .filter((c) => c.contype === 'p')
+    .map((c) => constraint('primary_key', c));
   const plainIndexes = indexes.map(
     (i): SavedDefinition => ({
       kind: 'index',

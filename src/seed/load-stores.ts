@@ -6,7 +6,12 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { LegacyStore, LegacySummary } from '../legacy/port.ts';
-import { CATALOG_COLUMNS, CatalogChunk, type CatalogTable, type IdCounters } from './catalog-tables.ts';
+import {
+  CATALOG_COLUMNS,
+  CatalogChunk,
+  type CatalogTable,
+  type IdCounters,
+} from './catalog-tables.ts';
 import { generateStore } from './generate-store.ts';
 import type { SeedContext } from './seed-context.ts';
 
@@ -102,7 +107,9 @@ async function copyInto(
   pieces: readonly (string | Buffer)[],
 ): Promise<void> {
   const stream = client.query(
-    copyFrom(`COPY ${table} (${CATALOG_COLUMNS[table].join(', ')}) FROM STDIN WITH (FORMAT ${format})`),
+    copyFrom(
+      `COPY ${table} (${CATALOG_COLUMNS[table].join(', ')}) FROM STDIN WITH (FORMAT ${format})`,
+    ),
   );
   await pipeline(Readable.from(pieces), stream);
 }

@@ -12,7 +12,16 @@ import type { Vocabulary } from './reference-data.ts';
  */
 export const SYNTHETIC_TLD = 'example';
 export const DOMAIN_ENDINGS = [
-  '.com', '.co', '.shop', '.store', '-shop', '-store', '.net', '-co', '-official', '-hq',
+  '.com',
+  '.co',
+  '.shop',
+  '.store',
+  '-shop',
+  '-store',
+  '.net',
+  '-co',
+  '-official',
+  '-hq',
 ].map((ending) => `${ending}.${SYNTHETIC_TLD}`);
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
@@ -30,7 +39,9 @@ export interface BrandNamer {
  * A fixed stride permutes ids over (prefix, suffix, ending) so neighbouring ids look unrelated;
  * past the capacity, a tier number joins the core ("northwind2.shop.example").
  */
-export function createBrandNamer(vocabulary: Pick<Vocabulary, 'brandPrefixes' | 'brandSuffixes'>): BrandNamer {
+export function createBrandNamer(
+  vocabulary: Pick<Vocabulary, 'brandPrefixes' | 'brandSuffixes'>,
+): BrandNamer {
   const prefixes = vocabulary.brandPrefixes;
   const suffixes = vocabulary.brandSuffixes;
   const capacity = prefixes.length * suffixes.length * DOMAIN_ENDINGS.length;
@@ -44,7 +55,8 @@ export function createBrandNamer(vocabulary: Pick<Vocabulary, 'brandPrefixes' | 
       const slot = ((index % capacity) * stride) % capacity;
       const ending = DOMAIN_ENDINGS[slot % DOMAIN_ENDINGS.length]!;
       const pair = Math.floor(slot / DOMAIN_ENDINGS.length);
-      const core = prefixes[pair % prefixes.length]! + suffixes[Math.floor(pair / prefixes.length)]!;
+      const core =
+        prefixes[pair % prefixes.length]! + suffixes[Math.floor(pair / prefixes.length)]!;
       return { core, domain: `${core}${tier > 0 ? tier + 1 : ''}${ending}` };
     },
   };
@@ -90,7 +102,8 @@ export function productTitle(
   const noun = rng.pick(nouns);
   const modifier = rng.pick(words.modifiers);
   const roll = rng.next();
-  if (roll < 0.3) return { title: `${modifier} ${noun}`, handle: `${wordHandle(modifier)}-${wordHandle(noun)}` };
+  if (roll < 0.3)
+    return { title: `${modifier} ${noun}`, handle: `${wordHandle(modifier)}-${wordHandle(noun)}` };
   if (roll < 0.55) {
     const color = rng.pick(words.colors);
     return {
@@ -103,7 +116,8 @@ export function productTitle(
     return { title: `${color} ${noun}`, handle: `${wordHandle(color)}-${wordHandle(noun)}` };
   }
   const second = rng.pick(words.modifiers);
-  if (second === modifier) return { title: `${modifier} ${noun}`, handle: `${wordHandle(modifier)}-${wordHandle(noun)}` };
+  if (second === modifier)
+    return { title: `${modifier} ${noun}`, handle: `${wordHandle(modifier)}-${wordHandle(noun)}` };
   return {
     title: `${modifier} ${second} ${noun}`,
     handle: `${wordHandle(modifier)}-${wordHandle(second)}-${wordHandle(noun)}`,

@@ -84,18 +84,27 @@ let cached: ReferenceData | undefined;
 export function loadReferenceData(): ReferenceData {
   if (cached) return cached;
   const apps = readData('apps.json', z.object({ apps: z.array(appSchema).min(1) })).apps;
-  const verticals = readData('taxonomy.json', z.object({ verticals: z.array(verticalSchema).min(1) })).verticals;
-  const countries = readData('countries.json', z.object({ countries: z.array(countrySchema).min(1) })).countries;
+  const verticals = readData(
+    'taxonomy.json',
+    z.object({ verticals: z.array(verticalSchema).min(1) }),
+  ).verticals;
+  const countries = readData(
+    'countries.json',
+    z.object({ countries: z.array(countrySchema).min(1) }),
+  ).countries;
   const vocabulary = readData('vocabulary.json', vocabularySchema);
 
   const duplicate = (values: string[]) => values.find((v, i) => values.indexOf(v) !== i);
   const dupApp = duplicate(apps.map((a) => a.slug));
   if (dupApp) throw new Error(`data/apps.json: slug ${dupApp} appears twice`);
   for (const v of verticals) {
-    if (!vocabulary.verticals[v.slug]) throw new Error(`data/vocabulary.json: no words for vertical ${v.slug}`);
-    if (v.priceUsd.min >= v.priceUsd.max) throw new Error(`data/taxonomy.json: ${v.slug} price range is empty`);
+    if (!vocabulary.verticals[v.slug])
+      throw new Error(`data/vocabulary.json: no words for vertical ${v.slug}`);
+    if (v.priceUsd.min >= v.priceUsd.max)
+      throw new Error(`data/taxonomy.json: ${v.slug} price range is empty`);
     for (const c of v.categories) {
-      if (!vocabulary.categoryNouns[c.slug]) throw new Error(`data/vocabulary.json: no nouns for category ${c.slug}`);
+      if (!vocabulary.categoryNouns[c.slug])
+        throw new Error(`data/vocabulary.json: no nouns for category ${c.slug}`);
     }
   }
   cached = { apps, verticals, countries, vocabulary };
@@ -114,7 +123,9 @@ export function createSampler(data: ReferenceData = loadReferenceData()): Sample
   return {
     data,
     verticals: new WeightedPicker(data.verticals, (v) => v.weight),
-    categories: new Map(data.verticals.map((v) => [v.slug, new WeightedPicker(v.categories, (c) => c.weight)])),
+    categories: new Map(
+      data.verticals.map((v) => [v.slug, new WeightedPicker(v.categories, (c) => c.weight)]),
+    ),
     countries: new WeightedPicker(data.countries, (c) => c.weight),
   };
 }

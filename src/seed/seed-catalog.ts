@@ -77,7 +77,14 @@ export interface SeedReport {
   rows: Record<CatalogTable, number>;
   legacySummaries: { target: string; written: number };
   rebuiltIndexes: boolean;
-  timingsMs: { load: number; indexes: number; finish: number; analyze: number; rollups: number; total: number };
+  timingsMs: {
+    load: number;
+    indexes: number;
+    finish: number;
+    analyze: number;
+    rollups: number;
+    total: number;
+  };
   /** pg_database_size after the run */
   databaseBytes: number;
 }
@@ -110,7 +117,10 @@ export async function seedCatalog(options: SeedCatalogOptions): Promise<SeedRepo
   }
 }
 
-async function seedInTransaction(client: pg.PoolClient, options: SeedCatalogOptions): Promise<SeedReport> {
+async function seedInTransaction(
+  client: pg.PoolClient,
+  options: SeedCatalogOptions,
+): Promise<SeedReport> {
   const started = performance.now();
   const seed = options.seed ?? 1;
   const mode = options.mode ?? 'refuse-if-not-empty';
@@ -146,14 +156,27 @@ async function seedInTransaction(client: pg.PoolClient, options: SeedCatalogOpti
     const ctx = createSeedContext({ seed, today: options.today, appIds, sampler });
     const ids = await nextIds(client);
     // the history and change records are partitioned by month: every month of the calendar needs its partition
-    await ensureMonthRange(client, new Date(`${ctx.days[0]}T00:00:00Z`), new Date(`${ctx.days.at(-1)}T00:00:00Z`));
+    await ensureMonthRange(
+      client,
+      new Date(`${ctx.days[0]}T00:00:00Z`),
+      new Date(`${ctx.days.at(-1)}T00:00:00Z`),
+    );
 
     const rebuild =
       options.rebuildIndexes === 'always' ||
-      ((options.rebuildIndexes ?? 'auto') === 'auto' && options.stores > 0 && options.stores >= existingStores);
-    const loadedTables = ['stores', ...STORE_CHILD_TABLES, ...(copyLegacy ? ['legacy_store_summaries'] : [])];
+      ((options.rebuildIndexes ?? 'auto') === 'auto' &&
+        options.stores > 0 &&
+        options.stores >= existingStores);
+    const loadedTables = [
+      'stores',
+      ...STORE_CHILD_TABLES,
+      ...(copyLegacy ? ['legacy_store_summaries'] : []),
+    ];
     const saved = rebuild ? await dropLoadIndexes(client, loadedTables, ['stores']) : [];
-    log?.info({ stores: options.stores, seed, mode, rebuild, dropped: saved.length }, 'seeding the catalog');
+    log?.info(
+      { stores: options.stores, seed, mode, rebuild, dropped: saved.length },
+      'seeding the catalog',
+    );
 
     const firstStoreId = ids.nextStoreId;
     const lastStoreId = firstStoreId + options.stores - 1;

@@ -13,9 +13,15 @@ export function logSeedProgress(logger: Pick<Logger, 'info'>): (progress: SeedPr
     const seconds = Math.round((Date.now() - startedAt) / 1000);
     if (now === 'loading') {
       tenths = reached;
-      logger.info({ phase: now, storesDone, storesTotal }, `seeding: ${storesDone.toLocaleString('en-US')} of ${storesTotal.toLocaleString('en-US')} stores loaded (${reached * 10} %, ${seconds} s)`);
+      logger.info(
+        { phase: now, storesDone, storesTotal },
+        `seeding: ${storesDone.toLocaleString('en-US')} of ${storesTotal.toLocaleString('en-US')} stores loaded (${reached * 10} %, ${seconds} s)`,
+      );
     } else {
-      logger.info({ phase: now, storesTotal }, `seeding: ${now === 'indexing' ? 'building the indexes' : 'analyzing and vacuuming'} (${seconds} s)`);
+      logger.info(
+        { phase: now, storesTotal },
+        `seeding: ${now === 'indexing' ? 'building the indexes' : 'analyzing and vacuuming'} (${seconds} s)`,
+      );
     }
     phase = now;
   };

@@ -33,7 +33,9 @@ export function generateInstalls(
   }
   let dropshippingAppCount = 0;
   for (const app of ctx.dropshippingApps) {
-    if (rng.chance(dropshipping ? app.installRate : app.installRate * DROPSHIP_APP_SHARE_OF_OTHERS)) {
+    if (
+      rng.chance(dropshipping ? app.installRate : app.installRate * DROPSHIP_APP_SHARE_OF_OTHERS)
+    ) {
       apps.push(app);
       dropshippingAppCount++;
     }

@@ -51,7 +51,11 @@ export interface CatalogOwner {
   nouns: readonly string[];
 }
 
-export function generateCatalog(rng: Random, timeline: StoreTimeline, owner: CatalogOwner): StoreCatalog {
+export function generateCatalog(
+  rng: Random,
+  timeline: StoreTimeline,
+  owner: CatalogOwner,
+): StoreCatalog {
   const { vertical, country } = owner;
   const currency = country.currency;
   const productCount = Math.min(
@@ -59,7 +63,11 @@ export function generateCatalog(rng: Random, timeline: StoreTimeline, owner: Cat
     1 + Math.floor(rng.logNormal(PRODUCTS_MEDIAN, PRODUCTS_SIGMA) * (owner.dropshipping ? 2 : 1)),
   );
   const priceFactor = (owner.dropshipping ? DROPSHIP_PRICE_FACTOR : 1) * country.usdRate;
-  const drawPrice = () => shopPrice(rng.logUniform(vertical.priceUsd.min, vertical.priceUsd.max) * priceFactor, country.usdRate);
+  const drawPrice = () =>
+    shopPrice(
+      rng.logUniform(vertical.priceUsd.min, vertical.priceUsd.max) * priceFactor,
+      country.usdRate,
+    );
   const imageBase = `https://cdn.shopify.com/s/files/1/${(owner.id % 9000) + 1000}/${((owner.id * 7919) % 9000) + 1000}/products/`;
   const handles = new HandleSet();
   const usdPrices = new Float64Array(productCount);
@@ -144,7 +152,10 @@ export function generateCatalog(rng: Random, timeline: StoreTimeline, owner: Cat
   }
 
   // 5-10% of the catalog are best sellers, ranked 1..k in a random order
-  const bestSellerCount = Math.min(productCount, Math.floor(productCount * rng.uniform(0.05, 0.1) + rng.next()));
+  const bestSellerCount = Math.min(
+    productCount,
+    Math.floor(productCount * rng.uniform(0.05, 0.1) + rng.next()),
+  );
   for (let rank = 1; rank <= bestSellerCount; rank++) {
     let pick = rng.int(0, productCount - 1);
     while (products[pick]!.bestSellerRank !== null) pick = (pick + 1) % productCount;
@@ -153,6 +164,8 @@ export function generateCatalog(rng: Random, timeline: StoreTimeline, owner: Cat
 
   usdPrices.sort();
   const mid = productCount >> 1;
-  const medianPriceUsd = round2(productCount % 2 ? usdPrices[mid]! : (usdPrices[mid - 1]! + usdPrices[mid]!) / 2);
+  const medianPriceUsd = round2(
+    productCount % 2 ? usdPrices[mid]! : (usdPrices[mid - 1]! + usdPrices[mid]!) / 2,
+  );
   return { products, changes, bestSellerCount, medianPriceUsd, addedDays, removedDays };
 }

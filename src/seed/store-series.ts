@@ -13,7 +13,8 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 /** log-change of visits over the 180 days: mostly mild, some strong movers either way */
 export function trendSlope(rng: Random): number {
   const roll = rng.next();
-  const slope = roll < 0.8 ? 0.05 + 0.25 * rng.normal() : roll < 0.95 ? 0.7 * rng.normal() : 0.4 + rng.normal();
+  const slope =
+    roll < 0.8 ? 0.05 + 0.25 * rng.normal() : roll < 0.95 ? 0.7 * rng.normal() : 0.4 + rng.normal();
   return clamp(slope, -2.3, 2.3);
 }
 
@@ -64,7 +65,10 @@ export function dailyHistory(rng: Random, input: HistoryInputs): SeededHistory {
     const v =
       d === last
         ? input.monthlyVisits
-        : Math.round(input.monthlyVisits * Math.exp((input.trend * (d - last)) / last + noise[d]! - noise[last]!));
+        : Math.round(
+            input.monthlyVisits *
+              Math.exp((input.trend * (d - last)) / last + noise[d]! - noise[last]!),
+          );
     const dayBand = d === last ? input.revenue : revenueBand(v, band, aov);
     visits[d] = Math.min(INT32_MAX, v);
     revenueLow[d] = Math.min(INT32_MAX, dayBand.low);
@@ -89,7 +93,13 @@ export interface TrafficMix {
 }
 
 /** shares of traffic by channel in percent, adding up to 100 (direct takes the rounding) */
-function normalizeMix(organic: number, paid: number, social: number, referral: number, direct: number): TrafficMix {
+function normalizeMix(
+  organic: number,
+  paid: number,
+  social: number,
+  referral: number,
+  direct: number,
+): TrafficMix {
   const scale = 100 / (organic + paid + social + referral + direct);
   const organicPct = round1(organic * scale);
   const paidPct = round1(paid * scale);
@@ -133,7 +143,9 @@ export function trafficSeries(
     }
     const days = monthsBack * 30.44;
     const effectiveDays = Math.min(days, HISTORY_DAYS) + 0.3 * Math.max(0, days - HISTORY_DAYS);
-    const visits = Math.round(latestVisits * Math.exp((-trend * effectiveDays) / (HISTORY_DAYS - 1) + 0.05 * rng.normal()));
+    const visits = Math.round(
+      latestVisits * Math.exp((-trend * effectiveDays) / (HISTORY_DAYS - 1) + 0.05 * rng.normal()),
+    );
     const mix = normalizeMix(
       Math.max(0.5, latestMix.organicPct + 1.5 * rng.normal()),
       Math.max(0, latestMix.paidPct + 1.5 * rng.normal()),

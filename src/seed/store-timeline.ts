@@ -16,7 +16,8 @@ export class StoreTimeline {
     private readonly rng: Random,
     todayMs: number,
   ) {
-    this.firstSeenMs = todayMs - (HISTORY_DAYS + 1) * DAY_MS - Math.floor(rng.next() * 900 * DAY_MS);
+    this.firstSeenMs =
+      todayMs - (HISTORY_DAYS + 1) * DAY_MS - Math.floor(rng.next() * 900 * DAY_MS);
     this.lastScrapedMs = todayMs - 1 - Math.floor(rng.next() * 7 * DAY_MS);
     this.windowStartMs = this.lastScrapedMs - CHANGE_WINDOW_DAYS * DAY_MS;
     this.historyStartMs = todayMs - (HISTORY_DAYS - 1) * DAY_MS;

@@ -14,10 +14,16 @@ const LEGACY_ID = /^[0-9a-f]{24}$/i;
 /** How a path's {domain} names a store: its legacy id, or its canonical domain (bad_request naming `domain` otherwise). */
 export function watchKey(id: string): { legacyId: string } | { domain: string } {
   const trimmed = id.trim();
-  return LEGACY_ID.test(trimmed) ? { legacyId: trimmed.toLowerCase() } : { domain: normalizeDomain(trimmed, 'domain') };
+  return LEGACY_ID.test(trimmed)
+    ? { legacyId: trimmed.toLowerCase() }
+    : { domain: normalizeDomain(trimmed, 'domain') };
 }
 
-export async function findWatch(ctx: GraphqlContext, id: string, access: 'read' | 'write'): Promise<WatchRecord> {
+export async function findWatch(
+  ctx: GraphqlContext,
+  id: string,
+  access: 'read' | 'write',
+): Promise<WatchRecord> {
   if (access === 'write') assertMayWrite(ctx);
   const key = watchKey(id);
   const byStore = 'legacyId' in key ? 's.legacy_id = $1' : 's.domain = $1';

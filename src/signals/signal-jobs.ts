@@ -30,7 +30,11 @@ export function signalJobs(services: Services): JobFeature {
     name: 'signals',
     tasks: {
       [PROBE_TASK]: probeTask({ pool, storefronts, clock, logger: log, observe }),
-      [PROBE_TICK_TASK]: probeTickTask({ pool, clock, intervalMs: probeIntervalMs(config.SIGNAL_PROBE_INTERVAL_MINUTES) }),
+      [PROBE_TICK_TASK]: probeTickTask({
+        pool,
+        clock,
+        intervalMs: probeIntervalMs(config.SIGNAL_PROBE_INTERVAL_MINUTES),
+      }),
     },
   };
 }

@@ -25,8 +25,12 @@ export async function signalOwnerId(ctx: GraphqlContext): Promise<number> {
 /** Partner keys read; they never create, alter or delete watches (unauthorized with details.reason scope, HTTP 403). */
 export function assertMayWrite(ctx: GraphqlContext): void {
   if (isPartner(ctx)) {
-    throw reasonError('scope', 'A partner key (scope signals:read) may read Signals but not create, alter or delete watches.', {
-      scope: SIGNALS_READ_SCOPE,
-    });
+    throw reasonError(
+      'scope',
+      'A partner key (scope signals:read) may read Signals but not create, alter or delete watches.',
+      {
+        scope: SIGNALS_READ_SCOPE,
+      },
+    );
   }
 }

@@ -6,31 +6,51 @@ import { trackedVariants, type TrackedVariantRecord } from './tracked-variants.t
 import { SIGNAL_STATUSES } from './watch-record.ts';
 
 export const SignalStatusEnum = builder.enumType('SignalStatus', {
-  description: 'tracked: probed every SIGNAL_PROBE_INTERVAL_MINUTES. paused: scheduled probes stopped, history kept (PATCH status tracked resumes).',
+  description:
+    'tracked: probed every SIGNAL_PROBE_INTERVAL_MINUTES. paused: scheduled probes stopped, history kept (PATCH status tracked resumes).',
   values: SIGNAL_STATUSES,
 });
 
-export const TrackedVariantRef = builder.objectRef<TrackedVariantRecord>('TrackedVariant').implement({
-  description: 'A variant (SKU) the watch follows. Tracking is by product: every variant of a tracked product.',
-  fields: (t) => ({
-    productHandle: t.exposeString('productHandle'),
-    variantId: t.exposeString('variantId', { nullable: true, description: "The storefront's variant id; null until a probe has read the product." }),
-    sku: t.exposeString('sku', { nullable: true }),
-    title: t.exposeString('title'),
-    active: t.exposeBoolean('active', { description: 'False once its product left the tracked set (its history stays).' }),
-  }),
-});
+export const TrackedVariantRef = builder
+  .objectRef<TrackedVariantRecord>('TrackedVariant')
+  .implement({
+    description:
+      'A variant (SKU) the watch follows. Tracking is by product: every variant of a tracked product.',
+    fields: (t) => ({
+      productHandle: t.exposeString('productHandle'),
+      variantId: t.exposeString('variantId', {
+        nullable: true,
+        description: "The storefront's variant id; null until a probe has read the product.",
+      }),
+      sku: t.exposeString('sku', { nullable: true }),
+      title: t.exposeString('title'),
+      active: t.exposeBoolean('active', {
+        description: 'False once its product left the tracked set (its history stays).',
+      }),
+    }),
+  });
 
 SignalRef.implement({
   description: "A watch on a competitor store, scoped to the key's account (spec part 3, Signal).",
   fields: (t) => ({
     domain: t.exposeString('domain', { description: "The store's canonical domain." }),
-    legacyId: t.exposeString('legacyId', { nullable: true, description: "The store's legacy id, also accepted as {domain}." }),
+    legacyId: t.exposeString('legacyId', {
+      nullable: true,
+      description: "The store's legacy id, also accepted as {domain}.",
+    }),
     status: t.field({ type: SignalStatusEnum, resolve: (w) => w.status }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    lastProbeAt: t.expose('lastProbeAt', { type: 'DateTime', nullable: true, description: 'When the last probe that succeeded took its snapshots.' }),
-    nextProbeAt: t.expose('nextProbeAt', { type: 'DateTime', nullable: true, description: 'When the next scheduled probe is due; null while paused.' }),
+    lastProbeAt: t.expose('lastProbeAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the last probe that succeeded took its snapshots.',
+    }),
+    nextProbeAt: t.expose('nextProbeAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the next scheduled probe is due; null while paused.',
+    }),
     trackedVariants: t.field({
       type: [TrackedVariantRef],
       description: 'Every variant the watch follows or followed, active first.',

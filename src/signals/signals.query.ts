@@ -9,16 +9,31 @@ import { requestManualProbe } from './probes/manual-probe.ts';
 import { SignalProbeRef } from './probes/probe.type.ts';
 import { SignalRef } from './signal.ref.ts';
 import { SignalStatusEnum } from './signal.type.ts';
-import { countWatches, createWatch, deleteWatch, listWatches, MAX_TRACKED_PRODUCTS, updateWatch } from './watches.ts';
+import {
+  countWatches,
+  createWatch,
+  deleteWatch,
+  listWatches,
+  MAX_TRACKED_PRODUCTS,
+  updateWatch,
+} from './watches.ts';
 
-const SignalConnection = builder.connectionObject({ type: SignalRef, name: 'SignalConnection' }, { name: 'SignalEdge' });
+const SignalConnection = builder.connectionObject(
+  { type: SignalRef, name: 'SignalConnection' },
+  { name: 'SignalEdge' },
+);
 
 builder.queryField('signals', (t) =>
   t.field({
     type: SignalConnection,
     description: "The key's account's watches, newest first.",
     args: pageArgs,
-    resolve: (_root, args, ctx) => offsetConnection(args, (window) => listWatches(ctx, window), () => countWatches(ctx)),
+    resolve: (_root, args, ctx) =>
+      offsetConnection(
+        args,
+        (window) => listWatches(ctx, window),
+        () => countWatches(ctx),
+      ),
   }),
 );
 
@@ -26,8 +41,15 @@ builder.queryField('signal', (t) =>
   t.field({
     type: SignalRef,
     nullable: true,
-    description: "One watch of the key's account (a partner key: the watch of any account on that store); not_found otherwise.",
-    args: { domain: t.arg({ type: 'String', required: true, description: 'A domain, a full URL, or the legacy store id.' }) },
+    description:
+      "One watch of the key's account (a partner key: the watch of any account on that store); not_found otherwise.",
+    args: {
+      domain: t.arg({
+        type: 'String',
+        required: true,
+        description: 'A domain, a full URL, or the legacy store id.',
+      }),
+    },
     resolve: (_root, { domain }, ctx) => findWatch(ctx, domain, 'read'),
   }),
 );
@@ -35,7 +57,8 @@ builder.queryField('signal', (t) =>
 builder.mutationField('createSignal', (t) =>
   t.field({
     type: SignalRef,
-    description: 'Watch a catalog store: best-sellers tracked, a first probe queued. bad_request with details.reason already_tracked when already watched; not_found when not in the catalog.',
+    description:
+      'Watch a catalog store: best-sellers tracked, a first probe queued. bad_request with details.reason already_tracked when already watched; not_found when not in the catalog.',
     args: { domain: t.arg.string({ required: true, description: 'A domain or a full URL.' }) },
     resolve: (_root, { domain }, ctx) => createWatch(ctx, domain),
   }),
@@ -44,13 +67,17 @@ builder.mutationField('createSignal', (t) =>
 builder.mutationField('updateSignal', (t) =>
   t.field({
     type: SignalRef,
-    description: 'Pause (status paused) or resume (tracked) a watch, and/or swap its tracked products.',
+    description:
+      'Pause (status paused) or resume (tracked) a watch, and/or swap its tracked products.',
     args: {
       domain: t.arg({ type: 'String', required: true }),
       status: t.arg({ type: SignalStatusEnum }),
-      products: t.arg.stringList({ description: `Product handles (1 to ${MAX_TRACKED_PRODUCTS}): the new tracked set, every variant of each.` }),
+      products: t.arg.stringList({
+        description: `Product handles (1 to ${MAX_TRACKED_PRODUCTS}): the new tracked set, every variant of each.`,
+      }),
     },
-    resolve: (_root, { domain, status, products }, ctx) => updateWatch(ctx, domain, { status, products }),
+    resolve: (_root, { domain, status, products }, ctx) =>
+      updateWatch(ctx, domain, { status, products }),
   }),
 );
 
@@ -65,7 +92,9 @@ builder.mutationField('stopSignal', (t) =>
 
 const DeletedSignalRef = builder.objectRef<{ domain: string }>('DeletedSignal').implement({
   fields: (t) => ({
-    domain: t.exposeString('domain', { description: 'The store whose watch was deleted; it stays in the catalog.' }),
+    domain: t.exposeString('domain', {
+      description: 'The store whose watch was deleted; it stays in the catalog.',
+    }),
     deleted: t.boolean({ resolve: () => true }),
   }),
 });
@@ -73,16 +102,20 @@ const DeletedSignalRef = builder.objectRef<{ domain: string }>('DeletedSignal').
 builder.mutationField('deleteSignal', (t) =>
   t.field({
     type: DeletedSignalRef,
-    description: 'Delete a watch with its probes, snapshots and insights; the catalog keeps the store.',
+    description:
+      'Delete a watch with its probes, snapshots and insights; the catalog keeps the store.',
     args: { domain: t.arg({ type: 'String', required: true }) },
-    resolve: async (_root, { domain }, ctx) => ({ domain: (await deleteWatch(ctx, domain)).domain }),
+    resolve: async (_root, { domain }, ctx) => ({
+      domain: (await deleteWatch(ctx, domain)).domain,
+    }),
   }),
 );
 
 builder.mutationField('probeSignal', (t) =>
   t.field({
     type: SignalProbeRef,
-    description: 'Queue a manual probe; within 5 minutes of the previous manual probe: rate_limited with retryAfter.',
+    description:
+      'Queue a manual probe; within 5 minutes of the previous manual probe: rate_limited with retryAfter.',
     args: { domain: t.arg({ type: 'String', required: true }) },
     resolve: (_root, { domain }, ctx) => requestManualProbe(ctx, domain),
   }),

@@ -18,7 +18,12 @@ export interface TrackedVariantRecord {
 }
 
 /** Tracks `products` (every variant of each): reactivates known variants, adds a pending row for unknown products. */
-export async function trackProducts(db: Queryable, signalId: number, products: ReadonlyArray<{ handle: string; title: string }>, now: Date): Promise<void> {
+export async function trackProducts(
+  db: Queryable,
+  signalId: number,
+  products: ReadonlyArray<{ handle: string; title: string }>,
+  now: Date,
+): Promise<void> {
   if (products.length === 0) return;
   await db.query(
     `UPDATE tracked_variants SET active = true WHERE signal_id = $1 AND product_handle = ANY($2::text[])`,
@@ -33,11 +38,17 @@ export async function trackProducts(db: Queryable, signalId: number, products: R
   );
 }
 
-export async function trackedVariants(db: Queryable, signalId: number): Promise<TrackedVariantRecord[]> {
+export async function trackedVariants(
+  db: Queryable,
+  signalId: number,
+): Promise<TrackedVariantRecord[]> {
   const { rows } = await db.query<Omit<TrackedVariantRecord, 'variantId'> & { variantId: string }>(
     `SELECT id, product_handle AS "productHandle", variant_id AS "variantId", sku, title, active
        FROM tracked_variants WHERE signal_id = $1 ORDER BY active DESC, product_handle, id`,
     [signalId],
   );
-  return rows.map((row) => ({ ...row, variantId: isPending(row.variantId) ? null : row.variantId }));
+  return rows.map((row) => ({
+    ...row,
+    variantId: isPending(row.variantId) ? null : row.variantId,
+  }));
 }

@@ -8,7 +8,12 @@ import { reasonError, badRequest, notFound } from '../platform/errors.ts';
 import { normalizeDomain } from '../stores/domain.ts';
 import { inTransaction } from '../platform/database/transaction.ts';
 import { findWatch } from './find-watch.ts';
-import { probeIntervalMs, queueProbe, scheduleNextProbe, unscheduleProbes } from './probes/probe-schedule.ts';
+import {
+  probeIntervalMs,
+  queueProbe,
+  scheduleNextProbe,
+  unscheduleProbes,
+} from './probes/probe-schedule.ts';
 import { assertMayWrite, signalOwnerId } from './signal-owner.ts';
 import { trackProducts } from './tracked-variants.ts';
 import { WATCH_COLUMNS, type SignalStatus, type WatchRecord } from './watch-record.ts';
@@ -38,19 +43,30 @@ export async function createWatch(ctx: GraphqlContext, input: string): Promise<W
   const interval = probeIntervalMs(ctx.services.config.SIGNAL_PROBE_INTERVAL_MINUTES);
   const id = await guardDb(
     inTransaction(ctx.services.db.pool, async (client) => {
-      const { rows: [store] } = await client.query<{ id: number }>('SELECT id FROM stores WHERE domain = $1', [domain]);
+      const {
+        rows: [store],
+      } = await client.query<{ id: number }>('SELECT id FROM stores WHERE domain = $1', [domain]);
       if (!store) {
-        throw notFound(`${domain} is not in the catalog. Queue a scrape with POST /v1/scrapes, then create the watch once it is done.`, {
-          domain,
-          scrape: 'POST /v1/scrapes',
-        });
+        throw notFound(
+          `${domain} is not in the catalog. Queue a scrape with POST /v1/scrapes, then create the watch once it is done.`,
+          {
+            domain,
+            scrape: 'POST /v1/scrapes',
+          },
+        );
       }
-      const { rows: [created] } = await client.query<{ id: number }>(
+      const {
+        rows: [created],
+      } = await client.query<{ id: number }>(
         `INSERT INTO signals (account_id, store_id, status, created_at, updated_at) VALUES ($1, $2, 'tracked', $3, $3)
          ON CONFLICT (account_id, store_id) DO NOTHING RETURNING id`,
         [owner, store.id, now],
       );
-      if (!created) throw reasonError('already_tracked', `This account already watches ${domain}.`, { domain, watch: `/v1/signals/${domain}` });
+      if (!created)
+        throw reasonError('already_tracked', `This account already watches ${domain}.`, {
+          domain,
+          watch: `/v1/signals/${domain}`,
+        });
       const { rows: products } = await client.query<{ handle: string; title: string }>(
         `SELECT handle, title FROM products p WHERE store_id = $1
             AND (is_best_seller OR NOT EXISTS (SELECT 1 FROM products b WHERE b.store_id = $1 AND b.is_best_seller))
@@ -72,24 +88,36 @@ export interface WatchChange {
   products?: readonly string[] | null;
 }
 
-export async function updateWatch(ctx: GraphqlContext, domain: string, change: WatchChange): Promise<WatchRecord> {
+export async function updateWatch(
+  ctx: GraphqlContext,
+  domain: string,
+  change: WatchChange,
+): Promise<WatchRecord> {
   const watch = await findWatch(ctx, domain, 'write');
   const now = clockOf(ctx);
   const interval = probeIntervalMs(ctx.services.config.SIGNAL_PROBE_INTERVAL_MINUTES);
   await guardDb(
     inTransaction(ctx.services.db.pool, async (client) => {
-      const { rows: [current] } = await client.query<{ status: SignalStatus; last_probe_at: Date | null }>(
+      const {
+        rows: [current],
+      } = await client.query<{ status: SignalStatus; last_probe_at: Date | null }>(
         'SELECT status::text AS status, last_probe_at FROM signals WHERE id = $1 FOR UPDATE',
         [watch.id],
       );
-      if (!current) throw notFound(`No watch on ${watch.domain} for this key's account.`, { domain });
+      if (!current)
+        throw notFound(`No watch on ${watch.domain} for this key's account.`, { domain });
       if (change.products) await swapTrackedProducts(client, watch, change.products, now);
       if (change.status && change.status !== current.status) {
-        await client.query('UPDATE signals SET status = $2::signal_status WHERE id = $1', [watch.id, change.status]);
+        await client.query('UPDATE signals SET status = $2::signal_status WHERE id = $1', [
+          watch.id,
+          change.status,
+        ]);
         if (change.status === 'paused') await unscheduleProbes(client, watch.id);
         else {
           // resuming: the next probe is due one interval after the last one, or now when that has passed
-          const due = current.last_probe_at ? current.last_probe_at.getTime() + interval : now.getTime();
+          const due = current.last_probe_at
+            ? current.last_probe_at.getTime() + interval
+            : now.getTime();
           await scheduleNextProbe(client, watch.id, new Date(Math.max(due, now.getTime())));
         }
       }
@@ -119,7 +147,10 @@ async function swapTrackedProducts(
     const rule = `unknown product handles on ${watch.domain}: ${missing.join(', ')} (see GET /v1/stores/${watch.domain}/products)`;
     throw badRequest(`Invalid products: ${rule}`, { parameter: 'products', rule });
   }
-  await client.query('UPDATE tracked_variants SET active = (product_handle = ANY($2::text[])) WHERE signal_id = $1', [watch.id, wanted]);
+  await client.query(
+    'UPDATE tracked_variants SET active = (product_handle = ANY($2::text[])) WHERE signal_id = $1',
+    [watch.id, wanted],
+  );
   await trackProducts(client, watch.id, known, now);
 }
 
@@ -136,7 +167,10 @@ export async function deleteWatch(ctx: GraphqlContext, domain: string): Promise<
 }
 
 /** The caller's watches, newest first. */
-export async function listWatches(ctx: GraphqlContext, window: { offset: number; limit: number }): Promise<WatchRecord[]> {
+export async function listWatches(
+  ctx: GraphqlContext,
+  window: { offset: number; limit: number },
+): Promise<WatchRecord[]> {
   const owner = await signalOwnerId(ctx);
   return queryRows<WatchRecord>(
     ctx.services.db.pool,
@@ -146,8 +180,14 @@ export async function listWatches(ctx: GraphqlContext, window: { offset: number;
   );
 }
 
-export async function countWatches(ctx: GraphqlContext): Promise<{ total: number; exact: boolean }> {
+export async function countWatches(
+  ctx: GraphqlContext,
+): Promise<{ total: number; exact: boolean }> {
   const owner = await signalOwnerId(ctx);
-  const [row] = await queryRows<{ n: number }>(ctx.services.db.pool, 'SELECT count(*)::int AS n FROM signals WHERE account_id = $1', [owner]);
+  const [row] = await queryRows<{ n: number }>(
+    ctx.services.db.pool,
+    'SELECT count(*)::int AS n FROM signals WHERE account_id = $1',
+    [owner],
+  );
   return { total: row?.n ?? 0, exact: true };
 }

@@ -39,7 +39,9 @@ export function compileFingerprint(row: AppRow): AppFingerprint {
 }
 
 export async function loadAppFingerprints(pool: Pick<pg.Pool, 'query'>): Promise<AppFingerprint[]> {
-  const { rows } = await pool.query<AppRow>('SELECT id, slug, name, category, detection_patterns FROM apps ORDER BY slug');
+  const { rows } = await pool.query<AppRow>(
+    'SELECT id, slug, name, category, detection_patterns FROM apps ORDER BY slug',
+  );
   return rows.map(compileFingerprint);
 }
 
@@ -49,7 +51,11 @@ export async function loadAppFingerprints(pool: Pick<pg.Pool, 'query'>): Promise
  * URLs themselves, so they are matched against the text with those escapes undone as well.
  */
 export function unescapedScriptText(html: string): string {
-  return html.replace(/\\\//g, '/').replace(/\\u002f/gi, '/').replace(/\\u0026/gi, '&').replace(/&amp;/g, '&');
+  return html
+    .replace(/\\\//g, '/')
+    .replace(/\\u002f/gi, '/')
+    .replace(/\\u0026/gi, '&')
+    .replace(/&amp;/g, '&');
 }
 
 interface Prefilter {
@@ -87,7 +93,9 @@ export function detectApps(html: string, apps: readonly AppFingerprint[]): AppFi
   return apps.filter((app, a) =>
     app.patterns.some((pattern, p) => {
       const literal = literalOf[a]![p]!;
-      return (literal < 0 || present.has(literal)) && (pattern.test(html) || pattern.test(unescaped));
+      return (
+        (literal < 0 || present.has(literal)) && (pattern.test(html) || pattern.test(unescaped))
+      );
     }),
   );
 }
@@ -95,13 +103,19 @@ export function detectApps(html: string, apps: readonly AppFingerprint[]): AppFi
 /** App categories the models read; the same rules as the store profile's model explanations. */
 export const REVIEWS_CATEGORIES: ReadonlySet<string> = new Set(['Reviews']);
 export const SUPPORT_CATEGORIES: ReadonlySet<string> = new Set(['Customer support', 'Live chat']);
-export const DROPSHIPPING_CATEGORIES: ReadonlySet<string> = new Set(['Dropshipping', 'Print on demand']);
+export const DROPSHIPPING_CATEGORIES: ReadonlySet<string> = new Set([
+  'Dropshipping',
+  'Print on demand',
+]);
 
 /**
  * The app catalog's fingerprints, loaded at most once per `ttlMs` for a process that observes many
  * stores a second (the scheduler); a change to the apps table is seen within `ttlMs`.
  */
-export function cachedAppFingerprints(pool: Pick<pg.Pool, 'query'>, ttlMs: number): () => Promise<AppFingerprint[]> {
+export function cachedAppFingerprints(
+  pool: Pick<pg.Pool, 'query'>,
+  ttlMs: number,
+): () => Promise<AppFingerprint[]> {
   let loaded: { at: number; apps: Promise<AppFingerprint[]> } | undefined;
   return () => {
     if (!loaded || Date.now() - loaded.at > ttlMs) {

@@ -23,7 +23,9 @@ export async function offerCandidates(
   domains: readonly string[],
   offer: { source: CandidateSource; foundOn: string | null; now: Date },
 ): Promise<number> {
-  const canonical = [...new Set(domains.map(canonicalCandidate).filter((d): d is string => d !== null))];
+  const canonical = [
+    ...new Set(domains.map(canonicalCandidate).filter((d): d is string => d !== null)),
+  ];
   if (canonical.length === 0) return 0;
   // a link is one step further than the store it was found on; an import starts at 0, a new host keeps its store's depth
   const step = offer.source === 'link' ? 1 : 0;

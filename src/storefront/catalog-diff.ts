@@ -15,7 +15,12 @@ export interface PreviousObservation {
 
 export function diffObservations(
   previous: PreviousObservation,
-  current: { themeName: string | null; currency: string; products: readonly ObservedProduct[]; apps: readonly AppFingerprint[] },
+  current: {
+    themeName: string | null;
+    currency: string;
+    products: readonly ObservedProduct[];
+    apps: readonly AppFingerprint[];
+  },
 ): ChangeFacts[] {
   const changes: ChangeFacts[] = [];
   const { currency } = current;
@@ -25,42 +30,74 @@ export function diffObservations(
     const before = previous.products.get(product.handle);
     if (!before) {
       changes.push({
-        entity: 'product', changeType: 'new_sku', subject: product.handle,
+        entity: 'product',
+        changeType: 'new_sku',
+        subject: product.handle,
         summary: `New product "${product.title}" at ${money(product.price, currency)}`,
-        oldValue: null, newValue: product.price.toFixed(2), changePct: null,
+        oldValue: null,
+        newValue: product.price.toFixed(2),
+        changePct: null,
       });
     } else if (before.price !== product.price) {
       const pct = percentChange(before.price, product.price);
       const up = product.price > before.price;
       changes.push({
-        entity: 'product', changeType: up ? 'price_increase' : 'price_decrease', subject: product.handle,
+        entity: 'product',
+        changeType: up ? 'price_increase' : 'price_decrease',
+        subject: product.handle,
         summary: `Price of "${product.title}" ${up ? 'rose' : 'dropped'}${pct === null ? '' : ` ${Math.abs(pct).toFixed(1)}%`} from ${money(before.price, currency)} to ${money(product.price, currency)}`,
-        oldValue: before.price.toFixed(2), newValue: product.price.toFixed(2), changePct: pct,
+        oldValue: before.price.toFixed(2),
+        newValue: product.price.toFixed(2),
+        changePct: pct,
       });
     }
   }
   for (const [handle, before] of previous.products) {
     if (seen.has(handle)) continue;
     changes.push({
-      entity: 'product', changeType: 'removed_sku', subject: handle,
+      entity: 'product',
+      changeType: 'removed_sku',
+      subject: handle,
       summary: `Product "${before.title}" removed (was ${money(before.price, currency)})`,
-      oldValue: before.price.toFixed(2), newValue: null, changePct: null,
+      oldValue: before.price.toFixed(2),
+      newValue: null,
+      changePct: null,
     });
   }
   const installed = new Set(current.apps.map((a) => a.slug));
   for (const app of current.apps) {
     if (previous.apps.has(app.slug)) continue;
-    changes.push({ entity: 'app', changeType: 'app_installed', subject: app.slug, summary: `Installed ${app.name}`, oldValue: null, newValue: app.slug, changePct: null });
+    changes.push({
+      entity: 'app',
+      changeType: 'app_installed',
+      subject: app.slug,
+      summary: `Installed ${app.name}`,
+      oldValue: null,
+      newValue: app.slug,
+      changePct: null,
+    });
   }
   for (const [slug, app] of previous.apps) {
     if (installed.has(slug)) continue;
-    changes.push({ entity: 'app', changeType: 'app_uninstalled', subject: slug, summary: `Uninstalled ${app.name}`, oldValue: slug, newValue: null, changePct: null });
+    changes.push({
+      entity: 'app',
+      changeType: 'app_uninstalled',
+      subject: slug,
+      summary: `Uninstalled ${app.name}`,
+      oldValue: slug,
+      newValue: null,
+      changePct: null,
+    });
   }
   if (previous.themeName && current.themeName && previous.themeName !== current.themeName) {
     changes.push({
-      entity: 'store', changeType: 'theme_changed', subject: null,
+      entity: 'store',
+      changeType: 'theme_changed',
+      subject: null,
       summary: `Theme changed from ${previous.themeName} to ${current.themeName}`,
-      oldValue: previous.themeName, newValue: current.themeName, changePct: null,
+      oldValue: previous.themeName,
+      newValue: current.themeName,
+      changePct: null,
     });
   }
   return changes;

@@ -45,20 +45,31 @@ export async function writeObservation(
   context: { now: Date; reference: ReferenceData; legacyId: string },
 ): Promise<CatalogWrite> {
   const { now, reference } = context;
-  const { rows: [previousStore] } = await client.query<StoreRow>(
+  const {
+    rows: [previousStore],
+  } = await client.query<StoreRow>(
     `SELECT id, theme_name, vertical, industry, category, country_code, social_followers, last_scraped_at
        FROM stores WHERE domain = $1 FOR UPDATE`,
     [observation.domain],
   );
   const catalog = previousStore ? await readPrevious(client, previousStore) : null;
   // a store the catalog lists but never observed gets its baseline: every product and app "new" would be false
-  const observedBefore = catalog && (previousStore!.last_scraped_at !== null || catalog.products.size + catalog.apps.size > 0);
+  const observedBefore =
+    catalog &&
+    (previousStore!.last_scraped_at !== null || catalog.products.size + catalog.apps.size > 0);
   const previous = observedBefore ? catalog : null;
 
   const currency = observation.currency ?? 'USD';
-  const usdRate = currency === 'USD' ? 1 : reference.countries.find((c) => c.currency === currency)?.usdRate;
-  const median = medianPriceUsd(observation.products.map((p) => p.price), usdRate);
-  const classification = classifyByProductTypes(observation.products.map((p) => p.productType), reference.verticals);
+  const usdRate =
+    currency === 'USD' ? 1 : reference.countries.find((c) => c.currency === currency)?.usdRate;
+  const median = medianPriceUsd(
+    observation.products.map((p) => p.price),
+    usdRate,
+  );
+  const classification = classifyByProductTypes(
+    observation.products.map((p) => p.productType),
+    reference.verticals,
+  );
   const vertical = classification?.vertical ?? previousStore?.vertical ?? null;
   const thirdParty = previousStore ? await latestThirdParty(client, previousStore.id) : null;
   const models = modelStore(observation, {
@@ -67,9 +78,13 @@ export async function writeObservation(
     socialFollowers: previousStore?.social_followers ?? 0,
     thirdParty,
   });
-  const monthAgo = previousStore ? await snapshotBefore(client, previousStore.id, new Date(now.getTime() - 30 * DAY_MS)) : null;
+  const monthAgo = previousStore
+    ? await snapshotBefore(client, previousStore.id, new Date(now.getTime() - 30 * DAY_MS))
+    : null;
 
-  const { rows: [stored] } = await client.query<{ id: number }>(
+  const {
+    rows: [stored],
+  } = await client.query<{ id: number }>(
     `INSERT INTO stores (domain, name, legacy_id, country_code, currency, industry, vertical, category, theme_name,
        product_count, best_seller_count, app_count, median_price_usd, social_followers, dropship_signals,
        monthly_visits, revenue_low_usd, revenue_high_usd, conversion_low_pct, conversion_high_pct,
@@ -92,16 +107,32 @@ export async function writeObservation(
        last_scraped_at = excluded.last_scraped_at, updated_at = excluded.updated_at
      RETURNING id`,
     [
-      observation.domain, clip(observation.name, 300), context.legacyId,
-      observation.countryCode ?? previousStore?.country_code ?? null, currency,
-      classification?.industry ?? previousStore?.industry ?? null, vertical,
+      observation.domain,
+      clip(observation.name, 300),
+      context.legacyId,
+      observation.countryCode ?? previousStore?.country_code ?? null,
+      currency,
+      classification?.industry ?? previousStore?.industry ?? null,
+      vertical,
       classification ? classification.category : (previousStore?.category ?? null),
       observation.themeName ?? previousStore?.theme_name ?? null,
-      observation.products.length, observation.products.filter((p) => p.bestSellerRank !== null).length,
-      observation.apps.length, median, previousStore?.social_followers ?? 0, observation.dropshipSignals,
-      models.monthlyVisits, models.revenueLowUsd, models.revenueHighUsd, models.conversionLowPct, models.conversionHighPct,
-      models.averageOrderValueUsd, models.adSpendUsd, models.isDropshipper, models.dropshipperScore,
-      models.serviceRating, models.serviceGrade,
+      observation.products.length,
+      observation.products.filter((p) => p.bestSellerRank !== null).length,
+      observation.apps.length,
+      median,
+      previousStore?.social_followers ?? 0,
+      observation.dropshipSignals,
+      models.monthlyVisits,
+      models.revenueLowUsd,
+      models.revenueHighUsd,
+      models.conversionLowPct,
+      models.conversionHighPct,
+      models.averageOrderValueUsd,
+      models.adSpendUsd,
+      models.isDropshipper,
+      models.dropshipperScore,
+      models.serviceRating,
+      models.serviceGrade,
       monthAgo ? percentChange(monthAgo.monthly_visits, models.monthlyVisits) : null,
       monthAgo ? percentChange(monthAgo.revenue_high_usd, models.revenueHighUsd) : null,
       now,
@@ -116,13 +147,29 @@ export async function writeObservation(
      ON CONFLICT (store_id, day) DO UPDATE SET monthly_visits = excluded.monthly_visits, revenue_low_usd = excluded.revenue_low_usd,
        revenue_high_usd = excluded.revenue_high_usd, service_rating = excluded.service_rating, product_count = excluded.product_count,
        synthetic = false`,
-    [storeId, dayOf(now), models.monthlyVisits, models.revenueLowUsd, models.revenueHighUsd, models.serviceRating, observation.products.length],
+    [
+      storeId,
+      dayOf(now),
+      models.monthlyVisits,
+      models.revenueLowUsd,
+      models.revenueHighUsd,
+      models.serviceRating,
+      observation.products.length,
+    ],
   );
-  return { storeId, known: previousStore !== undefined, changes: changes.length, monthlyVisits: models.monthlyVisits, changeRecords: changes };
+  return {
+    storeId,
+    known: previousStore !== undefined,
+    changes: changes.length,
+    monthlyVisits: models.monthlyVisits,
+    changeRecords: changes,
+  };
 }
 
 /** What the catalog keeps of an observation: its products and apps, and the theme and currency the diff reads. */
-export type CatalogObservation = Pick<StorefrontObservation, 'themeName' | 'products' | 'apps'> & { currency: string };
+export type CatalogObservation = Pick<StorefrontObservation, 'themeName' | 'products' | 'apps'> & {
+  currency: string;
+};
 
 /**
  * Writes an observation's products and app installs and records its differences from `previous`
@@ -139,7 +186,12 @@ async function writeCatalog(
   const { currency } = observation;
   await writeProducts(client, storeId, observation, currency, now);
   const changes = previous
-    ? diffObservations(previous, { themeName: observation.themeName, currency, products: observation.products, apps: observation.apps })
+    ? diffObservations(previous, {
+        themeName: observation.themeName,
+        currency,
+        products: observation.products,
+        apps: observation.apps,
+      })
     : [];
   if (changes.length > 0) {
     await client.query(
@@ -159,23 +211,31 @@ async function writeCatalog(
  * One statement after the other: a connection runs one at a time anyway, and pg deprecates queueing a
  * second query on a client that is still executing one (removed in pg 9).
  */
-async function readPrevious(client: pg.PoolClient, store: Pick<StoreRow, 'id' | 'theme_name'>): Promise<PreviousObservation> {
-  const products = await client.query<{ handle: string; title: string; price: string }>('SELECT handle, title, price FROM products WHERE store_id = $1', [
-    store.id,
-  ]);
+async function readPrevious(
+  client: pg.PoolClient,
+  store: Pick<StoreRow, 'id' | 'theme_name'>,
+): Promise<PreviousObservation> {
+  const products = await client.query<{ handle: string; title: string; price: string }>(
+    'SELECT handle, title, price FROM products WHERE store_id = $1',
+    [store.id],
+  );
   const apps = await client.query<{ id: number; slug: string; name: string }>(
     'SELECT a.id, a.slug, a.name FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE sa.store_id = $1',
     [store.id],
   );
   return {
     themeName: store.theme_name,
-    products: new Map(products.rows.map((r) => [r.handle, { title: r.title, price: Number(r.price) }])),
+    products: new Map(
+      products.rows.map((r) => [r.handle, { title: r.title, price: Number(r.price) }]),
+    ),
     apps: new Map(apps.rows.map((r) => [r.slug, { id: r.id, name: r.name }])),
   };
 }
 
 async function latestThirdParty(client: pg.PoolClient, storeId: number) {
-  const { rows: [row] } = await client.query<{ visits: number; paid_pct: number }>(
+  const {
+    rows: [row],
+  } = await client.query<{ visits: number; paid_pct: number }>(
     'SELECT visits, paid_pct FROM traffic_monthly WHERE store_id = $1 ORDER BY month DESC LIMIT 1',
     [storeId],
   );
@@ -183,7 +243,9 @@ async function latestThirdParty(client: pg.PoolClient, storeId: number) {
 }
 
 async function snapshotBefore(client: pg.PoolClient, storeId: number, date: Date) {
-  const { rows: [row] } = await client.query<{ monthly_visits: number; revenue_high_usd: number }>(
+  const {
+    rows: [row],
+  } = await client.query<{ monthly_visits: number; revenue_high_usd: number }>(
     'SELECT monthly_visits, revenue_high_usd FROM store_daily_snapshots WHERE store_id = $1 AND day <= $2 ORDER BY day DESC LIMIT 1',
     [storeId, dayOf(date)],
   );
@@ -200,7 +262,11 @@ async function snapshotBefore(client: pg.PoolClient, storeId: number, date: Date
  * (1 s) and a job retry each time, 140 deadlocks in two minutes of the crawl bench. Titles that stay
  * lock nothing.
  */
-async function lockVocabularyOf(client: pg.PoolClient, storeId: number, products: Pick<CatalogObservation, 'products'>['products']) {
+async function lockVocabularyOf(
+  client: pg.PoolClient,
+  storeId: number,
+  products: Pick<CatalogObservation, 'products'>['products'],
+) {
   await client.query(
     `WITH incoming AS (SELECT * FROM unnest($2::text[], $3::text[]) AS i(handle, title)),
      touched AS (
@@ -219,7 +285,13 @@ async function lockVocabularyOf(client: pg.PoolClient, storeId: number, products
   );
 }
 
-async function writeProducts(client: pg.PoolClient, storeId: number, observation: Pick<CatalogObservation, 'products'>, currency: string, now: Date) {
+async function writeProducts(
+  client: pg.PoolClient,
+  storeId: number,
+  observation: Pick<CatalogObservation, 'products'>,
+  currency: string,
+  now: Date,
+) {
   await lockVocabularyOf(client, storeId, observation.products);
   const rows = observation.products.map((p) => ({
     handle: p.handle,
@@ -252,13 +324,18 @@ async function writeProducts(client: pg.PoolClient, storeId: number, observation
        image_url = excluded.image_url, published_at = excluded.published_at, updated_at = excluded.updated_at`,
     [storeId, JSON.stringify(rows), now],
   );
-  await client.query('DELETE FROM products WHERE store_id = $1 AND NOT (handle = ANY($2::text[]))', [
-    storeId,
-    observation.products.map((p) => p.handle),
-  ]);
+  await client.query(
+    'DELETE FROM products WHERE store_id = $1 AND NOT (handle = ANY($2::text[]))',
+    [storeId, observation.products.map((p) => p.handle)],
+  );
 }
 
-async function writeInstalls(client: pg.PoolClient, storeId: number, observation: Pick<CatalogObservation, 'apps'>, now: Date) {
+async function writeInstalls(
+  client: pg.PoolClient,
+  storeId: number,
+  observation: Pick<CatalogObservation, 'apps'>,
+  now: Date,
+) {
   const appIds = observation.apps.map((a) => a.id);
   const { rows: removed } = await client.query<{ app_id: number }>(
     'DELETE FROM store_apps WHERE store_id = $1 AND NOT (app_id = ANY($2::int[])) RETURNING app_id',

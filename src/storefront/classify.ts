@@ -9,7 +9,10 @@ export interface Classification {
   category: string | null;
 }
 
-export function classifyByProductTypes(productTypes: readonly (string | null)[], verticals: readonly VerticalReference[]): Classification | null {
+export function classifyByProductTypes(
+  productTypes: readonly (string | null)[],
+  verticals: readonly VerticalReference[],
+): Classification | null {
   const votes = new Map<string, { classification: Classification; count: number }>();
   const vote = (key: string, classification: Classification) => {
     const entry = votes.get(key) ?? { classification, count: 0 };
@@ -21,8 +24,18 @@ export function classifyByProductTypes(productTypes: readonly (string | null)[],
     if (!type) continue;
     for (const vertical of verticals) {
       const category = vertical.categories.find((c) => c.name.toLowerCase() === type);
-      if (category) vote(`${vertical.slug}/${category.slug}`, { vertical: vertical.name, industry: vertical.industry, category: category.name });
-      else if (vertical.name.toLowerCase() === type) vote(vertical.slug, { vertical: vertical.name, industry: vertical.industry, category: null });
+      if (category)
+        vote(`${vertical.slug}/${category.slug}`, {
+          vertical: vertical.name,
+          industry: vertical.industry,
+          category: category.name,
+        });
+      else if (vertical.name.toLowerCase() === type)
+        vote(vertical.slug, {
+          vertical: vertical.name,
+          industry: vertical.industry,
+          category: null,
+        });
     }
   }
   let best: { classification: Classification; count: number } | undefined;

@@ -21,14 +21,21 @@ export interface HomepageFacts {
 }
 
 /** Markers only a Shopify storefront carries: its globals, its CDN, its section markup. */
-const SHOPIFY_MARKERS = [/\bShopify\.theme\b/, /\bShopify\.shop\s*=/, /cdn\.shopify\.com\//, /\bshopify-section\b/, /\/cdn\/shop\//];
+const SHOPIFY_MARKERS = [
+  /\bShopify\.theme\b/,
+  /\bShopify\.shop\s*=/,
+  /cdn\.shopify\.com\//,
+  /\bshopify-section\b/,
+  /\/cdn\/shop\//,
+];
 
 const SOCIAL_LINKS: Record<(typeof SOCIAL_NETWORKS)[number], RegExp> = {
   instagram: /https?:\/\/(?:www\.)?instagram\.com\/([A-Za-z0-9_.]{1,30})\/?(?=["'?#\s])/,
   facebook: /https?:\/\/(?:www\.|m\.)?facebook\.com\/([A-Za-z0-9.\-]{1,80})\/?(?=["'?#\s])/,
   tiktok: /https?:\/\/(?:www\.)?tiktok\.com\/@([A-Za-z0-9_.]{1,40})\/?(?=["'?#\s])/,
   twitter: /https?:\/\/(?:www\.)?(?:twitter|x)\.com\/([A-Za-z0-9_]{1,15})\/?(?=["'?#\s])/,
-  youtube: /https?:\/\/(?:www\.)?youtube\.com\/((?:@|c\/|channel\/|user\/)[A-Za-z0-9_\-]{1,80})\/?(?=["'?#\s])/,
+  youtube:
+    /https?:\/\/(?:www\.)?youtube\.com\/((?:@|c\/|channel\/|user\/)[A-Za-z0-9_\-]{1,80})\/?(?=["'?#\s])/,
   pinterest: /https?:\/\/(?:www\.)?pinterest\.[a-z.]{2,6}\/([A-Za-z0-9_]{1,40})\/?(?=["'?#\s])/,
 };
 const SOCIAL_URL_PREFIX: Record<(typeof SOCIAL_NETWORKS)[number], string> = {
@@ -55,7 +62,8 @@ export function emailsIn(html: string): string[] {
   for (let at = html.indexOf('@'); at >= 0; at = html.indexOf('@', at + 1)) {
     if (at < previousEnd) continue;
     let start = at;
-    while (start > previousEnd && at - start < 64 && isLocalChar(html.charCodeAt(start - 1))) start--;
+    while (start > previousEnd && at - start < 64 && isLocalChar(html.charCodeAt(start - 1)))
+      start--;
     if (start === at) continue;
     EMAIL_DOMAIN.lastIndex = at + 1;
     if (!EMAIL_DOMAIN.test(html)) continue;
@@ -66,7 +74,14 @@ export function emailsIn(html: string): string[] {
 }
 const EMAIL_DOMAIN = /[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}/y;
 const isLocalChar = (c: number) =>
-  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 37 || c === 43 || c === 45;
+  (c >= 97 && c <= 122) ||
+  (c >= 65 && c <= 90) ||
+  (c >= 48 && c <= 57) ||
+  c === 46 ||
+  c === 95 ||
+  c === 37 ||
+  c === 43 ||
+  c === 45;
 /** asset names such as logo@2x.png look like addresses */
 const NOT_AN_EMAIL = /\.(png|jpe?g|gif|webp|svg|avif|css|js)$/i;
 
@@ -82,19 +97,30 @@ function firstJson(html: string, pattern: RegExp): Record<string, unknown> | nul
 }
 
 const decodeEntities = (text: string) =>
-  text.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  text
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 export function readHomepage(html: string, dropshipVocabulary: readonly string[]): HomepageFacts {
   const theme = firstJson(html, /Shopify\.theme\s*=\s*(\{[^;]*?\})\s*;/);
   const currency = firstJson(html, /Shopify\.currency\s*=\s*(\{[^;]*?\})\s*;/);
   const country = /Shopify\.country\s*=\s*"([A-Z]{2})"/.exec(html)?.[1] ?? null;
   const title = /<title[^>]*>([^<]{1,300})<\/title>/i.exec(html)?.[1]?.trim() ?? null;
-  const myshopifyDomain = /Shopify\.shop\s*=\s*"([a-z0-9][a-z0-9-]{0,62}\.myshopify\.com)"/i.exec(html)?.[1]?.toLowerCase() ?? null;
+  const myshopifyDomain =
+    /Shopify\.shop\s*=\s*"([a-z0-9][a-z0-9-]{0,62}\.myshopify\.com)"/i
+      .exec(html)?.[1]
+      ?.toLowerCase() ?? null;
 
   const socials = Object.fromEntries(
     SOCIAL_NETWORKS.map((network) => {
       const handle = SOCIAL_LINKS[network].exec(html)?.[1];
-      return [network, handle && !NOT_A_PROFILE.test(handle) ? SOCIAL_URL_PREFIX[network] + handle : null];
+      return [
+        network,
+        handle && !NOT_A_PROFILE.test(handle) ? SOCIAL_URL_PREFIX[network] + handle : null,
+      ];
     }),
   ) as Required<LegacySocials>;
 
@@ -103,8 +129,13 @@ export function readHomepage(html: string, dropshipVocabulary: readonly string[]
     .slice(0, 10);
 
   const text = decodeEntities(html).toLowerCase();
-  const dropshipPhrases = dropshipVocabulary.filter((phrase) => text.includes(phrase.toLowerCase()));
-  const activeCurrency = typeof currency?.active === 'string' && /^[A-Z]{3}$/.test(currency.active) ? currency.active : null;
+  const dropshipPhrases = dropshipVocabulary.filter((phrase) =>
+    text.includes(phrase.toLowerCase()),
+  );
+  const activeCurrency =
+    typeof currency?.active === 'string' && /^[A-Z]{3}$/.test(currency.active)
+      ? currency.active
+      : null;
 
   return {
     isShopify: SHOPIFY_MARKERS.some((marker) => marker.test(html)),

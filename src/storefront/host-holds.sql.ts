@@ -11,7 +11,12 @@ export interface HostHolds {
 
 export const databaseHostHolds = (db: Queryable): HostHolds => ({
   async heldUntil(domain) {
-    const { rows: [row] } = await db.query<{ until: Date }>('SELECT until FROM crawler_host_holds WHERE domain = $1 AND until > now()', [domain]);
+    const {
+      rows: [row],
+    } = await db.query<{ until: Date }>(
+      'SELECT until FROM crawler_host_holds WHERE domain = $1 AND until > now()',
+      [domain],
+    );
     return row?.until.getTime();
   },
   async hold(domain, untilMs, reason) {

@@ -16,13 +16,19 @@ export interface LegacySummaryDeps {
 /** Upserts the store's legacy summary and returns its legacy id; `screenshotUrl` null keeps the one it has. */
 export async function writeLegacySummary(
   deps: LegacySummaryDeps,
-  observation: Pick<StorefrontObservation, 'domain' | 'name' | 'description' | 'socials' | 'emails'>,
+  observation: Pick<
+    StorefrontObservation,
+    'domain' | 'name' | 'description' | 'socials' | 'emails'
+  >,
   screenshotUrl: string | null,
 ): Promise<string> {
   const existing = (await deps.legacy.findByDomains([observation.domain])).get(observation.domain);
-  const { rows: [store] } = await deps.pool.query<{ legacy_id: string | null }>('SELECT legacy_id FROM stores WHERE domain = $1', [
-    observation.domain,
-  ]);
+  const {
+    rows: [store],
+  } = await deps.pool.query<{ legacy_id: string | null }>(
+    'SELECT legacy_id FROM stores WHERE domain = $1',
+    [observation.domain],
+  );
   const legacyId = store?.legacy_id ?? existing?.legacyId ?? newLegacyId(deps.clock());
   await deps.legacy.upsert({
     domain: observation.domain,
@@ -40,4 +46,6 @@ export async function writeLegacySummary(
 
 /** Like a MongoDB ObjectId: creation seconds, then random bytes (24 hex characters). */
 const newLegacyId = (now: Date) =>
-  Math.floor(now.getTime() / 1000).toString(16).padStart(8, '0') + randomBytes(8).toString('hex');
+  Math.floor(now.getTime() / 1000)
+    .toString(16)
+    .padStart(8, '0') + randomBytes(8).toString('hex');

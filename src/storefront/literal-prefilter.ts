@@ -24,7 +24,8 @@ export function requiredLiteral(source: string): string | null {
       const escaped = source[i + 1] ?? '';
       i++;
       // escaped punctuation is itself; \d, \w, \b and the like are classes or anchors
-      if (depth === 0 && /[.\/\-_:@%=&#]/.test(escaped) && !isQuantifier(source[i + 1])) run += escaped;
+      if (depth === 0 && /[.\/\-_:@%=&#]/.test(escaped) && !isQuantifier(source[i + 1]))
+        run += escaped;
       else end();
       continue;
     }
@@ -104,7 +105,8 @@ export class LiteralSet {
     for (let i = 0; i < text.length; i++) {
       const code = lower(text.charCodeAt(i));
       let to: number | undefined;
-      while ((to = this.next[state]!.get(code)) === undefined && state !== 0) state = this.fail[state]!;
+      while ((to = this.next[state]!.get(code)) === undefined && state !== 0)
+        state = this.fail[state]!;
       state = to ?? 0;
       const ends = this.ends[state]!;
       for (let k = 0; k < ends.length; k++) found.add(ends[k]!);

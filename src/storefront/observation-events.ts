@@ -12,7 +12,11 @@ export interface StoreObservedEvent {
   domain: string;
 }
 
-export async function publishStoreObserved(pubsub: PubSub, logger: Logger, domain: string): Promise<void> {
+export async function publishStoreObserved(
+  pubsub: PubSub,
+  logger: Logger,
+  domain: string,
+): Promise<void> {
   try {
     await pubsub.publish(STORE_OBSERVED_CHANNEL, { domain } satisfies StoreObservedEvent);
   } catch (error) {

@@ -56,8 +56,16 @@ export const jittered = (now: Date, hours: number, random: () => number = Math.r
   new Date(now.getTime() + hours * HOUR_MS * (1 + JITTER * (2 * random() - 1)));
 
 /** When to try again after the `failures`-th consecutive failure of a store observed every `intervalHours`. */
-export function retryAt(now: Date, failures: number, intervalHours: number, retryAfterSeconds?: number): Date {
-  const backoffMs = Math.min(intervalHours * HOUR_MS, FAILURE_BACKOFF_MINUTES * 60_000 * 2 ** Math.max(0, failures - 1));
+export function retryAt(
+  now: Date,
+  failures: number,
+  intervalHours: number,
+  retryAfterSeconds?: number,
+): Date {
+  const backoffMs = Math.min(
+    intervalHours * HOUR_MS,
+    FAILURE_BACKOFF_MINUTES * 60_000 * 2 ** Math.max(0, failures - 1),
+  );
   return new Date(now.getTime() + Math.max(backoffMs, (retryAfterSeconds ?? 0) * 1000));
 }
 

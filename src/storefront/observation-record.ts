@@ -19,7 +19,11 @@ import {
   type Presence,
 } from './observation-policy.ts';
 import type { StorefrontObservation } from './read-storefront.ts';
-import { GONE_KINDS, type StorefrontFailure, type StorefrontFailureKind } from './storefront-failure.ts';
+import {
+  GONE_KINDS,
+  type StorefrontFailure,
+  type StorefrontFailureKind,
+} from './storefront-failure.ts';
 
 export type ObservationTrigger = 'scheduled' | 'scrape' | 'discovery' | 'probe';
 
@@ -47,10 +51,12 @@ interface ScheduleRow {
 }
 
 const readSchedule = async (db: Queryable, storeId: number) =>
-  (await db.query<ScheduleRow>(
-    'SELECT change_rate, presence::text AS presence, consecutive_failures, gone_failures, interval_hours FROM observation_schedule WHERE store_id = $1 FOR UPDATE',
-    [storeId],
-  )).rows[0];
+  (
+    await db.query<ScheduleRow>(
+      'SELECT change_rate, presence::text AS presence, consecutive_failures, gone_failures, interval_hours FROM observation_schedule WHERE store_id = $1 FOR UPDATE',
+      [storeId],
+    )
+  ).rows[0];
 
 /** After a good observation written as `written`: the store is active and next due by the policy. */
 export async function recordSuccess(
@@ -63,7 +69,9 @@ export async function recordSuccess(
   const previous = await readSchedule(db, written.storeId);
   // a first observation has nothing to differ from: it says nothing about how often the store changes
   const changed = written.known && written.changes > 0;
-  const changeRate = written.known ? nextChangeRate(previous?.change_rate ?? INITIAL_CHANGE_RATE, changed) : (previous?.change_rate ?? INITIAL_CHANGE_RATE);
+  const changeRate = written.known
+    ? nextChangeRate(previous?.change_rate ?? INITIAL_CHANGE_RATE, changed)
+    : (previous?.change_rate ?? INITIAL_CHANGE_RATE);
   const intervalHours = observationIntervalHours(written.monthlyVisits, changeRate);
   await db.query(
     `INSERT INTO observation_schedule AS o (store_id, next_at, queued_at, interval_hours, change_rate, observations, last_observed_at,
@@ -76,11 +84,32 @@ export async function recordSuccess(
        presence = 'active', presence_since = CASE WHEN o.presence = 'active' THEN o.presence_since ELSE excluded.presence_since END,
        consecutive_failures = 0, gone_failures = 0, failure_kind = NULL, failure_reason = NULL, moved_to = NULL,
        myshopify_domain = COALESCE(excluded.myshopify_domain, o.myshopify_domain)`,
-    [written.storeId, jittered(now, intervalHours), intervalHours, changeRate, now, changed, observation.myshopifyDomain],
+    [
+      written.storeId,
+      jittered(now, intervalHours),
+      intervalHours,
+      changeRate,
+      now,
+      changed,
+      observation.myshopifyDomain,
+    ],
   );
-  await logObservation(db, { storeId: written.storeId, domain: observation.domain, outcome: 'ok', changes: written.changes }, context);
+  await logObservation(
+    db,
+    {
+      storeId: written.storeId,
+      domain: observation.domain,
+      outcome: 'ok',
+      changes: written.changes,
+    },
+    context,
+  );
   if (context.discoverLinks !== false && observation.linkedDomains.length > 0) {
-    await offerCandidates(db, observation.linkedDomains, { source: 'link', foundOn: observation.domain, now });
+    await offerCandidates(db, observation.linkedDomains, {
+      source: 'link',
+      foundOn: observation.domain,
+      now,
+    });
   }
 }
 
@@ -96,21 +125,37 @@ export async function recordFailure(
   context: ObservationContext,
 ): Promise<void> {
   const { now } = context;
-  await logObservation(db, { storeId: target.storeId, domain: target.domain, outcome: failure.kind, changes: 0 }, context);
+  await logObservation(
+    db,
+    { storeId: target.storeId, domain: target.domain, outcome: failure.kind, changes: 0 },
+    context,
+  );
   // a catalog store (or a discovered candidate) that moved offers its new host; a scrape of a domain
   // the catalog does not hold leaves that to its caller, whom the failure reason names the host
   const offersNewHost = target.storeId !== null || context.trigger === 'discovery';
   if (failure.kind === 'moved' && failure.details?.movedTo && offersNewHost) {
-    await offerCandidates(db, [failure.details.movedTo], { source: 'moved', foundOn: target.domain, now });
+    await offerCandidates(db, [failure.details.movedTo], {
+      source: 'moved',
+      foundOn: target.domain,
+      now,
+    });
   }
   if (target.storeId === null || isSyntheticDomain(target.domain)) return;
-  const { rows: [store] } = await db.query<{ monthly_visits: number }>('SELECT monthly_visits FROM stores WHERE id = $1', [target.storeId]);
+  const {
+    rows: [store],
+  } = await db.query<{ monthly_visits: number }>(
+    'SELECT monthly_visits FROM stores WHERE id = $1',
+    [target.storeId],
+  );
   if (!store) return;
   const previous = await readSchedule(db, target.storeId);
   const failures = (previous?.consecutive_failures ?? 0) + 1;
-  const gone = (previous?.gone_failures ?? 0) + (GONE_KINDS.has(failure.kind as StorefrontFailureKind) ? 1 : 0);
+  const gone =
+    (previous?.gone_failures ?? 0) +
+    (GONE_KINDS.has(failure.kind as StorefrontFailureKind) ? 1 : 0);
   const presence = previous?.presence === 'vanished' ? 'vanished' : presenceAfterFailure(gone);
-  const intervalHours = previous?.interval_hours ?? observationIntervalHours(store.monthly_visits, INITIAL_CHANGE_RATE);
+  const intervalHours =
+    previous?.interval_hours ?? observationIntervalHours(store.monthly_visits, INITIAL_CHANGE_RATE);
   const nextAt =
     presence === 'vanished'
       ? jittered(now, VANISHED_RECHECK_HOURS)

@@ -7,9 +7,21 @@ import type { LegacySocials } from '../legacy/port.ts';
 import { detectApps, loadAppFingerprints, type AppFingerprint } from './app-fingerprints.ts';
 import { readHomepage, type HomepageFacts } from './homepage.ts';
 import { linkedDomains } from './linked-domains.ts';
-import { answerFailure, getStorefrontPath, jsonOf, passwordProtected, textOf, type StorefrontClient } from './storefront-client.ts';
+import {
+  answerFailure,
+  getStorefrontPath,
+  jsonOf,
+  passwordProtected,
+  textOf,
+  type StorefrontClient,
+} from './storefront-client.ts';
 import { StorefrontFailure } from './storefront-failure.ts';
-import { ProductsPage, productsOf, StorefrontMeta, type StorefrontProduct } from './storefront-json.ts';
+import {
+  ProductsPage,
+  productsOf,
+  StorefrontMeta,
+  type StorefrontProduct,
+} from './storefront-json.ts';
 
 /** products.json page size (Shopify's maximum) */
 export const PRODUCTS_PAGE_SIZE = 250;
@@ -33,7 +45,12 @@ export async function createStorefrontReader(
   pool: Pick<pg.Pool, 'query'>,
   dropshipVocabulary: readonly string[],
 ): Promise<StorefrontReader> {
-  return { client, apps: await loadAppFingerprints(pool), dropshipVocabulary, maxProductPages: MAX_PRODUCT_PAGES };
+  return {
+    client,
+    apps: await loadAppFingerprints(pool),
+    dropshipVocabulary,
+    maxProductPages: MAX_PRODUCT_PAGES,
+  };
 }
 
 /** the markers of Shopify's password page: its template's body class, or its form posting to /password */
@@ -79,25 +96,38 @@ export interface StorefrontObservation {
   linkedDomains: string[];
 }
 
-export async function validateStorefront(reader: StorefrontReader, domain: string): Promise<ValidatedStorefront> {
+export async function validateStorefront(
+  reader: StorefrontReader,
+  domain: string,
+): Promise<ValidatedStorefront> {
   const response = await getStorefrontPath(reader.client, domain, '/');
   if (response.status !== 200) {
     throw answerFailure(response, `the homepage of ${domain} answered HTTP ${response.status}`);
   }
   const html = textOf(response);
   // Shopify's password page, served at / itself by some themes
-  if (PASSWORD_PAGE.test(html)) throw new StorefrontFailure('password_protected', passwordProtected(domain, '/'));
+  if (PASSWORD_PAGE.test(html))
+    throw new StorefrontFailure('password_protected', passwordProtected(domain, '/'));
   const homepage = readHomepage(html, reader.dropshipVocabulary);
   if (!homepage.isShopify) {
-    throw new StorefrontFailure('not_shopify', `${domain} is not a Shopify storefront (no Shopify markers on its homepage)`);
+    throw new StorefrontFailure(
+      'not_shopify',
+      `${domain} is not a Shopify storefront (no Shopify markers on its homepage)`,
+    );
   }
   return { domain, homepageHtml: html, homepage };
 }
 
-export async function observeStorefront(reader: StorefrontReader, storefront: ValidatedStorefront): Promise<StorefrontObservation> {
+export async function observeStorefront(
+  reader: StorefrontReader,
+  storefront: ValidatedStorefront,
+): Promise<StorefrontObservation> {
   const { domain, homepage } = storefront;
   const metaResponse = await optionalPath(reader, domain, '/meta.json');
-  const meta = metaResponse?.status === 200 ? StorefrontMeta.safeParse(jsonOf(metaResponse, '/meta.json')).data : undefined;
+  const meta =
+    metaResponse?.status === 200
+      ? StorefrontMeta.safeParse(jsonOf(metaResponse, '/meta.json')).data
+      : undefined;
 
   const products = await readAllProducts(reader, domain);
   const ranks = await bestSellerRanks(reader, domain, products.length);
@@ -107,8 +137,12 @@ export async function observeStorefront(reader: StorefrontReader, storefront: Va
     name: meta?.name?.trim() || homepage.title || domain,
     description: meta?.description?.trim() || null,
     themeName: homepage.themeName,
-    currency: homepage.currency ?? (meta?.currency && /^[A-Z]{3}$/.test(meta.currency) ? meta.currency : null),
-    countryCode: homepage.countryCode ?? (meta?.country && /^[A-Z]{2}$/.test(meta.country) ? meta.country : null),
+    currency:
+      homepage.currency ??
+      (meta?.currency && /^[A-Z]{3}$/.test(meta.currency) ? meta.currency : null),
+    countryCode:
+      homepage.countryCode ??
+      (meta?.country && /^[A-Z]{2}$/.test(meta.country) ? meta.country : null),
     socials: homepage.socials,
     emails: homepage.emails,
     dropshipSignals: homepage.dropshipPhrases.length,
@@ -119,16 +153,28 @@ export async function observeStorefront(reader: StorefrontReader, storefront: Va
   };
 }
 
-async function readAllProducts(reader: StorefrontReader, domain: string): Promise<StorefrontProduct[]> {
+async function readAllProducts(
+  reader: StorefrontReader,
+  domain: string,
+): Promise<StorefrontProduct[]> {
   const byHandle = new Map<string, StorefrontProduct>();
   for (let page = 1; page <= reader.maxProductPages; page++) {
-    const response = await getStorefrontPath(reader.client, domain, `/products.json?limit=${PRODUCTS_PAGE_SIZE}&page=${page}`);
+    const response = await getStorefrontPath(
+      reader.client,
+      domain,
+      `/products.json?limit=${PRODUCTS_PAGE_SIZE}&page=${page}`,
+    );
     if (response.status !== 200) {
-      if (page === 1) throw answerFailure(response, `/products.json of ${domain} answered HTTP ${response.status}`);
+      if (page === 1)
+        throw answerFailure(
+          response,
+          `/products.json of ${domain} answered HTTP ${response.status}`,
+        );
       break;
     }
     const parsed = ProductsPage.safeParse(jsonOf(response, '/products.json'));
-    if (!parsed.success) throw new StorefrontFailure('malformed', `/products.json of ${domain} is not a product list`);
+    if (!parsed.success)
+      throw new StorefrontFailure('malformed', `/products.json of ${domain} is not a product list`);
     for (const product of productsOf(parsed.data)) byHandle.set(product.handle, product);
     if (parsed.data.products.length < PRODUCTS_PAGE_SIZE) break;
   }
@@ -136,11 +182,26 @@ async function readAllProducts(reader: StorefrontReader, domain: string): Promis
 }
 
 /** handle -> rank from the store's best-sellers collection, else from its catalog sorted by sales. */
-async function bestSellerRanks(reader: StorefrontReader, domain: string, productCount: number): Promise<Map<string, number>> {
-  let handles = await collectionOrder(reader, domain, `/collections/best-sellers/products.json?limit=${BEST_SELLER_LIMIT}`);
+async function bestSellerRanks(
+  reader: StorefrontReader,
+  domain: string,
+  productCount: number,
+): Promise<Map<string, number>> {
+  let handles = await collectionOrder(
+    reader,
+    domain,
+    `/collections/best-sellers/products.json?limit=${BEST_SELLER_LIMIT}`,
+  );
   if (handles === null) {
-    const sorted = await collectionOrder(reader, domain, `/collections/all/products.json?sort_by=best-selling&limit=${BEST_SELLER_LIMIT}`);
-    const share = Math.max(1, Math.min(BEST_SELLER_LIMIT, Math.ceil(productCount * BEST_SELLER_SHARE)));
+    const sorted = await collectionOrder(
+      reader,
+      domain,
+      `/collections/all/products.json?sort_by=best-selling&limit=${BEST_SELLER_LIMIT}`,
+    );
+    const share = Math.max(
+      1,
+      Math.min(BEST_SELLER_LIMIT, Math.ceil(productCount * BEST_SELLER_SHARE)),
+    );
     handles = sorted?.slice(0, share) ?? [];
   }
   return new Map(handles.slice(0, BEST_SELLER_LIMIT).map((handle, index) => [handle, index + 1]));
@@ -156,7 +217,11 @@ async function optionalPath(reader: StorefrontReader, domain: string, path: stri
   }
 }
 
-async function collectionOrder(reader: StorefrontReader, domain: string, path: string): Promise<string[] | null> {
+async function collectionOrder(
+  reader: StorefrontReader,
+  domain: string,
+  path: string,
+): Promise<string[] | null> {
   const response = await optionalPath(reader, domain, path);
   if (response?.status !== 200) return null;
   const parsed = ProductsPage.safeParse(jsonOf(response, path.split('?')[0]!));
@@ -174,7 +239,10 @@ function toObserved(product: StorefrontProduct, bestSellerRank: number | null): 
     vendor: product.vendor ?? null,
     productType: product.product_type || null,
     price: Math.round(cheapest.price * 100) / 100,
-    compareAtPrice: cheapest.compare_at_price !== null && Number.isFinite(cheapest.compare_at_price) ? cheapest.compare_at_price : null,
+    compareAtPrice:
+      cheapest.compare_at_price !== null && Number.isFinite(cheapest.compare_at_price)
+        ? cheapest.compare_at_price
+        : null,
     available: product.variants.some((v) => v.available !== false),
     variantCount: Math.min(product.variants.length, 32_767),
     imageUrl: product.images?.[0]?.src ?? null,

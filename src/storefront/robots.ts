@@ -10,7 +10,12 @@ import robotsParserModule from 'robots-parser';
 import { EgressError } from '../platform/egress/egress-error.ts';
 import type { EgressRequest, EgressResponse } from '../platform/egress/egress.ts';
 import { sameStorefront } from '../stores/domain.ts';
-import { fromEgressError, retryAfterSeconds, StorefrontFailure, statusKind } from './storefront-failure.ts';
+import {
+  fromEgressError,
+  retryAfterSeconds,
+  StorefrontFailure,
+  statusKind,
+} from './storefront-failure.ts';
 
 /** the product token our User-Agent starts with, which robots.txt groups name */
 export const CRAWLER_TOKEN = 'store-intelligence-scraper';
@@ -32,10 +37,19 @@ const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.
 const ALLOW_ALL: HostRules = { allows: () => true, crawlDelayMs: 0 };
 
 export class RobotsRules {
-  private readonly cache = new LRUCache<string, Promise<HostRules>>({ max: 10_000, ttl: ROBOTS_TTL_MS });
+  private readonly cache = new LRUCache<string, Promise<HostRules>>({
+    max: 10_000,
+    ttl: ROBOTS_TTL_MS,
+  });
 
   /** `fetch` GETs a path of a store's host (storefront-client.ts: the host that answers for the domain) */
-  constructor(private readonly fetch: (domain: string, path: string, request: EgressRequest) => Promise<EgressResponse>) {}
+  constructor(
+    private readonly fetch: (
+      domain: string,
+      path: string,
+      request: EgressRequest,
+    ) => Promise<EgressResponse>,
+  ) {}
 
   /** The rules of `domain`'s host; a failure to learn them is the read's failure. */
   rulesFor(domain: string): Promise<HostRules> {
@@ -53,7 +67,11 @@ export class RobotsRules {
     const url = `https://${domain}/robots.txt`;
     let response;
     try {
-      response = await this.fetch(domain, '/robots.txt', { maxRedirects: 5, followsTo: sameStorefront, headers: { accept: 'text/plain' } });
+      response = await this.fetch(domain, '/robots.txt', {
+        maxRedirects: 5,
+        followsTo: sameStorefront,
+        headers: { accept: 'text/plain' },
+      });
     } catch (error) {
       // a robots.txt on another host is not read: as one that is unavailable, it allows (the
       // store's own pages then show it moved, and nothing of the other host is read)
@@ -61,7 +79,8 @@ export class RobotsRules {
       if (error instanceof EgressError) throw fromEgressError(error);
       throw error;
     }
-    if (response.status >= 400 && response.status < 500 && response.status !== 429) return ALLOW_ALL;
+    if (response.status >= 400 && response.status < 500 && response.status !== 429)
+      return ALLOW_ALL;
     if (response.status !== 200) {
       const retryAfter = retryAfterSeconds(response.headers['retry-after']);
       throw new StorefrontFailure(

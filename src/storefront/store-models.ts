@@ -2,7 +2,11 @@
 // (applyStoreModels) applied to what the scrape observed (plus the inputs a storefront does not show: social
 // followers and the third-party traffic panel, kept from the catalog when it has them).
 import { applyStoreModels, type ModeledStoreColumns } from '../stores/model/apply-models.ts';
-import { DROPSHIPPING_CATEGORIES, REVIEWS_CATEGORIES, SUPPORT_CATEGORIES } from './app-fingerprints.ts';
+import {
+  DROPSHIPPING_CATEGORIES,
+  REVIEWS_CATEGORIES,
+  SUPPORT_CATEGORIES,
+} from './app-fingerprints.ts';
 import type { StorefrontObservation } from './read-storefront.ts';
 
 export interface ModelContext {
@@ -13,14 +17,17 @@ export interface ModelContext {
   thirdParty: { visits: number; paidPct: number } | null;
 }
 
-
 const INT32_MAX = 2_147_483_647;
 const int32 = (n: number) => Math.min(INT32_MAX, Math.max(0, Math.round(n)));
 
-export function modelStore(observation: StorefrontObservation, context: ModelContext): ModeledStoreColumns {
+export function modelStore(
+  observation: StorefrontObservation,
+  context: ModelContext,
+): ModeledStoreColumns {
   const productCount = observation.products.length;
   const appCount = observation.apps.length;
-  const inCategory = (categories: ReadonlySet<string>) => observation.apps.filter((a) => a.category && categories.has(a.category)).length;
+  const inCategory = (categories: ReadonlySet<string>) =>
+    observation.apps.filter((a) => a.category && categories.has(a.category)).length;
   const { monthlyVisits, revenue, adSpendUsd, dropshipper, rating } = applyStoreModels({
     productCount,
     appCount,
@@ -52,7 +59,10 @@ export function modelStore(observation: StorefrontObservation, context: ModelCon
 }
 
 /** Median of the products' prices in USD; null when nothing is priced or the currency has no known rate. */
-export function medianPriceUsd(prices: readonly number[], usdRate: number | undefined): number | null {
+export function medianPriceUsd(
+  prices: readonly number[],
+  usdRate: number | undefined,
+): number | null {
   if (prices.length === 0 || usdRate === undefined || !(usdRate > 0)) return null;
   const usd = prices.map((p) => p / usdRate).sort((a, b) => a - b);
   const mid = Math.floor(usd.length / 2);

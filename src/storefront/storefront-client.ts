@@ -18,7 +18,12 @@ import type { Services } from '../platform/services.ts';
 import { isSyntheticDomain, sameStorefront } from '../stores/domain.ts';
 import { databaseHostHolds, type HostHolds } from './host-holds.sql.ts';
 import { CRAWLER_TOKEN, RobotsRules } from './robots.ts';
-import { fromEgressError, retryAfterSeconds, StorefrontFailure, statusKind } from './storefront-failure.ts';
+import {
+  fromEgressError,
+  retryAfterSeconds,
+  StorefrontFailure,
+  statusKind,
+} from './storefront-failure.ts';
 import { cleanText, parseStorefrontJson } from './storefront-text.ts';
 
 export { retryAfterSeconds };
@@ -49,7 +54,9 @@ export function createStorefrontClient(egress: Egress, holds?: HostHolds): Store
     holdsChecked: new LRUCache<string, true>({ max: 100_000, ttl: HOLD_RECHECK_MS }),
     hosts: new LRUCache<string, string>({ max: 100_000 }),
   };
-  client.robots = new RobotsRules((domain, path, request) => fetchStorefront(client, domain, path, request));
+  client.robots = new RobotsRules((domain, path, request) =>
+    fetchStorefront(client, domain, path, request),
+  );
   return client;
 }
 
@@ -59,7 +66,10 @@ const clients = new WeakMap<Services, StorefrontClient>();
 export function storefrontClient(services: Services): StorefrontClient {
   let client = clients.get(services);
   if (!client) {
-    client = createStorefrontClient(storefrontEgress(services), databaseHostHolds(services.db.pool));
+    client = createStorefrontClient(
+      storefrontEgress(services),
+      databaseHostHolds(services.db.pool),
+    );
     clients.set(services, client);
   }
   return client;
@@ -69,13 +79,20 @@ export function storefrontClient(services: Services): StorefrontClient {
 const otherForm = (host: string) => (host.startsWith('www.') ? host.slice(4) : `www.${host}`);
 
 /** Whether a failure says the name itself does not answer (rather than the store answering badly). */
-const nameDoesNotAnswer = (error: unknown) => error instanceof EgressError && (error.failure === 'unresolvable' || error.failure === 'connection');
+const nameDoesNotAnswer = (error: unknown) =>
+  error instanceof EgressError &&
+  (error.failure === 'unresolvable' || error.failure === 'connection');
 
 /**
  * GET `path` of the storefront `domain` at the host that answers for it: the domain as named, else
  * (when that name does not resolve or refuses the connection) its other form, remembered once it answers.
  */
-export async function fetchStorefront(client: StorefrontClient, domain: string, path: string, request: EgressRequest): Promise<EgressResponse> {
+export async function fetchStorefront(
+  client: StorefrontClient,
+  domain: string,
+  path: string,
+  request: EgressRequest,
+): Promise<EgressResponse> {
   const known = client.hosts.get(domain);
   const first = known ?? domain;
   try {
@@ -85,7 +102,10 @@ export async function fetchStorefront(client: StorefrontClient, domain: string, 
   } catch (error) {
     if (known || !nameDoesNotAnswer(error)) throw error;
     try {
-      const response = await client.egress.fetch(new URL(path, `https://${otherForm(first)}`), request);
+      const response = await client.egress.fetch(
+        new URL(path, `https://${otherForm(first)}`),
+        request,
+      );
       client.hosts.set(domain, otherForm(first));
       return response;
     } catch (second) {
@@ -97,7 +117,12 @@ export async function fetchStorefront(client: StorefrontClient, domain: string, 
 }
 
 /** Holds `domain` off until `untilMs`, in this process and (when the client has them) in the durable holds. */
-export async function holdOff(client: StorefrontClient, domain: string, untilMs: number, reason: string): Promise<void> {
+export async function holdOff(
+  client: StorefrontClient,
+  domain: string,
+  untilMs: number,
+  reason: string,
+): Promise<void> {
   client.heldOff.set(domain, Math.max(untilMs, client.heldOff.get(domain) ?? 0));
   await client.holds?.hold(domain, untilMs, reason);
 }
@@ -105,23 +130,30 @@ export async function holdOff(client: StorefrontClient, domain: string, untilMs:
 /** Fails as rate_limited when `domain` asked us to wait and that time is still ahead. */
 async function refuseIfHeld(client: StorefrontClient, domain: string): Promise<void> {
   let heldUntil = client.heldOff.get(domain);
-  if ((heldUntil === undefined || heldUntil <= Date.now()) && client.holds && !client.holdsChecked.has(domain)) {
+  if (
+    (heldUntil === undefined || heldUntil <= Date.now()) &&
+    client.holds &&
+    !client.holdsChecked.has(domain)
+  ) {
     heldUntil = await client.holds.heldUntil(domain);
     if (heldUntil !== undefined) client.heldOff.set(domain, heldUntil);
     else client.holdsChecked.set(domain, true);
   }
   if (heldUntil !== undefined && heldUntil > Date.now()) {
     const wait = Math.ceil((heldUntil - Date.now()) / 1000);
-    throw new StorefrontFailure('rate_limited', `${domain} asked us to wait; ${wait} s to go, nothing is asked of it meanwhile`, {
-      retryAfterSeconds: wait,
-    });
+    throw new StorefrontFailure(
+      'rate_limited',
+      `${domain} asked us to wait; ${wait} s to go, nothing is asked of it meanwhile`,
+      {
+        retryAfterSeconds: wait,
+      },
+    );
   }
 }
 
 /** Rate limits (429, or 503 with Retry-After) are waited out within a read up to these bounds. */
 export const RATE_LIMIT_RETRIES = 3;
 export const RATE_LIMIT_MAX_WAIT_S = 30;
-
 
 /** GET `path` of the storefront `domain`; a non-2xx answer is returned for the caller to judge. */
 export async function getStorefrontPath(
@@ -133,18 +165,29 @@ export async function getStorefrontPath(
   const bare = path.split('?')[0]!;
   // a synthetic store is read only from the in-process demo storefronts, never from the network
   if (isSyntheticDomain(domain) && !client.egress.overridden?.(domain)) {
-    throw new StorefrontFailure('synthetic', `${domain} is a synthetic store (the reserved .example domain): it is never contacted`);
+    throw new StorefrontFailure(
+      'synthetic',
+      `${domain} is a synthetic store (the reserved .example domain): it is never contacted`,
+    );
   }
   await refuseIfHeld(client, domain);
   const rules = await client.robots.rulesFor(domain).catch(async (error: unknown) => {
     // robots.txt asking us to wait (429, or a 5xx with Retry-After) holds the whole store off
     if (error instanceof StorefrontFailure && error.details.retryAfterSeconds !== undefined) {
-      await holdOff(client, domain, Date.now() + error.details.retryAfterSeconds * 1000, error.message);
+      await holdOff(
+        client,
+        domain,
+        Date.now() + error.details.retryAfterSeconds * 1000,
+        error.message,
+      );
     }
     throw error;
   });
   if (!rules.allows(path)) {
-    throw new StorefrontFailure('robots', `robots.txt of ${domain} disallows ${bare} for ${CRAWLER_TOKEN}; it is not read`);
+    throw new StorefrontFailure(
+      'robots',
+      `robots.txt of ${domain} disallows ${bare} for ${CRAWLER_TOKEN}; it is not read`,
+    );
   }
   const accept = bare.endsWith('.json') || bare.endsWith('.js') ? 'application/json' : 'text/html';
   for (let attempt = 0; ; attempt++) {
@@ -171,7 +214,9 @@ export async function getStorefrontPath(
     if (response.url.pathname === '/password' && bare !== '/password') {
       throw new StorefrontFailure('password_protected', passwordProtected(domain, bare));
     }
-    const limited = response.status === 429 || (response.status === 503 && response.headers['retry-after'] !== undefined);
+    const limited =
+      response.status === 429 ||
+      (response.status === 503 && response.headers['retry-after'] !== undefined);
     if (!limited) return response;
     const wait = retryAfterSeconds(response.headers['retry-after']) ?? 1;
     if (attempt >= RATE_LIMIT_RETRIES || wait > RATE_LIMIT_MAX_WAIT_S) {
@@ -194,10 +239,13 @@ export const passwordProtected = (domain: string, path: string) =>
 
 /** The failure of an unexpected answer, keeping the Retry-After it asked for (a 5xx may carry one too). */
 export const answerFailure = (response: EgressResponse, message: string): StorefrontFailure =>
-  new StorefrontFailure(statusKind(response.status), message, { retryAfterSeconds: retryAfterSeconds(response.headers['retry-after']) });
+  new StorefrontFailure(statusKind(response.status), message, {
+    retryAfterSeconds: retryAfterSeconds(response.headers['retry-after']),
+  });
 
 /** The body as text fit to keep (storefront-text.ts). */
-export const textOf = (response: EgressResponse): string => cleanText(response.body.toString('utf8'));
+export const textOf = (response: EgressResponse): string =>
+  cleanText(response.body.toString('utf8'));
 
 /** The body as JSON with its strings fit to keep, or a `malformed` failure naming `what`. */
 export function jsonOf(response: EgressResponse, what: string): unknown {

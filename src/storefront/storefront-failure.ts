@@ -37,7 +37,12 @@ export const STOREFRONT_FAILURE_KINDS = [
 export type StorefrontFailureKind = (typeof STOREFRONT_FAILURE_KINDS)[number];
 
 /** Kinds that say the storefront is gone rather than busy: they count towards a store's vanishing. */
-export const GONE_KINDS: ReadonlySet<StorefrontFailureKind> = new Set(['unresolvable', 'moved', 'not_found', 'not_shopify']);
+export const GONE_KINDS: ReadonlySet<StorefrontFailureKind> = new Set([
+  'unresolvable',
+  'moved',
+  'not_found',
+  'not_shopify',
+]);
 
 export class StorefrontFailure extends Error {
   constructor(
@@ -63,7 +68,11 @@ const EGRESS_KINDS: Record<EgressError['failure'], StorefrontFailureKind> = {
 
 /** The failure of a request the egress client could not complete (its message names host and cause). */
 export const fromEgressError = (error: EgressError): StorefrontFailure =>
-  new StorefrontFailure(EGRESS_KINDS[error.failure], error.message, error.location ? { movedTo: error.location.hostname } : {});
+  new StorefrontFailure(
+    EGRESS_KINDS[error.failure],
+    error.message,
+    error.location ? { movedTo: error.location.hostname } : {},
+  );
 
 /** The kind of an unexpected HTTP status. */
 export function statusKind(status: number): StorefrontFailureKind {
@@ -74,7 +83,10 @@ export function statusKind(status: number): StorefrontFailureKind {
 }
 
 /** Seconds a Retry-After header asks for (delta-seconds or an HTTP date), or undefined. */
-export function retryAfterSeconds(value: string | string[] | undefined, now = Date.now()): number | undefined {
+export function retryAfterSeconds(
+  value: string | string[] | undefined,
+  now = Date.now(),
+): number | undefined {
   const text = Array.isArray(value) ? value[0] : value;
   if (!text) return undefined;
   if (/^\d+$/.test(text.trim())) return Number(text.trim());

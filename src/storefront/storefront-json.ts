@@ -16,7 +16,10 @@ export type StorefrontMeta = z.infer<typeof StorefrontMeta>;
 
 const Variant = z.object({
   price: z.union([z.string(), z.number()]).transform(Number),
-  compare_at_price: z.union([z.string(), z.number()]).nullish().transform((v) => (v === null || v === undefined || v === '' ? null : Number(v))),
+  compare_at_price: z
+    .union([z.string(), z.number()])
+    .nullish()
+    .transform((v) => (v === null || v === undefined || v === '' ? null : Number(v))),
   available: z.boolean().nullish().catch(null),
 });
 
@@ -27,7 +30,10 @@ export const StorefrontProduct = z.object({
   product_type: text,
   published_at: text,
   variants: z.array(Variant).min(1),
-  images: z.array(z.object({ src: z.string() })).nullish().catch(null),
+  images: z
+    .array(z.object({ src: z.string() }))
+    .nullish()
+    .catch(null),
 });
 export type StorefrontProduct = z.infer<typeof StorefrontProduct>;
 
@@ -37,6 +43,8 @@ export const ProductsPage = z.object({ products: z.array(z.unknown()) });
 export function productsOf(page: z.infer<typeof ProductsPage>): StorefrontProduct[] {
   return page.products.flatMap((entry) => {
     const parsed = StorefrontProduct.safeParse(entry);
-    return parsed.success && parsed.data.variants.every((v) => Number.isFinite(v.price)) ? [parsed.data] : [];
+    return parsed.success && parsed.data.variants.every((v) => Number.isFinite(v.price))
+      ? [parsed.data]
+      : [];
   });
 }

@@ -17,7 +17,11 @@ export function cleanText(text: string): string {
 export function parseStorefrontJson(text: string): unknown {
   const clean = cleanText(text);
   // the reviver only when an escape could decode to unfit text: it slows a products page down
-  return UNFIT_ESCAPE.test(clean) ? JSON.parse(clean, (_key, value: unknown) => (typeof value === 'string' ? cleanText(value) : value)) : JSON.parse(clean);
+  return UNFIT_ESCAPE.test(clean)
+    ? JSON.parse(clean, (_key, value: unknown) =>
+        typeof value === 'string' ? cleanText(value) : value,
+      )
+    : JSON.parse(clean);
 }
 
 /** At most `max` UTF-16 units of `text`, never ending inside a surrogate pair. */

@@ -35,7 +35,8 @@ export function parseDomain(input: string): DomainParse {
   if (trimmed === '') return { ok: false, rule: 'must not be empty' };
   if (PLAIN_HOSTNAME.test(trimmed) && !trimmed.includes('xn--')) return checkedDomain(trimmed);
   if (/\s/.test(trimmed)) return { ok: false, rule: 'must not contain spaces' };
-  if (trimmed.includes('@')) return { ok: false, rule: 'must not contain @ (an email address or credentials)' };
+  if (trimmed.includes('@'))
+    return { ok: false, rule: 'must not contain @ (an email address or credentials)' };
   const hostname = hostnameOf(trimmed);
   if (!hostname) return { ok: false, rule: 'must be a domain or an http(s) URL' };
   if (hostname.startsWith('[')) return { ok: false, rule: 'must be a domain, not an IP address' };
@@ -45,11 +46,14 @@ export function parseDomain(input: string): DomainParse {
 /** The canonical domain of a hostname: no trailing dot, no leading www., a public DNS name's shape. */
 function checkedDomain(hostname: string): DomainParse {
   const domain = hostname.replace(/\.$/, '').replace(/^www\./, '');
-  if (domain.length > MAX_DOMAIN_LENGTH) return { ok: false, rule: `must be at most ${MAX_DOMAIN_LENGTH} characters` };
+  if (domain.length > MAX_DOMAIN_LENGTH)
+    return { ok: false, rule: `must be at most ${MAX_DOMAIN_LENGTH} characters` };
   const labels = domain.split('.');
   if (labels.length < 2) return { ok: false, rule: 'must contain a dot, e.g. example.com' };
-  if (!labels.every((label) => LABEL.test(label))) return { ok: false, rule: 'must be a valid domain name' };
-  if (/^\d+$/.test(labels[labels.length - 1]!)) return { ok: false, rule: 'must be a domain, not an IP address' };
+  if (!labels.every((label) => LABEL.test(label)))
+    return { ok: false, rule: 'must be a valid domain name' };
+  if (/^\d+$/.test(labels[labels.length - 1]!))
+    return { ok: false, rule: 'must be a domain, not an IP address' };
   return { ok: true, domain };
 }
 
@@ -88,4 +92,5 @@ export function sameStorefront(from: URL, to: URL): boolean {
  * top-level domain .example (RFC 2606), which belongs to no real store. Such a store is never
  * contacted, scheduled or taken in by discovery.
  */
-export const isSyntheticDomain = (domain: string): boolean => domain === SYNTHETIC_TLD || domain.endsWith(`.${SYNTHETIC_TLD}`);
+export const isSyntheticDomain = (domain: string): boolean =>
+  domain === SYNTHETIC_TLD || domain.endsWith(`.${SYNTHETIC_TLD}`);

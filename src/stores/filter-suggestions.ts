@@ -31,12 +31,16 @@ const cache = new WeakMap<Queryable, ValidValues>();
 async function validValues(pool: Queryable): Promise<ValidValues> {
   const cached = cache.get(pool);
   if (cached && Date.now() - cached.readAt < VALID_VALUES_TTL_MS) return cached;
-  const rows = await queryRows<{ facet: Facet; value: string }>(pool, `SELECT facet, value FROM store_facet_counts WHERE facet <> ''`);
+  const rows = await queryRows<{ facet: Facet; value: string }>(
+    pool,
+    `SELECT facet, value FROM store_facet_counts WHERE facet <> ''`,
+  );
   const byFacet = new Map<Facet, Set<string>>();
   for (const { facet, value } of rows) {
     const values = byFacet.get(facet) ?? new Set<string>();
     const lower = value.toLowerCase();
-    if (facet === 'tld') lower.split('.').forEach((_, i, labels) => values.add(labels.slice(i).join('.')));
+    if (facet === 'tld')
+      lower.split('.').forEach((_, i, labels) => values.add(labels.slice(i).join('.')));
     else values.add(lower);
     byFacet.set(facet, values);
   }
@@ -46,16 +50,27 @@ async function validValues(pool: Queryable): Promise<ValidValues> {
 }
 
 /** The filter's values of each facet, as (parameter, facet, value). */
-function givenValues(filter: ResolvedStoreFilter): Array<{ parameter: string; facet: Facet; value: string }> {
+function givenValues(
+  filter: ResolvedStoreFilter,
+): Array<{ parameter: string; facet: Facet; value: string }> {
   const given: Array<{ parameter: string; facet: Facet; value: string }> = [];
-  const scalar = { vertical: 'vertical', industry: 'industry', category: 'category', countryCode: 'countryCode', theme: 'theme', tld: 'tld' } as const;
+  const scalar = {
+    vertical: 'vertical',
+    industry: 'industry',
+    category: 'category',
+    countryCode: 'countryCode',
+    theme: 'theme',
+    tld: 'tld',
+  } as const;
   for (const [parameter, facet] of Object.entries(scalar)) {
     const value = filter[parameter as keyof typeof scalar];
-    if (value) given.push({ parameter, facet, value: facet === 'tld' ? value.replace(/^\./, '') : value });
+    if (value)
+      given.push({ parameter, facet, value: facet === 'tld' ? value.replace(/^\./, '') : value });
   }
   const unknownSlugs = new Set(filter.appIds?.unknownSlugs ?? []);
   for (const parameter of ['app', 'anyApp', 'notApp'] as const) {
-    for (const slug of filter[parameter] ?? []) if (unknownSlugs.has(slug)) given.push({ parameter, facet: 'app', value: slug });
+    for (const slug of filter[parameter] ?? [])
+      if (unknownSlugs.has(slug)) given.push({ parameter, facet: 'app', value: slug });
   }
   return given;
 }
@@ -65,12 +80,19 @@ function givenValues(filter: ResolvedStoreFilter): Array<{ parameter: string; fa
  * slugs are checked against the apps table (resolveStoreFilter did); the other values against the
  * catalog's facet values. Before the first facet counts exist nothing is judged unknown.
  */
-export async function filterSuggestions(pool: Queryable, filter: ResolvedStoreFilter | null | undefined): Promise<FilterSuggestion[]> {
+export async function filterSuggestions(
+  pool: Queryable,
+  filter: ResolvedStoreFilter | null | undefined,
+): Promise<FilterSuggestion[]> {
   if (!filter) return [];
   const given = givenValues(filter);
   if (given.length === 0) return [];
   const valid = await validValues(pool);
-  const unknown = given.filter(({ facet, value }) => facet === 'app' || (valid.byFacet.size > 0 && !valid.byFacet.get(facet)?.has(value.toLowerCase())));
+  const unknown = given.filter(
+    ({ facet, value }) =>
+      facet === 'app' ||
+      (valid.byFacet.size > 0 && !valid.byFacet.get(facet)?.has(value.toLowerCase())),
+  );
   if (unknown.length === 0) return [];
   const rows = await queryRows<{ i: number; nearest: string[] }>(
     pool,
@@ -90,5 +112,9 @@ export async function filterSuggestions(pool: Queryable, filter: ResolvedStoreFi
     [unknown.map((u) => u.facet), unknown.map((u) => u.value)],
   );
   const nearest = new Map(rows.map((row) => [Number(row.i), row.nearest]));
-  return unknown.map(({ parameter, value }, i) => ({ parameter, value, nearest: nearest.get(i + 1) ?? [] }));
+  return unknown.map(({ parameter, value }, i) => ({
+    parameter,
+    value,
+    nearest: nearest.get(i + 1) ?? [],
+  }));
 }

@@ -3,4 +3,5 @@
 // store.myshopify.com for itself. A name under no known suffix keeps its last two labels.
 import { getDomain } from 'tldts';
 
-export const registrableDomain = (domain: string): string => getDomain(domain, { allowPrivateDomains: true }) ?? domain;
+export const registrableDomain = (domain: string): string =>
+  getDomain(domain, { allowPrivateDomains: true }) ?? domain;

@@ -21,7 +21,8 @@ builder.objectField(AppRef, 'stores', (t) =>
   t.field({
     type: StoreConnection,
     args: pageArgs,
-    description: 'Stores observed running the app, highest modeled monthly visits first. The first page is the install-base sample.',
+    description:
+      'Stores observed running the app, highest modeled monthly visits first. The first page is the install-base sample.',
     resolve: async (app, args, ctx) =>
       pagedConnection(args, async (window) => {
         const page = await appStoresPage(ctx).load({ parentId: app.id, ...window });

@@ -18,8 +18,14 @@ interface Comparison {
 
 const StoreComparison = builder.objectRef<Comparison>('StoreComparison').implement({
   fields: (t) => ({
-    stores: t.field({ type: [StoreRef], description: 'Found stores, in the order asked.', resolve: (c) => c.stores }),
-    notFound: t.exposeStringList('notFound', { description: 'Canonical domains not in the catalog.' }),
+    stores: t.field({
+      type: [StoreRef],
+      description: 'Found stores, in the order asked.',
+      resolve: (c) => c.stores,
+    }),
+    notFound: t.exposeStringList('notFound', {
+      description: 'Canonical domains not in the catalog.',
+    }),
   }),
 });
 

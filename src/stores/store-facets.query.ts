@@ -6,25 +6,44 @@ import { rules } from '../access/field-rules.ts';
 import { FACETS } from '../rollups/store-facet-counts.ts';
 import { filterSuggestions, type FilterSuggestion } from './filter-suggestions.ts';
 import { resolveStoreFilter, StoreFilter, type ResolvedStoreFilter } from './store-filter.ts';
-import { DEFAULT_FACET_VALUES, MAX_FACET_VALUES, storeFacets, type FacetValue, type StoreFacets } from './store-facets.ts';
+import {
+  DEFAULT_FACET_VALUES,
+  MAX_FACET_VALUES,
+  storeFacets,
+  type FacetValue,
+  type StoreFacets,
+} from './store-facets.ts';
 
-export const FilterSuggestionRef = builder.objectRef<FilterSuggestion>('FilterSuggestion').implement({
-  description: 'A filter value no store of the catalog has, and the catalog\'s nearest values (closest first).',
-  fields: (t) => ({
-    parameter: t.exposeString('parameter', { description: 'The filter: vertical, industry, category, countryCode, theme, tld, app, anyApp or notApp.' }),
-    value: t.exposeString('value', { description: 'The value given.' }),
-    nearest: t.exposeStringList('nearest', { description: 'Up to 3 valid values, closest first; empty when none is near.' }),
-  }),
-});
+export const FilterSuggestionRef = builder
+  .objectRef<FilterSuggestion>('FilterSuggestion')
+  .implement({
+    description:
+      "A filter value no store of the catalog has, and the catalog's nearest values (closest first).",
+    fields: (t) => ({
+      parameter: t.exposeString('parameter', {
+        description:
+          'The filter: vertical, industry, category, countryCode, theme, tld, app, anyApp or notApp.',
+      }),
+      value: t.exposeString('value', { description: 'The value given.' }),
+      nearest: t.exposeStringList('nearest', {
+        description: 'Up to 3 valid values, closest first; empty when none is near.',
+      }),
+    }),
+  });
 
 /** The suggestions of a resolved filter, read only when a query selects them. */
-export const suggestionsOf = (pool: Parameters<typeof filterSuggestions>[0], filter: ResolvedStoreFilter | null) => () =>
-  filterSuggestions(pool, filter);
+export const suggestionsOf =
+  (pool: Parameters<typeof filterSuggestions>[0], filter: ResolvedStoreFilter | null) => () =>
+    filterSuggestions(pool, filter);
 
 const FacetValueRef = builder.objectRef<FacetValue>('FacetValue').implement({
   fields: (t) => ({
-    value: t.exposeString('value', { description: 'A value as the catalog spells it; pass it as the filter of the same name.' }),
-    stores: t.exposeInt('stores', { description: 'Stores with this value among those the filter keeps.' }),
+    value: t.exposeString('value', {
+      description: 'A value as the catalog spells it; pass it as the filter of the same name.',
+    }),
+    stores: t.exposeInt('stores', {
+      description: 'Stores with this value among those the filter keeps.',
+    }),
   }),
 });
 
@@ -34,19 +53,23 @@ interface FacetsAnswer extends StoreFacets {
 
 const StoreFacetsRef = builder.objectRef<FacetsAnswer>('StoreFacets').implement({
   description:
-    'The store filters\' values among the stores a filter keeps, most stores first. tld values are domain endings ' +
+    "The store filters' values among the stores a filter keeps, most stores first. tld values are domain endings " +
     '(store.example, example): each counts every store whose domain ends in it.',
   fields: (t) => ({
     stores: t.exposeInt('stores', { description: 'Stores the filter keeps.' }),
     live: t.exposeBoolean('live', {
-      description: 'False when the counts are the whole catalog\'s, recomputed with the grouped rollups every few minutes.',
+      description:
+        "False when the counts are the whole catalog's, recomputed with the grouped rollups every few minutes.",
     }),
     ...Object.fromEntries(
       FACETS.map((facet) => [
         facet,
         t.field({
           type: [FacetValueRef],
-          description: facet === 'app' ? 'App slugs (app, anyApp, notApp filters).' : `Values of the ${facet} filter.`,
+          description:
+            facet === 'app'
+              ? 'App slugs (app, anyApp, notApp filters).'
+              : `Values of the ${facet} filter.`,
           resolve: (answer) => answer.facets[facet],
         }),
       ]),
@@ -63,13 +86,19 @@ builder.queryField('storeFacets', (t) =>
   t.field({
     extensions: rules({ quota: 'storeSearches', cache: 'public' }),
     type: StoreFacetsRef,
-    description: 'The valid values of the store filters, with store counts, among the stores the filter keeps (all without one).',
+    description:
+      'The valid values of the store filters, with store counts, among the stores the filter keeps (all without one).',
     args: {
       filter: t.arg({ type: StoreFilter }),
       perFacet: t.arg.int({
         defaultValue: DEFAULT_FACET_VALUES,
         description: `Values per facet, most stores first: 1 to ${MAX_FACET_VALUES}.`,
-        validate: { type: 'number', int: true, min: [1, { message: `must be from 1 to ${MAX_FACET_VALUES}` }], max: [MAX_FACET_VALUES, { message: `must be from 1 to ${MAX_FACET_VALUES}` }] },
+        validate: {
+          type: 'number',
+          int: true,
+          min: [1, { message: `must be from 1 to ${MAX_FACET_VALUES}` }],
+          max: [MAX_FACET_VALUES, { message: `must be from 1 to ${MAX_FACET_VALUES}` }],
+        },
       }),
     },
     resolve: async (_root, args, ctx) => {

@@ -2,7 +2,12 @@
 // their store counts, most stores first. Without a filter they come from store_facet_counts (the
 // whole catalog, recomputed with the rollups) while it is fresh; with one, live.
 import { queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
-import { FACETS, facetCountsSql, type Facet, type FacetCount } from '../rollups/store-facet-counts.ts';
+import {
+  FACETS,
+  facetCountsSql,
+  type Facet,
+  type FacetCount,
+} from '../rollups/store-facet-counts.ts';
 import { FRESH_ROLLUPS } from '../rollups/store-rollups.ts';
 import { storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
 
@@ -37,7 +42,10 @@ function withSuffixes(values: readonly FacetValue[]): FacetValue[] {
 }
 
 function shape(rows: readonly FacetCount[], limit: number, live: boolean): StoreFacets {
-  const facets = Object.fromEntries(FACETS.map((facet) => [facet, [] as FacetValue[]])) as Record<Facet, FacetValue[]>;
+  const facets = Object.fromEntries(FACETS.map((facet) => [facet, [] as FacetValue[]])) as Record<
+    Facet,
+    FacetValue[]
+  >;
   let stores = 0;
   for (const row of rows) {
     if (row.facet === '') stores = row.stores;
@@ -45,12 +53,18 @@ function shape(rows: readonly FacetCount[], limit: number, live: boolean): Store
   }
   facets.tld = withSuffixes(facets.tld);
   for (const facet of FACETS) {
-    facets[facet] = facets[facet].sort((a, b) => b.stores - a.stores || (a.value < b.value ? -1 : 1)).slice(0, limit);
+    facets[facet] = facets[facet]
+      .sort((a, b) => b.stores - a.stores || (a.value < b.value ? -1 : 1))
+      .slice(0, limit);
   }
   return { stores, facets, live };
 }
 
-export async function storeFacets(pool: Queryable, filter: ResolvedStoreFilter | null | undefined, limit: number): Promise<StoreFacets> {
+export async function storeFacets(
+  pool: Queryable,
+  filter: ResolvedStoreFilter | null | undefined,
+  limit: number,
+): Promise<StoreFacets> {
   if (storeFilterConditions(filter, new SqlParams(), false).length === 0) {
     const rows = await queryRows<FacetCount & { fresh: boolean }>(
       pool,
@@ -61,5 +75,9 @@ export async function storeFacets(pool: Queryable, filter: ResolvedStoreFilter |
   }
   const params = new SqlParams();
   const conditions = storeFilterConditions(filter, params);
-  return shape(await queryRows<FacetCount>(pool, facetCountsSql(whereClause(conditions)), params.values), limit, true);
+  return shape(
+    await queryRows<FacetCount>(pool, facetCountsSql(whereClause(conditions)), params.values),
+    limit,
+    true,
+  );
 }

@@ -54,12 +54,26 @@ export interface ResolvedStoreFilter extends StoreFilterValues {
 /** At most this many slugs in each of app, anyApp and notApp. */
 export const MAX_APP_SLUGS = 10;
 
-const name: StringValidationOptions = { type: 'string', minLength: [1, { message: 'must not be empty' }], maxLength: 100 };
-const count: NumberValidationOptions = { type: 'number', int: true, min: [0, { message: 'must not be negative' }] };
+const name: StringValidationOptions = {
+  type: 'string',
+  minLength: [1, { message: 'must not be empty' }],
+  maxLength: 100,
+};
+const count: NumberValidationOptions = {
+  type: 'number',
+  int: true,
+  min: [0, { message: 'must not be negative' }],
+};
 const APP_SLUG = /^[a-z0-9][a-z0-9-]*$/;
 const appSlugs = {
   schema: z
-    .array(z.string().trim().toLowerCase().regex(APP_SLUG, { message: 'must be app slugs (lower-case letters, digits and dashes)' }))
+    .array(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(APP_SLUG, { message: 'must be app slugs (lower-case letters, digits and dashes)' }),
+    )
     .min(1, { message: 'must name at least one app' })
     .max(MAX_APP_SLUGS, { message: `must name at most ${MAX_APP_SLUGS} apps` }),
 };
@@ -75,18 +89,28 @@ export const StoreFilter = builder.inputType('StoreFilter', {
         'Brand, name or domain, typo-tolerant: the exact domain first, then the exact name, a domain typed without its ' +
         'TLD, and stores whose name or domain words match (a word being typed as a prefix; one typing mistake in words ' +
         'of 3 to 5 letters, two from 6 on, a swap of neighbouring letters counting as one). A URL is reduced to its domain.',
-      validate: { type: 'string', minLength: [2, { message: 'must be at least 2 characters' }], maxLength: 200 },
+      validate: {
+        type: 'string',
+        minLength: [2, { message: 'must be at least 2 characters' }],
+        maxLength: 200,
+      },
     }),
     vertical: t.string({ description: 'Vertical name, case-insensitive.', validate: name }),
     industry: t.string({ description: 'Industry name, case-insensitive.', validate: name }),
     category: t.string({ description: 'Category name, case-insensitive.', validate: name }),
     countryCode: t.string({
       description: 'ISO 3166-1 alpha-2 country code, case-insensitive.',
-      validate: { type: 'string', regex: [/^[A-Za-z]{2}$/, { message: 'must be a 2-letter ISO country code' }] },
+      validate: {
+        type: 'string',
+        regex: [/^[A-Za-z]{2}$/, { message: 'must be a 2-letter ISO country code' }],
+      },
     }),
     minVisits: t.int({ description: 'Modeled monthly visits at least this.', validate: count }),
     maxVisits: t.int({ description: 'Modeled monthly visits at most this.', validate: count }),
-    minRevenue: t.int({ description: 'High end of the modeled monthly revenue band (USD) at least this.', validate: count }),
+    minRevenue: t.int({
+      description: 'High end of the modeled monthly revenue band (USD) at least this.',
+      validate: count,
+    }),
     isDropshipper: t.boolean({ description: 'Dropshipper classifier output.' }),
     app: t.stringList({
       description: `Stores running every one of these apps (slugs, at most ${MAX_APP_SLUGS}).`,
@@ -103,10 +127,14 @@ export const StoreFilter = builder.inputType('StoreFilter', {
     theme: t.string({ description: 'Storefront theme name, case-insensitive.', validate: name }),
     minProducts: t.int({ description: 'Products in the catalog at least this.', validate: count }),
     maxProducts: t.int({ description: 'Products in the catalog at most this.', validate: count }),
-    firstSeenAfter: t.field({ type: 'Date', description: 'First seen on or after this day (UTC).' }),
+    firstSeenAfter: t.field({
+      type: 'Date',
+      description: 'First seen on or after this day (UTC).',
+    }),
     firstSeenBefore: t.field({ type: 'Date', description: 'First seen before this day (UTC).' }),
     tld: t.string({
-      description: 'Domain ending, whole labels without the leading dot: com, co.uk, shop.example (case-insensitive).',
+      description:
+        'Domain ending, whole labels without the leading dot: com, co.uk, shop.example (case-insensitive).',
       validate: { type: 'string', maxLength: 100, regex: [TLD, { message: TLD_RULE }] },
     }),
   }),
@@ -121,7 +149,10 @@ export const StoreFilter = builder.inputType('StoreFilter', {
         { message: 'must not be below minProducts', path: ['maxProducts'] },
       ],
       [
-        (f) => f.firstSeenAfter == null || f.firstSeenBefore == null || f.firstSeenAfter < f.firstSeenBefore,
+        (f) =>
+          f.firstSeenAfter == null ||
+          f.firstSeenBefore == null ||
+          f.firstSeenAfter < f.firstSeenBefore,
         { message: 'must be later than firstSeenAfter', path: ['firstSeenBefore'] },
       ],
     ],
@@ -142,12 +173,28 @@ export async function resolveStoreFilter(
   const { app, anyApp, notApp } = filter;
   if (!app?.length && !anyApp?.length && !notApp?.length) return { ...filter, textMatch };
   const ids = await appIdsBySlug(pool, [...(app ?? []), ...(anyApp ?? []), ...(notApp ?? [])]);
-  const known = (slugs: readonly string[] | null | undefined) => (slugs ?? []).flatMap((slug) => ids.get(slug) ?? []);
-  const unknownSlugs = [...new Set([...(app ?? []), ...(anyApp ?? []), ...(notApp ?? [])].filter((slug) => !ids.has(slug)))];
+  const known = (slugs: readonly string[] | null | undefined) =>
+    (slugs ?? []).flatMap((slug) => ids.get(slug) ?? []);
+  const unknownSlugs = [
+    ...new Set(
+      [...(app ?? []), ...(anyApp ?? []), ...(notApp ?? [])].filter((slug) => !ids.has(slug)),
+    ),
+  ];
   const all = known(app);
   const any = known(anyApp);
-  const impossible = all.length < new Set(app ?? []).size || (anyApp?.length ? any.length === 0 : false);
-  return { ...filter, textMatch, appIds: { all: [...new Set(all)], any: [...new Set(any)], none: [...new Set(known(notApp))], impossible, unknownSlugs } };
+  const impossible =
+    all.length < new Set(app ?? []).size || (anyApp?.length ? any.length === 0 : false);
+  return {
+    ...filter,
+    textMatch,
+    appIds: {
+      all: [...new Set(all)],
+      any: [...new Set(any)],
+      none: [...new Set(known(notApp))],
+      impossible,
+      unknownSlugs,
+    },
+  };
 }
 
 /**
@@ -156,25 +203,35 @@ export async function resolveStoreFilter(
  * GIN index on search_terms and the domain and name indexes. Name filters compare lower() on both
  * sides, served by the expression indexes on lower(...).
  */
-export function storeFilterConditions(filter: ResolvedStoreFilter | null | undefined, params: SqlParams, listedOnly = true): string[] {
+export function storeFilterConditions(
+  filter: ResolvedStoreFilter | null | undefined,
+  params: SqlParams,
+  listedOnly = true,
+): string[] {
   const where: string[] = listedOnly ? [LISTED_STORE] : [];
   if (!filter) return where;
   if (filter.q) {
-    if (!filter.textMatch) throw new Error('q must pass through resolveStoreFilter before it becomes SQL');
+    if (!filter.textMatch)
+      throw new Error('q must pass through resolveStoreFilter before it becomes SQL');
     where.push(storeTextCondition(filter.textMatch, params));
   }
   if (filter.vertical) where.push(`lower(s.vertical) = lower(${params.add(filter.vertical)})`);
   if (filter.industry) where.push(`lower(s.industry) = lower(${params.add(filter.industry)})`);
   if (filter.category) where.push(`lower(s.category) = lower(${params.add(filter.category)})`);
-  if (filter.countryCode) where.push(`s.country_code = ${params.add(filter.countryCode.toUpperCase())}::bpchar`);
+  if (filter.countryCode)
+    where.push(`s.country_code = ${params.add(filter.countryCode.toUpperCase())}::bpchar`);
   if (filter.minVisits != null) where.push(`s.monthly_visits >= ${params.add(filter.minVisits)}`);
   if (filter.maxVisits != null) where.push(`s.monthly_visits <= ${params.add(filter.maxVisits)}`);
-  if (filter.minRevenue != null) where.push(`s.revenue_high_usd >= ${params.add(filter.minRevenue)}`);
-  if (filter.isDropshipper != null) where.push(`s.is_dropshipper = ${params.add(filter.isDropshipper)}`);
+  if (filter.minRevenue != null)
+    where.push(`s.revenue_high_usd >= ${params.add(filter.minRevenue)}`);
+  if (filter.isDropshipper != null)
+    where.push(`s.is_dropshipper = ${params.add(filter.isDropshipper)}`);
   where.push(...appConditions(filter, params));
   if (filter.theme) where.push(`lower(s.theme_name) = lower(${params.add(filter.theme)})`);
-  if (filter.minProducts != null) where.push(`s.product_count >= ${params.add(filter.minProducts)}`);
-  if (filter.maxProducts != null) where.push(`s.product_count <= ${params.add(filter.maxProducts)}`);
+  if (filter.minProducts != null)
+    where.push(`s.product_count >= ${params.add(filter.minProducts)}`);
+  if (filter.maxProducts != null)
+    where.push(`s.product_count <= ${params.add(filter.maxProducts)}`);
   if (filter.firstSeenAfter) where.push(`s.first_seen_at >= ${params.add(filter.firstSeenAfter)}`);
   if (filter.firstSeenBefore) where.push(`s.first_seen_at < ${params.add(filter.firstSeenBefore)}`);
   if (filter.tld) where.push(`reverse(s.domain) LIKE ${params.add(tldPattern(filter.tld))}`);
@@ -195,10 +252,12 @@ function appConditions(filter: ResolvedStoreFilter, params: SqlParams): string[]
     return [];
   }
   if (ids.impossible) return ['false'];
-  const installed = (appId: string) => `SELECT 1 FROM store_apps sa WHERE sa.store_id = s.id AND sa.app_id ${appId}`;
+  const installed = (appId: string) =>
+    `SELECT 1 FROM store_apps sa WHERE sa.store_id = s.id AND sa.app_id ${appId}`;
   const where = ids.all.map((id) => `EXISTS (${installed(`= ${params.add(id)}`)})`);
   if (ids.any.length) where.push(`EXISTS (${installed(`= ANY (${params.add(ids.any)}::int[])`)})`);
-  if (ids.none.length) where.push(`NOT EXISTS (${installed(`= ANY (${params.add(ids.none)}::int[])`)})`);
+  if (ids.none.length)
+    where.push(`NOT EXISTS (${installed(`= ANY (${params.add(ids.none)}::int[])`)})`);
   return where;
 }
 

@@ -30,8 +30,12 @@ const GroupSort = builder.enumType('GroupSort', {
 const GroupMetrics = builder.objectRef<StoreGroupRow>('GroupMetrics').implement({
   description: 'The groupMetric aggregate of the stores in the group (modeled figures).',
   fields: (t) => ({
-    monthlyRevenueUsd: t.exposeFloat('monthlyRevenueUsd', { description: "Aggregate of the revenue band's high end, USD." }),
-    monthlyVisits: t.exposeFloat('monthlyVisits', { description: 'Aggregate of modeled monthly visits.' }),
+    monthlyRevenueUsd: t.exposeFloat('monthlyRevenueUsd', {
+      description: "Aggregate of the revenue band's high end, USD.",
+    }),
+    monthlyVisits: t.exposeFloat('monthlyVisits', {
+      description: 'Aggregate of modeled monthly visits.',
+    }),
   }),
 });
 
@@ -39,7 +43,10 @@ const StoreGroup = builder.objectRef<StoreGroupRow>('StoreGroup').implement({
   description: `A cohort of stores sharing the grouping value(s). Stores without a value are grouped under "${UNKNOWN_GROUP}".`,
   fields: (t) => ({
     key: t.exposeString('key', { description: 'parent, or "parent / leaf" with groupBy2.' }),
-    parent: t.exposeString('parent', { nullable: true, description: 'Value of groupBy (null for stores without one).' }),
+    parent: t.exposeString('parent', {
+      nullable: true,
+      description: 'Value of groupBy (null for stores without one).',
+    }),
     leaf: t.exposeString('leaf', { nullable: true, description: 'Value of groupBy2.' }),
     stores: t.exposeInt('stores', { description: 'Number of stores in the group.' }),
     metrics: t.field({ type: GroupMetrics, resolve: (row) => row }),
@@ -53,8 +60,10 @@ const StoreGroupConnection = builder.connectionObject(
     fields: (t) => ({
       filterSuggestions: t.field({
         type: [FilterSuggestionRef],
-        description: 'For each filter value no store of the catalog has, the nearest valid values (see StoreSearchConnection).',
-        resolve: (connection) => (connection as { filterSuggestions?: FilterSuggestion[] }).filterSuggestions ?? [],
+        description:
+          'For each filter value no store of the catalog has, the nearest valid values (see StoreSearchConnection).',
+        resolve: (connection) =>
+          (connection as { filterSuggestions?: FilterSuggestion[] }).filterSuggestions ?? [],
       }),
     }),
   },
@@ -98,7 +107,9 @@ builder.queryField('storeGroups', (t) =>
             window,
           ),
         ),
-        selectedFieldNames(info).has('filterSuggestions') ? filterSuggestions(pool, filter) : undefined,
+        selectedFieldNames(info).has('filterSuggestions')
+          ? filterSuggestions(pool, filter)
+          : undefined,
       ]);
       return { ...connection, filterSuggestions: suggestions };
     },

@@ -66,7 +66,9 @@ const groupPage = (source: string, sort: GroupSort, limit: string, offset: strin
              ) page) AS rows`;
 
 const groupKey = (parent: string, leaf: string | null, unknown: string) =>
-  leaf ? `coalesce(${parent}, ${unknown}) || ' / ' || coalesce(${leaf}, ${unknown})` : `coalesce(${parent}, ${unknown})`;
+  leaf
+    ? `coalesce(${parent}, ${unknown}) || ' / ' || coalesce(${leaf}, ${unknown})`
+    : `coalesce(${parent}, ${unknown})`;
 
 /** The groups of the whole catalog from store_rollups; null when the rollups are not fresh. */
 async function rolledUpGroups(pool: Queryable, query: GroupQuery, { offset, limit }: Window) {
@@ -74,7 +76,9 @@ async function rolledUpGroups(pool: Queryable, query: GroupQuery, { offset, limi
   const parent = ROLLUP_COLUMN[query.groupBy];
   const leaf = query.groupBy2 ? ROLLUP_COLUMN[query.groupBy2] : null;
   const unknown = params.add(UNKNOWN_GROUP);
-  const dimensions = params.add(rollupDimensions(query.groupBy2 ? [query.groupBy, query.groupBy2] : [query.groupBy]));
+  const dimensions = params.add(
+    rollupDimensions(query.groupBy2 ? [query.groupBy, query.groupBy2] : [query.groupBy]),
+  );
   // the rollup columns are named after the metrics: revenue_high_median, visits_max, ...
   const source = `SELECT ${groupKey(parent, leaf, unknown)} AS key, ${parent} AS parent, ${leaf ?? 'NULL::text'} AS leaf, r.stores,
               r.revenue_high_${query.metric} AS "monthlyRevenueUsd", r.visits_${query.metric} AS "monthlyVisits"
@@ -88,7 +92,12 @@ async function rolledUpGroups(pool: Queryable, query: GroupQuery, { offset, limi
 }
 
 /** The groups of the stores running one app, by one dimension, from store_app_rollups; null when not fresh. */
-async function rolledUpAppGroups(pool: Queryable, appId: number, query: GroupQuery, { offset, limit }: Window) {
+async function rolledUpAppGroups(
+  pool: Queryable,
+  appId: number,
+  query: GroupQuery,
+  { offset, limit }: Window,
+) {
   const params = new SqlParams();
   const parent = ROLLUP_COLUMN[query.groupBy];
   const unknown = params.add(UNKNOWN_GROUP);
@@ -106,7 +115,13 @@ async function rolledUpAppGroups(pool: Queryable, appId: number, query: GroupQue
 /** The app of a filter that is one app (app=slug) and nothing else. */
 function onlyApp(filter: GroupQuery['filter'], filters: readonly string[]): number | null {
   const ids = filter?.appIds;
-  return filters.length === 1 && ids?.all.length === 1 && !ids.any.length && !ids.none.length && !ids.impossible ? ids.all[0]! : null;
+  return filters.length === 1 &&
+    ids?.all.length === 1 &&
+    !ids.any.length &&
+    !ids.none.length &&
+    !ids.impossible
+    ? ids.all[0]!
+    : null;
 }
 
 export async function storeGroups(

@@ -12,16 +12,23 @@ const HistoryPoint = builder.objectRef<HistoryRecord>('HistoryPoint').implement(
   fields: (t) => ({
     day: t.field({ type: 'Date', resolve: (h) => h.day }),
     monthlyVisits: t.exposeInt('monthlyVisits'),
-    monthlyRevenueUsd: t.field({ type: RevenueBand, resolve: (h) => ({ low: h.revenueLowUsd, high: h.revenueHighUsd }) }),
+    monthlyRevenueUsd: t.field({
+      type: RevenueBand,
+      resolve: (h) => ({ low: h.revenueLowUsd, high: h.revenueHighUsd }),
+    }),
     serviceRating: t.exposeInt('serviceRating'),
     productCount: t.exposeInt('productCount'),
     synthetic: t.exposeBoolean('synthetic', {
-      description: "True for the demo catalog's synthetic history (the seed); false for a day written by an observation of the storefront.",
+      description:
+        "True for the demo catalog's synthetic history (the seed); false for a day written by an observation of the storefront.",
     }),
   }),
 });
 
-const HistoryConnection = builder.connectionObject({ type: HistoryPoint, name: 'HistoryConnection' }, { name: 'HistoryEdge' });
+const HistoryConnection = builder.connectionObject(
+  { type: HistoryPoint, name: 'HistoryConnection' },
+  { name: 'HistoryEdge' },
+);
 
 builder.objectField(StoreRef, 'history', (t) =>
   t.field({
@@ -29,6 +36,10 @@ builder.objectField(StoreRef, 'history', (t) =>
     args: pageArgsUpTo(MAX_HISTORY_DAYS),
     description: `Daily snapshots, newest day first; up to ${MAX_HISTORY_DAYS} in one page.`,
     resolve: (store, args, ctx) =>
-      pagedConnection(args, (window) => historyPage(ctx).load({ parentId: store.id, ...window }), MAX_HISTORY_DAYS),
+      pagedConnection(
+        args,
+        (window) => historyPage(ctx).load({ parentId: store.id, ...window }),
+        MAX_HISTORY_DAYS,
+      ),
   }),
 );

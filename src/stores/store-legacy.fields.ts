@@ -3,7 +3,11 @@
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import type { LegacySocials } from '../legacy/port.ts';
-import { hasLegacySummary, latestTrafficByStoreId, legacySummaryByDomain } from './store.loaders.ts';
+import {
+  hasLegacySummary,
+  latestTrafficByStoreId,
+  legacySummaryByDomain,
+} from './store.loaders.ts';
 import { StoreRef } from './store.ref.ts';
 import type { StoreRecord } from './store.sql.ts';
 
@@ -25,13 +29,15 @@ const Socials = builder.objectRef<LegacySocials>('Socials').implement({
 /** Store fields that read the legacy store's summary (the models read its emails and socials). */
 export const LEGACY_FIELDS = ['screenshotUrl', 'socials', 'emails', 'sources', 'models'] as const;
 
-const summaryOf = (store: StoreRecord, ctx: GraphqlContext) => legacySummaryByDomain(ctx).load(store.domain);
+const summaryOf = (store: StoreRecord, ctx: GraphqlContext) =>
+  legacySummaryByDomain(ctx).load(store.domain);
 
 builder.objectFields(StoreRef, (t) => ({
   legacyId: t.string({
     nullable: true,
     description: 'Id of the store in the legacy store database (24 hex characters).',
-    resolve: async (store, _args, ctx) => store.legacyId ?? (await summaryOf(store, ctx))?.legacyId ?? null,
+    resolve: async (store, _args, ctx) =>
+      store.legacyId ?? (await summaryOf(store, ctx))?.legacyId ?? null,
   }),
   screenshotUrl: t.string({
     nullable: true,
@@ -45,7 +51,8 @@ builder.objectFields(StoreRef, (t) => ({
     resolve: async (store, _args, ctx) => (await summaryOf(store, ctx))?.emails ?? [],
   }),
   sources: t.stringList({
-    description: 'Backends that contributed to this object, each `<backend>:<table_or_collection>`.',
+    description:
+      'Backends that contributed to this object, each `<backend>:<table_or_collection>`.',
     resolve: async (store, _args, ctx) => {
       const [legacy, traffic] = await Promise.all([
         hasLegacySummary(ctx).load(store.domain),

@@ -12,7 +12,10 @@ const StoreMetrics = builder.objectRef<StoreRecord>('StoreMetrics').implement({
     medianPriceUsd: t.exposeFloat('medianPriceUsd', { nullable: true }),
     socialFollowers: t.exposeInt('socialFollowers'),
     adSpendUsd: t.exposeInt('adSpendUsd', { description: 'Modeled monthly ad spend, USD.' }),
-    visitsChangePct: t.exposeFloat('visitsChangePct', { nullable: true, description: 'Change of monthly visits over 30 days, percent.' }),
+    visitsChangePct: t.exposeFloat('visitsChangePct', {
+      nullable: true,
+      description: 'Change of monthly visits over 30 days, percent.',
+    }),
     revenueChangePct: t.exposeFloat('revenueChangePct', {
       nullable: true,
       description: "Change of the revenue band's high end over 30 days, percent.",
@@ -20,4 +23,6 @@ const StoreMetrics = builder.objectRef<StoreRecord>('StoreMetrics').implement({
   }),
 });
 
-builder.objectField(StoreRef, 'metrics', (t) => t.field({ type: StoreMetrics, resolve: (store) => store }));
+builder.objectField(StoreRef, 'metrics', (t) =>
+  t.field({ type: StoreMetrics, resolve: (store) => store }),
+);

@@ -35,12 +35,22 @@ interface ModelExplanation {
 }
 
 const ModelInputRef = builder.objectRef<ModelInput>('ModelInput').implement({
-  description: 'One input of a model as this store supplied it; exactly one of number, boolean, text is set (none when unknown).',
+  description:
+    'One input of a model as this store supplied it; exactly one of number, boolean, text is set (none when unknown).',
   fields: (t) => ({
     name: t.exposeString('name'),
-    number: t.float({ nullable: true, resolve: (i) => (typeof i.value === 'number' ? i.value : null) }),
-    boolean: t.boolean({ nullable: true, resolve: (i) => (typeof i.value === 'boolean' ? i.value : null) }),
-    text: t.string({ nullable: true, resolve: (i) => (typeof i.value === 'string' ? i.value : null) }),
+    number: t.float({
+      nullable: true,
+      resolve: (i) => (typeof i.value === 'number' ? i.value : null),
+    }),
+    boolean: t.boolean({
+      nullable: true,
+      resolve: (i) => (typeof i.value === 'boolean' ? i.value : null),
+    }),
+    text: t.string({
+      nullable: true,
+      resolve: (i) => (typeof i.value === 'string' ? i.value : null),
+    }),
   }),
 });
 
@@ -50,7 +60,10 @@ const ModelExplanationRef = builder.objectRef<ModelExplanation>('ModelExplanatio
   description: 'How a modeled figure is computed: the method and the inputs of this store.',
   fields: (t) => ({
     model: t.exposeString('model'),
-    fields: t.stringList({ description: 'Fields of Store this model produces.', resolve: (e) => methodOf(e.model)?.fields ?? [] }),
+    fields: t.stringList({
+      description: 'Fields of Store this model produces.',
+      resolve: (e) => methodOf(e.model)?.fields ?? [],
+    }),
     method: t.string({ resolve: (e) => methodOf(e.model)?.method ?? '' }),
     inputs: t.field({ type: [ModelInputRef], resolve: (e) => e.inputs }),
   }),
@@ -97,7 +110,11 @@ const StoreModels = builder.objectRef<StoreRecord>('StoreModels').implement({
     revenue: t.field({
       type: ModelExplanationRef,
       resolve: (s) => {
-        const inputs: RevenueInputs = { monthlyVisits: s.monthlyVisits, medianPriceUsd: s.medianPriceUsd, vertical: s.vertical };
+        const inputs: RevenueInputs = {
+          monthlyVisits: s.monthlyVisits,
+          medianPriceUsd: s.medianPriceUsd,
+          vertical: s.vertical,
+        };
         return explain('revenue', inputs);
       },
     }),
@@ -149,5 +166,9 @@ const StoreModels = builder.objectRef<StoreRecord>('StoreModels').implement({
 });
 
 builder.objectField(StoreRef, 'models', (t) =>
-  t.field({ type: StoreModels, description: 'How each modeled figure was computed, with this store\'s inputs.', resolve: (s) => s }),
+  t.field({
+    type: StoreModels,
+    description: "How each modeled figure was computed, with this store's inputs.",
+    resolve: (s) => s,
+  }),
 );

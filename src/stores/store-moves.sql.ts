@@ -5,7 +5,9 @@ import type { Queryable } from '../platform/jobs/job-queue.ts';
 
 /** The domain a store that once answered at `oldDomain` has now, if it moved. */
 export async function movedDomain(db: Queryable, oldDomain: string): Promise<string | null> {
-  const { rows: [row] } = await db.query<{ domain: string }>(
+  const {
+    rows: [row],
+  } = await db.query<{ domain: string }>(
     'SELECT s.domain FROM store_moves m JOIN stores s ON s.id = m.store_id WHERE m.old_domain = $1',
     [oldDomain],
   );
@@ -16,7 +18,10 @@ export async function movedDomain(db: Queryable, oldDomain: string): Promise<str
  * Renames store `storeId` from `from` to `to` and keeps every old name leading to it, with a change
  * record saying it moved (entity store, change type domain_changed). In the caller's transaction.
  */
-export async function recordMove(db: Queryable, move: { storeId: number; from: string; to: string; now: Date }): Promise<void> {
+export async function recordMove(
+  db: Queryable,
+  move: { storeId: number; from: string; to: string; now: Date },
+): Promise<void> {
   const { storeId, from, to, now } = move;
   await db.query('DELETE FROM store_moves WHERE old_domain = $1', [to]);
   await db.query(
@@ -25,7 +30,11 @@ export async function recordMove(db: Queryable, move: { storeId: number; from: s
     [from, storeId, to, now],
   );
   await db.query('UPDATE store_moves SET new_domain = $2 WHERE store_id = $1', [storeId, to]);
-  await db.query('UPDATE stores SET domain = $2, updated_at = $3 WHERE id = $1', [storeId, to, now]);
+  await db.query('UPDATE stores SET domain = $2, updated_at = $3 WHERE id = $1', [
+    storeId,
+    to,
+    now,
+  ]);
   await db.query(
     `INSERT INTO change_records (store_id, entity, change_type, subject, summary, old_value, new_value, change_pct, detected_at)
      VALUES ($1, 'store', 'domain_changed', NULL, $2, $3, $4, NULL, $5)`,

@@ -12,7 +12,8 @@ import { FilterSuggestionRef } from './store-facets.query.ts';
 import { rules } from '../access/field-rules.ts';
 
 export const StoreSortEnum = builder.enumType('StoreSort', {
-  description: 'Order of the store search. relevance: how well name and domain words match q (see StoreFilter.q), then visits.',
+  description:
+    'Order of the store search. relevance: how well name and domain words match q (see StoreFilter.q), then visits.',
   values: STORE_SORTS,
 });
 
@@ -27,7 +28,8 @@ const StoreSearchConnection = builder.connectionObject(
         description:
           'For each filter value no store of the catalog has (such a filter matches nothing), the nearest valid values. ' +
           'Empty when every value is known. GET /v1/stores/facets lists the valid values.',
-        resolve: (connection) => (connection as { filterSuggestions?: FilterSuggestion[] }).filterSuggestions ?? [],
+        resolve: (connection) =>
+          (connection as { filterSuggestions?: FilterSuggestion[] }).filterSuggestions ?? [],
       }),
     }),
   },
@@ -68,9 +70,19 @@ builder.queryField('stores', (t) =>
         }
         // a filtered list: its page, what its cards need and its total in one statement
         const listSort = sort === 'relevance' ? 'revenue' : sort;
-        const needs = { ...storeReadNeeds(selectedFieldNames(info, ['edges', 'node'])), total: selected.has('totalCount') || selected.has('totalCountExact') };
+        const needs = {
+          ...storeReadNeeds(selectedFieldNames(info, ['edges', 'node'])),
+          total: selected.has('totalCount') || selected.has('totalCountExact'),
+        };
         return pagedConnection(args, async (window) => {
-          const page = await sortedStorePage(pool, filter, listSort, window, needs, ctx.services.legacy.colocatedTable);
+          const page = await sortedStorePage(
+            pool,
+            filter,
+            listSort,
+            window,
+            needs,
+            ctx.services.legacy.colocatedTable,
+          );
           return { ...page, rows: primeStoreReads(ctx, page.rows, needs) };
         });
       }

@@ -1,13 +1,27 @@
 // The store search behind `stores` (GET /v1/stores without groupBy): filter, sort, one page.
 import type { Window } from '../graphql/pagination.ts';
 import type { Page } from '../graphql/pagination.ts';
-import { cappedCount, countUpTo, estimatedRows, queryRows, SqlParams, totalFromCapped, type Queryable } from '../platform/database/sql.ts';
+import {
+  cappedCount,
+  countUpTo,
+  estimatedRows,
+  queryRows,
+  SqlParams,
+  totalFromCapped,
+  type Queryable,
+} from '../platform/database/sql.ts';
 
 import { LISTED_STORE, vanishedAmong } from './listed-stores.ts';
 import { storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
 import { isNarrow, matchedTermDocuments, relevancePage } from '../search/relevance-page.ts';
 import { STORE_SEARCH_TABLE, storeExactMatches, type StoreTextMatch } from './store-text-search.ts';
-import { storeColumns, storeReadColumns, type StoreReadNeeds, type StoreReadRow, type StoreRecord } from './store.sql.ts';
+import {
+  storeColumns,
+  storeReadColumns,
+  type StoreReadNeeds,
+  type StoreReadRow,
+  type StoreRecord,
+} from './store.sql.ts';
 
 export const STORE_SORTS = ['revenue', 'visits', 'rating', 'newest', 'relevance'] as const;
 export type StoreSort = (typeof STORE_SORTS)[number];
@@ -21,7 +35,10 @@ const ORDER_BY: Record<Exclude<StoreSort, 'relevance'>, string> = {
 };
 
 /** relevance needs a q; without one it falls back to revenue, as does an omitted sort. */
-export function effectiveSort(sort: StoreSort | null | undefined, q: string | null | undefined): StoreSort {
+export function effectiveSort(
+  sort: StoreSort | null | undefined,
+  q: string | null | undefined,
+): StoreSort {
   if (sort === 'relevance' || sort == null) return q ? 'relevance' : 'revenue';
   return sort;
 }
@@ -50,7 +67,9 @@ export async function sortedStorePage(
   const all = `stores s ${whereClause(filters)}`;
   const vanished = vanishedAmong(filters);
   const filterValues = [...params.values];
-  const countColumn = needs.total ? `, ${cappedCount(all)} - (SELECT count(*)::int FROM ${vanished}) AS "cappedTotal"` : '';
+  const countColumn = needs.total
+    ? `, ${cappedCount(all)} - (SELECT count(*)::int FROM ${vanished}) AS "cappedTotal"`
+    : '';
   const rows = await queryRows<StoreReadRow & { cappedTotal?: number }>(
     pool,
     `SELECT ${storeReadColumns(needs, legacyTable)}${countColumn} FROM ${matching}
@@ -60,7 +79,11 @@ export async function sortedStorePage(
   const page = rows.map(({ cappedTotal: _, ...row }) => row);
   if (!needs.total) return { rows: page, total: 0 };
   const [first] = rows;
-  if (first) return { rows: page, ...(await totalFromCapped(pool, first.cappedTotal ?? 0, all, filterValues)) };
+  if (first)
+    return {
+      rows: page,
+      ...(await totalFromCapped(pool, first.cappedTotal ?? 0, all, filterValues)),
+    };
   if (window.offset === 0) return { rows: page, total: 0 };
   return { rows: page, ...(await countUpTo(pool, all, filterValues, vanished)) };
 }
@@ -108,14 +131,30 @@ export async function textSearchPage(
     return { rows: page, ...(await countMatches(pool, filter)) };
   }
   if (storeFilterConditions({ ...filter, q: null }, new SqlParams(), false).length === 0) {
-    return { rows: page, total: Math.round(Math.min(matchedTermDocuments(match), match.documents)), exact: false };
+    return {
+      rows: page,
+      total: Math.round(Math.min(matchedTermDocuments(match), match.documents)),
+      exact: false,
+    };
   }
   const params = new SqlParams();
-  return { rows: page, total: await estimatedRows(pool, `stores s ${whereClause(storeFilterConditions(filter, params))}`, params.values), exact: false };
+  return {
+    rows: page,
+    total: await estimatedRows(
+      pool,
+      `stores s ${whereClause(storeFilterConditions(filter, params))}`,
+      params.values,
+    ),
+    exact: false,
+  };
 }
 
 /** The exact count of a narrow search's matches (a page past the last one carries none). */
 function countMatches(pool: Queryable, filter: ResolvedStoreFilter) {
   const params = new SqlParams();
-  return countUpTo(pool, `stores s ${whereClause(storeFilterConditions(filter, params))}`, params.values);
+  return countUpTo(
+    pool,
+    `stores s ${whereClause(storeFilterConditions(filter, params))}`,
+    params.values,
+  );
 }

@@ -6,13 +6,22 @@
 // word begins, a term within allowedEdits typing mistakes, a longer term containing the word). An
 // exact domain, an exact name and a domain prefix rank above any word match; ties go to visits.
 import type { Queryable, SqlParams } from '../platform/database/sql.ts';
-import { holdsMatchedTerms, type ExactMatch, type SearchTable, type TextMatch } from '../search/relevance-page.ts';
+import {
+  holdsMatchedTerms,
+  type ExactMatch,
+  type SearchTable,
+  type TextMatch,
+} from '../search/relevance-page.ts';
 import { searchWords } from '../search/search-words.ts';
 import { matchWords, type Vocabulary } from '../search/vocabulary.ts';
 import { parseDomain } from './domain.ts';
 import { LISTED_STORE } from './listed-stores.ts';
 
-export const STORE_VOCABULARY: Vocabulary = { table: 'store_search_vocabulary', countColumn: 'stores', documentsTable: 'stores' };
+export const STORE_VOCABULARY: Vocabulary = {
+  table: 'store_search_vocabulary',
+  countColumn: 'stores',
+  documentsTable: 'stores',
+};
 
 /** a domain prefix shorter than this is not a match of its own (a few letters begin thousands of domains) */
 const MIN_STEM_LENGTH = 4;
@@ -64,7 +73,15 @@ export function storeExactMatches(match: StoreTextMatch, params: SqlParams): Exa
   return [
     { condition: `s.domain = lower(${text})`, bonus: BONUS.domain, many: false },
     { condition: `lower(s.name) = lower(${text})`, bonus: BONUS.name, many: true },
-    ...(match.stem ? [{ condition: `s.domain LIKE ${params.add(stemPattern(match.stem))}`, bonus: BONUS.stem, many: true }] : []),
+    ...(match.stem
+      ? [
+          {
+            condition: `s.domain LIKE ${params.add(stemPattern(match.stem))}`,
+            bonus: BONUS.stem,
+            many: true,
+          },
+        ]
+      : []),
   ];
 }
 

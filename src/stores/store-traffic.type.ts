@@ -37,10 +37,14 @@ const TrafficPoint = builder.objectRef<TrafficRecord>('TrafficPoint').implement(
   }),
 });
 
-const TrafficConnection = builder.connectionObject({ type: TrafficPoint, name: 'TrafficConnection' }, { name: 'TrafficEdge' });
+const TrafficConnection = builder.connectionObject(
+  { type: TrafficPoint, name: 'TrafficConnection' },
+  { name: 'TrafficEdge' },
+);
 
 const StoreTraffic = builder.objectRef<StoreRecord>('StoreTraffic').implement({
-  description: 'Third-party traffic of a store. Stores without coverage have latest = null and an empty series.',
+  description:
+    'Third-party traffic of a store. Stores without coverage have latest = null and an empty series.',
   fields: (t) => ({
     latest: t.field({
       type: TrafficMix,
@@ -57,4 +61,6 @@ const StoreTraffic = builder.objectRef<StoreRecord>('StoreTraffic').implement({
   }),
 });
 
-builder.objectField(StoreRef, 'traffic', (t) => t.field({ type: StoreTraffic, resolve: (store) => store }));
+builder.objectField(StoreRef, 'traffic', (t) =>
+  t.field({ type: StoreTraffic, resolve: (store) => store }),
+);

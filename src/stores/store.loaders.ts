@@ -37,7 +37,12 @@ function byKey<K, V>(keys: readonly K[], rows: readonly V[], keyOf: (row: V) => 
 export const storeById = defineLoader(
   (ctx) =>
     new DataLoader<number, StoreRecord | null>(async (ids) => {
-      const stores = await queryByKeys<StoreRecord>(ctx.services.db.read, STORES_BY_ID, ids, 'store-by-id');
+      const stores = await queryByKeys<StoreRecord>(
+        ctx.services.db.read,
+        STORES_BY_ID,
+        ids,
+        'store-by-id',
+      );
       for (const store of stores) storeByDomain(ctx).prime(store.domain, store);
       return byKey(ids, stores, (s) => s.id);
     }),
@@ -55,7 +60,11 @@ export function primeStores(ctx: GraphqlContext, stores: readonly StoreRecord[])
  * Stores read with what came along: the newest traffic month, the app stack and the co-located
  * legacy summary prime the loaders their fields use, so those fields cost no statement of their own.
  */
-export function primeStoreReads(ctx: GraphqlContext, rows: readonly StoreReadRow[], needs: StoreReadNeeds): StoreRecord[] {
+export function primeStoreReads(
+  ctx: GraphqlContext,
+  rows: readonly StoreReadRow[],
+  needs: StoreReadNeeds,
+): StoreRecord[] {
   const joinsLegacy = needs.legacy !== 'none' && ctx.services.legacy.colocatedTable !== undefined;
   const stores = rows.map(({ latestTraffic, apps, legacyDoc, legacyExists, ...row }) => {
     const store = row as StoreRecord & Record<string, unknown>;
@@ -67,10 +76,14 @@ export function primeStoreReads(ctx: GraphqlContext, rows: readonly StoreReadRow
     if (needs.traffic) latestTrafficByStoreId(ctx).prime(store.id, latestTraffic ?? null);
     if (needs.apps) appsByStoreId(ctx).prime(store.id, apps ?? []);
     if (joinsLegacy && needs.legacy === 'doc') {
-      legacySummaryByDomain(ctx).prime(store.domain, legacyDoc ? canonicalFromDocument(legacyDoc) : null);
+      legacySummaryByDomain(ctx).prime(
+        store.domain,
+        legacyDoc ? canonicalFromDocument(legacyDoc) : null,
+      );
       hasLegacySummary(ctx).prime(store.domain, Boolean(legacyDoc));
     }
-    if (joinsLegacy && needs.legacy === 'exists') hasLegacySummary(ctx).prime(store.domain, Boolean(legacyExists));
+    if (joinsLegacy && needs.legacy === 'exists')
+      hasLegacySummary(ctx).prime(store.domain, Boolean(legacyExists));
     return store;
   });
   // a card read carries some columns only: it must not stand in for the whole row elsewhere
@@ -79,7 +92,10 @@ export function primeStoreReads(ctx: GraphqlContext, rows: readonly StoreReadRow
 }
 
 /** How each extension column (addStoreReadColumn) reaches its feature's loader. */
-const storeReadPrimers = new Map<string, (ctx: GraphqlContext, storeId: number, value: unknown) => void>();
+const storeReadPrimers = new Map<
+  string,
+  (ctx: GraphqlContext, storeId: number, value: unknown) => void
+>();
 
 /**
  * A feature's column on the planned store read (Store.observation's schedule row): when its field is
@@ -87,7 +103,9 @@ const storeReadPrimers = new Map<string, (ctx: GraphqlContext, storeId: number, 
  * there is none) to the feature's loader.
  */
 export function extendStoreRead(
-  column: StoreReadColumn & { prime: (ctx: GraphqlContext, storeId: number, value: unknown) => void },
+  column: StoreReadColumn & {
+    prime: (ctx: GraphqlContext, storeId: number, value: unknown) => void;
+  },
 ): void {
   addStoreReadColumn(column);
   storeReadPrimers.set(column.field, column.prime);
@@ -107,7 +125,11 @@ export function storeReadNeeds(selected: ReadonlySet<string>): StoreReadNeeds {
       columns: [...selected].every((field) => CARD_FIELDS.has(field)) ? 'card' : 'all',
       apps: selected.has('apps') || selected.has('models'),
       traffic: selected.has('traffic') || selected.has('sources') || selected.has('models'),
-      legacy: LEGACY_DOCUMENT_FIELDS.some((field) => selected.has(field)) ? 'doc' : selected.has('sources') ? 'exists' : 'none',
+      legacy: LEGACY_DOCUMENT_FIELDS.some((field) => selected.has(field))
+        ? 'doc'
+        : selected.has('sources')
+          ? 'exists'
+          : 'none',
       extensions: Object.freeze(extensionFieldsOf(selected)),
     } as const) as StoreReadNeeds;
     needsOfSelection.set(selected, needs);
@@ -121,13 +143,25 @@ export function storeReadNeeds(selected: ReadonlySet<string>): StoreReadNeeds {
  * legacy summary exists) for a card, plus the app stack and the legacy document for a full profile.
  * One loader per shape, so each keeps its batching.
  */
-const byDomainLoaders = new Map<string, (ctx: GraphqlContext) => DataLoader<string, StoreRecord | null>>();
+const byDomainLoaders = new Map<
+  string,
+  (ctx: GraphqlContext) => DataLoader<string, StoreRecord | null>
+>();
 
 /** The loader of each needs object seen, with the legacy table it was made for. */
-const byDomainLoaderOfNeeds = new WeakMap<StoreReadNeeds, { table: string | undefined; loader: (ctx: GraphqlContext) => DataLoader<string, StoreRecord | null> }>();
+const byDomainLoaderOfNeeds = new WeakMap<
+  StoreReadNeeds,
+  {
+    table: string | undefined;
+    loader: (ctx: GraphqlContext) => DataLoader<string, StoreRecord | null>;
+  }
+>();
 
 /** Keys are canonical domains (see normalizeDomain). */
-export function storeReadByDomain(ctx: GraphqlContext, wanted: StoreReadNeeds): DataLoader<string, StoreRecord | null> {
+export function storeReadByDomain(
+  ctx: GraphqlContext,
+  wanted: StoreReadNeeds,
+): DataLoader<string, StoreRecord | null> {
   const table = ctx.services.legacy.colocatedTable;
   const known = byDomainLoaderOfNeeds.get(wanted);
   if (known && known.table === table) return known.loader(ctx);
@@ -152,7 +186,13 @@ export function storeReadByDomain(ctx: GraphqlContext, wanted: StoreReadNeeds): 
 }
 
 /** The row alone, by canonical domain. */
-const ROW_ALONE: StoreReadNeeds = Object.freeze({ columns: 'all', apps: false, traffic: false, legacy: 'none', extensions: [] });
+const ROW_ALONE: StoreReadNeeds = Object.freeze({
+  columns: 'all',
+  apps: false,
+  traffic: false,
+  legacy: 'none',
+  extensions: [],
+});
 export const storeByDomain = (ctx: GraphqlContext) => storeReadByDomain(ctx, ROW_ALONE);
 
 /**
@@ -189,7 +229,12 @@ export const hasLegacySummary = defineLoader(
 export const latestTrafficByStoreId = defineLoader(
   (ctx) =>
     new DataLoader<number, TrafficRecord | null>(async (storeIds) => {
-      const rows = await queryByKeys<TrafficRecord>(ctx.services.db.read, LATEST_TRAFFIC_BY_STORE, storeIds, 'latest-traffic-by-store');
+      const rows = await queryByKeys<TrafficRecord>(
+        ctx.services.db.read,
+        LATEST_TRAFFIC_BY_STORE,
+        storeIds,
+        'latest-traffic-by-store',
+      );
       return byKey(storeIds, rows, (r) => r.storeId);
     }),
 );

@@ -14,7 +14,8 @@ builder.queryField('store', (t) =>
     extensions: rules({ quota: 'storeLookups', cache: 'public' }),
     type: StoreRef,
     nullable: true,
-    description: 'One store by domain; a full URL with scheme and www. is accepted. A store that moved to a new host answers under its old domain too, with its new `domain`.',
+    description:
+      'One store by domain; a full URL with scheme and www. is accepted. A store that moved to a new host answers under its old domain too, with its new `domain`.',
     args: { domain: t.arg.string({ required: true, validate: { schema: domainSchema } }) },
     resolve: async (_root, { domain }, ctx, info) => {
       // read what the selection needs, no more: a card of a few columns skips the app stack, the
@@ -22,14 +23,24 @@ builder.queryField('store', (t) =>
       const selected = selectedFieldNames(info);
       // a legacy store of its own (MongoDB) is read alongside the store, not after it, when the
       // selection needs it; one in this database is joined into the store's statement
-      if (!ctx.services.legacy.colocatedTable && LEGACY_FIELDS.some((field) => selected.has(field))) {
-        void legacySummaryByDomain(ctx).load(domain).catch(() => undefined);
+      if (
+        !ctx.services.legacy.colocatedTable &&
+        LEGACY_FIELDS.some((field) => selected.has(field))
+      ) {
+        void legacySummaryByDomain(ctx)
+          .load(domain)
+          .catch(() => undefined);
       }
       // a store that moved answers under its new domain
       const store =
         (await storeReadByDomain(ctx, storeReadNeeds(selected)).load(domain)) ??
-        (await movedDomain(ctx.services.db.read, domain).then((to) => (to ? storeReadByDomain(ctx, storeReadNeeds(selected)).load(to) : null)));
-      if (!store) throw notFound(`No store ${domain} in the catalog. Search first, or request a scrape.`, { domain });
+        (await movedDomain(ctx.services.db.read, domain).then((to) =>
+          to ? storeReadByDomain(ctx, storeReadNeeds(selected)).load(to) : null,
+        ));
+      if (!store)
+        throw notFound(`No store ${domain} in the catalog. Search first, or request a scrape.`, {
+          domain,
+        });
       return store;
     },
   }),

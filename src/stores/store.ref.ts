@@ -6,4 +6,7 @@ import type { StoreRecord } from './store.sql.ts';
 export const StoreRef = builder.objectRef<StoreRecord>('Store');
 
 /** Lists of stores (search results, an app's stores) share one connection type. */
-export const StoreConnection = builder.connectionObject({ type: StoreRef, name: 'StoreConnection' }, { name: 'StoreEdge' });
+export const StoreConnection = builder.connectionObject(
+  { type: StoreRef, name: 'StoreConnection' },
+  { name: 'StoreEdge' },
+);

@@ -45,8 +45,10 @@ const COLUMN_OF: Record<keyof StoreRecord, string> = {
 };
 
 /** `s.id AS "id", s.legacy_id AS "legacyId", ...` for a stores table aliased `alias`: every column, or only `fields`. */
-export const storeColumns = (alias: string, fields: readonly (keyof StoreRecord)[] = Object.keys(COLUMN_OF) as (keyof StoreRecord)[]): string =>
-  fields.map((field) => `${alias}.${COLUMN_OF[field]} AS "${field}"`).join(', ');
+export const storeColumns = (
+  alias: string,
+  fields: readonly (keyof StoreRecord)[] = Object.keys(COLUMN_OF) as (keyof StoreRecord)[],
+): string => fields.map((field) => `${alias}.${COLUMN_OF[field]} AS "${field}"`).join(', ');
 
 /** The columns a store card's fields read (spec part 2), plus the keys every read carries (id, domain). */
 export const CARD_COLUMNS = [
@@ -96,7 +98,8 @@ export const HISTORY_COLUMNS = `h.store_id AS "storeId", to_char(h.day, 'YYYY-MM
 export const LATEST_TRAFFIC_BY_STORE: KeyedRead = keyedRead(
   't.store_id',
   'int',
-  (keys) => `SELECT DISTINCT ON (t.store_id) ${TRAFFIC_COLUMNS} FROM traffic_monthly t WHERE ${keys} ORDER BY t.store_id, t.month DESC`,
+  (keys) =>
+    `SELECT DISTINCT ON (t.store_id) ${TRAFFIC_COLUMNS} FROM traffic_monthly t WHERE ${keys} ORDER BY t.store_id, t.month DESC`,
 );
 
 /** Select-list column: the newest traffic month of the store `s` as JSON, or null. */
@@ -143,7 +146,8 @@ export function addStoreReadColumn(column: StoreReadColumn): void {
 }
 
 /** The registered fields among `selected`. */
-export const extensionFieldsOf = (selected: ReadonlySet<string>): string[] => [...readColumns.keys()].filter((field) => selected.has(field));
+export const extensionFieldsOf = (selected: ReadonlySet<string>): string[] =>
+  [...readColumns.keys()].filter((field) => selected.has(field));
 
 /** The alias of an extension's column in a row. */
 export const extensionAlias = (field: string) => `ext_${field}`;
@@ -169,11 +173,21 @@ export const storeReadColumns = (needs: StoreReadNeeds, legacyTable?: string): s
     ...(needs.traffic ? [LATEST_TRAFFIC_COLUMN] : []),
     ...(needs.apps ? [APP_STACK_COLUMN] : []),
     ...(needs.legacy !== 'none' && legacyTable ? [legacyColumn(legacyTable, needs.legacy)] : []),
-    ...needs.extensions.map((field) => `${readColumns.get(field)!.expression} AS "${extensionAlias(field)}"`),
+    ...needs.extensions.map(
+      (field) => `${readColumns.get(field)!.expression} AS "${extensionAlias(field)}"`,
+    ),
   ].join(',\n');
 
 /** Stores by canonical domain, with what `needs` asks for. */
 export const storesByDomainSql = (needs: StoreReadNeeds, legacyTable?: string): KeyedRead =>
-  keyedRead('s.domain', 'text', (keys) => `SELECT ${storeReadColumns(needs, legacyTable)} FROM stores s WHERE ${keys}`);
+  keyedRead(
+    's.domain',
+    'text',
+    (keys) => `SELECT ${storeReadColumns(needs, legacyTable)} FROM stores s WHERE ${keys}`,
+  );
 
-export const STORES_BY_ID: KeyedRead = keyedRead('s.id', 'int', (keys) => `SELECT ${storeColumns('s')} FROM stores s WHERE ${keys}`);
+export const STORES_BY_ID: KeyedRead = keyedRead(
+  's.id',
+  'int',
+  (keys) => `SELECT ${storeColumns('s')} FROM stores s WHERE ${keys}`,
+);

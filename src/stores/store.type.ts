@@ -8,14 +8,18 @@ import { rules } from '../access/field-rules.ts';
 builder.node(StoreRef, {
   // a node(id) lookup of this type counts as a lookup in this bucket
   extensions: rules({ quota: 'storeLookups' }),
-  description: 'An online store. Visits, revenue band, rating and dropshipper class are modeled figures (see models).',
+  description:
+    'An online store. Visits, revenue band, rating and dropshipper class are modeled figures (see models).',
   id: {
     resolve: (store) => store.id,
     parse: (id) => Number(id),
   },
-  loadMany: (ids, ctx) => Promise.all(ids.map((id) => (Number.isSafeInteger(id) ? storeById(ctx).load(id) : null))),
+  loadMany: (ids, ctx) =>
+    Promise.all(ids.map((id) => (Number.isSafeInteger(id) ? storeById(ctx).load(id) : null))),
   fields: (t) => ({
-    domain: t.exposeString('domain', { description: 'Canonical domain: lower case, no scheme, no www.' }),
+    domain: t.exposeString('domain', {
+      description: 'Canonical domain: lower case, no scheme, no www.',
+    }),
     name: t.exposeString('name'),
     monthlyVisits: t.exposeInt('monthlyVisits', { description: 'Modeled monthly visits.' }),
     monthlyRevenueUsd: t.field({
@@ -23,14 +27,25 @@ builder.node(StoreRef, {
       description: 'Modeled monthly revenue band, USD.',
       resolve: (s) => ({ low: s.revenueLowUsd, high: s.revenueHighUsd }),
     }),
-    isDropshipper: t.exposeBoolean('isDropshipper', { description: 'Classified as a dropshipper (classifier output).' }),
-    dropshipperScore: t.exposeFloat('dropshipperScore', { description: 'Dropshipper classifier score, 0 to 1.' }),
-    serviceRating: t.exposeInt('serviceRating', { description: "The service's own rating, 0 to 100." }),
-    serviceGrade: t.exposeString('serviceGrade', { description: 'Letter bucket of serviceRating.' }),
+    isDropshipper: t.exposeBoolean('isDropshipper', {
+      description: 'Classified as a dropshipper (classifier output).',
+    }),
+    dropshipperScore: t.exposeFloat('dropshipperScore', {
+      description: 'Dropshipper classifier score, 0 to 1.',
+    }),
+    serviceRating: t.exposeInt('serviceRating', {
+      description: "The service's own rating, 0 to 100.",
+    }),
+    serviceGrade: t.exposeString('serviceGrade', {
+      description: 'Letter bucket of serviceRating.',
+    }),
     vertical: t.exposeString('vertical', { nullable: true }),
     industry: t.exposeString('industry', { nullable: true }),
     category: t.exposeString('category', { nullable: true }),
-    countryCode: t.exposeString('countryCode', { nullable: true, description: 'ISO 3166-1 alpha-2.' }),
+    countryCode: t.exposeString('countryCode', {
+      nullable: true,
+      description: 'ISO 3166-1 alpha-2.',
+    }),
     currency: t.exposeString('currency', { description: "The storefront's currency (ISO 4217)." }),
     theme: t.exposeString('themeName', { nullable: true }),
     firstSeenAt: t.expose('firstSeenAt', { type: 'DateTime' }),
@@ -44,6 +59,9 @@ builder.node(StoreRef, {
           ? null
           : { low: s.conversionLowPct, high: s.conversionHighPct },
     }),
-    averageOrderValueUsd: t.exposeFloat('averageOrderValueUsd', { nullable: true, description: 'Modeled, USD.' }),
+    averageOrderValueUsd: t.exposeFloat('averageOrderValueUsd', {
+      nullable: true,
+      description: 'Modeled, USD.',
+    }),
   }),
 });

@@ -20,7 +20,10 @@ export const uniquePrefix = () => `test-quota-${randomBytes(6).toString('hex')}`
 
 export const SERVICE_TOKEN = 'web-app-service-token-for-tests-0123456789';
 
-export async function startAccessServer(databaseUrl: string, env: Record<string, string | undefined> = {}): Promise<AccessServer> {
+export async function startAccessServer(
+  databaseUrl: string,
+  env: Record<string, string | undefined> = {},
+): Promise<AccessServer> {
   const opened = await openServicesOn(
     databaseUrl,
     { WEB_APP_SERVICE_TOKEN: SERVICE_TOKEN, QUOTA_REDIS_PREFIX: uniquePrefix(), ...env },
@@ -38,7 +41,10 @@ export async function startAccessServer(databaseUrl: string, env: Record<string,
   };
 }
 
-export async function mintKey(server: AccessServer, input: Partial<MintApiKeyInput> = {}): Promise<string> {
+export async function mintKey(
+  server: AccessServer,
+  input: Partial<MintApiKeyInput> = {},
+): Promise<string> {
   const minted = await mintApiKey(server.services.db.prisma, {
     accountExternalId: `acct-${randomBytes(4).toString('hex')}`,
     plan: 'starter',

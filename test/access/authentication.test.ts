@@ -5,7 +5,14 @@ import { pollUntil } from '../support/poll.ts';
 import { revokeApiKey } from '../../src/access/api-keys.ts';
 import { bearer, mintKey, startAccessServer, type AccessServer } from './access-server.ts';
 
-const DISCOVERY = ['/', '/v1/llms.txt', '/v1/docs.md', '/v1/openapi.json', '/v1/health', '/v1/examples'];
+const DISCOVERY = [
+  '/',
+  '/v1/llms.txt',
+  '/v1/docs.md',
+  '/v1/openapi.json',
+  '/v1/health',
+  '/v1/examples',
+];
 
 describe('open-dev mode (no key exists, NODE_ENV=test)', () => {
   let db: TestDatabase;
@@ -33,11 +40,24 @@ describe('open-dev mode (no key exists, NODE_ENV=test)', () => {
     const key = await mintKey(server);
     const without = await server.app.inject({ method: 'GET', url: '/v1/stores' });
     expect(without.statusCode).toBe(401);
-    expect(without.json()).toEqual({ error: { code: 'unauthorized', message: expect.stringContaining('API key is required'), details: null } });
+    expect(without.json()).toEqual({
+      error: {
+        code: 'unauthorized',
+        message: expect.stringContaining('API key is required'),
+        details: null,
+      },
+    });
     // a self-hoster has no web app: the message says how to mint a key on this server
-    expect(without.json().error.message).toContain('npm run keys -- create --account ACCOUNT --plan starter');
-    expect((await server.app.inject({ method: 'GET', url: '/v1/health' })).json().openDevMode).toBe(false);
-    expect((await server.app.inject({ method: 'GET', url: '/v1/stores', headers: bearer(key) })).statusCode).toBe(200);
+    expect(without.json().error.message).toContain(
+      'npm run keys -- create --account ACCOUNT --plan starter',
+    );
+    expect((await server.app.inject({ method: 'GET', url: '/v1/health' })).json().openDevMode).toBe(
+      false,
+    );
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/v1/stores', headers: bearer(key) }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 
@@ -47,7 +67,9 @@ describe('API keys on data routes', () => {
   let key: string;
   beforeAll(async () => {
     db = await createTestDatabase();
-    server = await startAccessServer(db.url, { PLAN_LIMITS_JSON: JSON.stringify({ starter: { perMinute: 3, resultWindow: 50 } }) });
+    server = await startAccessServer(db.url, {
+      PLAN_LIMITS_JSON: JSON.stringify({ starter: { perMinute: 3, resultWindow: 50 } }),
+    });
     key = await mintKey(server, { accountExternalId: 'acme' });
   });
   afterAll(async () => {
@@ -56,14 +78,25 @@ describe('API keys on data routes', () => {
   });
 
   it('accepts the key as Authorization: Bearer and as X-Api-Key', async () => {
-    const viaBearer = await server.app.inject({ method: 'GET', url: '/v1/analytics/overview', headers: bearer(key) });
-    const viaHeader = await server.app.inject({ method: 'GET', url: '/v1/analytics/overview', headers: { 'x-api-key': key } });
+    const viaBearer = await server.app.inject({
+      method: 'GET',
+      url: '/v1/analytics/overview',
+      headers: bearer(key),
+    });
+    const viaHeader = await server.app.inject({
+      method: 'GET',
+      url: '/v1/analytics/overview',
+      headers: { 'x-api-key': key },
+    });
     expect([viaBearer.statusCode, viaHeader.statusCode]).toEqual([200, 200]);
   });
 
   it('answers a missing, unknown, malformed or revoked key with the 401 envelope', async () => {
     const other = await mintKey(server);
-    await revokeApiKey(server.services.db.prisma, (await server.services.db.prisma.apiKey.findFirstOrThrow({ orderBy: { id: 'desc' } })).id);
+    await revokeApiKey(
+      server.services.db.prisma,
+      (await server.services.db.prisma.apiKey.findFirstOrThrow({ orderBy: { id: 'desc' } })).id,
+    );
     const attempts = [
       {},
       bearer('sk_live_00000000000000000000000000000000'),
@@ -79,14 +112,25 @@ describe('API keys on data routes', () => {
   });
 
   it('refuses a key in the query string with bad_request, unserved, and keeps it out of the logs', async () => {
-    for (const url of [`/v1/stores?api_key=${key}`, `/v1/stores?q=acme&k=${key}`, `/v1/openapi.json?token=${key}`]) {
+    for (const url of [
+      `/v1/stores?api_key=${key}`,
+      `/v1/stores?q=acme&k=${key}`,
+      `/v1/openapi.json?token=${key}`,
+    ]) {
       const res = await server.app.inject({ method: 'GET', url, headers: bearer(key) });
       expect(res.statusCode, url).toBe(400);
-      expect(res.json().error).toMatchObject({ code: 'bad_request', details: { parameter: expect.any(String) } });
+      expect(res.json().error).toMatchObject({
+        code: 'bad_request',
+        details: { parameter: expect.any(String) },
+      });
       expect(res.body).not.toContain(key);
       expect(res.headers['x-ratelimit-limit'], 'not served, so not charged').toBeUndefined();
     }
-    expect(server.logLines.some((line) => line.includes('request completed') && line.includes('/v1/stores'))).toBe(true);
+    expect(
+      server.logLines.some(
+        (line) => line.includes('request completed') && line.includes('/v1/stores'),
+      ),
+    ).toBe(true);
     expect(server.logLines.filter((line) => line.includes(key))).toEqual([]);
   });
 
@@ -103,41 +147,80 @@ describe('API keys on data routes', () => {
 
   it('puts the rate-limit headers on every data response, errors included', async () => {
     const fresh = await mintKey(server);
-    const res = await server.app.inject({ method: 'GET', url: '/v1/stores/unknown-store.example', headers: bearer(fresh) });
+    const res = await server.app.inject({
+      method: 'GET',
+      url: '/v1/stores/unknown-store.example',
+      headers: bearer(fresh),
+    });
     expect(res.statusCode).toBe(404);
     expect(res.headers).toMatchObject({
       'x-ratelimit-limit': '3',
       'x-ratelimit-remaining': '2',
-      'ratelimit-policy': '"perMinute";q=3;w=60, "perKeyDaily";q=5000;w=86400, "storeLookups";q=2000;w=86400',
-      ratelimit: expect.stringMatching(/^"perMinute";r=2;t=\d+, "perKeyDaily";r=4999;t=\d+, "storeLookups";r=1999;t=\d+$/),
+      'ratelimit-policy':
+        '"perMinute";q=3;w=60, "perKeyDaily";q=5000;w=86400, "storeLookups";q=2000;w=86400',
+      ratelimit: expect.stringMatching(
+        /^"perMinute";r=2;t=\d+, "perKeyDaily";r=4999;t=\d+, "storeLookups";r=1999;t=\d+$/,
+      ),
     });
     expect(Number(res.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
     expect(Number(res.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(60);
   });
 
-  it('refuses a list past the plan\'s result window, naming offset', async () => {
+  it("refuses a list past the plan's result window, naming offset", async () => {
     const fresh = await mintKey(server);
-    const ok = await server.app.inject({ method: 'GET', url: '/v1/stores?offset=30&limit=20', headers: bearer(fresh) });
+    const ok = await server.app.inject({
+      method: 'GET',
+      url: '/v1/stores?offset=30&limit=20',
+      headers: bearer(fresh),
+    });
     expect(ok.statusCode).toBe(200);
-    const deep = await server.app.inject({ method: 'GET', url: '/v1/stores?offset=31&limit=20', headers: bearer(fresh) });
+    const deep = await server.app.inject({
+      method: 'GET',
+      url: '/v1/stores?offset=31&limit=20',
+      headers: bearer(fresh),
+    });
     expect(deep.statusCode).toBe(400);
-    expect(deep.json().error.details).toEqual({ parameter: 'offset', rule: 'offset + limit must be at most 50 on the starter plan' });
+    expect(deep.json().error.details).toEqual({
+      parameter: 'offset',
+      rule: 'offset + limit must be at most 50 on the starter plan',
+    });
   });
 
   it('refuses a key whose account is on the free plan with 403, code unauthorized, reason plan', async () => {
     const downgraded = await mintKey(server, { accountExternalId: 'downgraded' });
-    await server.services.db.prisma.account.update({ where: { externalId: 'downgraded' }, data: { plan: 'free' } });
-    const res = await server.app.inject({ method: 'GET', url: '/v1/stores', headers: bearer(downgraded) });
+    await server.services.db.prisma.account.update({
+      where: { externalId: 'downgraded' },
+      data: { plan: 'free' },
+    });
+    const res = await server.app.inject({
+      method: 'GET',
+      url: '/v1/stores',
+      headers: bearer(downgraded),
+    });
     expect(res.statusCode).toBe(403);
-    expect(res.json().error).toMatchObject({ code: 'unauthorized', details: { reason: 'plan', plan: 'free', requiredPlans: ['starter', 'pro'] } });
+    expect(res.json().error).toMatchObject({
+      code: 'unauthorized',
+      details: { reason: 'plan', plan: 'free', requiredPlans: ['starter', 'pro'] },
+    });
   });
 
   it('records when a key was last used', async () => {
     const used = await mintKey(server, { accountExternalId: 'last-used' });
-    const keyRow = () => server.services.db.prisma.apiKey.findFirstOrThrow({ where: { account: { externalId: 'last-used' } } });
+    const keyRow = () =>
+      server.services.db.prisma.apiKey.findFirstOrThrow({
+        where: { account: { externalId: 'last-used' } },
+      });
     expect((await keyRow()).lastUsedAt).toBeNull();
     const before = Date.now();
-    expect((await server.app.inject({ method: 'GET', url: '/v1/analytics/overview', headers: bearer(used) })).statusCode).toBe(200);
+    expect(
+      (
+        await server.app.inject({
+          method: 'GET',
+          url: '/v1/analytics/overview',
+          headers: bearer(used),
+        })
+      ).statusCode,
+    ).toBe(200);
     // the use is recorded after the answer, without holding it up
     const row = await pollUntil(keyRow, (r) => r.lastUsedAt !== null, 5_000);
     expect(row.lastUsedAt!.getTime()).toBeGreaterThanOrEqual(before);
@@ -160,7 +243,9 @@ describe('NODE_ENV=production', () => {
   it('never runs in open-dev mode: no key is 401 even while no key exists', async () => {
     const res = await server.app.inject({ method: 'GET', url: '/v1/stores' });
     expect(res.statusCode).toBe(401);
-    expect((await server.app.inject({ method: 'GET', url: '/v1/health' })).json().openDevMode).toBe(false);
+    expect((await server.app.inject({ method: 'GET', url: '/v1/health' })).json().openDevMode).toBe(
+      false,
+    );
     expect(server.logLines.some((line) => line.includes('OPEN-DEV MODE'))).toBe(false);
   });
 });
@@ -196,7 +281,10 @@ describe('keys on one keep-alive connection', () => {
       expect(await get(live)).toEqual({ status: 200, reused: false });
       expect(await get(revoked)).toEqual({ status: 401, reused: true });
       expect(await get(live)).toEqual({ status: 200, reused: true });
-      expect(await get(`${live.slice(0, -1)}${live.endsWith('a') ? 'b' : 'a'}`)).toEqual({ status: 401, reused: true });
+      expect(await get(`${live.slice(0, -1)}${live.endsWith('a') ? 'b' : 'a'}`)).toEqual({
+        status: 401,
+        reused: true,
+      });
     } finally {
       agent.destroy();
     }

@@ -16,19 +16,28 @@ describe('what a GraphQL operation costs', () => {
       'query($more: Boolean!) { a: store(domain: "a.com") { domain } ...F ... on Query { apps { totalCount } } x: products(filter: {q: "x"}) @include(if: $more) { totalCount } } fragment F on Query { stores { totalCount } }',
       { more: false },
     );
-    expect(cost.charge).toEqual({ units: 3, buckets: { storeLookups: 1, storeSearches: 1, productAppLookups: 1 } });
+    expect(cost.charge).toEqual({
+      units: 3,
+      buckets: { storeLookups: 1, storeSearches: 1, productAppLookups: 1 },
+    });
   });
 
-  it('counts node(s) lookups per id, in the bucket of the id\'s type', () => {
-    const ids = [encodeGlobalID('Store', '1'), encodeGlobalID('Store', '2'), encodeGlobalID('Product', '3')];
+  it("counts node(s) lookups per id, in the bucket of the id's type", () => {
+    const ids = [
+      encodeGlobalID('Store', '1'),
+      encodeGlobalID('Store', '2'),
+      encodeGlobalID('Product', '3'),
+    ];
     const cost = costOf('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids });
     expect(cost.charge).toEqual({ units: 3, buckets: { storeLookups: 2, productAppLookups: 1 } });
   });
 
-  it('charges one parsed document anew for each request\'s variables where they decide, and reuses a fixed cost', () => {
+  it("charges one parsed document anew for each request's variables where they decide, and reuses a fixed cost", () => {
     // Yoga hands every request of a query text the same parsed document: what was worked out for
     // one request's variables must never be charged to another's
-    const included = parse('query($more: Boolean!) { store(domain: "a.com") { domain } stores @include(if: $more) { totalCount } }');
+    const included = parse(
+      'query($more: Boolean!) { store(domain: "a.com") { domain } stores @include(if: $more) { totalCount } }',
+    );
     const op = getOperationAST(included)!;
     expect(operationCost(schema, included, op, { more: true }).charge.units).toBe(2);
     expect(operationCost(schema, included, op, { more: false }).charge.units).toBe(1);
@@ -36,8 +45,14 @@ describe('what a GraphQL operation costs', () => {
 
     const nodes = parse('query($ids: [ID!]!) { nodes(ids: $ids) { id } }');
     const nodesOp = getOperationAST(nodes)!;
-    expect(operationCost(schema, nodes, nodesOp, { ids: [encodeGlobalID('Store', '1')] }).charge.units).toBe(1);
-    expect(operationCost(schema, nodes, nodesOp, { ids: [encodeGlobalID('Store', '1'), encodeGlobalID('Store', '2')] }).charge.units).toBe(2);
+    expect(
+      operationCost(schema, nodes, nodesOp, { ids: [encodeGlobalID('Store', '1')] }).charge.units,
+    ).toBe(1);
+    expect(
+      operationCost(schema, nodes, nodesOp, {
+        ids: [encodeGlobalID('Store', '1'), encodeGlobalID('Store', '2')],
+      }).charge.units,
+    ).toBe(2);
 
     const fixed = parse('query($domain: String!) { store(domain: $domain) { domain } }');
     const fixedOp = getOperationAST(fixed)!;
@@ -57,8 +72,14 @@ describe('what a GraphQL operation costs', () => {
 
 describe('the plans table', () => {
   it('takes overrides from PLAN_LIMITS_JSON cell by cell', () => {
-    const plans = resolvePlans(JSON.stringify({ starter: { perMinute: 120, daily: { storeSearches: 7 } } }));
-    expect(plans.starter).toEqual({ ...DEFAULT_PLANS.starter, perMinute: 120, daily: { ...DEFAULT_PLANS.starter.daily, storeSearches: 7 } });
+    const plans = resolvePlans(
+      JSON.stringify({ starter: { perMinute: 120, daily: { storeSearches: 7 } } }),
+    );
+    expect(plans.starter).toEqual({
+      ...DEFAULT_PLANS.starter,
+      perMinute: 120,
+      daily: { ...DEFAULT_PLANS.starter.daily, storeSearches: 7 },
+    });
     expect(plans.pro).toEqual(DEFAULT_PLANS.pro);
   });
 

@@ -6,7 +6,11 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCounters, OutageLedger, type Counters } from '../../src/access/counters.ts';
 import { createLogger } from '../../src/platform/logger.ts';
-import { hasRedisServer, startOwnRedis, type OwnRedis } from '../reliability/support/redis-server.ts';
+import {
+  hasRedisServer,
+  startOwnRedis,
+  type OwnRedis,
+} from '../reliability/support/redis-server.ts';
 import { skipWithout } from '../support/skip-without.ts';
 
 describe('OutageLedger', () => {
@@ -22,44 +26,62 @@ describe('OutageLedger', () => {
   });
 });
 
-describe.skipIf(skipWithout(hasRedisServer))('counters through a Redis outage (needs redis-server)', () => {
-  let redis: OwnRedis;
-  let counters: Counters;
-  let reader: Redis;
-  const prefix = `test-outage-${randomBytes(4).toString('hex')}`;
+describe.skipIf(skipWithout(hasRedisServer))(
+  'counters through a Redis outage (needs redis-server)',
+  () => {
+    let redis: OwnRedis;
+    let counters: Counters;
+    let reader: Redis;
+    const prefix = `test-outage-${randomBytes(4).toString('hex')}`;
 
-  beforeAll(async () => {
-    redis = await startOwnRedis({ persistent: true });
-    counters = createCounters({ redisUrl: redis.url, keyPrefix: prefix, logger: createLogger('silent') });
-    reader = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
-  });
-  afterAll(async () => {
-    await counters?.close();
-    reader?.disconnect();
-    await redis?.close();
-  });
+    beforeAll(async () => {
+      redis = await startOwnRedis({ persistent: true });
+      counters = createCounters({
+        redisUrl: redis.url,
+        keyPrefix: prefix,
+        logger: createLogger('silent'),
+      });
+      reader = new Redis(redis.url, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 1,
+        retryStrategy: () => 100,
+      });
+    });
+    afterAll(async () => {
+      await counters?.close();
+      reader?.disconnect();
+      await redis?.close();
+    });
 
-  it('adds the units counted during the outage to Redis once it is back', async () => {
-    const key = 'day:2026-11-25:account:acme:storeLookups';
-    const sharedCount = async () => Number((await reader.get(`${prefix}:${key}`).catch(() => null)) ?? 0);
-    const waitForShared = async (n: number) => {
-      for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-        await Promise.resolve().then(() => counters.read(key)).catch(() => null); // a call: what carries counts over runs before calls
-        if ((await sharedCount()) >= n) break;
-      }
-      return sharedCount();
-    };
-    await counters.add(key, 3, 3_600);
-    expect(await waitForShared(3)).toBe(3);
-    await redis.stop();
-    // counted on this instance meanwhile: the totals it reports go on from what it knows locally
-    for (let i = 0; i < 5; i++) await counters.add(key, 1, 3_600);
-    await counters.subtract(key, 1, 3_600); // a refused request gives its unit back
-    await redis.start();
-    // the next call after the reconnect carries the outage's 4 units over
-    const shared = await waitForShared(7);
-    // the 3 units from before the outage (kept by Redis's append-only file) and the outage's 4
-    expect(shared).toBe(7);
-    expect(Number(await reader.ttl(`${prefix}:${key}`))).toBeGreaterThan(3_500);
-  });
-});
+    it('adds the units counted during the outage to Redis once it is back', async () => {
+      const key = 'day:2026-11-25:account:acme:storeLookups';
+      const sharedCount = async () =>
+        Number((await reader.get(`${prefix}:${key}`).catch(() => null)) ?? 0);
+      const waitForShared = async (n: number) => {
+        for (
+          const deadline = Date.now() + 15_000;
+          Date.now() < deadline;
+          await new Promise((r) => setTimeout(r, 100))
+        ) {
+          await Promise.resolve()
+            .then(() => counters.read(key))
+            .catch(() => null); // a call: what carries counts over runs before calls
+          if ((await sharedCount()) >= n) break;
+        }
+        return sharedCount();
+      };
+      await counters.add(key, 3, 3_600);
+      expect(await waitForShared(3)).toBe(3);
+      await redis.stop();
+      // counted on this instance meanwhile: the totals it reports go on from what it knows locally
+      for (let i = 0; i < 5; i++) await counters.add(key, 1, 3_600);
+      await counters.subtract(key, 1, 3_600); // a refused request gives its unit back
+      await redis.start();
+      // the next call after the reconnect carries the outage's 4 units over
+      const shared = await waitForShared(7);
+      // the 3 units from before the outage (kept by Redis's append-only file) and the outage's 4
+      expect(shared).toBe(7);
+      expect(Number(await reader.ttl(`${prefix}:${key}`))).toBeGreaterThan(3_500);
+    });
+  },
+);

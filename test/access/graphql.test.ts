@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { bearer, mintKey, SERVICE_TOKEN, startAccessServer, type AccessServer } from './access-server.ts';
+import {
+  bearer,
+  mintKey,
+  SERVICE_TOKEN,
+  startAccessServer,
+  type AccessServer,
+} from './access-server.ts';
 
 const LIMITS = { starter: { perMinute: 100, daily: { storeSearches: 2 }, resultWindow: 50 } };
 
@@ -17,8 +23,17 @@ describe('/graphql under the same access rules', () => {
     await db?.drop();
   });
 
-  const graphql = (query: string, headers: Record<string, string> = {}, variables?: Record<string, unknown>) =>
-    server.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', ...headers }, payload: { query, variables } });
+  const graphql = (
+    query: string,
+    headers: Record<string, string> = {},
+    variables?: Record<string, unknown>,
+  ) =>
+    server.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: { query, variables },
+    });
 
   it('needs a key for data, not for introspection', async () => {
     const data = await graphql('{ stores { totalCount } }');
@@ -35,69 +50,115 @@ describe('/graphql under the same access rules', () => {
     expect(first.statusCode).toBe(200);
     expect(first.headers['ratelimit-policy']).toContain('"storeSearches";q=2');
     expect(first.headers['ratelimit-policy']).toContain('"productAppLookups"');
-    expect((await server.app.inject({ method: 'GET', url: '/v1/stores', headers: bearer(key) })).statusCode).toBe(200);
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/v1/stores', headers: bearer(key) }))
+        .statusCode,
+    ).toBe(200);
 
     const refused = await graphql('{ storeGroups(groupBy: country) { totalCount } }', bearer(key));
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
-    expect(refused.json().errors[0].extensions).toMatchObject({ code: 'rate_limited', details: { bucket: 'storeSearches', window: 'day' } });
+    expect(refused.json().errors[0].extensions).toMatchObject({
+      code: 'rate_limited',
+      details: { bucket: 'storeSearches', window: 'day' },
+    });
     expect(refused.json().data ?? null).toBeNull();
   });
 
   it('cannot be used to get around a quota through fragments or aliases', async () => {
     const key = await mintKey(server);
-    const res = await graphql('query { ...Two } fragment Two on Query { x: stores { totalCount } y: stores { totalCount } z: stores { totalCount } }', bearer(key));
+    const res = await graphql(
+      'query { ...Two } fragment Two on Query { x: stores { totalCount } y: stores { totalCount } z: stores { totalCount } }',
+      bearer(key),
+    );
     expect(res.statusCode).toBe(429);
   });
 
-  it('keeps lists inside the plan\'s result window', async () => {
+  it("keeps lists inside the plan's result window", async () => {
     const key = await mintKey(server);
     const res = await graphql('{ apps(first: 60) { totalCount } }', bearer(key));
-    expect(res.json().errors[0].extensions).toMatchObject({ code: 'bad_request', details: { parameter: 'offset' } });
+    expect(res.json().errors[0].extensions).toMatchObject({
+      code: 'bad_request',
+      details: { parameter: 'offset' },
+    });
   });
 
   describe('key management for the web app', () => {
     const service = { 'x-service-token': SERVICE_TOKEN };
-    const MINT = 'mutation($input: MintApiKeyInput!) { mintApiKey(input: $input) { key apiKey { id prefix scopes } } }';
+    const MINT =
+      'mutation($input: MintApiKeyInput!) { mintApiKey(input: $input) { key apiKey { id prefix scopes } } }';
 
-    it('mints, lists and revokes an account\'s keys, and reads its quota usage', async () => {
-      const minted = await graphql(MINT, service, { input: { accountExternalId: 'web-1', plan: 'pro', name: 'prod' } });
+    it("mints, lists and revokes an account's keys, and reads its quota usage", async () => {
+      const minted = await graphql(MINT, service, {
+        input: { accountExternalId: 'web-1', plan: 'pro', name: 'prod' },
+      });
       expect(minted.statusCode).toBe(200);
       const { key, apiKey } = minted.json().data.mintApiKey;
       expect(key).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
       expect(key.startsWith(apiKey.prefix)).toBe(true);
 
-      expect((await server.app.inject({ method: 'GET', url: '/v1/stores', headers: bearer(key) })).statusCode).toBe(200);
-      const usage = await graphql('{ quotaUsage(accountExternalId: "web-1") { bucket used limit remaining } }', service);
-      expect(usage.json().data.quotaUsage).toContainEqual({ bucket: 'storeSearches', used: 1, limit: 5_000, remaining: 4_999 });
+      expect(
+        (await server.app.inject({ method: 'GET', url: '/v1/stores', headers: bearer(key) }))
+          .statusCode,
+      ).toBe(200);
+      const usage = await graphql(
+        '{ quotaUsage(accountExternalId: "web-1") { bucket used limit remaining } }',
+        service,
+      );
+      expect(usage.json().data.quotaUsage).toContainEqual({
+        bucket: 'storeSearches',
+        used: 1,
+        limit: 5_000,
+        remaining: 4_999,
+      });
 
       const listed = await graphql('{ apiKeys(accountExternalId: "web-1") { id name } }', service);
       expect(listed.json().data.apiKeys).toEqual([{ id: apiKey.id, name: 'prod' }]);
-      const revoked = await graphql(`mutation { revokeApiKey(accountExternalId: "web-1", id: ${apiKey.id}) { revokedAt } }`, service);
+      const revoked = await graphql(
+        `mutation { revokeApiKey(accountExternalId: "web-1", id: ${apiKey.id}) { revokedAt } }`,
+        service,
+      );
       expect(revoked.json().data.revokeApiKey.revokedAt).toEqual(expect.any(String));
-      expect((await server.app.inject({ method: 'GET', url: '/v1/stores', headers: bearer(key) })).statusCode).toBe(401);
+      expect(
+        (await server.app.inject({ method: 'GET', url: '/v1/stores', headers: bearer(key) }))
+          .statusCode,
+      ).toBe(401);
     });
 
     it('refuses a free account with a clear forbidden error', async () => {
-      const res = await graphql(MINT, service, { input: { accountExternalId: 'web-free', plan: 'free' } });
-      expect(res.json().errors[0].extensions).toMatchObject({ code: 'unauthorized', details: { reason: 'plan', plan: 'free' } });
+      const res = await graphql(MINT, service, {
+        input: { accountExternalId: 'web-free', plan: 'free' },
+      });
+      expect(res.json().errors[0].extensions).toMatchObject({
+        code: 'unauthorized',
+        details: { reason: 'plan', plan: 'free' },
+      });
       expect(res.json().errors[0].message).toContain('paid plan');
     });
 
-    it('stores a partner key\'s signals:read scope', async () => {
-      const res = await graphql(MINT, service, { input: { accountExternalId: 'partner-1', plan: 'pro', scopes: ['signals:read'] } });
+    it("stores a partner key's signals:read scope", async () => {
+      const res = await graphql(MINT, service, {
+        input: { accountExternalId: 'partner-1', plan: 'pro', scopes: ['signals:read'] },
+      });
       expect(res.json().data.mintApiKey.apiKey.scopes).toEqual(['signals:read']);
     });
 
     it('is refused to API keys, to callers without credential and to a wrong service token', async () => {
       const key = await mintKey(server);
       const input = { input: { accountExternalId: 'web-2', plan: 'pro' } };
-      expect((await graphql(MINT, bearer(key), input)).json().errors[0].extensions).toMatchObject({ code: 'unauthorized', details: { reason: 'scope' } });
-      expect((await graphql(MINT, {}, input)).json().errors[0].extensions.code).toBe('unauthorized');
+      expect((await graphql(MINT, bearer(key), input)).json().errors[0].extensions).toMatchObject({
+        code: 'unauthorized',
+        details: { reason: 'scope' },
+      });
+      expect((await graphql(MINT, {}, input)).json().errors[0].extensions.code).toBe(
+        'unauthorized',
+      );
       const wrong = await graphql(MINT, { 'x-service-token': 'x'.repeat(40) }, input);
       expect(wrong.statusCode).toBe(401);
-      expect(await server.services.db.prisma.account.count({ where: { externalId: 'web-2' } })).toBe(0);
+      expect(
+        await server.services.db.prisma.account.count({ where: { externalId: 'web-2' } }),
+      ).toBe(0);
     });
   });
 });

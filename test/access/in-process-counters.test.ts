@@ -27,8 +27,14 @@ describe('in-process counters', () => {
     counters.add('day:2026-11-26:key:2', 1, 3_600);
     vi.advanceTimersByTime(1_000);
     counters.subtract('day:2026-11-26:key:1', 2, 3_600);
-    expect(counters.read('day:2026-11-26:key:1')).toEqual({ consumed: 3, msBeforeReset: 3_599_000 });
-    expect(counters.read('day:2026-11-26:key:2')).toEqual({ consumed: 1, msBeforeReset: 3_599_000 });
+    expect(counters.read('day:2026-11-26:key:1')).toEqual({
+      consumed: 3,
+      msBeforeReset: 3_599_000,
+    });
+    expect(counters.read('day:2026-11-26:key:2')).toEqual({
+      consumed: 1,
+      msBeforeReset: 3_599_000,
+    });
     expect(counters.read('day:2026-11-26:key:3')).toBeNull();
   });
 

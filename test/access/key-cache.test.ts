@@ -22,9 +22,21 @@ describe('the key cache', () => {
     await db?.drop();
   });
 
-  const status = async (key: string) => (await server.app.inject({ method: 'GET', url: '/v1/analytics/overview', headers: bearer(key) })).statusCode;
+  const status = async (key: string) =>
+    (
+      await server.app.inject({
+        method: 'GET',
+        url: '/v1/analytics/overview',
+        headers: bearer(key),
+      })
+    ).statusCode;
   const idOf = async (key: string) =>
-    (await server.services.db.prisma.apiKey.findUniqueOrThrow({ where: { hash: hashApiKey(key) }, select: { id: true } })).id;
+    (
+      await server.services.db.prisma.apiKey.findUniqueOrThrow({
+        where: { hash: hashApiKey(key) },
+        select: { id: true },
+      })
+    ).id;
 
   it('stops accepting a key revoked behind its back within KEY_CACHE_TTL_MS', async () => {
     const key = await mintKey(server);

@@ -21,8 +21,10 @@ describe('open-dev mode', () => {
     server = await startAccessServer(db.url, env);
     return server;
   };
-  const storesFrom = (s: AccessServer, remoteAddress: string) => s.app.inject({ method: 'GET', url: '/v1/stores', remoteAddress });
-  const openDevSays = async (s: AccessServer) => (await s.app.inject({ method: 'GET', url: '/v1/health' })).json().openDevMode;
+  const storesFrom = (s: AccessServer, remoteAddress: string) =>
+    s.app.inject({ method: 'GET', url: '/v1/stores', remoteAddress });
+  const openDevSays = async (s: AccessServer) =>
+    (await s.app.inject({ method: 'GET', url: '/v1/health' })).json().openDevMode;
 
   it('does not come back when the only key is revoked', async () => {
     const s = await start();

@@ -9,13 +9,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProvisionalCharges, type ChargedMeter } from '../../src/access/provisional-charges.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createRedis } from '../../src/platform/redis.ts';
-import { hasRedisServer, startOwnRedis, type OwnRedis } from '../reliability/support/redis-server.ts';
+import {
+  hasRedisServer,
+  startOwnRedis,
+  type OwnRedis,
+} from '../reliability/support/redis-server.ts';
 import { pollUntil } from '../support/poll.ts';
 import { skipWithout } from '../support/skip-without.ts';
 
 const logger = createLogger('silent');
-const daily = (key: string, units = 1, limit = 100): ChargedMeter => ({ key, units, ttlSeconds: 3_600, limit });
-const minute = (key: string, units = 1, limit = 100): ChargedMeter => ({ key, units, ttlSeconds: 60, limit });
+const daily = (key: string, units = 1, limit = 100): ChargedMeter => ({
+  key,
+  units,
+  ttlSeconds: 3_600,
+  limit,
+});
+const minute = (key: string, units = 1, limit = 100): ChargedMeter => ({
+  key,
+  units,
+  ttlSeconds: 60,
+  limit,
+});
 const answer = () => new EventEmitter() as EventEmitter & { closed?: boolean };
 
 describe.skipIf(skipWithout(hasRedisServer))('provisional charges (needs redis-server)', () => {
@@ -27,11 +41,16 @@ describe.skipIf(skipWithout(hasRedisServer))('provisional charges (needs redis-s
     const connection = createRedis({ url: redis.url, logger, name: 'test-provisional' });
     const charges = new ProvisionalCharges(connection, prefix, logger);
     opened.push({ charges, connection });
-    await pollUntil(async () => connection.status, (status) => status === 'ready', 10_000);
+    await pollUntil(
+      async () => connection.status,
+      (status) => status === 'ready',
+      10_000,
+    );
     return charges;
   };
   const value = async (key: string) => Number((await reader.get(`${prefix}:${key}`)) ?? 0);
-  const records = (charges: ProvisionalCharges) => reader.hlen(`${prefix}:provisional:${charges.processId}`);
+  const records = (charges: ProvisionalCharges) =>
+    reader.hlen(`${prefix}:provisional:${charges.processId}`);
 
   beforeAll(async () => {
     redis = await startOwnRedis();
@@ -50,31 +69,49 @@ describe.skipIf(skipWithout(hasRedisServer))('provisional charges (needs redis-s
   it('counts with a record until the answer closes, then the charge is final', async () => {
     const charges = await open();
     const closing = answer();
-    const outcome = await charges.charge([minute('minute:key:1'), daily('day:d:key:1'), daily('day:d:account:a:storeLookups')], closing);
+    const outcome = await charges.charge(
+      [minute('minute:key:1'), daily('day:d:key:1'), daily('day:d:account:a:storeLookups')],
+      closing,
+    );
     expect(outcome.takenBack).toBe(false);
     expect(outcome.readings.map((r) => r.consumed)).toEqual([1, 1, 1]);
     expect(await records(charges)).toBe(1);
     closing.emit('close');
-    await pollUntil(() => records(charges), (n) => n === 0, 5_000);
-    expect([await value('day:d:key:1'), await value('day:d:account:a:storeLookups')]).toEqual([1, 1]);
+    await pollUntil(
+      () => records(charges),
+      (n) => n === 0,
+      5_000,
+    );
+    expect([await value('day:d:key:1'), await value('day:d:account:a:storeLookups')]).toEqual([
+      1, 1,
+    ]);
   });
 
   it('refuses the whole charge past any limit: every unit taken back, no record', async () => {
     const charges = await open();
-    const outcome = await charges.charge([daily('day:r:key:2', 1, 5), daily('day:r:account:b:storeSearches', 3, 2)], answer());
+    const outcome = await charges.charge(
+      [daily('day:r:key:2', 1, 5), daily('day:r:account:b:storeSearches', 3, 2)],
+      answer(),
+    );
     expect(outcome.takenBack).toBe(true);
     expect(outcome.readings.map((r) => r.consumed)).toEqual([1, 3]);
-    expect([await value('day:r:key:2'), await value('day:r:account:b:storeSearches')]).toEqual([0, 0]);
+    expect([await value('day:r:key:2'), await value('day:r:account:b:storeSearches')]).toEqual([
+      0, 0,
+    ]);
     expect(await records(charges)).toBe(0);
   });
 
-  it("refunds the daily units of a process whose lease is gone, keeping what it answered and the per-minute rate", async () => {
+  it('refunds the daily units of a process whose lease is gone, keeping what it answered and the per-minute rate', async () => {
     const dead = await open();
     const survivor = await open();
     const answered = answer();
     await dead.charge([minute('minute:key:3'), daily('day:s:key:3')], answered);
     answered.emit('close');
-    await pollUntil(() => records(dead), (n) => n === 0, 5_000);
+    await pollUntil(
+      () => records(dead),
+      (n) => n === 0,
+      5_000,
+    );
     await dead.charge([minute('minute:key:3'), daily('day:s:key:3')], answer()); // never answered
     expect([await value('minute:key:3'), await value('day:s:key:3')]).toEqual([2, 2]);
 
@@ -92,17 +129,29 @@ describe.skipIf(skipWithout(hasRedisServer))('provisional charges (needs redis-s
     const charges = await open();
     const connection = opened.at(-1)!.connection;
     await redis.stop();
-    await pollUntil(async () => connection.status, (status) => status !== 'ready', 10_000);
+    await pollUntil(
+      async () => connection.status,
+      (status) => status !== 'ready',
+      10_000,
+    );
     const ended = answer();
     const open_ = answer();
     expect((await charges.charge([daily('day:o:key:4', 2)], ended)).readings[0]!.consumed).toBe(2);
     expect((await charges.charge([daily('day:o:key:4', 1)], open_)).readings[0]!.consumed).toBe(3);
     ended.emit('close');
     await redis.start();
-    await pollUntil(() => value('day:o:key:4'), (n) => n === 3, 15_000);
+    await pollUntil(
+      () => value('day:o:key:4'),
+      (n) => n === 3,
+      15_000,
+    );
     expect(await records(charges)).toBe(1); // the request still open
     open_.emit('close');
-    await pollUntil(() => records(charges), (n) => n === 0, 5_000);
+    await pollUntil(
+      () => records(charges),
+      (n) => n === 0,
+      5_000,
+    );
     expect(await value('day:o:key:4')).toBe(3);
   });
 });

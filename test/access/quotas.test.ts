@@ -3,7 +3,16 @@ import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { bearer, mintKey, startAccessServer, type AccessServer } from './access-server.ts';
 
 const LIMITS = {
-  starter: { perMinute: 5, perKeyDaily: 1_000, daily: { storeSearches: 3, storeLookups: 1_000, productSearches: 1_000, productAppLookups: 1_000 } },
+  starter: {
+    perMinute: 5,
+    perKeyDaily: 1_000,
+    daily: {
+      storeSearches: 3,
+      storeLookups: 1_000,
+      productSearches: 1_000,
+      productAppLookups: 1_000,
+    },
+  },
   pro: { perMinute: 1_000, perKeyDaily: 4 },
 };
 
@@ -19,7 +28,8 @@ describe('quotas and rates', () => {
     await db?.drop();
   });
 
-  const get = (url: string, key: string) => server.app.inject({ method: 'GET', url, headers: bearer(key) });
+  const get = (url: string, key: string) =>
+    server.app.inject({ method: 'GET', url, headers: bearer(key) });
 
   it('lets exactly the per-minute rate through a parallel burst, and 429s the rest with Retry-After', async () => {
     const key = await mintKey(server);
@@ -28,7 +38,10 @@ describe('quotas and rates', () => {
     const limited = burst.filter((r) => r.statusCode === 429);
     expect([ok.length, limited.length]).toEqual([5, 7]);
     for (const res of limited) {
-      expect(res.json().error).toMatchObject({ code: 'rate_limited', details: { bucket: 'perMinute', limit: 5, window: 'minute' } });
+      expect(res.json().error).toMatchObject({
+        code: 'rate_limited',
+        details: { bucket: 'perMinute', limit: 5, window: 'minute' },
+      });
       const retryAfter = Number(res.headers['retry-after']);
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(60);
@@ -36,18 +49,22 @@ describe('quotas and rates', () => {
     }
   });
 
-  it('429s past the account\'s daily bucket, naming it, while its other buckets still serve', async () => {
+  it("429s past the account's daily bucket, naming it, while its other buckets still serve", async () => {
     const key = await mintKey(server, { accountExternalId: 'daily-acct' });
     const secondKey = await mintKey(server, { accountExternalId: 'daily-acct' });
     expect((await get('/v1/stores', key)).statusCode).toBe(200);
     expect((await get('/v1/stores/compare?domains=a.com,b.com', key)).statusCode).toBe(200);
     const third = await get('/v1/analytics/overview', secondKey);
-    expect(third.statusCode, 'the bucket is the account\'s, whichever key').toBe(200);
+    expect(third.statusCode, "the bucket is the account's, whichever key").toBe(200);
     expect(third.headers['x-ratelimit-remaining']).toBe('0');
 
     const refused = await get('/v1/stores', key);
     expect(refused.statusCode).toBe(429);
-    expect(refused.json().error.details).toMatchObject({ bucket: 'storeSearches', limit: 3, window: 'day' });
+    expect(refused.json().error.details).toMatchObject({
+      bucket: 'storeSearches',
+      limit: 3,
+      window: 'day',
+    });
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(60);
     expect(retryAfter).toBeLessThanOrEqual(86_400);
@@ -86,7 +103,14 @@ describe('quotas and rates', () => {
     for (let i = 0; i < 4; i++) expect((await get('/v1/apps', key)).statusCode).toBe(200);
     const refused = await get('/v1/apps', key);
     expect(refused.statusCode).toBe(429);
-    expect(refused.json().error.details).toMatchObject({ bucket: 'perKeyDaily', limit: 4, window: 'day' });
-    expect((await get('/v1/apps', await mintKey(server, { plan: 'pro' }))).statusCode, 'another key is not affected').toBe(200);
+    expect(refused.json().error.details).toMatchObject({
+      bucket: 'perKeyDaily',
+      limit: 4,
+      window: 'day',
+    });
+    expect(
+      (await get('/v1/apps', await mintKey(server, { plan: 'pro' }))).statusCode,
+      'another key is not affected',
+    ).toBe(200);
   });
 });

@@ -21,12 +21,18 @@ describe('charging scrape requests per URL', () => {
     await db?.drop();
   });
 
-  const domains = (n: number) => Array.from({ length: n }, () => `shop-${randomBytes(4).toString('hex')}.example`);
-  const post = (url: string, key: string, payload: object) => server.app.inject({ method: 'POST', url, headers: bearer(key), payload });
+  const domains = (n: number) =>
+    Array.from({ length: n }, () => `shop-${randomBytes(4).toString('hex')}.example`);
+  const post = (url: string, key: string, payload: object) =>
+    server.app.inject({ method: 'POST', url, headers: bearer(key), payload });
   const bulk = (key: string, urls: string[]) => post('/v1/scrapes/bulk', key, { urls });
   const graphqlBulk = (key: string, urls: string[]) =>
-    post('/graphql', key, { query: 'mutation ($urls: [String!]!) { requestScrapesBulk(urls: $urls) { outcome } }', variables: { urls } });
-  const scrapeRemaining = (headers: Record<string, unknown>) => /"scrapeRequests";r=(\d+);/.exec(String(headers.ratelimit))?.[1];
+    post('/graphql', key, {
+      query: 'mutation ($urls: [String!]!) { requestScrapesBulk(urls: $urls) { outcome } }',
+      variables: { urls },
+    });
+  const scrapeRemaining = (headers: Record<string, unknown>) =>
+    /"scrapeRequests";r=(\d+);/.exec(String(headers.ratelimit))?.[1];
   const queuedFor = async (accountExternalId: string) => {
     const { rows } = await server.services.db.pool.query<{ count: string }>(
       'SELECT count(*) FROM scrape_requests r JOIN accounts a ON a.id = r.account_id WHERE a.external_id = $1',
@@ -44,7 +50,10 @@ describe('charging scrape requests per URL', () => {
 
     const refused = await bulk(key, domains(3));
     expect(refused.statusCode).toBe(429);
-    expect(refused.json().error).toMatchObject({ code: 'rate_limited', details: { bucket: 'scrapeRequests', limit: 5, window: 'day' } });
+    expect(refused.json().error).toMatchObject({
+      code: 'rate_limited',
+      details: { bucket: 'scrapeRequests', limit: 5, window: 'day' },
+    });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(60);
     expect(await queuedFor('bulk-acct')).toBe(3);
 
@@ -60,9 +69,18 @@ describe('charging scrape requests per URL', () => {
     const key = await mintKey(server, { accountExternalId: 'malformed-acct' });
     const tooMany = await bulk(key, domains(11));
     expect(tooMany.statusCode).toBe(400);
-    expect(tooMany.json().error).toMatchObject({ code: 'bad_request', details: { parameter: 'urls' } });
-    const unknownField = await post('/v1/scrapes/bulk', key, { urls: domains(1), priority: 'high' });
-    expect(unknownField.json().error).toMatchObject({ code: 'bad_request', details: { parameter: 'priority' } });
+    expect(tooMany.json().error).toMatchObject({
+      code: 'bad_request',
+      details: { parameter: 'urls' },
+    });
+    const unknownField = await post('/v1/scrapes/bulk', key, {
+      urls: domains(1),
+      priority: 'high',
+    });
+    expect(unknownField.json().error).toMatchObject({
+      code: 'bad_request',
+      details: { parameter: 'priority' },
+    });
 
     const whole = await bulk(key, domains(5));
     expect(whole.statusCode, 'the full bucket is still there').toBe(200);
@@ -70,9 +88,15 @@ describe('charging scrape requests per URL', () => {
   });
 
   it('charges REST and GraphQL the same for the same bulk', async () => {
-    const viaGraphql = await graphqlBulk(await mintKey(server, { accountExternalId: 'graphql-acct' }), domains(3));
+    const viaGraphql = await graphqlBulk(
+      await mintKey(server, { accountExternalId: 'graphql-acct' }),
+      domains(3),
+    );
     expect(viaGraphql.json().errors).toBeUndefined();
-    const viaRest = await bulk(await mintKey(server, { accountExternalId: 'rest-acct' }), domains(3));
+    const viaRest = await bulk(
+      await mintKey(server, { accountExternalId: 'rest-acct' }),
+      domains(3),
+    );
     expect(viaRest.statusCode).toBe(200);
     expect(scrapeRemaining(viaGraphql.headers)).toBe('2');
     expect(scrapeRemaining(viaRest.headers)).toBe('2');

@@ -48,10 +48,22 @@ describe('long-lived streams of a revoked key', () => {
   }
 
   /** Revokes the key in the database only: no announcement, so only the cache's TTL bounds it. */
-  const revokeBehindItsBack = (key: string) => revokeApiKey(server.services.db.prisma, displayPrefix(key));
+  const revokeBehindItsBack = (key: string) =>
+    revokeApiKey(server.services.db.prisma, displayPrefix(key));
 
   const withinBound = <T>(promise: Promise<T>) =>
-    Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the stream still runs ${ENDS_WITHIN_MS} ms after its key was revoked`)), ENDS_WITHIN_MS))]);
+    Promise.race([
+      promise,
+      new Promise<never>((_, reject) =>
+        setTimeout(
+          () =>
+            reject(
+              new Error(`the stream still runs ${ENDS_WITHIN_MS} ms after its key was revoked`),
+            ),
+          ENDS_WITHIN_MS,
+        ),
+      ),
+    ]);
 
   it('ends a GraphQL subscription over SSE, its last event saying unauthorized', async () => {
     const key = await mintKey(server);
@@ -61,11 +73,16 @@ describe('long-lived streams of a revoked key', () => {
       const revokedAt = Date.now();
       const endedAt = await withinBound(stream.ended);
       expect(endedAt - revokedAt).toBeLessThan(ENDS_WITHIN_MS);
-      expect(stream.events.at(-1)).toMatchObject({ errors: [{ extensions: { code: 'unauthorized' } }] });
-      // and the key opens no new stream
-      const again = await fetch(`http://${base}/graphql?query=${encodeURIComponent('subscription { recentScrapes { id } }')}`, {
-        headers: { accept: 'text/event-stream', ...bearer(key) },
+      expect(stream.events.at(-1)).toMatchObject({
+        errors: [{ extensions: { code: 'unauthorized' } }],
       });
+      // and the key opens no new stream
+      const again = await fetch(
+        `http://${base}/graphql?query=${encodeURIComponent('subscription { recentScrapes { id } }')}`,
+        {
+          headers: { accept: 'text/event-stream', ...bearer(key) },
+        },
+      );
       expect(again.status).toBe(401);
     } finally {
       stream.close();
@@ -76,9 +93,12 @@ describe('long-lived streams of a revoked key', () => {
     const key = await mintKey(server);
     // console.js's follow(): GET with query and variables, then `event: next` frames
     const query = 'subscription RecentScrapes { recentScrapes { id domain status updatedAt } }';
-    const response = await fetch(`http://${base}/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent('{}')}`, {
-      headers: { accept: 'text/event-stream', ...bearer(key) },
-    });
+    const response = await fetch(
+      `http://${base}/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent('{}')}`,
+      {
+        headers: { accept: 'text/event-stream', ...bearer(key) },
+      },
+    );
     expect(response.status).toBe(200);
     const frames: Array<{ event?: string; data: string }> = [];
     const ended = (async () => {
@@ -92,7 +112,14 @@ describe('long-lived streams of a revoked key', () => {
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const frame = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          frames.push({ event: /^event: (.*)$/m.exec(frame)?.[1], data: frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n') });
+          frames.push({
+            event: /^event: (.*)$/m.exec(frame)?.[1],
+            data: frame
+              .split('\n')
+              .filter((l) => l.startsWith('data:'))
+              .map((l) => l.slice(5).trim())
+              .join('\n'),
+          });
         }
       }
     })();
@@ -106,10 +133,18 @@ describe('long-lived streams of a revoked key', () => {
 
   it('closes a GraphQL WebSocket with 4403', async () => {
     const key = await mintKey(server);
-    const client = createClient({ url: `ws://${base}/graphql`, webSocketImpl: WebSocket, connectionParams: bearer(key), retryAttempts: 0 });
+    const client = createClient({
+      url: `ws://${base}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: bearer(key),
+      retryAttempts: 0,
+    });
     const connected = new Promise<void>((resolve) => client.on('connected', () => resolve()));
     const ended = new Promise<unknown>((resolve) => {
-      client.subscribe({ query: 'subscription { recentScrapes { id } }' }, { next: () => undefined, error: resolve, complete: () => resolve('completed') });
+      client.subscribe(
+        { query: 'subscription { recentScrapes { id } }' },
+        { next: () => undefined, error: resolve, complete: () => resolve('completed') },
+      );
     });
     try {
       await connected;
@@ -122,7 +157,9 @@ describe('long-lived streams of a revoked key', () => {
 
   it('MCP opens no stream at all: GET /mcp, where a server stream would live, answers 405', async () => {
     const key = await mintKey(server);
-    const response = await fetch(`http://${base}/mcp`, { headers: { accept: 'text/event-stream', ...bearer(key) } });
+    const response = await fetch(`http://${base}/mcp`, {
+      headers: { accept: 'text/event-stream', ...bearer(key) },
+    });
     expect(response.status).toBe(405);
     expect(response.headers.get('content-type')).not.toContain('text/event-stream');
   });

@@ -33,19 +33,32 @@ describe('the client address of the per-address limit', () => {
     const out: number[] = [];
     for (const forwarded of forwardedFor) {
       const headers: Record<string, string> = forwarded ? { 'x-forwarded-for': forwarded } : {};
-      out.push((await server!.app.inject({ method: 'GET', url: '/v1/stores', headers, remoteAddress: peer })).statusCode);
+      out.push(
+        (
+          await server!.app.inject({
+            method: 'GET',
+            url: '/v1/stores',
+            headers,
+            remoteAddress: peer,
+          })
+        ).statusCode,
+      );
     }
     return out;
   };
 
   it('ignores X-Forwarded-For by default: a caller cannot pick its own bucket', async () => {
     await start();
-    expect(await statuses('203.0.113.10', ['198.51.100.1', '198.51.100.2', '198.51.100.3'])).toEqual([401, 401, 429]);
+    expect(
+      await statuses('203.0.113.10', ['198.51.100.1', '198.51.100.2', '198.51.100.3']),
+    ).toEqual([401, 401, 429]);
   });
 
   it('with TRUST_PROXY=1 counts the address the proxy saw', async () => {
     await start({ TRUST_PROXY: '1' });
-    expect(await statuses('10.0.0.5', ['198.51.100.1', '198.51.100.1', '198.51.100.1'])).toEqual([401, 401, 429]);
+    expect(await statuses('10.0.0.5', ['198.51.100.1', '198.51.100.1', '198.51.100.1'])).toEqual([
+      401, 401, 429,
+    ]);
     expect(await statuses('10.0.0.5', ['198.51.100.2'])).toEqual([401]);
     // one hop: of a chain, the address the trusted proxy appended (the last one)
     expect(await statuses('10.0.0.5', ['192.0.2.99, 198.51.100.1'])).toEqual([429]);
@@ -53,10 +66,14 @@ describe('the client address of the per-address limit', () => {
 
   it('with TRUST_PROXY as CIDRs believes those proxies only', async () => {
     await start({ TRUST_PROXY: '10.0.0.0/8, fd00::/8' });
-    expect(await statuses('10.1.2.3', ['198.51.100.1', '198.51.100.1', '198.51.100.1'])).toEqual([401, 401, 429]);
+    expect(await statuses('10.1.2.3', ['198.51.100.1', '198.51.100.1', '198.51.100.1'])).toEqual([
+      401, 401, 429,
+    ]);
     expect(await statuses('fd00::7', ['198.51.100.2'])).toEqual([401]);
     // a peer outside the list is counted as itself, whatever it forwards
-    expect(await statuses('203.0.113.20', ['198.51.100.3', '198.51.100.4', '198.51.100.5'])).toEqual([401, 401, 429]);
+    expect(
+      await statuses('203.0.113.20', ['198.51.100.3', '198.51.100.4', '198.51.100.5']),
+    ).toEqual([401, 401, 429]);
   });
 
   it('keys an IPv6 client by its /64', async () => {

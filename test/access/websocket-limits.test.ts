@@ -32,15 +32,26 @@ describe('WebSocket limits before authentication', () => {
     new Promise<WebSocket>((resolve, reject) => {
       const socket = new WebSocket(url, PROTOCOL, options);
       socket.once('open', () => resolve(socket));
-      socket.once('unexpected-response', (_request, response) => reject(Object.assign(new Error('refused'), { status: response.statusCode, headers: response.headers })));
+      socket.once('unexpected-response', (_request, response) =>
+        reject(
+          Object.assign(new Error('refused'), {
+            status: response.statusCode,
+            headers: response.headers,
+          }),
+        ),
+      );
       socket.once('error', reject);
     });
-  const closeCodeOf = (socket: WebSocket) => new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+  const closeCodeOf = (socket: WebSocket) =>
+    new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
 
   it('closes a socket whose first frame (a 10 MiB connection_init) is over the body limit with 1009', async () => {
     // built before the socket opens, and sent unmasked (an all-zero mask): the client, in this
     // process, must not hold the event loop while the server waits for connection_init
-    const frame = JSON.stringify({ type: 'connection_init', payload: { padding: 'x'.repeat(10 * 1024 * 1024) } });
+    const frame = JSON.stringify({
+      type: 'connection_init',
+      payload: { padding: 'x'.repeat(10 * 1024 * 1024) },
+    });
     const socket = await open({ generateMask: (mask) => mask.fill(0) });
     const closed = closeCodeOf(socket);
     socket.on('error', () => undefined);
@@ -50,15 +61,24 @@ describe('WebSocket limits before authentication', () => {
 
   it('accepts a connection_init just under the limit', async () => {
     const socket = await open();
-    const acked = new Promise<string>((resolve) => socket.once('message', (data) => resolve(String(data))));
+    const acked = new Promise<string>((resolve) =>
+      socket.once('message', (data) => resolve(String(data))),
+    );
     const padding = 'x'.repeat(BODY_LIMIT_BYTES - 1024);
-    socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${key}`, padding } }));
+    socket.send(
+      JSON.stringify({
+        type: 'connection_init',
+        payload: { Authorization: `Bearer ${key}`, padding },
+      }),
+    );
     expect(JSON.parse(await acked)).toEqual({ type: 'connection_ack' });
     socket.close();
   });
 
   it(`refuses an address's socket beyond ${MAX_UNAUTHENTICATED_SOCKETS_PER_ADDRESS} unauthorised ones with 429, until one is authorised`, async () => {
-    const waiting = await Promise.all(Array.from({ length: MAX_UNAUTHENTICATED_SOCKETS_PER_ADDRESS }, open));
+    const waiting = await Promise.all(
+      Array.from({ length: MAX_UNAUTHENTICATED_SOCKETS_PER_ADDRESS }, open),
+    );
     try {
       const refused = await open().then(
         (socket) => {
@@ -71,7 +91,9 @@ describe('WebSocket limits before authentication', () => {
       expect(refused?.headers?.['retry-after']).toBe('1');
       // one of them shows a key: its address may open another
       const acked = new Promise((resolve) => waiting[0]!.once('message', resolve));
-      waiting[0]!.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${key}` } }));
+      waiting[0]!.send(
+        JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${key}` } }),
+      );
       await acked;
       const another = await open();
       another.close();

@@ -14,7 +14,9 @@ describe('GraphQL over WebSocket', () => {
   let key: string;
   beforeAll(async () => {
     db = await createTestDatabase();
-    server = await startAccessServer(db.url, { PLAN_LIMITS_JSON: JSON.stringify({ starter: { perMinute: 2 } }) });
+    server = await startAccessServer(db.url, {
+      PLAN_LIMITS_JSON: JSON.stringify({ starter: { perMinute: 2 } }),
+    });
     key = await mintKey(server);
     await server.app.listen({ host: '127.0.0.1', port: 0 });
     const address = server.app.server.address();
@@ -26,12 +28,27 @@ describe('GraphQL over WebSocket', () => {
   });
 
   const run = (connectionParams: Record<string, unknown>) => {
-    const client = createClient({ url, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url,
+      webSocketImpl: WebSocket,
+      connectionParams,
+      retryAttempts: 0,
+      lazy: true,
+    });
     const once = () =>
-      new Promise<{ data?: unknown; errors?: Array<{ extensions?: Record<string, unknown> }> }>((resolve, reject) => {
-        let result: { data?: unknown } = {};
-        client.subscribe({ query: '{ apps { totalCount } }' }, { next: (r) => (result = r as typeof result), error: reject, complete: () => resolve(result) });
-      });
+      new Promise<{ data?: unknown; errors?: Array<{ extensions?: Record<string, unknown> }> }>(
+        (resolve, reject) => {
+          let result: { data?: unknown } = {};
+          client.subscribe(
+            { query: '{ apps { totalCount } }' },
+            {
+              next: (r) => (result = r as typeof result),
+              error: reject,
+              complete: () => resolve(result),
+            },
+          );
+        },
+      );
     return { client, once };
   };
 
@@ -41,7 +58,10 @@ describe('GraphQL over WebSocket', () => {
       expect(await once()).toEqual({ data: { apps: { totalCount: 0 } } });
       expect(await once()).toEqual({ data: { apps: { totalCount: 0 } } });
       const third = await once();
-      expect(third.errors?.[0]?.extensions).toMatchObject({ code: 'rate_limited', details: { bucket: 'perMinute' } });
+      expect(third.errors?.[0]?.extensions).toMatchObject({
+        code: 'rate_limited',
+        details: { bucket: 'perMinute' },
+      });
     } finally {
       await client.dispose();
     }
@@ -49,12 +69,20 @@ describe('GraphQL over WebSocket', () => {
 
   it('closes an open socket, ending its subscription, once its key is revoked', async () => {
     const doomed = await mintKey(server);
-    const client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${doomed}` }, retryAttempts: 0 });
+    const client = createClient({
+      url,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${doomed}` },
+      retryAttempts: 0,
+    });
     let subscribed!: () => void;
     const opened = new Promise<void>((resolve) => (subscribed = resolve));
     client.on('connected', () => subscribed());
     const ended = new Promise<unknown>((resolve) => {
-      client.subscribe({ query: 'subscription { recentScrapes { id } }' }, { next: () => undefined, error: resolve, complete: () => resolve('completed') });
+      client.subscribe(
+        { query: 'subscription { recentScrapes { id } }' },
+        { next: () => undefined, error: resolve, complete: () => resolve('completed') },
+      );
     });
     try {
       await opened;

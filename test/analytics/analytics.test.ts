@@ -16,12 +16,21 @@ const nodes = (connection: any) => connection.edges.map((e: any) => e.node);
 
 describe('analytics', () => {
   it('gives coverage counts, averages and the top verticals and countries', async () => {
-    const { analyticsOverview: o } = await query(t.services, `{ analyticsOverview {
+    const { analyticsOverview: o } = await query(
+      t.services,
+      `{ analyticsOverview {
       stores productsTracked appsTracked storesWithTraffic dropshippers generatedAt
       averages { monthlyVisits monthlyRevenueUsdHigh serviceRating }
-      topVerticals { vertical stores } topCountries { countryCode stores } } }`);
+      topVerticals { vertical stores } topCountries { countryCode stores } } }`,
+    );
     const e = EXPECTED.overview;
-    expect(o).toMatchObject({ stores: e.stores, productsTracked: e.productsTracked, appsTracked: e.appsTracked, storesWithTraffic: e.storesWithTraffic, dropshippers: e.dropshippers });
+    expect(o).toMatchObject({
+      stores: e.stores,
+      productsTracked: e.productsTracked,
+      appsTracked: e.appsTracked,
+      storesWithTraffic: e.storesWithTraffic,
+      dropshippers: e.dropshippers,
+    });
     expect(o.averages.monthlyVisits).toBeCloseTo(e.averageMonthlyVisits, 6);
     expect(o.averages.monthlyRevenueUsdHigh).toBeCloseTo(e.averageRevenueHigh, 6);
     expect(o.averages.serviceRating).toBeCloseTo(e.averageServiceRating, 6);
@@ -31,37 +40,66 @@ describe('analytics', () => {
   });
 
   it('sums modeled figures by vertical', async () => {
-    const { verticalStats } = await query(t.services, `{ verticalStats { totalCount edges { node { vertical stores monthlyRevenueUsd monthlyVisits adSpendUsd } } } }`);
+    const { verticalStats } = await query(
+      t.services,
+      `{ verticalStats { totalCount edges { node { vertical stores monthlyRevenueUsd monthlyVisits adSpendUsd } } } }`,
+    );
     expect(nodes(verticalStats)).toEqual(EXPECTED.verticalStats);
     expect(verticalStats.totalCount).toBe(3);
   });
 
   it('sizes markets by country, overall and inside one vertical', async () => {
-    const all = await query(t.services, `{ countryStats { edges { node { countryCode stores monthlyRevenueUsd monthlyVisits } } } }`);
+    const all = await query(
+      t.services,
+      `{ countryStats { edges { node { countryCode stores monthlyRevenueUsd monthlyVisits } } } }`,
+    );
     expect(nodes(all.countryStats)).toEqual(EXPECTED.countryStats);
-    const beauty = await query(t.services, `{ countryStats(vertical: "beauty", first: 2) { totalCount pageInfo { hasNextPage } edges { node { countryCode stores monthlyRevenueUsd monthlyVisits } } } }`);
+    const beauty = await query(
+      t.services,
+      `{ countryStats(vertical: "beauty", first: 2) { totalCount pageInfo { hasNextPage } edges { node { countryCode stores monthlyRevenueUsd monthlyVisits } } } }`,
+    );
     expect(nodes(beauty.countryStats)).toEqual(EXPECTED.beautyCountryStats.slice(0, 2));
     expect(beauty.countryStats).toMatchObject({ totalCount: 3, pageInfo: { hasNextPage: true } });
   });
 
   it('ranks movers up by visits with current and previous figures', async () => {
-    const { movers } = await query(t.services, `{ movers(metric: visits, direction: up, minPct: 20) {
-      totalCount edges { node { metric changePct current previous store { domain } } } } }`);
+    const { movers } = await query(
+      t.services,
+      `{ movers(metric: visits, direction: up, minPct: 20) {
+      totalCount edges { node { metric changePct current previous store { domain } } } } }`,
+    );
     expect(movers.totalCount).toBe(3);
     expect(nodes(movers)).toEqual(
-      EXPECTED.visitMoversUp20.map((m) => ({ metric: 'visits', changePct: m.changePct, current: m.current, previous: m.previous, store: { domain: m.domain } })),
+      EXPECTED.visitMoversUp20.map((m) => ({
+        metric: 'visits',
+        changePct: m.changePct,
+        current: m.current,
+        previous: m.previous,
+        store: { domain: m.domain },
+      })),
     );
   });
 
   it('ranks movers down by revenue, optionally inside one vertical', async () => {
-    const down = await query(t.services, `{ movers(metric: revenue, direction: down, minPct: 10) { edges { node { store { domain } } } } }`);
-    expect(nodes(down.movers).map((m: any) => m.store.domain)).toEqual(EXPECTED.revenueMoversDown10);
-    const beautyDown = await query(t.services, `{ movers(metric: revenue, direction: down, vertical: "Beauty") { edges { node { store { domain } } } } }`);
+    const down = await query(
+      t.services,
+      `{ movers(metric: revenue, direction: down, minPct: 10) { edges { node { store { domain } } } } }`,
+    );
+    expect(nodes(down.movers).map((m: any) => m.store.domain)).toEqual(
+      EXPECTED.revenueMoversDown10,
+    );
+    const beautyDown = await query(
+      t.services,
+      `{ movers(metric: revenue, direction: down, vertical: "Beauty") { edges { node { store { domain } } } } }`,
+    );
     expect(nodes(beautyDown.movers).map((m: any) => m.store.domain)).toEqual(['quickship-uk.com']);
   });
 
   it('rejects a negative minPct', async () => {
-    const error = await failure(t.services, `{ movers(metric: visits, direction: up, minPct: -5) { totalCount } }`);
+    const error = await failure(
+      t.services,
+      `{ movers(metric: visits, direction: up, minPct: -5) { totalCount } }`,
+    );
     expect(error).toMatchObject({ code: 'bad_request', details: { parameter: 'minPct' } });
   });
 });

@@ -31,12 +31,18 @@ describe('warm-up', () => {
     expect(logger.warn).not.toHaveBeenCalled();
     // each relevance statement has candidate sources that test the matched terms: a word of no
     // catalog matches no term, and its statement reads no index of the search
-    const relevance = (table: string) => test.counter!.log.filter((text) => text.includes('candidates AS') && text.includes(`FROM ${table} `));
+    const relevance = (table: string) =>
+      test.counter!.log.filter(
+        (text) => text.includes('candidates AS') && text.includes(`FROM ${table} `),
+      );
     for (const table of ['stores', 'products']) {
       expect(relevance(table).length, table).toBeGreaterThan(0);
-      for (const text of relevance(table)) expect(text, table).toMatch(/search_terms && \$\d+::text\[\]/);
+      for (const text of relevance(table))
+        expect(text, table).toMatch(/search_terms && \$\d+::text\[\]/);
     }
-    expect((await pool.query('SELECT id, last_used_at FROM api_keys ORDER BY id')).rows).toEqual(keysBefore.rows);
+    expect((await pool.query('SELECT id, last_used_at FROM api_keys ORDER BY id')).rows).toEqual(
+      keysBefore.rows,
+    );
   });
 
   it('runs the search routes and a store profile through the route runner, as their handlers do, with data', async () => {
@@ -47,7 +53,11 @@ describe('warm-up', () => {
       const recording: RunRoute = async (route, params, context) => {
         const answer = await runRoute(route, params, context);
         const body = answer.body as { data?: unknown[]; domain?: string };
-        ran.push({ route: route.operationId, status: answer.status, rows: body.data?.length ?? (body.domain ? 1 : 0) });
+        ran.push({
+          route: route.operationId,
+          status: answer.status,
+          rows: body.data?.length ?? (body.domain ? 1 : 0),
+        });
         return answer;
       };
       const logger = { debug: vi.fn(), warn: vi.fn(), info: vi.fn(), error: vi.fn() };

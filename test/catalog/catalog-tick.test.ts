@@ -28,7 +28,7 @@ const pendingTick = async () => {
 };
 
 describe('the catalog tick', () => {
-  it("keeps a tick asked for now when the running tick queues its next one a minute later", async () => {
+  it('keeps a tick asked for now when the running tick queues its next one a minute later', async () => {
     await queueTick(pool);
     expect(await pendingTick()).toBeLessThan(5_000);
     await queueTick(pool, 60_000, true);

@@ -26,15 +26,25 @@ const STATUS = `stores { scheduled active failing vanished due inFlight }
   workers { id pid concurrency globalConcurrency seenAt }`;
 
 const query = (headers: Record<string, string> = {}) =>
-  h.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', ...headers }, payload: { query: `{ crawlerStatus(recentMinutes: 60) { ${STATUS} } }` } });
+  h.app.inject({
+    method: 'POST',
+    url: '/graphql',
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: { query: `{ crawlerStatus(recentMinutes: 60) { ${STATUS} } }` },
+  });
 
 const subscribe = (headers: Record<string, string> = {}) =>
-  fetch(`${baseUrl}/graphql?query=${encodeURIComponent(`subscription { crawlerStatus { at ${STATUS} } }`)}`, { headers: { accept: 'text/event-stream', ...headers } });
+  fetch(
+    `${baseUrl}/graphql?query=${encodeURIComponent(`subscription { crawlerStatus { at ${STATUS} } }`)}`,
+    { headers: { accept: 'text/event-stream', ...headers } },
+  );
 
 describe('crawler status', () => {
   it('shows the schedule, queue, recent observations by outcome, freshness and the workers', async () => {
     await h.offer(['changing.test', 'notshop.test']);
-    await h.waitForRow(`SELECT 1 FROM catalog_candidates WHERE status NOT IN ('pending', 'queued') HAVING count(*) = 2`);
+    await h.waitForRow(
+      `SELECT 1 FROM catalog_candidates WHERE status NOT IN ('pending', 'queued') HAVING count(*) = 2`,
+    );
     await h.waitForRow('SELECT 1 FROM crawler_workers');
     const response = await query();
     expect(response.statusCode).toBe(200);
@@ -48,13 +58,26 @@ describe('crawler status', () => {
         { outcome: 'not_shopify', trigger: 'discovery', count: 1 },
       ]),
     );
-    expect(status.recent.perMinute.reduce((n: number, m: { ok: number; failed: number }) => n + m.ok + m.failed, 0)).toBe(2);
+    expect(
+      status.recent.perMinute.reduce(
+        (n: number, m: { ok: number; failed: number }) => n + m.ok + m.failed,
+        0,
+      ),
+    ).toBe(2);
     expect(status.recent.p50Ms).toBeGreaterThanOrEqual(0);
-    expect(status.freshness.map((b: { bucket: string }) => b.bucket)).toEqual(['under 1 hour', '1 to 24 hours', '1 to 3 days', '3 to 7 days', 'over 7 days', 'never']);
+    expect(status.freshness.map((b: { bucket: string }) => b.bucket)).toEqual([
+      'under 1 hour',
+      '1 to 24 hours',
+      '1 to 3 days',
+      '3 to 7 days',
+      'over 7 days',
+      'never',
+    ]);
     expect(status.freshness[0]).toEqual({ bucket: 'under 1 hour', stores: 1 });
     expect(status.workers).toHaveLength(1);
     expect(status.workers[0]).toMatchObject({ concurrency: 2, globalConcurrency: 4 });
-    for (const kind of status.queue) expect(Object.keys(kind)).toEqual(['task', 'waiting', 'scheduled', 'running', 'failed']);
+    for (const kind of status.queue)
+      expect(Object.keys(kind)).toEqual(['task', 'waiting', 'scheduled', 'running', 'failed']);
   });
 
   it('drops a worker process from the workers table once it stopped cleanly', async () => {
@@ -72,7 +95,9 @@ describe('crawler status', () => {
     const order = await h.post('/v1/scrapes', { domain: 'shop-a.test' });
     await h.waitFor(order.body.id, ['scraping']);
     const status = (await query()).json().data.crawlerStatus;
-    expect(status.queue).toEqual(expect.arrayContaining([expect.objectContaining({ task: 'scrape-store', running: 1 })]));
+    expect(status.queue).toEqual(
+      expect.arrayContaining([expect.objectContaining({ task: 'scrape-store', running: 1 })]),
+    );
     h.fixtures.release();
     await h.waitFor(order.body.id, ['done']);
   });
@@ -90,7 +115,13 @@ describe('crawler status', () => {
 
   it('once keys exist: needs a key with operations:read, refuses a user key with 403 and no key with 401', async () => {
     const mint = async (scopes: string[]) =>
-      (await mintApiKey(h.services.db.prisma, { accountExternalId: `ops-${scopes.join('') || 'user'}`, plan: 'pro', scopes })).key;
+      (
+        await mintApiKey(h.services.db.prisma, {
+          accountExternalId: `ops-${scopes.join('') || 'user'}`,
+          plan: 'pro',
+          scopes,
+        })
+      ).key;
     const user = await mint([]);
     const operator = await mint(['operations:read']);
 
@@ -98,7 +129,10 @@ describe('crawler status', () => {
     expect(none.statusCode).toBe(401);
     const refused = await query({ authorization: `Bearer ${user}` });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().errors[0].extensions).toMatchObject({ code: 'unauthorized', details: { reason: 'scope', scope: 'operations:read' } });
+    expect(refused.json().errors[0].extensions).toMatchObject({
+      code: 'unauthorized',
+      details: { reason: 'scope', scope: 'operations:read' },
+    });
     expect(refused.json().errors[0].message).toContain('operations:read');
     const allowed = await query({ authorization: `Bearer ${operator}` });
     expect(allowed.statusCode).toBe(200);
@@ -113,6 +147,14 @@ describe('crawler status', () => {
     expect((await events.next()).value.data.crawlerStatus.stores.scheduled).toBe(2);
     await events.return(undefined);
     // the user key still reads everything else
-    expect((await h.app.inject({ method: 'GET', url: '/v1/stores/changing.test', headers: { authorization: `Bearer ${user}` } })).statusCode).toBe(200);
+    expect(
+      (
+        await h.app.inject({
+          method: 'GET',
+          url: '/v1/stores/changing.test',
+          headers: { authorization: `Bearer ${user}` },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 });

@@ -15,7 +15,11 @@ const BUDGET = { maxDepth: 2, daily: 12, perSource: 4, perDomain: 5 };
 
 /** the 20 names `host`'s homepage links to: fresh every time, spread over the bases */
 const linksOf = (host: string) =>
-  Array.from({ length: 20 }, (_, i) => `n${createHash('sha1').update(`${host}/${i}`).digest('hex').slice(0, 10)}.${BASES[i % BASES.length]}`);
+  Array.from(
+    { length: 20 },
+    (_, i) =>
+      `n${createHash('sha1').update(`${host}/${i}`).digest('hex').slice(0, 10)}.${BASES[i % BASES.length]}`,
+  );
 
 let trap: http.Server;
 let harness: CatalogHarness;
@@ -25,15 +29,22 @@ beforeAll(async () => {
     const host = (req.headers.host ?? '').split(':')[0]!;
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/robots.txt') return res.writeHead(404).end();
-    if (host === 'slow-down.a-trap.test' && url.pathname === '/products.json') return res.writeHead(429, { 'retry-after': '3600' }).end();
+    if (host === 'slow-down.a-trap.test' && url.pathname === '/products.json')
+      return res.writeHead(429, { 'retry-after': '3600' }).end();
     if (url.pathname === '/') {
       const links = host === 'slow-down.a-trap.test' ? [] : linksOf(host);
       return res
         .writeHead(200, { 'content-type': 'text/html' })
-        .end(`<html><head><title>${host}</title><script>Shopify.theme = {"name":"Dawn"};</script></head><body>${links.map((l) => `<a href="https://${l}/">${l}</a>`).join('')}</body></html>`);
+        .end(
+          `<html><head><title>${host}</title><script>Shopify.theme = {"name":"Dawn"};</script></head><body>${links.map((l) => `<a href="https://${l}/">${l}</a>`).join('')}</body></html>`,
+        );
     }
     if (url.pathname === '/products.json') {
-      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ products: [{ handle: 'mug', title: 'Mug', variants: [{ price: '9.00' }] }] }));
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          products: [{ handle: 'mug', title: 'Mug', variants: [{ price: '9.00' }] }],
+        }),
+      );
     }
     res.writeHead(404).end();
   });
@@ -56,21 +67,39 @@ afterAll(async () => {
 });
 
 const linkedValidations = async () =>
-  (await harness.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM catalog_candidates WHERE source = 'link' AND claimed_at IS NOT NULL`)).rows[0]!.n;
+  (
+    await harness.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM catalog_candidates WHERE source = 'link' AND claimed_at IS NOT NULL`,
+    )
+  ).rows[0]!.n;
 
 describe('a farm that links without end', () => {
   it('grows the catalog only within the budgets; what is over budget waits', async () => {
     await harness.offer(['root.a-trap.test']);
-    await harness.waitForRow(
-      `SELECT 1 AS done WHERE NOT EXISTS (SELECT 1 FROM catalog_candidates WHERE status = 'queued')
+    await harness
+      .waitForRow(
+        `SELECT 1 AS done WHERE NOT EXISTS (SELECT 1 FROM catalog_candidates WHERE status = 'queued')
           AND (SELECT count(*) FROM catalog_candidates WHERE source = 'link' AND status <> 'pending') >= $1`,
-      [BUDGET.daily],
-      60_000,
-    ).catch(async (e) => {
-      console.log((await harness.pool.query(`SELECT source, status, depth, count(*)::int, min(reason) FROM catalog_candidates GROUP BY 1,2,3`)).rows);
-      console.log((await harness.pool.query(`SELECT trigger, outcome, count(*)::int FROM observation_log GROUP BY 1,2`)).rows);
-      throw e;
-    });
+        [BUDGET.daily],
+        60_000,
+      )
+      .catch(async (e) => {
+        console.log(
+          (
+            await harness.pool.query(
+              `SELECT source, status, depth, count(*)::int, min(reason) FROM catalog_candidates GROUP BY 1,2,3`,
+            )
+          ).rows,
+        );
+        console.log(
+          (
+            await harness.pool.query(
+              `SELECT trigger, outcome, count(*)::int FROM observation_log GROUP BY 1,2`,
+            )
+          ).rows,
+        );
+        throw e;
+      });
     // nothing more is taken in meanwhile, however long the trap keeps linking
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     await harness.tick();
@@ -86,13 +115,23 @@ describe('a farm that links without end', () => {
       `SELECT count(*)::int AS n FROM catalog_candidates WHERE source = 'link' AND claimed_at IS NOT NULL GROUP BY registrable_domain`,
     );
     expect(Math.max(...perDomain.map((r) => r.n))).toBeLessThanOrEqual(BUDGET.perDomain);
-    const { rows: [deepest] } = await pool.query<{ depth: number }>(`SELECT max(depth) AS depth FROM catalog_candidates WHERE claimed_at IS NOT NULL`);
+    const {
+      rows: [deepest],
+    } = await pool.query<{ depth: number }>(
+      `SELECT max(depth) AS depth FROM catalog_candidates WHERE claimed_at IS NOT NULL`,
+    );
     expect(deepest!.depth).toBe(BUDGET.maxDepth);
     // 1 imported store + 12 linked ones
-    const { rows: [stores] } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM stores`);
+    const {
+      rows: [stores],
+    } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM stores`);
     expect(stores!.n).toBe(1 + BUDGET.daily);
     // the rest waits, saying why; nothing was rejected for being over budget
-    const { rows: waiting } = await pool.query<{ status: string; reason: string | null; depth: number }>(
+    const { rows: waiting } = await pool.query<{
+      status: string;
+      reason: string | null;
+      depth: number;
+    }>(
       `SELECT status::text, reason, depth FROM catalog_candidates WHERE source = 'link' AND claimed_at IS NULL`,
     );
     expect(waiting.length).toBeGreaterThan(100);
@@ -109,7 +148,11 @@ describe('a farm that links without end', () => {
       [before],
       30_000,
     );
-    const { rows: [deepest] } = await harness.pool.query<{ depth: number }>(`SELECT max(depth) AS depth FROM catalog_candidates WHERE claimed_at IS NOT NULL`);
+    const {
+      rows: [deepest],
+    } = await harness.pool.query<{ depth: number }>(
+      `SELECT max(depth) AS depth FROM catalog_candidates WHERE claimed_at IS NOT NULL`,
+    );
     expect(deepest!.depth).toBeLessThanOrEqual(BUDGET.maxDepth);
   }, 60_000);
 });
@@ -129,11 +172,22 @@ describe('candidates at the door', () => {
   it('are canonicalised with the API domain rules; ports, IP literals, userinfo and non-names are refused', async () => {
     const offered = await offerCandidates(
       harness.pool,
-      ['www.target.test:8443', 'https://WWW.Fine-Shop.test/collections/all', 'http://127.0.0.1:8080/', '[::1]:443', '169.254.169.254', 'user:pw@stolen.test', 'localhost', 'demo.store.example'],
+      [
+        'www.target.test:8443',
+        'https://WWW.Fine-Shop.test/collections/all',
+        'http://127.0.0.1:8080/',
+        '[::1]:443',
+        '169.254.169.254',
+        'user:pw@stolen.test',
+        'localhost',
+        'demo.store.example',
+      ],
       { source: 'moved', foundOn: 'door.test', now: harness.clock.now() },
     );
     expect(offered).toBe(2);
-    const { rows } = await harness.pool.query<{ domain: string }>(`SELECT domain FROM catalog_candidates WHERE found_on = 'door.test' ORDER BY domain`);
+    const { rows } = await harness.pool.query<{ domain: string }>(
+      `SELECT domain FROM catalog_candidates WHERE found_on = 'door.test' ORDER BY domain`,
+    );
     expect(rows.map((r) => r.domain)).toEqual(['fine-shop.test', 'target.test']);
   });
 });

@@ -6,33 +6,56 @@ import { linkedDomains, MAX_LINKED_DOMAINS } from '../../src/storefront/linked-d
 
 describe('import files', () => {
   it('reads one domain or URL a line, canonical, once, skipping comments and blank lines', () => {
-    const parsed = parseImport('# stores\nhttps://www.Shop-One.com/collections/all\n\nshop-one.com\nshop-two.co.uk\n  not a domain \nfoo.store.example\n');
+    const parsed = parseImport(
+      '# stores\nhttps://www.Shop-One.com/collections/all\n\nshop-one.com\nshop-two.co.uk\n  not a domain \nfoo.store.example\n',
+    );
     expect(parsed.domains).toEqual(['shop-one.com', 'shop-two.co.uk']);
     expect(parsed.duplicates).toBe(1);
     expect(parsed.invalid).toEqual([
       { line: 6, value: 'not a domain', rule: 'must not contain spaces' },
-      { line: 7, value: 'foo.store.example', rule: 'is a synthetic (.example) store, never contacted' },
+      {
+        line: 7,
+        value: 'foo.store.example',
+        rule: 'is a synthetic (.example) store, never contacted',
+      },
     ]);
   });
 
   it('reads the domain column of a CSV by its header, with quoted fields', () => {
-    const parsed = parseImport('\uFEFFname,Website,country\r\n"Shop, One",https://shop-one.com,US\r\nTwo,shop-two.com,GB\r\n');
+    const parsed = parseImport(
+      '\uFEFFname,Website,country\r\n"Shop, One",https://shop-one.com,US\r\nTwo,shop-two.com,GB\r\n',
+    );
     expect(parsed.domains).toEqual(['shop-one.com', 'shop-two.com']);
     expect(csvFields('"a ""b"", c",d')).toEqual(['a "b", c', 'd']);
   });
 
   it('reads the first column of a CSV without a header', () => {
-    expect(parseImport('shop-one.com,US\nshop-two.com,GB\n').domains).toEqual(['shop-one.com', 'shop-two.com']);
+    expect(parseImport('shop-one.com,US\nshop-two.com,GB\n').domains).toEqual([
+      'shop-one.com',
+      'shop-two.com',
+    ]);
   });
 
   // headers as Store Leads, BuiltWith and spreadsheets export them: never a bad line, never the wrong column
   it.each([
     ['Store URL\nhttps://shop-one.com\nshop-two.com\n', 'one column named "Store URL"'],
     ['domain\nshop-one.com\nshop-two.com\n', 'one column named "domain"'],
-    ['Shop Name,Domain Name\nShop One,shop-one.com\nShop Two,shop-two.com\n', '"Domain Name" after a name column'],
-    ['Company, Website \nShop One,https://shop-one.com\nShop Two,shop-two.com\n', '" Website " with spaces'],
-    ['name,STORE URL,country\nShop One,shop-one.com,US\nShop Two,shop-two.com,GB\n', '"STORE URL" upper case'],
-    ['Name,Store_URL\nShop One,shop-one.com\nShop Two,shop-two.com\n', '"Store_URL" with an underscore'],
+    [
+      'Shop Name,Domain Name\nShop One,shop-one.com\nShop Two,shop-two.com\n',
+      '"Domain Name" after a name column',
+    ],
+    [
+      'Company, Website \nShop One,https://shop-one.com\nShop Two,shop-two.com\n',
+      '" Website " with spaces',
+    ],
+    [
+      'name,STORE URL,country\nShop One,shop-one.com,US\nShop Two,shop-two.com,GB\n',
+      '"STORE URL" upper case',
+    ],
+    [
+      'Name,Store_URL\nShop One,shop-one.com\nShop Two,shop-two.com\n',
+      '"Store_URL" with an underscore',
+    ],
     ['title,url\nShop One,shop-one.com\nShop Two,shop-two.com\n', '"url"'],
     ['  Domain  \nshop-one.com\nshop-two.com\n', 'one column " Domain " with spaces'],
     ['Website\r\nhttps://shop-one.com\r\nshop-two.com\r\n', 'one column "Website", CRLF'],
@@ -43,7 +66,9 @@ describe('import files', () => {
   });
 
   it('prefers the domain column to a URL column when a file has both', () => {
-    const parsed = parseImport('Name,Website,Domain\nShop One,https://shop-one.com/about,shop-one.com\nShop Two,,shop-two.com\n');
+    const parsed = parseImport(
+      'Name,Website,Domain\nShop One,https://shop-one.com/about,shop-one.com\nShop Two,,shop-two.com\n',
+    );
     expect(parsed.domains).toEqual(['shop-one.com', 'shop-two.com']);
     expect(parsed.invalid).toEqual([]);
   });
@@ -51,14 +76,21 @@ describe('import files', () => {
   it('still reports a first line that is neither a domain nor a known header', () => {
     const parsed = parseImport('not a domain\nshop-one.com\n');
     expect(parsed.domains).toEqual(['shop-one.com']);
-    expect(parsed.invalid).toEqual([{ line: 1, value: 'not a domain', rule: 'must not contain spaces' }]);
+    expect(parsed.invalid).toEqual([
+      { line: 1, value: 'not a domain', rule: 'must not contain spaces' },
+    ]);
   });
 });
 
 describe('the import report on a terminal', () => {
   // ESC (C0), CSI (C1, U+009B), BEL and a carriage return: what a hostile file uses to recolour,
   // retitle or overwrite the operator's terminal
-  const hostile = ['\u001b]0;pwned\u0007shop.com', '\u001b[2J\u001b[31mred', '\u009b31mcsi', 'a\rb'];
+  const hostile = [
+    '\u001b]0;pwned\u0007shop.com',
+    '\u001b[2J\u001b[31mred',
+    '\u009b31mcsi',
+    'a\rb',
+  ];
 
   it('shows the control characters of bad lines escaped, never raw', () => {
     const parsed = parseImport(`${hostile.join('\n')}\nshop-one.com\n`);
@@ -85,7 +117,10 @@ describe('links to other storefronts', () => {
   });
 
   it(`takes at most ${MAX_LINKED_DOMAINS} from one page`, () => {
-    const html = Array.from({ length: 50 }, (_, i) => `<a href="https://shop${i}.com/">${i}</a>`).join('');
+    const html = Array.from(
+      { length: 50 },
+      (_, i) => `<a href="https://shop${i}.com/">${i}</a>`,
+    ).join('');
     expect(linkedDomains(html, 'me.com')).toHaveLength(MAX_LINKED_DOMAINS);
   });
 });

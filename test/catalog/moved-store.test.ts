@@ -25,7 +25,10 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', 'http://x');
     const site = serving[host];
     if (!site) return res.writeHead(404).end();
-    if ('movedTo' in site) return res.writeHead(301, { location: `https://${site.movedTo}${url.pathname}${url.search}` }).end();
+    if ('movedTo' in site)
+      return res
+        .writeHead(301, { location: `https://${site.movedTo}${url.pathname}${url.search}` })
+        .end();
     if (url.pathname === '/robots.txt') return res.writeHead(404).end();
     if (url.pathname === '/') {
       return res
@@ -34,14 +37,22 @@ beforeAll(async () => {
 <script src="https://static.klaviyo.com/onsite/js/klaviyo.js"></script></head><body></body></html>`);
     }
     if (url.pathname === '/products.json') {
-      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ products: [{ handle: 'mug', title: 'Mug', variants: [{ price: '9.00' }] }] }));
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          products: [{ handle: 'mug', title: 'Mug', variants: [{ price: '9.00' }] }],
+        }),
+      );
     }
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   harness = await startCatalogHarness({
-    env: { EGRESS_OVERRIDES: Object.keys(serving).map((h) => `${h}=http://127.0.0.1:${port}`).join(',') },
+    env: {
+      EGRESS_OVERRIDES: Object.keys(serving)
+        .map((h) => `${h}=http://127.0.0.1:${port}`)
+        .join(','),
+    },
   });
 });
 afterAll(async () => {
@@ -49,13 +60,19 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const storeRow = async (id: number) => (await harness.pool.query<{ domain: string }>('SELECT domain FROM stores WHERE id = $1', [id])).rows[0];
+const storeRow = async (id: number) =>
+  (await harness.pool.query<{ domain: string }>('SELECT domain FROM stores WHERE id = $1', [id]))
+    .rows[0];
 
 describe('a store that moved to a new host serving the same shop', () => {
   it('is followed: same id, history and apps under its new domain; the old domain answers it; a change record says it moved', async () => {
     await harness.offer(['old-home.test']);
-    const { id } = await harness.waitForRow<{ id: number }>(`SELECT id FROM stores WHERE domain = 'old-home.test'`);
-    const { rows: [before] } = await harness.pool.query<{ snapshots: number; apps: number }>(
+    const { id } = await harness.waitForRow<{ id: number }>(
+      `SELECT id FROM stores WHERE domain = 'old-home.test'`,
+    );
+    const {
+      rows: [before],
+    } = await harness.pool.query<{ snapshots: number; apps: number }>(
       `SELECT (SELECT count(*)::int FROM store_daily_snapshots WHERE store_id = $1) AS snapshots, (SELECT count(*)::int FROM store_apps WHERE store_id = $1) AS apps`,
       [id],
     );
@@ -63,12 +80,18 @@ describe('a store that moved to a new host serving the same shop', () => {
 
     serving['old-home.test'] = { movedTo: 'new-home.test' };
     await harness.advance(8 * DAY_MS);
-    await harness.waitForRow(`SELECT 1 AS moved FROM stores WHERE id = $1 AND domain = 'new-home.test'`, [id], 30_000);
+    await harness.waitForRow(
+      `SELECT 1 AS moved FROM stores WHERE id = $1 AND domain = 'new-home.test'`,
+      [id],
+      30_000,
+    );
 
     // one store, the same one
     const { rows: stores } = await harness.pool.query<{ id: number }>(`SELECT id FROM stores`);
     expect(stores.map((s) => s.id)).toEqual([id]);
-    const { rows: [after] } = await harness.pool.query<{ snapshots: number; apps: number }>(
+    const {
+      rows: [after],
+    } = await harness.pool.query<{ snapshots: number; apps: number }>(
       `SELECT (SELECT count(*)::int FROM store_daily_snapshots WHERE store_id = $1) AS snapshots, (SELECT count(*)::int FROM store_apps WHERE store_id = $1) AS apps`,
       [id],
     );
@@ -81,18 +104,31 @@ describe('a store that moved to a new host serving the same shop', () => {
     expect(byOld.status).toBe(200);
     expect(byOld.body.domain).toBe('new-home.test');
 
-    const { rows: changes } = await harness.pool.query<{ change_type: string; old_value: string; new_value: string }>(
+    const { rows: changes } = await harness.pool.query<{
+      change_type: string;
+      old_value: string;
+      new_value: string;
+    }>(
       `SELECT change_type, old_value, new_value FROM change_records WHERE store_id = $1 AND entity = 'store' AND change_type = 'domain_changed'`,
       [id],
     );
-    expect(changes).toEqual([{ change_type: 'domain_changed', old_value: 'old-home.test', new_value: 'new-home.test' }]);
-    const { rows: [schedule] } = await harness.pool.query<{ presence: string }>(`SELECT presence::text FROM observation_schedule WHERE store_id = $1`, [id]);
+    expect(changes).toEqual([
+      { change_type: 'domain_changed', old_value: 'old-home.test', new_value: 'new-home.test' },
+    ]);
+    const {
+      rows: [schedule],
+    } = await harness.pool.query<{ presence: string }>(
+      `SELECT presence::text FROM observation_schedule WHERE store_id = $1`,
+      [id],
+    );
     expect(schedule!.presence).toBe('active');
   }, 90_000);
 
   it('is not followed to a host serving another shop: the move is a failed observation, as before', async () => {
     await harness.offer(['lender.test']);
-    const { id } = await harness.waitForRow<{ id: number }>(`SELECT id FROM stores WHERE domain = 'lender.test'`);
+    const { id } = await harness.waitForRow<{ id: number }>(
+      `SELECT id FROM stores WHERE domain = 'lender.test'`,
+    );
     serving['lender.test'] = { movedTo: 'stranger.test' };
     const afterId = await harness.lastLogId();
     await harness.advance(8 * DAY_MS);

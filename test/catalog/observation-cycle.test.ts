@@ -18,7 +18,13 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 const candidate = (domain: string) =>
-  h.waitForRow<{ status: string; reason: string | null; store_id: number | null; source: string; found_on: string | null }>(
+  h.waitForRow<{
+    status: string;
+    reason: string | null;
+    store_id: number | null;
+    source: string;
+    found_on: string | null;
+  }>(
     `SELECT status::text, reason, store_id, source, found_on FROM catalog_candidates WHERE domain = $1 AND status NOT IN ('pending', 'queued')`,
     [domain],
   );
@@ -27,15 +33,30 @@ describe('entering the catalog', () => {
   it('takes in an imported domain only after validating it as a storefront, and schedules it', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'catalog-import-'));
     const file = path.join(dir, 'stores.csv');
-    await writeFile(file, 'name,website\nChanging,https://www.changing.test/\nNot a shop,notshop.test\nbroken,not a domain\nSeed,quiet.store.example\n');
-    const out: string[] = [];
-    const code = await runCatalogCli(['import', file], { DATABASE_URL: h.databaseUrl, LOG_LEVEL: 'silent' }, { out: (t) => out.push(t), err: () => undefined }).finally(
-      () => rm(dir, { recursive: true, force: true }),
+    await writeFile(
+      file,
+      'name,website\nChanging,https://www.changing.test/\nNot a shop,notshop.test\nbroken,not a domain\nSeed,quiet.store.example\n',
     );
+    const out: string[] = [];
+    const code = await runCatalogCli(
+      ['import', file],
+      { DATABASE_URL: h.databaseUrl, LOG_LEVEL: 'silent' },
+      { out: (t) => out.push(t), err: () => undefined },
+    ).finally(() => rm(dir, { recursive: true, force: true }));
     expect(code).toBe(0);
-    expect(JSON.parse(out.join(''))).toEqual({ domains: 2, offered: 2, known: 0, repeated: 0, invalid: 2 });
+    expect(JSON.parse(out.join(''))).toEqual({
+      domains: 2,
+      offered: 2,
+      known: 0,
+      repeated: 0,
+      invalid: 2,
+    });
 
-    expect(await candidate('changing.test')).toMatchObject({ status: 'accepted', source: 'import', found_on: 'stores.csv' });
+    expect(await candidate('changing.test')).toMatchObject({
+      status: 'accepted',
+      source: 'import',
+      found_on: 'stores.csv',
+    });
     const rejected = await candidate('notshop.test');
     expect(rejected.status).toBe('rejected');
     expect(rejected.reason).toContain('not a Shopify storefront');
@@ -47,22 +68,36 @@ describe('entering the catalog', () => {
     const next = Date.parse(store.body.observation.nextObservationAt) - h.clock.now().getTime();
     expect(next).toBeGreaterThan(0);
     expect(next).toBeLessThanOrEqual(MAX_INTERVAL_HOURS * 3_600_000 * 1.1);
-    expect(await h.logOf('changing.test')).toEqual([{ trigger: 'discovery', outcome: 'ok', changes: 0 }]);
+    expect(await h.logOf('changing.test')).toEqual([
+      { trigger: 'discovery', outcome: 'ok', changes: 0 },
+    ]);
   });
 
   it('refuses a second name of a store it holds: the same myshopify.com store', async () => {
     await h.offer(['alias.test']);
-    expect(await candidate('alias.test')).toMatchObject({ status: 'duplicate', reason: expect.stringContaining('changing.test') });
+    expect(await candidate('alias.test')).toMatchObject({
+      status: 'duplicate',
+      reason: expect.stringContaining('changing.test'),
+    });
     expect((await h.get('/v1/stores/alias.test')).status).toBe(404);
   });
 
   it('finds other storefronts linked from an observed homepage and validates them too', async () => {
     await h.offer(['linker.test']);
     expect(await candidate('linker.test')).toMatchObject({ status: 'accepted' });
-    expect(await candidate('linked.test')).toMatchObject({ status: 'accepted', source: 'link', found_on: 'linker.test' });
-    expect(await candidate('nowhere-shop.test')).toMatchObject({ status: 'rejected', source: 'link' });
+    expect(await candidate('linked.test')).toMatchObject({
+      status: 'accepted',
+      source: 'link',
+      found_on: 'linker.test',
+    });
+    expect(await candidate('nowhere-shop.test')).toMatchObject({
+      status: 'rejected',
+      source: 'link',
+    });
     // social networks and the platform's own sites are never candidates
-    const { rows } = await h.pool.query(`SELECT domain FROM catalog_candidates WHERE found_on = 'linker.test' ORDER BY domain`);
+    const { rows } = await h.pool.query(
+      `SELECT domain FROM catalog_candidates WHERE found_on = 'linker.test' ORDER BY domain`,
+    );
     expect(rows.map((r) => r.domain)).toEqual(['linked.test', 'nowhere-shop.test']);
   });
 });
@@ -85,17 +120,40 @@ describe('one cycle of the scheduler', () => {
 
     const changes = await h.get('/v1/changes?domain=changing.test&limit=50');
     expect(changes.status).toBe(200);
-    const types = changes.body.data.map((c: { changeType: string; subject: string | null }) => `${c.changeType}:${c.subject ?? ''}`).sort();
+    const types = changes.body.data
+      .map(
+        (c: { changeType: string; subject: string | null }) => `${c.changeType}:${c.subject ?? ''}`,
+      )
+      .sort();
     expect(types).toEqual(
-      ['app_installed:klaviyo-email-marketing', 'app_uninstalled:judgeme', 'new_sku:vase', 'price_decrease:mug', 'removed_sku:bowl', 'theme_changed:'].sort(),
+      [
+        'app_installed:klaviyo-email-marketing',
+        'app_uninstalled:judgeme',
+        'new_sku:vase',
+        'price_decrease:mug',
+        'removed_sku:bowl',
+        'theme_changed:',
+      ].sort(),
     );
 
     const productChanges = await h.get('/v1/products/changes?changeType=price_decrease');
     expect(productChanges.status).toBe(200);
-    expect(productChanges.body.data).toContainEqual(expect.objectContaining({ domain: 'changing.test', changeType: 'price_decrease', changePct: -20 }));
+    expect(productChanges.body.data).toContainEqual(
+      expect.objectContaining({
+        domain: 'changing.test',
+        changeType: 'price_decrease',
+        changePct: -20,
+      }),
+    );
 
     const history = await h.get('/v1/stores/changing.test/history');
-    expect(history.body.data.map((d: { day: string; synthetic: boolean; productCount: number }) => [d.day, d.synthetic, d.productCount])).toEqual([
+    expect(
+      history.body.data.map((d: { day: string; synthetic: boolean; productCount: number }) => [
+        d.day,
+        d.synthetic,
+        d.productCount,
+      ]),
+    ).toEqual([
       [today, false, 3],
       [firstDay, false, 3],
     ]);
@@ -105,7 +163,13 @@ describe('one cycle of the scheduler', () => {
 
     // the same state as `npm run catalog -- status` prints it
     const out: string[] = [];
-    expect(await runCatalogCli(['status'], { DATABASE_URL: h.databaseUrl, LOG_LEVEL: 'silent' }, { out: (t) => out.push(t), err: () => undefined })).toBe(0);
+    expect(
+      await runCatalogCli(
+        ['status'],
+        { DATABASE_URL: h.databaseUrl, LOG_LEVEL: 'silent' },
+        { out: (t) => out.push(t), err: () => undefined },
+      ),
+    ).toBe(0);
     const status = JSON.parse(out.join(''));
     expect(status.stores).toMatchObject({ scheduled: 3, active: 3, vanished: 0 });
     expect(status.candidates).toMatchObject({ accepted: 3, duplicate: 1, rejected: 2 });
@@ -113,6 +177,8 @@ describe('one cycle of the scheduler', () => {
     expect(status.workers).toHaveLength(1);
     expect(status.workers[0]).toMatchObject({ concurrency: 2, globalConcurrency: 4 });
     expect(store.body.observation.presence).toBe('active');
-    expect(Date.parse(store.body.observation.lastObservedAt)).toBe(Date.parse(store.body.lastScrapedAt));
+    expect(Date.parse(store.body.observation.lastObservedAt)).toBe(
+      Date.parse(store.body.lastScrapedAt),
+    );
   });
 });

@@ -13,15 +13,21 @@ beforeAll(async () => {
   // lists are cached for RESPONSE_CACHE_TTL_MS whatever the crawler finds; here every answer is read fresh
   h = await startCatalogHarness({ env: { RESPONSE_CACHE_TTL_MS: '0' } });
   await h.offer(['linked.test']);
-  await h.waitForRow(`SELECT 1 FROM catalog_candidates WHERE domain = 'linked.test' AND status = 'accepted'`);
+  await h.waitForRow(
+    `SELECT 1 FROM catalog_candidates WHERE domain = 'linked.test' AND status = 'accepted'`,
+  );
 });
 afterAll(() => h?.close());
 
 const searchDomains = async (q: string) => {
   const { body } = await h.get(`/v1/stores?q=${q}&limit=100`);
-  return { domains: body.data.map((s: { domain: string }) => s.domain) as string[], total: body.page.total as number };
+  return {
+    domains: body.data.map((s: { domain: string }) => s.domain) as string[],
+    total: body.page.total as number,
+  };
 };
-const observation = async (domain: string) => (await h.get(`/v1/stores/${domain}`)).body.observation;
+const observation = async (domain: string) =>
+  (await h.get(`/v1/stores/${domain}`)).body.observation;
 
 describe('a store whose storefront is gone', () => {
   it(`is failing, then vanished after ${VANISH_AFTER_FAILURES} failures: out of search results, still readable, never deleted`, async () => {
@@ -32,7 +38,10 @@ describe('a store whose storefront is gone', () => {
 
     let last = await h.lastLogId();
     await h.advance(8 * DAY_MS);
-    expect(await h.nextObservation('linked.test', last)).toMatchObject({ trigger: 'scheduled', outcome: 'not_found' });
+    expect(await h.nextObservation('linked.test', last)).toMatchObject({
+      trigger: 'scheduled',
+      outcome: 'not_found',
+    });
     const failing = await observation('linked.test');
     expect(failing).toMatchObject({ presence: 'failing', failureKind: 'not_found' });
     // the first retry comes after 15 minutes, not at the store's interval
@@ -48,43 +57,66 @@ describe('a store whose storefront is gone', () => {
     }
     const vanished = await observation('linked.test');
     expect(vanished).toMatchObject({ presence: 'vanished', failureKind: 'not_found' });
-    expect(Date.parse(vanished.nextObservationAt) - h.clock.now().getTime()).toBeGreaterThan(6 * DAY_MS);
+    expect(Date.parse(vanished.nextObservationAt) - h.clock.now().getTime()).toBeGreaterThan(
+      6 * DAY_MS,
+    );
 
     const search = await searchDomains('linked.test');
     expect(search.domains).not.toContain('linked.test');
     const canadianNow = await h.get('/v1/stores?countryCode=CA&limit=100');
-    expect(canadianNow.body.data.map((s: { domain: string }) => s.domain)).not.toContain('linked.test');
+    expect(canadianNow.body.data.map((s: { domain: string }) => s.domain)).not.toContain(
+      'linked.test',
+    );
     expect(canadianNow.body.page.total).toBe(canadian.body.page.total - 1);
     const profile = await h.get('/v1/stores/linked.test');
     expect(profile.status).toBe(200);
     expect((await h.get('/v1/stores/linked.test/products')).body.data).toHaveLength(1);
 
-    const status = await h.app.inject({ method: 'POST', url: '/graphql', payload: { query: '{ crawlerStatus(recentMinutes: 1440) { stores { vanished scheduled } recent { outcomes { outcome trigger count } } } }' } });
+    const status = await h.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      payload: {
+        query:
+          '{ crawlerStatus(recentMinutes: 1440) { stores { vanished scheduled } recent { outcomes { outcome trigger count } } } }',
+      },
+    });
     const crawler = status.json().data.crawlerStatus;
     expect(crawler.stores.vanished).toBe(1);
-    expect(crawler.recent.outcomes).toContainEqual({ outcome: 'not_found', trigger: 'scheduled', count: VANISH_AFTER_FAILURES });
+    expect(crawler.recent.outcomes).toContainEqual({
+      outcome: 'not_found',
+      trigger: 'scheduled',
+      count: VANISH_AFTER_FAILURES,
+    });
   });
 
   it('comes back with one good observation', async () => {
     h.fixtures.restore('linked.test');
     const last = await h.lastLogId();
     await h.advance(8 * DAY_MS);
-    expect(await h.nextObservation('linked.test', last)).toMatchObject({ trigger: 'scheduled', outcome: 'ok' });
-    expect(await observation('linked.test')).toMatchObject({ presence: 'active', failureKind: null });
+    expect(await h.nextObservation('linked.test', last)).toMatchObject({
+      trigger: 'scheduled',
+      outcome: 'ok',
+    });
+    expect(await observation('linked.test')).toMatchObject({
+      presence: 'active',
+      failureKind: null,
+    });
     expect((await searchDomains('linked.test')).domains).toContain('linked.test');
   });
 });
 
 /** A store the catalog holds, observed before, due now. */
 async function scheduledStore(domain: string): Promise<void> {
-  const { rows: [store] } = await h.pool.query<{ id: number }>(
+  const {
+    rows: [store],
+  } = await h.pool.query<{ id: number }>(
     `INSERT INTO stores (domain, name, monthly_visits) VALUES ($1, $1, 50000) RETURNING id`,
     [domain],
   );
-  await h.pool.query(`INSERT INTO observation_schedule (store_id, next_at, interval_hours, presence_since) VALUES ($1, $2, 72, $2)`, [
-    store!.id,
-    h.clock.now(),
-  ]);
+  await h.pool.query(
+    `INSERT INTO observation_schedule (store_id, next_at, interval_hours, presence_since) VALUES ($1, $2, 72, $2)`,
+    [store!.id, h.clock.now()],
+  );
 }
 
 describe('a scrape of a domain the catalog does not hold', () => {
@@ -92,7 +124,9 @@ describe('a scrape of a domain the catalog does not hold', () => {
     const { body } = await h.post('/v1/scrapes', { domain: 'moved-products.test' });
     const ended = await h.waitFor(body.id, ['done', 'failed']);
     expect(ended.failureReason).toContain('redirects to shop-a.test');
-    const { rows } = await h.pool.query(`SELECT 1 FROM catalog_candidates WHERE found_on = 'moved-products.test'`);
+    const { rows } = await h.pool.query(
+      `SELECT 1 FROM catalog_candidates WHERE found_on = 'moved-products.test'`,
+    );
     expect(rows).toHaveLength(0);
     expect((await h.get('/v1/stores/shop-a.test')).status).toBe(404);
   });
@@ -105,10 +139,21 @@ describe('stores that moved or whose name is gone', () => {
     const last = await h.lastLogId();
     await h.tick();
     expect(await h.nextObservation('moved.test', last)).toMatchObject({ outcome: 'moved' });
-    expect(await h.nextObservation('gone-dns.test', last)).toMatchObject({ outcome: 'unresolvable' });
-    expect(await observation('moved.test')).toMatchObject({ presence: 'failing', failureKind: 'moved', movedTo: 'shop-a.test' });
-    expect(await observation('gone-dns.test')).toMatchObject({ presence: 'failing', failureKind: 'unresolvable' });
-    await h.waitForRow(`SELECT 1 FROM catalog_candidates WHERE domain = 'shop-a.test' AND source = 'moved' AND found_on = 'moved.test' AND status = 'accepted'`);
+    expect(await h.nextObservation('gone-dns.test', last)).toMatchObject({
+      outcome: 'unresolvable',
+    });
+    expect(await observation('moved.test')).toMatchObject({
+      presence: 'failing',
+      failureKind: 'moved',
+      movedTo: 'shop-a.test',
+    });
+    expect(await observation('gone-dns.test')).toMatchObject({
+      presence: 'failing',
+      failureKind: 'unresolvable',
+    });
+    await h.waitForRow(
+      `SELECT 1 FROM catalog_candidates WHERE domain = 'shop-a.test' AND source = 'moved' AND found_on = 'moved.test' AND status = 'accepted'`,
+    );
   });
 });
 
@@ -119,7 +164,9 @@ describe('a busy store', () => {
     for (let failure = 1; failure <= VANISH_AFTER_FAILURES + 1; failure++) {
       const last = await h.lastLogId();
       await h.advance(DAY_MS);
-      expect(await h.nextObservation('throttled.test', last)).toMatchObject({ outcome: 'rate_limited' });
+      expect(await h.nextObservation('throttled.test', last)).toMatchObject({
+        outcome: 'rate_limited',
+      });
     }
     const busy = await observation('throttled.test');
     expect(busy).toMatchObject({ presence: 'failing', failureKind: 'rate_limited' });
@@ -129,7 +176,9 @@ describe('a busy store', () => {
 describe('synthetic stores', () => {
   it('are never offered to the catalog, scheduled or contacted', async () => {
     await h.offer(['quiet.store.example']);
-    const { rows: candidates } = await h.pool.query(`SELECT 1 FROM catalog_candidates WHERE domain LIKE '%.example'`);
+    const { rows: candidates } = await h.pool.query(
+      `SELECT 1 FROM catalog_candidates WHERE domain LIKE '%.example'`,
+    );
     expect(candidates).toHaveLength(0);
 
     const requests = h.fixtures.requests.length;
@@ -138,7 +187,9 @@ describe('synthetic stores', () => {
     expect(ended.status).toBe('failed');
     expect(ended.failureReason).toContain('synthetic');
     expect(h.fixtures.requests.length).toBe(requests);
-    const { rows } = await h.pool.query(`SELECT 1 FROM observation_schedule o JOIN stores s ON s.id = o.store_id WHERE s.domain LIKE '%.example'`);
+    const { rows } = await h.pool.query(
+      `SELECT 1 FROM observation_schedule o JOIN stores s ON s.id = o.store_id WHERE s.domain LIKE '%.example'`,
+    );
     expect(rows).toHaveLength(0);
   });
 });

@@ -34,14 +34,20 @@ describe('productChanges', () => {
   });
 
   it('filters price decreases by size of change, either direction', async () => {
-    const result = await query(t.services, PRODUCT_CHANGES, { filter: { changeType: 'price_decrease', minPriceChangePct: 15 } });
+    const result = await query(t.services, PRODUCT_CHANGES, {
+      filter: { changeType: 'price_decrease', minPriceChangePct: 15 },
+    });
     expect(subjects(result)).toEqual(EXPECTED.bigPriceDrops);
   });
 
   it('filters by day and by store', async () => {
-    const since = await query(t.services, PRODUCT_CHANGES, { filter: { changeType: 'price_decrease', since: '2025-12-01' } });
+    const since = await query(t.services, PRODUCT_CHANGES, {
+      filter: { changeType: 'price_decrease', since: '2025-12-01' },
+    });
     expect(subjects(since)).toEqual(['led-strip-lights', 'classic-hoodie']);
-    const acme = await query(t.services, PRODUCT_CHANGES, { filter: { domain: 'www.acme-apparel.com' } });
+    const acme = await query(t.services, PRODUCT_CHANGES, {
+      filter: { domain: 'www.acme-apparel.com' },
+    });
     expect(subjects(acme)).toEqual(['canvas-tote', 'classic-hoodie']);
   });
 });
@@ -54,7 +60,12 @@ describe('changes', () => {
     expect(acme.changes.edges.map((e: any) => e.node.changeType)).toEqual(EXPECTED.acmeChanges);
     const stores = await query(t.services, CHANGES, { filter: { entity: 'store' } });
     expect(stores.changes.edges.map((e: any) => e.node)).toEqual([
-      expect.objectContaining({ entity: 'store', changeType: 'theme_changed', domain: 'bella-beauty.co.uk', summary: 'Theme Dawn → Prestige' }),
+      expect.objectContaining({
+        entity: 'store',
+        changeType: 'theme_changed',
+        domain: 'bella-beauty.co.uk',
+        summary: 'Theme Dawn → Prestige',
+      }),
     ]);
   });
 
@@ -66,20 +77,34 @@ describe('changes', () => {
 
 describe('apps', () => {
   it('lists apps by install count, then name', async () => {
-    const { apps } = await query(t.services, `{ apps { totalCount edges { node { slug installCount } } } }`);
+    const { apps } = await query(
+      t.services,
+      `{ apps { totalCount edges { node { slug installCount } } } }`,
+    );
     expect(apps.edges.map((e: any) => e.node.slug)).toEqual(EXPECTED.appsByInstalls);
     expect(apps.totalCount).toBe(4);
   });
 
   it('finds apps by name', async () => {
-    const { apps } = await query(t.services, `{ apps(q: "klaviyo") { edges { node { slug name } } } }`);
+    const { apps } = await query(
+      t.services,
+      `{ apps(q: "klaviyo") { edges { node { slug name } } } }`,
+    );
     expect(apps.edges[0].node).toEqual({ slug: 'klaviyo', name: 'Klaviyo: Email Marketing & SMS' });
   });
 
   it('returns an app with its stores sorted by visits', async () => {
-    const { app } = await query(t.services, `{ app(slug: "klaviyo") {
-      slug name category installCount appStoreUrl stores(first: 3) { totalCount pageInfo { hasNextPage } edges { node { domain monthlyVisits } } } } }`);
-    expect(app).toMatchObject({ slug: 'klaviyo', category: 'Email marketing', installCount: 4, appStoreUrl: 'https://apps.shopify.com/klaviyo' });
+    const { app } = await query(
+      t.services,
+      `{ app(slug: "klaviyo") {
+      slug name category installCount appStoreUrl stores(first: 3) { totalCount pageInfo { hasNextPage } edges { node { domain monthlyVisits } } } } }`,
+    );
+    expect(app).toMatchObject({
+      slug: 'klaviyo',
+      category: 'Email marketing',
+      installCount: 4,
+      appStoreUrl: 'https://apps.shopify.com/klaviyo',
+    });
     expect(domainsOf(app.stores)).toEqual(EXPECTED.klaviyoStores.slice(0, 3));
     expect(app.stores).toMatchObject({ totalCount: 4, pageInfo: { hasNextPage: true } });
   });

@@ -25,7 +25,9 @@ export {};
 `;
 
 /** The README's TypeScript blocks, each a module of its own. */
-const readmeSnippets = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map(([, code]) => `${code}\nexport {};\n`);
+const readmeSnippets = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map(
+  ([, code]) => `${code}\nexport {};\n`,
+);
 
 describe('typed client snippets', () => {
   it('the README has TypeScript examples, among them an export', () => {
@@ -44,10 +46,17 @@ describe('typed client snippets', () => {
       });
       writeFileSync(
         join(dir, 'tsconfig.json'),
-        JSON.stringify({ extends: '../../../tsconfig.json', compilerOptions: { noUnusedLocals: false }, include: [], files }),
+        JSON.stringify({
+          extends: '../../../tsconfig.json',
+          compilerOptions: { noUnusedLocals: false },
+          include: [],
+          files,
+        }),
       );
       const tsc = join(root, 'node_modules/.bin/tsc');
-      const result = await promisify(execFile)(tsc, ['-p', join(dir, 'tsconfig.json')], { cwd: root }).then(
+      const result = await promisify(execFile)(tsc, ['-p', join(dir, 'tsconfig.json')], {
+        cwd: root,
+      }).then(
         () => ({ output: '' }),
         (error: { stdout?: string }) => ({ output: error.stdout ?? String(error) }),
       );

@@ -13,7 +13,12 @@ describe('typed TypeScript client', () => {
   let apiKey: string;
   beforeAll(async () => {
     server = await startSeededServer({ stores: 40 });
-    apiKey = (await mintApiKey(server.services.db.prisma, { accountExternalId: 'client-user', plan: 'starter' })).key;
+    apiKey = (
+      await mintApiKey(server.services.db.prisma, {
+        accountExternalId: 'client-user',
+        plan: 'starter',
+      })
+    ).key;
   });
   afterAll(async () => {
     await server?.close();
@@ -21,23 +26,29 @@ describe('typed TypeScript client', () => {
 
   it('searches, then reads the profile of a returned domain, typed end to end', async () => {
     const api = createStoreIntelligenceClient({ baseUrl: server.baseUrl, apiKey });
-    const { data: found, error } = await api.GET('/v1/stores', { params: { query: { q: SEEDED.brand, limit: 5 } } });
+    const { data: found, error } = await api.GET('/v1/stores', {
+      params: { query: { q: SEEDED.brand, limit: 5 } },
+    });
     expect(error).toBeUndefined();
     // the plain list is typed as store cards: no cast
     const cards = found!.data;
     expect(cards.map((card) => card.domain)[0]).toBe(SEEDED.domain);
     expect(found!.page.total).toBeGreaterThanOrEqual(1);
 
-    const { data: store, response } = await api.GET('/v1/stores/{domain}', { params: { path: { domain: cards[0]!.domain } } });
+    const { data: store, response } = await api.GET('/v1/stores/{domain}', {
+      params: { path: { domain: cards[0]!.domain } },
+    });
     expect(response.status).toBe(200);
     expect(store?.domain).toBe(SEEDED.domain);
     expect(store!.monthlyRevenueUsd.high).toBeGreaterThanOrEqual(store!.monthlyRevenueUsd.low);
     expect(response.headers.get('x-ratelimit-limit')).not.toBeNull();
   });
 
-  it('gives the contract\'s error envelope, typed, for a refused call', async () => {
+  it("gives the contract's error envelope, typed, for a refused call", async () => {
     const api = createStoreIntelligenceClient({ baseUrl: server.baseUrl, apiKey });
-    const { data, error, response } = await api.GET('/v1/stores/{domain}', { params: { path: { domain: 'not-in-the-catalog.example' } } });
+    const { data, error, response } = await api.GET('/v1/stores/{domain}', {
+      params: { path: { domain: 'not-in-the-catalog.example' } },
+    });
     expect(data).toBeUndefined();
     expect(response.status).toBe(404);
     expect(error?.error.code).toBe('not_found');
@@ -51,16 +62,27 @@ describe('typed TypeScript client', () => {
     const api = createStoreIntelligenceClient({ baseUrl: server.baseUrl, apiKey });
     const grouped = await api.groupStores({ groupBy: 'country' });
     expect(grouped.data!.meta.mode).toBe('grouped');
-    expect(grouped.data!.data.reduce((sum, row) => sum + row.stores, 0)).toBe(grouped.data!.data.length > 0 ? 40 : 0);
+    expect(grouped.data!.data.reduce((sum, row) => sum + row.stores, 0)).toBe(
+      grouped.data!.data.length > 0 ? 40 : 0,
+    );
 
-    const file = await api.exportList('/v1/stores', { format: 'ndjson', params: { query: { limit: 3 } } });
+    const file = await api.exportList('/v1/stores', {
+      format: 'ndjson',
+      params: { query: { limit: 3 } },
+    });
     expect(file.response.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
     expect(file.summary).toEqual({ total: 40, rows: 3, complete: false });
-    const lines = file.text!.trimEnd().split('\n').map((line) => JSON.parse(line) as { domain?: string; export?: unknown });
+    const lines = file
+      .text!.trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { domain?: string; export?: unknown });
     expect(lines.slice(0, 3).every((line) => typeof line.domain === 'string')).toBe(true);
     expect(lines[3]).toEqual({ export: { total: 40, rows: 3, complete: false } });
 
-    const products = await api.exportList('/v1/stores/{domain}/products', { format: 'csv', params: { path: { domain: SEEDED.domain } } });
+    const products = await api.exportList('/v1/stores/{domain}/products', {
+      format: 'csv',
+      params: { path: { domain: SEEDED.domain } },
+    });
     expect(products.text!.split('\r\n')[0]).toContain('title');
   });
 

@@ -10,7 +10,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogFixture } from '../support/catalog-fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { startGatewayProcess, type GatewayProcess } from '../reliability/support/gateway-process.ts';
+import {
+  startGatewayProcess,
+  type GatewayProcess,
+} from '../reliability/support/gateway-process.ts';
 import { pollUntil } from '../support/poll.ts';
 import { catalogRules, scrapeRules, signalRules } from './support/catalog-rules.ts';
 import { contractClient, expectError, type ContractClient } from './support/contract-client.ts';
@@ -27,9 +30,13 @@ let open: ContractClient;
 
 /** `npm run keys -- …` against the service's database, as its own process. */
 async function keysCli(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', KEYS_CLI, ...args], {
-    env: { ...process.env, DATABASE_URL: db.url, REDIS_URL: '', LOG_LEVEL: 'error' },
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', KEYS_CLI, ...args],
+    {
+      env: { ...process.env, DATABASE_URL: db.url, REDIS_URL: '', LOG_LEVEL: 'error' },
+    },
+  );
   return stdout.trim();
 }
 
@@ -53,7 +60,14 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const DISCOVERY = ['/', '/v1/llms.txt', '/v1/docs.md', '/v1/openapi.json', '/v1/health', '/v1/examples'];
+const DISCOVERY = [
+  '/',
+  '/v1/llms.txt',
+  '/v1/docs.md',
+  '/v1/openapi.json',
+  '/v1/health',
+  '/v1/examples',
+];
 
 describe('open-dev mode: no key exists, requests without a key are accepted (part 5.3)', () => {
   it('says so in /v1/health', async () => {
@@ -84,27 +98,48 @@ describe('with keys minted by `npm run keys` (part 5)', () => {
   beforeAll(async () => {
     proKey = await keysCli('create', '--account', 'contract-pro', '--plan', 'pro');
     otherKey = await keysCli('create', '--account', 'contract-other', '--plan', 'pro');
-    partnerKey = await keysCli('create', '--account', 'contract-partner', '--plan', 'pro', '--scope', 'signals:read');
+    partnerKey = await keysCli(
+      'create',
+      '--account',
+      'contract-partner',
+      '--plan',
+      'pro',
+      '--scope',
+      'signals:read',
+    );
     starterKey = await keysCli('create', '--account', 'contract-starter', '--plan', 'starter');
     for (const key of [proKey, otherKey, partnerKey, starterKey]) expect(key).toMatch(/^\S{20,}$/);
     // the server learns that keys exist (open-dev mode ends) within its key cache's lifetime
-    await pollUntil(() => open.get('/v1/stores'), (answer) => answer.status === 401, 15_000);
+    await pollUntil(
+      () => open.get('/v1/stores'),
+      (answer) => answer.status === 401,
+      15_000,
+    );
     pro = open.with({ authorization: `Bearer ${proKey}` });
   });
 
   it('part 5.9: a data route without a key or with an invalid one is 401 unauthorized, and says how a self-hoster mints a key', async () => {
     const missing = expectError(await open.get('/v1/stores/acme-apparel.com'), 401, 'unauthorized');
-    expect(missing.message).toContain('On a self-hosted server, mint one with: npm run keys -- create');
-    expectError(await open.get('/v1/stores', { authorization: 'Bearer sk_live_not_a_real_key_0000000000' }), 401, 'unauthorized');
+    expect(missing.message).toContain(
+      'On a self-hosted server, mint one with: npm run keys -- create',
+    );
+    expectError(
+      await open.get('/v1/stores', { authorization: 'Bearer sk_live_not_a_real_key_0000000000' }),
+      401,
+      'unauthorized',
+    );
     expectError(await open.get('/v1/stores', { 'x-api-key': 'nope' }), 401, 'unauthorized');
     expect((await open.get('/v1/health')).body.openDevMode).toBe(false);
   });
 
   it('part 5.1: both headers are accepted; rate information comes in X-RateLimit- headers', async () => {
-    for (const headers of [{ authorization: `Bearer ${proKey}` }, { 'x-api-key': proKey }] as Array<Record<string, string>>) {
+    for (const headers of [{ authorization: `Bearer ${proKey}` }, { 'x-api-key': proKey }] as Array<
+      Record<string, string>
+    >) {
       const answer = await open.get('/v1/stores?limit=1', headers);
       expect(answer.status).toBe(200);
-      for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(answer.headers.get(name), name).toMatch(/^\d+$/);
+      for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+        expect(answer.headers.get(name), name).toMatch(/^\d+$/);
     }
   });
 
@@ -130,13 +165,17 @@ describe('with keys minted by `npm run keys` (part 5)', () => {
   scrapeRules(() => pro, 'keyed-new-store.com', 'cozy-nest.com');
   signalRules(() => pro, 'bella-beauty.co.uk', 'a0a0a0a0a0a0a0a0a0a0a006');
 
-  it('parts 5.7 and 5.8: signals belong to the key\'s owner; a partner key (signals:read) reads a watched domain and is 403 on every write', async () => {
-    expect((await pro.request('POST', '/v1/signals', { body: { domain: 'acme-apparel.com' } })).status).toBe(201);
+  it("parts 5.7 and 5.8: signals belong to the key's owner; a partner key (signals:read) reads a watched domain and is 403 on every write", async () => {
+    expect(
+      (await pro.request('POST', '/v1/signals', { body: { domain: 'acme-apparel.com' } })).status,
+    ).toBe(201);
     const other = open.with({ authorization: `Bearer ${otherKey}` });
     expectError(await other.get('/v1/signals/acme-apparel.com/stats'), 404, 'not_found');
     expect((await other.get('/v1/signals')).body.data).toEqual([]);
     // another owner may watch the same store: 201, not 409
-    expect((await other.request('POST', '/v1/signals', { body: { domain: 'acme-apparel.com' } })).status).toBe(201);
+    expect(
+      (await other.request('POST', '/v1/signals', { body: { domain: 'acme-apparel.com' } })).status,
+    ).toBe(201);
 
     const partner = open.with({ 'x-api-key': partnerKey });
     expect((await partner.get('/v1/signals/acme-apparel.com/stats')).status).toBe(200);
@@ -151,7 +190,9 @@ describe('with keys minted by `npm run keys` (part 5)', () => {
     ];
     for (const [method, path, body] of writes) {
       const refused = await partner.request(method, path, { body });
-      expect(expectError(refused, 403, 'unauthorized').details.reason, `${method} ${path}`).toBe('scope');
+      expect(expectError(refused, 403, 'unauthorized').details.reason, `${method} ${path}`).toBe(
+        'scope',
+      );
     }
     expect((await pro.get('/v1/signals/acme-apparel.com')).body.status).toBe('tracked');
   });
@@ -159,8 +200,11 @@ describe('with keys minted by `npm run keys` (part 5)', () => {
   it('part 8: past the per-minute rate, HTTP 429 rate_limited with Retry-After in seconds; another key is unaffected', async () => {
     const starter = open.with({ authorization: `Bearer ${starterKey}` });
     const answers = [];
-    for (let i = 0; i <= STARTER_PER_MINUTE; i++) answers.push(await starter.get('/v1/stores?limit=1'));
-    expect(answers.slice(0, STARTER_PER_MINUTE).map((a) => a.status)).toEqual(Array(STARTER_PER_MINUTE).fill(200));
+    for (let i = 0; i <= STARTER_PER_MINUTE; i++)
+      answers.push(await starter.get('/v1/stores?limit=1'));
+    expect(answers.slice(0, STARTER_PER_MINUTE).map((a) => a.status)).toEqual(
+      Array(STARTER_PER_MINUTE).fill(200),
+    );
     const limited = answers[STARTER_PER_MINUTE]!;
     expect(expectError(limited, 429, 'rate_limited').details.bucket).toBe('perMinute');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -173,7 +217,11 @@ describe('with keys minted by `npm run keys` (part 5)', () => {
     expect(listed).toContain('contract-other');
     await keysCli('revoke', otherKey.slice(0, 12));
     const other = open.with({ authorization: `Bearer ${otherKey}` });
-    await pollUntil(() => other.get('/v1/stores?limit=1'), (answer) => answer.status === 401, 15_000);
+    await pollUntil(
+      () => other.get('/v1/stores?limit=1'),
+      (answer) => answer.status === 401,
+      15_000,
+    );
     expect((await pro.get('/v1/stores?limit=1')).status).toBe(200);
   });
 });

@@ -11,71 +11,82 @@ import { skipWithout } from '../support/skip-without.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 
-describe.skipIf(skipWithout(existsSync(CHROMIUM)))('the root page and the /docs console in headless Chromium (needs /usr/bin/chromium)', () => {
-  let server: SeededServer;
-  let browser: Browser;
+describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
+  'the root page and the /docs console in headless Chromium (needs /usr/bin/chromium)',
+  () => {
+    let server: SeededServer;
+    let browser: Browser;
 
-  beforeAll(async () => {
-    server = await startSeededServer({ stores: 40 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
-  }, 300_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+    beforeAll(async () => {
+      server = await startSeededServer({ stores: 40 });
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+      });
+    }, 300_000);
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+    });
 
-  const newPage = async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.setDefaultTimeout(120_000);
-    return page;
-  };
+    const newPage = async () => {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      page.setDefaultTimeout(120_000);
+      return page;
+    };
 
-  it('GET / in a browser is a page whose links lead to the reference', async () => {
-    const page = await newPage();
-    await page.goto(`${server.baseUrl}/`);
-    expect(await page.locator('a[href="/graphql"]').count()).toBe(1);
-    expect(await page.locator('a[href="/dashboard/scrapes"]').count()).toBe(1);
-    expect(await page.locator('code').innerText()).toContain('npm run keys -- create');
-    await page.getByRole('link', { name: 'API reference' }).click();
-    await page.getByRole('heading', { name: 'Store-Intelligence API', level: 1 }).waitFor();
-    await page.close();
-  }, 300_000);
+    it('GET / in a browser is a page whose links lead to the reference', async () => {
+      const page = await newPage();
+      await page.goto(`${server.baseUrl}/`);
+      expect(await page.locator('a[href="/graphql"]').count()).toBe(1);
+      expect(await page.locator('a[href="/dashboard/scrapes"]').count()).toBe(1);
+      expect(await page.locator('code').innerText()).toContain('npm run keys -- create');
+      await page.getByRole('link', { name: 'API reference' }).click();
+      await page.getByRole('heading', { name: 'Store-Intelligence API', level: 1 }).waitFor();
+      await page.close();
+    }, 300_000);
 
-  /** Opens the operation's "Test Request" panel, sends it as prefilled and returns what was sent and answered. */
-  async function tryIt(page: Page, path: string): Promise<{ request: Request; status: number; body: unknown; sendLine: string }> {
-    await page.goto(`${server.baseUrl}/docs/`);
-    await page.getByRole('heading', { name: 'Store-Intelligence API', level: 1 }).waitFor();
-    await page.getByText('Stores', { exact: true }).first().click();
-    await page.getByRole('button', { name: `Test Request (get ${path})` }).click();
-    const send = page.getByRole('button', { name: /Send/ }).first();
-    await send.waitFor();
-    const sendLine = (await send.locator('xpath=ancestor::*[contains(., "/v1/")][1]').innerText()).replace(/\s+/g, '');
-    const [request] = await Promise.all([
-      page.waitForRequest((r) => new URL(r.url()).pathname === path),
-      send.click(),
-    ]);
-    const response = (await request.response())!;
-    return { request, status: response.status(), body: await response.json(), sendLine };
-  }
+    /** Opens the operation's "Test Request" panel, sends it as prefilled and returns what was sent and answered. */
+    async function tryIt(
+      page: Page,
+      path: string,
+    ): Promise<{ request: Request; status: number; body: unknown; sendLine: string }> {
+      await page.goto(`${server.baseUrl}/docs/`);
+      await page.getByRole('heading', { name: 'Store-Intelligence API', level: 1 }).waitFor();
+      await page.getByText('Stores', { exact: true }).first().click();
+      await page.getByRole('button', { name: `Test Request (get ${path})` }).click();
+      const send = page.getByRole('button', { name: /Send/ }).first();
+      await send.waitFor();
+      const sendLine = (
+        await send.locator('xpath=ancestor::*[contains(., "/v1/")][1]').innerText()
+      ).replace(/\s+/g, '');
+      const [request] = await Promise.all([
+        page.waitForRequest((r) => new URL(r.url()).pathname === path),
+        send.click(),
+      ]);
+      const response = (await request.response())!;
+      return { request, status: response.status(), body: await response.json(), sendLine };
+    }
 
-  it("the store search's Test Request sends the documented example and answers store cards", async () => {
-    const page = await newPage();
-    const { request, status, body, sendLine } = await tryIt(page, '/v1/stores');
-    expect(sendLine).not.toContain('//v1');
-    expect(request.headers().authorization).toBeUndefined();
-    const url = new URL(request.url());
-    expect(url.searchParams.get('q')).toBe(SEEDED.brand);
-    expect(url.searchParams.has('notApp')).toBe(false);
-    expect(status).toBe(200);
-    expect((body as { data: Array<{ domain: string }> }).data[0]?.domain).toBe(SEEDED.domain);
-    await page.close();
-  }, 300_000);
+    it("the store search's Test Request sends the documented example and answers store cards", async () => {
+      const page = await newPage();
+      const { request, status, body, sendLine } = await tryIt(page, '/v1/stores');
+      expect(sendLine).not.toContain('//v1');
+      expect(request.headers().authorization).toBeUndefined();
+      const url = new URL(request.url());
+      expect(url.searchParams.get('q')).toBe(SEEDED.brand);
+      expect(url.searchParams.has('notApp')).toBe(false);
+      expect(status).toBe(200);
+      expect((body as { data: Array<{ domain: string }> }).data[0]?.domain).toBe(SEEDED.domain);
+      await page.close();
+    }, 300_000);
 
-  it("the facets' Test Request answers real counts", async () => {
-    const page = await newPage();
-    const { status, body } = await tryIt(page, '/v1/stores/facets');
-    expect(status).toBe(200);
-    expect((body as { stores: number }).stores).toBeGreaterThan(0);
-    await page.close();
-  }, 300_000);
-});
+    it("the facets' Test Request answers real counts", async () => {
+      const page = await newPage();
+      const { status, body } = await tryIt(page, '/v1/stores/facets');
+      expect(status).toBe(200);
+      expect((body as { stores: number }).stores).toBeGreaterThan(0);
+      await page.close();
+    }, 300_000);
+  },
+);

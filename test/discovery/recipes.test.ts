@@ -22,14 +22,21 @@ describe('published recipes on the seeded catalog', () => {
   let key: string;
 
   const get = async (path: string) => {
-    const res = await fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${server.baseUrl}${path}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     return { status: res.status, headers: res.headers, body: (await res.json()) as any };
   };
   const text = async (path: string) => (await fetch(`${server.baseUrl}${path}`)).text();
 
   beforeAll(async () => {
     server = await startSeededServer({ stores: 2000 });
-    key = (await mintApiKey(server.services.db.prisma, { accountExternalId: 'recipe-reader', plan: 'pro' })).key;
+    key = (
+      await mintApiKey(server.services.db.prisma, {
+        accountExternalId: 'recipe-reader',
+        plan: 'pro',
+      })
+    ).key;
   }, 300_000);
   afterAll(async () => {
     await server?.close();
@@ -52,12 +59,15 @@ describe('published recipes on the seeded catalog', () => {
       const taken: Record<string, string> = {};
       for (const step of workflow.steps) {
         expect(step.method).toBe('GET');
-        const path = step.path.replace(/\{(domain|slug)\}/g, (_, name: string) => encodeURIComponent(taken[name]!));
+        const path = step.path.replace(/\{(domain|slug)\}/g, (_, name: string) =>
+          encodeURIComponent(taken[name]!),
+        );
         const { status, body } = await get(path);
         expect([path, status]).toEqual([path, 200]);
         expect(hasData(body), `${workflow.id}: ${path} answers data`).toBe(true);
         const first = Array.isArray(body.data) ? body.data[0] : undefined;
-        for (const name of ['domain', 'slug']) if (typeof first?.[name] === 'string') taken[name] ??= first[name];
+        for (const name of ['domain', 'slug'])
+          if (typeof first?.[name] === 'string') taken[name] ??= first[name];
       }
     }
   });
@@ -68,7 +78,9 @@ describe('published recipes on the seeded catalog', () => {
     const all = docsExamples(docs);
     expect(all).toHaveLength([...docs.matchAll(/^Example: /gm)].length);
     const catalog = all.filter((example) => !needsStorefront(example.path));
-    expect(all.filter((example) => needsStorefront(example.path)).length).toBeGreaterThanOrEqual(23);
+    expect(all.filter((example) => needsStorefront(example.path)).length).toBeGreaterThanOrEqual(
+      23,
+    );
     expect(catalog.map((example) => example.method)).toEqual(catalog.map(() => 'GET'));
     const examples = catalog.map((example) => example.path);
     expect(examples.length).toBeGreaterThanOrEqual(18);
@@ -92,14 +104,24 @@ describe('published recipes on the seeded catalog', () => {
     }
   });
 
-  it('the rate-limit header examples are what a starter key\'s first store search gets', async () => {
-    const starter = (await mintApiKey(server.services.db.prisma, { accountExternalId: 'first-search', plan: 'starter' })).key;
-    const res = await fetch(`${server.baseUrl}/v1/stores?q=river`, { headers: { 'x-api-key': starter } });
+  it("the rate-limit header examples are what a starter key's first store search gets", async () => {
+    const starter = (
+      await mintApiKey(server.services.db.prisma, {
+        accountExternalId: 'first-search',
+        plan: 'starter',
+      })
+    ).key;
+    const res = await fetch(`${server.baseUrl}/v1/stores?q=river`, {
+      headers: { 'x-api-key': starter },
+    });
     expect(res.status).toBe(200);
     const policy = res.headers.get('ratelimit-policy')!;
     const left = res.headers.get('ratelimit')!;
     // the same text, but for the seconds left in today (the examples say an hour)
-    const sameButToday = (header: string) => header.replace(/"perKeyDaily";r=(\d+);t=\d+/, '"perKeyDaily";r=$1;t=3600').replace(/"storeSearches";r=(\d+);t=\d+/, '"storeSearches";r=$1;t=3600');
+    const sameButToday = (header: string) =>
+      header
+        .replace(/"perKeyDaily";r=(\d+);t=\d+/, '"perKeyDaily";r=$1;t=3600')
+        .replace(/"storeSearches";r=(\d+);t=\d+/, '"storeSearches";r=$1;t=3600');
     for (const document of [await text('/v1/docs.md'), await text('/v1/llms.txt')]) {
       expect(document).toContain(`RateLimit-Policy: ${policy}`);
       expect(document).toContain(`RateLimit: ${sameButToday(left)}`);

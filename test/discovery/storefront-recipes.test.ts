@@ -5,7 +5,10 @@
 // and the storefront sells some stock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES } from '../../src/discovery/examples.ts';
-import { startFixtureStorefronts, type FixtureStorefronts } from '../scrapes/support/fixture-storefronts.ts';
+import {
+  startFixtureStorefronts,
+  type FixtureStorefronts,
+} from '../scrapes/support/fixture-storefronts.ts';
 import { startScrapeHarness, type ScrapeHarness } from '../scrapes/support/scrape-harness.ts';
 import { startSignalsHarness, type SignalsHarness } from '../signals/support/signals-harness.ts';
 
@@ -19,9 +22,16 @@ const DAY = 86_400_000;
 
 /** the store a recipe names in its request body, for the fixture storefront to answer as */
 const storeOf = (id: string) =>
-  (EXAMPLES.workflows.find((w) => w.id === id)!.steps.find((step) => step.body)!.body as { domain: string }).domain;
+  (
+    EXAMPLES.workflows.find((w) => w.id === id)!.steps.find((step) => step.body)!.body as {
+      domain: string;
+    }
+  ).domain;
 
-async function workflow(get: (path: string) => Promise<{ body: any }>, id: string): Promise<Step[]> {
+async function workflow(
+  get: (path: string) => Promise<{ body: any }>,
+  id: string,
+): Promise<Step[]> {
   const { body } = await get('/v1/examples');
   return (body.workflows as Array<{ id: string; steps: Step[] }>).find((w) => w.id === id)!.steps;
 }
@@ -44,13 +54,18 @@ describe('storefront recipes', () => {
       const [check, queue, poll, read] = await workflow(harness.get, 'scrape-then-poll');
       const checked = await harness.get(check!.path);
       expect(checked.status).toBe(200);
-      expect(checked.body.data.map((store: { domain: string }) => store.domain)).not.toContain(queue!.body!.domain);
+      expect(checked.body.data.map((store: { domain: string }) => store.domain)).not.toContain(
+        queue!.body!.domain,
+      );
       const queued = await harness.post(queue!.path, queue!.body);
       expect(queued.status).toBe(202);
       const id = queued.body.id as string;
       expect(poll!.path).toBe('/v1/scrapes/{id}');
       await harness.waitFor(id, ['done']);
-      expect((await harness.get(poll!.path.replace('{id}', id))).body).toMatchObject({ id, status: 'done' });
+      expect((await harness.get(poll!.path.replace('{id}', id))).body).toMatchObject({
+        id,
+        status: 'done',
+      });
       const profile = await harness.get(read!.path);
       expect(profile.status).toBe(200);
       expect(profile.body).toMatchObject({ domain: queue!.body!.domain, apps: expect.any(Array) });
@@ -69,7 +84,15 @@ describe('storefront recipes', () => {
           {
             name: 'New Brand',
             exposesStock: true,
-            products: [{ handle: 'tee', title: 'Tee', variants: [{ id: 11, sku: 'TEE', title: 'Default Title', priceCents: 2000, stock: 50 }] }],
+            products: [
+              {
+                handle: 'tee',
+                title: 'Tee',
+                variants: [
+                  { id: 11, sku: 'TEE', title: 'Default Title', priceCents: 2000, stock: 50 },
+                ],
+              },
+            ],
           },
         ],
       ]);
@@ -84,9 +107,14 @@ describe('storefront recipes', () => {
 
     it('watches, probes twice a day apart, then reads non-empty estimated sales and stats', async () => {
       const get = (path: string) => h.request('GET', path, { key });
-      const [watch, firstProbe, probeAgain, sales, stats] = await workflow(get, 'watch-then-read-sales');
+      const [watch, firstProbe, probeAgain, sales, stats] = await workflow(
+        get,
+        'watch-then-read-sales',
+      );
 
-      expect((await h.request(watch!.method, watch!.path, { key, body: watch!.body })).status).toBe(201);
+      expect((await h.request(watch!.method, watch!.path, { key, body: watch!.body })).status).toBe(
+        201,
+      );
       expect((await get(firstProbe!.path)).status).toBe(200);
       expect(await h.waitForProbe(store, key)).toMatchObject({ progress: { status: 'done' } });
 
@@ -99,7 +127,9 @@ describe('storefront recipes', () => {
       const daily = await get(sales!.path);
       expect(daily.status).toBe(200);
       expect(daily.body.data.length).toBeGreaterThan(0);
-      expect(daily.body.data.reduce((units: number, day: { units: number }) => units + day.units, 0)).toBe(6);
+      expect(
+        daily.body.data.reduce((units: number, day: { units: number }) => units + day.units, 0),
+      ).toBe(6);
       const aggregate = await get(stats!.path);
       expect(aggregate.body).toMatchObject({ ready: true });
     });

@@ -7,7 +7,11 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { buildServer } from '../../app/server.ts';
 import { createGraphqlYoga } from '../../src/graphql/yoga.ts';
-import { operationHash, PersistedOperations, readManifest } from '../../src/graphql/persisted-operations.ts';
+import {
+  operationHash,
+  PersistedOperations,
+  readManifest,
+} from '../../src/graphql/persisted-operations.ts';
 import { schema as graphqlSchema } from '../../src/graphql/schema.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 import { loadCatalogFixture } from '../support/catalog-fixture.ts';
@@ -32,17 +36,30 @@ afterAll(async () => {
 async function post(body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${base}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json, application/json',
+      ...headers,
+    },
     body: JSON.stringify(body),
   });
-  return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    text: await response.text(),
+  };
 }
 
 describe('GraphQL over HTTP', () => {
   it('answers a query with JSON', async () => {
-    const { status, text } = await post({ query: '{ store(domain: "acme-apparel.com") { domain monthlyVisits } }' });
+    const { status, text } = await post({
+      query: '{ store(domain: "acme-apparel.com") { domain monthlyVisits } }',
+    });
     expect(status).toBe(200);
-    expect(JSON.parse(text)).toEqual({ data: { store: { domain: 'acme-apparel.com', monthlyVisits: 120_000 } }, extensions: { cost: { requested: 3, limit: 20_000 } } });
+    expect(JSON.parse(text)).toEqual({
+      data: { store: { domain: 'acme-apparel.com', monthlyVisits: 120_000 } },
+      extensions: { cost: { requested: 3, limit: 20_000 } },
+    });
   });
 
   it('keeps the contract error code and details, and never a stack trace', async () => {
@@ -64,7 +81,9 @@ describe('GraphQL over HTTP', () => {
       await blocker.query('LOCK TABLE stores IN ACCESS EXCLUSIVE MODE');
       const raw = JSON.parse((await post({ query: '{ stores { totalCount } }' })).text);
       expect(raw.errors[0].extensions.code).toBe('query_timeout');
-      const prisma = JSON.parse((await post({ query: '{ store(domain: "acme-apparel.com") { domain } }' })).text);
+      const prisma = JSON.parse(
+        (await post({ query: '{ store(domain: "acme-apparel.com") { domain } }' })).text,
+      );
       expect(prisma.errors[0].extensions.code).toBe('query_timeout');
       expect(JSON.stringify(prisma)).not.toContain('canceling statement');
     } finally {
@@ -96,15 +115,21 @@ describe('guard rails', () => {
   it('rejects a query deeper than the limit before executing it', async () => {
     // store → products → edges → node → store → ... : 4 levels per round, 3 rounds = depth 14
     let selection = 'handle';
-    for (let round = 0; round < 3; round++) selection = `store { products { edges { node { ${selection} } } } }`;
+    for (let round = 0; round < 3; round++)
+      selection = `store { products { edges { node { ${selection} } } } }`;
     const deep = `{ product(domain: "acme-apparel.com", handle: "classic-hoodie") { ${selection} } }`;
     const body = JSON.parse((await post({ query: deep })).text);
     expect(body.data).toBeUndefined();
-    expect(body.errors.map((e: { message: string }) => e.message).join('\n')).toMatch(/depth limit/i);
+    expect(body.errors.map((e: { message: string }) => e.message).join('\n')).toMatch(
+      /depth limit/i,
+    );
   });
 
   it('rejects an alias bomb', async () => {
-    const aliases = Array.from({ length: 50 }, (_, i) => `a${i}: analyticsOverview { stores }`).join(' ');
+    const aliases = Array.from(
+      { length: 50 },
+      (_, i) => `a${i}: analyticsOverview { stores }`,
+    ).join(' ');
     const body = JSON.parse((await post({ query: `{ ${aliases} }` })).text);
     expect(body.data).toBeUndefined();
     expect(body.errors[0].message).toMatch(/alias/i);
@@ -114,16 +139,25 @@ describe('guard rails', () => {
 describe('persisted operations', () => {
   it('accepts every operation of the REST manifest: valid against the schema and within the guard rails', () => {
     const manifest = readManifest();
-    const { schema, parse, validate } = createGraphqlYoga(t.services, new PersistedOperations(graphqlSchema, manifest)).getEnveloped({});
+    const { schema, parse, validate } = createGraphqlYoga(
+      t.services,
+      new PersistedOperations(graphqlSchema, manifest),
+    ).getEnveloped({});
     for (const [hash, document] of Object.entries(manifest)) {
       const errors = validate(schema, parse(document));
-      expect(errors.map((e: { message: string }) => e.message), hash).toEqual([]);
+      expect(
+        errors.map((e: { message: string }) => e.message),
+        hash,
+      ).toEqual([]);
     }
   });
 
   it('runs a document named by its sha256 hash; arbitrary documents stay allowed', async () => {
     const document = 'query AppBySlug($slug: String!) { app(slug: $slug) { name } }';
-    const yoga = createGraphqlYoga(t.services, new PersistedOperations(graphqlSchema, { [operationHash(document)]: document }));
+    const yoga = createGraphqlYoga(
+      t.services,
+      new PersistedOperations(graphqlSchema, { [operationHash(document)]: document }),
+    );
     const byHash = await yoga.fetch('http://yoga/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -132,11 +166,15 @@ describe('persisted operations', () => {
         extensions: { persistedQuery: { version: 1, sha256Hash: operationHash(document) } },
       }),
     });
-    expect(await byHash.json()).toMatchObject({ data: { app: { name: 'DSers AliExpress Dropshipping' } } });
+    expect(await byHash.json()).toMatchObject({
+      data: { app: { name: 'DSers AliExpress Dropshipping' } },
+    });
     const unknown = await yoga.fetch('http://yoga/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: 'f'.repeat(64) } } }),
+      body: JSON.stringify({
+        extensions: { persistedQuery: { version: 1, sha256Hash: 'f'.repeat(64) } },
+      }),
     });
     expect(JSON.stringify(await unknown.json())).toContain('PersistedQueryNotFound');
   });
@@ -144,7 +182,11 @@ describe('persisted operations', () => {
 
 describe('GraphQL over WebSocket', () => {
   it('executes operations over graphql-ws on the same port and path', async () => {
-    const client = createClient({ url: `${base.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({
+      url: `${base.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     try {
       const result = await new Promise<unknown>((resolve, reject) => {
         let value: unknown;
@@ -154,7 +196,16 @@ describe('GraphQL over WebSocket', () => {
         );
       });
       expect(result).toEqual({
-        data: { store: { name: 'Glow Skin', sources: ['postgres:stores', 'postgres:legacy_store_summaries', 'postgres:traffic_monthly'] } },
+        data: {
+          store: {
+            name: 'Glow Skin',
+            sources: [
+              'postgres:stores',
+              'postgres:legacy_store_summaries',
+              'postgres:traffic_monthly',
+            ],
+          },
+        },
         extensions: { cost: { requested: 3, limit: 20_000 } },
       });
     } finally {

@@ -17,18 +17,23 @@ describe('introspection and field suggestions in production', () => {
     await server?.close();
     await db?.drop();
   });
-  const graphql = (query: string) => server.app.inject({ method: 'POST', url: '/graphql', payload: { query } });
+  const graphql = (query: string) =>
+    server.app.inject({ method: 'POST', url: '/graphql', payload: { query } });
 
   it('answers anonymous introspection, key-management mutations included', async () => {
     const response = await graphql('{ __schema { mutationType { fields { name } } } }');
     expect(response.statusCode).toBe(200);
-    const names = response.json().data.__schema.mutationType.fields.map((f: { name: string }) => f.name);
+    const names = response
+      .json()
+      .data.__schema.mutationType.fields.map((f: { name: string }) => f.name);
     expect(names).toContain('requestScrape');
     expect(names.some((name: string) => /key/i.test(name))).toBe(true);
   });
 
   it('says which field was meant, consistently with the open schema', async () => {
     const response = await graphql('{ __schema { queryTyp { name } } }');
-    expect(response.json().errors[0].message).toBe('Cannot query field "queryTyp" on type "__Schema". Did you mean "queryType"?');
+    expect(response.json().errors[0].message).toBe(
+      'Cannot query field "queryTyp" on type "__Schema". Did you mean "queryType"?',
+    );
   });
 });

@@ -19,7 +19,10 @@ afterAll(async () => {
 
 describe('paging', () => {
   it('answers an empty page with null cursors', async () => {
-    const { stores } = await query(t.services, `{ stores(first: 5, after: "${offsetToCursor(500)}") { edges { cursor } pageInfo { startCursor endCursor hasNextPage } } }`);
+    const { stores } = await query(
+      t.services,
+      `{ stores(first: 5, after: "${offsetToCursor(500)}") { edges { cursor } pageInfo { startCursor endCursor hasNextPage } } }`,
+    );
     expect(stores.edges).toEqual([]);
     expect(stores.pageInfo).toEqual({ startCursor: null, endCursor: null, hasNextPage: false });
   });
@@ -28,18 +31,27 @@ describe('paging', () => {
     const tooLarge = await failure(t.services, '{ stores(first: 500) { totalCount } }');
     expect(tooLarge).toMatchObject({ code: 'bad_request', details: { parameter: 'first' } });
     expect(tooLarge.message).toMatch(/^Invalid first:/);
-    const notACursor = await failure(t.services, '{ stores(after: "not-a-cursor") { totalCount } }');
+    const notACursor = await failure(
+      t.services,
+      '{ stores(after: "not-a-cursor") { totalCount } }',
+    );
     expect(notACursor).toMatchObject({ code: 'bad_request', details: { parameter: 'after' } });
   });
 
   it('never calls an estimated total a bound', async () => {
-    const { __type } = await query(t.services, '{ __type(name: "StoreConnection") { fields { name description } } }');
+    const { __type } = await query(
+      t.services,
+      '{ __type(name: "StoreConnection") { fields { name description } } }',
+    );
     const exact = __type.fields.find((f: { name: string }) => f.name === 'totalCountExact');
     expect(exact.description).toMatch(/lower or higher/);
   });
 
   it('says paging is forward-only in the arguments', async () => {
-    const { __type } = await query(t.services, '{ __type(name: "Query") { fields { name args { name description } } } }');
+    const { __type } = await query(
+      t.services,
+      '{ __type(name: "Query") { fields { name args { name description } } } }',
+    );
     const stores = __type.fields.find((f: { name: string }) => f.name === 'stores');
     const after = stores.args.find((a: { name: string }) => a.name === 'after');
     expect(after.description).toMatch(/forward-only/i);

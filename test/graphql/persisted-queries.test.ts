@@ -53,10 +53,17 @@ describe('automatic persisted queries', () => {
     const client = () =>
       new ApolloClient({
         cache: new InMemoryCache(),
-        link: ApolloLink.from([new PersistedQueryLink({ sha256 }), new HttpLink({ uri: `${server.baseUrl}/graphql`, fetch: countingFetch })]),
+        link: ApolloLink.from([
+          new PersistedQueryLink({ sha256 }),
+          new HttpLink({ uri: `${server.baseUrl}/graphql`, fetch: countingFetch }),
+        ]),
       });
 
-    const first = await client().query({ query: gql(query), variables, fetchPolicy: 'network-only' });
+    const first = await client().query({
+      query: gql(query),
+      variables,
+      fetchPolicy: 'network-only',
+    });
     expect(first.data).toMatchObject({ store: { domain: variables.domain } });
     expect(sent).toHaveLength(2);
     expect(sent[0]).toEqual({ query: undefined, hash: expect.any(String) });
@@ -64,34 +71,60 @@ describe('automatic persisted queries', () => {
 
     // a new client (another browser tab): its first request is the hash alone, and it is served
     sent.length = 0;
-    const second = await client().query({ query: gql(query), variables, fetchPolicy: 'network-only' });
+    const second = await client().query({
+      query: gql(query),
+      variables,
+      fetchPolicy: 'network-only',
+    });
     expect(second.data).toEqual(first.data);
     expect(sent).toEqual([{ query: undefined, hash: sent[0]!.hash }]);
   });
 
   it('answers an unknown hash with PERSISTED_QUERY_NOT_FOUND', async () => {
-    const answer = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ nothingRegistered }') } } });
-    expect(answer.errors?.[0]).toMatchObject({ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+    const answer = await post({
+      extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ nothingRegistered }') } },
+    });
+    expect(answer.errors?.[0]).toMatchObject({
+      message: 'PersistedQueryNotFound',
+      extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' },
+    });
   });
 
   it('refuses a hash that is not the SHA-256 of the document sent with it, and registers nothing', async () => {
     const query = '{ analyticsOverview { stores } }';
     const wrong = sha256('{ something else }');
-    const answer = await post({ query, extensions: { persistedQuery: { version: 1, sha256Hash: wrong } } });
-    expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'bad_request', details: { parameter: 'extensions.persistedQuery.sha256Hash' } });
+    const answer = await post({
+      query,
+      extensions: { persistedQuery: { version: 1, sha256Hash: wrong } },
+    });
+    expect(answer.errors?.[0]?.extensions).toMatchObject({
+      code: 'bad_request',
+      details: { parameter: 'extensions.persistedQuery.sha256Hash' },
+    });
     const retry = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: wrong } } });
     expect(retry.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_FOUND');
   });
 
   it('registers only documents that validate, and prices a registered one like any other', async () => {
     const invalid = '{ noSuchField }';
-    await post({ query: invalid, extensions: { persistedQuery: { version: 1, sha256Hash: sha256(invalid) } } });
-    const again = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256(invalid) } } });
+    await post({
+      query: invalid,
+      extensions: { persistedQuery: { version: 1, sha256Hash: sha256(invalid) } },
+    });
+    const again = await post({
+      extensions: { persistedQuery: { version: 1, sha256Hash: sha256(invalid) } },
+    });
     expect(again.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_FOUND');
 
-    const costly = '{ stores(first: 100) { edges { node { history(first: 180) { edges { node { day } } } } } } }';
-    const registered = await post({ query: costly, extensions: { persistedQuery: { version: 1, sha256Hash: sha256(costly) } } });
-    const byHash = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256(costly) } } });
+    const costly =
+      '{ stores(first: 100) { edges { node { history(first: 180) { edges { node { day } } } } } } }';
+    const registered = await post({
+      query: costly,
+      extensions: { persistedQuery: { version: 1, sha256Hash: sha256(costly) } },
+    });
+    const byHash = await post({
+      extensions: { persistedQuery: { version: 1, sha256Hash: sha256(costly) } },
+    });
     expect(registered.errors?.[0]?.extensions?.details?.parameter).toBe('query');
     expect(byHash.errors).toEqual(registered.errors);
   });
@@ -102,10 +135,18 @@ describe("the client preset's persisted-document manifest", () => {
 
   it('serves its documents by SHA-256 hash or documentId, and refuses a manifest whose key is not its document hash', () => {
     const sha1 = createHash('sha1').update(document).digest('hex');
-    const operations = new PersistedOperations(schema, {}, { [sha1]: document, [`sha256:${sha256(document)}`]: document });
+    const operations = new PersistedOperations(
+      schema,
+      {},
+      { [sha1]: document, [`sha256:${sha256(document)}`]: document },
+    );
     expect(operations.textOf(sha1)).toBe(document);
     expect(operations.textOf(`sha256:${sha256(document)}`)).toBe(document);
-    expect(() => new PersistedOperations(schema, {}, { [sha1]: `${document} ` })).toThrow(/not the SHA-256 or SHA-1/);
-    expect(() => new PersistedOperations(schema, {}, { [sha256('{ nope }')]: '{ nope }' })).toThrow(/not valid/);
+    expect(() => new PersistedOperations(schema, {}, { [sha1]: `${document} ` })).toThrow(
+      /not the SHA-256 or SHA-1/,
+    );
+    expect(() => new PersistedOperations(schema, {}, { [sha256('{ nope }')]: '{ nope }' })).toThrow(
+      /not valid/,
+    );
   });
 });

@@ -54,14 +54,20 @@ describe('query cost', () => {
 
   it('refuses an operation over the limit the same way with literals or variables, naming the cost', async () => {
     // stores(first: 100) × history(first: 180): 1 + 100 × (1 + 1 + 1 + 1 + 180 × 7) = 126,401
-    for (const answer of [await graphql(literal(100, 180)), await graphql(withVariables, { n: 100, h: 180 })]) {
+    for (const answer of [
+      await graphql(literal(100, 180)),
+      await graphql(withVariables, { n: 100, h: 180 }),
+    ]) {
       expect(answer.data ?? null).toBeNull();
       expect(answer.errors).toHaveLength(1);
       const [error] = answer.errors!;
       expect(error.message).not.toMatch(/syntax/i);
       expect(error.message).toContain('126401');
       expect(error.message).toContain('20000');
-      expect(error.extensions).toMatchObject({ code: 'bad_request', details: { parameter: 'query', cost: 126_401, limit: 20_000 } });
+      expect(error.extensions).toMatchObject({
+        code: 'bad_request',
+        details: { parameter: 'query', cost: 126_401, limit: 20_000 },
+      });
     }
   });
 

@@ -29,16 +29,31 @@ async function graphql(query: string) {
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
     body: JSON.stringify({ query }),
   });
-  return { status: response.status, body: (await response.json()) as { data?: Record<string, unknown> | null; errors?: any[] } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { data?: Record<string, unknown> | null; errors?: any[] },
+  };
 }
 
 describe('root lookups that find nothing', () => {
   const lookups = [
-    ['store', '{ analyticsOverview { stores } missing: store(domain: "does-not-exist.example") { domain } }'],
+    [
+      'store',
+      '{ analyticsOverview { stores } missing: store(domain: "does-not-exist.example") { domain } }',
+    ],
     ['app', '{ analyticsOverview { stores } missing: app(slug: "no-such-app") { slug } }'],
-    ['product', '{ analyticsOverview { stores } missing: product(domain: "acme-apparel.com", handle: "no-such-product") { handle } }'],
-    ['scrapeRequest', '{ analyticsOverview { stores } missing: scrapeRequest(id: "00000000-0000-4000-8000-000000000000") { id } }'],
-    ['signal', '{ analyticsOverview { stores } missing: signal(domain: "does-not-exist.example") { domain } }'],
+    [
+      'product',
+      '{ analyticsOverview { stores } missing: product(domain: "acme-apparel.com", handle: "no-such-product") { handle } }',
+    ],
+    [
+      'scrapeRequest',
+      '{ analyticsOverview { stores } missing: scrapeRequest(id: "00000000-0000-4000-8000-000000000000") { id } }',
+    ],
+    [
+      'signal',
+      '{ analyticsOverview { stores } missing: signal(domain: "does-not-exist.example") { domain } }',
+    ],
   ] as const;
 
   for (const [field, query] of lookups) {
@@ -49,12 +64,21 @@ describe('root lookups that find nothing', () => {
       expect(body.data!.missing).toBeNull();
       expect(body.data!.analyticsOverview).toEqual({ stores: expect.any(Number) });
       expect(body.errors).toHaveLength(1);
-      expect(body.errors![0]).toMatchObject({ path: ['missing'], extensions: { code: 'not_found' } });
+      expect(body.errors![0]).toMatchObject({
+        path: ['missing'],
+        extensions: { code: 'not_found' },
+      });
     });
   }
 
   it('REST keeps answering 404 for the same lookups', async () => {
-    for (const path of ['/v1/stores/does-not-exist.example', '/v1/apps/no-such-app', '/v1/scrapes/00000000-0000-4000-8000-000000000000', '/v1/signals/does-not-exist.example', '/v1/products/acme-apparel.com/no-such-product']) {
+    for (const path of [
+      '/v1/stores/does-not-exist.example',
+      '/v1/apps/no-such-app',
+      '/v1/scrapes/00000000-0000-4000-8000-000000000000',
+      '/v1/signals/does-not-exist.example',
+      '/v1/products/acme-apparel.com/no-such-product',
+    ]) {
       const response = await fetch(`${base}${path}`);
       expect(response.status, path).toBe(404);
       expect(((await response.json()) as any).error.code, path).toBe('not_found');

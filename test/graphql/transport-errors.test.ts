@@ -32,10 +32,21 @@ async function overHttp(query: string) {
 }
 
 async function overWebSocket(query: string): Promise<any[]> {
-  const client = createClient({ url: `${base.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+  const client = createClient({
+    url: `${base.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+  });
   try {
     return await new Promise<any[]>((resolve, reject) => {
-      client.subscribe({ query }, { next: () => reject(new Error('expected an error')), error: (errors) => resolve(errors as any[]), complete: () => reject(new Error('completed without an error')) });
+      client.subscribe(
+        { query },
+        {
+          next: () => reject(new Error('expected an error')),
+          error: (errors) => resolve(errors as any[]),
+          complete: () => reject(new Error('completed without an error')),
+        },
+      );
     });
   } finally {
     await client.dispose();

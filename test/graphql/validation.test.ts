@@ -23,9 +23,24 @@ describe('argument validation', () => {
     ['negative minVisits', 'minVisits', STORES, { filter: { minVisits: -1 } }],
     ['maxVisits below minVisits', 'maxVisits', STORES, { filter: { minVisits: 10, maxVisits: 5 } }],
     ['an app search of one letter', 'q', `{ apps(q: "k") { totalCount } }`, {}],
-    ['a bad product domain', 'domain', `{ product(domain: "http://127.0.0.1", handle: "x") { handle } }`, {}],
-    ['a bad domain inside compare', 'domains', `{ compareStores(domains: ["acme-apparel.com", "not a domain"]) { notFound } }`, {}],
-    ['a bad change-feed domain', 'domain', `{ changes(filter: { domain: "nope" }) { totalCount } }`, {}],
+    [
+      'a bad product domain',
+      'domain',
+      `{ product(domain: "http://127.0.0.1", handle: "x") { handle } }`,
+      {},
+    ],
+    [
+      'a bad domain inside compare',
+      'domains',
+      `{ compareStores(domains: ["acme-apparel.com", "not a domain"]) { notFound } }`,
+      {},
+    ],
+    [
+      'a bad change-feed domain',
+      'domain',
+      `{ changes(filter: { domain: "nope" }) { totalCount } }`,
+      {},
+    ],
   ])('refuses %s with details.parameter %s', async (_case, parameter, source, variables) => {
     t.counter!.reset();
     const error = await failure(t.services, source, variables);

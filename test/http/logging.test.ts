@@ -18,17 +18,30 @@ describe('request logging', () => {
     await db?.drop();
   });
 
-  const linesSince = (start: number) => server.logLines.slice(start).map((line) => JSON.parse(line) as Record<string, any>);
+  const linesSince = (start: number) =>
+    server.logLines.slice(start).map((line) => JSON.parse(line) as Record<string, any>);
 
-  it('logs a caller\'s mistakes (bad limit, unknown store, not_found on a subscription) at info, with the code and no stack', async () => {
+  it("logs a caller's mistakes (bad limit, unknown store, not_found on a subscription) at info, with the code and no stack", async () => {
     const start = server.logLines.length;
-    expect((await server.app.inject({ method: 'GET', url: '/v1/stores?limit=0' })).statusCode).toBe(400);
-    expect((await server.app.inject({ method: 'GET', url: '/v1/stores/nowhere.example' })).statusCode).toBe(404);
+    expect((await server.app.inject({ method: 'GET', url: '/v1/stores?limit=0' })).statusCode).toBe(
+      400,
+    );
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/v1/stores/nowhere.example' })).statusCode,
+    ).toBe(404);
     const graphql = (query: string, accept = 'application/json') =>
-      server.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', accept }, payload: { query } });
+      server.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': 'application/json', accept },
+        payload: { query },
+      });
     await graphql('{ stores(first: 1000) { totalCount } }');
     await graphql('{ store(domain: "nowhere.example") { domain } }');
-    await graphql('subscription { scrapeStatus(id: "00000000-0000-0000-0000-000000000000") { id } }', 'text/event-stream');
+    await graphql(
+      'subscription { scrapeStatus(id: "00000000-0000-0000-0000-000000000000") { id } }',
+      'text/event-stream',
+    );
     const lines = linesSince(start);
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
     const refused = lines.filter((line) => line.msg === 'GraphQL field refused');
@@ -52,7 +65,9 @@ describe('request logging', () => {
       socket.on('error', () => undefined);
       // "100 Continue" says the server has the request and waits for its body
       const continued = new Promise((resolve) => socket.once('data', resolve));
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n`,
+      );
       expect(String(await continued)).toMatch(/^HTTP\/1\.1 100 /);
       socket.write('{"domain":');
       await new Promise((resolve) => setTimeout(resolve, ms));
@@ -68,7 +83,10 @@ describe('request logging', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const lines = linesSince(start);
-      expect(lines.map((line) => [line.level, line.msg]), path).toEqual(lines.map(() => [30, 'client closed the connection during the request']));
+      expect(
+        lines.map((line) => [line.level, line.msg]),
+        path,
+      ).toEqual(lines.map(() => [30, 'client closed the connection during the request']));
       expect(JSON.stringify(lines)).not.toMatch(/\\n\s+at |"stack"/);
     }
   });

@@ -22,11 +22,15 @@ function trickle(port: number): Promise<Trickler> {
   return new Promise((resolve) => {
     let answer = '';
     const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write('POST /v1/scrapes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\nExpect: 100-continue\r\n\r\n');
+      socket.write(
+        'POST /v1/scrapes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\nExpect: 100-continue\r\n\r\n',
+      );
     });
     socket.once('data', () => {
       const timer = setInterval(() => socket.writable && socket.write(' '), 100);
-      const closed = new Promise<void>((done) => socket.on('close', () => (clearInterval(timer), done())));
+      const closed = new Promise<void>((done) =>
+        socket.on('close', () => (clearInterval(timer), done())),
+      );
       resolve({ received: () => answer, closed, stop: () => socket.destroy() });
     });
     socket.on('data', (chunk) => (answer += chunk.toString()));
@@ -93,6 +97,8 @@ describe('request deadlines', () => {
     await stopping;
     await slow.closed;
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 'ok' });
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      status: 'ok',
+    });
   });
 });

@@ -19,7 +19,11 @@ function capturedLogger(level: string) {
 async function serverWith(level: string) {
   const { logger, lines } = capturedLogger(level);
   const child = vi.spyOn(logger, 'child');
-  const app = Fastify({ loggerInstance: logger, childLoggerFactory: lazyRequestLogger, disableRequestLogging: true });
+  const app = Fastify({
+    loggerInstance: logger,
+    childLoggerFactory: lazyRequestLogger,
+    disableRequestLogging: true,
+  });
   app.get('/quiet', async (request) => {
     request.log.info('below the level');
     return { ok: true, level: request.log.level };
@@ -53,14 +57,23 @@ describe('the request logger', () => {
     const res = await app.inject({ url: '/loud' });
     expect(res.statusCode).toBe(200);
     expect(child).toHaveBeenCalledTimes(1);
-    expect(lines).toEqual([expect.objectContaining({ level: 40, reqId: expect.any(String), detail: 1, msg: 'worth a line' })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        reqId: expect.any(String),
+        detail: 1,
+        msg: 'worth a line',
+      }),
+    ]);
     await app.close();
   });
 
   it('gives a route with its own log level its child at once', async () => {
     const { app, lines } = await serverWith('warn');
     await app.inject('/own-level');
-    expect(lines).toEqual([expect.objectContaining({ level: 20, msg: 'a route of its own level' })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 20, msg: 'a route of its own level' }),
+    ]);
     await app.close();
   });
 });

@@ -33,7 +33,9 @@ export async function openPostgresUnderTest(): Promise<AdapterUnderTest> {
 }
 
 /** A real MongoDB when MONGODB_URL is set, otherwise the OP_MSG test server. */
-export const mongoUnderTestKind = process.env.MONGODB_URL ? 'MongoDB at MONGODB_URL' : 'OP_MSG test server';
+export const mongoUnderTestKind = process.env.MONGODB_URL
+  ? 'MongoDB at MONGODB_URL'
+  : 'OP_MSG test server';
 
 export interface MongoUnderTest extends AdapterUnderTest {
   client: MongoClient;

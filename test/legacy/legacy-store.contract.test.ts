@@ -9,7 +9,14 @@ import {
   type AdapterUnderTest,
 } from './adapters-under-test.ts';
 
-const noSocials = { instagram: null, facebook: null, tiktok: null, twitter: null, youtube: null, pinterest: null };
+const noSocials = {
+  instagram: null,
+  facebook: null,
+  tiktok: null,
+  twitter: null,
+  youtube: null,
+  pinterest: null,
+};
 
 function legacyStoreContract(name: string, open: () => Promise<AdapterUnderTest>) {
   describe(name, () => {
@@ -66,7 +73,9 @@ function legacyStoreContract(name: string, open: () => Promise<AdapterUnderTest>
 
       let byLegacyId = new Map();
       const idTrips = await roundTripsOf(async () => {
-        byLegacyId = await subject.store.findByLegacyIds([...missing, ...stored].map((s) => s.legacyId));
+        byLegacyId = await subject.store.findByLegacyIds(
+          [...missing, ...stored].map((s) => s.legacyId),
+        );
       });
       expect(idTrips).toBe(1);
       expect([...byLegacyId.keys()].sort()).toEqual(stored.map((s) => s.legacyId).sort());
@@ -92,7 +101,13 @@ function legacyStoreContract(name: string, open: () => Promise<AdapterUnderTest>
         lastCrawledAt: '2024-01-01T00:00:00Z',
       });
       await subject.store.upsert(first);
-      const second = { domain: first.domain, legacyId: first.legacyId, title: 'New title', socials: {}, emails: [] };
+      const second = {
+        domain: first.domain,
+        legacyId: first.legacyId,
+        title: 'New title',
+        socials: {},
+        emails: [],
+      };
       await subject.store.upsert(second);
 
       expect((await subject.store.findByDomains([first.domain])).get(first.domain)).toStrictEqual({
@@ -114,14 +129,22 @@ function legacyStoreContract(name: string, open: () => Promise<AdapterUnderTest>
       expect(await roundTripsOf(() => subject.store.upsertMany(batch))).toBe(1);
       const found = await subject.store.findByDomains(batch.map((s) => s.domain));
       expect(found.size).toBe(31);
-      expect(found.get(known.domain)).toMatchObject({ title: 'after', emails: ['x@known.example'] });
-      expect(found.get(fresh[29]!.domain)).toMatchObject({ title: 'store 29', legacyId: fresh[29]!.legacyId });
+      expect(found.get(known.domain)).toMatchObject({
+        title: 'after',
+        emails: ['x@known.example'],
+      });
+      expect(found.get(fresh[29]!.domain)).toMatchObject({
+        title: 'store 29',
+        legacyId: fresh[29]!.legacyId,
+      });
     });
 
     it('keeps the last summary when a batch names the same domain twice', async () => {
       const first = summaryFixture({ title: 'first' });
       await subject.store.upsertMany([first, { ...first, title: 'second' }]);
-      expect((await subject.store.findByDomains([first.domain])).get(first.domain)?.title).toBe('second');
+      expect((await subject.store.findByDomains([first.domain])).get(first.domain)?.title).toBe(
+        'second',
+      );
     });
 
     it('keeps unicode text intact', async () => {
@@ -146,15 +169,21 @@ function legacyStoreContract(name: string, open: () => Promise<AdapterUnderTest>
     it('gives a legacy id to one store only', async () => {
       const owner = summaryFixture();
       await subject.store.upsert(owner);
-      await expect(subject.store.upsert(summaryFixture({ legacyId: owner.legacyId }))).rejects.toThrow();
-      expect((await subject.store.findByLegacyIds([owner.legacyId])).get(owner.legacyId)?.domain).toBe(owner.domain);
+      await expect(
+        subject.store.upsert(summaryFixture({ legacyId: owner.legacyId })),
+      ).rejects.toThrow();
+      expect(
+        (await subject.store.findByLegacyIds([owner.legacyId])).get(owner.legacyId)?.domain,
+      ).toBe(owner.domain);
     });
 
     it('refuses a malformed summary and writes nothing', async () => {
       const bad = summaryFixture({ legacyId: 'not-a-legacy-id' });
       await expect(subject.store.upsert(bad)).rejects.toThrow(/legacyId/);
       const badDate = summaryFixture({ lastCrawledAt: 'yesterday' });
-      await expect(subject.store.upsertMany([summaryFixture(), badDate])).rejects.toThrow(/lastCrawledAt/);
+      await expect(subject.store.upsertMany([summaryFixture(), badDate])).rejects.toThrow(
+        /lastCrawledAt/,
+      );
       expect((await subject.store.findByDomains([bad.domain, badDate.domain])).size).toBe(0);
     });
 

@@ -2,9 +2,21 @@
 // other tools (and the legacy crawler) share this collection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MONGO_COLLECTION } from '../../src/legacy/mongo-adapter.ts';
-import { mongoUnderTestKind, openMongoUnderTest, summaryFixture, type MongoUnderTest } from './adapters-under-test.ts';
+import {
+  mongoUnderTestKind,
+  openMongoUnderTest,
+  summaryFixture,
+  type MongoUnderTest,
+} from './adapters-under-test.ts';
 
-const noSocials = { instagram: null, facebook: null, tiktok: null, twitter: null, youtube: null, pinterest: null };
+const noSocials = {
+  instagram: null,
+  facebook: null,
+  tiktok: null,
+  twitter: null,
+  youtube: null,
+  pinterest: null,
+};
 
 describe(`mongo adapter documents (${mongoUnderTestKind})`, () => {
   let mongo: MongoUnderTest;

@@ -35,7 +35,9 @@ beforeAll(async () => {
   let wedge: () => void;
   checkWrittenOnClosedSocket = new Promise((resolve) => (wedge = resolve));
   let armed = false;
-  vi.spyOn(net, 'createConnection').mockImplementation(((...args: Parameters<typeof net.createConnection>) => {
+  vi.spyOn(net, 'createConnection').mockImplementation(((
+    ...args: Parameters<typeof net.createConnection>
+  ) => {
     const socket = createConnection(...args);
     const write = socket.write.bind(socket) as (chunk: unknown, ...rest: unknown[]) => boolean;
     socket.write = ((chunk: unknown, ...rest: unknown[]) => {
@@ -48,8 +50,17 @@ beforeAll(async () => {
     }) as typeof socket.write;
     return socket;
   }) as typeof net.createConnection);
-  store = await connectMongoLegacyStore({ url: `mongodb://127.0.0.1:${gate.port}`, dbName: 'stuck_monitor' });
-  await store.upsert({ domain: 'acme.example', legacyId: LEGACY_ID, title: 'Acme', socials: {}, emails: [] });
+  store = await connectMongoLegacyStore({
+    url: `mongodb://127.0.0.1:${gate.port}`,
+    dbName: 'stuck_monitor',
+  });
+  await store.upsert({
+    domain: 'acme.example',
+    legacyId: LEGACY_ID,
+    title: 'Acme',
+    socials: {},
+    emails: [],
+  });
   armed = true;
 });
 

@@ -29,14 +29,21 @@ describe('openLegacyStore', () => {
   });
 
   it('uses the JSONB table in PostgreSQL when no MONGODB_URL is configured', async () => {
-    const store = await openLegacyStore({ config: { MONGODB_URL: undefined, MONGODB_DB: 'unused' }, pool, logger });
+    const store = await openLegacyStore({
+      config: { MONGODB_URL: undefined, MONGODB_DB: 'unused' },
+      pool,
+      logger,
+    });
     expect(store.source).toBe('postgres:legacy_store_summaries');
     expect(await store.health()).toMatchObject({ ok: true, backend: 'postgres-jsonb' });
     await store.close();
   });
 
   it(`uses MongoDB when MONGODB_URL is set, and opens again over existing indexes (${mongoUnderTestKind})`, async () => {
-    const config = { MONGODB_URL: mongoUrl, MONGODB_DB: `legacy_open_${randomBytes(5).toString('hex')}` };
+    const config = {
+      MONGODB_URL: mongoUrl,
+      MONGODB_DB: `legacy_open_${randomBytes(5).toString('hex')}`,
+    };
     const first = await openLegacyStore({ config, pool, logger });
     const second = await openLegacyStore({ config, pool, logger });
     try {

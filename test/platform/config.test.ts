@@ -23,32 +23,54 @@ describe('configuration', () => {
   });
 
   it('names DATABASE_URL when it is not a PostgreSQL URL', () => {
-    expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/db' })).toThrow(/DATABASE_URL: must be a URL starting with postgres/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/db' })).toThrow(
+      /DATABASE_URL: must be a URL starting with postgres/,
+    );
   });
 
   it('reads DATABASE_READ_URL as a list of replicas of DATABASE_URL', () => {
     const primary = 'postgresql://db-primary:5432/si';
     expect(loadConfig({ DATABASE_URL: primary }).DATABASE_READ_URL).toEqual([]);
-    expect(loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgresql://r1:5432/si, postgres://r2/si' }).DATABASE_READ_URL).toEqual([
-      'postgresql://r1:5432/si',
-      'postgres://r2/si',
-    ]);
-    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'r1:5432' })).toThrow(/DATABASE_READ_URL: must be one or more postgres/);
-    expect(() => loadConfig({ DATABASE_READ_URL: 'postgresql://r1/si' })).toThrow(/DATABASE_READ_URL: needs DATABASE_URL/);
-    expect(() => loadConfig({ DATABASE_READ_MAX_LAG_MS: '10' })).toThrow(/DATABASE_READ_MAX_LAG_MS/);
+    expect(
+      loadConfig({
+        DATABASE_URL: primary,
+        DATABASE_READ_URL: 'postgresql://r1:5432/si, postgres://r2/si',
+      }).DATABASE_READ_URL,
+    ).toEqual(['postgresql://r1:5432/si', 'postgres://r2/si']);
+    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'r1:5432' })).toThrow(
+      /DATABASE_READ_URL: must be one or more postgres/,
+    );
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgresql://r1/si' })).toThrow(
+      /DATABASE_READ_URL: needs DATABASE_URL/,
+    );
+    expect(() => loadConfig({ DATABASE_READ_MAX_LAG_MS: '10' })).toThrow(
+      /DATABASE_READ_MAX_LAG_MS/,
+    );
   });
 
   it('refuses EGRESS_OVERRIDES in production, named hosts and wildcards alike', () => {
-    for (const overrides of ['shop-a.test=http://127.0.0.1:9101', '*.farm.test=http://127.0.0.1:9101']) {
-      expect(() => loadConfig({ NODE_ENV: 'production', EGRESS_OVERRIDES: overrides })).toThrow(/EGRESS_OVERRIDES: is for tests and development only/);
-      expect(loadConfig({ NODE_ENV: 'test', EGRESS_OVERRIDES: overrides }).EGRESS_OVERRIDES.size).toBe(1);
+    for (const overrides of [
+      'shop-a.test=http://127.0.0.1:9101',
+      '*.farm.test=http://127.0.0.1:9101',
+    ]) {
+      expect(() => loadConfig({ NODE_ENV: 'production', EGRESS_OVERRIDES: overrides })).toThrow(
+        /EGRESS_OVERRIDES: is for tests and development only/,
+      );
+      expect(
+        loadConfig({ NODE_ENV: 'test', EGRESS_OVERRIDES: overrides }).EGRESS_OVERRIDES.size,
+      ).toBe(1);
     }
     expect(loadConfig({ NODE_ENV: 'production' }).EGRESS_OVERRIDES.size).toBe(0);
   });
 
   it('npm start with a bad value prints the variable and exits 1 before touching any backend', () => {
     const run = spawnSync(TSX, ['app/main.ts'], {
-      env: { ...process.env, PORT: 'not-a-port', DATABASE_URL: '', DATA_DIR: '/nonexistent/never-created' },
+      env: {
+        ...process.env,
+        PORT: 'not-a-port',
+        DATABASE_URL: '',
+        DATA_DIR: '/nonexistent/never-created',
+      },
       encoding: 'utf8',
       timeout: 30_000,
     });

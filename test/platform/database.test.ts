@@ -41,7 +41,9 @@ describe('structured store connections', () => {
   it('sets statement_timeout on both pools', async () => {
     const raw = await db.pool.query<{ statement_timeout: string }>('SHOW statement_timeout');
     expect(raw.rows[0]?.statement_timeout).toBe(`${TIMEOUT_MS}ms`);
-    const viaPrisma = await db.prisma.$queryRaw<{ statement_timeout: string }[]>`SHOW statement_timeout`;
+    const viaPrisma = await db.prisma.$queryRaw<
+      { statement_timeout: string }[]
+    >`SHOW statement_timeout`;
     expect(viaPrisma[0]?.statement_timeout).toBe(`${TIMEOUT_MS}ms`);
   });
 
@@ -96,7 +98,7 @@ describe('an unreachable structured store', () => {
     expect(mapped?.message).not.toMatch(/127\.0\.0\.1|nowhere|s3cret|ECONNREFUSED/);
   });
 
-  it('maps Prisma\'s connection failures the same way', async () => {
+  it("maps Prisma's connection failures the same way", async () => {
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: unreachable }) });
     const error = await caught(prisma.store.findMany({ take: 1 }));
     await prisma.$disconnect();

@@ -26,26 +26,48 @@ const running: Service[] = [];
 const dirs: string[] = [];
 
 function envFor(dataDir: string, port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SEED_STORES: '0', LOG_LEVEL: 'info' };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'MONGODB_URL', 'EMBEDDED_PG_PORT']) delete env[name];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SEED_STORES: '0',
+    LOG_LEVEL: 'info',
+  };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'MONGODB_URL', 'EMBEDDED_PG_PORT'])
+    delete env[name];
   return env;
 }
 
 /** The service as its own process group (as a terminal starts it), the node process itself (no wrapper). */
 async function start(dataDir: string, port?: number): Promise<Service> {
   const servicePort = port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], { env: envFor(dataDir, servicePort), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], {
+    env: envFor(dataDir, servicePort),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   const service = { child, port: servicePort, dataDir, output: () => output, exited };
   running.push(service);
-  await until(async () => (await status(service, '/v1/health')) === 200, 90_000, () => `not healthy:\n${output}`);
+  await until(
+    async () => (await status(service, '/v1/health')) === 200,
+    90_000,
+    () => `not healthy:\n${output}`,
+  );
   return service;
 }
 
-async function status(service: Service, url: string, headers: Record<string, string> = {}): Promise<number | undefined> {
+async function status(
+  service: Service,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<number | undefined> {
   try {
     return (await fetch(`http://127.0.0.1:${service.port}${url}`, { headers })).status;
   } catch {
@@ -53,7 +75,11 @@ async function status(service: Service, url: string, headers: Record<string, str
   }
 }
 
-async function until(condition: () => Promise<boolean>, timeoutMs: number, what: () => string): Promise<void> {
+async function until(
+  condition: () => Promise<boolean>,
+  timeoutMs: number,
+  what: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(what());
@@ -61,7 +87,8 @@ async function until(condition: () => Promise<boolean>, timeoutMs: number, what:
   }
 }
 
-const postmasterPid = async (dataDir: string) => Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+const postmasterPid = async (dataDir: string) =>
+  Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
 /** running, not merely an unreaped zombie */
 const alive = (pid: number) => {
   try {
@@ -78,7 +105,8 @@ const alive = (pid: number) => {
   })();
   return !/\) [ZX] /.test(stat);
 };
-const errorLines = (output: string) => output.split('\n').filter((line) => /"level":(50|60)/.test(line));
+const errorLines = (output: string) =>
+  output.split('\n').filter((line) => /"level":(50|60)/.test(line));
 
 async function dataDir(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'sig-supervision-'));
@@ -116,7 +144,10 @@ describe('the embedded PostgreSQL, supervised', { timeout: 240_000 }, () => {
     expect(alive(orphan)).toBe(false);
 
     // a second service on a DATA_DIR in use is refused, and leaves the running one alone
-    const intruder = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], { env: envFor(dir, await freePort()), stdio: ['ignore', 'pipe', 'pipe'] });
+    const intruder = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], {
+      env: envFor(dir, await freePort()),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let said = '';
     intruder.stdout?.on('data', (chunk) => (said += chunk));
     expect(await new Promise((resolve) => intruder.once('exit', resolve))).toBe(1);
@@ -137,34 +168,74 @@ describe('the embedded PostgreSQL, supervised', { timeout: 240_000 }, () => {
         const health = await fetch(`http://127.0.0.1:${service.port}/v1/health`);
         const report = health.status === 503 ? await health.json() : undefined;
         // health says why: the supervisor's own account of the outage, not only "not reachable"
-        if (/stopped unexpectedly; restarting it/.test(report?.backends.structured.reason)) healthDown ??= report;
+        if (/stopped unexpectedly; restarting it/.test(report?.backends.structured.reason))
+          healthDown ??= report;
         return refused !== undefined && healthDown !== undefined;
       },
       20_000,
-      () => 'never saw both a refused data route and an unhealthy /v1/health while PostgreSQL was down',
+      () =>
+        'never saw both a refused data route and an unhealthy /v1/health while PostgreSQL was down',
     );
     expect(refused!.headers.get('retry-after')).toBe('5');
-    expect(await refused!.json()).toMatchObject({ error: { code: 'internal', details: { reason: 'database_unavailable' } } });
-    expect(healthDown.backends.structured).toMatchObject({ ok: false, backend: 'embedded-postgres' });
-    await until(async () => (await status(service, '/v1/stores?limit=1')) === 200, 60_000, () => `never recovered:\n${service.output()}`);
+    expect(await refused!.json()).toMatchObject({
+      error: { code: 'internal', details: { reason: 'database_unavailable' } },
+    });
+    expect(healthDown.backends.structured).toMatchObject({
+      ok: false,
+      backend: 'embedded-postgres',
+    });
+    await until(
+      async () => (await status(service, '/v1/stores?limit=1')) === 200,
+      60_000,
+      () => `never recovered:\n${service.output()}`,
+    );
     // the restart is logged once the supervisor's pg_ctl returns, which can be just after the first query succeeds
-    await until(async () => service.output().includes('embedded PostgreSQL restarted'), 10_000, () => `no restart logged:\n${service.output()}`);
+    await until(
+      async () => service.output().includes('embedded PostgreSQL restarted'),
+      10_000,
+      () => `no restart logged:\n${service.output()}`,
+    );
   });
 
   it('runs two DATA_DIRs side by side with no port settings; the keys CLI mints into the cluster of its DATA_DIR', async () => {
     const [one, two] = [await start(await dataDir()), await start(await dataDir())];
-    const ports = await Promise.all([one, two].map(async (s) => (await readFile(path.join(s.dataDir, 'postgres.port'), 'utf8')).trim()));
+    const ports = await Promise.all(
+      [one, two].map(async (s) =>
+        (await readFile(path.join(s.dataDir, 'postgres.port'), 'utf8')).trim(),
+      ),
+    );
     expect(ports[0]).not.toBe(ports[1]);
     const mint = async (service: Service) => {
       const env = envFor(service.dataDir, service.port);
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/access/keys-cli.ts', 'create', '--account', 'side-by-side', '--plan', 'starter'], { env });
+      const { stdout } = await run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/access/keys-cli.ts',
+          'create',
+          '--account',
+          'side-by-side',
+          '--plan',
+          'starter',
+        ],
+        { env },
+      );
       return stdout.match(/sk_live_\w+/)![0];
     };
     const [keyOne, keyTwo] = [await mint(one), await mint(two)];
-    expect(await status(one, '/v1/stores?limit=1', { authorization: `Bearer ${keyOne}` })).toBe(200);
-    expect(await status(two, '/v1/stores?limit=1', { authorization: `Bearer ${keyTwo}` })).toBe(200);
-    expect(await status(one, '/v1/stores?limit=1', { authorization: `Bearer ${keyTwo}` })).toBe(401);
-    expect(await status(two, '/v1/stores?limit=1', { authorization: `Bearer ${keyOne}` })).toBe(401);
+    expect(await status(one, '/v1/stores?limit=1', { authorization: `Bearer ${keyOne}` })).toBe(
+      200,
+    );
+    expect(await status(two, '/v1/stores?limit=1', { authorization: `Bearer ${keyTwo}` })).toBe(
+      200,
+    );
+    expect(await status(one, '/v1/stores?limit=1', { authorization: `Bearer ${keyTwo}` })).toBe(
+      401,
+    );
+    expect(await status(two, '/v1/stores?limit=1', { authorization: `Bearer ${keyOne}` })).toBe(
+      401,
+    );
   });
 
   it('stops on a terminal Ctrl-C (SIGINT to the process group) without an error line, its PostgreSQL last', async () => {

@@ -11,7 +11,14 @@ import { renderLlmsTxt } from '../../rest/discovery/llms-txt.ts';
 import { ERROR_CODES, HTTP_STATUS, REASONS, reasonError } from '../../src/platform/errors.ts';
 
 /** Spec part 7, word for word. */
-const CONTRACT_CODES = ['not_found', 'bad_request', 'unauthorized', 'rate_limited', 'query_timeout', 'internal'];
+const CONTRACT_CODES = [
+  'not_found',
+  'bad_request',
+  'unauthorized',
+  'rate_limited',
+  'query_timeout',
+  'internal',
+];
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -38,8 +45,8 @@ function constructedErrors(): Array<{ at: string; kind: 'code' | 'reason'; value
   return found;
 }
 
-describe('error codes are the contract\'s six, everywhere', () => {
-  it('the code list is exactly the contract\'s', () => {
+describe("error codes are the contract's six, everywhere", () => {
+  it("the code list is exactly the contract's", () => {
     expect([...ERROR_CODES].sort()).toEqual([...CONTRACT_CODES].sort());
     expect(Object.keys(HTTP_STATUS).sort()).toEqual([...CONTRACT_CODES].sort());
   });
@@ -52,14 +59,23 @@ describe('error codes are the contract\'s six, everywhere', () => {
       if (error.kind === 'code') expect(CONTRACT_CODES, error.at).toContain(error.value);
       else expect(Object.keys(REASONS), error.at).toContain(error.value);
     }
-    for (const [reason, { code }] of Object.entries(REASONS)) expect(CONTRACT_CODES, reason).toContain(code);
+    for (const [reason, { code }] of Object.entries(REASONS))
+      expect(CONTRACT_CODES, reason).toContain(code);
   });
 
   it('a named reason sets its status and keeps a contract code, over REST and in GraphQL extensions', () => {
     const tracked = reasonError('already_tracked', 'already watched', { domain: 'example.com' });
-    expect([tracked.code, tracked.status, tracked.extensions.code]).toEqual(['bad_request', 409, 'bad_request']);
+    expect([tracked.code, tracked.status, tracked.extensions.code]).toEqual([
+      'bad_request',
+      409,
+      'bad_request',
+    ]);
     const partner = reasonError('scope', 'read only');
-    expect([partner.code, partner.status, partner.details]).toEqual(['unauthorized', 403, { reason: 'scope' }]);
+    expect([partner.code, partner.status, partner.details]).toEqual([
+      'unauthorized',
+      403,
+      { reason: 'scope' },
+    ]);
   });
 
   it('the OpenAPI description documents no other code', () => {

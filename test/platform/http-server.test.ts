@@ -33,11 +33,15 @@ describe('HTTP shell', () => {
     const res = await app.inject({ method: 'GET', url: '/v1/nope?limit=5' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({
-      error: { code: 'not_found', message: expect.stringContaining('GET /v1/nope'), details: { method: 'GET', path: '/v1/nope' } },
+      error: {
+        code: 'not_found',
+        message: expect.stringContaining('GET /v1/nope'),
+        details: { method: 'GET', path: '/v1/nope' },
+      },
     });
   });
 
-  it('answers a URL too long for the HTTP parser with the contract envelope, not the framework\'s body', async () => {
+  it("answers a URL too long for the HTTP parser with the contract envelope, not the framework's body", async () => {
     // inject() bypasses Node's parser; only a real socket meets its header limit
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
@@ -47,7 +51,10 @@ describe('HTTP shell', () => {
       error: {
         code: 'bad_request',
         message: 'The URL and headers are too long.',
-        details: { parameter: 'url', rule: expect.stringMatching(/^the request line and headers together at most \d+ bytes$/) },
+        details: {
+          parameter: 'url',
+          rule: expect.stringMatching(/^the request line and headers together at most \d+ bytes$/),
+        },
       },
     });
   });
@@ -61,13 +68,22 @@ describe('HTTP shell', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
-      error: { code: 'bad_request', message: 'The request body is not valid JSON.', details: { parameter: 'body', rule: 'must be valid JSON' } },
+      error: {
+        code: 'bad_request',
+        message: 'The request body is not valid JSON.',
+        details: { parameter: 'body', rule: 'must be valid JSON' },
+      },
     });
   });
 
   it('answers a body that is not JSON with bad_request and 400', async () => {
     for (const contentType of ['application/xml', 'text/plain']) {
-      const res = await app.inject({ method: 'POST', url: '/probe/echo', headers: { 'content-type': contentType }, payload: 'domain=x' });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/probe/echo',
+        headers: { 'content-type': contentType },
+        payload: 'domain=x',
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.code).toBe('bad_request');
     }
@@ -81,11 +97,17 @@ describe('HTTP shell', () => {
       payload: JSON.stringify({ pad: 'x'.repeat(BODY_LIMIT_BYTES) }),
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ error: { code: 'bad_request', details: { parameter: 'body' } } });
+    expect(res.json()).toMatchObject({
+      error: { code: 'bad_request', details: { parameter: 'body' } },
+    });
   });
 
   it('still accepts a JSON body within the limit', async () => {
-    const res = await app.inject({ method: 'POST', url: '/probe/echo', payload: { domain: 'example.com' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/probe/echo',
+      payload: { domain: 'example.com' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ received: { domain: 'example.com' } });
   });
@@ -93,14 +115,22 @@ describe('HTTP shell', () => {
   it('answers an unexpected failure with internal and 500, without stack or internals', async () => {
     const res = await app.inject({ method: 'GET', url: '/probe/crash' });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ error: { code: 'internal', message: 'Internal server error.', details: null } });
+    expect(res.json()).toEqual({
+      error: { code: 'internal', message: 'Internal server error.', details: null },
+    });
     expect(res.body).not.toMatch(/secret|app\.ts|at /);
   });
 
-  it('answers an error of a named reason with a contract code and the reason\'s status', async () => {
+  it("answers an error of a named reason with a contract code and the reason's status", async () => {
     const res = await app.inject({ method: 'GET', url: '/probe/already-tracked' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: { code: 'bad_request', message: 'already tracked', details: { reason: 'already_tracked', domain: 'example.com' } } });
+    expect(res.json()).toEqual({
+      error: {
+        code: 'bad_request',
+        message: 'already tracked',
+        details: { reason: 'already_tracked', domain: 'example.com' },
+      },
+    });
   });
 
   it('answers a query cancelled by the statement timeout with query_timeout', async () => {
@@ -109,18 +139,30 @@ describe('HTTP shell', () => {
     expect(res.json()).toMatchObject({ error: { code: 'query_timeout' } });
   });
 
-  it('answers a malformed URL with the envelope, not Fastify\'s own body', async () => {
+  it("answers a malformed URL with the envelope, not Fastify's own body", async () => {
     const res = await app.inject({ method: 'GET', url: '/probe/%zz' });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
-      error: { code: 'bad_request', message: 'The URL is not valid.', details: { parameter: 'url', rule: 'must be correctly percent-encoded' } },
+      error: {
+        code: 'bad_request',
+        message: 'The URL is not valid.',
+        details: { parameter: 'url', rule: 'must be correctly percent-encoded' },
+      },
     });
   });
 
   it('gives every response a request id, keeping a caller-supplied one', async () => {
-    const own = await app.inject({ method: 'GET', url: '/v1/health', headers: { 'x-request-id': 'trace-123' } });
+    const own = await app.inject({
+      method: 'GET',
+      url: '/v1/health',
+      headers: { 'x-request-id': 'trace-123' },
+    });
     expect(own.headers['x-request-id']).toBe('trace-123');
-    const generated = await app.inject({ method: 'GET', url: '/v1/health', headers: { 'x-request-id': 'bad id\n' } });
+    const generated = await app.inject({
+      method: 'GET',
+      url: '/v1/health',
+      headers: { 'x-request-id': 'bad id\n' },
+    });
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -137,7 +179,11 @@ describe('HTTP shell', () => {
   });
 
   it('mounts the GraphQL and REST surfaces', async () => {
-    const graphql = await app.inject({ method: 'POST', url: '/graphql', payload: { query: '{ __typename }' } });
+    const graphql = await app.inject({
+      method: 'POST',
+      url: '/graphql',
+      payload: { query: '{ __typename }' },
+    });
     expect(graphql.statusCode).toBe(200);
     expect(graphql.json()).toEqual({ data: { __typename: 'Query' } });
     const openapi = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
@@ -169,13 +215,20 @@ describe('health when a backend is down', () => {
       ...services,
       pubsub: Object.assign(Object.create(services.pubsub), {
         backend: 'redis',
-        health: async () => ({ ok: false, backend: 'redis', error: 'connect ECONNREFUSED 10.0.0.7:6379' }),
+        health: async () => ({
+          ok: false,
+          backend: 'redis',
+          error: 'connect ECONNREFUSED 10.0.0.7:6379',
+        }),
       }),
     });
     try {
       const res = await app.inject({ method: 'GET', url: '/v1/health' });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ status: 'degraded', backends: { redis: { ok: false, backend: 'redis' } } });
+      expect(res.json()).toMatchObject({
+        status: 'degraded',
+        backends: { redis: { ok: false, backend: 'redis' } },
+      });
       expect(res.body).not.toContain('10.0.0.7');
     } finally {
       await app.close();
@@ -190,7 +243,10 @@ describe('health when a backend is down', () => {
       await services.db.pool.end();
       const res = await app.inject({ method: 'GET', url: '/v1/health' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ status: 'degraded', backends: { structured: { ok: false } } });
+      expect(res.json()).toMatchObject({
+        status: 'degraded',
+        backends: { structured: { ok: false } },
+      });
     } finally {
       await app.close();
       await services.close().catch(() => undefined);

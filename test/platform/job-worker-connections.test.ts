@@ -38,19 +38,36 @@ it('runs a burst of 128 jobs at concurrency 64 on a handful of connections', asy
     databaseUrl: db.url,
     logger: createLogger('silent'),
     concurrency: 1,
-    features: [{ name: 'burst', concurrency: 64, tasks: { burst: async () => void (await sleep(200), done++) } }],
+    features: [
+      {
+        name: 'burst',
+        concurrency: 64,
+        tasks: { burst: async () => void (await sleep(200), done++) },
+      },
+    ],
     pollIntervalMs: 200,
     sweepIntervalMs: 60_000,
   });
   let most = 0;
   for (let waited = 0; done < 128 && waited < 60_000; waited += 100) {
-    const { rows: [row] } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [db.name]);
+    const {
+      rows: [row],
+    } = await pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+      [db.name],
+    );
     most = Math.max(most, row!.n);
     await sleep(100);
   }
   expect(done).toBe(128);
   // a job leaves the queue in a statement after its task returned, queued for one of the few
   // connections: the last ones leave a moment after the last task ran, and none may stay
-  await pollUntil(async () => (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM graphile_worker.jobs`)).rows[0]!.n, (left) => left === 0, 10_000);
+  await pollUntil(
+    async () =>
+      (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM graphile_worker.jobs`))
+        .rows[0]!.n,
+    (left) => left === 0,
+    10_000,
+  );
   expect(most).toBeLessThanOrEqual(LIMIT);
 });

@@ -46,7 +46,9 @@ function countingPool(inner: pg.Pool) {
 }
 
 const advisoryLocksHeld = async () => {
-  const { rows: [row] } = await pool.query<{ n: number }>(
+  const {
+    rows: [row],
+  } = await pool.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
   );
   return row!.n;

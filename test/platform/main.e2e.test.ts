@@ -14,7 +14,6 @@ import { freePort } from '../support/free-port.ts';
 const TSX = 'node_modules/.bin/tsx';
 const SEED_STORES = 50;
 
-
 interface Running {
   child: ChildProcess;
   output: () => string;
@@ -26,17 +25,24 @@ function startService(env: NodeJS.ProcessEnv): Running {
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   return { child, output: () => output, exited };
 }
 
 async function waitForHealthy(port: number, running: Running, deadlineMs = 90_000) {
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
-    if (running.child.exitCode !== null) throw new Error(`service exited early:\n${running.output()}`);
+    if (running.child.exitCode !== null)
+      throw new Error(`service exited early:\n${running.output()}`);
     try {
       const res = await fetch(`http://127.0.0.1:${port}/v1/health`);
-      if (res.status === 200) return (await res.json()) as { status: string; backends: Record<string, { backend: string }> };
+      if (res.status === 200)
+        return (await res.json()) as {
+          status: string;
+          backends: Record<string, { backend: string }>;
+        };
     } catch {
       // not listening yet
     }
@@ -63,7 +69,11 @@ function problemsDuringShutdown(output: string): string[] {
   });
 }
 
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -114,7 +124,9 @@ describe('npm start with no backend configured (embedded default)', () => {
   /** Stores in the embedded catalog, asked while the service (and so its PostgreSQL) runs. */
   async function catalogStores(): Promise<number> {
     const password = (await readFile(path.join(dataDir, 'postgres.password'), 'utf8')).trim();
-    const client = new pg.Client({ connectionString: `postgresql://postgres:${password}@127.0.0.1:${pgPort}/store_intelligence` });
+    const client = new pg.Client({
+      connectionString: `postgresql://postgres:${password}@127.0.0.1:${pgPort}/store_intelligence`,
+    });
     await client.connect();
     try {
       const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM stores');
@@ -148,7 +160,9 @@ describe('npm start with no backend configured (embedded default)', () => {
     expect(first.output).toContain('applying migration');
     expect(first.output).toContain('catalog seeded');
     // the seed shows progress while it runs
-    expect(first.output).toContain(`seeding: ${SEED_STORES} of ${SEED_STORES} stores loaded (100 %`);
+    expect(first.output).toContain(
+      `seeding: ${SEED_STORES} of ${SEED_STORES} stores loaded (100 %`,
+    );
     expect(first.stores).toBe(SEED_STORES);
     expect(first.code).toBe(0);
     expect(first.output).toContain('shutdown complete');

@@ -19,7 +19,11 @@ async function migrateInProcesses(url: string, count: number): Promise<MigrateRe
     `process.stdout.write(JSON.stringify(await migrate(${JSON.stringify(url)})) + '\\n');\n` +
     `process.exit(0);\n`;
   const children = Array.from({ length: count }, () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk) => (out += chunk));
@@ -29,7 +33,11 @@ async function migrateInProcesses(url: string, count: number): Promise<MigrateRe
       child.once('exit', (code) => reject(new Error(`exited ${code} before it was ready: ${err}`)));
     });
     const result = new Promise<MigrateResult>((resolve, reject) =>
-      child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.slice('ready\n'.length))) : reject(new Error(`migrator exited ${code}: ${err}`)))),
+      child.once('exit', (code) =>
+        code === 0
+          ? resolve(JSON.parse(out.slice('ready\n'.length)))
+          : reject(new Error(`migrator exited ${code}: ${err}`)),
+      ),
     );
     return { child, ready, result };
   });
@@ -45,11 +53,13 @@ describe('migrator', () => {
   });
   afterAll(() => db.drop());
 
-  it('records every migration in Prisma\'s _prisma_migrations table with its checksum', async () => {
+  it("records every migration in Prisma's _prisma_migrations table with its checksum", async () => {
     const files = await readMigrations();
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
-    const { rows } = await client.query('SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name');
+    const { rows } = await client.query(
+      'SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name',
+    );
     await client.end();
     expect(rows).toEqual(files.map((f) => ({ migration_name: f.name, checksum: f.checksum })));
   });
@@ -73,7 +83,9 @@ describe('migrator', () => {
       expect(results.filter((r) => r.applied.length > 0)).toHaveLength(1);
       const recorded = new pg.Client({ connectionString: freshUrl });
       await recorded.connect();
-      const { rows } = await recorded.query<{ migration_name: string }>('SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name');
+      const { rows } = await recorded.query<{ migration_name: string }>(
+        'SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name',
+      );
       await recorded.end();
       expect(rows.map((r) => r.migration_name)).toEqual(names);
     } finally {

@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
-interface SchemaColumn { table: string; column: string; type: string; nullable: boolean; list: boolean }
+interface SchemaColumn {
+  table: string;
+  column: string;
+  type: string;
+  nullable: boolean;
+  list: boolean;
+}
 
 const SQL_TYPES: Record<string, string[]> = {
   Int: ['integer', 'smallint'],
@@ -52,7 +58,13 @@ function parseSchema(text: string): SchemaColumn[] {
 
 describe('prisma/schema.prisma and the SQL migrations', () => {
   let db: TestDatabase;
-  let dbColumns: Array<{ table_name: string; column_name: string; data_type: string; udt_name: string; is_nullable: string }>;
+  let dbColumns: Array<{
+    table_name: string;
+    column_name: string;
+    data_type: string;
+    udt_name: string;
+    is_nullable: string;
+  }>;
   let schemaColumns: SchemaColumn[];
 
   beforeAll(async () => {
@@ -65,7 +77,9 @@ describe('prisma/schema.prisma and the SQL migrations', () => {
           AND table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition)`,
     ));
     await client.end();
-    schemaColumns = parseSchema(await readFile(new URL('../../prisma/schema.prisma', import.meta.url), 'utf8'));
+    schemaColumns = parseSchema(
+      await readFile(new URL('../../prisma/schema.prisma', import.meta.url), 'utf8'),
+    );
   });
   afterAll(() => db.drop());
 
@@ -82,9 +96,14 @@ describe('prisma/schema.prisma and the SQL migrations', () => {
         : c.type === 'enum'
           ? col.data_type === 'USER-DEFINED'
           : (SQL_TYPES[c.type] ?? []).includes(col.data_type);
-      if (!typeOk) problems.push(`${c.table}.${c.column}: schema ${c.type}${c.list ? '[]' : ''}, database ${col.data_type}`);
+      if (!typeOk)
+        problems.push(
+          `${c.table}.${c.column}: schema ${c.type}${c.list ? '[]' : ''}, database ${col.data_type}`,
+        );
       if (!c.list && (col.is_nullable === 'YES') !== c.nullable) {
-        problems.push(`${c.table}.${c.column}: nullable in ${c.nullable ? 'schema' : 'database'} only`);
+        problems.push(
+          `${c.table}.${c.column}: nullable in ${c.nullable ? 'schema' : 'database'} only`,
+        );
       }
     }
     expect(problems).toEqual([]);
@@ -92,7 +111,9 @@ describe('prisma/schema.prisma and the SQL migrations', () => {
 
   it('has no column the schema does not know', () => {
     const known = new Set(schemaColumns.map((c) => `${c.table}.${c.column}`));
-    const unknown = dbColumns.map((d) => `${d.table_name}.${d.column_name}`).filter((k) => !known.has(k));
+    const unknown = dbColumns
+      .map((d) => `${d.table_name}.${d.column_name}`)
+      .filter((k) => !known.has(k));
     expect(unknown).toEqual([]);
   });
 });

@@ -26,7 +26,10 @@ async function nextMessage<T>(pubsub: PubSub, trigger: string, ms = 3_000): Prom
 }
 
 /** Subscribes and waits until the subscription is live, so a publish right after cannot be missed. */
-async function subscribed<T>(pubsub: PubSub, trigger: string): Promise<{ received: Promise<T>; stop(): void }> {
+async function subscribed<T>(
+  pubsub: PubSub,
+  trigger: string,
+): Promise<{ received: Promise<T>; stop(): void }> {
   let resolve!: (value: T) => void;
   const received = new Promise<T>((r) => (resolve = r));
   const id = await pubsub.subscribe(trigger, (payload: T) => resolve(payload), {});
@@ -70,35 +73,44 @@ describe('in-process pub/sub (no REDIS_URL)', () => {
 describe('Redis pub/sub', () => {
   const prefix = () => `test:${process.pid}:${randomBytes(4).toString('hex')}:`;
 
-  it.skipIf(skipWithout(REDIS_URL))('delivers an event published by one replica to another (needs REDIS_URL)', async () => {
-    const keyPrefix = prefix();
-    const replicaA = open({ redisUrl: REDIS_URL, logger, keyPrefix });
-    const replicaB = open({ redisUrl: REDIS_URL, logger, keyPrefix });
-    const onB = await subscribed<{ status: string }>(replicaB, 'scrape.status');
-    await replicaA.publish('scrape.status', { status: 'done' });
-    expect(await within(onB.received, 3_000)).toEqual({ status: 'done' });
-    onB.stop();
-  });
+  it.skipIf(skipWithout(REDIS_URL))(
+    'delivers an event published by one replica to another (needs REDIS_URL)',
+    async () => {
+      const keyPrefix = prefix();
+      const replicaA = open({ redisUrl: REDIS_URL, logger, keyPrefix });
+      const replicaB = open({ redisUrl: REDIS_URL, logger, keyPrefix });
+      const onB = await subscribed<{ status: string }>(replicaB, 'scrape.status');
+      await replicaA.publish('scrape.status', { status: 'done' });
+      expect(await within(onB.received, 3_000)).toEqual({ status: 'done' });
+      onB.stop();
+    },
+  );
 
-  it.skipIf(skipWithout(REDIS_URL))('keeps deployments with different prefixes apart (needs REDIS_URL)', async () => {
-    const mine = open({ redisUrl: REDIS_URL, logger, keyPrefix: prefix() });
-    const other = open({ redisUrl: REDIS_URL, logger, keyPrefix: prefix() });
-    const onMine = await subscribed(mine, 'scrape.status');
-    await other.publish('scrape.status', { status: 'done', from: 'other' });
-    // Redis delivers to a subscriber in the order it handled the publishes: had the other deployment's
-    // message reached this channel, it would arrive before this one
-    await mine.publish('scrape.status', { status: 'done', from: 'mine' });
-    expect(await within(onMine.received, 3_000)).toEqual({ status: 'done', from: 'mine' });
-    onMine.stop();
-  });
+  it.skipIf(skipWithout(REDIS_URL))(
+    'keeps deployments with different prefixes apart (needs REDIS_URL)',
+    async () => {
+      const mine = open({ redisUrl: REDIS_URL, logger, keyPrefix: prefix() });
+      const other = open({ redisUrl: REDIS_URL, logger, keyPrefix: prefix() });
+      const onMine = await subscribed(mine, 'scrape.status');
+      await other.publish('scrape.status', { status: 'done', from: 'other' });
+      // Redis delivers to a subscriber in the order it handled the publishes: had the other deployment's
+      // message reached this channel, it would arrive before this one
+      await mine.publish('scrape.status', { status: 'done', from: 'mine' });
+      expect(await within(onMine.received, 3_000)).toEqual({ status: 'done', from: 'mine' });
+      onMine.stop();
+    },
+  );
 
-  it.skipIf(skipWithout(REDIS_URL))('reports Redis as healthy with a latency (needs REDIS_URL)', async () => {
-    const pubsub = open({ redisUrl: REDIS_URL, logger, keyPrefix: prefix() });
-    await subscribed(pubsub, 'warm-up');
-    const health = await pubsub.health();
-    expect(health).toMatchObject({ ok: true, backend: 'redis' });
-    expect(health.latencyMs).toBeTypeOf('number');
-  });
+  it.skipIf(skipWithout(REDIS_URL))(
+    'reports Redis as healthy with a latency (needs REDIS_URL)',
+    async () => {
+      const pubsub = open({ redisUrl: REDIS_URL, logger, keyPrefix: prefix() });
+      await subscribed(pubsub, 'warm-up');
+      const health = await pubsub.health();
+      expect(health).toMatchObject({ ok: true, backend: 'redis' });
+      expect(health.latencyMs).toBeTypeOf('number');
+    },
+  );
 
   it('survives an unreachable Redis: unhealthy, publish fails, nothing crashes', async () => {
     const pubsub = open({ redisUrl: 'redis://127.0.0.1:1', logger, keyPrefix: prefix() });

@@ -26,7 +26,10 @@ describe('orderly shutdown', () => {
       (async () => {
         shutdown.add('database', async () => void closed.push('database'));
         await new Promise<void>((r) => (finishStep = r)); // e.g. initdb running
-        shutdown.add('embedded postgres handle', async () => void closed.push('embedded postgres handle'));
+        shutdown.add(
+          'embedded postgres handle',
+          async () => void closed.push('embedded postgres handle'),
+        );
         if (shutdown.requested) return;
         shutdown.add('http', async () => void closed.push('http'));
       })(),

@@ -33,7 +33,12 @@ describe('structured store on DATABASE_URL', () => {
 
   it('migrates an empty database before the first query', async () => {
     const store = await openStructuredStore(
-      { DATABASE_URL: emptyUrl, DATA_DIR: '/nonexistent', EMBEDDED_PG_PORT: 1, QUERY_TIMEOUT_MS: 5_000 },
+      {
+        DATABASE_URL: emptyUrl,
+        DATA_DIR: '/nonexistent',
+        EMBEDDED_PG_PORT: 1,
+        QUERY_TIMEOUT_MS: 5_000,
+      },
       logger,
     );
     try {
@@ -42,7 +47,9 @@ describe('structured store on DATABASE_URL', () => {
       const { rows } = await store.database.pool.query<{ migration_name: string }>(
         'SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name',
       );
-      expect(rows.map((r) => r.migration_name)).toEqual((await readMigrations()).map((m) => m.name));
+      expect(rows.map((r) => r.migration_name)).toEqual(
+        (await readMigrations()).map((m) => m.name),
+      );
       expect(await store.database.prisma.store.count()).toBe(0);
     } finally {
       await store.close();
@@ -52,10 +59,17 @@ describe('structured store on DATABASE_URL', () => {
   it('describes the server for the start-up log without credentials', async () => {
     const withPassword = new URL(testDb.url);
     const store = await openStructuredStore(
-      { DATABASE_URL: testDb.url, DATA_DIR: '/nonexistent', EMBEDDED_PG_PORT: 1, QUERY_TIMEOUT_MS: 5_000 },
+      {
+        DATABASE_URL: testDb.url,
+        DATA_DIR: '/nonexistent',
+        EMBEDDED_PG_PORT: 1,
+        QUERY_TIMEOUT_MS: 5_000,
+      },
       logger,
     );
     await store.close();
-    expect(store.description).toBe(`PostgreSQL ${withPassword.hostname}:${withPassword.port || '5432'}/${testDb.name}`);
+    expect(store.description).toBe(
+      `PostgreSQL ${withPassword.hostname}:${withPassword.port || '5432'}/${testDb.name}`,
+    );
   });
 });

@@ -10,7 +10,9 @@ export interface TestServices extends Services {
   close(): Promise<void>;
 }
 
-export async function openTestServices(options: { queryTimeoutMs?: number } = {}): Promise<TestServices> {
+export async function openTestServices(
+  options: { queryTimeoutMs?: number } = {},
+): Promise<TestServices> {
   const testDb = await createTestDatabase();
   const opened = await openServicesOn(testDb.url, {}, options);
   return {

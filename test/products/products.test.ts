@@ -19,8 +19,11 @@ const handles = (result: any) => result.products.edges.map((e: any) => e.node.ha
 
 describe('product(domain, handle)', () => {
   it('returns the product with its store; a URL domain is accepted', async () => {
-    const { product } = await query(t.services, `{ product(domain: "https://www.berlin-boots.de/", handle: "chelsea-boot") {
-      domain handle title price compareAtPrice currency isBestSeller bestSellerRank available variantCount updatedAt store { domain name } } }`);
+    const { product } = await query(
+      t.services,
+      `{ product(domain: "https://www.berlin-boots.de/", handle: "chelsea-boot") {
+      domain handle title price compareAtPrice currency isBestSeller bestSellerRank available variantCount updatedAt store { domain name } } }`,
+    );
     expect(product).toEqual({
       domain: 'berlin-boots.de',
       handle: 'chelsea-boot',
@@ -38,13 +41,22 @@ describe('product(domain, handle)', () => {
   });
 
   it('reports USD for a product without its own currency', async () => {
-    const { product } = await query(t.services, `{ product(domain: "acme-apparel.com", handle: "everyday-tee") { price currency } }`);
+    const { product } = await query(
+      t.services,
+      `{ product(domain: "acme-apparel.com", handle: "everyday-tee") { price currency } }`,
+    );
     expect(product).toEqual({ price: 25, currency: 'USD' });
   });
 
   it('answers not_found with domain and handle', async () => {
-    const error = await failure(t.services, `{ product(domain: "acme-apparel.com", handle: "no-such-thing") { handle } }`);
-    expect(error).toMatchObject({ code: 'not_found', details: { domain: 'acme-apparel.com', handle: 'no-such-thing' } });
+    const error = await failure(
+      t.services,
+      `{ product(domain: "acme-apparel.com", handle: "no-such-thing") { handle } }`,
+    );
+    expect(error).toMatchObject({
+      code: 'not_found',
+      details: { domain: 'acme-apparel.com', handle: 'no-such-thing' },
+    });
   });
 });
 
@@ -63,7 +75,9 @@ describe('products', () => {
   it('searches titles (case-insensitive substring) and narrows to one store', async () => {
     const hoodie = await query(t.services, PRODUCTS, { filter: { q: 'HOODIE' } });
     expect(handles(hoodie)).toEqual(['classic-hoodie']);
-    const acmeBestSellers = await query(t.services, PRODUCTS, { filter: { isBestSeller: true, domain: 'acme-apparel.com' } });
+    const acmeBestSellers = await query(t.services, PRODUCTS, {
+      filter: { isBestSeller: true, domain: 'acme-apparel.com' },
+    });
     expect(handles(acmeBestSellers)).toEqual(['classic-hoodie', 'everyday-tee']);
   });
 
@@ -76,7 +90,10 @@ describe('products', () => {
     const error = await failure(t.services, PRODUCTS, { filter: { domain: 'acme-apparel.com' } });
     expect(error).toMatchObject({
       code: 'bad_request',
-      details: { parameter: 'q|isBestSeller|priceMin|priceMax', rule: 'at least one filter is required' },
+      details: {
+        parameter: 'q|isBestSeller|priceMin|priceMax',
+        rule: 'at least one filter is required',
+      },
     });
   });
 

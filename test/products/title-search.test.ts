@@ -2,13 +2,26 @@
 // (typing), words one typing mistake away, longer words containing it; equally good titles in id
 // order. Pages never overlap and hold every match exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveProductFilter, titleSearchPage, type ProductFilterValues } from '../../src/products/product-search.sql.ts';
+import {
+  resolveProductFilter,
+  titleSearchPage,
+  type ProductFilterValues,
+} from '../../src/products/product-search.sql.ts';
 import { loadCatalogFixture } from '../support/catalog-fixture.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 
 let t: CatalogTestServices;
 
-const TITLES = ['Light', 'Night Light', 'LED Strip Lights', 'Flight Jacket', 'Lighthouse Print', 'Desk Lamp', 'Ligth Bulb', 'Spotlight Lamp'];
+const TITLES = [
+  'Light',
+  'Night Light',
+  'LED Strip Lights',
+  'Flight Jacket',
+  'Lighthouse Print',
+  'Desk Lamp',
+  'Ligth Bulb',
+  'Spotlight Lamp',
+];
 
 beforeAll(async () => {
   t = await createTestServices();
@@ -24,9 +37,14 @@ afterAll(() => t?.close());
 
 async function search(filter: ProductFilterValues, offset = 0, limit = 20) {
   const resolved = await resolveProductFilter(t.services.db.pool, filter);
-  return titleSearchPage(t.services.db.pool, { ...resolved, textMatch: resolved.textMatch! }, { offset, limit });
+  return titleSearchPage(
+    t.services.db.pool,
+    { ...resolved, textMatch: resolved.textMatch! },
+    { offset, limit },
+  );
 }
-const titles = async (filter: ProductFilterValues, offset = 0, limit = 20) => (await search(filter, offset, limit)).rows.map((p) => p.title);
+const titles = async (filter: ProductFilterValues, offset = 0, limit = 20) =>
+  (await search(filter, offset, limit)).rows.map((p) => p.title);
 
 describe('product title search', () => {
   it('ranks the word itself, then words it begins, then words one typing mistake away, then longer words containing it', async () => {
@@ -47,7 +65,8 @@ describe('product title search', () => {
   it('returns every match once across pages, and counts them', async () => {
     const all = await titles({ q: 'light' });
     const seen: string[] = [];
-    for (let offset = 0; offset < all.length + 2; offset += 2) seen.push(...(await titles({ q: 'light' }, offset, 2)));
+    for (let offset = 0; offset < all.length + 2; offset += 2)
+      seen.push(...(await titles({ q: 'light' }, offset, 2)));
     expect(seen).toEqual(all);
     expect(await search({ q: 'light' })).toMatchObject({ total: all.length });
     expect(await search({ q: 'light' }, 10, 2)).toMatchObject({ rows: [], total: all.length });
@@ -66,7 +85,9 @@ describe('product title search', () => {
 
   it('keeps the ranking when another filter narrows the search', async () => {
     const all = await titles({ q: 'light' });
-    expect(await titles({ q: 'light', domain: 'dropfast.shop' })).toEqual(all.filter((title) => title !== 'Night Cream'));
+    expect(await titles({ q: 'light', domain: 'dropfast.shop' })).toEqual(
+      all.filter((title) => title !== 'Night Cream'),
+    );
     expect(await titles({ q: 'light', domain: 'acme-apparel.com' })).toEqual([]);
     expect(await titles({ q: 'light', priceMax: 5 })).toEqual([]);
   });

@@ -33,21 +33,31 @@ describe('Analytics routes', () => {
 
   it('GET /v1/analytics/verticals pages the market size by vertical', async () => {
     const res = await rest.get('/v1/analytics/verticals');
-    expect(res.body).toEqual({ data: EXPECTED.verticalStats, page: { limit: 20, offset: 0, count: 3, hasMore: false, total: 3 } });
+    expect(res.body).toEqual({
+      data: EXPECTED.verticalStats,
+      page: { limit: 20, offset: 0, count: 3, hasMore: false, total: 3 },
+    });
     const page = await rest.get('/v1/analytics/verticals?limit=1&offset=1');
-    expect(page.body).toEqual({ data: [EXPECTED.verticalStats[1]], page: { limit: 1, offset: 1, count: 1, hasMore: true, total: 3 } });
+    expect(page.body).toEqual({
+      data: [EXPECTED.verticalStats[1]],
+      page: { limit: 1, offset: 1, count: 1, hasMore: true, total: 3 },
+    });
   });
 
   it('GET /v1/analytics/countries gives the whole market or one vertical', async () => {
     expect((await rest.get('/v1/analytics/countries')).body.data).toEqual(EXPECTED.countryStats);
-    expect((await rest.get('/v1/analytics/countries?vertical=beauty')).body.data).toEqual(EXPECTED.beautyCountryStats);
+    expect((await rest.get('/v1/analytics/countries?vertical=beauty')).body.data).toEqual(
+      EXPECTED.beautyCountryStats,
+    );
   });
 
   it('GET /v1/analytics/movers lists growing or shrinking stores with store cards', async () => {
     const up = await rest.get('/v1/analytics/movers?metric=visits&direction=up&minPct=20');
     expect(up.status).toBe(200);
     expect(up.body.page.total).toBe(EXPECTED.visitMoversUp20.length);
-    expect(up.body.data.map((m: { store: { domain: string } }) => m.store.domain)).toEqual(EXPECTED.visitMoversUp20.map((m) => m.domain));
+    expect(up.body.data.map((m: { store: { domain: string } }) => m.store.domain)).toEqual(
+      EXPECTED.visitMoversUp20.map((m) => m.domain),
+    );
     for (const [i, expected] of EXPECTED.visitMoversUp20.entries()) {
       expect(up.body.data[i].metric).toBe('visits');
       expect(up.body.data[i].changePct).toBeCloseTo(expected.changePct, 6);
@@ -56,7 +66,9 @@ describe('Analytics routes', () => {
     }
     const down = await rest.get('/v1/analytics/movers?metric=revenue&direction=down&minPct=10');
     expect(down.status, JSON.stringify(down.body)).toBe(200);
-    expect(down.body.data.map((m: { store: { domain: string } }) => m.store.domain)).toEqual(EXPECTED.revenueMoversDown10);
+    expect(down.body.data.map((m: { store: { domain: string } }) => m.store.domain)).toEqual(
+      EXPECTED.revenueMoversDown10,
+    );
   });
 
   it('GET /v1/analytics/movers requires metric and direction', async () => {

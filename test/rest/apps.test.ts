@@ -54,6 +54,8 @@ describe('Apps routes', () => {
     const last = await rest.get('/v1/apps/klaviyo/stores?limit=2&offset=2');
     expect(last.body.page.hasMore).toBe(false);
     expect(domains(last.body.data)).toEqual(EXPECTED.klaviyoStores.slice(2));
-    expect((await rest.get('/v1/apps/klaviyo/stores?limit=101')).body.error.details.parameter).toBe('limit');
+    expect((await rest.get('/v1/apps/klaviyo/stores?limit=101')).body.error.details.parameter).toBe(
+      'limit',
+    );
   });
 });

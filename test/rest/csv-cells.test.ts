@@ -8,7 +8,11 @@ const NEUTRALISED: Array<[string, string, string]> = [
   ['a plain formula', '=1+1', "'=1+1"],
   ['a leading space', ' =1+1', "' =1+1"],
   ['leading spaces before @', '   @SUM(A1:A9)', "'   @SUM(A1:A9)"],
-  ['a no-break space', '\u00a0=HYPERLINK("https://evil.test")', '"\'\u00a0=HYPERLINK(""https://evil.test"")"'],
+  [
+    'a no-break space',
+    '\u00a0=HYPERLINK("https://evil.test")',
+    '"\'\u00a0=HYPERLINK(""https://evil.test"")"',
+  ],
   ['an ideographic space', '\u3000+1', "'\u3000+1"],
   ['a zero-width space', '\u200b=1', "'\u200b=1"],
   ['a full-width equals sign', '\uff1d1+1', "'\uff1d1+1"],

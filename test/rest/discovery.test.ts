@@ -33,26 +33,46 @@ describe('discovery routes', () => {
         mcp: '/mcp',
       },
     });
-    for (const link of Object.values(res.body.links as Record<string, string>).filter((l) => l !== '/graphql' && l !== '/mcp')) {
+    for (const link of Object.values(res.body.links as Record<string, string>).filter(
+      (l) => l !== '/graphql' && l !== '/mcp',
+    )) {
       const answer = await rest.app.inject({ method: 'GET', url: link });
       // /docs moves to /docs/, the page itself
-      const page = answer.statusCode === 301 ? await rest.app.inject({ method: 'GET', url: String(answer.headers.location) }) : answer;
+      const page =
+        answer.statusCode === 301
+          ? await rest.app.inject({ method: 'GET', url: String(answer.headers.location) })
+          : answer;
       expect(page.statusCode, link).toBe(200);
     }
   });
 
   it('GET / answers a browser (Accept preferring text/html) with an HTML page of links, any other client with the JSON document', async () => {
-    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+    const browser =
+      'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
     const page = await rest.app.inject({ method: 'GET', url: '/', headers: { accept: browser } });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers.vary).toContain('Accept');
-    for (const href of ['/docs', '/graphql', '/dashboard/scrapes', '/v1/llms.txt']) expect(page.body).toContain(`href="${href}"`);
+    for (const href of ['/docs', '/graphql', '/dashboard/scrapes', '/v1/llms.txt'])
+      expect(page.body).toContain(`href="${href}"`);
     expect(page.body).toContain('npm run keys -- create --account ACCOUNT --plan starter');
 
-    for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html', 'text/html;q=0.5, application/json']) {
-      const res = await rest.app.inject({ method: 'GET', url: '/', headers: accept === undefined ? {} : { accept } });
-      expect([accept, res.headers['content-type']]).toEqual([accept, 'application/json; charset=utf-8']);
+    for (const accept of [
+      undefined,
+      '*/*',
+      'application/json',
+      'application/json, text/html',
+      'text/html;q=0.5, application/json',
+    ]) {
+      const res = await rest.app.inject({
+        method: 'GET',
+        url: '/',
+        headers: accept === undefined ? {} : { accept },
+      });
+      expect([accept, res.headers['content-type']]).toEqual([
+        accept,
+        'application/json; charset=utf-8',
+      ]);
       expect(res.json().links.reference).toBe('/docs');
     }
   });
@@ -82,7 +102,8 @@ describe('discovery routes', () => {
     const res = await rest.get('/v1/docs.md');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
-    for (const route of catalogRoutes) expect(res.text).toContain(`#### ${route.method} ${route.path}`);
+    for (const route of catalogRoutes)
+      expect(res.text).toContain(`#### ${route.method} ${route.path}`);
     expect(res.text).toContain('| `limit` | query | integer | no | 20 | 1 to 100 |');
     expect(res.text).toContain('| `not_found` | 404 |');
     expect(res.text).toContain('| `rate_limited` | 429 |');
@@ -115,11 +136,15 @@ describe('discovery routes', () => {
     const documented = Object.keys(openapiPaths(await rest.get('/v1/openapi.json')));
     const catalogSteps = examples.body.workflows
       .flatMap((w: { steps: Array<{ method: string; path: string }> }) => w.steps)
-      .filter((s: { path: string }) => /^\/v1\/(stores|products|changes|analytics|apps)/.test(s.path));
+      .filter((s: { path: string }) =>
+        /^\/v1\/(stores|products|changes|analytics|apps)/.test(s.path),
+      );
     expect(catalogSteps.length).toBeGreaterThan(0);
     for (const step of catalogSteps) {
       const path = step.path.split('?')[0];
-      const matches = documented.some((template) => new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`).test(path));
+      const matches = documented.some((template) =>
+        new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`).test(path),
+      );
       expect(matches, step.path).toBe(true);
     }
   });

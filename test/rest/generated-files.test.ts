@@ -26,7 +26,11 @@ function firstDifference(disk: string, generated: string): string {
 
 describe('generated files', () => {
   it('are up to date with the schema, the operations and the route table (npm run codegen)', async () => {
-    const files = [...(await graphqlFiles(schema, root)), ...(await discoveryFiles()), ...(await clientFiles(root))];
+    const files = [
+      ...(await graphqlFiles(schema, root)),
+      ...(await discoveryFiles()),
+      ...(await clientFiles(root)),
+    ];
     expect(files.map((file) => file.path)).toEqual([
       'schema/schema.graphql',
       'schema/persisted-operations.json',
@@ -36,7 +40,9 @@ describe('generated files', () => {
       'clients/typescript/openapi.json',
       'clients/typescript/src/schema.ts',
     ]);
-    const stale = files.filter((file) => onDisk(file.path) !== file.content).map((file) => `${file.path} (${firstDifference(onDisk(file.path), file.content)})`);
+    const stale = files
+      .filter((file) => onDisk(file.path) !== file.content)
+      .map((file) => `${file.path} (${firstDifference(onDisk(file.path), file.content)})`);
     expect(stale, 'stale generated files: run npm run codegen').toEqual([]);
   });
 });

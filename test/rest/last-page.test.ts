@@ -52,16 +52,32 @@ async function expectExactlyFullLastPage(get: Get, path: string) {
   expect(all.body.page).toMatchObject({ total, hasMore: false });
 
   const last = await get(`${path}${join}limit=2&offset=${total - 2}`);
-  expect(last.body.page, path).toEqual({ limit: 2, offset: total - 2, count: 2, hasMore: false, total });
+  expect(last.body.page, path).toEqual({
+    limit: 2,
+    offset: total - 2,
+    count: 2,
+    hasMore: false,
+    total,
+  });
   expect(last.body.data).toEqual(all.body.data.slice(total - 2));
 
   const beforeLast = await get(`${path}${join}limit=2&offset=${total - 3}`);
-  expect(beforeLast.body.page, path).toEqual({ limit: 2, offset: total - 3, count: 2, hasMore: true, total });
+  expect(beforeLast.body.page, path).toEqual({
+    limit: 2,
+    offset: total - 3,
+    count: 2,
+    hasMore: true,
+    total,
+  });
 }
 
 it('names a request for every list route of the route table', () => {
-  const lists = catalogRoutes.filter((route) => route.method === 'GET' && 'limit' in route.query.shape).map((route) => route.operationId);
-  expect([...Object.keys(CATALOG_LISTS), ...Object.keys(SIGNAL_LISTS)].sort()).toEqual(lists.sort());
+  const lists = catalogRoutes
+    .filter((route) => route.method === 'GET' && 'limit' in route.query.shape)
+    .map((route) => route.operationId);
+  expect([...Object.keys(CATALOG_LISTS), ...Object.keys(SIGNAL_LISTS)].sort()).toEqual(
+    lists.sort(),
+  );
 });
 
 describe('hasMore on an exactly full last page of a catalog list', () => {
@@ -73,7 +89,9 @@ describe('hasMore on an exactly full last page of a catalog list', () => {
     await rest?.close();
   });
 
-  it.each(Object.values(CATALOG_LISTS).flat())('%s', (path) => expectExactlyFullLastPage(rest.get, path));
+  it.each(Object.values(CATALOG_LISTS).flat())('%s', (path) =>
+    expectExactlyFullLastPage(rest.get, path),
+  );
 });
 
 describe('hasMore on an exactly full last page of a Signals list', () => {
@@ -104,10 +122,12 @@ describe('hasMore on an exactly full last page of a Signals list', () => {
       [WATCHED],
     );
     // three tracked variants with a snapshot a day for five days (one probe a day), and three insights
-    const [watch] = (await pool.query<{ id: number; account_id: number }>(
-      'SELECT w.id, w.account_id FROM signals w JOIN stores s ON s.id = w.store_id WHERE s.domain = $1',
-      [WATCHED],
-    )).rows;
+    const [watch] = (
+      await pool.query<{ id: number; account_id: number }>(
+        'SELECT w.id, w.account_id FROM signals w JOIN stores s ON s.id = w.store_id WHERE s.domain = $1',
+        [WATCHED],
+      )
+    ).rows;
     await pool.query(
       `INSERT INTO tracked_variants (signal_id, product_handle, variant_id, title)
        SELECT $1, 'classic-hoodie', 'v-' || i, 'Hoodie / ' || i FROM generate_series(1, 3) i`,

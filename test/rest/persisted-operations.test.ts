@@ -3,7 +3,11 @@
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { toApiError } from '../../rest/graphql-errors.ts';
-import { operationHash, PersistedOperations, readManifest } from '../../src/graphql/persisted-operations.ts';
+import {
+  operationHash,
+  PersistedOperations,
+  readManifest,
+} from '../../src/graphql/persisted-operations.ts';
 import { catalogRoutes } from '../../rest/routes/index.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { ApiError } from '../../src/platform/errors.ts';
@@ -23,9 +27,13 @@ describe('persisted operations', () => {
 
   it('refuse to start on a tampered or invalid document', () => {
     const [hash, text] = Object.entries(readManifest())[0]!;
-    expect(() => new PersistedOperations(schema, { [hash]: `${text} ` })).toThrow(/hash does not match/);
+    expect(() => new PersistedOperations(schema, { [hash]: `${text} ` })).toThrow(
+      /hash does not match/,
+    );
     const invalid = 'query Broken { store(domain: "x") { noSuchField } }';
-    expect(() => new PersistedOperations(schema, { [operationHash(invalid)]: invalid })).toThrow(/not valid/);
+    expect(() => new PersistedOperations(schema, { [operationHash(invalid)]: invalid })).toThrow(
+      /not valid/,
+    );
   });
 });
 
@@ -38,14 +46,23 @@ describe('GraphQL errors on REST', () => {
 
   it('keep a contract code carried only in extensions', () => {
     const error = new GraphQLError('Invalid limit: must be at most 100', {
-      extensions: { code: 'bad_request', details: { parameter: 'limit', rule: 'must be at most 100' } },
+      extensions: {
+        code: 'bad_request',
+        details: { parameter: 'limit', rule: 'must be at most 100' },
+      },
     });
     const mapped = toApiError([error], logger, 'SearchStores');
-    expect(mapped).toMatchObject({ code: 'bad_request', status: 400, details: { parameter: 'limit', rule: 'must be at most 100' } });
+    expect(mapped).toMatchObject({
+      code: 'bad_request',
+      status: 400,
+      details: { parameter: 'limit', rule: 'must be at most 100' },
+    });
   });
 
   it('turn anything else into a generic internal error (500) without the original message', () => {
-    const error = new GraphQLError('connect ECONNREFUSED 10.0.0.5:5432', { originalError: new Error('connect ECONNREFUSED 10.0.0.5:5432') });
+    const error = new GraphQLError('connect ECONNREFUSED 10.0.0.5:5432', {
+      originalError: new Error('connect ECONNREFUSED 10.0.0.5:5432'),
+    });
     const mapped = toApiError([error], logger, 'SearchStores');
     expect(mapped).toMatchObject({ code: 'internal', status: 500, details: null });
     expect(mapped.message).not.toContain('ECONNREFUSED');

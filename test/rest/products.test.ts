@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPECTED } from '../support/catalog-fixture.ts';
 import { openRestApp, type RestApp } from './support/rest-app.ts';
 
-const handles = (body: { data: Array<{ handle: string }> }) => body.data.map((product) => product.handle);
-const subjects = (body: { data: Array<{ subject: string | null }> }) => body.data.map((change) => change.subject);
+const handles = (body: { data: Array<{ handle: string }> }) =>
+  body.data.map((product) => product.handle);
+const subjects = (body: { data: Array<{ subject: string | null }> }) =>
+  body.data.map((change) => change.subject);
 
 describe('Products routes', () => {
   let rest: RestApp;
@@ -23,7 +25,10 @@ describe('Products routes', () => {
         error: {
           code: 'bad_request',
           message: expect.any(String),
-          details: { parameter: 'q|isBestSeller|priceMin|priceMax', rule: 'at least one filter is required' },
+          details: {
+            parameter: 'q|isBestSeller|priceMin|priceMax',
+            rule: 'at least one filter is required',
+          },
         },
       });
       expect((await rest.get('/v1/products?limit=5')).status).toBe(400);
@@ -78,14 +83,19 @@ describe('Products routes', () => {
         isBestSeller: true,
         bestSellerRank: 1,
       });
-      const eur = await rest.get(`/v1/products/${encodeURIComponent('https://www.berlin-boots.de')}/chelsea-boot`);
+      const eur = await rest.get(
+        `/v1/products/${encodeURIComponent('https://www.berlin-boots.de')}/chelsea-boot`,
+      );
       expect(eur.body).toMatchObject({ domain: 'berlin-boots.de', price: 149, currency: 'EUR' });
     });
 
     it('answers an unknown product with not_found naming domain and handle', async () => {
       const res = await rest.get('/v1/products/acme-apparel.com/no-such-product');
       expect(res.status).toBe(404);
-      expect(res.body.error).toMatchObject({ code: 'not_found', details: { domain: 'acme-apparel.com', handle: 'no-such-product' } });
+      expect(res.body.error).toMatchObject({
+        code: 'not_found',
+        details: { domain: 'acme-apparel.com', handle: 'no-such-product' },
+      });
     });
   });
 
@@ -95,11 +105,15 @@ describe('Products routes', () => {
       expect(res.status).toBe(200);
       expect(subjects(res.body)).toEqual(EXPECTED.productChanges);
       expect(res.body.page.total).toBe(EXPECTED.productChanges.length);
-      expect(res.body.data.every((change: { entity: string }) => change.entity === 'product')).toBe(true);
+      expect(res.body.data.every((change: { entity: string }) => change.entity === 'product')).toBe(
+        true,
+      );
     });
 
     it('filters on change type, minimum price change, day and store', async () => {
-      const drops = await rest.get('/v1/products/changes?changeType=price_decrease&minPriceChangePct=15');
+      const drops = await rest.get(
+        '/v1/products/changes?changeType=price_decrease&minPriceChangePct=15',
+      );
       expect(subjects(drops.body)).toEqual(EXPECTED.bigPriceDrops);
       const since = await rest.get('/v1/products/changes?since=2025-12-21');
       expect(subjects(since.body)).toEqual(['fidget-cube', 'led-strip-lights', 'canvas-tote']);

@@ -66,28 +66,62 @@ async function plansOf(url: string, table: string): Promise<PlanNode[][]> {
   for (const { text, values } of t.counter!.sent) {
     if (!new RegExp(`\\b${table}\\b`).test(text) || !/^\s*(SELECT|WITH)\b/i.test(text)) continue;
     const { rows } = await explainer.query(`EXPLAIN (FORMAT JSON) ${text}`, values);
-    plans.push(nodesOf(rows[0]["QUERY PLAN"][0].Plan));
+    plans.push(nodesOf(rows[0]['QUERY PLAN'][0].Plan));
   }
   expect(plans.length, `no statement of ${url} read ${table}`).toBeGreaterThan(0);
   return plans;
 }
 
 /** every index a plan reads (a bitmap index scan names its index, its heap scan the table) */
-const indexesUsed = (plans: PlanNode[][]) => new Set(plans.flat().flatMap((n) => (n['Index Name'] ? [n['Index Name']] : [])));
+const indexesUsed = (plans: PlanNode[][]) =>
+  new Set(plans.flat().flatMap((n) => (n['Index Name'] ? [n['Index Name']] : [])));
 describe('the hot routes read through their indexes', () => {
   it.each([
     // the store search's btree on domain (text_pattern_ops, for typed domain prefixes) serves equality as well
-    ['a store profile', '/v1/stores/acme-apparel.com', 'stores', ['stores_domain_key', 'stores_domain_pattern_idx']],
+    [
+      'a store profile',
+      '/v1/stores/acme-apparel.com',
+      'stores',
+      ['stores_domain_key', 'stores_domain_pattern_idx'],
+    ],
     // and its covering index on (monthly_visits DESC, id) is the visits order with its id tie-break
-    ['the busiest stores', '/v1/stores?sort=visits&limit=5', 'stores', ['stores_monthly_visits_idx', 'stores_visits_search_terms_idx']],
-    ['a country filter in visits order', '/v1/stores?countryCode=US&sort=visits&limit=5', 'stores', ['stores_country_code_monthly_visits_idx']],
-    ['a store\'s best-sellers', '/v1/stores/acme-apparel.com/products?isBestSeller=true', 'products', ['products_best_sellers_idx']],
-    ['an app\'s stores', '/v1/apps/klaviyo/stores', 'store_apps', ['store_apps_app_id_store_id_idx']],
+    [
+      'the busiest stores',
+      '/v1/stores?sort=visits&limit=5',
+      'stores',
+      ['stores_monthly_visits_idx', 'stores_visits_search_terms_idx'],
+    ],
+    [
+      'a country filter in visits order',
+      '/v1/stores?countryCode=US&sort=visits&limit=5',
+      'stores',
+      ['stores_country_code_monthly_visits_idx'],
+    ],
+    [
+      "a store's best-sellers",
+      '/v1/stores/acme-apparel.com/products?isBestSeller=true',
+      'products',
+      ['products_best_sellers_idx'],
+    ],
+    [
+      "an app's stores",
+      '/v1/apps/klaviyo/stores',
+      'store_apps',
+      ['store_apps_app_id_store_id_idx'],
+    ],
     // the snapshots are partitioned by month: each month's primary key (store_id, day)
-    ['a store\'s daily history', '/v1/stores/acme-apparel.com/history?limit=30', 'store_daily_snapshots', [/^store_daily_snapshots_p\d{6}_pkey$/]],
+    [
+      "a store's daily history",
+      '/v1/stores/acme-apparel.com/history?limit=30',
+      'store_daily_snapshots',
+      [/^store_daily_snapshots_p\d{6}_pkey$/],
+    ],
   ])('%s (%s) reads %s through %s', async (_what, url, table, intended) => {
     const used = [...indexesUsed(await plansOf(url, table as string))];
-    const meant = (name: string) => (intended as Array<string | RegExp>).some((index) => (typeof index === 'string' ? index === name : index.test(name)));
+    const meant = (name: string) =>
+      (intended as Array<string | RegExp>).some((index) =>
+        typeof index === 'string' ? index === name : index.test(name),
+      );
     expect(used.some(meant), `used: ${used.join(', ') || 'none'}`).toBe(true);
   });
 });

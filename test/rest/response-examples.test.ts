@@ -16,8 +16,11 @@ import type { CatalogTestServices } from '../support/test-services.ts';
 
 const FILE = join(import.meta.dirname, '../../rest/openapi/response-examples.json');
 /** per-account routes: their examples need a scrape or a watch first (docs.md's recipes) */
-const perAccount = (path: string) => path.startsWith('/v1/signals') || path.startsWith('/v1/scrapes');
-const documented = catalogRoutes.filter((route) => route.method === 'GET' && !perAccount(route.path));
+const perAccount = (path: string) =>
+  path.startsWith('/v1/signals') || path.startsWith('/v1/scrapes');
+const documented = catalogRoutes.filter(
+  (route) => route.method === 'GET' && !perAccount(route.path),
+);
 
 describe('answer examples of the /docs console', () => {
   let test: CatalogTestServices;
@@ -28,11 +31,17 @@ describe('answer examples of the /docs console', () => {
     test = await createSeededServices(40);
     app = await buildServer(test.services);
     for (const route of documented) {
-      const res = await app.inject({ method: 'GET', url: route.example, headers: { accept: 'application/json' } });
+      const res = await app.inject({
+        method: 'GET',
+        url: route.example,
+        headers: { accept: 'application/json' },
+      });
       answers[route.operationId] = { status: res.statusCode, body: res.json() };
     }
     if (process.env.UPDATE_RESPONSE_EXAMPLES === '1') {
-      const bodies = Object.fromEntries(Object.entries(answers).map(([id, answer]) => [id, (answer as { body: unknown }).body]));
+      const bodies = Object.fromEntries(
+        Object.entries(answers).map(([id, answer]) => [id, (answer as { body: unknown }).body]),
+      );
       writeFileSync(FILE, `${JSON.stringify(bodies, null, 2)}\n`);
     }
   }, 300_000);
@@ -57,8 +66,15 @@ describe('answer examples of the /docs console', () => {
       expect(Object.keys(stored), route.operationId).toContain(route.operationId);
       const parsed = route.response.safeParse(stored[route.operationId]);
       expect(parsed.success ? [] : parsed.error.issues, route.operationId).toEqual([]);
-      const served = (document.paths?.[route.path] as Record<string, { responses: Record<string, { content: Record<string, { example?: unknown }> }> }>).get;
-      expect(served!.responses['200']!.content['application/json']!.example).toEqual(stored[route.operationId]);
+      const served = (
+        document.paths?.[route.path] as Record<
+          string,
+          { responses: Record<string, { content: Record<string, { example?: unknown }> }> }
+        >
+      ).get;
+      expect(served!.responses['200']!.content['application/json']!.example).toEqual(
+        stored[route.operationId],
+      );
     }
   });
 });

@@ -30,7 +30,9 @@ const CONCRETE: Record<string, string> = {
 
 /** the routes that read the catalog fixture; the scrape routes (a queue and a worker) are covered in
  *  test/scrapes, the Signals routes (watches of an account, probes of a storefront) in test/signals */
-const readRoutes = catalogRoutes.filter((route) => route.tag !== 'Scrapes' && route.tag !== 'Signals');
+const readRoutes = catalogRoutes.filter(
+  (route) => route.tag !== 'Scrapes' && route.tag !== 'Signals',
+);
 
 const withQuery = (url: string, query: string) => `${url}${url.includes('?') ? '&' : '?'}${query}`;
 
@@ -44,16 +46,25 @@ describe('every catalog route', () => {
   });
 
   it('has a concrete request in this test', () => {
-    expect(Object.keys(CONCRETE).sort()).toEqual(readRoutes.map((route) => route.operationId).sort());
+    expect(Object.keys(CONCRETE).sort()).toEqual(
+      readRoutes.map((route) => route.operationId).sort(),
+    );
   });
 
-  it.each(readRoutes.map((route) => [route.operationId, route] as const))('%s answers 200 with a documented body', async (id) => {
-    const res = await rest.get(CONCRETE[id]!);
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-  });
+  it.each(readRoutes.map((route) => [route.operationId, route] as const))(
+    '%s answers 200 with a documented body',
+    async (id) => {
+      const res = await rest.get(CONCRETE[id]!);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    },
+  );
 
-  it.each(readRoutes.filter((route) => 'limit' in route.query.shape).map((route) => [route.operationId] as const))(
+  it.each(
+    readRoutes
+      .filter((route) => 'limit' in route.query.shape)
+      .map((route) => [route.operationId] as const),
+  )(
     '%s pages with limit 1..100 (history 1..180, default 20) and offset >= 0 (default 0)',
     async (id) => {
       const url = CONCRETE[id]!;
@@ -63,18 +74,30 @@ describe('every catalog route', () => {
       expect((await rest.get(withQuery(url, `limit=${max}`))).body.page.limit).toBe(max);
       const tooMany = await rest.get(withQuery(url, `limit=${max + 1}`));
       expect(tooMany.status).toBe(400);
-      expect(tooMany.body.error).toMatchObject({ code: 'bad_request', details: { parameter: 'limit' } });
+      expect(tooMany.body.error).toMatchObject({
+        code: 'bad_request',
+        details: { parameter: 'limit' },
+      });
       const negative = await rest.get(withQuery(url, 'offset=-1'));
       expect(negative.status).toBe(400);
-      expect(negative.body.error).toMatchObject({ code: 'bad_request', details: { parameter: 'offset' } });
+      expect(negative.body.error).toMatchObject({
+        code: 'bad_request',
+        details: { parameter: 'offset' },
+      });
     },
   );
 
-  it.each(readRoutes.map((route) => [route.operationId] as const))('%s rejects an unknown query parameter by name', async (id) => {
-    const res = await rest.get(withQuery(CONCRETE[id]!, 'bogusFilter=1'));
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'bad_request', details: { parameter: 'bogusFilter' } });
-  });
+  it.each(readRoutes.map((route) => [route.operationId] as const))(
+    '%s rejects an unknown query parameter by name',
+    async (id) => {
+      const res = await rest.get(withQuery(CONCRETE[id]!, 'bogusFilter=1'));
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({
+        code: 'bad_request',
+        details: { parameter: 'bogusFilter' },
+      });
+    },
+  );
 
   it('answers a path that matches no route with the not_found envelope', async () => {
     for (const url of ['/v1/store', '/v1/stores/acme-apparel.com/unknown', '/v2/stores']) {

@@ -15,7 +15,10 @@ afterAll(() => rest?.close());
 describe('an app filter grouped by one dimension', () => {
   it("reads one app's grouped rows from the rollups while they are fresh, the same figures as live", async () => {
     const queries = ['country', 'vertical', 'industry', 'category'].flatMap((groupBy) =>
-      ['median', 'mean', 'max', 'min'].map((groupMetric) => `/v1/stores?app=klaviyo&groupBy=${groupBy}&groupMetric=${groupMetric}&sort=revenue&limit=100`),
+      ['median', 'mean', 'max', 'min'].map(
+        (groupMetric) =>
+          `/v1/stores?app=klaviyo&groupBy=${groupBy}&groupMetric=${groupMetric}&sort=revenue&limit=100`,
+      ),
     );
     const live = await Promise.all(queries.map(async (url) => (await rest.get(url)).body));
     const pool = rest.services.db.pool;
@@ -27,7 +30,8 @@ describe('an app filter grouped by one dimension', () => {
     } finally {
       client.release();
     }
-    for (const [i, url] of queries.entries()) expect((await rest.get(url)).body, url).toEqual(live[i]);
+    for (const [i, url] of queries.entries())
+      expect((await rest.get(url)).body, url).toEqual(live[i]);
     // an install gone since the rollups were computed: the rolled-up rows keep the figures of their time
     const removed = await pool.query(
       `DELETE FROM store_apps WHERE store_id = (SELECT id FROM stores WHERE domain = 'berlin-boots.de')
@@ -35,9 +39,14 @@ describe('an app filter grouped by one dimension', () => {
     );
     try {
       expect((await rest.get(queries[0]!)).body).toEqual(live[0]);
-      expect((await rest.get('/v1/stores?app=klaviyo&countryCode=DE&groupBy=country')).body.data).toEqual([]);
+      expect(
+        (await rest.get('/v1/stores?app=klaviyo&countryCode=DE&groupBy=country')).body.data,
+      ).toEqual([]);
     } finally {
-      await pool.query(`INSERT INTO store_apps (store_id, app_id) VALUES ($1, $2)`, [removed.rows[0]!.store_id, removed.rows[0]!.app_id]);
+      await pool.query(`INSERT INTO store_apps (store_id, app_id) VALUES ($1, $2)`, [
+        removed.rows[0]!.store_id,
+        removed.rows[0]!.app_id,
+      ]);
       await pool.query('DELETE FROM store_rollup_refreshes');
     }
   });

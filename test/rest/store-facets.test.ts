@@ -7,12 +7,19 @@ import { FIXTURE_APPS, FIXTURE_STORES, type FixtureStore } from '../support/cata
 import { openRestApp, type RestApp } from './support/rest-app.ts';
 
 let rest: RestApp;
-const THEMES: Record<string, string> = { 'acme-apparel.com': 'Dawn', 'glow-skin.com': 'Dawn', 'berlin-boots.de': 'Prestige' };
+const THEMES: Record<string, string> = {
+  'acme-apparel.com': 'Dawn',
+  'glow-skin.com': 'Dawn',
+  'berlin-boots.de': 'Prestige',
+};
 
 beforeAll(async () => {
   rest = await openRestApp({ fixture: true });
   for (const [domain, theme] of Object.entries(THEMES)) {
-    await rest.services.db.pool.query(`UPDATE stores SET theme_name = $2 WHERE domain = $1`, [domain, theme]);
+    await rest.services.db.pool.query(`UPDATE stores SET theme_name = $2 WHERE domain = $1`, [
+      domain,
+      theme,
+    ]);
   }
 });
 afterAll(() => rest?.close());
@@ -21,7 +28,9 @@ afterAll(() => rest?.close());
 function expected(values: string[]) {
   const counts = new Map<string, number>();
   for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return [...counts].map(([value, stores]) => ({ value, stores })).sort((a, b) => b.stores - a.stores || (a.value < b.value ? -1 : 1));
+  return [...counts]
+    .map(([value, stores]) => ({ value, stores }))
+    .sort((a, b) => b.stores - a.stores || (a.value < b.value ? -1 : 1));
 }
 
 function expectedFacets(kept: FixtureStore[]) {
@@ -38,7 +47,11 @@ function expectedFacets(kept: FixtureStore[]) {
       countryCode: expected(kept.map((s) => s.countryCode)),
       theme: expected(kept.flatMap((s) => THEMES[s.domain] ?? [])),
       tld: expected(tlds),
-      app: expected(kept.flatMap((s) => FIXTURE_APPS.filter((a) => a.installs.includes(s.domain)).map((a) => a.slug))),
+      app: expected(
+        kept.flatMap((s) =>
+          FIXTURE_APPS.filter((a) => a.installs.includes(s.domain)).map((a) => a.slug),
+        ),
+      ),
     },
     suggestions: [],
   };
@@ -66,7 +79,10 @@ describe('GET /v1/stores/facets', () => {
   it('counts under the same filters as GET /v1/stores', async () => {
     const cases: Array<[string, (s: FixtureStore) => boolean]> = [
       ['countryCode=GB', (s) => s.countryCode === 'GB'],
-      ['app=klaviyo&minVisits=50000', (s) => FIXTURE_APPS[0]!.installs.includes(s.domain) && s.monthlyVisits >= 50_000],
+      [
+        'app=klaviyo&minVisits=50000',
+        (s) => FIXTURE_APPS[0]!.installs.includes(s.domain) && s.monthlyVisits >= 50_000,
+      ],
       ['tld=uk', (s) => s.domain.endsWith('.uk')],
       ['q=acme', (s) => s.domain === 'acme-apparel.com'],
     ];
@@ -93,9 +109,13 @@ describe('GET /v1/stores/facets', () => {
     const list = await rest.get('/v1/stores?vertical=Aparel');
     expect(list.status).toBe(200);
     expect(list.body.data).toEqual([]);
-    expect(list.body.meta).toEqual({ suggestions: [{ parameter: 'vertical', value: 'Aparel', nearest: ['Apparel'] }] });
+    expect(list.body.meta).toEqual({
+      suggestions: [{ parameter: 'vertical', value: 'Aparel', nearest: ['Apparel'] }],
+    });
     const grouped = await rest.get('/v1/stores?industry=Fashun&groupBy=country');
-    expect(grouped.body.meta.suggestions).toEqual([{ parameter: 'industry', value: 'Fashun', nearest: ['Fashion'] }]);
+    expect(grouped.body.meta.suggestions).toEqual([
+      { parameter: 'industry', value: 'Fashun', nearest: ['Fashion'] },
+    ]);
   });
 
   it('adds no meta to a list whose filter values all exist, whatever their case', async () => {

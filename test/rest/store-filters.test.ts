@@ -22,13 +22,17 @@ let ids: Record<string, number>;
 beforeAll(async () => {
   rest = await openRestApp({ fixture: true });
   const pool = rest.services.db.pool;
-  for (const [domain, theme] of Object.entries(THEMES)) await pool.query(`UPDATE stores SET theme_name = $2 WHERE domain = $1`, [domain, theme]);
-  const { rows } = await pool.query<{ domain: string; id: number }>(`SELECT domain, id FROM stores`);
+  for (const [domain, theme] of Object.entries(THEMES))
+    await pool.query(`UPDATE stores SET theme_name = $2 WHERE domain = $1`, [domain, theme]);
+  const { rows } = await pool.query<{ domain: string; id: number }>(
+    `SELECT domain, id FROM stores`,
+  );
   ids = Object.fromEntries(rows.map((r) => [r.domain, r.id]));
 });
 afterAll(() => rest?.close());
 
-const appsOf = (domain: string) => FIXTURE_APPS.filter((app) => app.installs.includes(domain)).map((app) => app.slug);
+const appsOf = (domain: string) =>
+  FIXTURE_APPS.filter((app) => app.installs.includes(domain)).map((app) => app.slug);
 const tldMatches = (domain: string, tld: string) => domain.endsWith(`.${tld}`);
 
 interface Case {
@@ -39,17 +43,32 @@ interface Case {
 /** each new filter with a value that keeps some stores and drops others */
 const NEW_FILTERS: Case[] = [
   { query: { app: 'klaviyo' }, keep: (s) => appsOf(s.domain).includes('klaviyo') },
-  { query: { app: 'klaviyo,judgeme' }, keep: (s) => ['klaviyo', 'judgeme'].every((a) => appsOf(s.domain).includes(a)) },
-  { query: { anyApp: 'gorgias,dsers' }, keep: (s) => ['gorgias', 'dsers'].some((a) => appsOf(s.domain).includes(a)) },
+  {
+    query: { app: 'klaviyo,judgeme' },
+    keep: (s) => ['klaviyo', 'judgeme'].every((a) => appsOf(s.domain).includes(a)),
+  },
+  {
+    query: { anyApp: 'gorgias,dsers' },
+    keep: (s) => ['gorgias', 'dsers'].some((a) => appsOf(s.domain).includes(a)),
+  },
   { query: { notApp: 'klaviyo' }, keep: (s) => !appsOf(s.domain).includes('klaviyo') },
-  { query: { notApp: 'klaviyo,dsers' }, keep: (s) => !['klaviyo', 'dsers'].some((a) => appsOf(s.domain).includes(a)) },
+  {
+    query: { notApp: 'klaviyo,dsers' },
+    keep: (s) => !['klaviyo', 'dsers'].some((a) => appsOf(s.domain).includes(a)),
+  },
   { query: { theme: 'prestige' }, keep: (s) => THEMES[s.domain] === 'Prestige' },
   { query: { minProducts: '2' }, keep: (s) => s.productCount >= 2 },
   { query: { maxProducts: '2' }, keep: (s) => s.productCount <= 2 },
-  { query: { minProducts: '1', maxProducts: '2' }, keep: (s) => s.productCount >= 1 && s.productCount <= 2 },
+  {
+    query: { minProducts: '1', maxProducts: '2' },
+    keep: (s) => s.productCount >= 1 && s.productCount <= 2,
+  },
   { query: { firstSeenAfter: '2024-06-01' }, keep: (s) => s.firstSeenAt >= '2024-06-01' },
   { query: { firstSeenBefore: '2024-06-01' }, keep: (s) => s.firstSeenAt < '2024-06-01' },
-  { query: { firstSeenAfter: '2024-03-01', firstSeenBefore: '2024-09-01' }, keep: (s) => s.firstSeenAt >= '2024-03-01' && s.firstSeenAt < '2024-09-01' },
+  {
+    query: { firstSeenAfter: '2024-03-01', firstSeenBefore: '2024-09-01' },
+    keep: (s) => s.firstSeenAt >= '2024-03-01' && s.firstSeenAt < '2024-09-01',
+  },
   { query: { tld: 'co.uk' }, keep: (s) => tldMatches(s.domain, 'co.uk') },
   { query: { tld: 'uk' }, keep: (s) => tldMatches(s.domain, 'uk') },
   { query: { tld: '.COM' }, keep: (s) => tldMatches(s.domain, 'com') },
@@ -71,13 +90,16 @@ const EXISTING_FILTERS: Case[] = [
 type Order = (a: FixtureStore, b: FixtureStore) => number;
 const byId: Order = (a, b) => ids[a.domain]! - ids[b.domain]!;
 const SORTS: Record<string, Order> = {
-  revenue: (a, b) => b.revenueHighUsd - a.revenueHighUsd || b.monthlyVisits - a.monthlyVisits || byId(a, b),
+  revenue: (a, b) =>
+    b.revenueHighUsd - a.revenueHighUsd || b.monthlyVisits - a.monthlyVisits || byId(a, b),
   visits: (a, b) => b.monthlyVisits - a.monthlyVisits || byId(a, b),
-  rating: (a, b) => b.serviceRating - a.serviceRating || b.monthlyVisits - a.monthlyVisits || byId(a, b),
+  rating: (a, b) =>
+    b.serviceRating - a.serviceRating || b.monthlyVisits - a.monthlyVisits || byId(a, b),
   newest: (a, b) => b.firstSeenAt.localeCompare(a.firstSeenAt) || byId(b, a),
 };
 
-const url = (path: string, query: Record<string, string>) => `${path}?${new URLSearchParams(query).toString()}`;
+const url = (path: string, query: Record<string, string>) =>
+  `${path}?${new URLSearchParams(query).toString()}`;
 
 describe('GET /v1/stores: technology and catalog filters', () => {
   it('each filter, combined with each existing filter, under every sort, lists exactly the matching stores in order', async () => {
@@ -85,10 +107,15 @@ describe('GET /v1/stores: technology and catalog filters', () => {
       for (const existing of EXISTING_FILTERS) {
         for (const [sort, order] of Object.entries(SORTS)) {
           const query = { ...added.query, ...existing.query, sort, limit: '100' };
-          const expected = FIXTURE_STORES.filter((s) => added.keep(s) && existing.keep(s)).sort(order).map((s) => s.domain);
+          const expected = FIXTURE_STORES.filter((s) => added.keep(s) && existing.keep(s))
+            .sort(order)
+            .map((s) => s.domain);
           const res = await rest.get(url('/v1/stores', query));
           expect(res.status, JSON.stringify(query)).toBe(200);
-          expect(res.body.data.map((s: { domain: string }) => s.domain), JSON.stringify(query)).toEqual(expected);
+          expect(
+            res.body.data.map((s: { domain: string }) => s.domain),
+            JSON.stringify(query),
+          ).toEqual(expected);
           expect(res.body.page.total, JSON.stringify(query)).toBe(expected.length);
         }
       }
@@ -96,11 +123,21 @@ describe('GET /v1/stores: technology and catalog filters', () => {
   });
 
   it('pages a filtered list with limit and offset', async () => {
-    const expected = FIXTURE_STORES.filter((s) => !appsOf(s.domain).includes('klaviyo')).sort(SORTS.visits!).map((s) => s.domain);
+    const expected = FIXTURE_STORES.filter((s) => !appsOf(s.domain).includes('klaviyo'))
+      .sort(SORTS.visits!)
+      .map((s) => s.domain);
     const first = await rest.get('/v1/stores?notApp=klaviyo&sort=visits&limit=3');
     const second = await rest.get('/v1/stores?notApp=klaviyo&sort=visits&limit=3&offset=3');
-    expect(first.body.page).toEqual({ limit: 3, offset: 0, count: 3, hasMore: true, total: expected.length });
-    expect([...first.body.data, ...second.body.data].map((s: { domain: string }) => s.domain)).toEqual(expected.slice(0, 6));
+    expect(first.body.page).toEqual({
+      limit: 3,
+      offset: 0,
+      count: 3,
+      hasMore: true,
+      total: expected.length,
+    });
+    expect(
+      [...first.body.data, ...second.body.data].map((s: { domain: string }) => s.domain),
+    ).toEqual(expected.slice(0, 6));
   });
 
   it('rolls the filtered stores up by each grouping', async () => {
@@ -113,7 +150,9 @@ describe('GET /v1/stores: technology and catalog filters', () => {
         const res = await rest.get(url('/v1/stores', query));
         expect(res.status, JSON.stringify(query)).toBe(200);
         expect(res.body.meta.mode).toBe('grouped');
-        const rows = Object.fromEntries(res.body.data.map((row: { key: string; stores: number }) => [row.key, row.stores]));
+        const rows = Object.fromEntries(
+          res.body.data.map((row: { key: string; stores: number }) => [row.key, row.stores]),
+        );
         expect(rows, JSON.stringify(query)).toEqual(Object.fromEntries(counts));
       }
     }
@@ -123,7 +162,9 @@ describe('GET /v1/stores: technology and catalog filters', () => {
     expect((await rest.get('/v1/stores?app=klaviyo,no-such-app')).body.page.total).toBe(0);
     expect((await rest.get('/v1/stores?anyApp=no-such-app')).body.page.total).toBe(0);
     expect((await rest.get('/v1/stores?anyApp=no-such-app,dsers')).body.page.total).toBe(2);
-    expect((await rest.get('/v1/stores?notApp=no-such-app')).body.page.total).toBe(FIXTURE_STORES.length);
+    expect((await rest.get('/v1/stores?notApp=no-such-app')).body.page.total).toBe(
+      FIXTURE_STORES.length,
+    );
   });
 
   it('refuses malformed filter values with bad_request naming the parameter', async () => {

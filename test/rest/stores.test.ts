@@ -17,7 +17,8 @@ const CARD_FIELDS = [
   'vertical',
 ];
 
-const domainsOf = (body: { data: Array<{ domain: string }> }) => body.data.map((store) => store.domain);
+const domainsOf = (body: { data: Array<{ domain: string }> }) =>
+  body.data.map((store) => store.domain);
 
 describe('GET /v1/stores', () => {
   let rest: RestApp;
@@ -38,7 +39,9 @@ describe('GET /v1/stores', () => {
   it('answers store cards with exactly the card fields', async () => {
     const res = await rest.get('/v1/stores?limit=100');
     for (const card of res.body.data) expect(Object.keys(card).sort()).toEqual(CARD_FIELDS);
-    const acme = res.body.data.find((card: { domain: string }) => card.domain === 'acme-apparel.com');
+    const acme = res.body.data.find(
+      (card: { domain: string }) => card.domain === 'acme-apparel.com',
+    );
     expect(acme).toEqual({
       domain: 'acme-apparel.com',
       monthlyVisits: 120_000,
@@ -64,7 +67,10 @@ describe('GET /v1/stores', () => {
     expect(domainsOf(last.body)).toEqual(EXPECTED.byRevenue.slice(10));
     const beyond = await rest.get('/v1/stores?offset=50');
     expect(beyond.status).toBe(200);
-    expect(beyond.body).toEqual({ data: [], page: { limit: 20, offset: 50, count: 0, hasMore: false, total: 12 } });
+    expect(beyond.body).toEqual({
+      data: [],
+      page: { limit: 20, offset: 50, count: 0, hasMore: false, total: 12 },
+    });
   });
 
   it('accepts limit 100 and rejects 101, 0, -1 offsets and non-integers naming the parameter', async () => {
@@ -82,7 +88,9 @@ describe('GET /v1/stores', () => {
       expect(res.status, query).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'bad_request', details: { parameter } });
     }
-    expect((await rest.get('/v1/stores?limit=101')).body.error.details.rule).toBe('must be an integer from 1 to 100');
+    expect((await rest.get('/v1/stores?limit=101')).body.error.details.rule).toBe(
+      'must be an integer from 1 to 100',
+    );
   });
 
   it('sorts by visits or rating; sort=stores without groupBy keeps the default order', async () => {
@@ -92,8 +100,12 @@ describe('GET /v1/stores', () => {
   });
 
   it('filters by country code (any case), visits and the dropshipper class', async () => {
-    expect(domainsOf((await rest.get('/v1/stores?countryCode=gb&minVisits=20000')).body)).toEqual(EXPECTED.gbAtLeast20kVisits);
-    expect(domainsOf((await rest.get('/v1/stores?isDropshipper=true')).body)).toEqual(EXPECTED.dropshippersByRevenue);
+    expect(domainsOf((await rest.get('/v1/stores?countryCode=gb&minVisits=20000')).body)).toEqual(
+      EXPECTED.gbAtLeast20kVisits,
+    );
+    expect(domainsOf((await rest.get('/v1/stores?isDropshipper=true')).body)).toEqual(
+      EXPECTED.dropshippersByRevenue,
+    );
     const q = await rest.get('/v1/stores?q=acme');
     // the one acme store, and none of the others (a fuzzy search must not pad the page with look-alikes)
     expect(domainsOf(q.body)).toEqual(['acme-apparel.com']);
@@ -123,41 +135,66 @@ describe('GET /v1/stores', () => {
     it('rolls the stores up by country with meta.mode grouped and the median by default', async () => {
       const res = await rest.get('/v1/stores?groupBy=country');
       expect(res.status).toBe(200);
-      expect(res.body.meta).toEqual({ mode: 'grouped', groupBy: 'country', groupBy2: null, groupMetric: 'median' });
+      expect(res.body.meta).toEqual({
+        mode: 'grouped',
+        groupBy: 'country',
+        groupBy2: null,
+        groupMetric: 'median',
+      });
       expect(res.body.page).toEqual({ limit: 20, offset: 0, count: 3, hasMore: false, total: 3 });
       expect(
-        res.body.data.map((row: { key: string; stores: number; metrics: { monthlyRevenueUsd: number; monthlyVisits: number } }) => [
-          row.key,
-          row.stores,
-          row.metrics.monthlyRevenueUsd,
-          row.metrics.monthlyVisits,
-        ]),
-      ).toEqual(EXPECTED.countryGroups.map((g) => [g.key, g.stores, g.medianRevenue, g.medianVisits]));
+        res.body.data.map(
+          (row: {
+            key: string;
+            stores: number;
+            metrics: { monthlyRevenueUsd: number; monthlyVisits: number };
+          }) => [row.key, row.stores, row.metrics.monthlyRevenueUsd, row.metrics.monthlyVisits],
+        ),
+      ).toEqual(
+        EXPECTED.countryGroups.map((g) => [g.key, g.stores, g.medianRevenue, g.medianVisits]),
+      );
     });
 
     it('applies groupMetric and sort=revenue', async () => {
       const mean = await rest.get('/v1/stores?groupBy=country&groupMetric=mean');
       expect(mean.body.meta.groupMetric).toBe('mean');
-      expect(mean.body.data.map((row: { metrics: { monthlyRevenueUsd: number } }) => row.metrics.monthlyRevenueUsd)).toEqual(
-        EXPECTED.countryGroups.map((g) => g.meanRevenue),
-      );
+      expect(
+        mean.body.data.map(
+          (row: { metrics: { monthlyRevenueUsd: number } }) => row.metrics.monthlyRevenueUsd,
+        ),
+      ).toEqual(EXPECTED.countryGroups.map((g) => g.meanRevenue));
       const byRevenue = await rest.get('/v1/stores?groupBy=country&sort=revenue');
-      expect(byRevenue.body.data.map((row: { key: string }) => row.key)).toEqual(EXPECTED.countryKeysByMedianRevenue);
+      expect(byRevenue.body.data.map((row: { key: string }) => row.key)).toEqual(
+        EXPECTED.countryKeysByMedianRevenue,
+      );
     });
 
     it('nests groupBy2 under groupBy: rows carry parent and leaf', async () => {
       const res = await rest.get('/v1/stores?groupBy=country&groupBy2=vertical&limit=100');
-      expect(res.body.meta).toEqual({ mode: 'grouped', groupBy: 'country', groupBy2: 'vertical', groupMetric: 'median' });
-      expect(res.body.data.map((row: { key: string }) => row.key)).toEqual(EXPECTED.countryVerticalKeys);
+      expect(res.body.meta).toEqual({
+        mode: 'grouped',
+        groupBy: 'country',
+        groupBy2: 'vertical',
+        groupMetric: 'median',
+      });
+      expect(res.body.data.map((row: { key: string }) => row.key)).toEqual(
+        EXPECTED.countryVerticalKeys,
+      );
       const usApparel = res.body.data.find((row: { key: string }) => row.key === 'US / Apparel');
       expect(usApparel).toMatchObject({ parent: 'US', leaf: 'Apparel', stores: 2 });
-      expect(usApparel.metrics.monthlyRevenueUsd).toBe(EXPECTED.countryVerticalMedians['US / Apparel']);
+      expect(usApparel.metrics.monthlyRevenueUsd).toBe(
+        EXPECTED.countryVerticalMedians['US / Apparel'],
+      );
     });
 
     it('lists the stores behind a grouped cell when groupBy is dropped and the cell becomes a filter', async () => {
-      const grouped = await rest.get('/v1/stores?vertical=Apparel&groupBy=country&groupBy2=vertical&sort=stores&groupMetric=max');
+      const grouped = await rest.get(
+        '/v1/stores?vertical=Apparel&groupBy=country&groupBy2=vertical&sort=stores&groupMetric=max',
+      );
       const us = grouped.body.data.find((row: { parent: string }) => row.parent === 'US');
-      const cell = await rest.get('/v1/stores?vertical=Apparel&countryCode=US&groupBy2=vertical&sort=stores&groupMetric=max');
+      const cell = await rest.get(
+        '/v1/stores?vertical=Apparel&countryCode=US&groupBy2=vertical&sort=stores&groupMetric=max',
+      );
       expect(cell.status).toBe(200);
       expect(cell.body.meta).toBeUndefined();
       expect(cell.body.page.total).toBe(us.stores);
@@ -200,7 +237,14 @@ describe('GET /v1/stores/{domain} and its sub-resources', () => {
       industry: 'Fashion',
       category: 'Clothing',
       legacyId: 'a0a0a0a0a0a0a0a0a0a0a001',
-      metrics: { productCount: 3, appCount: 3, socialFollowers: 15_000, adSpendUsd: 5_000, visitsChangePct: 25, revenueChangePct: 20 },
+      metrics: {
+        productCount: 3,
+        appCount: 3,
+        socialFollowers: 15_000,
+        adSpendUsd: 5_000,
+        visitsChangePct: 25,
+        revenueChangePct: 20,
+      },
       conversionRatePct: { low: 1.2, high: 2.4 },
       averageOrderValueUsd: 50,
       screenshotUrl: 'https://shots.example/acme.png',
@@ -208,10 +252,24 @@ describe('GET /v1/stores/{domain} and its sub-resources', () => {
       emails: ['hello@acme-apparel.com'],
     });
     expect(res.body.apps.map((app: { slug: string }) => app.slug)).toEqual(EXPECTED.acmeApps);
-    expect(Object.keys(res.body.models).sort()).toEqual(['adSpend', 'dropshipper', 'rating', 'revenue', 'visits']);
+    expect(Object.keys(res.body.models).sort()).toEqual([
+      'adSpend',
+      'dropshipper',
+      'rating',
+      'revenue',
+      'visits',
+    ]);
     expect(res.body.models.revenue.fields).toContain('monthlyRevenueUsd');
     expect(res.body.models.visits.inputs).toContainEqual({ name: 'productCount', value: 3 });
-    for (const field of ['domain', 'monthlyVisits', 'isDropshipper', 'serviceRating', 'serviceGrade', 'vertical', 'countryCode']) {
+    for (const field of [
+      'domain',
+      'monthlyVisits',
+      'isDropshipper',
+      'serviceRating',
+      'serviceGrade',
+      'vertical',
+      'countryCode',
+    ]) {
       expect(res.body).toHaveProperty(field);
     }
   });
@@ -220,17 +278,30 @@ describe('GET /v1/stores/{domain} and its sub-resources', () => {
     const res = await rest.get(`/v1/stores/${encodeURIComponent('https://www.acme-apparel.com')}`);
     expect(res.status).toBe(200);
     expect(res.body.domain).toBe('acme-apparel.com');
-    const products = await rest.get(`/v1/stores/${encodeURIComponent('https://www.acme-apparel.com/')}/products`);
+    const products = await rest.get(
+      `/v1/stores/${encodeURIComponent('https://www.acme-apparel.com/')}/products`,
+    );
     expect(products.status).toBe(200);
     expect(products.body.page.total).toBe(3);
   });
 
   it('answers a store missing from the catalog with the not_found envelope and 404', async () => {
-    for (const path of ['/v1/stores/not-in-catalog.com', '/v1/stores/not-in-catalog.com/products', '/v1/stores/not-in-catalog.com/history',
-      '/v1/stores/not-in-catalog.com/traffic', '/v1/stores/not-in-catalog.com/apps']) {
+    for (const path of [
+      '/v1/stores/not-in-catalog.com',
+      '/v1/stores/not-in-catalog.com/products',
+      '/v1/stores/not-in-catalog.com/history',
+      '/v1/stores/not-in-catalog.com/traffic',
+      '/v1/stores/not-in-catalog.com/apps',
+    ]) {
       const res = await rest.get(path);
       expect(res.status, path).toBe(404);
-      expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String), details: { domain: 'not-in-catalog.com' } } });
+      expect(res.body).toEqual({
+        error: {
+          code: 'not_found',
+          message: expect.any(String),
+          details: { domain: 'not-in-catalog.com' },
+        },
+      });
     }
   });
 
@@ -243,12 +314,19 @@ describe('GET /v1/stores/{domain} and its sub-resources', () => {
   it('lists the store products, best sellers first, and filters on isBestSeller', async () => {
     const all = await rest.get('/v1/stores/acme-apparel.com/products');
     expect(all.body.page).toEqual({ limit: 20, offset: 0, count: 3, hasMore: false, total: 3 });
-    expect(all.body.data.map((p: { handle: string }) => p.handle)).toEqual(['classic-hoodie', 'everyday-tee', 'canvas-tote']);
+    expect(all.body.data.map((p: { handle: string }) => p.handle)).toEqual([
+      'classic-hoodie',
+      'everyday-tee',
+      'canvas-tote',
+    ]);
     const best = await rest.get('/v1/stores/acme-apparel.com/products?isBestSeller=true&limit=1');
     expect(best.body.page).toEqual({ limit: 1, offset: 0, count: 1, hasMore: true, total: 2 });
     const others = await rest.get('/v1/stores/acme-apparel.com/products?isBestSeller=false');
     expect(others.body.data.map((p: { handle: string }) => p.handle)).toEqual(['canvas-tote']);
-    expect((await rest.get('/v1/stores/acme-apparel.com/products?limit=101')).body.error.details.parameter).toBe('limit');
+    expect(
+      (await rest.get('/v1/stores/acme-apparel.com/products?limit=101')).body.error.details
+        .parameter,
+    ).toBe('limit');
   });
 
   it('lists daily snapshots newest first and pages them', async () => {
@@ -267,18 +345,33 @@ describe('GET /v1/stores/{domain} and its sub-resources', () => {
     expect(rest2.body.data.map((h: { day: string }) => h.day)).toEqual(['2025-12-29']);
     expect(rest2.body.page.hasMore).toBe(false);
     const none = await rest.get('/v1/stores/cozy-nest.com/history');
-    expect(none.body).toEqual({ data: [], page: { limit: 20, offset: 0, count: 0, hasMore: false, total: 0 } });
+    expect(none.body).toEqual({
+      data: [],
+      page: { limit: 20, offset: 0, count: 0, hasMore: false, total: 0 },
+    });
   });
 
   it('returns the monthly traffic series with the latest mix, or an empty series and latest null', async () => {
     const acme = await rest.get('/v1/stores/acme-apparel.com/traffic');
     expect(acme.body.latest).toEqual(EXPECTED.acmeLatestTraffic);
     expect(acme.body.page).toEqual({ limit: 20, offset: 0, count: 3, hasMore: false, total: 3 });
-    expect(acme.body.data.map((point: { month: string }) => point.month)).toEqual(['2025-12-01', '2025-11-01', '2025-10-01']);
-    expect(acme.body.data[0]).toMatchObject({ visits: 120_000, organic: 0.45, source: 'similarweb' });
+    expect(acme.body.data.map((point: { month: string }) => point.month)).toEqual([
+      '2025-12-01',
+      '2025-11-01',
+      '2025-10-01',
+    ]);
+    expect(acme.body.data[0]).toMatchObject({
+      visits: 120_000,
+      organic: 0.45,
+      source: 'similarweb',
+    });
     const cozy = await rest.get('/v1/stores/cozy-nest.com/traffic');
     expect(cozy.status).toBe(200);
-    expect(cozy.body).toEqual({ data: [], page: { limit: 20, offset: 0, count: 0, hasMore: false, total: 0 }, latest: null });
+    expect(cozy.body).toEqual({
+      data: [],
+      page: { limit: 20, offset: 0, count: 0, hasMore: false, total: 0 },
+      latest: null,
+    });
   });
 
   it('lists the app stack in the list envelope, paged with limit and offset like every list (spec part 4)', async () => {
@@ -287,7 +380,9 @@ describe('GET /v1/stores/{domain} and its sub-resources', () => {
     expect(res.body.data.map((app: { slug: string }) => app.slug)).toEqual(EXPECTED.acmeApps);
     const paged = await rest.get('/v1/stores/acme-apparel.com/apps?limit=2&offset=1');
     expect(paged.body.page).toEqual({ limit: 2, offset: 1, count: 2, hasMore: false, total: 3 });
-    expect(paged.body.data.map((app: { slug: string }) => app.slug)).toEqual(EXPECTED.acmeApps.slice(1));
+    expect(paged.body.data.map((app: { slug: string }) => app.slug)).toEqual(
+      EXPECTED.acmeApps.slice(1),
+    );
     const first = await rest.get('/v1/stores/acme-apparel.com/apps?limit=1');
     expect(first.body.page).toEqual({ limit: 1, offset: 0, count: 1, hasMore: true, total: 3 });
     const tooMany = await rest.get('/v1/stores/acme-apparel.com/apps?limit=101');
@@ -306,7 +401,9 @@ describe('GET /v1/stores/compare', () => {
   });
 
   it('returns cards in the order asked and lists missing domains in notFound, never 404', async () => {
-    const res = await rest.get('/v1/stores/compare?domains=glow-skin.com,not-in-catalog.com,https://www.acme-apparel.com');
+    const res = await rest.get(
+      '/v1/stores/compare?domains=glow-skin.com,not-in-catalog.com,https://www.acme-apparel.com',
+    );
     expect(res.status).toBe(200);
     expect(domainsOf(res.body)).toEqual(['glow-skin.com', 'acme-apparel.com']);
     expect(res.body.notFound).toEqual(['not-in-catalog.com']);
@@ -322,12 +419,23 @@ describe('GET /v1/stores/compare', () => {
     const ok = await rest.get(`/v1/stores/compare?domains=${eight}`);
     expect(ok.status).toBe(200);
     expect(ok.body.data).toHaveLength(8);
-    for (const domains of [EXPECTED.byRevenue.slice(0, 9).join(','), 'acme-apparel.com', '', ',,']) {
+    for (const domains of [
+      EXPECTED.byRevenue.slice(0, 9).join(','),
+      'acme-apparel.com',
+      '',
+      ',,',
+    ]) {
       const res = await rest.get(`/v1/stores/compare?domains=${domains}`);
       expect(res.status, domains).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'bad_request', details: { parameter: 'domains' } });
+      expect(res.body.error).toMatchObject({
+        code: 'bad_request',
+        details: { parameter: 'domains' },
+      });
     }
     const missing = await rest.get('/v1/stores/compare');
-    expect(missing.body.error.details).toMatchObject({ parameter: 'domains', rule: expect.stringContaining('is required') });
+    expect(missing.body.error.details).toMatchObject({
+      parameter: 'domains',
+      rule: expect.stringContaining('is required'),
+    });
   });
 });

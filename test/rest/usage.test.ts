@@ -7,7 +7,10 @@ import { openRestApp, type RestApp } from './support/rest-app.ts';
 /** "perMinute";r=59;t=60, … as {perMinute: {r: 59, t: 60}, …} */
 const parseRateLimit = (header: unknown) =>
   Object.fromEntries(
-    [...String(header).matchAll(/"(\w+)";r=(\d+);t=(\d+)/g)].map(([, name, r, t]) => [name!, { r: Number(r), t: Number(t) }]),
+    [...String(header).matchAll(/"(\w+)";r=(\d+);t=(\d+)/g)].map(([, name, r, t]) => [
+      name!,
+      { r: Number(r), t: Number(t) },
+    ]),
   );
 
 describe('GET /v1/usage', () => {
@@ -27,7 +30,12 @@ describe('GET /v1/usage', () => {
   });
 
   it('counts what the key spent today, bucket by bucket, and agrees with its own rate-limit headers', async () => {
-    const key = (await mintApiKey(rest.services.db.prisma, { accountExternalId: 'usage-reader', plan: 'starter' })).key;
+    const key = (
+      await mintApiKey(rest.services.db.prisma, {
+        accountExternalId: 'usage-reader',
+        plan: 'starter',
+      })
+    ).key;
     const headers = { authorization: `Bearer ${key}` };
     expect((await rest.get('/v1/stores?q=acme', headers)).status).toBe(200);
     expect((await rest.get('/v1/analytics/verticals', headers)).status).toBe(200);
@@ -39,8 +47,18 @@ describe('GET /v1/usage', () => {
     const byName = Object.fromEntries(res.body.limits.map((l: { name: string }) => [l.name, l]));
     expect(byName).toMatchObject({
       // the three reads; the usage call itself never counts
-      perMinute: { window: 'minute', limit: plan.perMinute, used: 3, remaining: plan.perMinute - 3 },
-      perKeyDaily: { window: 'day', limit: plan.perKeyDaily, used: 3, remaining: plan.perKeyDaily! - 3 },
+      perMinute: {
+        window: 'minute',
+        limit: plan.perMinute,
+        used: 3,
+        remaining: plan.perMinute - 3,
+      },
+      perKeyDaily: {
+        window: 'day',
+        limit: plan.perKeyDaily,
+        used: 3,
+        remaining: plan.perKeyDaily! - 3,
+      },
       storeSearches: { window: 'day', limit: plan.daily!.storeSearches, used: 2 },
       storeLookups: { window: 'day', limit: plan.daily!.storeLookups, used: 1 },
       productSearches: { used: 0, remaining: plan.daily!.productSearches },

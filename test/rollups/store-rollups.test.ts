@@ -38,7 +38,9 @@ const WINDOW = { offset: 0, limit: 100 };
 /** every unfiltered grouping the API takes: each dimension alone and each ordered pair, every metric and sort */
 const GROUP_QUERIES: GroupQuery[] = STORE_GROUPINGS.flatMap((groupBy) =>
   [null, ...STORE_GROUPINGS.filter((g) => g !== groupBy)].flatMap((groupBy2) =>
-    GROUP_METRICS.flatMap((metric) => GROUP_SORTS.map((sort) => ({ groupBy, groupBy2, metric, sort }))),
+    GROUP_METRICS.flatMap((metric) =>
+      GROUP_SORTS.map((sort) => ({ groupBy, groupBy2, metric, sort })),
+    ),
   ),
 );
 
@@ -63,7 +65,9 @@ async function refresh(db: pg.Pool = pool) {
 
 /** a change to the catalog the rollups have not seen: the biggest US store doubles its revenue */
 const changeCatalog = (db: pg.Pool = pool) =>
-  db.query(`UPDATE stores SET revenue_high_usd = revenue_high_usd * 2 WHERE domain = 'acme-apparel.com'`);
+  db.query(
+    `UPDATE stores SET revenue_high_usd = revenue_high_usd * 2 WHERE domain = 'acme-apparel.com'`,
+  );
 
 describe('store rollups', () => {
   it('serve every unfiltered grouping, metric and sort and the analytics figures exactly as the live queries compute them', async () => {
@@ -79,13 +83,20 @@ describe('store rollups', () => {
     expect(await allGroups()).toEqual(liveGroups);
     expect(await analytics()).toEqual(liveAnalytics);
     // a filtered request still runs live and sees the change
-    const us = await storeGroups(pool, { filter: { countryCode: 'us' }, groupBy: 'country', metric: 'max', sort: 'stores' }, WINDOW);
+    const us = await storeGroups(
+      pool,
+      { filter: { countryCode: 'us' }, groupBy: 'country', metric: 'max', sort: 'stores' },
+      WINDOW,
+    );
     expect(us.rows[0]!.monthlyRevenueUsd).toBe(160_000);
 
     // after the next refresh the rollups carry the change, and still equal the live figures
     await refresh();
     const country = { groupBy: 'country', metric: 'max', sort: 'stores' } as const;
-    expect((await storeGroups(pool, country, WINDOW)).rows.find((r) => r.key === 'US')!.monthlyRevenueUsd).toBe(160_000);
+    expect(
+      (await storeGroups(pool, country, WINDOW)).rows.find((r) => r.key === 'US')!
+        .monthlyRevenueUsd,
+    ).toBe(160_000);
     await pool.query(`TRUNCATE store_rollups, store_rollup_refreshes`);
     const liveAfter = await allGroups();
     const liveAnalyticsAfter = await analytics();
@@ -96,19 +107,33 @@ describe('store rollups', () => {
 
   it(`are never served once older than ${ROLLUP_MAX_AGE_MINUTES} minutes: the live query answers instead`, async () => {
     await refresh();
-    const served = await storeGroups(pool, { groupBy: 'vertical', metric: 'mean', sort: 'revenue' }, WINDOW);
-    await pool.query(`UPDATE stores SET monthly_visits = monthly_visits + 1000 WHERE vertical = 'Home'`);
-    expect(await storeGroups(pool, { groupBy: 'vertical', metric: 'mean', sort: 'revenue' }, WINDOW)).toEqual(served);
+    const served = await storeGroups(
+      pool,
+      { groupBy: 'vertical', metric: 'mean', sort: 'revenue' },
+      WINDOW,
+    );
+    await pool.query(
+      `UPDATE stores SET monthly_visits = monthly_visits + 1000 WHERE vertical = 'Home'`,
+    );
+    expect(
+      await storeGroups(pool, { groupBy: 'vertical', metric: 'mean', sort: 'revenue' }, WINDOW),
+    ).toEqual(served);
 
     await pool.query(
       `UPDATE store_rollup_refreshes SET refreshed_at = now() - make_interval(mins => $1::int) - interval '1 second'`,
       [ROLLUP_MAX_AGE_MINUTES],
     );
-    const live = await storeGroups(pool, { groupBy: 'vertical', metric: 'mean', sort: 'revenue' }, WINDOW);
+    const live = await storeGroups(
+      pool,
+      { groupBy: 'vertical', metric: 'mean', sort: 'revenue' },
+      WINDOW,
+    );
     const home = (r: typeof live) => r.rows.find((g) => g.key === 'Home')!.monthlyVisits;
     expect(home(live)).toBe(home(served) + 1000);
     const totals = await catalogTotals(pool);
-    const { rows } = await pool.query<{ avg: number }>('SELECT avg(monthly_visits)::float8 AS avg FROM stores');
+    const { rows } = await pool.query<{ avg: number }>(
+      'SELECT avg(monthly_visits)::float8 AS avg FROM stores',
+    );
     expect(totals.averageMonthlyVisits).toBe(rows[0]!.avg);
   });
 });
@@ -119,7 +144,10 @@ describe('store rollups refresh', () => {
     await migrateJobQueue(pool);
     const rollups = rollupJobs({ logger: createLogger('silent') });
     let sweeps = 0;
-    const sweepsCounted = { ...rollups, sweep: async (db: pg.Pool) => void (await rollups.sweep!(db), sweeps++) };
+    const sweepsCounted = {
+      ...rollups,
+      sweep: async (db: pg.Pool) => void (await rollups.sweep!(db), sweeps++),
+    };
     const worker = await startJobWorker({
       databaseUrl: t.services.db.url,
       logger: createLogger('silent'),
@@ -140,11 +168,26 @@ describe('store rollups refresh', () => {
       const first = refreshes[0]!.refreshed_at.getTime();
       // fresh rollups are left alone by the following sweeps (each would queue a refresh if due)
       const sweptBefore = sweeps;
-      await pollUntil(async () => sweeps, (n) => n >= sweptBefore + 3, 15_000, 50);
-      await pollUntil(async () => (await pool.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs`)).rows[0]!.n, (n) => n === 0, 15_000, 50);
-      const { rows: later } = await pool.query<{ refreshed_at: Date }>(`SELECT refreshed_at FROM store_rollup_refreshes`);
+      await pollUntil(
+        async () => sweeps,
+        (n) => n >= sweptBefore + 3,
+        15_000,
+        50,
+      );
+      await pollUntil(
+        async () =>
+          (await pool.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs`)).rows[0]!.n,
+        (n) => n === 0,
+        15_000,
+        50,
+      );
+      const { rows: later } = await pool.query<{ refreshed_at: Date }>(
+        `SELECT refreshed_at FROM store_rollup_refreshes`,
+      );
       expect(later[0]!.refreshed_at.getTime()).toBe(first);
-      const { rows: stores } = await pool.query<{ stores: number }>(`SELECT stores FROM store_rollups WHERE dimensions = ''`);
+      const { rows: stores } = await pool.query<{ stores: number }>(
+        `SELECT stores FROM store_rollups WHERE dimensions = ''`,
+      );
       expect(stores).toEqual([{ stores: 12 }]);
     } finally {
       await worker.stop();
@@ -179,7 +222,9 @@ describe('seeding', () => {
       `SELECT count(*)::int AS n FROM store_rollups WHERE dimensions = 'country'`,
     );
     // one group per country, plus one for stores without a country if there are any
-    const { rows: unknown } = await seededPool.query<{ n: number }>(`SELECT count(*)::int AS n FROM stores WHERE country_code IS NULL`);
+    const { rows: unknown } = await seededPool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM stores WHERE country_code IS NULL`,
+    );
     expect(rolled[0]!.n).toBe(countries[0]!.n + (unknown[0]!.n > 0 ? 1 : 0));
   });
 });

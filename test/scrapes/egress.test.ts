@@ -30,7 +30,9 @@ describe('egress', () => {
     ['a name that resolves to loopback', () => `http://localhost:${fixtures.port}/`],
   ])('refuses %s', async (_what, url) => {
     const before = fixtures.requests.length;
-    await expect(createEgress(options()).fetch(url())).rejects.toMatchObject({ failure: 'refused_address' });
+    await expect(createEgress(options()).fetch(url())).rejects.toMatchObject({
+      failure: 'refused_address',
+    });
     expect(fixtures.requests.slice(before)).toEqual([]);
   });
 
@@ -39,8 +41,12 @@ describe('egress', () => {
     const response = await egress.fetch('https://shop-a.test/meta.json');
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body.toString())).toMatchObject({ name: 'Shop A' });
-    await expect(egress.fetch(`http://127.0.0.1:${fixtures.port}/meta.json`)).rejects.toMatchObject({ failure: 'refused_address' });
-    await expect(egress.fetch('https://dropper.test/')).rejects.toMatchObject({ failure: 'unresolvable' });
+    await expect(egress.fetch(`http://127.0.0.1:${fixtures.port}/meta.json`)).rejects.toMatchObject(
+      { failure: 'refused_address' },
+    );
+    await expect(egress.fetch('https://dropper.test/')).rejects.toMatchObject({
+      failure: 'unresolvable',
+    });
   });
 
   it('a wildcard entry reaches every name under its domain and nothing else', async () => {
@@ -48,15 +54,23 @@ describe('egress', () => {
     const before = fixtures.requests.length;
     expect((await egress.fetch('https://shop-a.fixture.test/')).status).toBe(404); // reached: the fixture server knows no such store
     expect(fixtures.requests.slice(before)).toEqual(['shop-a.fixture.test/']);
-    for (const outside of ['https://fixture.test/', 'https://shop-a.test/', 'https://evilfixture.test/']) {
+    for (const outside of [
+      'https://fixture.test/',
+      'https://shop-a.test/',
+      'https://evilfixture.test/',
+    ]) {
       await expect(egress.fetch(outside)).rejects.toMatchObject({ failure: 'unresolvable' });
     }
-    await expect(egress.fetch(`http://127.0.0.1:${fixtures.port}/`)).rejects.toMatchObject({ failure: 'refused_address' });
+    await expect(egress.fetch(`http://127.0.0.1:${fixtures.port}/`)).rejects.toMatchObject({
+      failure: 'refused_address',
+    });
     expect(fixtures.requests.slice(before)).toHaveLength(1);
   });
 
   it('a named host wins over a wildcard, a longer wildcard over a shorter one', () => {
-    const overrides = parseEgressOverrides('*.farm.test=http://127.0.0.1:1,*.eu.farm.test=http://127.0.0.1:2,a.eu.farm.test=http://127.0.0.1:3');
+    const overrides = parseEgressOverrides(
+      '*.farm.test=http://127.0.0.1:1,*.eu.farm.test=http://127.0.0.1:2,a.eu.farm.test=http://127.0.0.1:3',
+    );
     expect(overrides.get('b.farm.test')?.port).toBe(1);
     expect(overrides.get('b.eu.farm.test')?.port).toBe(2);
     expect(overrides.get('a.eu.farm.test')?.port).toBe(3);
@@ -65,20 +79,35 @@ describe('egress', () => {
 
   it('checks every redirect: a redirect to a private address is refused', async () => {
     const egress = createEgress(options(`redirect-private.test=http://127.0.0.1:${fixtures.port}`));
-    await expect(egress.fetch('https://redirect-private.test/', { maxRedirects: 5 })).rejects.toMatchObject({ failure: 'refused_address' });
+    await expect(
+      egress.fetch('https://redirect-private.test/', { maxRedirects: 5 }),
+    ).rejects.toMatchObject({ failure: 'refused_address' });
   });
 
   it('caps the size of a response body', async () => {
-    const egress = createEgress({ ...options(`shop-a.test=http://127.0.0.1:${fixtures.port}`), maxBytes: 200 });
-    await expect(egress.fetch('https://shop-a.test/')).rejects.toMatchObject({ failure: 'too_large' });
+    const egress = createEgress({
+      ...options(`shop-a.test=http://127.0.0.1:${fixtures.port}`),
+      maxBytes: 200,
+    });
+    await expect(egress.fetch('https://shop-a.test/')).rejects.toMatchObject({
+      failure: 'too_large',
+    });
   });
 
   it('paces the requests to one host by EGRESS_HOST_INTERVAL_MS (politeness) and holds no other host up', async () => {
     const interval = 2_000;
-    const egress = createEgress({ ...options(`shop-a.test=http://127.0.0.1:${fixtures.port},dropper.test=http://127.0.0.1:${fixtures.port}`), hostIntervalMs: interval });
+    const egress = createEgress({
+      ...options(
+        `shop-a.test=http://127.0.0.1:${fixtures.port},dropper.test=http://127.0.0.1:${fixtures.port}`,
+      ),
+      hostIntervalMs: interval,
+    });
     const started = Date.now();
     const finished: Record<string, number> = {};
-    const get = (name: string, url: string) => egress.fetch(url).then((response) => ((finished[name] = Date.now() - started), response.status));
+    const get = (name: string, url: string) =>
+      egress
+        .fetch(url)
+        .then((response) => ((finished[name] = Date.now() - started), response.status));
     const statuses = await Promise.all([
       get('first', 'https://shop-a.test/meta.json'),
       get('second', 'https://shop-a.test/products.json'),

@@ -24,7 +24,10 @@ describe('a worker killed mid-scrape', () => {
   // no worker in this process until the killed one is gone: the job must be the child's
   let alone: ScrapeHarness;
   beforeAll(async () => {
-    alone = await startScrapeHarness({ env: { EGRESS_OVERRIDES: fixtures.overrides }, worker: false });
+    alone = await startScrapeHarness({
+      env: { EGRESS_OVERRIDES: fixtures.overrides },
+      worker: false,
+    });
   });
   afterAll(async () => {
     await alone?.close();
@@ -32,10 +35,22 @@ describe('a worker killed mid-scrape', () => {
 
   it('leaves the request retried to its end, never stuck', async () => {
     fixtures.hold('/products.json');
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../src/worker.ts', import.meta.url))], {
-      env: { ...process.env, DATABASE_URL: alone.databaseUrl, EGRESS_OVERRIDES: fixtures.overrides, LOG_LEVEL: 'silent', EGRESS_HOST_INTERVAL_MS: '0', EGRESS_TIMEOUT_MS: '60000', REDIS_URL: '' },
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('../../src/worker.ts', import.meta.url))],
+      {
+        env: {
+          ...process.env,
+          DATABASE_URL: alone.databaseUrl,
+          EGRESS_OVERRIDES: fixtures.overrides,
+          LOG_LEVEL: 'silent',
+          EGRESS_HOST_INTERVAL_MS: '0',
+          EGRESS_TIMEOUT_MS: '60000',
+          REDIS_URL: '',
+        },
+        stdio: 'ignore',
+      },
+    );
     try {
       const { body } = await alone.post('/v1/scrapes', { domain: 'shop-a.test' });
       const id = body.id as string;
@@ -63,11 +78,16 @@ describe('forced re-scrape cooldown', () => {
     harness.clock.advance(60_000);
     const second = await harness.post('/v1/scrapes', { domain: 'shop-a.test', force: true });
     expect(second.status).toBe(429);
-    expect(second.body.error).toMatchObject({ code: 'rate_limited', details: { domain: 'shop-a.test', cooldownSeconds: 300 } });
+    expect(second.body.error).toMatchObject({
+      code: 'rate_limited',
+      details: { domain: 'shop-a.test', cooldownSeconds: 300 },
+    });
     expect(Number(second.headers['retry-after'])).toBeGreaterThan(235);
     expect(Number(second.headers['retry-after'])).toBeLessThanOrEqual(240);
     harness.clock.advance(4 * 60_000);
-    expect((await harness.post('/v1/scrapes', { domain: 'shop-a.test', force: true })).status).toBe(202);
+    expect((await harness.post('/v1/scrapes', { domain: 'shop-a.test', force: true })).status).toBe(
+      202,
+    );
 
     // the cooldown counts from the newest request: one minute after it (six after the first) is too soon
     harness.clock.advance(60_000);
@@ -100,21 +120,42 @@ describe('bulk', () => {
 
   it('handles each URL as a single request, with one outcome per item', async () => {
     const response = await harness.post('/v1/scrapes/bulk', {
-      urls: ['https://www.dropper.test/', 'shop-a.test', 'dropper.test', 'not a domain', 'changing.test'],
+      urls: [
+        'https://www.dropper.test/',
+        'shop-a.test',
+        'dropper.test',
+        'not a domain',
+        'changing.test',
+      ],
     });
     expect(response.status).toBe(200);
-    expect(response.body.data.map((i: { outcome: string }) => i.outcome)).toEqual(['queued', 'already_exists', 'duplicate', 'rejected', 'queued']);
-    expect(response.body.counts).toEqual({ queued: 2, alreadyExists: 1, duplicate: 1, rejected: 1 });
+    expect(response.body.data.map((i: { outcome: string }) => i.outcome)).toEqual([
+      'queued',
+      'already_exists',
+      'duplicate',
+      'rejected',
+      'queued',
+    ]);
+    expect(response.body.counts).toEqual({
+      queued: 2,
+      alreadyExists: 1,
+      duplicate: 1,
+      rejected: 1,
+    });
     expect(response.body.data[3].error.code).toBe('bad_request');
     const queued = response.body.data.filter((i: { outcome: string }) => i.outcome === 'queued');
     // each queued item carries its request's id at the item's top level; the others carry none
-    for (const item of response.body.data) expect(item.id).toBe(item.outcome === 'queued' ? item.scrape.id : null);
+    for (const item of response.body.data)
+      expect(item.id).toBe(item.outcome === 'queued' ? item.scrape.id : null);
     expect(queued.every((i: { id: unknown }) => typeof i.id === 'string')).toBe(true);
-    for (const item of queued) expect((await harness.waitFor(item.id, ['done', 'failed'])).status).toBe('done');
+    for (const item of queued)
+      expect((await harness.waitFor(item.id, ['done', 'failed'])).status).toBe('done');
   });
 
   it('refuses more than 10 URLs', async () => {
-    const response = await harness.post('/v1/scrapes/bulk', { urls: Array.from({ length: 11 }, (_, i) => `s${i}.test`) });
+    const response = await harness.post('/v1/scrapes/bulk', {
+      urls: Array.from({ length: 11 }, (_, i) => `s${i}.test`),
+    });
     expect(response.status).toBe(400);
     expect(response.body.error.details.parameter).toBe('urls');
   });

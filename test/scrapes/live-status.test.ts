@@ -27,57 +27,83 @@ async function subscribe(baseUrl: string, query: string, variables?: Record<stri
   return { events, close: () => (abort.abort(), reading) };
 }
 
-describe.skipIf(skipWithout(REDIS_URL))('live scrape status across replicas (needs REDIS_URL)', () => {
-  let fixtures: FixtureStorefronts;
-  let gateway: ScrapeHarness;
-  let workerReplica: ScrapeHarness;
-  let baseUrl: string;
+describe.skipIf(skipWithout(REDIS_URL))(
+  'live scrape status across replicas (needs REDIS_URL)',
+  () => {
+    let fixtures: FixtureStorefronts;
+    let gateway: ScrapeHarness;
+    let workerReplica: ScrapeHarness;
+    let baseUrl: string;
 
-  beforeAll(async () => {
-    fixtures = await startFixtureStorefronts();
-    const pubsubPrefix = `scrape-test-${randomBytes(4).toString('hex')}:`;
-    const env = { EGRESS_OVERRIDES: fixtures.overrides, EGRESS_TIMEOUT_MS: '10000' };
-    gateway = await startScrapeHarness({ env, redisUrl: REDIS_URL, pubsubPrefix, worker: false });
-    workerReplica = await startScrapeHarness({ env, redisUrl: REDIS_URL, pubsubPrefix, databaseUrl: gateway.databaseUrl });
-    await gateway.app.listen({ host: '127.0.0.1', port: 0 });
-    baseUrl = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    await workerReplica?.close();
-    await gateway?.close();
-    await fixtures?.close();
-  });
+    beforeAll(async () => {
+      fixtures = await startFixtureStorefronts();
+      const pubsubPrefix = `scrape-test-${randomBytes(4).toString('hex')}:`;
+      const env = { EGRESS_OVERRIDES: fixtures.overrides, EGRESS_TIMEOUT_MS: '10000' };
+      gateway = await startScrapeHarness({ env, redisUrl: REDIS_URL, pubsubPrefix, worker: false });
+      workerReplica = await startScrapeHarness({
+        env,
+        redisUrl: REDIS_URL,
+        pubsubPrefix,
+        databaseUrl: gateway.databaseUrl,
+      });
+      await gateway.app.listen({ host: '127.0.0.1', port: 0 });
+      baseUrl = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      await workerReplica?.close();
+      await gateway?.close();
+      await fixtures?.close();
+    });
 
-  it('streams queued, validating, scraping and done to a subscriber on the other replica', async () => {
-    fixtures.hold('/'); // keeps the job in validating until the subscriptions are open
-    const recent = await subscribe(baseUrl, 'subscription { recentScrapes { id status } }');
-    let status: Awaited<ReturnType<typeof subscribe>> | undefined;
-    try {
-      const recentOf = (id: string) => recent.events.map((e) => e.data.recentScrapes).filter((r) => r.id === id).map((r) => r.status);
-      // the dashboard stream is live once it carries a request made after it opened: a name that never
-      // resolves fails at once, and is asked again until the stream shows it
-      for (let attempt = 0; ; attempt++) {
-        const canary = (await gateway.post('/v1/scrapes', { domain: `canary-${attempt}.invalid` })).body.id as string;
-        const seen = await expect.poll(() => recentOf(canary).length, { timeout: 2_000 }).toBeGreaterThan(0).then(() => true, () => false);
-        if (seen) break;
-        expect(attempt, 'the recentScrapes stream never carried an event').toBeLessThan(10);
+    it('streams queued, validating, scraping and done to a subscriber on the other replica', async () => {
+      fixtures.hold('/'); // keeps the job in validating until the subscriptions are open
+      const recent = await subscribe(baseUrl, 'subscription { recentScrapes { id status } }');
+      let status: Awaited<ReturnType<typeof subscribe>> | undefined;
+      try {
+        const recentOf = (id: string) =>
+          recent.events
+            .map((e) => e.data.recentScrapes)
+            .filter((r) => r.id === id)
+            .map((r) => r.status);
+        // the dashboard stream is live once it carries a request made after it opened: a name that never
+        // resolves fails at once, and is asked again until the stream shows it
+        for (let attempt = 0; ; attempt++) {
+          const canary = (
+            await gateway.post('/v1/scrapes', { domain: `canary-${attempt}.invalid` })
+          ).body.id as string;
+          const seen = await expect
+            .poll(() => recentOf(canary).length, { timeout: 2_000 })
+            .toBeGreaterThan(0)
+            .then(
+              () => true,
+              () => false,
+            );
+          if (seen) break;
+          expect(attempt, 'the recentScrapes stream never carried an event').toBeLessThan(10);
+        }
+
+        const { body } = await gateway.post('/v1/scrapes', { domain: 'shop-a.test' });
+        const id = body.id as string;
+        status = await subscribe(
+          baseUrl,
+          'subscription ($id: ID!) { scrapeStatus(id: $id) { id status } }',
+          { id },
+        );
+        const statuses = () => status!.events.map((e) => e.data.scrapeStatus.status);
+        // its first event is the record as it was when the subscription started: subscribed before it was read
+        await expect.poll(() => statuses().length, { timeout: 20_000 }).toBeGreaterThan(0);
+        fixtures.release();
+
+        await expect.poll(() => statuses().at(-1), { timeout: 30_000 }).toBe('done');
+        expect(statuses()).toContain('scraping');
+        expect(statuses().slice(0, 1)).toEqual([expect.stringMatching(/queued|validating/)]);
+        await expect
+          .poll(() => recentOf(id), { timeout: 10_000 })
+          .toEqual(expect.arrayContaining(['scraping', 'done']));
+      } finally {
+        fixtures.release();
+        await Promise.all([recent.close(), status?.close()]);
       }
-
-      const { body } = await gateway.post('/v1/scrapes', { domain: 'shop-a.test' });
-      const id = body.id as string;
-      status = await subscribe(baseUrl, 'subscription ($id: ID!) { scrapeStatus(id: $id) { id status } }', { id });
-      const statuses = () => status!.events.map((e) => e.data.scrapeStatus.status);
-      // its first event is the record as it was when the subscription started: subscribed before it was read
-      await expect.poll(() => statuses().length, { timeout: 20_000 }).toBeGreaterThan(0);
-      fixtures.release();
-
-      await expect.poll(() => statuses().at(-1), { timeout: 30_000 }).toBe('done');
-      expect(statuses()).toContain('scraping');
-      expect(statuses().slice(0, 1)).toEqual([expect.stringMatching(/queued|validating/)]);
-      await expect.poll(() => recentOf(id), { timeout: 10_000 }).toEqual(expect.arrayContaining(['scraping', 'done']));
-    } finally {
-      fixtures.release();
-      await Promise.all([recent.close(), status?.close()]);
-    }
-  });
-});
+    });
+  },
+);

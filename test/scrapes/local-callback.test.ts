@@ -21,7 +21,12 @@ const refusal = (services: Services, url: string) => {
 describe('a loopback callbackUrl', () => {
   it('is accepted in development, http or https, by address or as localhost', () => {
     const development = servicesIn('development');
-    for (const url of ['http://127.0.0.1:4242/webhooks', 'http://localhost:4242/webhooks', 'http://[::1]:4242/webhooks', 'https://127.0.0.1:4242/x']) {
+    for (const url of [
+      'http://127.0.0.1:4242/webhooks',
+      'http://localhost:4242/webhooks',
+      'http://[::1]:4242/webhooks',
+      'https://127.0.0.1:4242/x',
+    ]) {
       expect([url, refusal(development, url)]).toEqual([url, null]);
     }
   });

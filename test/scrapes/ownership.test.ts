@@ -17,10 +17,12 @@ async function start(): Promise<{ db: TestDatabase; server: AccessServer }> {
 }
 
 const ownerOf = async (server: AccessServer, id: string) =>
-  (await server.services.db.pool.query<{ external_id: string | null }>(
-    'SELECT a.external_id FROM scrape_requests r LEFT JOIN accounts a ON a.id = r.account_id WHERE r.id = $1',
-    [id],
-  )).rows[0]?.external_id;
+  (
+    await server.services.db.pool.query<{ external_id: string | null }>(
+      'SELECT a.external_id FROM scrape_requests r LEFT JOIN accounts a ON a.id = r.account_id WHERE r.id = $1',
+      [id],
+    )
+  ).rows[0]?.external_id;
 
 describe('scrape requests of accounts with keys', () => {
   let db: TestDatabase;
@@ -37,12 +39,23 @@ describe('scrape requests of accounts with keys', () => {
     await db?.drop();
   });
 
-  const get = (url: string, key: string) => server.app.inject({ method: 'GET', url, headers: bearer(key) });
+  const get = (url: string, key: string) =>
+    server.app.inject({ method: 'GET', url, headers: bearer(key) });
   const graphql = (key: string, query: string, variables: object) =>
-    server.app.inject({ method: 'POST', url: '/graphql', headers: bearer(key), payload: { query, variables } });
+    server.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: bearer(key),
+      payload: { query, variables },
+    });
 
   it('records the ordering account and shows the request to it alone over REST', async () => {
-    const ordered = await server.app.inject({ method: 'POST', url: '/v1/scrapes', headers: bearer(alice), payload: { domain: newDomain() } });
+    const ordered = await server.app.inject({
+      method: 'POST',
+      url: '/v1/scrapes',
+      headers: bearer(alice),
+      payload: { domain: newDomain() },
+    });
     expect(ordered.statusCode, ordered.body).toBe(202);
     const id = ordered.json().id as string;
     expect(await ownerOf(server, id)).toBe('alice');
@@ -54,9 +67,20 @@ describe('scrape requests of accounts with keys', () => {
   });
 
   it('does the same for requests ordered through GraphQL, one by one or in bulk', async () => {
-    const single = await graphql(bob, 'mutation ($d: String!) { requestScrape(domain: $d) { scrape { id } } }', { d: newDomain() });
-    const bulk = await graphql(bob, 'mutation ($u: [String!]!) { requestScrapesBulk(urls: $u) { scrape { id } } }', { u: [newDomain()] });
-    const ids = [single.json().data.requestScrape.scrape.id, bulk.json().data.requestScrapesBulk[0].scrape.id] as string[];
+    const single = await graphql(
+      bob,
+      'mutation ($d: String!) { requestScrape(domain: $d) { scrape { id } } }',
+      { d: newDomain() },
+    );
+    const bulk = await graphql(
+      bob,
+      'mutation ($u: [String!]!) { requestScrapesBulk(urls: $u) { scrape { id } } }',
+      { u: [newDomain()] },
+    );
+    const ids = [
+      single.json().data.requestScrape.scrape.id,
+      bulk.json().data.requestScrapesBulk[0].scrape.id,
+    ] as string[];
 
     for (const id of ids) {
       expect(await ownerOf(server, id)).toBe('bob');
@@ -69,23 +93,38 @@ describe('scrape requests of accounts with keys', () => {
     }
   });
 
-  it('lists and streams only the caller account\'s requests to dashboards (recentScrapes)', async () => {
+  it("lists and streams only the caller account's requests to dashboards (recentScrapes)", async () => {
     const recent = 'query { recentScrapes(limit: 100) { id domain } }';
-    const before = (await graphql(bob, recent, {})).json().data.recentScrapes as Array<{ id: string }>;
+    const before = (await graphql(bob, recent, {})).json().data.recentScrapes as Array<{
+      id: string;
+    }>;
 
     // bob follows the live feed over SSE while alice and bob each order a scrape
     const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
     const controller = new AbortController();
-    const stream = await fetch(`${address}/graphql?query=${encodeURIComponent('subscription { recentScrapes { id domain } }')}`, {
-      headers: { ...bearer(bob), accept: 'text/event-stream' },
-      signal: controller.signal,
-    });
+    const stream = await fetch(
+      `${address}/graphql?query=${encodeURIComponent('subscription { recentScrapes { id domain } }')}`,
+      {
+        headers: { ...bearer(bob), accept: 'text/event-stream' },
+        signal: controller.signal,
+      },
+    );
     expect(stream.status).toBe(200);
     const reader = stream.body!.getReader();
     const aliceDomain = newDomain();
     const bobDomain = newDomain();
-    const aliceOrder = await server.app.inject({ method: 'POST', url: '/v1/scrapes', headers: bearer(alice), payload: { domain: aliceDomain } });
-    const bobOrder = await server.app.inject({ method: 'POST', url: '/v1/scrapes', headers: bearer(bob), payload: { domain: bobDomain } });
+    const aliceOrder = await server.app.inject({
+      method: 'POST',
+      url: '/v1/scrapes',
+      headers: bearer(alice),
+      payload: { domain: aliceDomain },
+    });
+    const bobOrder = await server.app.inject({
+      method: 'POST',
+      url: '/v1/scrapes',
+      headers: bearer(bob),
+      payload: { domain: bobDomain },
+    });
     expect([aliceOrder.statusCode, bobOrder.statusCode]).toEqual([202, 202]);
 
     // events are in publish order: alice's came first, so if bob's feed leaked it, it would be seen before bob's own
@@ -99,11 +138,15 @@ describe('scrape requests of accounts with keys', () => {
     expect(text).toContain(bobDomain);
     expect(text).not.toContain(aliceDomain);
 
-    const after = (await graphql(bob, recent, {})).json().data.recentScrapes as Array<{ domain: string }>;
+    const after = (await graphql(bob, recent, {})).json().data.recentScrapes as Array<{
+      domain: string;
+    }>;
     expect(after.map((r) => r.domain)).toContain(bobDomain);
     expect(after.map((r) => r.domain)).not.toContain(aliceDomain);
     expect(after.length).toBe(before.length + 1);
-    const aliceRecent = (await graphql(alice, recent, {})).json().data.recentScrapes as Array<{ domain: string }>;
+    const aliceRecent = (await graphql(alice, recent, {})).json().data.recentScrapes as Array<{
+      domain: string;
+    }>;
     expect(aliceRecent.map((r) => r.domain)).toContain(aliceDomain);
     expect(aliceRecent.map((r) => r.domain)).not.toContain(bobDomain);
   });
@@ -119,15 +162,23 @@ describe('scrape requests in open-dev mode', () => {
   });
 
   it('belong to no account and are readable without a key', async () => {
-    const ordered = await server.app.inject({ method: 'POST', url: '/v1/scrapes', payload: { domain: newDomain() } });
+    const ordered = await server.app.inject({
+      method: 'POST',
+      url: '/v1/scrapes',
+      payload: { domain: newDomain() },
+    });
     expect(ordered.statusCode, ordered.body).toBe(202);
     const id = ordered.json().id as string;
     expect(await ownerOf(server, id)).toBeNull();
-    expect((await server.app.inject({ method: 'GET', url: `/v1/scrapes/${id}` })).json()).toMatchObject({ id });
+    expect(
+      (await server.app.inject({ method: 'GET', url: `/v1/scrapes/${id}` })).json(),
+    ).toMatchObject({ id });
   });
 
-  it('never show an account\'s request to an open-dev caller', async () => {
-    const { rows: [row] } = await server.services.db.pool.query<{ id: string }>(
+  it("never show an account's request to an open-dev caller", async () => {
+    const {
+      rows: [row],
+    } = await server.services.db.pool.query<{ id: string }>(
       `WITH account AS (INSERT INTO accounts (external_id, name) VALUES ('carol', 'Carol') RETURNING id)
        INSERT INTO scrape_requests (id, domain, force, account_id, created_at, updated_at)
        SELECT gen_random_uuid(), $1, false, account.id, now(), now() FROM account RETURNING id::text`,

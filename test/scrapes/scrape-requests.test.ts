@@ -45,7 +45,10 @@ describe('a scrape of a store missing from the catalog', () => {
       storeUrl: '/v1/stores/shop-a.test',
     });
     expect(response.body).not.toHaveProperty('scrape');
-    expect((await harness.get(`/v1/scrapes/${response.body.id}`)).body).toMatchObject({ id: response.body.id, domain: 'shop-a.test' });
+    expect((await harness.get(`/v1/scrapes/${response.body.id}`)).body).toMatchObject({
+      id: response.body.id,
+      domain: 'shop-a.test',
+    });
 
     const done = await harness.waitFor(response.body.id, ['done', 'failed']);
     expect(done.status).toBe('done');
@@ -66,14 +69,23 @@ describe('a scrape of a store missing from the catalog', () => {
       isDropshipper: false,
       emails: ['support@shop-a.test'],
     });
-    expect(store.socials).toMatchObject({ instagram: 'https://instagram.com/shopa', facebook: 'https://facebook.com/shopa.official' });
+    expect(store.socials).toMatchObject({
+      instagram: 'https://instagram.com/shopa',
+      facebook: 'https://facebook.com/shopa.official',
+    });
     expect(store.metrics.productCount).toBe(4);
     expect(store.monthlyVisits).toBeGreaterThan(0);
     expect(store.monthlyRevenueUsd.high).toBeGreaterThan(store.monthlyRevenueUsd.low);
     const apps = await harness.get('/v1/stores/shop-a.test/apps');
-    expect(apps.body.data.map((a: { slug: string }) => a.slug).sort()).toEqual(['judgeme', 'tidio-chat']);
+    expect(apps.body.data.map((a: { slug: string }) => a.slug).sort()).toEqual([
+      'judgeme',
+      'tidio-chat',
+    ]);
     const best = await harness.get('/v1/stores/shop-a.test/products?isBestSeller=true');
-    expect(best.body.data.map((p: { handle: string }) => p.handle).sort()).toEqual(['linen-shirt', 'wool-coat']);
+    expect(best.body.data.map((p: { handle: string }) => p.handle).sort()).toEqual([
+      'linen-shirt',
+      'wool-coat',
+    ]);
     const history = await harness.get('/v1/stores/shop-a.test/history');
     expect(history.body.data).toHaveLength(1);
   });
@@ -89,14 +101,19 @@ describe('the same caller asking again while its scrape is under way', () => {
   // no worker at first, so every request meets the first one still queued
   let queueOnly: ScrapeHarness;
   beforeAll(async () => {
-    queueOnly = await startScrapeHarness({ env: { EGRESS_OVERRIDES: fixtures.overrides }, worker: false });
+    queueOnly = await startScrapeHarness({
+      env: { EGRESS_OVERRIDES: fixtures.overrides },
+      worker: false,
+    });
   });
   afterAll(async () => {
     await queueOnly?.close();
   });
 
   it('answers 20 parallel requests for a domain not in the catalog with one request and one job', async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => queueOnly.post('/v1/scrapes', { domain: 'shop-a.test' })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => queueOnly.post('/v1/scrapes', { domain: 'shop-a.test' })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(202));
     const ids = new Set(answers.map((a) => a.body.id as string));
     expect(ids.size).toBe(1);
@@ -110,7 +127,9 @@ describe('the same caller asking again while its scrape is under way', () => {
     await queueOnly.startWorker();
     expect((await queueOnly.waitFor(id, ['done', 'failed'])).status).toBe('done');
     // once it has ended, the store is in the catalog: a further request is already_exists, a forced one a new scrape
-    expect((await queueOnly.post('/v1/scrapes', { domain: 'shop-a.test' })).body.outcome).toBe('already_exists');
+    expect((await queueOnly.post('/v1/scrapes', { domain: 'shop-a.test' })).body.outcome).toBe(
+      'already_exists',
+    );
   });
 });
 
@@ -119,7 +138,11 @@ describe('a store already in the catalog', () => {
     await ensureScraped('shop-a.test');
     const response = await harness.post('/v1/scrapes', { domain: 'shop-a.test' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ outcome: 'already_exists', domain: 'shop-a.test', storeUrl: '/v1/stores/shop-a.test' });
+    expect(response.body).toEqual({
+      outcome: 'already_exists',
+      domain: 'shop-a.test',
+      storeUrl: '/v1/stores/shop-a.test',
+    });
   });
 
   it('records price changes, new and removed SKUs, app installs and removals on a forced re-scrape', async () => {
@@ -129,7 +152,9 @@ describe('a store already in the catalog', () => {
     await harness.waitFor(await scrape('changing.test', { force: true }), ['done']);
 
     const { body } = await harness.get('/v1/changes?domain=changing.test&limit=50');
-    const changes = body.data.map((c: { changeType: string; subject: string | null }) => `${c.changeType}:${c.subject}`).sort();
+    const changes = body.data
+      .map((c: { changeType: string; subject: string | null }) => `${c.changeType}:${c.subject}`)
+      .sort();
     expect(changes).toEqual([
       'app_installed:klaviyo-email-marketing',
       'app_uninstalled:judgeme',
@@ -139,7 +164,11 @@ describe('a store already in the catalog', () => {
       'theme_changed:null',
     ]);
     const products = await harness.get('/v1/stores/changing.test/products');
-    expect(products.body.data.map((p: { handle: string }) => p.handle).sort()).toEqual(['mug', 'plate', 'vase']);
+    expect(products.body.data.map((p: { handle: string }) => p.handle).sort()).toEqual([
+      'mug',
+      'plate',
+      'vase',
+    ]);
   });
 });
 
@@ -157,14 +186,25 @@ describe('validation failures', () => {
 
 describe('request validation', () => {
   it('refuses a callbackUrl that is not HTTPS', async () => {
-    const response = await harness.post('/v1/scrapes', { domain: 'new-store.test', callbackUrl: 'http://hooks.example.com/x' });
+    const response = await harness.post('/v1/scrapes', {
+      domain: 'new-store.test',
+      callbackUrl: 'http://hooks.example.com/x',
+    });
     expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ code: 'bad_request', details: { parameter: 'callbackUrl' } });
+    expect(response.body.error).toMatchObject({
+      code: 'bad_request',
+      details: { parameter: 'callbackUrl' },
+    });
   });
 
   it('refuses unknown body fields and a missing domain', async () => {
-    expect((await harness.post('/v1/scrapes', { domain: 'a.test', priority: 1 })).body.error.details.parameter).toBe('priority');
-    expect((await harness.post('/v1/scrapes', {})).body.error.details).toMatchObject({ parameter: 'domain' });
+    expect(
+      (await harness.post('/v1/scrapes', { domain: 'a.test', priority: 1 })).body.error.details
+        .parameter,
+    ).toBe('priority');
+    expect((await harness.post('/v1/scrapes', {})).body.error.details).toMatchObject({
+      parameter: 'domain',
+    });
   });
 
   it('answers not_found for an id that never existed', async () => {

@@ -11,7 +11,10 @@ let harness: ScrapeHarness;
 beforeAll(async () => {
   fixtures = await startFixtureStorefronts();
   // no worker: the test decides what happened to each job
-  harness = await startScrapeHarness({ env: { EGRESS_OVERRIDES: fixtures.overrides }, worker: false });
+  harness = await startScrapeHarness({
+    env: { EGRESS_OVERRIDES: fixtures.overrides },
+    worker: false,
+  });
 });
 afterAll(async () => {
   await harness?.close();
@@ -27,9 +30,11 @@ const sweep = () =>
   });
 
 describe('the scrape sweep', () => {
-  it('fails a request whose job used up its attempts, with the job\'s last error, and leaves a runnable one alone', async () => {
-    const exhausted = (await harness.post('/v1/scrapes', { domain: 'shop-a.test' })).body.id as string;
-    const runnable = (await harness.post('/v1/scrapes', { domain: 'dropper.test' })).body.id as string;
+  it("fails a request whose job used up its attempts, with the job's last error, and leaves a runnable one alone", async () => {
+    const exhausted = (await harness.post('/v1/scrapes', { domain: 'shop-a.test' })).body
+      .id as string;
+    const runnable = (await harness.post('/v1/scrapes', { domain: 'dropper.test' })).body
+      .id as string;
     await harness.services.db.pool.query(
       `UPDATE graphile_worker._private_jobs SET attempts = max_attempts, last_error = $2 WHERE key = $1`,
       [`scrape:${exhausted}`, 'Error: storefront exploded\n    at somewhere'],
@@ -37,14 +42,23 @@ describe('the scrape sweep', () => {
     await sweep();
     const ended = (await harness.get(`/v1/scrapes/${exhausted}`)).body;
     expect(ended).toMatchObject({ status: 'failed' });
-    expect(ended.failureReason).toMatch(/^the scrape stopped after \d+ attempts; last error: Error: storefront exploded$/);
+    expect(ended.failureReason).toMatch(
+      /^the scrape stopped after \d+ attempts; last error: Error: storefront exploded$/,
+    );
     expect((await harness.get(`/v1/scrapes/${runnable}`)).body.status).toBe('queued');
   });
 
   it('fails a request whose job is gone altogether', async () => {
-    const orphan = (await harness.post('/v1/scrapes', { domain: 'changing.test' })).body.id as string;
-    await harness.services.db.pool.query(`DELETE FROM graphile_worker._private_jobs WHERE key = $1`, [`scrape:${orphan}`]);
+    const orphan = (await harness.post('/v1/scrapes', { domain: 'changing.test' })).body
+      .id as string;
+    await harness.services.db.pool.query(
+      `DELETE FROM graphile_worker._private_jobs WHERE key = $1`,
+      [`scrape:${orphan}`],
+    );
     await sweep();
-    expect((await harness.get(`/v1/scrapes/${orphan}`)).body).toMatchObject({ status: 'failed', failureReason: 'the scrape stopped after 0 attempts' });
+    expect((await harness.get(`/v1/scrapes/${orphan}`)).body).toMatchObject({
+      status: 'failed',
+      failureReason: 'the scrape stopped after 0 attempts',
+    });
   });
 });

@@ -16,7 +16,11 @@ describe('webhook signing secret', () => {
     loadConfig({ NODE_ENV: 'test', DATABASE_URL: testDb.url, LOG_LEVEL: 'silent', ...env });
   beforeAll(async () => {
     testDb = await createTestDatabase();
-    db = await openDatabase({ url: testDb.url, logger: createLogger('silent'), queryTimeoutMs: 5_000 });
+    db = await openDatabase({
+      url: testDb.url,
+      logger: createLogger('silent'),
+      queryTimeoutMs: 5_000,
+    });
   });
   afterAll(async () => {
     await db?.close();
@@ -35,19 +39,30 @@ describe('webhook signing secret', () => {
     const at = new Date();
     const signature = hook.sign('msg_1', at, body);
     expect(() =>
-      hook.verify(body, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature }),
+      hook.verify(body, {
+        'webhook-id': 'msg_1',
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': signature,
+      }),
     ).not.toThrow();
   });
 
   it('keeps a configured secret and does not replace it', async () => {
     const configured = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
-    expect((await withWebhookSecret(config({ WEBHOOK_SIGNING_SECRET: configured }), db.pool)).WEBHOOK_SIGNING_SECRET).toBe(configured);
+    expect(
+      (await withWebhookSecret(config({ WEBHOOK_SIGNING_SECRET: configured }), db.pool))
+        .WEBHOOK_SIGNING_SECRET,
+    ).toBe(configured);
   });
 
   it('lets the operator read the secret in use with `npm run keys -- webhook-secret`', async () => {
     const stored = (await withWebhookSecret(config(), db.pool)).WEBHOOK_SIGNING_SECRET;
     const out: string[] = [];
-    const code = await runKeysCommand(['webhook-secret'], { out: (t) => out.push(t), err: () => undefined }, config());
+    const code = await runKeysCommand(
+      ['webhook-secret'],
+      { out: (t) => out.push(t), err: () => undefined },
+      config(),
+    );
     expect(code).toBe(0);
     expect(out).toEqual([stored]);
   });

@@ -25,7 +25,12 @@ async function scrapeToEnd(domain: string) {
 }
 
 const storesNamed = async (...domains: string[]) =>
-  (await harness.services.db.pool.query<{ domain: string }>('SELECT domain FROM stores WHERE domain = ANY($1) ORDER BY domain', [domains])).rows.map((r) => r.domain);
+  (
+    await harness.services.db.pool.query<{ domain: string }>(
+      'SELECT domain FROM stores WHERE domain = ANY($1) ORDER BY domain',
+      [domains],
+    )
+  ).rows.map((r) => r.domain);
 
 describe('a storefront that redirects to another host', () => {
   it('fails as moved, naming the new host, when its homepage redirects there; nothing is written under either name', async () => {
@@ -41,7 +46,9 @@ describe('a storefront that redirects to another host', () => {
     expect(ended.status).toBe('failed');
     expect(ended.failureReason).toContain('/products.json redirects to shop-a.test');
     expect(await storesNamed('moved-products.test', 'shop-a.test')).toEqual([]);
-    const { rows } = await harness.services.db.pool.query('SELECT count(*)::int AS n FROM products');
+    const { rows } = await harness.services.db.pool.query(
+      'SELECT count(*)::int AS n FROM products',
+    );
     expect(rows[0].n).toBe(0);
   });
 
@@ -59,14 +66,18 @@ describe('a storefront that rate-limits products.json', () => {
     const ended = await scrapeToEnd('busy.test');
     expect(ended.status, ended.failureReason).toBe('done');
     // the 429 was met and the same page asked again
-    expect(fixtures.requests.filter((r) => r.startsWith('busy.test/products.json?limit=250&page=1'))).toHaveLength(2);
+    expect(
+      fixtures.requests.filter((r) => r.startsWith('busy.test/products.json?limit=250&page=1')),
+    ).toHaveLength(2);
     expect((await harness.get('/v1/stores/busy.test')).body.metrics.productCount).toBe(4);
   });
 
   it('fails with the reason when the storefront asks to wait longer than the bound', async () => {
     const ended = await scrapeToEnd('throttled.test');
     expect(ended.status).toBe('failed');
-    expect(ended.failureReason).toMatch(/rate-limited \/products\.json \(HTTP 429, Retry-After 120\)/);
+    expect(ended.failureReason).toMatch(
+      /rate-limited \/products\.json \(HTTP 429, Retry-After 120\)/,
+    );
     expect(await storesNamed('throttled.test')).toEqual([]);
   });
 });

@@ -10,11 +10,21 @@ import { loadReferenceData } from '../../src/seed/reference-data.ts';
 import { compileFingerprint, type AppFingerprint } from '../../src/storefront/app-fingerprints.ts';
 import { diffObservations } from '../../src/storefront/catalog-diff.ts';
 import { readProductVariants } from '../../src/storefront/product-js.ts';
-import { observeStorefront, validateStorefront, type StorefrontReader } from '../../src/storefront/read-storefront.ts';
-import { createStorefrontClient, getStorefrontPath } from '../../src/storefront/storefront-client.ts';
+import {
+  observeStorefront,
+  validateStorefront,
+  type StorefrontReader,
+} from '../../src/storefront/read-storefront.ts';
+import {
+  createStorefrontClient,
+  getStorefrontPath,
+} from '../../src/storefront/storefront-client.ts';
 import { LocalHostGate } from '../../src/platform/egress/host-gate.ts';
 import { behaviourOf, type Behaviour } from '../support/storefront-farm/farm-store.ts';
-import { startStorefrontFarm, type StorefrontFarm } from '../support/storefront-farm/farm-server.ts';
+import {
+  startStorefrontFarm,
+  type StorefrontFarm,
+} from '../support/storefront-farm/farm-server.ts';
 
 let farm: StorefrontFarm;
 let reader: StorefrontReader;
@@ -23,11 +33,23 @@ beforeAll(async () => {
   farm = await startStorefrontFarm({ stores: 10_000, seed: 1 });
   const reference = loadReferenceData();
   const apps: AppFingerprint[] = reference.apps.map((app, i) =>
-    compileFingerprint({ id: i + 1, slug: app.slug, name: app.name, category: app.category, detection_patterns: app.detectionPatterns }),
+    compileFingerprint({
+      id: i + 1,
+      slug: app.slug,
+      name: app.name,
+      category: app.category,
+      detection_patterns: app.detectionPatterns,
+    }),
   );
   reader = {
     client: createStorefrontClient(
-      createEgress({ overrides: parseEgressOverrides(farm.overrides), timeoutMs: 15_000, maxBytes: 5_000_000, hostIntervalMs: 0, userAgent: 'farm-test' }),
+      createEgress({
+        overrides: parseEgressOverrides(farm.overrides),
+        timeoutMs: 15_000,
+        maxBytes: 5_000_000,
+        hostIntervalMs: 0,
+        userAgent: 'farm-test',
+      }),
     ),
     apps,
     dropshipVocabulary: reference.vocabulary.dropshipPhrases,
@@ -50,16 +72,26 @@ function storesWith(behaviour: Behaviour, count: number, minProducts = 0): strin
   return found;
 }
 
-const observe = async (host: string) => observeStorefront(reader, await validateStorefront(reader, host));
+const observe = async (host: string) =>
+  observeStorefront(reader, await validateStorefront(reader, host));
 
 describe('storefront farm', () => {
   it('serves 10,000 listed stores, each behaviour in its share', () => {
     expect(farm.hosts()).toHaveLength(10_000);
     const counts = new Map<Behaviour, number>();
-    for (let i = 0; i < 10_000; i++) counts.set(behaviourOf(1, i), (counts.get(behaviourOf(1, i)) ?? 0) + 1);
+    for (let i = 0; i < 10_000; i++)
+      counts.set(behaviourOf(1, i), (counts.get(behaviourOf(1, i)) ?? 0) + 1);
     expect(counts.get('ordinary')).toBeGreaterThan(8_500);
     expect(counts.get('rate-limited')).toBeGreaterThan(300);
-    for (const rare of ['throttled', 'moved', 'vanishing', 'not-shopify', 'reset', 'disallowed'] as const) expect(counts.get(rare)).toBeGreaterThan(10);
+    for (const rare of [
+      'throttled',
+      'moved',
+      'vanishing',
+      'not-shopify',
+      'reset',
+      'disallowed',
+    ] as const)
+      expect(counts.get(rare)).toBeGreaterThan(10);
   });
 
   it('an ordinary store is observed whole: products, lowest prices, currency, theme and apps from escaped loaders', async () => {
@@ -68,7 +100,9 @@ describe('storefront farm', () => {
       const store = farm.store(host)!;
       const observation = await observe(host);
       const products = farm.products(host);
-      expect(observation.products.map((p) => p.handle).sort()).toEqual(products.map((p) => p.handle).sort());
+      expect(observation.products.map((p) => p.handle).sort()).toEqual(
+        products.map((p) => p.handle).sort(),
+      );
       const first = products[0]!;
       const seen = observation.products.find((p) => p.handle === first.handle)!;
       expect(seen.price).toBe(Math.min(...first.variants.map((v) => v.price)));
@@ -76,7 +110,9 @@ describe('storefront farm', () => {
       expect(observation.currency).toBe(store.currency);
       expect(observation.themeName).toBe(store.theme.name);
       expect(observation.name).toBe(store.name);
-      expect(observation.apps.map((a) => a.slug).sort()).toEqual(store.apps.map((a) => a.slug).sort());
+      expect(observation.apps.map((a) => a.slug).sort()).toEqual(
+        store.apps.map((a) => a.slug).sort(),
+      );
       currencies.add(store.currency);
     }
     expect(currencies.size).toBeGreaterThan(1);
@@ -85,9 +121,17 @@ describe('storefront farm', () => {
   it('detects exactly the apps each store runs, whatever the loader form', async () => {
     const mismatched: string[] = [];
     for (const host of storesWith('ordinary', 60)) {
-      const declared = farm.store(host)!.apps.map((a) => a.slug).sort().join(',');
-      const observedApps = (await observe(host)).apps.map((a) => a.slug).sort().join(',');
-      if (observedApps !== declared) mismatched.push(`${host}: declared ${declared} detected ${observedApps}`);
+      const declared = farm
+        .store(host)!
+        .apps.map((a) => a.slug)
+        .sort()
+        .join(',');
+      const observedApps = (await observe(host)).apps
+        .map((a) => a.slug)
+        .sort()
+        .join(',');
+      if (observedApps !== declared)
+        mismatched.push(`${host}: declared ${declared} detected ${observedApps}`);
     }
     expect(mismatched).toEqual([]);
   });
@@ -117,7 +161,9 @@ describe('storefront farm', () => {
     const [reset] = storesWith('reset', 1);
     await expect(observe(reset!)).rejects.toThrow(/ECONNRESET|socket hang up/);
     const [moved] = storesWith('moved', 1);
-    await expect(observe(moved!)).rejects.toThrow(new RegExp(`moved: / redirects to m${moved!.slice(1, moved!.indexOf('.'))}\\.farm\\.test`));
+    await expect(observe(moved!)).rejects.toThrow(
+      new RegExp(`moved: / redirects to m${moved!.slice(1, moved!.indexOf('.'))}\\.farm\\.test`),
+    );
     const [closed] = storesWith('disallowed', 1);
     await expect(observe(closed!)).rejects.toThrow(/robots\.txt of .* disallows \/ /);
     const [plain] = storesWith('not-shopify', 1);
@@ -144,7 +190,8 @@ describe('storefront farm', () => {
 
   it('about 30 % of stores change at an epoch and the diff shows it; within an epoch a store serves the same bytes', async () => {
     const hosts = storesWith('ordinary', 40);
-    const page = async (host: string) => (await reader.client.egress.fetch(`https://${host}/products.json?limit=250`)).body.toString();
+    const page = async (host: string) =>
+      (await reader.client.egress.fetch(`https://${host}/products.json?limit=250`)).body.toString();
     expect(await page(hosts[0]!)).toBe(await page(hosts[0]!));
     // one at a time: a loaded machine answers 40 at once slower than the egress deadline
     const observeAll = async () => {
@@ -160,10 +207,17 @@ describe('storefront farm', () => {
       const diff = diffObservations(
         {
           themeName: previous.themeName,
-          products: new Map(previous.products.map((p) => [p.handle, { title: p.title, price: p.price }])),
+          products: new Map(
+            previous.products.map((p) => [p.handle, { title: p.title, price: p.price }]),
+          ),
           apps: new Map(previous.apps.map((a) => [a.slug, { id: a.id, name: a.name }])),
         },
-        { themeName: after[i]!.themeName, currency: after[i]!.currency ?? 'USD', products: after[i]!.products, apps: after[i]!.apps },
+        {
+          themeName: after[i]!.themeName,
+          currency: after[i]!.currency ?? 'USD',
+          products: after[i]!.products,
+          apps: after[i]!.apps,
+        },
       );
       if (diff.length > 0) changed++;
     }
@@ -182,7 +236,9 @@ describe('storefront farm', () => {
       expect(variants.map((v) => v.price)).toEqual(product.variants.map((v) => v.price));
       if (store.exposesInventory) {
         withStock++;
-        expect(variants.map((v) => v.stock)).toEqual(product.variants.map((v) => v.inventoryQuantity));
+        expect(variants.map((v) => v.stock)).toEqual(
+          product.variants.map((v) => v.inventoryQuantity),
+        );
       } else {
         withoutStock++;
         expect(variants.every((v) => v.stock === null)).toBe(true);
@@ -190,7 +246,9 @@ describe('storefront farm', () => {
     }
     expect(withStock).toBeGreaterThan(0);
     expect(withoutStock).toBeGreaterThan(0);
-    expect(await readProductVariants(reader.client, storesWith('ordinary', 1)[0]!, 'no-such-product')).toBeNull();
+    expect(
+      await readProductVariants(reader.client, storesWith('ordinary', 1)[0]!, 'no-such-product'),
+    ).toBeNull();
   });
 
   it('control routes answer on the farm address only, never under a store name', async () => {
@@ -204,22 +262,39 @@ describe('storefront farm', () => {
     const [slow] = storesWith('slow', 1);
     const get = () =>
       new Promise<void>((resolve, reject) =>
-        http.get({ host: '127.0.0.1', port: farm.port, path: '/meta.json', headers: { host: slow! } }, (res) => res.resume().on('end', resolve)).on('error', reject),
+        http
+          .get(
+            { host: '127.0.0.1', port: farm.port, path: '/meta.json', headers: { host: slow! } },
+            (res) => res.resume().on('end', resolve),
+          )
+          .on('error', reject),
       );
     await fetch(`http://127.0.0.1:${farm.port}/__farm/in-flight`, { method: 'DELETE' });
     await Promise.all([get(), get()]);
     expect(farm.stats).toMatchObject({ maxInFlightPerHost: 2, maxInFlightHost: slow });
     await fetch(`http://127.0.0.1:${farm.port}/__farm/in-flight`, { method: 'DELETE' });
     const gated = createStorefrontClient(
-      createEgress({ overrides: parseEgressOverrides(farm.overrides), timeoutMs: 15_000, maxBytes: 5_000_000, hostIntervalMs: 0, userAgent: 'farm-test', gate: new LocalHostGate() }),
+      createEgress({
+        overrides: parseEgressOverrides(farm.overrides),
+        timeoutMs: 15_000,
+        maxBytes: 5_000_000,
+        hostIntervalMs: 0,
+        userAgent: 'farm-test',
+        gate: new LocalHostGate(),
+      }),
     );
-    await Promise.all([getStorefrontPath(gated, slow!, '/meta.json'), getStorefrontPath(gated, slow!, '/meta.json')]);
+    await Promise.all([
+      getStorefrontPath(gated, slow!, '/meta.json'),
+      getStorefrontPath(gated, slow!, '/meta.json'),
+    ]);
     expect(farm.stats.maxInFlightPerHost).toBe(1);
   });
 
   it('serves www-only stores on their www. name alone, and robots.txt answering 429 on robots-busy stores', async () => {
     const [wwwOnly] = storesWith('www-only', 1);
-    await expect(reader.client.egress.fetch(`https://${wwwOnly}/`)).rejects.toThrow(/ECONNRESET|socket hang up/);
+    await expect(reader.client.egress.fetch(`https://${wwwOnly}/`)).rejects.toThrow(
+      /ECONNRESET|socket hang up/,
+    );
     expect((await reader.client.egress.fetch(`https://www.${wwwOnly}/`)).status).toBe(200);
     // the reader tries the other form of the name
     expect((await observe(wwwOnly!)).products.length).toBe(farm.products(wwwOnly!).length);
@@ -227,6 +302,9 @@ describe('storefront farm', () => {
     const robots = await reader.client.egress.fetch(`https://${busy}/robots.txt`);
     expect(robots.status).toBe(429);
     expect(robots.headers['retry-after']).toBe('120');
-    await expect(observe(busy!)).rejects.toMatchObject({ kind: 'rate_limited', details: { retryAfterSeconds: 120 } });
+    await expect(observe(busy!)).rejects.toMatchObject({
+      kind: 'rate_limited',
+      details: { retryAfterSeconds: 120 },
+    });
   });
 });

@@ -4,7 +4,12 @@
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { termIndex, TERMS_REFRESH_MS, TrigramIndex, trigramSimilarity } from '../../src/search/nearest-terms.ts';
+import {
+  termIndex,
+  TERMS_REFRESH_MS,
+  TrigramIndex,
+  trigramSimilarity,
+} from '../../src/search/nearest-terms.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { random } from '../support/search-queries.ts';
 
@@ -28,20 +33,48 @@ const word = fc.stringMatching(/^[a-z0-9]{1,14}$/);
 /** words that share pieces, as a vocabulary's do: syllables of a few letters put together */
 function vocabulary(size: number, seed: number): string[] {
   const next = random(seed);
-  const syllables = ['bir', 'ch', 'gar', 'den', 'daw', 'n', 'field', 'row', 'an', 'pet', 'al', 'glen', 'lab', 'shop', 'ston', 'e', 'ski', 'blue', 'wave', 'crest'];
+  const syllables = [
+    'bir',
+    'ch',
+    'gar',
+    'den',
+    'daw',
+    'n',
+    'field',
+    'row',
+    'an',
+    'pet',
+    'al',
+    'glen',
+    'lab',
+    'shop',
+    'ston',
+    'e',
+    'ski',
+    'blue',
+    'wave',
+    'crest',
+  ];
   const words = new Set<string>();
   while (words.size < size) {
     const parts = 1 + Math.floor(next() * 3);
-    words.add(Array.from({ length: parts }, () => syllables[Math.floor(next() * syllables.length)]).join(''));
+    words.add(
+      Array.from({ length: parts }, () => syllables[Math.floor(next() * syllables.length)]).join(
+        '',
+      ),
+    );
   }
   return [...words];
 }
 
 describe('trigram similarity', () => {
-  it('is pg_trgm\'s similarity() for words of letters and digits', async () => {
+  it("is pg_trgm's similarity() for words of letters and digits", async () => {
     await fc.assert(
       fc.asyncProperty(word, word, async (a, b) => {
-        const { rows } = await pool.query<{ s: number }>('SELECT similarity($1, $2)::float8 AS s', [a, b]);
+        const { rows } = await pool.query<{ s: number }>('SELECT similarity($1, $2)::float8 AS s', [
+          a,
+          b,
+        ]);
         expect(trigramSimilarity(a, b)).toBeCloseTo(rows[0]!.s, 6);
       }),
       { numRuns: 300 },
@@ -58,12 +91,19 @@ describe('nearest terms', () => {
     await pool.query('ANALYZE nearest_probe');
   });
 
-  it('are the terms PostgreSQL\'s trigram index orders first, at the same distances', async () => {
+  it("are the terms PostgreSQL's trigram index orders first, at the same distances", async () => {
     const index = new TrigramIndex(terms);
     const next = random(5);
-    const words = [...terms.slice(0, 20), 'birchgraden', 'glnlab', 'wavecrst', 'dawnfeild', 'zzzq', 'ski', 'shpo'].concat(
-      Array.from({ length: 20 }, () => terms[Math.floor(next() * terms.length)]!.slice(1)),
-    );
+    const words = [
+      ...terms.slice(0, 20),
+      'birchgraden',
+      'glnlab',
+      'wavecrst',
+      'dawnfeild',
+      'zzzq',
+      'ski',
+      'shpo',
+    ].concat(Array.from({ length: 20 }, () => terms[Math.floor(next() * terms.length)]!.slice(1)));
     const client = await pool.connect();
     try {
       // the index, as at catalog scale (a small table would be scanned whole)
@@ -76,11 +116,15 @@ describe('nearest terms', () => {
         // terms sharing no trigram are left out of ours (distance 1): never within a typo of the word
         const theirs = rows.filter((row) => row.distance < 1);
         const ours = index.nearest(w, 20);
-        const distances = (list: string[]) => list.map((term) => Number((1 - trigramSimilarity(w, term)).toFixed(5)));
-        expect(distances(ours).slice(0, theirs.length), w).toEqual(theirs.map((row) => Number(row.distance.toFixed(5))));
+        const distances = (list: string[]) =>
+          list.map((term) => Number((1 - trigramSimilarity(w, term)).toFixed(5)));
+        expect(distances(ours).slice(0, theirs.length), w).toEqual(
+          theirs.map((row) => Number(row.distance.toFixed(5))),
+        );
         // equally distant terms may come in another order; those strictly nearer than the last are the same
         const last = theirs.at(-1)?.distance ?? 1;
-        const nearer = (list: string[]) => list.filter((term) => 1 - trigramSimilarity(w, term) < last - 1e-6).sort();
+        const nearer = (list: string[]) =>
+          list.filter((term) => 1 - trigramSimilarity(w, term) < last - 1e-6).sort();
         expect(nearer(ours), w).toEqual(nearer(theirs.map((row) => row.term)));
       }
     } finally {
@@ -92,8 +136,12 @@ describe('nearest terms', () => {
 
 describe('the terms of a database', () => {
   beforeAll(async () => {
-    await pool.query('CREATE TABLE refresh_probe (term text COLLATE "C" PRIMARY KEY, documents int NOT NULL)');
-    await pool.query("INSERT INTO refresh_probe VALUES ('birchgarden', 3), ('dawnfield', 1), ('gone', 0)");
+    await pool.query(
+      'CREATE TABLE refresh_probe (term text COLLATE "C" PRIMARY KEY, documents int NOT NULL)',
+    );
+    await pool.query(
+      "INSERT INTO refresh_probe VALUES ('birchgarden', 3), ('dawnfield', 1), ('gone', 0)",
+    );
   });
 
   it('are read on first use, held a minute, then read again in the background', async () => {
@@ -109,6 +157,8 @@ describe('the terms of a database', () => {
     vi.setSystemTime(Date.now() + TERMS_REFRESH_MS);
     // the index of the moment answers while the terms are read again
     expect(await termIndex(pool, 'refresh_probe', 'documents')).toBe(first);
-    await vi.waitFor(async () => expect((await termIndex(pool, 'refresh_probe', 'documents')).terms).toContain('birchglow'));
+    await vi.waitFor(async () =>
+      expect((await termIndex(pool, 'refresh_probe', 'documents')).terms).toContain('birchglow'),
+    );
   });
 });

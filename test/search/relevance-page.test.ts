@@ -11,11 +11,26 @@ import { relevancePage, type TextMatch } from '../../src/search/relevance-page.t
 /** one word of one exactly matching term held by `holders` of `documents` */
 const oneWord = (holders: number, documents = 9_789_443): TextMatch => ({
   documents,
-  words: [{ word: 'mala', weight: 1, terms: [{ term: 'mala', documents: holders, kind: 'exact', quality: 1 }] }],
+  words: [
+    {
+      word: 'mala',
+      weight: 1,
+      terms: [{ term: 'mala', documents: holders, kind: 'exact', quality: 1 }],
+    },
+  ],
 });
 
 function readOf(match: TextMatch): 'walk' | 'whole' {
-  const { text } = relevancePage(PRODUCTS, match, { params: new SqlParams(), filters: [], exact: [], columns: 'p.id', from: 'products p', depth: 20, limit: 20, offset: 0 });
+  const { text } = relevancePage(PRODUCTS, match, {
+    params: new SqlParams(),
+    filters: [],
+    exact: [],
+    columns: 'p.id',
+    from: 'products p',
+    depth: 20,
+    limit: 20,
+    offset: 0,
+  });
   const walks = text.includes('ORDER BY id OFFSET 0) p WHERE');
   const whole = text.includes('ORDER BY p.id + 0 LIMIT');
   expect(walks !== whole, text).toBe(true);

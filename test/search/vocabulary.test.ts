@@ -21,25 +21,38 @@ describe('vocabulary lookup', () => {
   for (const vocabulary of [STORE_VOCABULARY, PRODUCT_VOCABULARY]) {
     it(`reads each word's exact term in ${vocabulary.table} through its primary key`, async () => {
       const { pool } = test.services.db;
-      const { rows } = await pool.query<{ term: string }>(`SELECT term FROM ${vocabulary.table} ORDER BY ${vocabulary.countColumn} DESC LIMIT 2`);
+      const { rows } = await pool.query<{ term: string }>(
+        `SELECT term FROM ${vocabulary.table} ORDER BY ${vocabulary.countColumn} DESC LIMIT 2`,
+      );
       test.counter!.reset();
-      const match = await matchWords(pool, vocabulary, rows.map((row) => row.term));
+      const match = await matchWords(
+        pool,
+        vocabulary,
+        rows.map((row) => row.term),
+      );
       expect(match.words.map((w) => w.terms[0]?.kind)).toEqual(['exact', 'exact']);
 
       // the lookup itself (the first call also reads the vocabulary's terms for its trigram index)
-      const { text, values } = test.counter!.sent.find((statement) => statement.text.includes(' AS kind '))!;
+      const { text, values } = test.counter!.sent.find((statement) =>
+        statement.text.includes(' AS kind '),
+      )!;
       // a small test vocabulary may be read whole; at catalog scale an index is taken, so take one here
       const client = await pool.connect();
       let plan: string;
       try {
         await client.query('SET enable_seqscan = off');
-        plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+        plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
       } finally {
         await client.query('RESET enable_seqscan');
         client.release();
       }
       // the exact branches: an index condition on the one term, read from the primary key
-      const scansOf = (condition: RegExp) => plan.split('\n').filter((line, i, lines) => /Scan/.test(line) && condition.test(lines[i + 1] ?? ''));
+      const scansOf = (condition: RegExp) =>
+        plan
+          .split('\n')
+          .filter((line, i, lines) => /Scan/.test(line) && condition.test(lines[i + 1] ?? ''));
       const exactScans = scansOf(/Index Cond: \(\(?term (=|>=) '/);
       expect(exactScans.length, plan).toBe(2);
       for (const scan of exactScans) expect(scan, plan).toContain(`${vocabulary.table}_pkey`);

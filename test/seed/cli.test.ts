@@ -10,14 +10,21 @@ import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-async function seedCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function seedCli(
+  args: string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...extraEnv };
   delete env.MONGODB_URL;
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/seed/cli.ts', ...args], {
-      cwd: ROOT,
-      env,
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'src/seed/cli.ts', ...args],
+      {
+        cwd: ROOT,
+        env,
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -46,9 +53,20 @@ describe('npm run seed', () => {
     const refused = await seedCli(['--stores', '5', '--database-url', db.url]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/already holds 30 stores; pass --append .* or --reset/);
-    const appended = await seedCli(['--stores', '5', '--append', '--json', '--database-url', db.url]);
+    const appended = await seedCli([
+      '--stores',
+      '5',
+      '--append',
+      '--json',
+      '--database-url',
+      db.url,
+    ]);
     expect(appended.code).toBe(0);
-    expect(JSON.parse(appended.stdout)).toMatchObject({ stores: 5, firstStoreId: 31, mode: 'append' });
+    expect(JSON.parse(appended.stdout)).toMatchObject({
+      stores: 5,
+      firstStoreId: 31,
+      mode: 'append',
+    });
   });
 
   it('explains what to do instead while a server runs on its DATA_DIR (no stack trace)', async () => {
@@ -62,7 +80,9 @@ describe('npm run seed', () => {
       const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, DATABASE_URL: '' };
       const result = await seedCli(['--stores', '5'], env);
       expect(result.code).toBe(3);
-      expect(result.stderr).toContain(`The server (process ${process.pid}) is running on DATA_DIR ${dataDir}`);
+      expect(result.stderr).toContain(
+        `The server (process ${process.pid}) is running on DATA_DIR ${dataDir}`,
+      );
       expect(result.stderr).toMatch(/stop the server .* run npm run seed -- --stores 5 again/);
       expect(result.stderr).not.toMatch(/\n\s+at /);
     } finally {

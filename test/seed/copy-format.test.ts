@@ -40,16 +40,34 @@ describe('COPY encodings', () => {
   });
 
   it('writes integers, dates, floats and text in the binary format, across pieces', async () => {
-    await client.query('CREATE TEMP TABLE h (id int, day date, n int, small smallint, share float8, source text)');
+    await client.query(
+      'CREATE TEMP TABLE h (id int, day date, n int, small smallint, share float8, source text)',
+    );
     const buffer = new BinaryCopyBuffer(64);
     for (let i = 0; i < 20; i++) {
-      buffer.row(6).int4(i).date(postgresDate('2026-01-31')).int4(-i * 1000).int2(i).float8(i / 4).text('panel é');
+      buffer
+        .row(6)
+        .int4(i)
+        .date(postgresDate('2026-01-31'))
+        .int4(-i * 1000)
+        .int2(i)
+        .float8(i / 4)
+        .text('panel é');
     }
     const pieces = buffer.finish();
     expect(pieces.length).toBeGreaterThan(1);
     await copy('COPY h FROM STDIN WITH (FORMAT binary)', pieces);
-    const { rows } = await client.query(`SELECT id, to_char(day, 'YYYY-MM-DD') AS day, n, small, share, source FROM h WHERE id = 19`);
-    expect(rows[0]).toEqual({ id: 19, day: '2026-01-31', n: -19000, small: 19, share: 4.75, source: 'panel é' });
+    const { rows } = await client.query(
+      `SELECT id, to_char(day, 'YYYY-MM-DD') AS day, n, small, share, source FROM h WHERE id = 19`,
+    );
+    expect(rows[0]).toEqual({
+      id: 19,
+      day: '2026-01-31',
+      n: -19000,
+      small: 19,
+      share: 4.75,
+      source: 'panel é',
+    });
     expect(buffer.rows).toBe(20);
   });
 });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { canonicalForWrite } from '../../src/legacy/summary.ts';
 import { generateStore } from '../../src/seed/generate-store.ts';
 import { loadReferenceData } from '../../src/seed/reference-data.ts';
-import { CHANGE_WINDOW_DAYS, createSeedContext, DAY_MS, HISTORY_DAYS } from '../../src/seed/seed-context.ts';
+import {
+  CHANGE_WINDOW_DAYS,
+  createSeedContext,
+  DAY_MS,
+  HISTORY_DAYS,
+} from '../../src/seed/seed-context.ts';
 import type { SeededStore } from '../../src/seed/seeded-types.ts';
 import { estimateAdSpend } from '../../src/stores/model/ad-spend.ts';
 import { classifyDropshipper } from '../../src/stores/model/dropshipper.ts';
@@ -22,7 +27,9 @@ describe('generateStore', () => {
   it('is a pure function of the seed and the store id', () => {
     const again = createSeedContext({ seed: 'test', today, appIds });
     expect(generateStore(again, 17)).toEqual(stores[16]);
-    expect(generateStore(createSeedContext({ seed: 'other', today, appIds }), 17)).not.toEqual(stores[16]);
+    expect(generateStore(createSeedContext({ seed: 'other', today, appIds }), 17)).not.toEqual(
+      stores[16],
+    );
   });
 
   it('writes every modeled column from the model functions applied to the observations', () => {
@@ -36,7 +43,10 @@ describe('generateStore', () => {
         productCount: s.products.length,
         medianPriceUsd: store.medianPriceUsd,
       });
-      expect([store.isDropshipper, store.dropshipperScore]).toEqual([dropshipper.isDropshipper, dropshipper.score]);
+      expect([store.isDropshipper, store.dropshipperScore]).toEqual([
+        dropshipper.isDropshipper,
+        dropshipper.score,
+      ]);
       const visits = estimateVisits({
         socialFollowers: store.socialFollowers,
         productCount: s.products.length,
@@ -44,7 +54,11 @@ describe('generateStore', () => {
         thirdPartyVisits: latestTraffic?.visits ?? null,
       });
       expect(store.monthlyVisits).toBe(visits.monthlyVisits);
-      const revenue = estimateRevenue({ monthlyVisits: store.monthlyVisits, medianPriceUsd: store.medianPriceUsd, vertical: store.vertical });
+      const revenue = estimateRevenue({
+        monthlyVisits: store.monthlyVisits,
+        medianPriceUsd: store.medianPriceUsd,
+        vertical: store.vertical,
+      });
       expect(store).toMatchObject({
         revenueLowUsd: revenue.low,
         revenueHighUsd: revenue.high,
@@ -65,7 +79,9 @@ describe('generateStore', () => {
         productCount: s.products.length,
         appCount: s.installs.length,
         hasReviewsApp: apps.some((a) => a.category === 'Reviews'),
-        hasSupportApp: apps.some((a) => a.category === 'Customer support' || a.category === 'Live chat'),
+        hasSupportApp: apps.some(
+          (a) => a.category === 'Customer support' || a.category === 'Live chat',
+        ),
         hasContactEmail: s.legacy.emails.length > 0,
         socialProfiles: Object.values(s.legacy.socials).filter((v) => v !== null).length,
         socialFollowers: store.socialFollowers,
@@ -84,11 +100,16 @@ describe('generateStore', () => {
       expect(history.revenueHigh[last]).toBe(store.revenueHighUsd);
       expect(history.rating[last]).toBe(store.serviceRating);
       expect(history.productCount[last]).toBe(products.length);
-      expect(store.visitsChangePct).toBe(percentChange(history.visits[last - 30]!, store.monthlyVisits));
-      expect(store.revenueChangePct).toBe(percentChange(history.revenueHigh[last - 30]!, store.revenueHighUsd));
+      expect(store.visitsChangePct).toBe(
+        percentChange(history.visits[last - 30]!, store.monthlyVisits),
+      );
+      expect(store.revenueChangePct).toBe(
+        percentChange(history.revenueHigh[last - 30]!, store.revenueHighUsd),
+      );
       let broken = 0;
       for (let d = 0; d < HISTORY_DAYS; d++) {
-        if (history.revenueLow[d]! > history.revenueHigh[d]! || history.productCount[d]! < 0) broken++;
+        if (history.revenueLow[d]! > history.revenueHigh[d]! || history.productCount[d]! < 0)
+          broken++;
       }
       expect(broken).toBe(0);
     }
@@ -99,14 +120,17 @@ describe('generateStore', () => {
   it('keeps catalog facts consistent: unique handles, ranked best sellers, median price in USD', () => {
     for (const { store, products } of stores) {
       expect(new Set(products.map((p) => p.handle)).size).toBe(products.length);
-      const ranks = products.flatMap((p) => (p.bestSellerRank === null ? [] : [p.bestSellerRank])).sort((a, b) => a - b);
+      const ranks = products
+        .flatMap((p) => (p.bestSellerRank === null ? [] : [p.bestSellerRank]))
+        .sort((a, b) => a - b);
       expect(ranks).toEqual(Array.from({ length: store.bestSellerCount }, (_, i) => i + 1));
       const rate = data.countries.find((c) => c.code === store.countryCode)!.usdRate;
       const usd = products.map((p) => p.price / rate).sort((a, b) => a - b);
       const mid = usd.length >> 1;
       const median = usd.length % 2 ? usd[mid]! : (usd[mid - 1]! + usd[mid]!) / 2;
       expect(store.medianPriceUsd).toBeCloseTo(median, 2);
-      for (const p of products) expect(p.currency).toBe(store.currency === 'USD' ? null : store.currency);
+      for (const p of products)
+        expect(p.currency).toBe(store.currency === 'USD' ? null : store.currency);
     }
   });
 
@@ -130,7 +154,14 @@ describe('generateStore', () => {
       }
     }
     expect([...types]).toEqual(
-      expect.arrayContaining(['price_increase', 'price_decrease', 'new_sku', 'removed_sku', 'app_installed', 'app_uninstalled']),
+      expect.arrayContaining([
+        'price_increase',
+        'price_decrease',
+        'new_sku',
+        'removed_sku',
+        'app_installed',
+        'app_uninstalled',
+      ]),
     );
   });
 
@@ -142,7 +173,10 @@ describe('generateStore', () => {
       expect(s.traffic!.map((m) => m.month)).toEqual(ctx.months);
       expect(ctx.months.at(-1)).toBe('2026-03-01');
       for (const m of s.traffic!) {
-        expect(m.organicPct + m.paidPct + m.socialPct + m.directPct + m.referralPct).toBeCloseTo(100, 1);
+        expect(m.organicPct + m.paidPct + m.socialPct + m.directPct + m.referralPct).toBeCloseTo(
+          100,
+          1,
+        );
       }
     }
   });

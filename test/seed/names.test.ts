@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createBrandNamer, DOMAIN_ENDINGS, HandleSet, handleize, productTitle } from '../../src/seed/names.ts';
+import {
+  createBrandNamer,
+  DOMAIN_ENDINGS,
+  HandleSet,
+  handleize,
+  productTitle,
+} from '../../src/seed/names.ts';
 import { Random } from '../../src/seed/random.ts';
 import { loadReferenceData } from '../../src/seed/reference-data.ts';
 
@@ -10,7 +16,8 @@ describe('store domains', () => {
 
   it('joins brand prefixes and suffixes into distinct cores', () => {
     const cores = new Set<string>();
-    for (const p of vocabulary.brandPrefixes) for (const s of vocabulary.brandSuffixes) cores.add(p + s);
+    for (const p of vocabulary.brandPrefixes)
+      for (const s of vocabulary.brandSuffixes) cores.add(p + s);
     expect(cores.size).toBe(vocabulary.brandPrefixes.length * vocabulary.brandSuffixes.length);
     expect(namer.capacity).toBe(cores.size * DOMAIN_ENDINGS.length);
   });
@@ -62,8 +69,14 @@ describe('product names', () => {
 
 describe('synthetic store domains', () => {
   it('all lie under the reserved .example TLD (RFC 2606), so no request can reach a real store', () => {
-    const namer = createBrandNamer({ brandPrefixes: ['quiet', 'north'], brandSuffixes: ['lab', 'wind'] });
-    const domains = Array.from({ length: namer.capacity * 2 }, (_, i) => namer.forStore(i + 1).domain);
+    const namer = createBrandNamer({
+      brandPrefixes: ['quiet', 'north'],
+      brandSuffixes: ['lab', 'wind'],
+    });
+    const domains = Array.from(
+      { length: namer.capacity * 2 },
+      (_, i) => namer.forStore(i + 1).domain,
+    );
     for (const domain of domains) expect(domain).toMatch(/^[a-z]+\d*[.-][a-z.-]*\.example$/);
     expect(new Set(domains).size).toBe(domains.length);
     expect(domains).toContain('quietlab.store.example');

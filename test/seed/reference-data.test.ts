@@ -9,10 +9,20 @@ describe('reference data', () => {
     expect(data.apps.length).toBeGreaterThanOrEqual(90);
     expect(new Set(data.apps.map((a) => a.slug)).size).toBe(data.apps.length);
     for (const app of data.apps) {
-      for (const pattern of app.detectionPatterns) expect(() => new RegExp(pattern, 'i'), app.slug).not.toThrow();
+      for (const pattern of app.detectionPatterns)
+        expect(() => new RegExp(pattern, 'i'), app.slug).not.toThrow();
     }
     const slugs = data.apps.map((a) => a.slug);
-    expect(slugs).toEqual(expect.arrayContaining(['klaviyo-email-marketing', 'judgeme', 'loox', 'dsers', 'zendrop', 'pagefly']));
+    expect(slugs).toEqual(
+      expect.arrayContaining([
+        'klaviyo-email-marketing',
+        'judgeme',
+        'loox',
+        'dsers',
+        'zendrop',
+        'pagefly',
+      ]),
+    );
   });
 
   it('marks the dropshipping apps', () => {
@@ -23,17 +33,25 @@ describe('reference data', () => {
 
   it('detects an app in storefront HTML', () => {
     const html = '<script src="https://static.klaviyo.com/onsite/js/klaviyo.js"></script>';
-    const found = data.apps.filter((a) => a.detectionPatterns.some((p) => new RegExp(p, 'i').test(html)));
+    const found = data.apps.filter((a) =>
+      a.detectionPatterns.some((p) => new RegExp(p, 'i').test(html)),
+    );
     expect(found.map((a) => a.slug)).toEqual(['klaviyo-email-marketing']);
   });
 
   it('weights verticals as the platform is: Apparel first, then Health & Beauty, then Home & Garden', () => {
     const byWeight = [...data.verticals].sort((a, b) => b.weight - a.weight).map((v) => v.name);
-    expect(byWeight.slice(0, 3)).toEqual(['Apparel & Accessories', 'Health & Beauty', 'Home & Garden']);
+    expect(byWeight.slice(0, 3)).toEqual([
+      'Apparel & Accessories',
+      'Health & Beauty',
+      'Home & Garden',
+    ]);
     const total = data.verticals.reduce((s, v) => s + v.weight, 0);
     const apparel = data.verticals.find((v) => v.slug === 'apparel-and-accessories')!;
     expect(apparel.weight / total).toBeGreaterThan(0.25);
-    expect(apparel.categories.map((c) => c.name)).toEqual(expect.arrayContaining(['Clothing', 'Shoes', 'Jewelry']));
+    expect(apparel.categories.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['Clothing', 'Shoes', 'Jewelry']),
+    );
     for (const v of data.verticals) expect(VERTICAL_CONVERSION[v.name], v.name).toBeDefined();
   });
 

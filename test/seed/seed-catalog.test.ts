@@ -2,7 +2,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LegacyStore, LegacySummary } from '../../src/legacy/port.ts';
 import { loadReferenceData } from '../../src/seed/reference-data.ts';
-import { countCatalogStores, seedCatalog, SeedRefusedError, type SeedReport } from '../../src/seed/seed-catalog.ts';
+import {
+  countCatalogStores,
+  seedCatalog,
+  SeedRefusedError,
+  type SeedReport,
+} from '../../src/seed/seed-catalog.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 const today = new Date();
@@ -81,7 +86,10 @@ describe('seedCatalog into a fresh database', () => {
       expect(await count(pool, `SELECT count(*) AS n FROM ${table}`), table).toBe(rows);
     }
     expect(report.rows.store_daily_snapshots).toBe(2000 * 180);
-    expect(report.legacySummaries).toEqual({ target: 'postgres:legacy_store_summaries', written: 2000 });
+    expect(report.legacySummaries).toEqual({
+      target: 'postgres:legacy_store_summaries',
+      written: 2000,
+    });
   });
 
   it('leaves the stores, their app installs and products vacuumed: the planner counts on index-only scans of each', async () => {
@@ -116,7 +124,9 @@ describe('seedCatalog into a fresh database', () => {
     );
     expect(estimated[0]!.reltuples).toBe(estimated[0]!.terms);
     // rewritten, not only vacuumed: no more pages than its live rows need
-    const { rows: [pages] } = await pool.query<{ heap: number; live: number }>(
+    const {
+      rows: [pages],
+    } = await pool.query<{ heap: number; live: number }>(
       `SELECT pg_relation_size('store_search_vocabulary')::int AS heap,
               (SELECT sum(pg_column_size(v.*))::int FROM store_search_vocabulary v) AS live`,
     );
@@ -139,7 +149,13 @@ describe('seedCatalog into a fresh database', () => {
                                  OR is_dropshipper <> (dropshipper_score >= 0.5)) AS dropshipper,
              count(*) FILTER (WHERE conversion_low_pct > conversion_high_pct) AS conversion
         FROM stores`);
-    expect(rows[0]).toEqual({ band: '0', rating: '0', grade: '0', dropshipper: '0', conversion: '0' });
+    expect(rows[0]).toEqual({
+      band: '0',
+      rating: '0',
+      grade: '0',
+      dropshipper: '0',
+      conversion: '0',
+    });
   });
 
   it('gives every store 180 days of history ending today (UTC) at its current values', async () => {
@@ -174,32 +190,49 @@ describe('seedCatalog into a fresh database', () => {
 
   it('keeps counts consistent: products, best sellers, apps and their install counts', async () => {
     expect(
-      await count(pool, `
+      await count(
+        pool,
+        `
         SELECT count(*) AS n FROM stores s
          WHERE product_count <> (SELECT count(*) FROM products p WHERE p.store_id = s.id)
             OR best_seller_count <> (SELECT count(*) FROM products p WHERE p.store_id = s.id AND p.is_best_seller)
-            OR app_count <> (SELECT count(*) FROM store_apps a WHERE a.store_id = s.id)`),
+            OR app_count <> (SELECT count(*) FROM store_apps a WHERE a.store_id = s.id)`,
+      ),
     ).toBe(0);
     expect(
-      await count(pool, `
+      await count(
+        pool,
+        `
         SELECT count(*) AS n FROM apps a
-         WHERE install_count <> (SELECT count(*) FROM store_apps sa WHERE sa.app_id = a.id)`),
+         WHERE install_count <> (SELECT count(*) FROM store_apps sa WHERE sa.app_id = a.id)`,
+      ),
     ).toBe(0);
-    expect(await count(pool, 'SELECT count(*) AS n FROM apps')).toBe(loadReferenceData().apps.length);
-    expect(await count(pool, 'SELECT count(*) AS n FROM apps WHERE install_count > 0')).toBeGreaterThan(50);
+    expect(await count(pool, 'SELECT count(*) AS n FROM apps')).toBe(
+      loadReferenceData().apps.length,
+    );
+    expect(
+      await count(pool, 'SELECT count(*) AS n FROM apps WHERE install_count > 0'),
+    ).toBeGreaterThan(50);
   });
 
   it('writes one legacy summary per store under the store legacy id', async () => {
     expect(
-      await count(pool, `
+      await count(
+        pool,
+        `
         SELECT count(*) AS n FROM stores s JOIN legacy_store_summaries l
-          ON l.domain = s.domain AND l.legacy_id = s.legacy_id AND l.doc->>'legacyId' = s.legacy_id`),
+          ON l.domain = s.domain AND l.legacy_id = s.legacy_id AND l.doc->>'legacyId' = s.legacy_id`,
+      ),
     ).toBe(2000);
   });
 
   it('draws stores the way the platform looks: US first, Apparel the top vertical, heavy-tailed visits', async () => {
     const top = async (column: string) =>
-      (await pool.query(`SELECT ${column} AS v, count(*) AS n FROM stores GROUP BY 1 ORDER BY 2 DESC LIMIT 1`)).rows[0];
+      (
+        await pool.query(
+          `SELECT ${column} AS v, count(*) AS n FROM stores GROUP BY 1 ORDER BY 2 DESC LIMIT 1`,
+        )
+      ).rows[0];
     const country = await top('country_code');
     expect(country.v).toBe('US');
     expect(Number(country.n) / 2000).toBeGreaterThan(0.48);
@@ -214,7 +247,9 @@ describe('seedCatalog into a fresh database', () => {
   });
 
   it('refuses to seed a catalog that has stores unless told to append or reset', async () => {
-    await expect(seedCatalog({ pool, stores: 10, seed: 7, today })).rejects.toBeInstanceOf(SeedRefusedError);
+    await expect(seedCatalog({ pool, stores: 10, seed: 7, today })).rejects.toBeInstanceOf(
+      SeedRefusedError,
+    );
     expect(await countCatalogStores(pool)).toBe(2000);
   });
 
@@ -225,7 +260,10 @@ describe('seedCatalog into a fresh database', () => {
     expect(await countCatalogStores(pool)).toBe(2050);
     expect(await count(pool, 'SELECT count(DISTINCT domain) AS n FROM stores')).toBe(2050);
     expect(
-      await count(pool, `SELECT count(*) AS n FROM apps a WHERE install_count <> (SELECT count(*) FROM store_apps sa WHERE sa.app_id = a.id)`),
+      await count(
+        pool,
+        `SELECT count(*) AS n FROM apps a WHERE install_count <> (SELECT count(*) FROM store_apps sa WHERE sa.app_id = a.id)`,
+      ),
     ).toBe(0);
     expect(await schemaShape(pool)).toEqual(migratedShape);
     // new rows get ids after the seeded ones
@@ -297,7 +335,13 @@ describe('seedCatalog through a legacy store port', () => {
       close: async () => {},
     };
     try {
-      const report = await seedCatalog({ url: db.url, stores: 1200, seed: 1, legacy: port, chunkSize: 500 });
+      const report = await seedCatalog({
+        url: db.url,
+        stores: 1200,
+        seed: 1,
+        legacy: port,
+        chunkSize: 500,
+      });
       expect(report.legacySummaries).toEqual({ target: 'mongo:store_summaries', written: 1200 });
       expect(received).toHaveLength(1200);
       expect(batches).toBeGreaterThanOrEqual(3);
@@ -305,9 +349,10 @@ describe('seedCatalog through a legacy store port', () => {
       const pool = new pg.Pool({ connectionString: db.url, max: 1 });
       try {
         expect(await count(pool, 'SELECT count(*) AS n FROM legacy_store_summaries')).toBe(0);
-        const { rows } = await pool.query<{ legacy_id: string }>('SELECT legacy_id FROM stores WHERE domain = $1', [
-          received[0]!.domain,
-        ]);
+        const { rows } = await pool.query<{ legacy_id: string }>(
+          'SELECT legacy_id FROM stores WHERE domain = $1',
+          [received[0]!.domain],
+        );
         expect(rows[0]!.legacy_id).toBe(received[0]!.legacyId);
       } finally {
         await pool.end();

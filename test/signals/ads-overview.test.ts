@@ -20,7 +20,11 @@ describe('ads list and ads-versus-sales overview', () => {
   let watchId: number;
 
   /** one tracked variant, one snapshot per day from `days` days ago through today, stock falling by `soldOn(day)` */
-  async function snapshotSeries(signalId: number, days: number, soldOn: (daysAgo: number) => number) {
+  async function snapshotSeries(
+    signalId: number,
+    days: number,
+    soldOn: (daysAgo: number) => number,
+  ) {
     const [variant] = await t.sql(
       `INSERT INTO tracked_variants (signal_id, product_handle, variant_id, title) VALUES ($1, 'boot', 'v-1', 'Boot / 42') RETURNING id`,
       [signalId],
@@ -32,16 +36,21 @@ describe('ads list and ads-versus-sales overview', () => {
         `INSERT INTO signal_probes (signal_id, kind, status, created_at, started_at, finished_at) VALUES ($1, 'scheduled', 'done', $2, $2, $2) RETURNING id`,
         [signalId, noonOf(n)],
       );
-      await t.sql(`INSERT INTO inventory_snapshots (tracked_variant_id, probe_id, taken_at, stock, price, available) VALUES ($1, $2, $3, $4, 20, true)`, [
-        variant.id,
-        probe.id,
-        noonOf(n),
-        stock,
-      ]);
+      await t.sql(
+        `INSERT INTO inventory_snapshots (tracked_variant_id, probe_id, taken_at, stock, price, available) VALUES ($1, $2, $3, $4, 20, true)`,
+        [variant.id, probe.id, noonOf(n), stock],
+      );
     }
   }
 
-  async function addAd(storeId: number, network: string, externalId: string, firstDaysAgo: number, lastDaysAgo: number, active: boolean) {
+  async function addAd(
+    storeId: number,
+    network: string,
+    externalId: string,
+    firstDaysAgo: number,
+    lastDaysAgo: number,
+    active: boolean,
+  ) {
     await t.sql(
       `INSERT INTO ads (store_id, network, external_id, headline, first_seen_at, last_seen_at, active) VALUES ($1, $2, $3, $3, $4, $5, $6)`,
       [storeId, network, externalId, noonOf(firstDaysAgo), noonOf(lastDaysAgo), active],
@@ -62,7 +71,8 @@ describe('ads list and ads-versus-sales overview', () => {
     await addAd(storeId, 'tiktok', 'tt-launch', 4, 1, false);
     await addAd(storeId, 'google', 'old', 40, 30, false);
     // 25 more creatives to page through, launched 20 to 44 days ago (before the lift's days), ended 5 days ago
-    for (let i = 0; i < 25; i++) await addAd(storeId, 'google', `page-${String(i).padStart(2, '0')}`, 20 + i, 5, false);
+    for (let i = 0; i < 25; i++)
+      await addAd(storeId, 'google', `page-${String(i).padStart(2, '0')}`, 20 + i, 5, false);
     // sales: 4 units a day from 8 to 5 days ago, 10 a day from 4 days ago through today (price 20)
     await snapshotSeries(watchId, 9, (n) => (n >= 5 ? 4 : 10));
     await addAd(quietId, 'meta', 'quiet-1', 3, 0, true);
@@ -76,12 +86,20 @@ describe('ads list and ads-versus-sales overview', () => {
     expect(first.status).toBe(200);
     expect(first.body.page).toEqual({ limit: 2, offset: 0, count: 2, hasMore: true, total: 28 });
     expect(first.body.data.map((a: any) => a.externalId).sort()).toEqual(['launch', 'tt-launch']);
-    expect(first.body.data[0]).toMatchObject({ network: expect.any(String), active: expect.any(Boolean), firstSeenAt: expect.any(String) });
+    expect(first.body.data[0]).toMatchObject({
+      network: expect.any(String),
+      active: expect.any(Boolean),
+      firstSeenAt: expect.any(String),
+    });
 
     const seen: string[] = [];
     let offset = 0;
     for (;;) {
-      const page = await t.call('GET', `/v1/signals/${DOMAIN}/ads?limit=10&offset=${offset}`, alice.key);
+      const page = await t.call(
+        'GET',
+        `/v1/signals/${DOMAIN}/ads?limit=10&offset=${offset}`,
+        alice.key,
+      );
       seen.push(...page.body.data.map((a: any) => a.firstSeenAt));
       if (!page.body.page.hasMore) break;
       offset += 10;
@@ -100,24 +118,49 @@ describe('ads list and ads-versus-sales overview', () => {
     const defaults = await t.call('GET', `/v1/signals/${DOMAIN}/ads`, alice.key);
     expect(defaults.body.page).toMatchObject({ limit: 20, count: 20, hasMore: true });
 
-    const tooMany = await t.server.app.inject({ url: `/v1/signals/${DOMAIN}/ads?limit=101`, headers: { authorization: `Bearer ${alice.key}` } });
+    const tooMany = await t.server.app.inject({
+      url: `/v1/signals/${DOMAIN}/ads?limit=101`,
+      headers: { authorization: `Bearer ${alice.key}` },
+    });
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json().error.details.parameter).toBe('limit');
-    const unknown = await t.server.app.inject({ url: `/v1/signals/${DOMAIN}/ads?network=bing`, headers: { authorization: `Bearer ${alice.key}` } });
+    const unknown = await t.server.app.inject({
+      url: `/v1/signals/${DOMAIN}/ads?network=bing`,
+      headers: { authorization: `Bearer ${alice.key}` },
+    });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().error.details.parameter).toBe('network');
   });
 
   it('sets running creatives beside the estimated sales and measures the lift after the launch', async () => {
-    const { status, body } = await t.call('GET', `/v1/signals/${DOMAIN}/ads/overview?days=10`, alice.key);
+    const { status, body } = await t.call(
+      'GET',
+      `/v1/signals/${DOMAIN}/ads/overview?days=10`,
+      alice.key,
+    );
     expect(status).toBe(200);
-    expect(body).toMatchObject({ domain: DOMAIN, days: 10, from: dayOf(9), to: dayOf(0), isEstimate: true, snapshots: 10, note: null });
+    expect(body).toMatchObject({
+      domain: DOMAIN,
+      days: 10,
+      from: dayOf(9),
+      to: dayOf(0),
+      isEstimate: true,
+      snapshots: 10,
+      note: null,
+    });
     expect(body.method).toContain('Estimate');
-    expect(body.daily.map((d: any) => d.day)).toEqual(Array.from({ length: 10 }, (_, i) => dayOf(9 - i)));
+    expect(body.daily.map((d: any) => d.day)).toEqual(
+      Array.from({ length: 10 }, (_, i) => dayOf(9 - i)),
+    );
 
     const day = (n: number) => body.daily.find((d: any) => d.day === dayOf(n));
     expect(day(9)).toMatchObject({ units: null, revenueUsd: null, afterLaunch: false });
-    expect(day(6)).toMatchObject({ units: 4, revenueUsd: 80, afterLaunch: false, activeAds: { meta: 0, tiktok: 0, google: 25, total: 25 } });
+    expect(day(6)).toMatchObject({
+      units: 4,
+      revenueUsd: 80,
+      afterLaunch: false,
+      activeAds: { meta: 0, tiktok: 0, google: 25, total: 25 },
+    });
     expect(day(4)).toMatchObject({ units: 10, revenueUsd: 200, afterLaunch: true });
     expect(day(4).activeAds).toEqual({ meta: 1, tiktok: 1, google: 0, total: 2 });
     expect(day(4).newAds).toEqual({ meta: 1, tiktok: 1, google: 0, total: 2 });
@@ -157,7 +200,10 @@ describe('ads list and ads-versus-sales overview', () => {
     const longest = await t.call('GET', `/v1/signals/${DOMAIN}/ads/overview?days=180`, alice.key);
     expect(longest.body.daily).toHaveLength(180);
     for (const bad of ['0', '181', 'ten']) {
-      const res = await t.server.app.inject({ url: `/v1/signals/${DOMAIN}/ads/overview?days=${bad}`, headers: { authorization: `Bearer ${alice.key}` } });
+      const res = await t.server.app.inject({
+        url: `/v1/signals/${DOMAIN}/ads/overview?days=${bad}`,
+        headers: { authorization: `Bearer ${alice.key}` },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.details.parameter).toBe('days');
     }
@@ -197,21 +243,54 @@ describe('ads list and ads-versus-sales overview', () => {
 });
 
 describe('the lift computation', () => {
-  const sales = (units: number[]) => units.map((u, i) => ({ day: `2026-01-${String(i + 1).padStart(2, '0')}`, units: u, revenueUsd: u * 5 }));
+  const sales = (units: number[]) =>
+    units.map((u, i) => ({
+      day: `2026-01-${String(i + 1).padStart(2, '0')}`,
+      units: u,
+      revenueUsd: u * 5,
+    }));
   const days = Array.from({ length: 10 }, (_, i) => `2026-01-${String(i + 1).padStart(2, '0')}`);
 
   it('is null when no day follows a launch, and when the other days sold nothing', () => {
     const none = salesLift(overviewDays(days, [], sales([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])));
-    expect(none).toMatchObject({ daysAfterLaunch: 0, otherDays: 10, unitsLiftPercent: null, meanUnitsOtherDays: 5.5 });
+    expect(none).toMatchObject({
+      daysAfterLaunch: 0,
+      otherDays: 10,
+      unitsLiftPercent: null,
+      meanUnitsOtherDays: 5.5,
+    });
     const launch = [{ network: 'meta' as const, firstDay: '2026-01-06', lastDay: '2026-01-06' }];
     const zero = salesLift(overviewDays(days, launch, sales([0, 0, 0, 0, 0, 3, 3, 3, 3, 3])));
-    expect(zero).toMatchObject({ daysAfterLaunch: 5, otherDays: 5, meanUnitsAfterLaunch: 3, meanUnitsOtherDays: 0, unitsLiftPercent: null });
+    expect(zero).toMatchObject({
+      daysAfterLaunch: 5,
+      otherDays: 5,
+      meanUnitsAfterLaunch: 3,
+      meanUnitsOtherDays: 0,
+      unitsLiftPercent: null,
+    });
   });
 
   it('counts a launch for 7 days, its own included, and a drop as a negative lift', () => {
     const launch = [{ network: 'google' as const, firstDay: '2026-01-02', lastDay: '2026-01-02' }];
     const result = overviewDays(days, launch, sales([9, 2, 2, 2, 2, 2, 2, 2, 8, 8]));
-    expect(result.map((d) => d.afterLaunch)).toEqual([false, true, true, true, true, true, true, true, false, false]);
-    expect(salesLift(result)).toMatchObject({ daysAfterLaunch: 7, otherDays: 3, meanUnitsAfterLaunch: 2, meanUnitsOtherDays: 8.33, unitsLiftPercent: -76 });
+    expect(result.map((d) => d.afterLaunch)).toEqual([
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(salesLift(result)).toMatchObject({
+      daysAfterLaunch: 7,
+      otherDays: 3,
+      meanUnitsAfterLaunch: 2,
+      meanUnitsOtherDays: 8.33,
+      unitsLiftPercent: -76,
+    });
   });
 });

@@ -60,7 +60,11 @@ describe('ads probe with all three networks configured', () => {
 
     const meta = t.libraries.requests.meta;
     expect(meta).toHaveLength(2);
-    expect(meta.every((r) => r.authorization === `Bearer ${TOKENS.meta}` && r.path === '/v21.0/ads_archive')).toBe(true);
+    expect(
+      meta.every(
+        (r) => r.authorization === `Bearer ${TOKENS.meta}` && r.path === '/v21.0/ads_archive',
+      ),
+    ).toBe(true);
     expect(meta[0]!.query.get('search_terms')).toBe(DOMAIN);
     expect(meta[0]!.query.get('ad_active_status')).toBe('ACTIVE');
     expect(meta[0]!.query.get('ad_reached_countries')).toBe('["ALL"]');
@@ -69,9 +73,17 @@ describe('ads probe with all three networks configured', () => {
     expect(meta[1]!.query.get('after')).toBe('page-2');
 
     const [tiktok] = t.libraries.requests.tiktok;
-    expect(tiktok).toMatchObject({ method: 'POST', path: '/v2/research/adlib/ad/query/', authorization: `Bearer ${TOKENS.tiktok}` });
+    expect(tiktok).toMatchObject({
+      method: 'POST',
+      path: '/v2/research/adlib/ad/query/',
+      authorization: `Bearer ${TOKENS.tiktok}`,
+    });
     expect(tiktok!.query.get('fields')).toContain('ad.first_shown_date');
-    expect(tiktok!.body).toMatchObject({ search_term: DOMAIN, search_type: 'exact_phrase', filters: { country_code: 'ALL' } });
+    expect(tiktok!.body).toMatchObject({
+      search_term: DOMAIN,
+      search_type: 'exact_phrase',
+      filters: { country_code: 'ALL' },
+    });
 
     const [google] = t.libraries.requests.google;
     expect(google).toMatchObject({ path: '/creatives', authorization: `Bearer ${TOKENS.google}` });
@@ -79,7 +91,9 @@ describe('ads probe with all three networks configured', () => {
   });
 
   it("records the creatives with the library's first-shown day", async () => {
-    const ads = await t.sql(`SELECT network, external_id, headline, active, first_seen_at FROM ads ORDER BY network, external_id`);
+    const ads = await t.sql(
+      `SELECT network, external_id, headline, active, first_seen_at FROM ads ORDER BY network, external_id`,
+    );
     expect(ads.map((a) => `${a.network}:${a.external_id}`)).toEqual([
       'google:CR-1',
       'google:CR-2',
@@ -95,7 +109,9 @@ describe('ads probe with all three networks configured', () => {
   });
 
   it('raises ad_new_campaign for every watch of the store, on a first answer only for creatives of the last 7 days', async () => {
-    const insights = await t.sql(`SELECT signal_id, account_id, kind, title, data FROM insights ORDER BY signal_id`);
+    const insights = await t.sql(
+      `SELECT signal_id, account_id, kind, title, data FROM insights ORDER BY signal_id`,
+    );
     // meta's m-new-1 is the only recent creative; the rest was already running
     expect(insights).toHaveLength(2);
     expect(insights.map((i) => [i.signal_id, i.account_id])).toEqual([
@@ -125,7 +141,11 @@ describe('ads probe with all three networks configured', () => {
     const retryAfter = Number(again.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(170);
     expect(retryAfter).toBeLessThanOrEqual(180);
-    expect(again.body.error.details).toMatchObject({ domain: DOMAIN, cooldownSeconds: 300, retryAfter });
+    expect(again.body.error.details).toMatchObject({
+      domain: DOMAIN,
+      cooldownSeconds: 300,
+      retryAfter,
+    });
   });
 
   it('after the cooldown, records new creatives as campaigns and marks the ones gone inactive', async () => {
@@ -137,17 +157,31 @@ describe('ads probe with all three networks configured', () => {
     ]);
     const second = await t.call('POST', `/v1/signals/${DOMAIN}/ads/probe`, alice.key);
     expect(second.status).toBe(200);
-    expect(byNetwork(second.body).meta).toMatchObject({ status: 'ok', adsFound: 3, newAds: 1, endedAds: 1 });
-    expect(byNetwork(second.body).google).toMatchObject({ status: 'ok', adsFound: 2, newAds: 0, endedAds: 0 });
+    expect(byNetwork(second.body).meta).toMatchObject({
+      status: 'ok',
+      adsFound: 3,
+      newAds: 1,
+      endedAds: 1,
+    });
+    expect(byNetwork(second.body).google).toMatchObject({
+      status: 'ok',
+      adsFound: 2,
+      newAds: 0,
+      endedAds: 0,
+    });
 
-    const meta = await t.sql(`SELECT external_id, active, body FROM ads WHERE network = 'meta' ORDER BY external_id`);
+    const meta = await t.sql(
+      `SELECT external_id, active, body FROM ads WHERE network = 'meta' ORDER BY external_id`,
+    );
     expect(meta).toEqual([
       { external_id: 'm-new-1', active: true, body: null },
       { external_id: 'm-new-2', active: true, body: null },
       { external_id: 'm-old-1', active: true, body: 'Up to 60% off' },
       { external_id: 'm-old-2', active: false, body: null },
     ]);
-    const campaigns = await t.sql(`SELECT signal_id, data FROM insights WHERE data->'externalIds' ? 'm-new-2'`);
+    const campaigns = await t.sql(
+      `SELECT signal_id, data FROM insights WHERE data->'externalIds' ? 'm-new-2'`,
+    );
     expect(campaigns.map((c) => c.signal_id).sort()).toEqual([aliceWatch, bobWatch].sort());
   });
 
@@ -157,7 +191,10 @@ describe('ads probe with all three networks configured', () => {
     expect(stranger.body.error.code).toBe('not_found');
     const asPartner = await t.call('POST', `/v1/signals/${DOMAIN}/ads/probe`, partner.key);
     expect(asPartner.status).toBe(403);
-    expect(asPartner.body.error).toMatchObject({ code: 'unauthorized', details: { reason: 'scope' } });
+    expect(asPartner.body.error).toMatchObject({
+      code: 'unauthorized',
+      details: { reason: 'scope' },
+    });
   });
 
   it('accepts the legacy id and a URL for {domain}; the cooldown is per watch', async () => {
@@ -165,7 +202,11 @@ describe('ads probe with all three networks configured', () => {
     expect(byLegacyId.status).toBe(200);
     expect(byLegacyId.body.domain).toBe(DOMAIN);
     t.advance(6 * MINUTE);
-    const byUrl = await t.call('POST', `/v1/signals/${encodeURIComponent(`https://www.${DOMAIN}/`)}/ads/probe`, bob.key);
+    const byUrl = await t.call(
+      'POST',
+      `/v1/signals/${encodeURIComponent(`https://www.${DOMAIN}/`)}/ads/probe`,
+      bob.key,
+    );
     expect(byUrl.status).toBe(200);
   });
 
@@ -184,7 +225,9 @@ describe('ads probe with all three networks configured', () => {
     expect(networks.google).toMatchObject({ status: 'failed' });
     expect(networks.google.error).toContain('timeout');
     expect(JSON.stringify(mixed.body)).not.toContain(TOKENS.tiktok);
-    const kept = await t.sql(`SELECT network, active FROM ads WHERE network IN ('tiktok', 'google')`);
+    const kept = await t.sql(
+      `SELECT network, active FROM ads WHERE network IN ('tiktok', 'google')`,
+    );
     expect(kept).toHaveLength(3);
     expect(kept.every((a) => a.active)).toBe(true);
   });
@@ -214,7 +257,9 @@ describe('ads probe with only Meta configured', () => {
     const owner = await t.account('owner');
     await t.addStore(DOMAIN);
     await t.watch(owner, DOMAIN);
-    t.libraries.set('meta', DOMAIN, [{ id: 'only-meta', headline: 'Hello', firstShown: daysAgo(1) }]);
+    t.libraries.set('meta', DOMAIN, [
+      { id: 'only-meta', headline: 'Hello', firstShown: daysAgo(1) },
+    ]);
     t.libraries.set('tiktok', DOMAIN, [{ id: '9999', firstShown: daysAgo(1) }]);
     const answer = await t.call('POST', `/v1/signals/${DOMAIN}/ads/probe`, owner.key);
     expect(answer.status).toBe(200);
@@ -231,15 +276,28 @@ describe('ads probe with only Meta configured', () => {
     expect(networks.google.status).toBe('not_configured');
     expect(t.libraries.requests.tiktok).toHaveLength(0);
     expect(t.libraries.requests.google).toHaveLength(0);
-    expect(await t.sql(`SELECT network, external_id FROM ads`)).toEqual([{ network: 'meta', external_id: 'only-meta' }]);
+    expect(await t.sql(`SELECT network, external_id FROM ads`)).toEqual([
+      { network: 'meta', external_id: 'only-meta' },
+    ]);
 
     // an answer cut at the page limit (5 pages) ends nothing: what it did not list may still be running
     t.advance(6 * 60_000);
     t.libraries.pageSize = 1;
-    t.libraries.set('meta', DOMAIN, Array.from({ length: 6 }, (_, i) => ({ id: `many-${i}`, firstShown: daysAgo(1) })));
+    t.libraries.set(
+      'meta',
+      DOMAIN,
+      Array.from({ length: 6 }, (_, i) => ({ id: `many-${i}`, firstShown: daysAgo(1) })),
+    );
     const truncated = await t.call('POST', `/v1/signals/${DOMAIN}/ads/probe`, owner.key);
-    expect(byNetwork(truncated.body).meta).toMatchObject({ status: 'ok', adsFound: 5, newAds: 5, endedAds: 0 });
+    expect(byNetwork(truncated.body).meta).toMatchObject({
+      status: 'ok',
+      adsFound: 5,
+      newAds: 5,
+      endedAds: 0,
+    });
     expect(t.libraries.requests.meta).toHaveLength(6);
-    expect(await t.sql(`SELECT active FROM ads WHERE external_id = 'only-meta'`)).toEqual([{ active: true }]);
+    expect(await t.sql(`SELECT active FROM ads WHERE external_id = 'only-meta'`)).toEqual([
+      { active: true },
+    ]);
   });
 });

@@ -71,11 +71,11 @@ describe('app and product changes of a watched store', () => {
     await t?.close();
   });
 
-  it('takes a never-observed store\'s first observation as its baseline: catalog written, no changes, no insights', async () => {
+  it("takes a never-observed store's first observation as its baseline: catalog written, no changes, no insights", async () => {
     expect(firstResult).toEqual({ appChanges: 0, productChanges: 0 });
     const pool = t.server.services.db.pool;
     const { rows: changes } = await pool.query(
-      "SELECT 1 FROM change_records c JOIN stores s ON s.id = c.store_id WHERE s.domain = $1 AND c.detected_at < $2",
+      'SELECT 1 FROM change_records c JOIN stores s ON s.id = c.store_id WHERE s.domain = $1 AND c.detected_at < $2',
       [DOMAIN, secondObservedAt],
     );
     expect(changes).toEqual([]);
@@ -90,12 +90,60 @@ describe('app and product changes of a watched store', () => {
     );
     const at = secondObservedAt;
     expect(rows).toEqual([
-      { entity: 'app', changeType: 'app_installed', subject: 'klaviyo-email-marketing', oldValue: null, newValue: 'klaviyo-email-marketing', changePct: null, detectedAt: at },
-      { entity: 'app', changeType: 'app_uninstalled', subject: 'judgeme', oldValue: 'judgeme', newValue: null, changePct: null, detectedAt: at },
-      { entity: 'product', changeType: 'new_sku', subject: 'vase', oldValue: null, newValue: '30.00', changePct: null, detectedAt: at },
-      { entity: 'product', changeType: 'price_decrease', subject: 'mug', oldValue: '20.00', newValue: '16.00', changePct: -20, detectedAt: at },
-      { entity: 'product', changeType: 'removed_sku', subject: 'bowl', oldValue: '15.00', newValue: null, changePct: null, detectedAt: at },
-      { entity: 'store', changeType: 'theme_changed', subject: null, oldValue: 'Dawn', newValue: 'Sense', changePct: null, detectedAt: at },
+      {
+        entity: 'app',
+        changeType: 'app_installed',
+        subject: 'klaviyo-email-marketing',
+        oldValue: null,
+        newValue: 'klaviyo-email-marketing',
+        changePct: null,
+        detectedAt: at,
+      },
+      {
+        entity: 'app',
+        changeType: 'app_uninstalled',
+        subject: 'judgeme',
+        oldValue: 'judgeme',
+        newValue: null,
+        changePct: null,
+        detectedAt: at,
+      },
+      {
+        entity: 'product',
+        changeType: 'new_sku',
+        subject: 'vase',
+        oldValue: null,
+        newValue: '30.00',
+        changePct: null,
+        detectedAt: at,
+      },
+      {
+        entity: 'product',
+        changeType: 'price_decrease',
+        subject: 'mug',
+        oldValue: '20.00',
+        newValue: '16.00',
+        changePct: -20,
+        detectedAt: at,
+      },
+      {
+        entity: 'product',
+        changeType: 'removed_sku',
+        subject: 'bowl',
+        oldValue: '15.00',
+        newValue: null,
+        changePct: null,
+        detectedAt: at,
+      },
+      {
+        entity: 'store',
+        changeType: 'theme_changed',
+        subject: null,
+        oldValue: 'Dawn',
+        newValue: 'Sense',
+        changePct: null,
+        detectedAt: at,
+      },
     ]);
   });
 
@@ -105,21 +153,39 @@ describe('app and product changes of a watched store', () => {
       'SELECT handle, price::float AS price FROM products p JOIN stores s ON s.id = p.store_id WHERE s.domain = $1 ORDER BY handle',
       [DOMAIN],
     );
-    expect(products).toEqual([{ handle: 'mug', price: 16 }, { handle: 'plate', price: 12 }, { handle: 'vase', price: 30 }]);
-    const { rows: [store] } = await pool.query('SELECT product_count, app_count, theme_name FROM stores WHERE domain = $1', [DOMAIN]);
+    expect(products).toEqual([
+      { handle: 'mug', price: 16 },
+      { handle: 'plate', price: 12 },
+      { handle: 'vase', price: 30 },
+    ]);
+    const {
+      rows: [store],
+    } = await pool.query(
+      'SELECT product_count, app_count, theme_name FROM stores WHERE domain = $1',
+      [DOMAIN],
+    );
     expect(store).toEqual({ product_count: 3, app_count: 1, theme_name: 'Sense' });
   });
 
   it('gives each tracked watch of the store, whatever its account, one app_change insight per app change', async () => {
-    for (const [watch, account] of [[aliceWatch, alice], [bobWatch, bob]] as const) {
+    for (const [watch, account] of [
+      [aliceWatch, alice],
+      [bobWatch, bob],
+    ] as const) {
       const insights = await insightsOf(watch);
-      expect(insights.map((i) => [i.kind, i.account_id, i.data.changeType, i.data.appSlug])).toEqual([
+      expect(
+        insights.map((i) => [i.kind, i.account_id, i.data.changeType, i.data.appSlug]),
+      ).toEqual([
         ['app_change', account.id, 'app_installed', 'klaviyo-email-marketing'],
         ['app_change', account.id, 'app_uninstalled', 'judgeme'],
       ]);
       expect(insights[0]).toMatchObject({
         title: 'changing.test installed Klaviyo: Email Marketing & SMS',
-        data: { domain: DOMAIN, appName: 'Klaviyo: Email Marketing & SMS', detectedAt: secondObservedAt.toISOString() },
+        data: {
+          domain: DOMAIN,
+          appName: 'Klaviyo: Email Marketing & SMS',
+          detectedAt: secondObservedAt.toISOString(),
+        },
       });
       expect(insights[1]!.title).toBe('changing.test removed Judge.me Product Reviews');
     }
@@ -127,11 +193,13 @@ describe('app and product changes of a watched store', () => {
     expect(await insightsOf(carolWatch)).toEqual([]);
     expect(await insightsOf(daveWatch)).toEqual([]);
     // price changes are the probe's price_change insights, never duplicated here
-    const { rows } = await t.server.services.db.pool.query("SELECT count(*)::int AS n FROM insights WHERE kind <> 'app_change'");
+    const { rows } = await t.server.services.db.pool.query(
+      "SELECT count(*)::int AS n FROM insights WHERE kind <> 'app_change'",
+    );
     expect(rows[0].n).toBe(0);
   });
 
-  it('GET /apps lists the store\'s apps as last observed, with when each was first and last seen', async () => {
+  it("GET /apps lists the store's apps as last observed, with when each was first and last seen", async () => {
     const { status, body } = await t.get(`/v1/signals/${DOMAIN}/apps`, alice.key);
     expect(status).toBe(200);
     expect(body.page).toEqual({ limit: 20, offset: 0, count: 1, hasMore: false, total: 1 });
@@ -146,14 +214,19 @@ describe('app and product changes of a watched store', () => {
     ]);
     // paged with limit and offset like every list (spec part 4)
     const past = await t.get(`/v1/signals/${DOMAIN}/apps?limit=1&offset=1`, alice.key);
-    expect(past.body).toEqual({ data: [], page: { limit: 1, offset: 1, count: 0, hasMore: false, total: 1 } });
+    expect(past.body).toEqual({
+      data: [],
+      page: { limit: 1, offset: 1, count: 0, hasMore: false, total: 1 },
+    });
   });
 
   it('GET /apps/changes gives the install and uninstall history, newest first, paginated', async () => {
     const { status, body } = await t.get(`/v1/signals/${DOMAIN}/apps/changes`, bob.key);
     expect(status).toBe(200);
     expect(body.page).toEqual({ limit: 20, offset: 0, count: 2, hasMore: false, total: 2 });
-    expect(body.data.map((c: any) => [c.entity, c.changeType, c.subject, c.domain, c.detectedAt])).toEqual([
+    expect(
+      body.data.map((c: any) => [c.entity, c.changeType, c.subject, c.domain, c.detectedAt]),
+    ).toEqual([
       ['app', 'app_uninstalled', 'judgeme', DOMAIN, secondObservedAt.toISOString()],
       ['app', 'app_installed', 'klaviyo-email-marketing', DOMAIN, secondObservedAt.toISOString()],
     ]);
@@ -175,9 +248,19 @@ describe('app and product changes of a watched store', () => {
       ['removed_sku', 'bowl'],
     ]);
 
-    const drops = await t.get(`/v1/signals/${DOMAIN}/products/changes?changeType=price_decrease`, alice.key);
+    const drops = await t.get(
+      `/v1/signals/${DOMAIN}/products/changes?changeType=price_decrease`,
+      alice.key,
+    );
     expect(drops.body.data).toEqual([
-      expect.objectContaining({ entity: 'product', changeType: 'price_decrease', subject: 'mug', oldValue: '20.00', newValue: '16.00', changePct: -20 }),
+      expect.objectContaining({
+        entity: 'product',
+        changeType: 'price_decrease',
+        subject: 'mug',
+        oldValue: '20.00',
+        newValue: '16.00',
+        changePct: -20,
+      }),
     ]);
     const page = await t.get(`/v1/signals/${DOMAIN}/products/changes?limit=2`, alice.key);
     expect(page.body.page).toEqual({ limit: 2, offset: 0, count: 2, hasMore: true, total: 3 });
@@ -192,7 +275,10 @@ describe('app and product changes of a watched store', () => {
   });
 
   it("accepts the store's URL or legacy id for {domain}", async () => {
-    const byUrl = await t.get(`/v1/signals/${encodeURIComponent('https://www.changing.test/')}/apps/changes`, alice.key);
+    const byUrl = await t.get(
+      `/v1/signals/${encodeURIComponent('https://www.changing.test/')}/apps/changes`,
+      alice.key,
+    );
     const byLegacyId = await t.get(`/v1/signals/${LEGACY_ID}/products/changes`, alice.key);
     expect(byUrl.body.page.total).toBe(2);
     expect(byLegacyId.body.page.total).toBe(3);
@@ -207,14 +293,20 @@ describe('app and product changes of a watched store', () => {
   });
 
   it('lets a partner key (signals:read) read a store already on Signals', async () => {
-    const partner = await mintKey(t.server, { accountExternalId: 'partner', scopes: ['signals:read'] });
+    const partner = await mintKey(t.server, {
+      accountExternalId: 'partner',
+      scopes: ['signals:read'],
+    });
     const { status, body } = await t.get(`/v1/signals/${DOMAIN}/apps/changes`, partner);
     expect(status).toBe(200);
     expect(body.page.total).toBe(2);
   });
 
   it('refuses an unknown changeType with bad_request naming it', async () => {
-    const { status, body } = await t.get(`/v1/signals/${DOMAIN}/products/changes?changeType=app_installed`, alice.key);
+    const { status, body } = await t.get(
+      `/v1/signals/${DOMAIN}/products/changes?changeType=app_installed`,
+      alice.key,
+    );
     expect(status).toBe(400);
     expect(body.error.code).toBe('bad_request');
     expect(JSON.stringify(body.error.details)).toContain('changeType');
@@ -226,7 +318,15 @@ describe('app and product changes of a watched store', () => {
     // notshop.test answers a plain website, not a Shopify storefront
     const result = await t.observe({ ...aliceWatch, domain: 'notshop.test' });
     expect(result).toEqual({ appChanges: 0, productChanges: 0 });
-    expect((await pool.query('SELECT count(*)::int AS n FROM change_records')).rows[0].n).toBe(before);
-    expect((await pool.query('SELECT count(*)::int AS n FROM products WHERE store_id = $1', [aliceWatch.storeId])).rows[0].n).toBe(3);
+    expect((await pool.query('SELECT count(*)::int AS n FROM change_records')).rows[0].n).toBe(
+      before,
+    );
+    expect(
+      (
+        await pool.query('SELECT count(*)::int AS n FROM products WHERE store_id = $1', [
+          aliceWatch.storeId,
+        ])
+      ).rows[0].n,
+    ).toBe(3);
   });
 });

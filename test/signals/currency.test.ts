@@ -12,7 +12,13 @@ const shopOf = (name: string, currency: string, priceCents: number): FixtureShop
   name,
   currency,
   exposesStock: true,
-  products: [{ handle: 'kettle', title: 'Kettle', variants: [{ id: 501, sku: 'KETTLE', title: 'Default Title', priceCents, stock: 20 }] }],
+  products: [
+    {
+      handle: 'kettle',
+      title: 'Kettle',
+      variants: [{ id: 501, sku: 'KETTLE', title: 'Default Title', priceCents, stock: 20 }],
+    },
+  ],
 });
 
 let h: SignalsHarness;
@@ -61,23 +67,38 @@ describe('money with its currency', () => {
   it("gives a yen store's daily sales in yen, named, with no USD figure", async () => {
     const sales = await h.request('GET', '/v1/signals/yen.test/sales', { key });
     expect(sales.status).toBe(200);
-    expect(sales.body.data).toEqual([expect.objectContaining({ units: 1, revenue: 5423, currency: 'JPY', revenueUsd: null })]);
+    expect(sales.body.data).toEqual([
+      expect.objectContaining({ units: 1, revenue: 5423, currency: 'JPY', revenueUsd: null }),
+    ]);
 
     const dollars = await h.request('GET', '/v1/signals/dollar.test/sales', { key });
-    expect(dollars.body.data).toEqual([expect.objectContaining({ units: 1, revenue: 12.5, currency: 'USD', revenueUsd: 12.5 })]);
+    expect(dollars.body.data).toEqual([
+      expect.objectContaining({ units: 1, revenue: 12.5, currency: 'USD', revenueUsd: 12.5 }),
+    ]);
   });
 
   it("gives a yen store's totals and top variants in yen, named", async () => {
     const stats = await h.request('GET', '/v1/signals/yen.test/stats', { key });
     expect(stats.status).toBe(200);
-    expect(stats.body.sales).toMatchObject({ units: 1, revenue: 5423, revenuePerDay: 5423, currency: 'JPY', revenueUsd: null, revenuePerDayUsd: null });
-    expect(stats.body.topVariants).toEqual([expect.objectContaining({ units: 1, revenue: 5423, currency: 'JPY', revenueUsd: null })]);
+    expect(stats.body.sales).toMatchObject({
+      units: 1,
+      revenue: 5423,
+      revenuePerDay: 5423,
+      currency: 'JPY',
+      revenueUsd: null,
+      revenuePerDayUsd: null,
+    });
+    expect(stats.body.topVariants).toEqual([
+      expect.objectContaining({ units: 1, revenue: 5423, currency: 'JPY', revenueUsd: null }),
+    ]);
   });
 
   it('names the currency of every variant price in the inventory', async () => {
     const inventory = await h.request('GET', '/v1/signals/yen.test/inventory', { key });
     expect(inventory.status).toBe(200);
-    expect(inventory.body.data).toEqual([expect.objectContaining({ price: 5965, currency: 'JPY' })]);
+    expect(inventory.body.data).toEqual([
+      expect.objectContaining({ price: 5965, currency: 'JPY' }),
+    ]);
   });
 
   it("gives the ads overview's daily sales and lift in yen, named, with no USD figure", async () => {
@@ -86,14 +107,24 @@ describe('money with its currency', () => {
     expect(overview.body.currency).toBe('JPY');
     const sold = overview.body.daily.find((d: any) => d.units === 1);
     expect(sold).toMatchObject({ units: 1, revenue: 5423, revenueUsd: null });
-    expect(overview.body.lift).toMatchObject({ meanRevenueAfterLaunchUsd: null, meanRevenueOtherDaysUsd: null, meanRevenueOtherDays: 5423 });
+    expect(overview.body.lift).toMatchObject({
+      meanRevenueAfterLaunchUsd: null,
+      meanRevenueOtherDaysUsd: null,
+      meanRevenueOtherDays: 5423,
+    });
   });
 
   it('carries the currency on product change records', async () => {
     const changes = await h.request('GET', '/v1/signals/yen.test/products/changes', { key });
     expect(changes.status).toBe(200);
     expect(changes.body.data).toEqual([
-      expect.objectContaining({ changeType: 'price_increase', subject: 'kettle', oldValue: '5423.00', newValue: '5965.00', currency: 'JPY' }),
+      expect.objectContaining({
+        changeType: 'price_increase',
+        subject: 'kettle',
+        oldValue: '5423.00',
+        newValue: '5965.00',
+        currency: 'JPY',
+      }),
     ]);
   });
 });

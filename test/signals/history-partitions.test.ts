@@ -36,8 +36,12 @@ beforeAll(async () => {
     { handle: 'mug', title: 'Mug', price: 12.5, bestSellerRank: 2 },
   ]);
   // the first probe on the harness's first day (2030-01-07): a month the worker's upkeep made at its start
-  expect((await h.request('POST', '/v1/signals', { key, body: { domain: 'stock.test' } })).status).toBe(201);
-  expect(await h.waitForProbe('stock.test', key)).toMatchObject({ progress: { status: 'done', snapshots: 3 } });
+  expect(
+    (await h.request('POST', '/v1/signals', { key, body: { domain: 'stock.test' } })).status,
+  ).toBe(201);
+  expect(await h.waitForProbe('stock.test', key)).toMatchObject({
+    progress: { status: 'done', snapshots: 3 },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -46,7 +50,11 @@ afterAll(async () => {
 
 describe('Signals history on month partitions', () => {
   it('inventory_snapshots and insights are partitioned by month', async () => {
-    const { rows } = await h.services.db.pool.query<{ table: string; strategy: string; key: string }>(
+    const { rows } = await h.services.db.pool.query<{
+      table: string;
+      strategy: string;
+      key: string;
+    }>(
       `SELECT c.relname AS table, p.partstrat AS strategy, a.attname AS key
          FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid
          JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
@@ -56,7 +64,9 @@ describe('Signals history on month partitions', () => {
       { table: 'insights', strategy: 'r', key: 'created_at' },
       { table: 'inventory_snapshots', strategy: 'r', key: 'taken_at' },
     ]);
-    expect(await rowsByPartition('inventory_snapshots')).toEqual({ inventory_snapshots_p203001: 3 });
+    expect(await rowsByPartition('inventory_snapshots')).toEqual({
+      inventory_snapshots_p203001: 3,
+    });
   });
 
   it('a probe dated in a month without a partition makes it and writes its snapshots and insights there', async () => {
@@ -65,11 +75,20 @@ describe('Signals history on month partitions', () => {
     expect(await partitionsOf('insights')).not.toContain('insights_p203106');
     h.storefront.setStock('stock.test', 101, 80); // TEE-S restocked: a restock insight of this probe
     expect((await h.request('POST', '/v1/signals/stock.test/probe', { key })).status).toBe(202);
-    expect(await h.waitForProbe('stock.test', key)).toMatchObject({ kind: 'manual', progress: { status: 'done', snapshots: 3 }, error: null });
+    expect(await h.waitForProbe('stock.test', key)).toMatchObject({
+      kind: 'manual',
+      progress: { status: 'done', snapshots: 3 },
+      error: null,
+    });
 
-    expect(await rowsByPartition('inventory_snapshots')).toEqual({ inventory_snapshots_p203001: 3, inventory_snapshots_p203106: 3 });
+    expect(await rowsByPartition('inventory_snapshots')).toEqual({
+      inventory_snapshots_p203001: 3,
+      inventory_snapshots_p203106: 3,
+    });
     expect(await rowsByPartition('insights')).toEqual({ insights_p203106: 1 });
-    const insights = await h.request('GET', '/v1/signals/stock.test/insights?kind=restock', { key });
+    const insights = await h.request('GET', '/v1/signals/stock.test/insights?kind=restock', {
+      key,
+    });
     expect(insights.status).toBe(200);
     expect(insights.body.data).toHaveLength(1);
     expect(insights.body.data[0].createdAt).toBe('2031-06-15T10:00:00.000Z');
@@ -86,14 +105,21 @@ describe('Signals history on month partitions', () => {
   it('upkeep drops the Signals months past their retention and keeps the rest, the store history by its own', async () => {
     const client = await h.services.db.pool.connect();
     try {
-      await client.query(`SELECT ensure_month_partitions('store_daily_snapshots', '2030-01-01', '2030-01-31')`);
+      await client.query(
+        `SELECT ensure_month_partitions('store_daily_snapshots', '2030-01-01', '2030-01-31')`,
+      );
       // on 2032-03-15, 12 months of Signals kept: March 2031 onwards; the store history kept whole (0)
-      const result = await upkeepMonthPartitions(client, new Date('2032-03-15T00:00:00Z'), { history: 0, signals: 12 });
+      const result = await upkeepMonthPartitions(client, new Date('2032-03-15T00:00:00Z'), {
+        history: 0,
+        signals: 12,
+      });
       expect(result.dropped).toBeGreaterThan(0);
     } finally {
       client.release();
     }
-    expect(await rowsByPartition('inventory_snapshots')).toEqual({ inventory_snapshots_p203106: 3 });
+    expect(await rowsByPartition('inventory_snapshots')).toEqual({
+      inventory_snapshots_p203106: 3,
+    });
     expect(await rowsByPartition('insights')).toEqual({ insights_p203106: 1 });
     const signalsMonths = await partitionsOf('inventory_snapshots');
     expect(signalsMonths.every((name) => name >= 'inventory_snapshots_p203103')).toBe(true);

@@ -37,20 +37,42 @@ afterAll(async () => {
 
 describe('watch lifecycle', () => {
   it('creates a watch (201) tracking the best-sellers, and its first probe reads their variants', async () => {
-    const created = await h.request('POST', '/v1/signals', { key, body: { domain: 'https://www.stock.test/' } });
+    const created = await h.request('POST', '/v1/signals', {
+      key,
+      body: { domain: 'https://www.stock.test/' },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ domain: 'stock.test', legacyId: LEGACY_ID, status: 'tracked', probe: { kind: 'first' } });
+    expect(created.body).toMatchObject({
+      domain: 'stock.test',
+      legacyId: LEGACY_ID,
+      status: 'tracked',
+      probe: { kind: 'first' },
+    });
     expect(created.body.trackedVariants.map((v: any) => [v.productHandle, v.variantId])).toEqual([
       ['mug', null],
       ['tee', null],
     ]);
-    expect(new Date(created.body.nextProbeAt).getTime()).toBe(h.clock.now().getTime() + 360 * 60_000);
+    expect(new Date(created.body.nextProbeAt).getTime()).toBe(
+      h.clock.now().getTime() + 360 * 60_000,
+    );
 
     const probe = await h.waitForProbe('stock.test', key);
-    expect(probe).toMatchObject({ kind: 'first', progress: { status: 'done', snapshots: 3 }, error: null });
+    expect(probe).toMatchObject({
+      kind: 'first',
+      progress: { status: 'done', snapshots: 3 },
+      error: null,
+    });
     const watch = await h.request('GET', '/v1/signals/stock.test', { key });
     expect(watch.status).toBe(200);
-    expect(watch.body.trackedVariants.map((v: any) => [v.productHandle, v.variantId, v.sku, v.title, v.active])).toEqual([
+    expect(
+      watch.body.trackedVariants.map((v: any) => [
+        v.productHandle,
+        v.variantId,
+        v.sku,
+        v.title,
+        v.active,
+      ]),
+    ).toEqual([
       ['mug', '201', 'MUG', 'Mug', true],
       ['tee', '101', 'TEE-S', 'Tee / S', true],
       ['tee', '102', 'TEE-M', 'Tee / M', true],
@@ -63,13 +85,22 @@ describe('watch lifecycle', () => {
   it('answers 409 with the error envelope when the account already watches the store', async () => {
     const again = await h.request('POST', '/v1/signals', { key, body: { domain: 'stock.test' } });
     expect(again.status).toBe(409);
-    expect(again.body.error).toMatchObject({ code: 'bad_request', details: { reason: 'already_tracked', domain: 'stock.test' } });
+    expect(again.body.error).toMatchObject({
+      code: 'bad_request',
+      details: { reason: 'already_tracked', domain: 'stock.test' },
+    });
   });
 
   it('refuses a store missing from the catalog (not_found, pointing at scrapes) and a malformed domain', async () => {
-    const missing = await h.request('POST', '/v1/signals', { key, body: { domain: 'nowhere.test' } });
+    const missing = await h.request('POST', '/v1/signals', {
+      key,
+      body: { domain: 'nowhere.test' },
+    });
     expect(missing.status).toBe(404);
-    expect(missing.body.error).toMatchObject({ code: 'not_found', details: { domain: 'nowhere.test', scrape: 'POST /v1/scrapes' } });
+    expect(missing.body.error).toMatchObject({
+      code: 'not_found',
+      details: { domain: 'nowhere.test', scrape: 'POST /v1/scrapes' },
+    });
     const bad = await h.request('POST', '/v1/signals', { key, body: { domain: 'not a domain' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.parameter).toBe('domain');
@@ -93,12 +124,22 @@ describe('watch lifecycle', () => {
 
   it('pauses (PATCH) and stops (POST /stop): the scheduled probe job is removed, history kept; resuming schedules it again', async () => {
     expect(await scheduledJob('stock.test')).not.toBeNull();
-    const paused = await h.request('PATCH', '/v1/signals/stock.test', { key, body: { status: 'paused' } });
+    const paused = await h.request('PATCH', '/v1/signals/stock.test', {
+      key,
+      body: { status: 'paused' },
+    });
     expect(paused.status).toBe(200);
-    expect(paused.body).toMatchObject({ status: 'paused', nextProbeAt: null, probe: { progress: { status: 'done' } } });
+    expect(paused.body).toMatchObject({
+      status: 'paused',
+      nextProbeAt: null,
+      probe: { progress: { status: 'done' } },
+    });
     expect(await scheduledJob('stock.test')).toBeNull();
 
-    const resumed = await h.request('PATCH', `/v1/signals/${LEGACY_ID}`, { key, body: { status: 'tracked' } });
+    const resumed = await h.request('PATCH', `/v1/signals/${LEGACY_ID}`, {
+      key,
+      body: { status: 'tracked' },
+    });
     expect(resumed.body.status).toBe('tracked');
     const lastProbe = new Date(resumed.body.lastProbeAt).getTime();
     expect(new Date(resumed.body.nextProbeAt).getTime()).toBe(lastProbe + 360 * 60_000);
@@ -108,16 +149,24 @@ describe('watch lifecycle', () => {
     expect(stopped.status).toBe(200);
     expect(stopped.body.status).toBe('paused');
     expect(await scheduledJob('stock.test')).toBeNull();
-    const { rows } = await h.services.db.pool.query('SELECT count(*)::int AS n FROM inventory_snapshots');
+    const { rows } = await h.services.db.pool.query(
+      'SELECT count(*)::int AS n FROM inventory_snapshots',
+    );
     expect(rows[0].n).toBe(3);
     await h.request('PATCH', '/v1/signals/stock.test', { key, body: { status: 'tracked' } });
   });
 
   it('rejects a bad status or unknown product handles without changing anything', async () => {
-    const badStatus = await h.request('PATCH', '/v1/signals/stock.test', { key, body: { status: 'removed' } });
+    const badStatus = await h.request('PATCH', '/v1/signals/stock.test', {
+      key,
+      body: { status: 'removed' },
+    });
     expect(badStatus.status).toBe(400);
     expect(badStatus.body.error.details.parameter).toBe('status');
-    const unknown = await h.request('PATCH', '/v1/signals/stock.test', { key, body: { products: ['cap', 'ghost'] } });
+    const unknown = await h.request('PATCH', '/v1/signals/stock.test', {
+      key,
+      body: { products: ['cap', 'ghost'] },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.details).toMatchObject({ parameter: 'products' });
     expect(unknown.body.error.details.rule).toContain('ghost');
@@ -126,9 +175,14 @@ describe('watch lifecycle', () => {
   });
 
   it('swaps the tracked products: left-out variants become inactive, a new product is read at the next probe', async () => {
-    const swapped = await h.request('PATCH', '/v1/signals/stock.test', { key, body: { products: ['cap', 'mug'] } });
+    const swapped = await h.request('PATCH', '/v1/signals/stock.test', {
+      key,
+      body: { products: ['cap', 'mug'] },
+    });
     expect(swapped.status).toBe(200);
-    expect(swapped.body.trackedVariants.map((v: any) => [v.productHandle, v.variantId, v.active])).toEqual([
+    expect(
+      swapped.body.trackedVariants.map((v: any) => [v.productHandle, v.variantId, v.active]),
+    ).toEqual([
       ['cap', null, true],
       ['mug', '201', true],
       ['tee', '101', false],
@@ -137,9 +191,15 @@ describe('watch lifecycle', () => {
     const probe = await h.request('POST', '/v1/signals/stock.test/probe', { key });
     expect(probe.status).toBe(202);
     expect(probe.body).toMatchObject({ kind: 'manual', progress: { status: 'queued' } });
-    expect(await h.waitForProbe('stock.test', key)).toMatchObject({ kind: 'manual', progress: { status: 'done', snapshots: 2 } });
+    expect(await h.waitForProbe('stock.test', key)).toMatchObject({
+      kind: 'manual',
+      progress: { status: 'done', snapshots: 2 },
+    });
     const watch = await h.request('GET', '/v1/signals/stock.test', { key });
-    expect(watch.body.trackedVariants.filter((v: any) => v.active).map((v: any) => v.sku)).toEqual(['CAP', 'MUG']);
+    expect(watch.body.trackedVariants.filter((v: any) => v.active).map((v: any) => v.sku)).toEqual([
+      'CAP',
+      'MUG',
+    ]);
   });
 
   it('runs a scheduled probe when its job falls due, and queues the next one an interval later', async () => {
@@ -151,22 +211,35 @@ describe('watch lifecycle', () => {
     do {
       await new Promise((resolve) => setTimeout(resolve, 100));
       probe = (await h.request('GET', '/v1/signals/stock.test/probe', { key })).body;
-    } while ((probe.kind !== 'scheduled' || probe.progress.status !== 'done') && Date.now() < deadline);
-    expect(probe).toMatchObject({ domain: 'stock.test', kind: 'scheduled', progress: { status: 'done', snapshots: 2 } });
+    } while (
+      (probe.kind !== 'scheduled' || probe.progress.status !== 'done') &&
+      Date.now() < deadline
+    );
+    expect(probe).toMatchObject({
+      domain: 'stock.test',
+      kind: 'scheduled',
+      progress: { status: 'done', snapshots: 2 },
+    });
     expect(probe).not.toHaveProperty('probe');
     const next = await scheduledJob('stock.test');
     expect(next?.run_at.getTime()).toBe(h.clock.now().getTime() + 360 * 60_000);
   });
 
   it('fails a probe whose storefront cannot be reached, with the reason, and writes no snapshot', async () => {
-    await h.addStore('down.test', [{ handle: 'thing', title: 'Thing', price: 5, bestSellerRank: 1 }]);
-    expect((await h.request('POST', '/v1/signals', { key, body: { domain: 'down.test' } })).status).toBe(201);
+    await h.addStore('down.test', [
+      { handle: 'thing', title: 'Thing', price: 5, bestSellerRank: 1 },
+    ]);
+    expect(
+      (await h.request('POST', '/v1/signals', { key, body: { domain: 'down.test' } })).status,
+    ).toBe(201);
     const probe = await h.waitForProbe('down.test', key);
     expect(probe.progress).toEqual({ status: 'failed', snapshots: 0 });
     expect(probe.error).toContain('down.test');
     const watch = await h.request('GET', '/v1/signals/down.test', { key });
     expect(watch.body).toMatchObject({ status: 'tracked', lastProbeAt: null });
-    expect(watch.body.trackedVariants).toEqual([{ productHandle: 'thing', variantId: null, sku: null, title: 'Thing', active: true }]);
+    expect(watch.body.trackedVariants).toEqual([
+      { productHandle: 'thing', variantId: null, sku: null, title: 'Thing', active: true },
+    ]);
     await h.request('DELETE', '/v1/signals/down.test', { key });
   });
 
@@ -177,12 +250,20 @@ describe('watch lifecycle', () => {
     expect((await h.request('GET', '/v1/signals/stock.test', { key })).status).toBe(404);
     expect((await h.request('DELETE', '/v1/signals/stock.test', { key })).status).toBe(404);
     const pool = h.services.db.pool;
-    const count = async (table: string) => (await pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
-    expect([await count('signals'), await count('signal_probes'), await count('tracked_variants'), await count('inventory_snapshots')]).toEqual([0, 0, 0, 0]);
+    const count = async (table: string) =>
+      (await pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
+    expect([
+      await count('signals'),
+      await count('signal_probes'),
+      await count('tracked_variants'),
+      await count('inventory_snapshots'),
+    ]).toEqual([0, 0, 0, 0]);
     expect(await count("stores WHERE domain = 'stock.test'")).toBe(1);
     expect(await count('products')).toBeGreaterThanOrEqual(3);
     expect(await scheduledJob('stock.test')).toBeNull();
     // and it can be watched again from scratch
-    expect((await h.request('POST', '/v1/signals', { key, body: { domain: 'stock.test' } })).status).toBe(201);
+    expect(
+      (await h.request('POST', '/v1/signals', { key, body: { domain: 'stock.test' } })).status,
+    ).toBe(201);
   });
 });

@@ -20,7 +20,11 @@ let key: string;
 let shop: FixtureShop;
 
 beforeAll(async () => {
-  shop = { name: 'Seven Shop', exposesStock: true, products: [1, 2, 3, 4, 5, 6, 7].map((n) => product(n, 1000 + n * 100)) };
+  shop = {
+    name: 'Seven Shop',
+    exposesStock: true,
+    products: [1, 2, 3, 4, 5, 6, 7].map((n) => product(n, 1000 + n * 100)),
+  };
   h = await startSignalsHarness({ shops: new Map([[DOMAIN, shop]]) });
   key = await h.mintKey();
   // the store enters the catalog by a scrape: 7 products
@@ -32,7 +36,9 @@ beforeAll(async () => {
     ended = body.status === 'done';
     if (!ended) await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  expect((await h.request('POST', '/v1/signals', { key, body: { domain: DOMAIN } })).status).toBe(201);
+  expect((await h.request('POST', '/v1/signals', { key, body: { domain: DOMAIN } })).status).toBe(
+    201,
+  );
   expect((await h.waitForProbe(DOMAIN, key)).progress.status).toBe('done');
 }, 60_000);
 
@@ -58,22 +64,29 @@ describe("a probe's observation of the storefront", () => {
   it('is done only once its change records exist: read right after done, the changes are all there', async () => {
     const changes = await h.request('GET', `/v1/signals/${DOMAIN}/products/changes`, { key });
     expect(changes.status).toBe(200);
-    expect(changes.body.data.map((c: any) => [c.changeType, c.subject, c.oldValue, c.newValue]).sort()).toEqual([
+    expect(
+      changes.body.data.map((c: any) => [c.changeType, c.subject, c.oldValue, c.newValue]).sort(),
+    ).toEqual([
       ['new_sku', 'item-8', null, '25.00'],
       ['price_decrease', 'item-1', '11.00', '7.70'],
     ]);
   });
 
-  it('writes the profile, today\'s history row and lastScrapedAt as one observation', async () => {
+  it("writes the profile, today's history row and lastScrapedAt as one observation", async () => {
     const profile = await h.request('GET', `/v1/stores/${DOMAIN}`, { key });
     expect(profile.status).toBe(200);
     expect(profile.body.metrics.productCount).toBe(8);
     expect(profile.body.lastScrapedAt).toBe(probedAt.toISOString());
-    expect(profile.body.observation).toMatchObject({ presence: 'active', lastObservedAt: probedAt.toISOString() });
+    expect(profile.body.observation).toMatchObject({
+      presence: 'active',
+      lastObservedAt: probedAt.toISOString(),
+    });
 
     const history = await h.request('GET', `/v1/stores/${DOMAIN}/history?limit=5`, { key });
     expect(history.status).toBe(200);
-    const today = history.body.data.find((row: any) => row.day === probedAt.toISOString().slice(0, 10));
+    const today = history.body.data.find(
+      (row: any) => row.day === probedAt.toISOString().slice(0, 10),
+    );
     expect(today).toMatchObject({ productCount: 8, synthetic: false });
 
     const { rows } = await h.services.db.pool.query(

@@ -1,10 +1,19 @@
 // The sales estimate from inventory snapshots: decreases are sales at the earlier price, counted on
 // the later snapshot's UTC day; increases are restocks, never negative sales; hidden stock counts nothing.
 import { describe, expect, it } from 'vitest';
-import { salesByDay, stockMoves, type SnapshotPoint } from '../../src/signals/sales/sales-estimate.ts';
+import {
+  salesByDay,
+  stockMoves,
+  type SnapshotPoint,
+} from '../../src/signals/sales/sales-estimate.ts';
 
 const at = (iso: string) => new Date(iso);
-const point = (variantId: number, iso: string, stock: number | null, price: number): SnapshotPoint => ({ variantId, takenAt: at(iso), stock, price });
+const point = (
+  variantId: number,
+  iso: string,
+  stock: number | null,
+  price: number,
+): SnapshotPoint => ({ variantId, takenAt: at(iso), stock, price });
 
 describe('sales estimate', () => {
   it('counts stock decreases as units at the earlier price, on the later snapshot’s UTC day', () => {
@@ -54,6 +63,8 @@ describe('sales estimate', () => {
   });
 
   it('needs two snapshots of a variant for any figure', () => {
-    expect(stockMoves([point(1, '2030-01-01T10:00:00Z', 10, 5), point(2, '2030-01-01T10:00:00Z', 3, 5)])).toEqual([]);
+    expect(
+      stockMoves([point(1, '2030-01-01T10:00:00Z', 10, 5), point(2, '2030-01-01T10:00:00Z', 3, 5)]),
+    ).toEqual([]);
   });
 });

@@ -12,13 +12,22 @@ let h: SignalsHarness;
 let key: string;
 
 /** moves the clock, sets the storefront, probes manually and waits for the probe to end */
-async function probeOn(days: number, stock: Record<number, number>, prices: Record<number, number> = {}) {
+async function probeOn(
+  days: number,
+  stock: Record<number, number>,
+  prices: Record<number, number> = {},
+) {
   h.clock.advance(days * DAY);
-  for (const [id, value] of Object.entries(stock)) h.storefront.setStock('stock.test', Number(id), value);
-  for (const [id, cents] of Object.entries(prices)) h.storefront.setPrice('stock.test', Number(id), cents);
+  for (const [id, value] of Object.entries(stock))
+    h.storefront.setStock('stock.test', Number(id), value);
+  for (const [id, cents] of Object.entries(prices))
+    h.storefront.setPrice('stock.test', Number(id), cents);
   const queued = await h.request('POST', '/v1/signals/stock.test/probe', { key });
   expect(queued.status).toBe(202);
-  expect(await h.waitForProbe('stock.test', key)).toMatchObject({ kind: 'manual', progress: { status: 'done' } });
+  expect(await h.waitForProbe('stock.test', key)).toMatchObject({
+    kind: 'manual',
+    progress: { status: 'done' },
+  });
 }
 
 type Answer = Awaited<ReturnType<SignalsHarness['request']>>;
@@ -28,7 +37,21 @@ const get = (path: string) => h.request('GET', path, { key });
 const seen = {} as {
   beforeTwo: { stats: Answer; sales: Answer };
   cooldown: { soon: Answer; later: Answer };
-  afterDay4: Record<'sales' | 'paged' | 'first' | 'fromDay3' | 'stats' | 'month' | 'lastDay' | 'badDays' | 'insights' | 'restocks' | 'prices' | 'badKind', Answer>;
+  afterDay4: Record<
+    | 'sales'
+    | 'paged'
+    | 'first'
+    | 'fromDay3'
+    | 'stats'
+    | 'month'
+    | 'lastDay'
+    | 'badDays'
+    | 'insights'
+    | 'restocks'
+    | 'prices'
+    | 'badKind',
+    Answer
+  >;
   spikes: Answer;
   inbox: Record<'inbox' | 'apps' | 'perWatch', Answer>;
   hidden: { probe: unknown; rows: unknown[]; stats: Answer };
@@ -43,9 +66,16 @@ beforeAll(async () => {
     { handle: 'cap', title: 'Cap', price: 15 },
   ]);
   // day 1 (2030-01-07): TEE-S 50, TEE-M 40, MUG 30
-  expect((await h.request('POST', '/v1/signals', { key, body: { domain: 'stock.test' } })).status).toBe(201);
-  expect(await h.waitForProbe('stock.test', key)).toMatchObject({ progress: { status: 'done', snapshots: 3 } });
-  seen.beforeTwo = { stats: await get('/v1/signals/stock.test/stats'), sales: await get('/v1/signals/stock.test/sales?from=2030-01-01') };
+  expect(
+    (await h.request('POST', '/v1/signals', { key, body: { domain: 'stock.test' } })).status,
+  ).toBe(201);
+  expect(await h.waitForProbe('stock.test', key)).toMatchObject({
+    progress: { status: 'done', snapshots: 3 },
+  });
+  seen.beforeTwo = {
+    stats: await get('/v1/signals/stock.test/stats'),
+    sales: await get('/v1/signals/stock.test/sales?from=2030-01-01'),
+  };
 
   await probeOn(1, { 101: 45, 201: 27 }); // day 2: -5 TEE-S, -3 MUG
   const soon = await h.request('POST', '/v1/signals/stock.test/probe', { key });
@@ -76,8 +106,12 @@ beforeAll(async () => {
   await probeOn(0, { 101: 39 }); // the same day again: no second card
   seen.spikes = await get('/v1/signals/stock.test/insights?kind=sales_spike');
 
-  await h.addStore('hidden.test', [{ handle: 'lamp', title: 'Lamp', price: 45, bestSellerRank: 1 }]);
-  expect((await h.request('POST', '/v1/signals', { key, body: { domain: 'hidden.test' } })).status).toBe(201);
+  await h.addStore('hidden.test', [
+    { handle: 'lamp', title: 'Lamp', price: 45, bestSellerRank: 1 },
+  ]);
+  expect(
+    (await h.request('POST', '/v1/signals', { key, body: { domain: 'hidden.test' } })).status,
+  ).toBe(201);
   await h.waitForProbe('hidden.test', key);
   // an app_change card as the storefront observer writes it
   await h.services.db.pool.query(
@@ -110,7 +144,14 @@ describe('estimated sales', () => {
   it('answers stats and sales with empty data and a note before 2 snapshots (200, not an error)', () => {
     const { stats, sales } = seen.beforeTwo;
     expect(stats.status).toBe(200);
-    expect(stats.body).toMatchObject({ ready: false, sales: null, topVariants: [], snapshots: 3, probes: 1, estimate: true });
+    expect(stats.body).toMatchObject({
+      ready: false,
+      sales: null,
+      topVariants: [],
+      snapshots: 3,
+      probes: 1,
+      estimate: true,
+    });
     expect(stats.body.note).toContain('at least 2 inventory snapshots');
     expect(sales.status).toBe(200);
     expect(sales.body.data).toEqual([]);
@@ -124,7 +165,10 @@ describe('estimated sales', () => {
     const { soon, later } = seen.cooldown;
     expect(soon.status).toBe(429);
     expect(soon.headers['retry-after']).toBe('300');
-    expect(soon.body.error).toMatchObject({ code: 'rate_limited', details: { domain: 'stock.test', cooldownSeconds: 300, retryAfter: 300 } });
+    expect(soon.body.error).toMatchObject({
+      code: 'rate_limited',
+      details: { domain: 'stock.test', cooldownSeconds: 300, retryAfter: 300 },
+    });
     expect(later.status).toBe(429);
     expect(later.headers['retry-after']).toBe('180');
   });
@@ -153,7 +197,18 @@ describe('estimated sales', () => {
       variantsWithoutStock: 0,
       firstSnapshotAt: '2030-01-07T10:00:00.000Z',
       lastSnapshotAt: '2030-01-10T10:00:00.000Z',
-      sales: { days: 3, units: 21, revenue: 327.5, revenuePerDay: 109.17, currency: 'USD', revenueUsd: 327.5, unitsPerDay: 7, revenuePerDayUsd: 109.17, restocks: 1, restockedUnits: 15 },
+      sales: {
+        days: 3,
+        units: 21,
+        revenue: 327.5,
+        revenuePerDay: 109.17,
+        currency: 'USD',
+        revenueUsd: 327.5,
+        unitsPerDay: 7,
+        revenuePerDayUsd: 109.17,
+        restocks: 1,
+        restockedUnits: 15,
+      },
     });
     expect(stats.body.topVariants.map((v: any) => [v.sku, v.units, v.revenueUsd])).toEqual([
       ['MUG', 10, 107.5],
@@ -167,10 +222,26 @@ describe('estimated sales', () => {
     expect(month.status).toBe(200);
     expect(month.body.page).toMatchObject({ count: 3, total: 3, hasMore: false });
     const row = (sku: string) => month.body.data.find((r: any) => r.sku === sku);
-    expect(row('TEE-S')).toMatchObject({ startStock: 50, endStock: 58, unitsSold: 7, restocks: { count: 1, units: 15 }, price: 20 });
-    expect(row('MUG')).toMatchObject({ startStock: 30, endStock: 20, unitsSold: 10, restocks: { count: 0, units: 0 }, price: 10 });
+    expect(row('TEE-S')).toMatchObject({
+      startStock: 50,
+      endStock: 58,
+      unitsSold: 7,
+      restocks: { count: 1, units: 15 },
+      price: 20,
+    });
+    expect(row('MUG')).toMatchObject({
+      startStock: 30,
+      endStock: 20,
+      unitsSold: 10,
+      restocks: { count: 0, units: 0 },
+      price: 10,
+    });
     // the last day only: from the day-3 snapshot on, after the restock
-    expect(lastDay.body.data.find((r: any) => r.sku === 'TEE-S')).toMatchObject({ startStock: 60, endStock: 58, restocks: { count: 0, units: 0 } });
+    expect(lastDay.body.data.find((r: any) => r.sku === 'TEE-S')).toMatchObject({
+      startStock: 60,
+      endStock: 58,
+      restocks: { count: 0, units: 0 },
+    });
     expect(badDays.status).toBe(400);
     expect(badDays.body.error.details.parameter).toBe('days');
   });
@@ -180,22 +251,37 @@ describe('estimated sales', () => {
     expect(insights.status).toBe(200);
     expect(insights.body.data.map((i: any) => i.kind).sort()).toEqual(['price_change', 'restock']);
     expect(restocks.body.data).toHaveLength(1);
-    expect(restocks.body.data[0]).toMatchObject({ domain: 'stock.test', kind: 'restock', data: { sku: 'TEE-S', fromStock: 45, toStock: 60, units: 15 } });
-    expect(prices.body.data[0]).toMatchObject({ data: { sku: 'MUG', oldPrice: 12.5, newPrice: 10, changePct: -20 } });
+    expect(restocks.body.data[0]).toMatchObject({
+      domain: 'stock.test',
+      kind: 'restock',
+      data: { sku: 'TEE-S', fromStock: 45, toStock: 60, units: 15 },
+    });
+    expect(prices.body.data[0]).toMatchObject({
+      data: { sku: 'MUG', oldPrice: 12.5, newPrice: 10, changePct: -20 },
+    });
     expect(badKind.status).toBe(400);
     expect(badKind.body.error.details.parameter).toBe('kind');
   });
 
   it('raises one sales_spike when a day reaches twice the trailing median', () => {
     expect(seen.spikes.body.data).toHaveLength(1);
-    expect(seen.spikes.body.data[0].data).toMatchObject({ day: '2030-01-11', units: 18, trailingMedianUnits: 8, trailingDays: 3 });
+    expect(seen.spikes.body.data[0].data).toMatchObject({
+      day: '2030-01-11',
+      units: 18,
+      trailingMedianUnits: 8,
+      trailingDays: 3,
+    });
   });
 
   it('shows every watch’s cards in the account inbox, other helpers’ kinds included, newest first', () => {
     const { inbox, apps, perWatch } = seen.inbox;
     expect(inbox.status).toBe(200);
     expect(inbox.body.page).toMatchObject({ limit: 2, count: 2, hasMore: true, total: 4 });
-    expect(inbox.body.data[0]).toMatchObject({ domain: 'hidden.test', kind: 'app_change', data: { appSlug: 'klaviyo' } });
+    expect(inbox.body.data[0]).toMatchObject({
+      domain: 'hidden.test',
+      kind: 'app_change',
+      data: { appSlug: 'klaviyo' },
+    });
     expect(inbox.body.data[1]).toMatchObject({ domain: 'stock.test', kind: 'sales_spike' });
     expect(apps.body.data.map((i: any) => i.domain)).toEqual(['hidden.test']);
     expect(perWatch.body.data.map((i: any) => i.kind)).toEqual(['app_change']);
@@ -208,7 +294,11 @@ describe('estimated sales', () => {
       { stock: null, price: 45, available: true },
       { stock: null, price: 45, available: true },
     ]);
-    expect(stats.body).toMatchObject({ ready: true, variantsWithoutStock: 1, sales: { units: 0, days: 0 } });
+    expect(stats.body).toMatchObject({
+      ready: true,
+      variantsWithoutStock: 1,
+      sales: { units: 0, days: 0 },
+    });
     expect(stats.body.note).toContain('do not expose stock');
   });
 });

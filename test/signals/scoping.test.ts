@@ -10,8 +10,14 @@ let h: SignalsHarness;
 
 beforeAll(async () => {
   h = await startSignalsHarness();
-  await h.addStore('stock.test', [{ handle: 'tee', title: 'Tee', price: 20, bestSellerRank: 1 }], LEGACY_ID);
-  await h.addStore('hidden.test', [{ handle: 'lamp', title: 'Lamp', price: 45, bestSellerRank: 1 }]);
+  await h.addStore(
+    'stock.test',
+    [{ handle: 'tee', title: 'Tee', price: 20, bestSellerRank: 1 }],
+    LEGACY_ID,
+  );
+  await h.addStore('hidden.test', [
+    { handle: 'lamp', title: 'Lamp', price: 45, bestSellerRank: 1 },
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -32,7 +38,10 @@ describe('Signals scoping', () => {
     // keys exist now: open-dev mode is over
     expect((await h.request('GET', '/v1/signals')).status).toBe(401);
 
-    expect((await h.request('POST', '/v1/signals', { key: alice, body: { domain: 'stock.test' } })).status).toBe(201);
+    expect(
+      (await h.request('POST', '/v1/signals', { key: alice, body: { domain: 'stock.test' } }))
+        .status,
+    ).toBe(201);
     await h.waitForProbe('stock.test', alice);
     // bob cannot see alice's watch, by domain or legacy id, nor act on it
     for (const [method, url] of [
@@ -44,17 +53,27 @@ describe('Signals scoping', () => {
       ['POST', '/v1/signals/stock.test/probe'],
       ['DELETE', '/v1/signals/stock.test'],
     ] as const) {
-      const answer = await h.request(method, url, { key: bob, ...(method === 'PATCH' ? { body: { status: 'paused' } } : {}) });
+      const answer = await h.request(method, url, {
+        key: bob,
+        ...(method === 'PATCH' ? { body: { status: 'paused' } } : {}),
+      });
       expect(answer.status, `${method} ${url}`).toBe(404);
       expect(answer.body.error.code).toBe('not_found');
     }
     expect((await h.request('GET', '/v1/signals', { key: bob })).body.data).toEqual([]);
 
     // bob watches the same store: his own watch, his own probes; pausing it leaves alice's tracked
-    expect((await h.request('POST', '/v1/signals', { key: bob, body: { domain: 'stock.test' } })).status).toBe(201);
+    expect(
+      (await h.request('POST', '/v1/signals', { key: bob, body: { domain: 'stock.test' } })).status,
+    ).toBe(201);
     await h.waitForProbe('stock.test', bob);
-    expect((await h.request('PATCH', '/v1/signals/stock.test', { key: bob, body: { status: 'paused' } })).body.status).toBe('paused');
-    expect((await h.request('GET', '/v1/signals/stock.test', { key: alice })).body.status).toBe('tracked');
+    expect(
+      (await h.request('PATCH', '/v1/signals/stock.test', { key: bob, body: { status: 'paused' } }))
+        .body.status,
+    ).toBe('paused');
+    expect((await h.request('GET', '/v1/signals/stock.test', { key: alice })).body.status).toBe(
+      'tracked',
+    );
     expect((await h.request('DELETE', '/v1/signals/stock.test', { key: bob })).status).toBe(200);
     expect((await h.request('GET', '/v1/signals/stock.test', { key: alice })).status).toBe(200);
     const aliceList = await h.request('GET', '/v1/signals', { key: alice });
@@ -63,7 +82,15 @@ describe('Signals scoping', () => {
 
   it('lets a partner key (signals:read) GET a domain on Signals, and refuses its writes with 403', async () => {
     const partner = await h.mintKey({ account: 'partner', scopes: ['signals:read'] });
-    for (const url of ['/v1/signals/stock.test', `/v1/signals/${LEGACY_ID}`, '/v1/signals/stock.test/probe', '/v1/signals/stock.test/stats', '/v1/signals/stock.test/sales', '/v1/signals/stock.test/inventory', '/v1/signals/stock.test/insights']) {
+    for (const url of [
+      '/v1/signals/stock.test',
+      `/v1/signals/${LEGACY_ID}`,
+      '/v1/signals/stock.test/probe',
+      '/v1/signals/stock.test/stats',
+      '/v1/signals/stock.test/sales',
+      '/v1/signals/stock.test/inventory',
+      '/v1/signals/stock.test/insights',
+    ]) {
       expect((await h.request('GET', url, { key: partner })).status, url).toBe(200);
     }
     expect((await h.request('GET', '/v1/signals/nowhere.test', { key: partner })).status).toBe(404);
@@ -76,9 +103,14 @@ describe('Signals scoping', () => {
     ] as const) {
       const answer = await h.request(method, url, { key: partner, body });
       expect(answer.status, `${method} ${url}`).toBe(403);
-      expect(answer.body.error).toMatchObject({ code: 'unauthorized', details: { reason: 'scope', scope: 'signals:read' } });
+      expect(answer.body.error).toMatchObject({
+        code: 'unauthorized',
+        details: { reason: 'scope', scope: 'signals:read' },
+      });
     }
-    const { rows } = await h.services.db.pool.query(`SELECT count(*)::int AS n, bool_and(status = 'tracked') AS tracked FROM signals`);
+    const { rows } = await h.services.db.pool.query(
+      `SELECT count(*)::int AS n, bool_and(status = 'tracked') AS tracked FROM signals`,
+    );
     expect(rows[0]).toEqual({ n: 2, tracked: true });
   });
 });

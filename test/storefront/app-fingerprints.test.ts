@@ -4,44 +4,78 @@
 // its app and as no other; a plain theme homepage must show no app at all.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileFingerprint, detectApps, unescapedScriptText } from '../../src/storefront/app-fingerprints.ts';
+import {
+  compileFingerprint,
+  detectApps,
+  unescapedScriptText,
+} from '../../src/storefront/app-fingerprints.ts';
 
-const catalog = JSON.parse(readFileSync(new URL('../../data/apps.json', import.meta.url), 'utf8')) as {
+const catalog = JSON.parse(
+  readFileSync(new URL('../../data/apps.json', import.meta.url), 'utf8'),
+) as {
   apps: Array<{ slug: string; name: string; category: string; detectionPatterns: string[] }>;
 };
 const apps = catalog.apps.map((app, id) =>
-  compileFingerprint({ id, slug: app.slug, name: app.name, category: app.category, detection_patterns: app.detectionPatterns }),
+  compileFingerprint({
+    id,
+    slug: app.slug,
+    name: app.name,
+    category: app.category,
+    detection_patterns: app.detectionPatterns,
+  }),
 );
-const slugsIn = (html: string) => detectApps(html, apps).map((app) => app.slug).sort();
+const slugsIn = (html: string) =>
+  detectApps(html, apps)
+    .map((app) => app.slug)
+    .sort();
 
 /** asyncLoad, as Shopify renders the script tags of installed apps into every storefront */
 const asyncLoad = (...urls: string[]) =>
   `<script>(function() { function asyncLoad() { var urls = ${JSON.stringify(urls).replace(/\//g, '\\/')}; ` +
-  'for (var i = 0; i < urls.length; i++) { var s = document.createElement(\'script\'); s.src = urls[i]; } } })();</script>';
+  "for (var i = 0; i < urls.length; i++) { var s = document.createElement('script'); s.src = urls[i]; } } })();</script>";
 
 const LOADERS: Record<string, string> = {
   privy: asyncLoad('https://shopify.privy.com/widget.js?shop=example.myshopify.com'),
-  'klaviyo-email-marketing': asyncLoad('https://static.klaviyo.com/onsite/js/klaviyo.js?company_id=AbC123'),
+  'klaviyo-email-marketing': asyncLoad(
+    'https://static.klaviyo.com/onsite/js/klaviyo.js?company_id=AbC123',
+  ),
   judgeme: '<script src="https://cdnwidget.judge.me/widget_preloader.js" defer></script>',
   loox: asyncLoad('https://loox.io/widget/EJ-loox/loox.1671.js?shop=example.myshopify.com'),
-  'yotpo-social-reviews': asyncLoad('https://cdn-widgetsrepository.yotpo.com/v1/loader/AbCdEf?shop=example.myshopify.com'),
-  'product-reviews-addon': asyncLoad('https://cdn1.stamped.io/files/widget.min.js?shop=example.myshopify.com'),
+  'yotpo-social-reviews': asyncLoad(
+    'https://cdn-widgetsrepository.yotpo.com/v1/loader/AbCdEf?shop=example.myshopify.com',
+  ),
+  'product-reviews-addon': asyncLoad(
+    'https://cdn1.stamped.io/files/widget.min.js?shop=example.myshopify.com',
+  ),
   'tidio-chat': '<script src="//code.tidio.co/abcdefghijklmnop.js" async></script>',
-  gorgias: asyncLoad('https://config.gorgias.chat/bundle-loader/01GYABCDEF?source=shopify1click&shop=example.myshopify.com'),
-  'subscription-payments': asyncLoad('https://static.rechargecdn.com/assets/js/widget.min.js?shop=example.myshopify.com'),
+  gorgias: asyncLoad(
+    'https://config.gorgias.chat/bundle-loader/01GYABCDEF?source=shopify1click&shop=example.myshopify.com',
+  ),
+  'subscription-payments': asyncLoad(
+    'https://static.rechargecdn.com/assets/js/widget.min.js?shop=example.myshopify.com',
+  ),
   'smile-io': asyncLoad('https://js.smile.io/v1/smile-shopify.js?shop=example.myshopify.com'),
   attentive: asyncLoad('https://cdn.attn.tv/example/dtag.js?shop=example.myshopify.com'),
-  'postscript-sms-marketing': asyncLoad('https://sdk.postscript.io/sdk-script-loader.bundle.js?shopId=123&shop=example.myshopify.com'),
+  'postscript-sms-marketing': asyncLoad(
+    'https://sdk.postscript.io/sdk-script-loader.bundle.js?shopId=123&shop=example.myshopify.com',
+  ),
   omnisend: asyncLoad('https://omnisnippet1.com/inshop/launcher-v2.js?shop=example.myshopify.com'),
-  hotjar: '<script>(function(h,o,t,j,a,r){a=o.getElementsByTagName("head")[0];r.src="https://static.hotjar.com/c/hotjar-"+h._hjSettings.hjid+".js?sv=6";})(window,document);</script>',
-  facebook: '<script>!function(f,b,e,v,n,t,s){t.src=v}(window, document,"script","https://connect.facebook.net/en_US/fbevents.js");</script>',
-  tiktok: '<script>!function (w, d, t) { ttq.load(\'C1ABCDEFG\'); ttq.page(); }(window, document, \'ttq\');</script>',
+  hotjar:
+    '<script>(function(h,o,t,j,a,r){a=o.getElementsByTagName("head")[0];r.src="https://static.hotjar.com/c/hotjar-"+h._hjSettings.hjid+".js?sv=6";})(window,document);</script>',
+  facebook:
+    '<script>!function(f,b,e,v,n,t,s){t.src=v}(window, document,"script","https://connect.facebook.net/en_US/fbevents.js");</script>',
+  tiktok:
+    "<script>!function (w, d, t) { ttq.load('C1ABCDEFG'); ttq.page(); }(window, document, 'ttq');</script>",
   weglot: '<script src="https://cdn.weglot.com/weglot.min.js"></script>',
   // Shopify Inbox's app embed, in the \u002F-escaped JSON of the theme's app blocks
   // loaders as stores serve them today, on numbered CDN hosts and legacy hosts
-  searchanise: '<script src="//searchserverapi1.com/widgets/shopify/init.js?a=1A2b3C4d5E" async></script>',
-  'product-reviews': asyncLoad('https://productreviews.shopifycdn.com/assets/v4/spr.js?shop=example.myshopify.com'),
-  inbox: '<script type="application/json">{"src":"https:\\u002F\\u002Fcdn.shopify.com\\u002Fextensions\\u002F0a1b2c3d-4e5f-6789-abcd-ef0123456789\\u002Finbox-1203\\u002Fassets\\u002Fshopifychatscript.js"}</script>',
+  searchanise:
+    '<script src="//searchserverapi1.com/widgets/shopify/init.js?a=1A2b3C4d5E" async></script>',
+  'product-reviews': asyncLoad(
+    'https://productreviews.shopifycdn.com/assets/v4/spr.js?shop=example.myshopify.com',
+  ),
+  inbox:
+    '<script type="application/json">{"src":"https:\\u002F\\u002Fcdn.shopify.com\\u002Fextensions\\u002F0a1b2c3d-4e5f-6789-abcd-ef0123456789\\u002Finbox-1203\\u002Fassets\\u002Fshopifychatscript.js"}</script>',
 };
 
 /** A theme homepage without apps, in the shape of Shopify's Dawn theme. */
@@ -66,7 +100,10 @@ const PLAIN_THEME = `<!doctype html><html class="no-js" lang="en"><head>
 describe('app detection on real loader markup', () => {
   for (const [slug, markup] of Object.entries(LOADERS)) {
     it(`finds ${slug} as served, and no other app`, () => {
-      expect(apps.some((app) => app.slug === slug), `${slug} is in data/apps.json`).toBe(true);
+      expect(
+        apps.some((app) => app.slug === slug),
+        `${slug} is in data/apps.json`,
+      ).toBe(true);
       expect(slugsIn(`${PLAIN_THEME}${markup}`)).toEqual([slug]);
     });
   }
@@ -79,8 +116,22 @@ describe('app detection on real loader markup', () => {
 
   // the same app on each host of its CDN family, in a script tag and JSON-escaped in asyncLoad
   const FAMILIES: Array<[string, string[]]> = [
-    ['judgeme', ['https://cdn1.judge.me/assets/installed.js', 'https://cdn2.judge.me/assets/installed.js', 'https://cdn.judge.me/assets/installed.js']],
-    ['searchanise', ['//searchserverapi1.com/widgets/shopify/init.js?a=1A2b3C', 'https://searchserverapi3.com/widgets/shopify/init.js?a=1A2b3C', 'https://searchserverapi.com/widgets/shopify/init.js']],
+    [
+      'judgeme',
+      [
+        'https://cdn1.judge.me/assets/installed.js',
+        'https://cdn2.judge.me/assets/installed.js',
+        'https://cdn.judge.me/assets/installed.js',
+      ],
+    ],
+    [
+      'searchanise',
+      [
+        '//searchserverapi1.com/widgets/shopify/init.js?a=1A2b3C',
+        'https://searchserverapi3.com/widgets/shopify/init.js?a=1A2b3C',
+        'https://searchserverapi.com/widgets/shopify/init.js',
+      ],
+    ],
     [
       'subscription-payments',
       [
@@ -88,23 +139,42 @@ describe('app detection on real loader markup', () => {
         'https://static.rechargecdn.com/static/js/recharge.js?shop=example.myshopify.com',
       ],
     ],
-    ['product-reviews', ['https://productreviews.shopifycdn.com/assets/v4/spr.js?shop=example.myshopify.com']],
+    [
+      'product-reviews',
+      ['https://productreviews.shopifycdn.com/assets/v4/spr.js?shop=example.myshopify.com'],
+    ],
     ['product-reviews-addon', ['https://cdn2.stamped.io/files/widget.min.js']],
-    ['yotpo-social-reviews', ['https://staticw2.yotpo.com/AbCdEf/widget.js', 'https://staticw3.yotpo.com/AbCdEf/widget.js']],
-    ['omnisend', ['https://omnisnippet1.com/inshop/launcher-v2.js', 'https://omnisnippet2.com/inshop/launcher-v2.js']],
+    [
+      'yotpo-social-reviews',
+      [
+        'https://staticw2.yotpo.com/AbCdEf/widget.js',
+        'https://staticw3.yotpo.com/AbCdEf/widget.js',
+      ],
+    ],
+    [
+      'omnisend',
+      [
+        'https://omnisnippet1.com/inshop/launcher-v2.js',
+        'https://omnisnippet2.com/inshop/launcher-v2.js',
+      ],
+    ],
   ];
   for (const [slug, urls] of FAMILIES) {
     for (const url of urls) {
       it(`finds ${slug} loaded from ${url}`, () => {
         const src = url.startsWith('//') ? url : url.replace(/^https?:/, '');
-        expect(slugsIn(`${PLAIN_THEME}<script src="${src}" defer="defer"></script>`)).toEqual([slug]);
+        expect(slugsIn(`${PLAIN_THEME}<script src="${src}" defer="defer"></script>`)).toEqual([
+          slug,
+        ]);
         expect(slugsIn(`${PLAIN_THEME}<script src="${url}"></script>`)).toEqual([slug]);
-        expect(slugsIn(`${PLAIN_THEME}${asyncLoad(url.startsWith('//') ? `https:${url}` : url)}`)).toEqual([slug]);
+        expect(
+          slugsIn(`${PLAIN_THEME}${asyncLoad(url.startsWith('//') ? `https:${url}` : url)}`),
+        ).toEqual([slug]);
       });
     }
   }
 
-  it("finds Shopify Product Reviews by the markup its badge and widget leave, without its script", () => {
+  it('finds Shopify Product Reviews by the markup its badge and widget leave, without its script', () => {
     const markup =
       '<span class="shopify-product-reviews-badge" data-id="7000000000001"></span>' +
       '<div id="shopify-product-reviews" data-id="7000000000001"><div class="spr-container"></div></div>';
@@ -112,7 +182,8 @@ describe('app detection on real loader markup', () => {
   });
 
   it('does not take ordinary words and class names for an app', () => {
-    const words = '<p>Otherwise, the wiser choice: we replotted the garden. A swell-looking vase.</p>';
+    const words =
+      '<p>Otherwise, the wiser choice: we replotted the garden. A swell-looking vase.</p>';
     expect(slugsIn(`${PLAIN_THEME}${words}`)).toEqual([]);
   });
 

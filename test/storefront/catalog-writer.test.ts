@@ -7,7 +7,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadReferenceData } from '../../src/seed/reference-data.ts';
 import { writeObservation } from '../../src/storefront/catalog-writer.ts';
-import type { ObservedProduct, StorefrontObservation } from '../../src/storefront/read-storefront.ts';
+import type {
+  ObservedProduct,
+  StorefrontObservation,
+} from '../../src/storefront/read-storefront.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 let db: TestDatabase;
@@ -36,14 +39,24 @@ const product = (handle: string, price: number): ObservedProduct => ({
   bestSellerRank: null,
 });
 
-const observation = (products: ObservedProduct[], domain = 'writer.test'): StorefrontObservation => ({
+const observation = (
+  products: ObservedProduct[],
+  domain = 'writer.test',
+): StorefrontObservation => ({
   domain,
   name: 'Writer',
   description: null,
   themeName: 'Dawn',
   currency: 'USD',
   countryCode: 'US',
-  socials: { instagram: null, facebook: null, tiktok: null, twitter: null, youtube: null, pinterest: null },
+  socials: {
+    instagram: null,
+    facebook: null,
+    tiktok: null,
+    twitter: null,
+    youtube: null,
+    pinterest: null,
+  },
   emails: [],
   dropshipSignals: 0,
   apps: [],
@@ -53,7 +66,9 @@ const observation = (products: ObservedProduct[], domain = 'writer.test'): Store
 });
 
 /** Runs `fn` in a transaction on a client that records how many of its queries were in flight at once. */
-async function withCountingClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<{ result: T; mostInFlight: number }> {
+async function withCountingClient<T>(
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<{ result: T; mostInFlight: number }> {
   const client = await pool.connect();
   let inFlight = 0;
   let mostInFlight = 0;
@@ -89,13 +104,21 @@ describe('writeObservation on one client', () => {
   it('never has two statements in flight, on a first observation and on one diffed against it', async () => {
     const reference = loadReferenceData();
     const first = await withCountingClient((client) =>
-      writeObservation(client, observation([product('mug', 20), product('bowl', 12)]), { now: new Date('2026-11-01T10:00:00Z'), reference, legacyId: 'writer-1' }),
+      writeObservation(client, observation([product('mug', 20), product('bowl', 12)]), {
+        now: new Date('2026-11-01T10:00:00Z'),
+        reference,
+        legacyId: 'writer-1',
+      }),
     );
     expect(first.result).toMatchObject({ known: false, changes: 0 });
     expect(first.mostInFlight).toBe(1);
 
     const second = await withCountingClient((client) =>
-      writeObservation(client, observation([product('mug', 16), product('vase', 30)]), { now: new Date('2026-11-02T10:00:00Z'), reference, legacyId: 'writer-1' }),
+      writeObservation(client, observation([product('mug', 16), product('vase', 30)]), {
+        now: new Date('2026-11-02T10:00:00Z'),
+        reference,
+        legacyId: 'writer-1',
+      }),
     );
     // the previous observation was read: the price drop, the removed and the new product are its changes
     expect(second.result).toMatchObject({ known: true, changes: 3 });
@@ -114,13 +137,30 @@ describe('two observations at once whose products share title words', () => {
 
   it('never deadlock on the vocabulary, and its counts stay exact', async () => {
     const reference = loadReferenceData();
-    const day = (d: number) => ({ now: new Date(Date.UTC(2026, 10, d, 10)), reference, legacyId: `pair-${d}` });
+    const day = (d: number) => ({
+      now: new Date(Date.UTC(2026, 10, d, 10)),
+      reference,
+      legacyId: `pair-${d}`,
+    });
     // each store holds a product whose word the other one is about to add, and adds the other's word
     const a = (products: ObservedProduct[]) => observation(products, 'pair-a.test');
     const b = (products: ObservedProduct[]) => observation(products, 'pair-b.test');
-    await withCountingClient((client) => writeObservation(client, a([{ ...product('alpha', 10), title: 'Quokkaword Alphaword' }]), { ...day(3), legacyId: 'pair-a' }));
-    await withCountingClient((client) => writeObservation(client, b([{ ...product('zeta', 10), title: 'Wombatword Zetaword' }]), { ...day(3), legacyId: 'pair-b' }));
-    expect(await vocabulary(['quokkaword', 'wombatword'])).toEqual({ quokkaword: 1, wombatword: 1 });
+    await withCountingClient((client) =>
+      writeObservation(client, a([{ ...product('alpha', 10), title: 'Quokkaword Alphaword' }]), {
+        ...day(3),
+        legacyId: 'pair-a',
+      }),
+    );
+    await withCountingClient((client) =>
+      writeObservation(client, b([{ ...product('zeta', 10), title: 'Wombatword Zetaword' }]), {
+        ...day(3),
+        legacyId: 'pair-b',
+      }),
+    );
+    expect(await vocabulary(['quokkaword', 'wombatword'])).toEqual({
+      quokkaword: 1,
+      wombatword: 1,
+    });
 
     // A adds a Wombatword product and removes its Quokkaword one; B the other way round. A's removal
     // waits until B has written its products or is waiting on A: the order in which, before, A held
@@ -128,20 +168,31 @@ describe('two observations at once whose products share title words', () => {
     const clientA = await pool.connect();
     const clientB = await pool.connect();
     try {
-      const pidB = (await clientB.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      const pidB = (await clientB.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!
+        .pid;
       let bWroteProducts = false;
       const bBlocked = async () => {
-        const { rows: [row] } = await pool.query<{ waiting: boolean }>(`SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity WHERE pid = $1`, [pidB]);
+        const {
+          rows: [row],
+        } = await pool.query<{ waiting: boolean }>(
+          `SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity WHERE pid = $1`,
+          [pidB],
+        );
         return row?.waiting === true;
       };
       const gate = async () => {
         const deadline = Date.now() + 10_000;
         while (!bWroteProducts && !(await bBlocked())) {
-          if (Date.now() > deadline) throw new Error('B neither wrote its products nor waited on A');
+          if (Date.now() > deadline)
+            throw new Error('B neither wrote its products nor waited on A');
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       };
-      const intercept = (client: pg.PoolClient, before: (text: string) => Promise<void>, after: (text: string) => void) => {
+      const intercept = (
+        client: pg.PoolClient,
+        before: (text: string) => Promise<void>,
+        after: (text: string) => void,
+      ) => {
         const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
         return new Proxy(client, {
           get(target, property, receiver) {
@@ -167,11 +218,31 @@ describe('two observations at once whose products share title words', () => {
           throw error;
         }
       };
-      const tracedA = intercept(clientA, async (text) => void (text.startsWith('DELETE FROM products') && (await gate())), () => undefined);
-      const tracedB = intercept(clientB, async () => undefined, (text) => void (text.includes('INSERT INTO products') && (bWroteProducts = true)));
+      const tracedA = intercept(
+        clientA,
+        async (text) => void (text.startsWith('DELETE FROM products') && (await gate())),
+        () => undefined,
+      );
+      const tracedB = intercept(
+        clientB,
+        async () => undefined,
+        (text) => void (text.includes('INSERT INTO products') && (bWroteProducts = true)),
+      );
       const [wroteA, wroteB] = await Promise.allSettled([
-        inTransaction(clientA, () => writeObservation(tracedA, a([{ ...product('wombat', 11), title: 'Wombatword Vaseword' }]), { ...day(4), legacyId: 'pair-a' })),
-        inTransaction(clientB, () => writeObservation(tracedB, b([{ ...product('quokka', 11), title: 'Quokkaword Cupword' }]), { ...day(4), legacyId: 'pair-b' })),
+        inTransaction(clientA, () =>
+          writeObservation(
+            tracedA,
+            a([{ ...product('wombat', 11), title: 'Wombatword Vaseword' }]),
+            { ...day(4), legacyId: 'pair-a' },
+          ),
+        ),
+        inTransaction(clientB, () =>
+          writeObservation(
+            tracedB,
+            b([{ ...product('quokka', 11), title: 'Quokkaword Cupword' }]),
+            { ...day(4), legacyId: 'pair-b' },
+          ),
+        ),
       ]);
       expect(wroteA).toMatchObject({ status: 'fulfilled' });
       expect(wroteB).toMatchObject({ status: 'fulfilled' });
@@ -180,8 +251,22 @@ describe('two observations at once whose products share title words', () => {
       clientB.release();
     }
     // one product holds each word now, as before; the removed ones' words are counted out
-    expect(await vocabulary(['alphaword', 'cupword', 'quokkaword', 'vaseword', 'wombatword', 'zetaword'])).toEqual({
-      alphaword: 0, cupword: 1, quokkaword: 1, vaseword: 1, wombatword: 1, zetaword: 0,
+    expect(
+      await vocabulary([
+        'alphaword',
+        'cupword',
+        'quokkaword',
+        'vaseword',
+        'wombatword',
+        'zetaword',
+      ]),
+    ).toEqual({
+      alphaword: 0,
+      cupword: 1,
+      quokkaword: 1,
+      vaseword: 1,
+      wombatword: 1,
+      zetaword: 0,
     });
   });
 });

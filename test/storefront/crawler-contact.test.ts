@@ -10,7 +10,9 @@ const production = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'prod
 describe('the crawler contact in production', () => {
   it('refuses the localhost default when neither PUBLIC_BASE_URL nor CRAWLER_CONTACT_URL is set', () => {
     expect(() => storefrontUserAgent(production({}))).toThrow(ConfigError);
-    expect(() => storefrontUserAgent(production({}))).toThrow(/CRAWLER_CONTACT_URL \(or PUBLIC_BASE_URL\)/);
+    expect(() => storefrontUserAgent(production({}))).toThrow(
+      /CRAWLER_CONTACT_URL \(or PUBLIC_BASE_URL\)/,
+    );
   });
 
   it('refuses a local PUBLIC_BASE_URL or contact (localhost, loopback addresses)', () => {
@@ -18,22 +20,34 @@ describe('the crawler contact in production', () => {
       { PUBLIC_BASE_URL: 'http://localhost:8081' },
       { PUBLIC_BASE_URL: 'http://127.0.0.1:3000' },
       { CRAWLER_CONTACT_URL: 'http://[::1]/about' },
-      { PUBLIC_BASE_URL: 'https://intel.example.com', CRAWLER_CONTACT_URL: 'http://api.localhost/crawler' },
+      {
+        PUBLIC_BASE_URL: 'https://intel.example.com',
+        CRAWLER_CONTACT_URL: 'http://api.localhost/crawler',
+      },
     ]) {
       expect(() => storefrontUserAgent(production(env)), JSON.stringify(env)).toThrow(ConfigError);
     }
   });
 
   it('uses a public PUBLIC_BASE_URL, or the crawler contact setting over it', () => {
-    expect(storefrontUserAgent(production({ PUBLIC_BASE_URL: 'https://intel.example.com' }))).toMatch(
+    expect(
+      storefrontUserAgent(production({ PUBLIC_BASE_URL: 'https://intel.example.com' })),
+    ).toMatch(
       /^store-intelligence-scraper\/\S+ \(\+https:\/\/intel\.example\.com\/v1\/docs\.md#crawler\)$/,
     );
-    expect(storefrontUserAgent(production({ PUBLIC_BASE_URL: 'http://localhost:8081', CRAWLER_CONTACT_URL: 'https://example.org/bot' }))).toMatch(
-      /\(\+https:\/\/example\.org\/bot\)$/,
-    );
+    expect(
+      storefrontUserAgent(
+        production({
+          PUBLIC_BASE_URL: 'http://localhost:8081',
+          CRAWLER_CONTACT_URL: 'https://example.org/bot',
+        }),
+      ),
+    ).toMatch(/\(\+https:\/\/example\.org\/bot\)$/);
   });
 
   it('keeps the localhost default outside production (development and tests)', () => {
-    expect(storefrontUserAgent(loadConfig({ NODE_ENV: 'development', PORT: '4000' }))).toMatch(/\(\+http:\/\/localhost:4000\/v1\/docs\.md#crawler\)$/);
+    expect(storefrontUserAgent(loadConfig({ NODE_ENV: 'development', PORT: '4000' }))).toMatch(
+      /\(\+http:\/\/localhost:4000\/v1\/docs\.md#crawler\)$/,
+    );
   });
 });

@@ -11,7 +11,26 @@ const EXPRESSION = /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}/
 const byExpression = (text: string) => [...text.matchAll(EXPRESSION)].map((m) => m[0]);
 
 const pieces = fc.oneof(
-  fc.constantFrom('@', '.', '-', '_', '+', '%', ' ', '"', '<', '>', ':', '/', 'a', 'Z', '9', '.com', '.co', 'x@y.io'),
+  fc.constantFrom(
+    '@',
+    '.',
+    '-',
+    '_',
+    '+',
+    '%',
+    ' ',
+    '"',
+    '<',
+    '>',
+    ':',
+    '/',
+    'a',
+    'Z',
+    '9',
+    '.com',
+    '.co',
+    'x@y.io',
+  ),
   fc.string({ maxLength: 6 }),
   fc.string({ unit: fc.constantFrom('a', 'b', '.', '-', '@'), minLength: 60, maxLength: 80 }),
   // local parts around the 64-character limit
@@ -29,12 +48,17 @@ describe('addresses on a homepage', () => {
     );
   });
 
-  it('are the same on the farm\'s homepages, and read into the facts as before', () => {
+  it("are the same on the farm's homepages, and read into the facts as before", () => {
     for (let index = 0; index < 40; index++) {
       const store = farmStore({ domain: 'farm.test', stores: 100, seed: 1 }, index, 0);
-      const html = homepage(store, store.products().slice(0, 12)) + ` write to Sales.Team@${store.name.replace(/ /g, '')}.example or logo@2x.png`;
+      const html =
+        homepage(store, store.products().slice(0, 12)) +
+        ` write to Sales.Team@${store.name.replace(/ /g, '')}.example or logo@2x.png`;
       expect(emailsIn(html)).toEqual(byExpression(html));
-      expect(readHomepage(html, []).emails).toEqual([store.email, `sales.team@${store.name.replace(/ /g, '').toLowerCase()}.example`]);
+      expect(readHomepage(html, []).emails).toEqual([
+        store.email,
+        `sales.team@${store.name.replace(/ /g, '').toLowerCase()}.example`,
+      ]);
     }
   });
 });

@@ -8,12 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEgress } from '../../src/platform/egress/egress.ts';
 import { DatabaseHostGate } from '../../src/platform/egress/host-gate.ts';
 import { parseEgressOverrides } from '../../src/platform/egress/overrides.ts';
-import { observeStorefront, validateStorefront, type StorefrontReader } from '../../src/storefront/read-storefront.ts';
+import {
+  observeStorefront,
+  validateStorefront,
+  type StorefrontReader,
+} from '../../src/storefront/read-storefront.ts';
 import { createStorefrontClient } from '../../src/storefront/storefront-client.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 const HOMEPAGE = `<html><head><title>Slow Shop</title><script>Shopify.theme = {"name":"Dawn"};</script></head><body></body></html>`;
-const PRODUCTS = JSON.stringify({ products: [{ handle: 'mug', title: 'Mug', variants: [{ price: '10.00' }] }] });
+const PRODUCTS = JSON.stringify({
+  products: [{ handle: 'mug', title: 'Mug', variants: [{ price: '10.00' }] }],
+});
 const ANSWER_MS = 300;
 
 let server: http.Server;
@@ -40,8 +46,10 @@ beforeAll(async () => {
       inFlight.set(host, inFlight.get(host)! - 1);
       total--;
       if (url.pathname === '/robots.txt') res.writeHead(404).end();
-      else if (url.pathname === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(HOMEPAGE);
-      else if (url.pathname === '/products.json') res.writeHead(200, { 'content-type': 'application/json' }).end(PRODUCTS);
+      else if (url.pathname === '/')
+        res.writeHead(200, { 'content-type': 'text/html' }).end(HOMEPAGE);
+      else if (url.pathname === '/products.json')
+        res.writeHead(200, { 'content-type': 'application/json' }).end(PRODUCTS);
       else res.writeHead(404).end();
     }, ANSWER_MS);
   });
@@ -59,7 +67,9 @@ function processReader(): StorefrontReader {
   const gate = new DatabaseHostGate(db.url);
   gates.push(gate);
   const egress = createEgress({
-    overrides: parseEgressOverrides(`slow.test=http://127.0.0.1:${port},other.test=http://127.0.0.1:${port}`),
+    overrides: parseEgressOverrides(
+      `slow.test=http://127.0.0.1:${port},other.test=http://127.0.0.1:${port}`,
+    ),
     timeoutMs: 5_000,
     maxBytes: 1_000_000,
     // no spacing: only the gate keeps requests apart
@@ -67,17 +77,28 @@ function processReader(): StorefrontReader {
     userAgent: 'host-concurrency-test',
     gate,
   });
-  return { client: createStorefrontClient(egress), apps: [], dropshipVocabulary: [], maxProductPages: 1 };
+  return {
+    client: createStorefrontClient(egress),
+    apps: [],
+    dropshipVocabulary: [],
+    maxProductPages: 1,
+  };
 }
 
-const read = async (reader: StorefrontReader, domain: string) => observeStorefront(reader, await validateStorefront(reader, domain));
+const read = async (reader: StorefrontReader, domain: string) =>
+  observeStorefront(reader, await validateStorefront(reader, domain));
 
 describe('one request in flight per host', () => {
   it('holds within one process: four reads of one slow store at once never overlap on it', async () => {
     maxInFlight.clear();
     const reader = processReader();
     const before = requests;
-    const reads = await Promise.all([read(reader, 'slow.test'), read(reader, 'slow.test'), read(reader, 'slow.test'), read(reader, 'slow.test')]);
+    const reads = await Promise.all([
+      read(reader, 'slow.test'),
+      read(reader, 'slow.test'),
+      read(reader, 'slow.test'),
+      read(reader, 'slow.test'),
+    ]);
     expect(reads.map((r) => r.products.length)).toEqual([1, 1, 1, 1]);
     expect(requests - before).toBeGreaterThanOrEqual(4 * 4);
     expect(maxInFlight.get('slow.test')).toBe(1);

@@ -8,7 +8,11 @@ import { loadConfig } from '../../src/platform/config.ts';
 import { createEgress } from '../../src/platform/egress/egress.ts';
 import { storefrontUserAgent } from '../../src/platform/egress/egress-from-config.ts';
 import { parseEgressOverrides } from '../../src/platform/egress/overrides.ts';
-import { observeStorefront, validateStorefront, type StorefrontReader } from '../../src/storefront/read-storefront.ts';
+import {
+  observeStorefront,
+  validateStorefront,
+  type StorefrontReader,
+} from '../../src/storefront/read-storefront.ts';
 import { createStorefrontClient } from '../../src/storefront/storefront-client.ts';
 import { StorefrontFailure } from '../../src/storefront/storefront-failure.ts';
 
@@ -17,8 +21,10 @@ const PRODUCTS = { products: [{ handle: 'mug', title: 'Mug', variants: [{ price:
 
 /** host -> robots.txt answer: a body (200) or a status */
 const ROBOTS: Record<string, string | number> = {
-  'polite.test': 'User-agent: *\nDisallow: /collections/*sort_by*\nDisallow: /collections/best-sellers\n',
-  'private.test': 'User-agent: store-intelligence-scraper\nDisallow: /products.json\n\nUser-agent: *\nAllow: /\n',
+  'polite.test':
+    'User-agent: *\nDisallow: /collections/*sort_by*\nDisallow: /collections/best-sellers\n',
+  'private.test':
+    'User-agent: store-intelligence-scraper\nDisallow: /products.json\n\nUser-agent: *\nAllow: /\n',
   'open.test': 404,
   'broken.test': 503,
   'shop.example': 404,
@@ -28,38 +34,58 @@ const ROBOTS: Record<string, string | number> = {
 let server: http.Server;
 const seen: Array<{ host: string; path: string; userAgent: string }> = [];
 let reader: StorefrontReader;
-const userAgent = storefrontUserAgent(loadConfig({ PUBLIC_BASE_URL: 'https://intel.test', NODE_ENV: 'test' }));
+const userAgent = storefrontUserAgent(
+  loadConfig({ PUBLIC_BASE_URL: 'https://intel.test', NODE_ENV: 'test' }),
+);
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     const host = (req.headers.host ?? '').split(':')[0]!;
     const url = new URL(req.url ?? '/', 'http://x');
-    seen.push({ host, path: `${url.pathname}${url.search}`, userAgent: String(req.headers['user-agent']) });
+    seen.push({
+      host,
+      path: `${url.pathname}${url.search}`,
+      userAgent: String(req.headers['user-agent']),
+    });
     if (url.pathname === '/robots.txt') {
       const robots = ROBOTS[host];
-      if (typeof robots === 'string') res.writeHead(200, { 'content-type': 'text/plain' }).end(robots);
+      if (typeof robots === 'string')
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(robots);
       else res.writeHead(robots ?? 404).end();
-    } else if (url.pathname === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(HOMEPAGE);
-    else if (host === 'busy.test' && url.pathname === '/products.json') res.writeHead(429, { 'retry-after': '120' }).end();
+    } else if (url.pathname === '/')
+      res.writeHead(200, { 'content-type': 'text/html' }).end(HOMEPAGE);
+    else if (host === 'busy.test' && url.pathname === '/products.json')
+      res.writeHead(429, { 'retry-after': '120' }).end();
     else if (url.pathname === '/products.json' && url.searchParams.get('page') === '1') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(PRODUCTS));
-    } else if (url.pathname.endsWith('.json')) res.writeHead(200, { 'content-type': 'application/json' }).end('{"products":[]}');
+    } else if (url.pathname.endsWith('.json'))
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"products":[]}');
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const egress = createEgress({
-    overrides: parseEgressOverrides(Object.keys(ROBOTS).map((h) => `${h}=http://127.0.0.1:${port}`).join(',')),
+    overrides: parseEgressOverrides(
+      Object.keys(ROBOTS)
+        .map((h) => `${h}=http://127.0.0.1:${port}`)
+        .join(','),
+    ),
     timeoutMs: 2_000,
     maxBytes: 1_000_000,
     hostIntervalMs: 0,
     userAgent,
   });
-  reader = { client: createStorefrontClient(egress), apps: [], dropshipVocabulary: [], maxProductPages: 3 };
+  reader = {
+    client: createStorefrontClient(egress),
+    apps: [],
+    dropshipVocabulary: [],
+    maxProductPages: 3,
+  };
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const observe = async (domain: string) => observeStorefront(reader, await validateStorefront(reader, domain));
+const observe = async (domain: string) =>
+  observeStorefront(reader, await validateStorefront(reader, domain));
 const pathsOf = (host: string) => seen.filter((r) => r.host === host).map((r) => r.path);
 const failureOf = (promise: Promise<unknown>) =>
   promise.then(
@@ -77,7 +103,9 @@ describe('robots.txt', () => {
     const paths = pathsOf('polite.test');
     expect(paths[0]).toBe('/robots.txt');
     expect(paths.filter((p) => p === '/robots.txt')).toHaveLength(1); // kept for the next reads
-    expect(paths.some((p) => p.includes('sort_by') || p.startsWith('/collections/best-sellers'))).toBe(false);
+    expect(
+      paths.some((p) => p.includes('sort_by') || p.startsWith('/collections/best-sellers')),
+    ).toBe(false);
     expect(paths).toContain('/products.json?limit=250&page=1');
   });
 
@@ -118,10 +146,14 @@ describe('synthetic stores', () => {
 
 describe('User-Agent', () => {
   it('names the crawler, its version and the contact URL on every request', () => {
-    expect(userAgent).toMatch(/^store-intelligence-scraper\/\d+\.\d+\.\d+ \(\+https:\/\/intel\.test\/v1\/docs\.md#crawler\)$/);
+    expect(userAgent).toMatch(
+      /^store-intelligence-scraper\/\d+\.\d+\.\d+ \(\+https:\/\/intel\.test\/v1\/docs\.md#crawler\)$/,
+    );
     expect(seen.length).toBeGreaterThan(0);
     expect(new Set(seen.map((r) => r.userAgent))).toEqual(new Set([userAgent]));
-    const contact = storefrontUserAgent(loadConfig({ CRAWLER_CONTACT_URL: 'https://example.org/bot', NODE_ENV: 'test' }));
+    const contact = storefrontUserAgent(
+      loadConfig({ CRAWLER_CONTACT_URL: 'https://example.org/bot', NODE_ENV: 'test' }),
+    );
     expect(contact).toContain('(+https://example.org/bot)');
   });
 });

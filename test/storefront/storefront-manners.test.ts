@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEgress } from '../../src/platform/egress/egress.ts';
 import { parseEgressOverrides } from '../../src/platform/egress/overrides.ts';
 import { databaseHostHolds } from '../../src/storefront/host-holds.sql.ts';
-import { observeStorefront, validateStorefront, type StorefrontReader } from '../../src/storefront/read-storefront.ts';
+import {
+  observeStorefront,
+  validateStorefront,
+  type StorefrontReader,
+} from '../../src/storefront/read-storefront.ts';
 import { createStorefrontClient } from '../../src/storefront/storefront-client.ts';
 import { StorefrontFailure } from '../../src/storefront/storefront-failure.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -18,10 +22,21 @@ import pg from 'pg';
 const HOMEPAGE = `<html><head><title>Manners Shop</title><script>Shopify.theme = {"name":"Dawn"};</script></head><body></body></html>`;
 const PASSWORD_PAGE = `<html><head><title>Opening soon</title><script>Shopify.theme = {"name":"Dawn"};</script></head>
 <body class="template-password"><form method="post" action="/password" id="login_form"><input type="password" name="password"></form></body></html>`;
-const PRODUCTS = JSON.stringify({ products: [{ handle: 'mug', title: 'Mug', variants: [{ price: '10.00' }] }] });
+const PRODUCTS = JSON.stringify({
+  products: [{ handle: 'mug', title: 'Mug', variants: [{ price: '10.00' }] }],
+});
 
 /** hosts the fixture answers for; every other name of the test does not resolve */
-const HOSTS = ['robots-busy.test', 'robots-down.test', 'hour.test', 'locked.test', 'locked-products.test', 'www.wwwonly.test', 'apexonly.test', 'moving.test'];
+const HOSTS = [
+  'robots-busy.test',
+  'robots-down.test',
+  'hour.test',
+  'locked.test',
+  'locked-products.test',
+  'www.wwwonly.test',
+  'apexonly.test',
+  'moving.test',
+];
 
 let server: http.Server;
 let port: number;
@@ -42,13 +57,18 @@ beforeAll(async () => {
       if (host === 'robots-down.test') return res.writeHead(503).end();
       return res.writeHead(404).end();
     }
-    if (host === 'moving.test') return res.writeHead(301, { location: 'https://www.target.test:8443/' }).end();
-    if (host === 'locked.test' && url.pathname !== '/password') return res.writeHead(302, { location: '/password' }).end();
-    if (host === 'locked-products.test' && url.pathname === '/products.json') return res.writeHead(302, { location: '/password' }).end();
+    if (host === 'moving.test')
+      return res.writeHead(301, { location: 'https://www.target.test:8443/' }).end();
+    if (host === 'locked.test' && url.pathname !== '/password')
+      return res.writeHead(302, { location: '/password' }).end();
+    if (host === 'locked-products.test' && url.pathname === '/products.json')
+      return res.writeHead(302, { location: '/password' }).end();
     if (url.pathname === '/password') return html(PASSWORD_PAGE);
-    if (host === 'hour.test' && url.pathname === '/products.json') return res.writeHead(429, { 'retry-after': '3600' }).end();
+    if (host === 'hour.test' && url.pathname === '/products.json')
+      return res.writeHead(429, { 'retry-after': '3600' }).end();
     if (url.pathname === '/') return html(HOMEPAGE);
-    if (url.pathname === '/products.json') return res.writeHead(200, { 'content-type': 'application/json' }).end(PRODUCTS);
+    if (url.pathname === '/products.json')
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(PRODUCTS);
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -69,11 +89,17 @@ function processReader(): StorefrontReader {
     hostIntervalMs: 0,
     userAgent: 'manners-test',
   });
-  return { client: createStorefrontClient(egress, databaseHostHolds(pool)), apps: [], dropshipVocabulary: [], maxProductPages: 1 };
+  return {
+    client: createStorefrontClient(egress, databaseHostHolds(pool)),
+    apps: [],
+    dropshipVocabulary: [],
+    maxProductPages: 1,
+  };
 }
 
 async function failureOf(reader: StorefrontReader, domain: string): Promise<StorefrontFailure> {
-  const error = await (async () => observeStorefront(reader, await validateStorefront(reader, domain)))().then(
+  const error = await (async () =>
+    observeStorefront(reader, await validateStorefront(reader, domain)))().then(
     () => null,
     (e: unknown) => e,
   );
@@ -86,7 +112,9 @@ describe('robots.txt that cannot answer now', () => {
     const failure = await failureOf(processReader(), 'robots-busy.test');
     expect(failure.kind).toBe('rate_limited');
     expect(failure.details.retryAfterSeconds).toBe(3600);
-    expect(seen.filter((s) => s.startsWith('robots-busy.test'))).toEqual(['robots-busy.test/robots.txt']);
+    expect(seen.filter((s) => s.startsWith('robots-busy.test'))).toEqual([
+      'robots-busy.test/robots.txt',
+    ]);
     // the same service restarted asks nothing of it either
     const again = await failureOf(processReader(), 'robots-busy.test');
     expect(again.kind).toBe('rate_limited');
@@ -129,14 +157,20 @@ describe('a password-protected store', () => {
 describe('the www and apex forms of a name', () => {
   it('reads a store that answers only on www. (its apex does not resolve)', async () => {
     const reader = processReader();
-    const observed = await observeStorefront(reader, await validateStorefront(reader, 'wwwonly.test'));
+    const observed = await observeStorefront(
+      reader,
+      await validateStorefront(reader, 'wwwonly.test'),
+    );
     expect(observed.products).toHaveLength(1);
     expect(seen).toContain('www.wwwonly.test/products.json');
   });
 
   it('reads a store that answers only on its apex when asked for its www. form', async () => {
     const reader = processReader();
-    const observed = await observeStorefront(reader, await validateStorefront(reader, 'www.apexonly.test'));
+    const observed = await observeStorefront(
+      reader,
+      await validateStorefront(reader, 'www.apexonly.test'),
+    );
     expect(observed.products).toHaveLength(1);
   });
 

@@ -15,7 +15,8 @@ function dirtyStorefront(): http.Server {
   return http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture');
     const shop = (req.headers.host ?? '').split(':')[0]!.replace(/\./g, '-');
-    const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const json = (body: unknown) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (url.pathname === '/') {
       // a raw NUL byte in the title, and escapes in the theme's JSON as Shopify writes it
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
@@ -25,7 +26,12 @@ Shopify.currency = {"active":"USD","rate":"1.0"}; Shopify.country = "US";</scrip
 <body><div class="shopify-section">Hello${NUL}<a href="mailto:hi@dirty.test">mail</a></div></body></html>`,
       );
     } else if (url.pathname === '/meta.json') {
-      json({ name: `Dirty${NUL} Shop ${LONE_HIGH}`, description: `Cups${NUL} and mugs ${LONE_LOW}`, country: 'US', currency: 'USD' });
+      json({
+        name: `Dirty${NUL} Shop ${LONE_HIGH}`,
+        description: `Cups${NUL} and mugs ${LONE_LOW}`,
+        country: 'US',
+        currency: 'USD',
+      });
     } else if (url.pathname === '/products.json' && (url.searchParams.get('page') ?? '1') === '1') {
       const product = (handle: string, title: string, vendor: string) => ({
         handle,
@@ -36,7 +42,12 @@ Shopify.currency = {"active":"USD","rate":"1.0"}; Shopify.country = "US";</scrip
         variants: [{ price: '12.00', compare_at_price: null, available: true }],
         images: [],
       });
-      json({ products: [product('mug', `Mug${NUL} large`, `Potter${NUL}`), product('cup', `Cup ${LONE_HIGH}`, `Potter ${LONE_LOW}`)] });
+      json({
+        products: [
+          product('mug', `Mug${NUL} large`, `Potter${NUL}`),
+          product('cup', `Cup ${LONE_HIGH}`, `Potter ${LONE_LOW}`),
+        ],
+      });
     } else if (url.pathname === '/products.json') {
       json({ products: [] });
     } else {
@@ -52,7 +63,11 @@ beforeAll(async () => {
   server = dirtyStorefront();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  h = await startCatalogHarness({ env: { EGRESS_OVERRIDES: `dirty.test=http://127.0.0.1:${port},dirty-found.test=http://127.0.0.1:${port}` } });
+  h = await startCatalogHarness({
+    env: {
+      EGRESS_OVERRIDES: `dirty.test=http://127.0.0.1:${port},dirty-found.test=http://127.0.0.1:${port}`,
+    },
+  });
 }, 60_000);
 afterAll(async () => {
   await h?.close();
@@ -67,7 +82,9 @@ describe('storefront text the database cannot keep as sent', () => {
     const ended = await h.waitFor(queued.body.id, ['done', 'failed'], 30_000);
     expect(ended.status, ended.failureReason).toBe('done');
 
-    const { rows: [store] } = await h.pool.query('SELECT name, theme_name FROM stores WHERE domain = $1', ['dirty.test']);
+    const {
+      rows: [store],
+    } = await h.pool.query('SELECT name, theme_name FROM stores WHERE domain = $1', ['dirty.test']);
     expect(store).toEqual({ name: 'Dirty Shop \ufffd', theme_name: 'Dawn \ufffd' });
     const { rows: products } = await h.pool.query(
       'SELECT handle, title, vendor, product_type FROM products p JOIN stores s ON s.id = p.store_id WHERE s.domain = $1 ORDER BY handle',
@@ -90,6 +107,8 @@ describe('storefront text the database cannot keep as sent', () => {
       30_000,
     );
     expect(candidate).toEqual({ status: 'accepted', reason: null });
-    expect(await h.logOf('dirty-found.test')).toEqual([{ trigger: 'discovery', outcome: 'ok', changes: 0 }]);
+    expect(await h.logOf('dirty-found.test')).toEqual([
+      { trigger: 'discovery', outcome: 'ok', changes: 0 },
+    ]);
   });
 });

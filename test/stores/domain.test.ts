@@ -32,7 +32,17 @@ describe('normalizeDomain', () => {
       }),
       { numRuns: 5_000 },
     );
-    for (const name of ['xn--bcher-kva.de', 'xn--abc.com', 'a.0x1f', 'www.example', 'a.b-', '1.2.3.4', 'a..b', 'shop.www.example.com', 'ex--ample.com']) {
+    for (const name of [
+      'xn--bcher-kva.de',
+      'xn--abc.com',
+      'a.0x1f',
+      'www.example',
+      'a.b-',
+      '1.2.3.4',
+      'a..b',
+      'shop.www.example.com',
+      'ex--ample.com',
+    ]) {
       expect(parseDomain(name)).toEqual(parseDomain(`http://${name}`));
     }
   });
@@ -77,12 +87,17 @@ describe('normalizeDomain', () => {
     }
     expect(thrown).toBeInstanceOf(ApiError);
     expect((thrown as ApiError).code).toBe('bad_request');
-    expect((thrown as ApiError).details).toEqual({ parameter: 'domain', rule: 'must not contain spaces' });
+    expect((thrown as ApiError).details).toEqual({
+      parameter: 'domain',
+      rule: 'must not contain spaces',
+    });
   });
 
   it('names the parameter it was given', () => {
     expect(() => normalizeDomain('nope', 'domains')).toThrowError(
-      expect.objectContaining({ details: { parameter: 'domains', rule: 'must contain a dot, e.g. example.com' } }),
+      expect.objectContaining({
+        details: { parameter: 'domains', rule: 'must contain a dot, e.g. example.com' },
+      }),
     );
   });
 

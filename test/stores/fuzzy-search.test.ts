@@ -42,18 +42,29 @@ const resolve = async (q: string) => {
   const filter = (await resolveStoreFilter(t.services.db.pool, { q }))!;
   return { ...filter, textMatch: filter.textMatch! };
 };
-const search = async (q: string, offset = 0, limit = 21) => textSearchPage(t.services.db.pool, await resolve(q), 'relevance', { offset, limit });
+const search = async (q: string, offset = 0, limit = 21) =>
+  textSearchPage(t.services.db.pool, await resolve(q), 'relevance', { offset, limit });
 
 /**
  * every matching store ranked by the documented relevance: bonuses, then per word the best term's
  * weight × quality; ties round-robin over the terms of a group of 2 to MAX_DISTINCT_TERMS equally
  * good terms (a store's rank among the stores holding its term, by visits), then visits
  */
-async function fullRanking(filter: ResolvedStoreFilter, offset: number, limit: number): Promise<string[]> {
+async function fullRanking(
+  filter: ResolvedStoreFilter,
+  offset: number,
+  limit: number,
+): Promise<string[]> {
   const match = filter.textMatch!;
   const terms = [...new Set(match.words.flatMap((w) => w.terms.map((m) => m.term)))];
   const text = match.text.toLowerCase();
-  const { rows } = await t.services.db.pool.query<{ id: number; domain: string; name: string; visits: number; terms: string[] }>(
+  const { rows } = await t.services.db.pool.query<{
+    id: number;
+    domain: string;
+    name: string;
+    visits: number;
+    terms: string[];
+  }>(
     `SELECT id, domain, name, monthly_visits AS visits, search_terms AS terms FROM stores
       WHERE search_terms && $1::text[] OR domain = $2 OR lower(name) = $2 OR ($3::text IS NOT NULL AND domain LIKE $3 || '%')`,
     [terms, text, match.stem],
@@ -62,39 +73,83 @@ async function fullRanking(filter: ResolvedStoreFilter, offset: number, limit: n
     let sum = (store.domain === text ? 1000 : 0) + (store.name.toLowerCase() === text ? 300 : 0);
     if (match.stem && store.domain.startsWith(match.stem)) sum += 200;
     for (const word of match.words) {
-      const best = Math.max(0, ...word.terms.filter((m) => store.terms.includes(m.term)).map((m) => m.quality * word.weight));
+      const best = Math.max(
+        0,
+        ...word.terms
+          .filter((m) => store.terms.includes(m.term))
+          .map((m) => m.quality * word.weight),
+      );
       sum += best;
     }
     return sum;
   };
-  const byVisits = (a: (typeof rows)[number], b: (typeof rows)[number]) => b.visits - a.visits || a.id - b.id;
+  const byVisits = (a: (typeof rows)[number], b: (typeof rows)[number]) =>
+    b.visits - a.visits || a.id - b.id;
   const distinct = match.words.flatMap((word) => {
     const groups = new Map<number, string[]>();
     for (const m of word.terms) groups.set(m.quality, [...(groups.get(m.quality) ?? []), m.term]);
-    return [...groups.values()].filter((g) => g.length >= 2 && g.length <= MAX_DISTINCT_TERMS).flat();
+    return [...groups.values()]
+      .filter((g) => g.length >= 2 && g.length <= MAX_DISTINCT_TERMS)
+      .flat();
   });
   const rankIn = new Map<string, Map<number, number>>();
   for (const term of distinct) {
-    rankIn.set(term, new Map(rows.filter((r) => r.terms.includes(term)).sort(byVisits).map((r, i) => [r.id, i + 1])));
+    rankIn.set(
+      term,
+      new Map(
+        rows
+          .filter((r) => r.terms.includes(term))
+          .sort(byVisits)
+          .map((r, i) => [r.id, i + 1]),
+      ),
+    );
   }
   const rank = (store: (typeof rows)[number]) =>
-    Math.min(Number.POSITIVE_INFINITY, ...distinct.filter((t) => store.terms.includes(t)).map((t) => rankIn.get(t)!.get(store.id)!));
+    Math.min(
+      Number.POSITIVE_INFINITY,
+      ...distinct.filter((t) => store.terms.includes(t)).map((t) => rankIn.get(t)!.get(store.id)!),
+    );
   return rows
-    .map((store) => ({ ...store, score: score(store), rank: Number.isFinite(rank(store)) ? rank(store) : 1 }))
+    .map((store) => ({
+      ...store,
+      score: score(store),
+      rank: Number.isFinite(rank(store)) ? rank(store) : 1,
+    }))
     .sort((a, b) => b.score - a.score || a.rank - b.rank || byVisits(a, b))
     .slice(offset, offset + limit)
     .map((store) => store.domain);
 }
 
 const page = async (filter: Awaited<ReturnType<typeof resolve>>, offset: number, limit: number) =>
-  (await textSearchPage(t.services.db.pool, filter, 'relevance', { offset, limit })).rows.map((s) => s.domain);
+  (await textSearchPage(t.services.db.pool, filter, 'relevance', { offset, limit })).rows.map(
+    (s) => s.domain,
+  );
 
 describe('store search by a common word', () => {
   it('pages exactly as a ranking of every match, for common words, brands, typos, prefixes and pairs', async () => {
-    for (const q of ['boutique', 'waveboutique', 'wave boutique', 'amberwave', 'butique', 'amberwav', 'amber', 'boutique amber', 'shop12.com', 'birchg', 'birchgardn', 'birchg goods']) {
+    for (const q of [
+      'boutique',
+      'waveboutique',
+      'wave boutique',
+      'amberwave',
+      'butique',
+      'amberwav',
+      'amber',
+      'boutique amber',
+      'shop12.com',
+      'birchg',
+      'birchgardn',
+      'birchg goods',
+    ]) {
       const filter = await resolve(q);
-      for (const [offset, limit] of [[0, 21], [21, 21], [100, 50]] as const) {
-        expect(await page(filter, offset, limit), `${q} ${offset}+${limit}`).toEqual(await fullRanking(filter, offset, limit));
+      for (const [offset, limit] of [
+        [0, 21],
+        [21, 21],
+        [100, 50],
+      ] as const) {
+        expect(await page(filter, offset, limit), `${q} ${offset}+${limit}`).toEqual(
+          await fullRanking(filter, offset, limit),
+        );
       }
     }
   });
@@ -116,7 +171,12 @@ describe('store search by a common word', () => {
 
   it('shows every brand a typed prefix can still become on the first page, whatever their visits', async () => {
     const first = await page(await resolve('birchg'), 0, 4);
-    expect(first.map((domain) => domain.replace(/\d+\.shop$/, '')).sort()).toEqual(['birchgarden', 'birchgate', 'birchglow', 'birchgoods']);
+    expect(first.map((domain) => domain.replace(/\d+\.shop$/, '')).sort()).toEqual([
+      'birchgarden',
+      'birchgate',
+      'birchglow',
+      'birchgoods',
+    ]);
   });
 
   it('puts the stores holding the word itself above longer words containing it, even when those have more visits', async () => {
@@ -124,7 +184,7 @@ describe('store search by a common word', () => {
     expect(first.every((domain) => domain.startsWith('shop'))).toBe(true);
   });
 
-  it('reports the vocabulary\'s count as an inexact total instead of counting', async () => {
+  it("reports the vocabulary's count as an inexact total instead of counting", async () => {
     const { total, exact } = await search('boutique');
     expect(exact).toBe(false);
     expect(total).toBeGreaterThan(10_000);

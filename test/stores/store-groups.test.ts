@@ -42,10 +42,15 @@ describe('storeGroups', () => {
     ['mean', 'meanRevenue'],
     ['max', 'maxRevenue'],
     ['min', 'minRevenue'],
-  ] as const)('aggregates the revenue band high end with groupMetric %s', async (groupMetric, field) => {
-    const result = await query(t.services, GROUPS, { groupBy: 'country', groupMetric });
-    expect(rows(result).map((r: any) => r.metrics.monthlyRevenueUsd)).toEqual(EXPECTED.countryGroups.map((g) => g[field]));
-  });
+  ] as const)(
+    'aggregates the revenue band high end with groupMetric %s',
+    async (groupMetric, field) => {
+      const result = await query(t.services, GROUPS, { groupBy: 'country', groupMetric });
+      expect(rows(result).map((r: any) => r.metrics.monthlyRevenueUsd)).toEqual(
+        EXPECTED.countryGroups.map((g) => g[field]),
+      );
+    },
+  );
 
   it('sorts groups by the metric with sort=revenue', async () => {
     const result = await query(t.services, GROUPS, { groupBy: 'country', sort: 'revenue' });
@@ -53,7 +58,11 @@ describe('storeGroups', () => {
   });
 
   it('nests groupBy2 under groupBy as parent / leaf; total is the number of groups', async () => {
-    const result = await query(t.services, GROUPS, { groupBy: 'country', groupBy2: 'vertical', first: 100 });
+    const result = await query(t.services, GROUPS, {
+      groupBy: 'country',
+      groupBy2: 'vertical',
+      first: 100,
+    });
     expect(result.storeGroups.totalCount).toBe(9);
     const groups = rows(result);
     expect(groups.map((r: any) => r.key)).toEqual(EXPECTED.countryVerticalKeys);
@@ -65,7 +74,10 @@ describe('storeGroups', () => {
   });
 
   it('applies the store filters before grouping', async () => {
-    const result = await query(t.services, GROUPS, { groupBy: 'vertical', filter: { countryCode: 'US' } });
+    const result = await query(t.services, GROUPS, {
+      groupBy: 'vertical',
+      filter: { countryCode: 'US' },
+    });
     expect(rows(result).map((r: any) => [r.key, r.stores])).toEqual([
       ['Apparel', 2],
       ['Home', 2],
@@ -74,12 +86,23 @@ describe('storeGroups', () => {
   });
 
   it('keeps the total when a page starts past the last group', async () => {
-    const result = await query(t.services, GROUPS, { groupBy: 'country', after: offsetToCursor(5) });
-    expect(result.storeGroups).toMatchObject({ totalCount: 3, edges: [], pageInfo: { hasNextPage: false } });
+    const result = await query(t.services, GROUPS, {
+      groupBy: 'country',
+      after: offsetToCursor(5),
+    });
+    expect(result.storeGroups).toMatchObject({
+      totalCount: 3,
+      edges: [],
+      pageInfo: { hasNextPage: false },
+    });
   });
 
   it('pages through groups', async () => {
-    const first = await query(t.services, GROUPS, { groupBy: 'country', groupBy2: 'vertical', first: 4 });
+    const first = await query(t.services, GROUPS, {
+      groupBy: 'country',
+      groupBy2: 'vertical',
+      first: 4,
+    });
     expect(rows(first).map((r: any) => r.key)).toEqual(EXPECTED.countryVerticalKeys.slice(0, 4));
     expect(first.storeGroups.pageInfo.hasNextPage).toBe(true);
   });

@@ -59,12 +59,20 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** The same services as if the legacy store were a backend of its own (MongoDB): nothing to join. */
-const separateLegacy = () => ({ ...t.services, legacy: { ...t.services.legacy, colocatedTable: undefined } });
+const separateLegacy = () => ({
+  ...t.services,
+  legacy: { ...t.services.legacy, colocatedTable: undefined },
+});
 
 async function measure(first: number, services = t.services) {
   t.counter!.reset();
   const data = await query(services, CARDS, { first });
-  return { data, statements: t.counter!.statements, legacy: t.counter!.legacyRoundTrips, log: [...t.counter!.log] };
+  return {
+    data,
+    statements: t.counter!.statements,
+    legacy: t.counter!.legacyRoundTrips,
+    log: [...t.counter!.log],
+  };
 }
 
 describe('batching', () => {
@@ -85,9 +93,19 @@ describe('batching', () => {
     const bulk = stores.filter((s: any) => s.domain.startsWith('bulk-'));
     expect(bulk.length).toBeGreaterThan(80);
     for (const store of bulk) {
-      expect(store.apps.map((a: any) => a.slug).sort()).toEqual(FIXTURE_APPS.slice(0, 2).map((a) => a.slug).sort());
-      expect(store.screenshotUrl).toBe(`https://shots.example/${store.domain.replace('.com', '')}.png`);
-      expect(store.sources).toEqual(['postgres:stores', 'postgres:legacy_store_summaries', 'postgres:traffic_monthly']);
+      expect(store.apps.map((a: any) => a.slug).sort()).toEqual(
+        FIXTURE_APPS.slice(0, 2)
+          .map((a) => a.slug)
+          .sort(),
+      );
+      expect(store.screenshotUrl).toBe(
+        `https://shots.example/${store.domain.replace('.com', '')}.png`,
+      );
+      expect(store.sources).toEqual([
+        'postgres:stores',
+        'postgres:legacy_store_summaries',
+        'postgres:traffic_monthly',
+      ]);
     }
 
     expect(hundred.statements, hundred.log.join('\n---\n')).toBe(two.statements);
@@ -100,11 +118,19 @@ describe('batching', () => {
   it('reads a legacy store of its own in one round trip for the whole page', async () => {
     const two = await measure(2, separateLegacy());
     const hundred = await measure(100, separateLegacy());
-    const bulk = hundred.data.stores.edges.map((e: any) => e.node).filter((s: any) => s.domain.startsWith('bulk-'));
+    const bulk = hundred.data.stores.edges
+      .map((e: any) => e.node)
+      .filter((s: any) => s.domain.startsWith('bulk-'));
     expect(bulk.length).toBeGreaterThan(80);
     for (const store of bulk) {
-      expect(store.screenshotUrl).toBe(`https://shots.example/${store.domain.replace('.com', '')}.png`);
-      expect(store.sources).toEqual(['postgres:stores', 'postgres:legacy_store_summaries', 'postgres:traffic_monthly']);
+      expect(store.screenshotUrl).toBe(
+        `https://shots.example/${store.domain.replace('.com', '')}.png`,
+      );
+      expect(store.sources).toEqual([
+        'postgres:stores',
+        'postgres:legacy_store_summaries',
+        'postgres:traffic_monthly',
+      ]);
     }
     expect(hundred.statements).toBe(two.statements);
     expect(hundred.statements).toBe(1);
@@ -117,12 +143,21 @@ describe('a store read planned from its selection', () => {
   const read = async (selection: string, services = t.services) => {
     t.counter!.reset();
     const data = await query(services, `{ store(domain: "acme-apparel.com") { ${selection} } }`);
-    return { data, statements: t.counter!.statements, legacy: t.counter!.legacyRoundTrips, log: [...t.counter!.log] };
+    return {
+      data,
+      statements: t.counter!.statements,
+      legacy: t.counter!.legacyRoundTrips,
+      log: [...t.counter!.log],
+    };
   };
 
   it('reads a card of a few columns in one statement of the row alone, without the legacy store', async () => {
     const card = await read('domain name monthlyVisits');
-    expect(card.data.store).toEqual({ domain: 'acme-apparel.com', name: 'Acme Apparel', monthlyVisits: 120000 });
+    expect(card.data.store).toEqual({
+      domain: 'acme-apparel.com',
+      name: 'Acme Apparel',
+      monthlyVisits: 120000,
+    });
     expect(card.statements).toBe(1);
     expect(card.log[0]).not.toMatch(/traffic_monthly|store_apps/);
     expect(card.legacy).toBe(0);
@@ -136,11 +171,17 @@ describe('a store read planned from its selection', () => {
   });
 
   it('brings the app stack, the traffic month and the legacy summary along only when selected, all in one statement', async () => {
-    const profile = await read('domain apps { slug } traffic { latest { month } } screenshotUrl sources');
+    const profile = await read(
+      'domain apps { slug } traffic { latest { month } } screenshotUrl sources',
+    );
     expect(profile.data.store.apps.length).toBeGreaterThan(0);
     expect(profile.data.store.traffic.latest.month).toBe('2025-12-01');
     expect(profile.data.store.screenshotUrl).toBe('https://shots.example/acme.png');
-    expect(profile.data.store.sources).toEqual(['postgres:stores', 'postgres:legacy_store_summaries', 'postgres:traffic_monthly']);
+    expect(profile.data.store.sources).toEqual([
+      'postgres:stores',
+      'postgres:legacy_store_summaries',
+      'postgres:traffic_monthly',
+    ]);
     expect(profile.statements, profile.log.join('\n---\n')).toBe(1);
     expect(profile.log[0]).toMatch(/traffic_monthly/);
     expect(profile.log[0]).toMatch(/store_apps/);
@@ -182,8 +223,11 @@ describe('a store read planned from its selection', () => {
     // needs to settle on a plan: it must then run its cached generic plan rather than plan each time
     const client = await t.services.db.pool.connect();
     try {
-      for (let run = 0; run < 8; run++) await client.query({ name: 'lookup-plan-probe', text: sent!.text, values: sent!.values });
-      const { rows } = await client.query(`SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name = 'lookup-plan-probe'`);
+      for (let run = 0; run < 8; run++)
+        await client.query({ name: 'lookup-plan-probe', text: sent!.text, values: sent!.values });
+      const { rows } = await client.query(
+        `SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name = 'lookup-plan-probe'`,
+      );
       expect(rows[0].generic_plans, sent!.text).toBeGreaterThan(0);
       await client.query('DEALLOCATE "lookup-plan-probe"');
     } finally {
@@ -198,26 +242,47 @@ describe('a filtered list planned from its selection', () => {
   const list = async (args: string, selection: string) => {
     t.counter!.reset();
     const data = await query(t.services, `{ stores(${args}) { ${selection} } }`);
-    return { data, statements: t.counter!.statements, legacy: t.counter!.legacyRoundTrips, log: [...t.counter!.log] };
+    return {
+      data,
+      statements: t.counter!.statements,
+      legacy: t.counter!.legacyRoundTrips,
+      log: [...t.counter!.log],
+    };
   };
 
   it('reads a page of cards with their traffic months, legacy summaries and the exact total in one statement', async () => {
-    const page = await list('filter: { vertical: "home" }, sort: visits, first: 20', `totalCount pageInfo { hasNextPage } edges { node { ${CARD} } }`);
+    const page = await list(
+      'filter: { vertical: "home" }, sort: visits, first: 20',
+      `totalCount pageInfo { hasNextPage } edges { node { ${CARD} } }`,
+    );
     const cards = page.data.stores.edges.map((e: any) => e.node);
     expect(cards).toHaveLength(20);
-    expect(cards.map((c: any) => c.monthlyVisits)).toEqual([...cards.map((c: any) => c.monthlyVisits)].sort((a, b) => b - a));
-    const { n } = (await t.services.db.pool.query(`SELECT count(*)::int AS n FROM stores WHERE lower(vertical) = 'home'`)).rows[0];
+    expect(cards.map((c: any) => c.monthlyVisits)).toEqual(
+      [...cards.map((c: any) => c.monthlyVisits)].sort((a, b) => b - a),
+    );
+    const { n } = (
+      await t.services.db.pool.query(
+        `SELECT count(*)::int AS n FROM stores WHERE lower(vertical) = 'home'`,
+      )
+    ).rows[0];
     expect(page.data.stores.totalCount).toBe(n);
     expect(page.data.stores.pageInfo.hasNextPage).toBe(n > 20);
     const bulk = cards.find((c: any) => c.domain.startsWith('bulk-'));
     expect(bulk.traffic.latest.month).toBe('2025-12-01');
-    expect(bulk.sources).toEqual(['postgres:stores', 'postgres:legacy_store_summaries', 'postgres:traffic_monthly']);
+    expect(bulk.sources).toEqual([
+      'postgres:stores',
+      'postgres:legacy_store_summaries',
+      'postgres:traffic_monthly',
+    ]);
     expect(page.statements, page.log.join('\n---\n')).toBe(1);
     expect(page.legacy).toBe(0);
   });
 
   it('does not count when the total is not selected, nor read traffic months or columns no card asks for', async () => {
-    const page = await list('filter: { vertical: "home" }, sort: visits, first: 5', 'edges { node { domain } }');
+    const page = await list(
+      'filter: { vertical: "home" }, sort: visits, first: 5',
+      'edges { node { domain } }',
+    );
     expect(page.data.stores.edges).toHaveLength(5);
     expect(page.statements).toBe(1);
     expect(page.log[0]).not.toMatch(/count\(\*\)|traffic_monthly|first_seen_at/);
@@ -225,9 +290,16 @@ describe('a filtered list planned from its selection', () => {
   });
 
   it('still reports the total on a page past the last row', async () => {
-    const { n } = (await t.services.db.pool.query(`SELECT count(*)::int AS n FROM stores WHERE lower(vertical) = 'home'`)).rows[0];
+    const { n } = (
+      await t.services.db.pool.query(
+        `SELECT count(*)::int AS n FROM stores WHERE lower(vertical) = 'home'`,
+      )
+    ).rows[0];
     const { offsetToCursor } = await import('@pothos/plugin-relay');
-    const page = await list(`filter: { vertical: "home" }, sort: visits, first: 5, after: "${offsetToCursor(n + 10)}"`, 'totalCount edges { node { domain } }');
+    const page = await list(
+      `filter: { vertical: "home" }, sort: visits, first: 5, after: "${offsetToCursor(n + 10)}"`,
+      'totalCount edges { node { domain } }',
+    );
     expect(page.data.stores.edges).toEqual([]);
     expect(page.data.stores.totalCount).toBe(n);
     expect(page.statements).toBe(2);
@@ -243,9 +315,12 @@ describe("another feature's column on the store read", () => {
        ON CONFLICT (store_id) DO UPDATE SET presence = 'failing', presence_since = excluded.presence_since, next_at = excluded.next_at, last_observed_at = NULL`,
     );
     t.counter!.reset();
-    const data = await query(t.services, `{
+    const data = await query(
+      t.services,
+      `{
       store(domain: "acme-apparel.com") { domain name observation { presence presenceSince lastObservedAt nextObservationAt intervalHours } }
-      other: store(domain: "bella-beauty.co.uk") { domain observation { presence } } }`);
+      other: store(domain: "bella-beauty.co.uk") { domain observation { presence } } }`,
+    );
     expect(data.store.observation).toEqual({
       presence: 'failing',
       presenceSince: '2025-12-30T00:00:00.000Z',

@@ -24,7 +24,9 @@ const STORES = `query($filter: StoreFilter, $sort: StoreSort, $first: Int, $afte
 
 describe('store(domain)', () => {
   it('returns the full profile, merging the structured store, the legacy store and traffic', async () => {
-    const { store } = await query(t.services, `{
+    const { store } = await query(
+      t.services,
+      `{
       store(domain: "https://www.ACME-apparel.com/collections/all?page=2") {
         domain name monthlyVisits monthlyRevenueUsd { low high } isDropshipper serviceRating serviceGrade
         vertical industry category countryCode currency legacyId firstSeenAt
@@ -36,7 +38,8 @@ describe('store(domain)', () => {
         apps { slug }
         products(isBestSeller: true) { totalCount edges { node { handle bestSellerRank } } }
       }
-    }`);
+    }`,
+    );
     expect(store).toMatchObject({
       domain: 'acme-apparel.com',
       name: 'Acme Apparel',
@@ -51,38 +54,79 @@ describe('store(domain)', () => {
       legacyId: 'a0a0a0a0a0a0a0a0a0a0a001',
       firstSeenAt: '2024-01-10T00:00:00.000Z',
       screenshotUrl: 'https://shots.example/acme.png',
-      socials: { instagram: 'https://instagram.com/acme', facebook: 'https://facebook.com/acme', tiktok: null },
+      socials: {
+        instagram: 'https://instagram.com/acme',
+        facebook: 'https://facebook.com/acme',
+        tiktok: null,
+      },
       emails: ['hello@acme-apparel.com'],
       sources: EXPECTED.sources['acme-apparel.com'],
       traffic: {
         latest: EXPECTED.acmeLatestTraffic,
-        series: { totalCount: 3, edges: [{ node: { month: '2025-12-01', visits: 120_000 } }, { node: { month: '2025-11-01', visits: 110_000 } }] },
+        series: {
+          totalCount: 3,
+          edges: [
+            { node: { month: '2025-12-01', visits: 120_000 } },
+            { node: { month: '2025-11-01', visits: 110_000 } },
+          ],
+        },
       },
       history: {
         totalCount: 3,
         edges: [
-          { node: { day: '2025-12-31', monthlyVisits: 120_000, monthlyRevenueUsd: { high: 80_000 } } },
-          { node: { day: '2025-12-30', monthlyVisits: 119_000, monthlyRevenueUsd: { high: 79_000 } } },
+          {
+            node: {
+              day: '2025-12-31',
+              monthlyVisits: 120_000,
+              monthlyRevenueUsd: { high: 80_000 },
+            },
+          },
+          {
+            node: {
+              day: '2025-12-30',
+              monthlyVisits: 119_000,
+              monthlyRevenueUsd: { high: 79_000 },
+            },
+          },
         ],
       },
-      metrics: { productCount: 3, appCount: 3, visitsChangePct: 25, revenueChangePct: 20, adSpendUsd: 5_000 },
+      metrics: {
+        productCount: 3,
+        appCount: 3,
+        visitsChangePct: 25,
+        revenueChangePct: 20,
+        adSpendUsd: 5_000,
+      },
       conversionRatePct: { low: 1.2, high: 2.4 },
       averageOrderValueUsd: 50,
       apps: EXPECTED.acmeApps.map((slug) => ({ slug })),
-      products: { totalCount: 2, edges: [{ node: { handle: 'classic-hoodie', bestSellerRank: 1 } }, { node: { handle: 'everyday-tee', bestSellerRank: 2 } }] },
+      products: {
+        totalCount: 2,
+        edges: [
+          { node: { handle: 'classic-hoodie', bestSellerRank: 1 } },
+          { node: { handle: 'everyday-tee', bestSellerRank: 2 } },
+        ],
+      },
     });
   });
 
   it('names exactly the backends that contributed in sources', async () => {
     for (const [domain, sources] of Object.entries(EXPECTED.sources)) {
-      const { store } = await query(t.services, `query($d: String!) { store(domain: $d) { sources } }`, { d: domain });
+      const { store } = await query(
+        t.services,
+        `query($d: String!) { store(domain: $d) { sources } }`,
+        { d: domain },
+      );
       expect(store.sources, domain).toEqual(sources);
     }
   });
 
   it('has null traffic.latest, empty socials and emails for a store without coverage or legacy summary', async () => {
-    const { store } = await query(t.services, `{ store(domain: "cozy-nest.com") {
-      traffic { latest { month } series { totalCount edges { cursor } } } screenshotUrl socials { instagram } emails legacyId apps { slug } } }`);
+    const { store } = await query(
+      t.services,
+      `{ store(domain: "cozy-nest.com") {
+      traffic { latest { month } series { totalCount edges { cursor } } } screenshotUrl socials { instagram } emails legacyId apps { slug } } }`,
+    );
     expect(store).toEqual({
       traffic: { latest: null, series: { totalCount: 0, edges: [] } },
       screenshotUrl: null,
@@ -93,12 +137,15 @@ describe('store(domain)', () => {
     });
   });
 
-  it('explains each modeled figure with its method and this store\'s inputs', async () => {
-    const { store } = await query(t.services, `{ store(domain: "acme-apparel.com") { models {
+  it("explains each modeled figure with its method and this store's inputs", async () => {
+    const { store } = await query(
+      t.services,
+      `{ store(domain: "acme-apparel.com") { models {
       visits { model method inputs { name number } }
       rating { inputs { name number boolean } }
       dropshipper { fields inputs { name number } }
-    } } }`);
+    } } }`,
+    );
     expect(store.models.visits.method).toMatch(/visits/i);
     expect(store.models.visits.inputs).toEqual([
       { name: 'socialFollowers', number: 15_000 },
@@ -106,20 +153,36 @@ describe('store(domain)', () => {
       { name: 'appCount', number: 3 },
       { name: 'thirdPartyVisits', number: 120_000 },
     ]);
-    const rating = Object.fromEntries(store.models.rating.inputs.map((i: any) => [i.name, i.boolean ?? i.number]));
-    expect(rating).toMatchObject({ hasReviewsApp: true, hasSupportApp: true, hasContactEmail: true, socialProfiles: 2 });
+    const rating = Object.fromEntries(
+      store.models.rating.inputs.map((i: any) => [i.name, i.boolean ?? i.number]),
+    );
+    expect(rating).toMatchObject({
+      hasReviewsApp: true,
+      hasSupportApp: true,
+      hasContactEmail: true,
+      socialProfiles: 2,
+    });
     expect(store.models.dropshipper.fields).toContain('isDropshipper');
-    expect(store.models.dropshipper.inputs).toContainEqual({ name: 'dropshippingAppCount', number: 0 });
+    expect(store.models.dropshipper.inputs).toContainEqual({
+      name: 'dropshippingAppCount',
+      number: 0,
+    });
   });
 
   it('answers not_found with the domain for a store missing from the catalog', async () => {
-    const error = await failure(t.services, `{ store(domain: "www.unknown-store.com") { domain } }`);
+    const error = await failure(
+      t.services,
+      `{ store(domain: "www.unknown-store.com") { domain } }`,
+    );
     expect(error.code).toBe('not_found');
     expect(error.details).toEqual({ domain: 'unknown-store.com' });
   });
 
   it('refuses a nested page above 180 with bad_request naming first', async () => {
-    const error = await failure(t.services, `{ store(domain: "acme-apparel.com") { history(first: 500) { totalCount } } }`);
+    const error = await failure(
+      t.services,
+      `{ store(domain: "acme-apparel.com") { history(first: 500) { totalCount } } }`,
+    );
     expect(error).toMatchObject({ code: 'bad_request', details: { parameter: 'first' } });
   });
 
@@ -173,7 +236,9 @@ describe('stores', () => {
   });
 
   it('filters by country (case-insensitive) and minimum visits', async () => {
-    const { stores } = await query(t.services, STORES, { filter: { countryCode: 'gb', minVisits: 20_000 } });
+    const { stores } = await query(t.services, STORES, {
+      filter: { countryCode: 'gb', minVisits: 20_000 },
+    });
     expect(domainsOf(stores)).toEqual(EXPECTED.gbAtLeast20kVisits);
     expect(stores.totalCount).toBe(3);
   });
@@ -214,8 +279,11 @@ describe('stores', () => {
 
 describe('compareStores', () => {
   it('returns found stores in the order asked and lists missing domains in notFound', async () => {
-    const { compareStores } = await query(t.services, `{ compareStores(domains: ["https://berlin-boots.de", "missing-shop.com", "www.acme-apparel.com", "acme-apparel.com"]) {
-      stores { domain monthlyVisits } notFound } }`);
+    const { compareStores } = await query(
+      t.services,
+      `{ compareStores(domains: ["https://berlin-boots.de", "missing-shop.com", "www.acme-apparel.com", "acme-apparel.com"]) {
+      stores { domain monthlyVisits } notFound } }`,
+    );
     expect(compareStores).toEqual({
       stores: [
         { domain: 'berlin-boots.de', monthlyVisits: 70_000 },
@@ -225,30 +293,44 @@ describe('compareStores', () => {
     });
   });
 
-  it.each([[['acme-apparel.com']], [Array.from({ length: 9 }, (_, i) => `shop-${i}.com`)], [['acme-apparel.com', 'www.acme-apparel.com']]])(
-    'refuses %j with bad_request on domains',
-    async (domains) => {
-      const error = await failure(t.services, `query($d: [String!]!) { compareStores(domains: $d) { notFound } }`, { d: domains });
-      expect(error).toMatchObject({ code: 'bad_request', details: { parameter: 'domains' } });
-    },
-  );
+  it.each([
+    [['acme-apparel.com']],
+    [Array.from({ length: 9 }, (_, i) => `shop-${i}.com`)],
+    [['acme-apparel.com', 'www.acme-apparel.com']],
+  ])('refuses %j with bad_request on domains', async (domains) => {
+    const error = await failure(
+      t.services,
+      `query($d: [String!]!) { compareStores(domains: $d) { notFound } }`,
+      { d: domains },
+    );
+    expect(error).toMatchObject({ code: 'bad_request', details: { parameter: 'domains' } });
+  });
 });
 
 describe('node(id)', () => {
   it('round-trips the global ids of Store, Product and App', async () => {
-    const { store, product, app } = await query(t.services, `{
+    const { store, product, app } = await query(
+      t.services,
+      `{
       store(domain: "glow-skin.com") { id }
       product(domain: "glow-skin.com", handle: "night-cream") { id }
       app(slug: "klaviyo") { id }
-    }`);
-    const { nodes } = await query(t.services, `query($ids: [ID!]!) { nodes(ids: $ids) {
-      __typename id ... on Store { domain } ... on Product { handle } ... on App { slug } } }`, { ids: [store.id, product.id, app.id] });
+    }`,
+    );
+    const { nodes } = await query(
+      t.services,
+      `query($ids: [ID!]!) { nodes(ids: $ids) {
+      __typename id ... on Store { domain } ... on Product { handle } ... on App { slug } } }`,
+      { ids: [store.id, product.id, app.id] },
+    );
     expect(nodes).toEqual([
       { __typename: 'Store', id: store.id, domain: 'glow-skin.com' },
       { __typename: 'Product', id: product.id, handle: 'night-cream' },
       { __typename: 'App', id: app.id, slug: 'klaviyo' },
     ]);
-    const { node } = await query(t.services, `query($id: ID!) { node(id: $id) { id } }`, { id: Buffer.from('Store:999999').toString('base64') });
+    const { node } = await query(t.services, `query($id: ID!) { node(id: $id) { id } }`, {
+      id: Buffer.from('Store:999999').toString('base64'),
+    });
     expect(node).toBeNull();
   });
 });

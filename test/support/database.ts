@@ -29,7 +29,10 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
  */
 async function dropWhenIdle(client: pg.Client, name: string): Promise<void> {
   for (let waited = 0; waited < 5_000; waited += 50) {
-    const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+    const { rows } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+      [name],
+    );
     if (rows[0]!.n === 0) break;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -48,7 +51,11 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
       await admin((c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
       break;
     } catch (error) {
-      if (attempt >= 20 || !String((error as Error).message).includes('being accessed by other users')) throw error;
+      if (
+        attempt >= 20 ||
+        !String((error as Error).message).includes('being accessed by other users')
+      )
+        throw error;
       await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
     }
   }

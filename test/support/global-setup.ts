@@ -7,7 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/platform/database/embedded-postgres.ts';
+import {
+  startEmbeddedPostgres,
+  type EmbeddedPostgresHandle,
+} from '../../src/platform/database/embedded-postgres.ts';
 import { migrate } from '../../src/platform/database/migrate.ts';
 import { databaseUrl } from './database-url.ts';
 import { freePort } from './free-port.ts';
@@ -19,7 +22,6 @@ declare module 'vitest' {
     pgServer: 'external' | 'embedded';
   }
 }
-
 
 /** what tools (not suites) keep in the temp dir: tsx's and Node's compile caches */
 const TOOL_CACHES = /^(tsx-\d+|node-compile-cache)$/;
@@ -64,6 +66,9 @@ export default async function setup(project: TestProject) {
     if (embeddedDir) await rm(embeddedDir, { recursive: true, force: true });
     const left = (await readdir(runTmp)).filter((name) => !TOOL_CACHES.test(name));
     await rm(runTmp, { recursive: true, force: true });
-    if (left.length > 0) throw new Error(`suites left these in the temp dir (remove what a suite makes): ${left.join(', ')}`);
+    if (left.length > 0)
+      throw new Error(
+        `suites left these in the temp dir (remove what a suite makes): ${left.join(', ')}`,
+      );
   };
 }

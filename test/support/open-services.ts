@@ -29,7 +29,12 @@ export async function openServicesOn(
     },
   });
   const logger = createLogger('debug', sink);
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, SEED_STORES: '0', ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: databaseUrl,
+    SEED_STORES: '0',
+    ...env,
+  });
   const db = await openDatabase({
     url: databaseUrl,
     logger,

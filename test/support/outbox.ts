@@ -3,7 +3,11 @@
 // of it (the scrape, any delivery) is still queued or running. Bounded, polled, never a bare sleep.
 import type pg from 'pg';
 
-export async function waitForOutboxDrained(pool: pg.Pool, scrapeRequestId: string, timeoutMs = 30_000): Promise<void> {
+export async function waitForOutboxDrained(
+  pool: pg.Pool,
+  scrapeRequestId: string,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { rows } = await pool.query<{ open: number }>(
@@ -13,7 +17,10 @@ export async function waitForOutboxDrained(pool: pg.Pool, scrapeRequestId: strin
       [scrapeRequestId],
     );
     if (rows[0]!.open === 0) return;
-    if (Date.now() > deadline) throw new Error(`the outbox of scrape request ${scrapeRequestId} still has ${rows[0]!.open} open items`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the outbox of scrape request ${scrapeRequestId} still has ${rows[0]!.open} open items`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

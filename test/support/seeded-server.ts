@@ -7,7 +7,11 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../app/server.ts';
 import type { Services } from '../../src/platform/services.ts';
 import { seedCatalog } from '../../src/seed/seed-catalog.ts';
-import { createTestServices, type CatalogTestServices, type TestServicesOptions } from './test-services.ts';
+import {
+  createTestServices,
+  type CatalogTestServices,
+  type TestServicesOptions,
+} from './test-services.ts';
 
 export interface SeededServer {
   app: FastifyInstance;
@@ -18,9 +22,17 @@ export interface SeededServer {
 }
 
 /** Test services over a fresh database holding `stores` seeded stores (no server). */
-export async function createSeededServices(stores: number, options: TestServicesOptions = {}): Promise<CatalogTestServices> {
+export async function createSeededServices(
+  stores: number,
+  options: TestServicesOptions = {},
+): Promise<CatalogTestServices> {
   const test = await createTestServices(options);
-  await seedCatalog({ pool: test.services.db.pool, stores, legacy: test.services.legacy, legacyIsJsonbTable: true });
+  await seedCatalog({
+    pool: test.services.db.pool,
+    stores,
+    legacy: test.services.legacy,
+    legacyIsJsonbTable: true,
+  });
   return test;
 }
 

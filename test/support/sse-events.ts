@@ -8,7 +8,11 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('');
+      const data = block
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .join('');
       if (data) yield JSON.parse(data);
     }
   }

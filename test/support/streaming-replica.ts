@@ -16,8 +16,10 @@ import { freePort } from './free-port.ts';
 const run = promisify(execFile);
 
 function findBinDir(): string | undefined {
-  const has = (dir: string) => ['initdb', 'pg_ctl', 'postgres', 'pg_basebackup'].every((b) => existsSync(path.join(dir, b)));
-  if (process.env.PG_BIN_DIR) return has(process.env.PG_BIN_DIR) ? process.env.PG_BIN_DIR : undefined;
+  const has = (dir: string) =>
+    ['initdb', 'pg_ctl', 'postgres', 'pg_basebackup'].every((b) => existsSync(path.join(dir, b)));
+  if (process.env.PG_BIN_DIR)
+    return has(process.env.PG_BIN_DIR) ? process.env.PG_BIN_DIR : undefined;
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   return readdirSync(root)
@@ -54,9 +56,14 @@ async function postgresUser(): Promise<{ uid: number; gid: number } | undefined>
   return { uid: await id('-u'), gid: await id('-g') };
 }
 
-const url = (port: number, database: string) => `postgresql://postgres@127.0.0.1:${port}/${database}`;
+const url = (port: number, database: string) =>
+  `postgresql://postgres@127.0.0.1:${port}/${database}`;
 
-async function query<T extends pg.QueryResultRow>(connectionString: string, text: string, values: unknown[] = []): Promise<T[]> {
+async function query<T extends pg.QueryResultRow>(
+  connectionString: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
@@ -66,7 +73,9 @@ async function query<T extends pg.QueryResultRow>(connectionString: string, text
   }
 }
 
-export async function startStreamingPair(options: { port?: number; replicaPort?: number } = {}): Promise<StreamingPair> {
+export async function startStreamingPair(
+  options: { port?: number; replicaPort?: number } = {},
+): Promise<StreamingPair> {
   if (!PG_BIN_DIR) throw new Error('no PostgreSQL binaries with pg_basebackup (set PG_BIN_DIR)');
   const bin = (name: string) => path.join(PG_BIN_DIR, name);
   const owner = await postgresUser();
@@ -81,11 +90,23 @@ export async function startStreamingPair(options: { port?: number; replicaPort?:
   }
   const primaryPort = options.port ?? (await freePort());
   const replicaPort = options.replicaPort ?? (await freePort());
-  const common = '-c listen_addresses=127.0.0.1 -c unix_socket_directories= -c fsync=off -c shared_buffers=32MB';
-  const pgCtl = (dir: string, args: string[]) => run(bin('pg_ctl'), ['-D', dir, ...args], { ...as, timeout: 120_000 });
+  const common =
+    '-c listen_addresses=127.0.0.1 -c unix_socket_directories= -c fsync=off -c shared_buffers=32MB';
+  const pgCtl = (dir: string, args: string[]) =>
+    run(bin('pg_ctl'), ['-D', dir, ...args], { ...as, timeout: 120_000 });
   const start = (dir: string, port: number, extra: string) =>
-    pgCtl(dir, ['start', '-w', '-t', '60', '-l', path.join(dir, 'server.log'), '-o', `-p ${port} ${common} ${extra}`]);
-  const stopServer = (dir: string) => pgCtl(dir, ['stop', '-m', 'fast', '-w']).catch(() => undefined);
+    pgCtl(dir, [
+      'start',
+      '-w',
+      '-t',
+      '60',
+      '-l',
+      path.join(dir, 'server.log'),
+      '-o',
+      `-p ${port} ${common} ${extra}`,
+    ]);
+  const stopServer = (dir: string) =>
+    pgCtl(dir, ['stop', '-m', 'fast', '-w']).catch(() => undefined);
 
   let primaryStarted = false;
   let replicaRunning = false;
@@ -96,14 +117,49 @@ export async function startStreamingPair(options: { port?: number; replicaPort?:
     await rm(root, { recursive: true, force: true });
   };
   try {
-    await run(bin('initdb'), ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '--no-locale', '-E', 'UTF8', '--no-sync'], { ...as, timeout: 120_000 });
-    await start(primaryDir, primaryPort, '-c wal_level=replica -c max_wal_senders=5 -c wal_keep_size=256MB');
+    await run(
+      bin('initdb'),
+      [
+        '-D',
+        primaryDir,
+        '-U',
+        'postgres',
+        '--auth=trust',
+        '--no-locale',
+        '-E',
+        'UTF8',
+        '--no-sync',
+      ],
+      { ...as, timeout: 120_000 },
+    );
+    await start(
+      primaryDir,
+      primaryPort,
+      '-c wal_level=replica -c max_wal_senders=5 -c wal_keep_size=256MB',
+    );
     primaryStarted = true;
     // -R writes standby.signal and primary_conninfo: the copy starts as a streaming standby
-    await run(bin('pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', replicaDir, '-R', '-X', 'stream', '--no-sync'], {
-      ...as,
-      timeout: 120_000,
-    });
+    await run(
+      bin('pg_basebackup'),
+      [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(primaryPort),
+        '-U',
+        'postgres',
+        '-D',
+        replicaDir,
+        '-R',
+        '-X',
+        'stream',
+        '--no-sync',
+      ],
+      {
+        ...as,
+        timeout: 120_000,
+      },
+    );
     const startReplica = async () => {
       await start(replicaDir, replicaPort, '-c hot_standby=on -c hot_standby_feedback=on');
       replicaRunning = true;
@@ -116,14 +172,22 @@ export async function startStreamingPair(options: { port?: number; replicaPort?:
       primaryUrl: (database = 'postgres') => url(primaryPort, database),
       replicaUrl: (database = 'postgres') => url(replicaPort, database),
       async waitForReplay(timeoutMs = 30_000) {
-        const [{ lsn }] = (await query<{ lsn: string }>(url(primaryPort, 'postgres'), 'SELECT pg_current_wal_lsn()::text AS lsn')) as [{ lsn: string }];
+        const [{ lsn }] = (await query<{ lsn: string }>(
+          url(primaryPort, 'postgres'),
+          'SELECT pg_current_wal_lsn()::text AS lsn',
+        )) as [{ lsn: string }];
         for (const deadline = Date.now() + timeoutMs; ; ) {
-          const caughtUp = await query<{ ok: boolean }>(url(replicaPort, 'postgres'), 'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok', [lsn]).then(
+          const caughtUp = await query<{ ok: boolean }>(
+            url(replicaPort, 'postgres'),
+            'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok',
+            [lsn],
+          ).then(
             ([row]) => row?.ok === true,
             () => false,
           );
           if (caughtUp) return;
-          if (Date.now() > deadline) throw new Error(`the replica did not replay ${lsn} within ${timeoutMs} ms`);
+          if (Date.now() > deadline)
+            throw new Error(`the replica did not replay ${lsn} within ${timeoutMs} ms`);
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
       },
@@ -131,13 +195,17 @@ export async function startStreamingPair(options: { port?: number; replicaPort?:
         // a pause is a request the startup process honours at its next record: wait until it has
         await query(url(replicaPort, 'postgres'), 'SELECT pg_wal_replay_pause()');
         for (const deadline = Date.now() + timeoutMs; ; ) {
-          const [{ state }] = (await query<{ state: string }>(url(replicaPort, 'postgres'), 'SELECT pg_get_wal_replay_pause_state() AS state')) as [{ state: string }];
+          const [{ state }] = (await query<{ state: string }>(
+            url(replicaPort, 'postgres'),
+            'SELECT pg_get_wal_replay_pause_state() AS state',
+          )) as [{ state: string }];
           if (state === 'paused') return;
           if (Date.now() > deadline) throw new Error(`replay still ${state} after ${timeoutMs} ms`);
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       },
-      resumeReplay: () => query(url(replicaPort, 'postgres'), 'SELECT pg_wal_replay_resume()').then(() => undefined),
+      resumeReplay: () =>
+        query(url(replicaPort, 'postgres'), 'SELECT pg_wal_replay_resume()').then(() => undefined),
       async stopReplica() {
         await stopServer(replicaDir);
         replicaRunning = false;

@@ -31,9 +31,13 @@ export default class SummaryReporter implements Reporter {
     }
     // a file whose setup failed shows its tests as skipped, not failed: say so, or the line reads green
     const failedFiles = testModules.filter((module) => module.state() === 'failed').length;
-    out.write(`\n${passed} passed, ${failed} failed, ${skipped.length} skipped${failedFiles ? `, ${failedFiles} test files failed` : ''}\n`);
+    out.write(
+      `\n${passed} passed, ${failed} failed, ${skipped.length} skipped${failedFiles ? `, ${failedFiles} test files failed` : ''}\n`,
+    );
     if (process.env.CI === 'true' && skipped.length > 0 && !this.narrowedByName) {
-      out.write(`on CI no test may skip: ${skipped.length} did (above, or their file's setup failed); the run fails\n`);
+      out.write(
+        `on CI no test may skip: ${skipped.length} did (above, or their file's setup failed); the run fails\n`,
+      );
       process.exitCode = 1;
     }
   }

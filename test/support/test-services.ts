@@ -56,9 +56,17 @@ function createCounter(): RoundTripCounter {
 }
 
 /** A Database whose pool counts statements and whose Prisma client runs on that same pool. */
-function countingDatabase(url: string, queryTimeoutMs: number, counter: RoundTripCounter): { db: Database; uncounted: pg.Pool } {
+function countingDatabase(
+  url: string,
+  queryTimeoutMs: number,
+  counter: RoundTripCounter,
+): { db: Database; uncounted: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max: 10, statement_timeout: queryTimeoutMs });
-  const uncounted = new pg.Pool({ connectionString: url, max: 4, statement_timeout: queryTimeoutMs });
+  const uncounted = new pg.Pool({
+    connectionString: url,
+    max: 4,
+    statement_timeout: queryTimeoutMs,
+  });
   // an idle connection ended under the pool (the test database dropped while a client lingers)
   // would otherwise be an uncaught exception that fails the whole run; the service's own pools
   // handle it the same way (src/platform/database/database.ts)
@@ -68,7 +76,8 @@ function countingDatabase(url: string, queryTimeoutMs: number, counter: RoundTri
     counter.statements += 1;
     const first = args[0];
     const text = typeof first === 'string' ? first : String((first as { text?: string }).text);
-    const values = (typeof first === 'string' ? args[1] : (first as { values?: unknown[] }).values) ?? [];
+    const values =
+      (typeof first === 'string' ? args[1] : (first as { values?: unknown[] }).values) ?? [];
     counter.log.push(text);
     counter.sent.push({ text, values: Array.isArray(values) ? values : [] });
     return query(...args);
@@ -104,9 +113,16 @@ function countingLegacy(legacy: LegacyStore, counter: RoundTripCounter): LegacyS
   };
 }
 
-export async function createTestServices(options: TestServicesOptions = {}): Promise<CatalogTestServices> {
+export async function createTestServices(
+  options: TestServicesOptions = {},
+): Promise<CatalogTestServices> {
   const testDb = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: testDb.url, SEED_STORES: '0', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: testDb.url,
+    SEED_STORES: '0',
+    LOG_LEVEL: 'silent',
+  });
   const logger = createLogger('silent');
   const queryTimeoutMs = options.queryTimeoutMs ?? config.QUERY_TIMEOUT_MS;
   const pubsub = createPubSub({ logger });

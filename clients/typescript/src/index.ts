@@ -22,14 +22,20 @@ export type StoreGroupQuery = StoresQuery & { groupBy: NonNullable<StoresQuery['
 
 /** GET /v1/stores as a plain list: the grouping parameters go through groupStores(). */
 type PlainSearchStores = Omit<SearchStores, 'parameters' | 'responses'> & {
-  parameters: Omit<SearchStores['parameters'], 'query'> & { query?: Omit<StoresQuery, GroupingKeys> };
+  parameters: Omit<SearchStores['parameters'], 'query'> & {
+    query?: Omit<StoresQuery, GroupingKeys>;
+  };
   responses: Omit<SearchStores['responses'], 200> & {
-    200: Omit<SearchStores['responses'][200], 'content'> & { content: { 'application/json': Schemas['StoreList'] } };
+    200: Omit<SearchStores['responses'][200], 'content'> & {
+      content: { 'application/json': Schemas['StoreList'] };
+    };
   };
 };
 
 /** The paths as the client's GET/POST/… see them. */
-export type ClientPaths = Omit<paths, '/v1/stores'> & { '/v1/stores': Omit<paths['/v1/stores'], 'get'> & { get: PlainSearchStores } };
+export type ClientPaths = Omit<paths, '/v1/stores'> & {
+  '/v1/stores': Omit<paths['/v1/stores'], 'get'> & { get: PlainSearchStores };
+};
 
 export interface StoreIntelligenceClientOptions extends Omit<ClientOptions, 'baseUrl' | 'headers'> {
   /** where the service runs, e.g. http://localhost:8080 */
@@ -54,34 +60,56 @@ export interface ExportAnswer {
   text?: string;
   /** what the file holds, from the X-Export-* headers */
   summary?: ExportSummary;
-  error?: Schemas['Error_bad_request'] | Schemas['Error_rate_limited'] | { error: { code: string; message: string; details: unknown } };
+  error?:
+    | Schemas['Error_bad_request']
+    | Schemas['Error_rate_limited']
+    | { error: { code: string; message: string; details: unknown } };
   response: Response;
 }
 
 type ParamsOf<P extends ExportablePath> = paths[P]['get']['parameters'];
 /** the path parameters (when the path has any) and the optional query parameters of an exportable list */
-type ExportParams<P extends ExportablePath> = ([ParamsOf<P>['path']] extends [never | undefined] ? { path?: never } : { path: NonNullable<ParamsOf<P>['path']> }) & {
+type ExportParams<P extends ExportablePath> = ([ParamsOf<P>['path']] extends [never | undefined]
+  ? { path?: never }
+  : { path: NonNullable<ParamsOf<P>['path']> }) & {
   query?: NonNullable<ParamsOf<P>['query']>;
 };
 
-export function createStoreIntelligenceClient({ baseUrl, apiKey, headers, ...options }: StoreIntelligenceClientOptions) {
+export function createStoreIntelligenceClient({
+  baseUrl,
+  apiKey,
+  headers,
+  ...options
+}: StoreIntelligenceClientOptions) {
   const client = createClient<ClientPaths>({
     ...options,
     baseUrl,
     headers: { ...(apiKey ? { 'X-Api-Key': apiKey } : {}), ...headers },
   });
   // the untyped face of the same client, for the calls whose answers the plain paths do not describe
-  const raw = client as unknown as { GET(path: string, init: object): Promise<{ data?: unknown; error?: unknown; response: Response }> };
+  const raw = client as unknown as {
+    GET(
+      path: string,
+      init: object,
+    ): Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  };
 
   return Object.assign(client, {
     /** GET /v1/stores with groupBy: a page of grouped rows. */
     async groupStores(query: StoreGroupQuery) {
       const { data, error, response } = await raw.GET('/v1/stores', { params: { query } });
-      return { data: data as Schemas['StoreGroupList'] | undefined, error: error as Schemas['Error_bad_request'] | undefined, response };
+      return {
+        data: data as Schemas['StoreGroupList'] | undefined,
+        error: error as Schemas['Error_bad_request'] | undefined,
+        response,
+      };
     },
 
     /** A list as CSV or NDJSON (format=), at most `limit` items when given, within the plan's result window. */
-    async exportList<P extends ExportablePath>(path: P, { format, params }: { format: ExportFormat; params?: ExportParams<P> }): Promise<ExportAnswer> {
+    async exportList<P extends ExportablePath>(
+      path: P,
+      { format, params }: { format: ExportFormat; params?: ExportParams<P> },
+    ): Promise<ExportAnswer> {
       const given = (params ?? {}) as { path?: object; query?: object };
       const { data, error, response } = await raw.GET(path, {
         params: { path: given.path, query: { ...given.query, format } },

@@ -29,11 +29,23 @@ const PRISMA_CONNECTION_KINDS = new Set([
 /** Prisma error codes for connection failures (P1xxx are connection/initialisation errors). */
 const PRISMA_CONNECTION_CODE = /^P1\d{3}$/;
 
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH', 'ECONNABORTED']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ECONNABORTED',
+]);
 
 /** SQLSTATE: class 08 connection exception; server shutting down or starting; too many connections. */
 const isConnectionSqlState = (code: string) =>
-  code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
+  code.startsWith('08') ||
+  code === '57P01' ||
+  code === '57P02' ||
+  code === '57P03' ||
+  code === '53300';
 
 /** pg raises these without a code when a connection cannot be made or is lost. */
 const PG_CONNECTION_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect)/;
@@ -59,7 +71,9 @@ export function isQueryTimeout(error: unknown): boolean {
 function hasUnstorableText(error: object): boolean {
   const code = (error as { code?: unknown }).code;
   const cause = prismaDriverCause(error);
-  return [code, cause?.originalCode, cause?.code].some((c) => typeof c === 'string' && UNSTORABLE_TEXT.has(c));
+  return [code, cause?.originalCode, cause?.code].some(
+    (c) => typeof c === 'string' && UNSTORABLE_TEXT.has(c),
+  );
 }
 
 /** Whether one error object (not its causes) says the connection failed. */
@@ -67,18 +81,28 @@ function saysConnectionFailed(error: object): boolean {
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
   if (name === 'PrismaClientInitializationError') return true;
   if (typeof code === 'string') {
-    if (SOCKET_CODES.has(code) || isConnectionSqlState(code) || PRISMA_CONNECTION_CODE.test(code)) return true;
+    if (SOCKET_CODES.has(code) || isConnectionSqlState(code) || PRISMA_CONNECTION_CODE.test(code))
+      return true;
   }
   const cause = prismaDriverCause(error);
   if (cause?.kind && PRISMA_CONNECTION_KINDS.has(cause.kind)) return true;
   // Prisma's adapter keeps the server's SQLSTATE as originalCode (57P03 while the server starts up: kind "postgres")
-  if ([cause?.originalCode, cause?.code].some((c) => typeof c === 'string' && (isConnectionSqlState(c) || SOCKET_CODES.has(c)))) return true;
+  if (
+    [cause?.originalCode, cause?.code].some(
+      (c) => typeof c === 'string' && (isConnectionSqlState(c) || SOCKET_CODES.has(c)),
+    )
+  )
+    return true;
   return typeof message === 'string' && PG_CONNECTION_MESSAGE.test(message);
 }
 
 /** A connection-level failure, found on the error or on any error it wraps (`cause`, a GraphQL error's originalError). */
 export function isConnectionFailure(error: unknown): boolean {
-  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 5; depth++) {
+  for (
+    let current = error, depth = 0;
+    typeof current === 'object' && current !== null && depth < 5;
+    depth++
+  ) {
     if (saysConnectionFailed(current)) return true;
     const wrapper = current as { cause?: unknown; originalError?: unknown };
     current = wrapper.cause ?? wrapper.originalError;
@@ -87,22 +111,35 @@ export function isConnectionFailure(error: unknown): boolean {
 }
 
 /** An outage, not a fault of ours: logged as a warning without a stack. */
-export const isDatabaseUnavailable = (error: ApiError): boolean => error.details?.reason === 'database_unavailable';
+export const isDatabaseUnavailable = (error: ApiError): boolean =>
+  error.details?.reason === 'database_unavailable';
 
 /** The contract error for a database failure, or undefined when the error is not one we classify. */
 export function mapDatabaseError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (isQueryTimeout(error)) {
-    return new ApiError('query_timeout', 'The backing query took too long and was cancelled. Narrow the filters or retry later.');
+    return new ApiError(
+      'query_timeout',
+      'The backing query took too long and was cancelled. Narrow the filters or retry later.',
+    );
   }
   if (typeof error === 'object' && error !== null && hasUnstorableText(error)) {
-    return new ApiError('bad_request', 'A text parameter contains a NUL character (U+0000), which the service cannot store or search.', {
-      parameter: 'request',
-      rule: 'text must not contain NUL characters',
-    });
+    return new ApiError(
+      'bad_request',
+      'A text parameter contains a NUL character (U+0000), which the service cannot store or search.',
+      {
+        parameter: 'request',
+        rule: 'text must not contain NUL characters',
+      },
+    );
   }
   if (isConnectionFailure(error)) {
-    return reasonError('database_unavailable', 'The data store is temporarily unavailable (restarting or unreachable). Retry after Retry-After seconds.', {}, DATABASE_RETRY_AFTER_S);
+    return reasonError(
+      'database_unavailable',
+      'The data store is temporarily unavailable (restarting or unreachable). Retry after Retry-After seconds.',
+      {},
+      DATABASE_RETRY_AFTER_S,
+    );
   }
   return undefined;
 }

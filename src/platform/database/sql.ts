@@ -38,7 +38,9 @@ export async function queryRows<R extends object>(
   values: readonly unknown[] = [],
   prepared?: string,
 ): Promise<R[]> {
-  const query = prepared ? { name: prepared, text, values: values as unknown[] } : { text, values: values as unknown[] };
+  const query = prepared
+    ? { name: prepared, text, values: values as unknown[] }
+    : { text, values: values as unknown[] };
   const result = await guardDb(pool.query<R & pg.QueryResultRow>(query));
   return result.rows;
 }
@@ -58,14 +60,25 @@ export interface KeyedRead {
 }
 
 /** Both texts of a read by `column`; `build` places the key condition it is handed. */
-export const keyedRead = (column: string, arrayType: 'int' | 'text', build: (keyCondition: string) => string): KeyedRead => ({
+export const keyedRead = (
+  column: string,
+  arrayType: 'int' | 'text',
+  build: (keyCondition: string) => string,
+): KeyedRead => ({
   one: build(`${column} = $1`),
   many: build(`${column} = ANY($1::${arrayType}[])`),
 });
 
 /** Runs a keyed read for `keys` as the named prepared statement `prepared` (`<prepared>:one` for a single key). */
-export function queryByKeys<R extends object>(pool: Queryable, read: KeyedRead, keys: readonly unknown[], prepared: string): Promise<R[]> {
-  return keys.length === 1 ? queryRows<R>(pool, read.one, [keys[0]], `${prepared}:one`) : queryRows<R>(pool, read.many, [keys], prepared);
+export function queryByKeys<R extends object>(
+  pool: Queryable,
+  read: KeyedRead,
+  keys: readonly unknown[],
+  prepared: string,
+): Promise<R[]> {
+  return keys.length === 1
+    ? queryRows<R>(pool, read.one, [keys[0]], `${prepared}:one`)
+    : queryRows<R>(pool, read.many, [keys], prepared);
 }
 
 /**
@@ -96,7 +109,11 @@ export async function countUpTo(
   excluded?: string,
 ): Promise<{ total: number; exact: boolean }> {
   const less = excluded ? ` - (SELECT count(*)::int FROM ${excluded})` : '';
-  const [counted] = await queryRows<{ n: number }>(pool, `SELECT ${cappedCount(fromWhere)}${less} AS n`, values);
+  const [counted] = await queryRows<{ n: number }>(
+    pool,
+    `SELECT ${cappedCount(fromWhere)}${less} AS n`,
+    values,
+  );
   return totalFromCapped(pool, counted?.n ?? 0, fromWhere, values);
 }
 
@@ -119,9 +136,17 @@ const ESTIMATE_TTL_MS = 60_000;
 const estimates = new WeakMap<Queryable, LRUCache<string, number>>();
 
 /** Estimated rows of `SELECT 1 FROM <fromWhere>` (EXPLAIN, nothing executed). */
-export async function estimatedRows(pool: Queryable, fromWhere: string, values: readonly unknown[]): Promise<number> {
+export async function estimatedRows(
+  pool: Queryable,
+  fromWhere: string,
+  values: readonly unknown[],
+): Promise<number> {
   let cache = estimates.get(pool);
-  if (!cache) estimates.set(pool, (cache = new LRUCache<string, number>({ max: 1_000, ttl: ESTIMATE_TTL_MS })));
+  if (!cache)
+    estimates.set(
+      pool,
+      (cache = new LRUCache<string, number>({ max: 1_000, ttl: ESTIMATE_TTL_MS })),
+    );
   const key = `${fromWhere}\u0000${JSON.stringify(values)}`;
   const known = cache.get(key);
   if (known !== undefined) return known;
@@ -136,4 +161,5 @@ export async function estimatedRows(pool: Queryable, fromWhere: string, values: 
 }
 
 /** Matches `value` literally inside ILIKE: escapes the pattern characters % _ and \. */
-export const likeContains = (value: string): string => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const likeContains = (value: string): string =>
+  `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

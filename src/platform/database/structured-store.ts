@@ -23,7 +23,10 @@ export interface StructuredStore {
   downReason?: () => string | undefined;
 }
 
-type StoreConfig = Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'EMBEDDED_PG_PORT' | 'QUERY_TIMEOUT_MS'> &
+type StoreConfig = Pick<
+  Config,
+  'DATABASE_URL' | 'DATA_DIR' | 'EMBEDDED_PG_PORT' | 'QUERY_TIMEOUT_MS'
+> &
   Partial<Pick<Config, 'DATABASE_READ_URL' | 'DATABASE_READ_MAX_LAG_MS'>>;
 
 export interface OpenStructuredStoreOptions {
@@ -46,11 +49,21 @@ export async function openStructuredStore(
       readUrls,
       maxReplicaLagMs: config.DATABASE_READ_MAX_LAG_MS,
     });
-    const replicas = readUrls.length ? `, reads on ${readUrls.map(describeServer).join(', ')} within ${config.DATABASE_READ_MAX_LAG_MS} ms` : '';
-    return { database, description: `PostgreSQL ${describeServer(config.DATABASE_URL)}${replicas}`, close: () => database.close() };
+    const replicas = readUrls.length
+      ? `, reads on ${readUrls.map(describeServer).join(', ')} within ${config.DATABASE_READ_MAX_LAG_MS} ms`
+      : '';
+    return {
+      database,
+      description: `PostgreSQL ${describeServer(config.DATABASE_URL)}${replicas}`,
+      close: () => database.close(),
+    };
   }
 
-  const embedded = await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, logger });
+  const embedded = await startEmbeddedPostgres({
+    dataDir: config.DATA_DIR,
+    port: config.EMBEDDED_PG_PORT,
+    logger,
+  });
   try {
     const url = await ensureDatabase(embedded.url, EMBEDDED_DATABASE);
     await migrate(url, { logger });

@@ -1,7 +1,10 @@
 // One transaction on a pooled connection: committed when `work` resolves, rolled back when it throws.
 import type pg from 'pg';
 
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

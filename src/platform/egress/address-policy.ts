@@ -21,7 +21,8 @@ export function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] {
   if (p[0] === 0x64 && p[1] === 0xff9b && zeros(2, 6)) return [ipv4Of(p[6]!, p[7]!)]; // 64:ff9b::/96
   if (p[0] === 0x2002) return [ipv4Of(p[1]!, p[2]!)]; // 6to4
   // Teredo: the server's address in the clear, the client's with every bit inverted
-  if (p[0] === 0x2001 && p[1] === 0) return [ipv4Of(p[2]!, p[3]!), ipv4Of(~p[6]! & 0xffff, ~p[7]! & 0xffff)];
+  if (p[0] === 0x2001 && p[1] === 0)
+    return [ipv4Of(p[2]!, p[3]!), ipv4Of(~p[6]! & 0xffff, ~p[7]! & 0xffff)];
   return [];
 }
 
@@ -32,7 +33,9 @@ export function checkAddress(address: string): AddressVerdict {
     const carried = embeddedIPv4(parsed as ipaddr.IPv6);
     if (carried.length > 0) {
       const refused = carried.map((ipv4) => ipv4.range()).find((range) => range !== 'unicast');
-      return refused ? { allowed: false, range: `${(parsed as ipaddr.IPv6).range()} carrying ${refused}` } : { allowed: true };
+      return refused
+        ? { allowed: false, range: `${(parsed as ipaddr.IPv6).range()} carrying ${refused}` }
+        : { allowed: true };
     }
   }
   const range = parsed.range();
@@ -44,7 +47,12 @@ export function checkAddress(address: string): AddressVerdict {
  * attacker's resolver or a hosts file decides): localhost and every name under .localhost (RFC
  * 6761), with or without the trailing dot, in any case, and the loopback names hosts files carry.
  */
-const LOOPBACK_NAMES = new Set(['localhost', 'localhost.localdomain', 'ip6-localhost', 'ip6-loopback']);
+const LOOPBACK_NAMES = new Set([
+  'localhost',
+  'localhost.localdomain',
+  'ip6-localhost',
+  'ip6-loopback',
+]);
 
 export function isLoopbackName(host: string): boolean {
   const name = host.toLowerCase().replace(/\.+$/, '');

@@ -12,7 +12,10 @@ import { DatabaseHostGate, type HostGate } from './host-gate.ts';
 
 /** Whether a URL's host is this machine (localhost, a loopback or unspecified address): no contact for a storefront owner. */
 function isLocal(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = new URL(url).hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.') || host === '0.0.0.0';
   return isIP(host) === 6 && (host === '::1' || host === '::' || host.startsWith('::ffff:127.'));
@@ -24,7 +27,9 @@ function isLocal(url: string): boolean {
  * production that contact must be one they can reach: a local one (the default without
  * PUBLIC_BASE_URL) refuses to start the crawler.
  */
-export function storefrontUserAgent(config: Pick<Config, 'CRAWLER_CONTACT_URL' | 'PUBLIC_BASE_URL' | 'PORT' | 'NODE_ENV'>): string {
+export function storefrontUserAgent(
+  config: Pick<Config, 'CRAWLER_CONTACT_URL' | 'PUBLIC_BASE_URL' | 'PORT' | 'NODE_ENV'>,
+): string {
   const base = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
   const contact = config.CRAWLER_CONTACT_URL ?? `${base}/v1/docs.md#crawler`;
   if (config.NODE_ENV === 'production' && isLocal(contact)) {
@@ -60,7 +65,9 @@ const storefrontClients = new WeakMap<Services, Egress>();
 export function storefrontEgress(services: Services): Egress {
   let egress = storefrontClients.get(services);
   if (!egress) {
-    const gate = new DatabaseHostGate(services.db.url, (error) => services.logger.warn({ err: error }, 'host gate session failed'));
+    const gate = new DatabaseHostGate(services.db.url, (error) =>
+      services.logger.warn({ err: error }, 'host gate session failed'),
+    );
     egress = egressFromConfig(services.config, storefrontUserAgent(services.config), { gate });
     storefrontClients.set(services, egress);
   }

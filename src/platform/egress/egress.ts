@@ -60,22 +60,35 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export function createEgress(options: EgressOptions): Egress {
   const pacer = new HostPacer(options.hostIntervalMs);
-  const ca = options.extraCaFile ? [...rootCertificates, readFileSync(options.extraCaFile, 'utf8')] : undefined;
+  const ca = options.extraCaFile
+    ? [...rootCertificates, readFileSync(options.extraCaFile, 'utf8')]
+    : undefined;
 
   async function fetchOnce(url: URL, request: EgressRequest): Promise<EgressResponse> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new EgressError('refused_scheme', `${url.protocol} URLs are not fetched, only http and https`);
+      throw new EgressError(
+        'refused_scheme',
+        `${url.protocol} URLs are not fetched, only http and https`,
+      );
     }
-    if (url.username || url.password) throw new EgressError('refused_scheme', 'URLs with credentials are not fetched');
+    if (url.username || url.password)
+      throw new EgressError('refused_scheme', 'URLs with credentials are not fetched');
     const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
     const override = options.overrides.get(host);
     const protocol = override?.protocol ?? url.protocol;
     const connectHost = override?.address ?? host;
     if (!override && isIP(connectHost)) refuseIfPrivate(connectHost, host, options.loopbackAllowed);
-    if (!override && !options.loopbackAllowed && isLoopbackName(host)) throw new EgressError('refused_address', `${host} is a loopback name: only public addresses are reached`);
+    if (!override && !options.loopbackAllowed && isLoopbackName(host))
+      throw new EgressError(
+        'refused_address',
+        `${host} is a loopback name: only public addresses are reached`,
+      );
 
     // the host's turn first, then its spacing: the wait for a turn never eats into the spacing
-    const leave = await options.gate?.enter(host, options.timeoutMs * 3 + (request.hostIntervalMs ?? options.hostIntervalMs));
+    const leave = await options.gate?.enter(
+      host,
+      options.timeoutMs * 3 + (request.hostIntervalMs ?? options.hostIntervalMs),
+    );
     try {
       await pacer.wait(host, request.hostIntervalMs);
       return await requestOnce(url, request, { protocol, connectHost, host, override });
@@ -87,7 +100,12 @@ export function createEgress(options: EgressOptions): Egress {
   async function requestOnce(
     url: URL,
     request: EgressRequest,
-    target: { protocol: string; connectHost: string; host: string; override: ReturnType<EgressOverrides['get']> },
+    target: {
+      protocol: string;
+      connectHost: string;
+      host: string;
+      override: ReturnType<EgressOverrides['get']>;
+    },
   ): Promise<EgressResponse> {
     const { protocol, connectHost, host, override } = target;
     // the deadline of each hop starts after its politeness wait
@@ -105,10 +123,16 @@ export function createEgress(options: EgressOptions): Egress {
             'user-agent': options.userAgent,
             'accept-encoding': 'identity',
             ...request.headers,
-            ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),
+            ...(request.body !== undefined
+              ? { 'content-length': String(Buffer.byteLength(request.body)) }
+              : {}),
           },
           // overridden hosts were named by the operator; every other name is checked after resolution
-          lookup: override ? undefined : options.loopbackAllowed ? checkedLookupWithLoopback : checkedLookup,
+          lookup: override
+            ? undefined
+            : options.loopbackAllowed
+              ? checkedLookupWithLoopback
+              : checkedLookup,
           servername: isIP(host) ? undefined : host,
           ca,
           signal,
@@ -141,7 +165,12 @@ export function createEgress(options: EgressOptions): Egress {
     } catch (error) {
       throw asEgressError(error, url, options.timeoutMs);
     }
-    return { url, status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) };
+    return {
+      url,
+      status: response.statusCode ?? 0,
+      headers: response.headers,
+      body: Buffer.concat(chunks),
+    };
   }
 
   return {
@@ -152,9 +181,13 @@ export function createEgress(options: EgressOptions): Egress {
       for (let redirects = 0; ; redirects++) {
         const response = await fetchOnce(url, current);
         const location = response.headers.location;
-        if (!REDIRECTS.has(response.status) || !location || (request.maxRedirects ?? 0) === 0) return response;
+        if (!REDIRECTS.has(response.status) || !location || (request.maxRedirects ?? 0) === 0)
+          return response;
         if (redirects >= (request.maxRedirects ?? 0)) {
-          throw new EgressError('too_many_redirects', `${url.host} redirected more than ${request.maxRedirects} times`);
+          throw new EgressError(
+            'too_many_redirects',
+            `${url.host} redirected more than ${request.maxRedirects} times`,
+          );
         }
         const next = new URL(location, url);
         if (request.followsTo && !request.followsTo(url, next)) {
@@ -162,7 +195,10 @@ export function createEgress(options: EgressOptions): Egress {
         }
         url = next;
         // 303, and 301/302 after a POST, continue as a GET without the body (as browsers do)
-        if (response.status === 303 || ((response.status === 301 || response.status === 302) && current.method === 'POST')) {
+        if (
+          response.status === 303 ||
+          ((response.status === 301 || response.status === 302) && current.method === 'POST')
+        ) {
           current = { ...current, method: 'GET', body: undefined };
         }
       }
@@ -173,32 +209,46 @@ export function createEgress(options: EgressOptions): Egress {
 function refuseIfPrivate(address: string, host: string, loopbackAllowed = false): void {
   const verdict = checkAddress(address);
   if (!verdict.allowed && !(loopbackAllowed && verdict.range === 'loopback')) {
-    throw new EgressError('refused_address', `${host} is at ${address} (${verdict.range}): only public addresses are reached`);
+    throw new EgressError(
+      'refused_address',
+      `${host} is at ${address} (${verdict.range}): only public addresses are reached`,
+    );
   }
 }
 
 /** dns.lookup for sockets that refuses when any address of the name is not public (or, when allowed, loopback). */
-const checkedLookupOf = (loopbackAllowed: boolean): LookupFunction => (hostname, lookupOptions, callback) => {
-  dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, '', 0);
-    const list = addresses;
-    try {
-      // one private answer is enough to refuse: the name points inside
-      for (const { address } of list) refuseIfPrivate(address, hostname, loopbackAllowed);
-    } catch (refusal) {
-      return callback(refusal as NodeJS.ErrnoException, '', 0);
-    }
-    if ((lookupOptions as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-    const [first] = list;
-    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
-    callback(null, first.address, first.family);
-  });
-};
+const checkedLookupOf =
+  (loopbackAllowed: boolean): LookupFunction =>
+  (hostname, lookupOptions, callback) => {
+    dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses;
+      try {
+        // one private answer is enough to refuse: the name points inside
+        for (const { address } of list) refuseIfPrivate(address, hostname, loopbackAllowed);
+      } catch (refusal) {
+        return callback(refusal as NodeJS.ErrnoException, '', 0);
+      }
+      if ((lookupOptions as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      const [first] = list;
+      if (!first)
+        return callback(
+          Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }),
+          '',
+          0,
+        );
+      callback(null, first.address, first.family);
+    });
+  };
 const checkedLookup = checkedLookupOf(false);
 const checkedLookupWithLoopback = checkedLookupOf(true);
 
 function tooLarge(url: URL, maxBytes: number): EgressError {
-  return new EgressError('too_large', `${url.host}${url.pathname} answered more than ${maxBytes} bytes`);
+  return new EgressError(
+    'too_large',
+    `${url.host}${url.pathname} answered more than ${maxBytes} bytes`,
+  );
 }
 
 function asEgressError(error: unknown, url: URL, timeoutMs: number): EgressError {
@@ -212,7 +262,10 @@ function asEgressError(error: unknown, url: URL, timeoutMs: number): EgressError
     return new EgressError('unresolvable', `${url.hostname} does not resolve`);
   }
   if (/CERT|SIGNATURE|SELF_SIGNED|ERR_TLS/.test(cause.code ?? '')) {
-    return new EgressError('connection', `${url.host}: its TLS certificate is not trusted (${cause.code})`);
+    return new EgressError(
+      'connection',
+      `${url.host}: its TLS certificate is not trusted (${cause.code})`,
+    );
   }
   return new EgressError('connection', `${url.host}: ${cause.code ?? cause.message}`);
 }

@@ -47,9 +47,17 @@ export class DatabaseHostGate implements HostGate {
   /** the session's statements, one after another (a pg client runs one query at a time) */
   private statements: Promise<unknown> = Promise.resolve();
 
-  constructor(url: string, private readonly onError: (error: unknown) => void = () => {}) {
+  constructor(
+    url: string,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {
     // one connection, given back (and closed after a second idle) whenever no host is held
-    this.pool = new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 1_000, allowExitOnIdle: true });
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: 1,
+      idleTimeoutMillis: 1_000,
+      allowExitOnIdle: true,
+    });
     this.pool.on('error', onError);
   }
 
@@ -61,7 +69,10 @@ export class DatabaseHostGate implements HostGate {
       for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
         if (await this.tryLock(host)) break;
         if (Date.now() > deadline) {
-          throw new EgressError('timeout', `${host} stayed busy with another request of ours for ${Math.round(maxWaitMs / 1000)} s`);
+          throw new EgressError(
+            'timeout',
+            `${host} stayed busy with another request of ours for ${Math.round(maxWaitMs / 1000)} s`,
+          );
         }
         await sleep(pause * (0.5 + Math.random()));
       }
@@ -85,7 +96,10 @@ export class DatabaseHostGate implements HostGate {
   }
 
   private async tryLock(host: string): Promise<boolean> {
-    const rows = await this.run<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS locked`, host);
+    const rows = await this.run<{ locked: boolean }>(
+      `SELECT pg_try_advisory_lock(${LOCK_KEY}) AS locked`,
+      host,
+    );
     return rows[0]!.locked;
   }
 
@@ -110,7 +124,10 @@ export class DatabaseHostGate implements HostGate {
   private sessionClient(): Promise<pg.PoolClient> {
     if (!this.session) {
       const opening = this.pool.connect();
-      opening.then((client) => client.on('error', (error) => this.dropSession(error)), () => {});
+      opening.then(
+        (client) => client.on('error', (error) => this.dropSession(error)),
+        () => {},
+      );
       this.session = opening;
       opening.catch(() => {
         if (this.session === opening) this.session = null;
@@ -123,7 +140,10 @@ export class DatabaseHostGate implements HostGate {
   private dropSession(error: unknown): void {
     const session = this.session;
     this.session = null;
-    session?.then((client) => client.release(error instanceof Error ? error : true), () => {});
+    session?.then(
+      (client) => client.release(error instanceof Error ? error : true),
+      () => {},
+    );
   }
 
   private leaveSession(): void {
@@ -132,6 +152,9 @@ export class DatabaseHostGate implements HostGate {
     // nothing held: the session goes back to the pool (its idle timeout closes it)
     const session = this.session;
     this.session = null;
-    session.then((client) => client.release(), () => {});
+    session.then(
+      (client) => client.release(),
+      () => {},
+    );
   }
 }

@@ -25,7 +25,8 @@ export interface EgressOverrides {
   readonly size: number;
 }
 
-const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 class OverrideTable implements EgressOverrides {
   /** wildcard entries by their base (farm.test for *.farm.test), longest base first */
@@ -55,15 +56,22 @@ class OverrideTable implements EgressOverrides {
 export function parseEgressOverrides(text: string): EgressOverrides {
   const named = new Map<string, EgressOverride>();
   const wildcards = new Map<string, EgressOverride>();
-  for (const entry of text.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [rawHost, origin, ...rest] = entry.split('=');
     const host = rawHost?.trim().toLowerCase() ?? '';
     const base = host.startsWith('*.') ? host.slice(2) : null;
     if (!HOST_NAME.test(base ?? host) || origin === undefined || rest.length > 0) {
-      throw new Error(`"${entry}" is not host=origin or *.domain=origin (e.g. shop-a.test=http://127.0.0.1:9101)`);
+      throw new Error(
+        `"${entry}" is not host=origin or *.domain=origin (e.g. shop-a.test=http://127.0.0.1:9101)`,
+      );
     }
     if (base !== null && !base.includes('.')) {
-      throw new Error(`"${entry}": a wildcard needs a base of at least two labels (*.farm.test, not *.${base})`);
+      throw new Error(
+        `"${entry}": a wildcard needs a base of at least two labels (*.farm.test, not *.${base})`,
+      );
     }
     let url: URL;
     try {
@@ -71,14 +79,26 @@ export function parseEgressOverrides(text: string): EgressOverrides {
     } catch {
       throw new Error(`"${entry}": ${origin} is not a URL`);
     }
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.username) {
-      throw new Error(`"${entry}": the origin must be http(s)://address:port with nothing after it`);
+    if (
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      url.pathname !== '/' ||
+      url.search ||
+      url.username
+    ) {
+      throw new Error(
+        `"${entry}": the origin must be http(s)://address:port with nothing after it`,
+      );
     }
     const table = base === null ? named : wildcards;
     const key = base ?? host;
     if (table.has(key)) throw new Error(`"${host}" is overridden twice`);
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-    table.set(key, { host, protocol: url.protocol, address: url.hostname.replace(/^\[|\]$/g, ''), port });
+    table.set(key, {
+      host,
+      protocol: url.protocol,
+      address: url.hostname.replace(/^\[|\]$/g, ''),
+      port,
+    });
   }
   return new OverrideTable(named, wildcards);
 }
@@ -88,7 +108,11 @@ export function parseEgressOverrides(text: string): EgressOverrides {
  * which no real host carries) sent to `origin`: how the in-process demo storefronts answer for
  * the synthetic catalog. A configured entry still wins for the names it covers.
  */
-export function withReservedDomain(overrides: EgressOverrides, tld: 'example', origin: URL): EgressOverrides {
+export function withReservedDomain(
+  overrides: EgressOverrides,
+  tld: 'example',
+  origin: URL,
+): EgressOverrides {
   const entry: EgressOverride = {
     host: `*.${tld}`,
     protocol: origin.protocol === 'https:' ? 'https:' : 'http:',

@@ -17,7 +17,12 @@ export interface EnqueueOptions {
 
 export type Queryable = Pick<pg.PoolClient, 'query'>;
 
-export async function enqueueJob(db: Queryable, task: string, payload: object, options: EnqueueOptions = {}): Promise<void> {
+export async function enqueueJob(
+  db: Queryable,
+  task: string,
+  payload: object,
+  options: EnqueueOptions = {},
+): Promise<void> {
   await db.query(
     `SELECT ${JOB_SCHEMA}.add_job($1, $2::json, job_key => $3, max_attempts => $4, run_at => $5, job_key_mode => $6)`,
     [

@@ -5,7 +5,14 @@
 // that brings its own concurrency (the catalog's observations) gets a runner of its own, so its
 // backlog never delays a scrape or a webhook. Started inside the gateway (WORKER_IN_PROCESS) or by
 // `npm run worker`.
-import { Logger as GraphileLogger, makeWorkerUtils, run, type JobHelpers, type Runner, type Task } from 'graphile-worker';
+import {
+  Logger as GraphileLogger,
+  makeWorkerUtils,
+  run,
+  type JobHelpers,
+  type Runner,
+  type Task,
+} from 'graphile-worker';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
 import { JOB_SCHEMA, migrateJobQueue } from './job-queue.ts';
@@ -26,9 +33,19 @@ export function queueLogLines(
   meta: unknown,
 ): Array<{ level: 'error' | 'warn' | 'info' | 'debug'; fields: Record<string, unknown> }> {
   const restatesStart = message.startsWith('Worker connected');
-  const at = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' && !restatesStart ? 'info' : 'debug';
+  const at =
+    level === 'error'
+      ? 'error'
+      : level === 'warning'
+        ? 'warn'
+        : level === 'info' && !restatesStart
+          ? 'info'
+          : 'debug';
   if (at !== 'info') return [{ level: at, fields: { queue: meta } }];
-  return [{ level: at, fields: {} }, { level: 'debug', fields: { queue: meta } }];
+  return [
+    { level: at, fields: {} },
+    { level: 'debug', fields: { queue: meta } },
+  ];
 }
 
 export interface JobFeature {
@@ -69,7 +86,8 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
   const log = options.logger.child({ component: 'job-worker' });
   const shared = options.features.filter((f) => f.concurrency === undefined);
   const ownRunners = options.features.filter((f) => f.concurrency !== undefined);
-  const runningAtOnce = options.concurrency + ownRunners.reduce((sum, f) => sum + f.concurrency!, 0);
+  const runningAtOnce =
+    options.concurrency + ownRunners.reduce((sum, f) => sum + f.concurrency!, 0);
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
     // held: a LISTEN connection per runner and the liveness session; the rest serve the queue's own
@@ -80,7 +98,8 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     statement_timeout: options.statementTimeoutMs ?? 60_000,
     application_name: 'store-intelligence-worker',
   });
-  const onConnectionError = (error: Error) => log.warn({ err: { message: error.message } }, 'worker connection failed');
+  const onConnectionError = (error: Error) =>
+    log.warn({ err: { message: error.message } }, 'worker connection failed');
   pool.on('error', onConnectionError);
   // a checked-out connection's failure reaches its query; this keeps its 'error' event from crashing us
   pool.on('connect', (client) => client.on('error', onConnectionError));
@@ -95,7 +114,8 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
     const taskList: Record<string, Task> = {};
     for (const feature of features) {
       for (const [name, task] of Object.entries(feature.tasks)) {
-        taskList[name] = (payload, helpers) => liveness.whileAlive(helpers.job.id, () => task(payload, helpers));
+        taskList[name] = (payload, helpers) =>
+          liveness.whileAlive(helpers.job.id, () => task(payload, helpers));
       }
     }
     return taskList;
@@ -121,7 +141,11 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
   const sweep = async () => {
     try {
       const released = await releaseOrphanedJobs(pool, utils, options.orphanGraceMs ?? 15_000);
-      if (released.length > 0) log.warn({ jobs: released }, 'released jobs of a worker that stopped mid-job; they will be retried');
+      if (released.length > 0)
+        log.warn(
+          { jobs: released },
+          'released jobs of a worker that stopped mid-job; they will be retried',
+        );
       for (const feature of options.features) await feature.sweep?.(pool);
     } catch (error) {
       log.warn({ err: error }, 'job sweep failed; retrying at the next interval');
@@ -149,7 +173,11 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<JobWork
         // lets running jobs finish (graphile-worker's graceful shutdown), then closes the pool
         await Promise.all(runners.map((runner) => runner.stop()));
         for (const feature of options.features) {
-          await feature.stop?.(pool).catch((error: unknown) => log.warn({ err: error, feature: feature.name }, 'a feature failed to say it stopped'));
+          await feature
+            .stop?.(pool)
+            .catch((error: unknown) =>
+              log.warn({ err: error, feature: feature.name }, 'a feature failed to say it stopped'),
+            );
         }
         await liveness.close();
         await utils.release();

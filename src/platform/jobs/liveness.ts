@@ -43,7 +43,9 @@ export class LivenessLocks {
       this.held.delete(jobId);
       const client = this.closed ? undefined : await this.client().catch(() => undefined);
       if (client && this.lockedOn(client).delete(jobId)) {
-        await this.statement(client, `SELECT pg_advisory_unlock(${lockKey})`, [jobId]).catch(() => undefined);
+        await this.statement(client, `SELECT pg_advisory_unlock(${lockKey})`, [jobId]).catch(
+          () => undefined,
+        );
       }
     }
   }
@@ -60,7 +62,11 @@ export class LivenessLocks {
    * locks and unlocks on this one connection; pg deprecates queueing a query on a client that is
    * still executing one (pg 9 removes it), so the session's turn is kept here.
    */
-  private statement<R extends pg.QueryResultRow>(client: pg.PoolClient, text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+  private statement<R extends pg.QueryResultRow>(
+    client: pg.PoolClient,
+    text: string,
+    values: unknown[],
+  ): Promise<pg.QueryResult<R>> {
     const result = this.turn.then(() => client.query<R>(text, values));
     this.turn = result.catch(() => undefined);
     return result;
@@ -100,7 +106,11 @@ export class LivenessLocks {
     const locked = this.lockedOn(client);
     for (let attempt = 0; attempt < 20; attempt++) {
       if (locked.has(jobId)) return;
-      const { rows } = await this.statement<{ locked: boolean }>(client, `SELECT pg_try_advisory_lock(${lockKey}) AS locked`, [jobId]);
+      const { rows } = await this.statement<{ locked: boolean }>(
+        client,
+        `SELECT pg_try_advisory_lock(${lockKey}) AS locked`,
+        [jobId],
+      );
       if (rows[0]?.locked) {
         locked.add(jobId);
         return;
@@ -115,7 +125,11 @@ export class LivenessLocks {
  * The grace covers the moment between the queue locking a job and its task taking the lock.
  * Returns the ids of the jobs released.
  */
-export async function releaseOrphanedJobs(pool: pg.Pool, utils: WorkerUtils, graceMs: number): Promise<string[]> {
+export async function releaseOrphanedJobs(
+  pool: pg.Pool,
+  utils: WorkerUtils,
+  graceMs: number,
+): Promise<string[]> {
   const { rows } = await pool.query<{ id: string; locked_by: string }>(
     `SELECT id::text, locked_by FROM ${JOB_SCHEMA}.jobs
       WHERE locked_at IS NOT NULL AND locked_at < now() - make_interval(secs => $1::double precision / 1000)`,
@@ -125,7 +139,11 @@ export async function releaseOrphanedJobs(pool: pg.Pool, utils: WorkerUtils, gra
   for (const job of rows) {
     const client = await pool.connect();
     try {
-      const { rows: [probe] } = await client.query<{ free: boolean }>(`SELECT pg_try_advisory_lock(${lockKey}) AS free`, [job.id]);
+      const {
+        rows: [probe],
+      } = await client.query<{ free: boolean }>(`SELECT pg_try_advisory_lock(${lockKey}) AS free`, [
+        job.id,
+      ]);
       if (!probe?.free) continue;
       await client.query(`SELECT pg_advisory_unlock(${lockKey})`, [job.id]);
       // a graphile-worker worker runs one job at a time: unlocking its id releases exactly this job

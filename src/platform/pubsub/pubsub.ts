@@ -69,7 +69,11 @@ class PrefixedPubSub extends PubSubEngine {
     return this.inner.publish(this.prefix + trigger, toJsonValue(payload));
   }
 
-  subscribe(trigger: string, onMessage: (payload: unknown) => void, options: object = {}): Promise<number> {
+  subscribe(
+    trigger: string,
+    onMessage: (payload: unknown) => void,
+    options: object = {},
+  ): Promise<number> {
     return this.inner.subscribe(this.prefix + trigger, onMessage, options);
   }
 
@@ -95,7 +99,11 @@ export function createPubSub(options: CreatePubSubOptions): PubSub {
     );
   }
 
-  const publisher = createRedis({ url: options.redisUrl, logger: options.logger, name: 'pubsub-publisher' });
+  const publisher = createRedis({
+    url: options.redisUrl,
+    logger: options.logger,
+    name: 'pubsub-publisher',
+  });
   const subscriber = createRedis({
     url: options.redisUrl,
     logger: options.logger,
@@ -117,7 +125,11 @@ export function createPubSub(options: CreatePubSubOptions): PubSub {
     async () => {
       const ping = await pingRedis(publisher);
       if (ping.ok && subscriber.status !== 'ready') {
-        return { ok: false, backend: 'redis', error: `subscriber connection is ${subscriber.status}` };
+        return {
+          ok: false,
+          backend: 'redis',
+          error: `subscriber connection is ${subscriber.status}`,
+        };
       }
       return { backend: 'redis', ...ping };
     },

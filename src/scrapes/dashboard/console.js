@@ -7,7 +7,8 @@
 // A refusal (401: no key or a key not accepted; 403: a key without operations:read) is shown and
 // waits for the person: it is never retried in a loop. A dropped stream reconnects with backoff.
 
-const SCRAPE_FIELDS = 'id domain status force failureReason createdAt updatedAt startedAt finishedAt';
+const SCRAPE_FIELDS =
+  'id domain status force failureReason createdAt updatedAt startedAt finishedAt';
 const STATUS_QUERY = `subscription Console($minutes: Int!) { crawlerStatus(recentMinutes: $minutes) {
   at
   stores { scheduled active failing vanished due inFlight }
@@ -36,18 +37,39 @@ const el = (tag, attributes = {}, ...children) => {
  * messages and the empty states name them): nodes, never HTML. A command breaks only between its
  * words, never inside `--plan`.
  */
-const CODE_IN_TEXT = /(npm run [^.,;()]+?(?=\s*[.,;()]|$)|Authorization: Bearer <key>|X-Api-Key: <key>|\boperations:read\b|\b[A-Z][A-Z_]+=[a-z]+\b)/;
-const prose = (text) => text.split(CODE_IN_TEXT).flatMap((part, index) => {
-  if (part === '') return [];
-  // split() with a capturing group: the odd parts are the matches
-  if (index % 2 === 0) return [document.createTextNode(part)];
-  return [el('code', {}, ...part.split(' ').flatMap((word, i) => (i === 0 ? [el('span', { text: word })] : [' ', el('span', { text: word })])))];
-});
+const CODE_IN_TEXT =
+  /(npm run [^.,;()]+?(?=\s*[.,;()]|$)|Authorization: Bearer <key>|X-Api-Key: <key>|\boperations:read\b|\b[A-Z][A-Z_]+=[a-z]+\b)/;
+const prose = (text) =>
+  text.split(CODE_IN_TEXT).flatMap((part, index) => {
+    if (part === '') return [];
+    // split() with a capturing group: the odd parts are the matches
+    if (index % 2 === 0) return [document.createTextNode(part)];
+    return [
+      el(
+        'code',
+        {},
+        ...part
+          .split(' ')
+          .flatMap((word, i) =>
+            i === 0 ? [el('span', { text: word })] : [' ', el('span', { text: word })],
+          ),
+      ),
+    ];
+  });
 const number = new Intl.NumberFormat('en-US');
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto', style: 'short' });
 const fullDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
-const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-const dayAndClock = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+const clock = new Intl.DateTimeFormat('en-GB', {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+const dayAndClock = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+});
 
 /** "12 s ago", "3 min ago", "2 hr ago", "in 5 min" */
 function ago(iso, now = Date.now()) {
@@ -61,10 +83,22 @@ function ago(iso, now = Date.now()) {
 /** today's times as 14:03:22, other days as 3 Nov, 14:03 */
 function when(iso) {
   const date = new Date(iso);
-  return date.toDateString() === new Date().toDateString() ? clock.format(date) : dayAndClock.format(date);
+  return date.toDateString() === new Date().toDateString()
+    ? clock.format(date)
+    : dayAndClock.format(date);
 }
-const timeCell = (iso) => (iso ? el('td', { title: fullDate.format(new Date(iso)), 'data-time': iso, text: when(iso) }) : el('td', { text: '–' }));
-const duration = (ms) => (ms === null || ms === undefined ? '–' : ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 60_000)} min`);
+const timeCell = (iso) =>
+  iso
+    ? el('td', { title: fullDate.format(new Date(iso)), 'data-time': iso, text: when(iso) })
+    : el('td', { text: '–' });
+const duration = (ms) =>
+  ms === null || ms === undefined
+    ? '–'
+    : ms < 1000
+      ? `${ms} ms`
+      : ms < 60_000
+        ? `${(ms / 1000).toFixed(1)} s`
+        : `${Math.round(ms / 60_000)} min`;
 
 // ---- the key ----------------------------------------------------------------------------------
 
@@ -75,12 +109,15 @@ const authHeaders = () => (apiKey ? { authorization: `Bearer ${apiKey}` } : {});
 function refusalOf(status, errors) {
   const error = errors?.[0];
   const reason = error?.extensions?.details?.reason;
-  if (status === 403 || reason === 'scope') return { kind: 'scope', message: error?.message ?? 'This key may not read this.' };
-  if (status === 401 || error?.extensions?.code === 'unauthorized') return { kind: 'key', message: error?.message ?? 'This server needs an API key.' };
+  if (status === 403 || reason === 'scope')
+    return { kind: 'scope', message: error?.message ?? 'This key may not read this.' };
+  if (status === 401 || error?.extensions?.code === 'unauthorized')
+    return { kind: 'key', message: error?.message ?? 'This server needs an API key.' };
   return null;
 }
 
-const SCOPE_HINT = 'The crawler panels need a key carrying the operations:read scope; the scrape list works with any key.';
+const SCOPE_HINT =
+  'The crawler panels need a key carrying the operations:read scope; the scrape list works with any key.';
 function askForKey(reason) {
   $('key-reason').replaceChildren(...prose(`${reason} ${SCOPE_HINT}`));
   $('key').value = apiKey;
@@ -88,7 +125,13 @@ function askForKey(reason) {
   $('key').focus();
 }
 
-$('key-button').addEventListener('click', () => askForKey(apiKey ? 'The key this tab uses. Change it, or forget it.' : 'Type an API key to use with this console.'));
+$('key-button').addEventListener('click', () =>
+  askForKey(
+    apiKey
+      ? 'The key this tab uses. Change it, or forget it.'
+      : 'Type an API key to use with this console.',
+  ),
+);
 $('key-form').addEventListener('submit', () => {
   apiKey = $('key').value.trim();
   sessionStorage.setItem('apiKey', apiKey);
@@ -106,10 +149,16 @@ $('key-clear').addEventListener('click', () => {
 async function graphql(query, variables = {}) {
   const response = await fetch('/graphql', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...authHeaders() },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json, application/json',
+      ...authHeaders(),
+    },
     body: JSON.stringify({ query, variables }),
   });
-  const body = await response.json().catch(() => ({ errors: [{ message: `HTTP ${response.status}` }] }));
+  const body = await response
+    .json()
+    .catch(() => ({ errors: [{ message: `HTTP ${response.status}` }] }));
   return { status: response.status, ...body };
 }
 
@@ -125,7 +174,10 @@ function follow(query, variables, { onNext, onRefused, onState }) {
     while (!stopped) {
       try {
         const url = `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(JSON.stringify(variables))}`;
-        const response = await fetch(url, { headers: { accept: 'text/event-stream', ...authHeaders() }, signal: controller.signal });
+        const response = await fetch(url, {
+          headers: { accept: 'text/event-stream', ...authHeaders() },
+          signal: controller.signal,
+        });
         if (!response.ok) {
           const body = await response.json().catch(() => ({}));
           const refusal = refusalOf(response.status, body.errors);
@@ -145,7 +197,11 @@ function follow(query, variables, { onNext, onRefused, onState }) {
             const frame = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
             const event = /^event: (.*)$/m.exec(frame)?.[1];
-            const data = frame.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n');
+            const data = frame
+              .split('\n')
+              .filter((line) => line.startsWith('data:'))
+              .map((line) => line.slice(5).trim())
+              .join('\n');
             if (event !== 'next' || !data) continue;
             const payload = JSON.parse(data);
             const refusal = payload.errors ? refusalOf(0, payload.errors) : null;
@@ -178,9 +234,20 @@ const streams = { status: 'connecting', scrapes: 'connecting' };
 function showConnection() {
   const states = Object.values(streams);
   const pill = $('connection');
-  const state = states.includes('needs-key') ? 'needs-key' : states.every((s) => s === 'live' || s === 'scoped') ? 'live' : states.includes('reconnecting') ? 'reconnecting' : 'connecting';
+  const state = states.includes('needs-key')
+    ? 'needs-key'
+    : states.every((s) => s === 'live' || s === 'scoped')
+      ? 'live'
+      : states.includes('reconnecting')
+        ? 'reconnecting'
+        : 'connecting';
   pill.dataset.state = state;
-  pill.textContent = { live: 'Live', reconnecting: 'Reconnecting…', 'needs-key': 'Key needed', connecting: 'Connecting…' }[state];
+  pill.textContent = {
+    live: 'Live',
+    reconnecting: 'Reconnecting…',
+    'needs-key': 'Key needed',
+    connecting: 'Connecting…',
+  }[state];
   document.body.dataset.live = String(state === 'live');
 }
 function setStream(name, state) {
@@ -196,7 +263,13 @@ function notice(text, kind = 'info') {
 
 // ---- crawler status -----------------------------------------------------------------------------
 
-const CRAWLER_PANELS = ['throughput-panel', 'freshness-panel', 'queue-panel', 'outcomes-panel', 'workers-panel'];
+const CRAWLER_PANELS = [
+  'throughput-panel',
+  'freshness-panel',
+  'queue-panel',
+  'outcomes-panel',
+  'workers-panel',
+];
 function lockCrawlerPanels(text) {
   for (const id of CRAWLER_PANELS) {
     $(id).dataset.locked = String(Boolean(text));
@@ -211,16 +284,23 @@ function renderStatus(status) {
   const now = new Date(status.at).getTime();
   const lastFive = recent.perMinute.filter((m) => now - new Date(m.minute).getTime() < 5 * 60_000);
   const perMinute = lastFive.reduce((sum, m) => sum + m.ok + m.failed, 0) / 5;
-  $('kpi-rate').textContent = perMinute >= 10 || perMinute === 0 ? number.format(Math.round(perMinute)) : perMinute.toFixed(1);
+  $('kpi-rate').textContent =
+    perMinute >= 10 || perMinute === 0
+      ? number.format(Math.round(perMinute))
+      : perMinute.toFixed(1);
   const ok = recent.perMinute.reduce((sum, m) => sum + m.ok, 0);
-  $('kpi-success').textContent = recent.observations > 0 ? `${((ok / recent.observations) * 100).toFixed(1)} %` : '–';
-  $('kpi-success-note').textContent = `${number.format(recent.observations)} observations, last ${recent.minutes === 60 ? 'hour' : `${recent.minutes} min`}`;
-  $('kpi-duration').textContent = recent.p50Ms === null ? '–' : `${duration(recent.p50Ms)} · ${duration(recent.p99Ms)}`;
+  $('kpi-success').textContent =
+    recent.observations > 0 ? `${((ok / recent.observations) * 100).toFixed(1)} %` : '–';
+  $('kpi-success-note').textContent =
+    `${number.format(recent.observations)} observations, last ${recent.minutes === 60 ? 'hour' : `${recent.minutes} min`}`;
+  $('kpi-duration').textContent =
+    recent.p50Ms === null ? '–' : `${duration(recent.p50Ms)} · ${duration(recent.p99Ms)}`;
   const waiting = queue.reduce((sum, q) => sum + q.waiting, 0);
   const running = queue.reduce((sum, q) => sum + q.running, 0);
   $('kpi-queue').textContent = `${number.format(waiting)} · ${number.format(running)}`;
   $('kpi-stores').textContent = number.format(stores.scheduled);
-  $('kpi-stores-note').textContent = `${number.format(stores.active)} active · ${number.format(stores.failing)} failing · ${number.format(stores.vanished)} vanished`;
+  $('kpi-stores-note').textContent =
+    `${number.format(stores.active)} active · ${number.format(stores.failing)} failing · ${number.format(stores.vanished)} vanished`;
   renderThroughput(recent, now);
   renderFreshness(status.freshness);
   renderQueue(queue, status.candidates, stores);
@@ -233,12 +313,23 @@ function renderThroughput(recent, now) {
   const box = $('throughput');
   const byMinute = new Map(recent.perMinute.map((m) => [new Date(m.minute).getTime(), m]));
   const end = Math.floor(now / 60_000) * 60_000;
-  const minutes = Array.from({ length: recent.minutes }, (_, i) => end - (recent.minutes - 1 - i) * 60_000);
+  const minutes = Array.from(
+    { length: recent.minutes },
+    (_, i) => end - (recent.minutes - 1 - i) * 60_000,
+  );
   if (recent.observations === 0) {
-    box.replaceChildren(el('p', { class: 'empty', text: `No observations in the last ${recent.minutes} minutes. Stores come due on their schedule; a queued scrape shows here too.` }));
+    box.replaceChildren(
+      el('p', {
+        class: 'empty',
+        text: `No observations in the last ${recent.minutes} minutes. Stores come due on their schedule; a queued scrape shows here too.`,
+      }),
+    );
     return;
   }
-  const max = Math.max(1, ...minutes.map((t) => (byMinute.get(t)?.ok ?? 0) + (byMinute.get(t)?.failed ?? 0)));
+  const max = Math.max(
+    1,
+    ...minutes.map((t) => (byMinute.get(t)?.ok ?? 0) + (byMinute.get(t)?.failed ?? 0)),
+  );
   const width = 600;
   const height = 180;
   const left = 34;
@@ -250,7 +341,10 @@ function renderThroughput(recent, now) {
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
   svg.setAttribute('preserveAspectRatio', 'none');
   svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', `Observations per minute over the last ${recent.minutes} minutes, at most ${max}`);
+  svg.setAttribute(
+    'aria-label',
+    `Observations per minute over the last ${recent.minutes} minutes, at most ${max}`,
+  );
   const add = (tag, attributes, text) => {
     const node = document.createElementNS(ns, tag);
     for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, String(v));
@@ -261,14 +355,21 @@ function renderThroughput(recent, now) {
   for (const fraction of [0, 0.5, 1]) {
     const y = height - bottom - fraction * max * scale;
     add('line', { x1: left, x2: width, y1: y, y2: y, class: 'gridline' });
-    add('text', { x: left - 6, y: y + 3, 'text-anchor': 'end', class: 'axis' }, number.format(Math.round(fraction * max)));
+    add(
+      'text',
+      { x: left - 6, y: y + 3, 'text-anchor': 'end', class: 'axis' },
+      number.format(Math.round(fraction * max)),
+    );
   }
   minutes.forEach((t, i) => {
     const m = byMinute.get(t);
     const x = left + i * slot + 1;
     const w = Math.max(1, slot - 2);
     let y = height - bottom;
-    for (const [kind, value] of [['ok', m?.ok ?? 0], ['failed', m?.failed ?? 0]]) {
+    for (const [kind, value] of [
+      ['ok', m?.ok ?? 0],
+      ['failed', m?.failed ?? 0],
+    ]) {
       if (!value) continue;
       const h = value * scale;
       y -= h;
@@ -278,7 +379,17 @@ function renderThroughput(recent, now) {
       bar.append(title);
     }
     const last = i === minutes.length - 1;
-    if (i % 10 === 0 || last) add('text', { x: last ? width : x + w / 2, y: height - 5, 'text-anchor': last ? 'end' : 'middle', class: 'axis' }, clock.format(new Date(t)).slice(0, 5));
+    if (i % 10 === 0 || last)
+      add(
+        'text',
+        {
+          x: last ? width : x + w / 2,
+          y: height - 5,
+          'text-anchor': last ? 'end' : 'middle',
+          class: 'axis',
+        },
+        clock.format(new Date(t)).slice(0, 5),
+      );
   });
   box.replaceChildren(svg);
 }
@@ -286,46 +397,167 @@ function renderThroughput(recent, now) {
 function hbars(rows, { total, className } = {}) {
   const sum = total ?? rows.reduce((s, r) => s + r.value, 0);
   const max = Math.max(1, ...rows.map((r) => r.value));
-  return el('div', { class: 'hbars' }, ...rows.map((r) => el('div', { class: 'hbar', 'data-label': r.label },
-    el('span', { text: r.label, title: r.title }),
-    el('span', { class: 'track' }, el('span', { class: `fill ${r.className ?? className ?? ''}`, style: `width:${((r.value / max) * 100).toFixed(1)}%` })),
-    el('span', { class: 'count', text: `${number.format(r.value)}${sum > 0 ? ` · ${Math.round((r.value / sum) * 100)} %` : ''}` }))));
+  return el(
+    'div',
+    { class: 'hbars' },
+    ...rows.map((r) =>
+      el(
+        'div',
+        { class: 'hbar', 'data-label': r.label },
+        el('span', { text: r.label, title: r.title }),
+        el(
+          'span',
+          { class: 'track' },
+          el('span', {
+            class: `fill ${r.className ?? className ?? ''}`,
+            style: `width:${((r.value / max) * 100).toFixed(1)}%`,
+          }),
+        ),
+        el('span', {
+          class: 'count',
+          text: `${number.format(r.value)}${sum > 0 ? ` · ${Math.round((r.value / sum) * 100)} %` : ''}`,
+        }),
+      ),
+    ),
+  );
 }
 
 function renderFreshness(buckets) {
   const total = buckets.reduce((s, b) => s + b.stores, 0);
-  $('freshness').replaceChildren(total === 0
-    ? el('p', { class: 'empty' }, ...prose('No stores on the crawler\'s schedule yet. Import domains with npm run catalog -- import FILE, or queue a scrape below.'))
-    : hbars(buckets.map((b) => ({ label: b.bucket, value: b.stores, className: b.bucket === 'never' || b.bucket === 'over 7 days' ? 'failed' : b.bucket === 'under 1 hour' ? 'ok' : '' }))));
+  $('freshness').replaceChildren(
+    total === 0
+      ? el(
+          'p',
+          { class: 'empty' },
+          ...prose(
+            "No stores on the crawler's schedule yet. Import domains with npm run catalog -- import FILE, or queue a scrape below.",
+          ),
+        )
+      : hbars(
+          buckets.map((b) => ({
+            label: b.bucket,
+            value: b.stores,
+            className:
+              b.bucket === 'never' || b.bucket === 'over 7 days'
+                ? 'failed'
+                : b.bucket === 'under 1 hour'
+                  ? 'ok'
+                  : '',
+          })),
+        ),
+  );
 }
 
 function renderQueue(queue, candidates, stores) {
-  const rows = queue.map((q) => el('tr', { 'data-task': q.task },
-    el('td', { text: q.task }), ...[q.waiting, q.scheduled, q.running, q.failed].map((n) => el('td', { class: 'num', text: number.format(n) }))));
-  const table = el('table', { class: 'table' },
-    el('thead', {}, el('tr', {}, el('th', { text: 'Kind of job' }), ...['waiting', 'scheduled later', 'running', 'failed'].map((h) => el('th', { class: 'num', text: h })))),
-    el('tbody', {}, ...rows));
-  const summary = el('p', { class: 'muted', text: `${number.format(stores.due)} stores due and not yet queued · ${number.format(stores.inFlight)} observations in flight · discovery: ${number.format(candidates.pending)} pending, ${number.format(candidates.queued)} being validated, ${number.format(candidates.accepted)} accepted, ${number.format(candidates.rejected)} rejected, ${number.format(candidates.duplicate)} duplicates` });
-  $('queue').replaceChildren(queue.length === 0 ? el('p', { class: 'empty', text: 'The queue is empty: no job waits or runs.' }) : table, summary);
+  const rows = queue.map((q) =>
+    el(
+      'tr',
+      { 'data-task': q.task },
+      el('td', { text: q.task }),
+      ...[q.waiting, q.scheduled, q.running, q.failed].map((n) =>
+        el('td', { class: 'num', text: number.format(n) }),
+      ),
+    ),
+  );
+  const table = el(
+    'table',
+    { class: 'table' },
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { text: 'Kind of job' }),
+        ...['waiting', 'scheduled later', 'running', 'failed'].map((h) =>
+          el('th', { class: 'num', text: h }),
+        ),
+      ),
+    ),
+    el('tbody', {}, ...rows),
+  );
+  const summary = el('p', {
+    class: 'muted',
+    text: `${number.format(stores.due)} stores due and not yet queued · ${number.format(stores.inFlight)} observations in flight · discovery: ${number.format(candidates.pending)} pending, ${number.format(candidates.queued)} being validated, ${number.format(candidates.accepted)} accepted, ${number.format(candidates.rejected)} rejected, ${number.format(candidates.duplicate)} duplicates`,
+  });
+  $('queue').replaceChildren(
+    queue.length === 0
+      ? el('p', { class: 'empty', text: 'The queue is empty: no job waits or runs.' })
+      : table,
+    summary,
+  );
 }
 
 function renderOutcomes(recent) {
-  $('outcomes-window').textContent = `last ${recent.minutes === 60 ? 'hour' : `${recent.minutes} min`}`;
-  $('outcomes').replaceChildren(recent.outcomes.length === 0
-    ? el('p', { class: 'empty', text: 'Nothing observed in this window.' })
-    : hbars(recent.outcomes.map((o) => ({ label: `${o.outcome === 'ok' ? 'read' : o.outcome.replace(/_/g, ' ')} · ${o.trigger}`, title: `${o.outcome} (${o.trigger})`, value: o.count, className: o.outcome === 'ok' ? 'ok' : 'failed' })), { total: recent.observations }));
+  $('outcomes-window').textContent =
+    `last ${recent.minutes === 60 ? 'hour' : `${recent.minutes} min`}`;
+  $('outcomes').replaceChildren(
+    recent.outcomes.length === 0
+      ? el('p', { class: 'empty', text: 'Nothing observed in this window.' })
+      : hbars(
+          recent.outcomes.map((o) => ({
+            label: `${o.outcome === 'ok' ? 'read' : o.outcome.replace(/_/g, ' ')} · ${o.trigger}`,
+            title: `${o.outcome} (${o.trigger})`,
+            value: o.count,
+            className: o.outcome === 'ok' ? 'ok' : 'failed',
+          })),
+          { total: recent.observations },
+        ),
+  );
 }
 
 function renderWorkers(workers, now) {
   if (workers.length === 0) {
-    $('workers').replaceChildren(el('p', { class: 'empty' }, ...prose('No crawler worker has reported. Start one with npm run worker (the gateway runs one in-process unless WORKER_IN_PROCESS=false).')));
+    $('workers').replaceChildren(
+      el(
+        'p',
+        { class: 'empty' },
+        ...prose(
+          'No crawler worker has reported. Start one with npm run worker (the gateway runs one in-process unless WORKER_IN_PROCESS=false).',
+        ),
+      ),
+    );
     return;
   }
-  $('workers').replaceChildren(el('table', { class: 'table' },
-    el('thead', {}, el('tr', {}, el('th', { text: 'Worker' }), el('th', { text: 'Host · pid' }), el('th', { class: 'num', text: 'Concurrency' }), el('th', { class: 'num', text: 'Global concurrency' }), el('th', { text: 'Started' }), el('th', { text: 'Last seen' }))),
-    el('tbody', {}, ...workers.map((w) => el('tr', { 'data-worker': w.id, 'data-stale': String(now - new Date(w.seenAt).getTime() > 60_000) },
-      el('td', { text: w.id }), el('td', { text: `${w.host} · ${w.pid}` }), el('td', { class: 'num', text: w.concurrency }), el('td', { class: 'num', text: w.globalConcurrency }),
-      timeCell(w.startedAt), el('td', { title: fullDate.format(new Date(w.seenAt)), text: ago(w.seenAt, now) }))))));
+  $('workers').replaceChildren(
+    el(
+      'table',
+      { class: 'table' },
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          el('th', { text: 'Worker' }),
+          el('th', { text: 'Host · pid' }),
+          el('th', { class: 'num', text: 'Concurrency' }),
+          el('th', { class: 'num', text: 'Global concurrency' }),
+          el('th', { text: 'Started' }),
+          el('th', { text: 'Last seen' }),
+        ),
+      ),
+      el(
+        'tbody',
+        {},
+        ...workers.map((w) =>
+          el(
+            'tr',
+            {
+              'data-worker': w.id,
+              'data-stale': String(now - new Date(w.seenAt).getTime() > 60_000),
+            },
+            el('td', { text: w.id }),
+            el('td', { text: `${w.host} · ${w.pid}` }),
+            el('td', { class: 'num', text: w.concurrency }),
+            el('td', { class: 'num', text: w.globalConcurrency }),
+            timeCell(w.startedAt),
+            el('td', { title: fullDate.format(new Date(w.seenAt)), text: ago(w.seenAt, now) }),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 // ---- scrapes ------------------------------------------------------------------------------------
@@ -341,10 +573,23 @@ function showScrape(scrape) {
     $('scrapes').prepend(row);
   }
   row.dataset.status = scrape.status;
-  const took = scrape.finishedAt && scrape.startedAt ? duration(new Date(scrape.finishedAt) - new Date(scrape.startedAt)) : scrape.finishedAt ? duration(new Date(scrape.finishedAt) - new Date(scrape.createdAt)) : '–';
+  const took =
+    scrape.finishedAt && scrape.startedAt
+      ? duration(new Date(scrape.finishedAt) - new Date(scrape.startedAt))
+      : scrape.finishedAt
+        ? duration(new Date(scrape.finishedAt) - new Date(scrape.createdAt))
+        : '–';
   row.replaceChildren(
     el('td', { class: 'domain', text: scrape.domain }),
-    el('td', {}, el('span', { class: 'status', 'data-status': scrape.status, text: scrape.status + (scrape.force ? ' · refresh' : '') })),
+    el(
+      'td',
+      {},
+      el('span', {
+        class: 'status',
+        'data-status': scrape.status,
+        text: scrape.status + (scrape.force ? ' · refresh' : ''),
+      }),
+    ),
     timeCell(scrape.createdAt),
     timeCell(scrape.updatedAt),
     el('td', { class: 'num', text: took }),
@@ -362,7 +607,10 @@ $('scrape-form').addEventListener('submit', async (event) => {
   result.dataset.kind = '';
   result.textContent = 'Queueing…';
   try {
-    const answer = await graphql(`mutation Queue($domain: String!, $force: Boolean) { requestScrape(domain: $domain, force: $force) { outcome domain scrape { ${SCRAPE_FIELDS} } } }`, { domain, force });
+    const answer = await graphql(
+      `mutation Queue($domain: String!, $force: Boolean) { requestScrape(domain: $domain, force: $force) { outcome domain scrape { ${SCRAPE_FIELDS} } } }`,
+      { domain, force },
+    );
     const refusal = refusalOf(answer.status, answer.errors);
     if (refusal?.kind === 'key') {
       result.textContent = '';
@@ -403,20 +651,31 @@ async function start() {
     if (refusal.kind === 'key') {
       setStream(stream, 'needs-key');
       lockCrawlerPanels('Waiting for an API key (the API key button, top right).');
-      notice(apiKey ? 'The server did not accept this key. Type another with the API key button.' : 'This server needs an API key: keys exist, so open-dev mode is over. Use the API key button.', 'error');
+      notice(
+        apiKey
+          ? 'The server did not accept this key. Type another with the API key button.'
+          : 'This server needs an API key: keys exist, so open-dev mode is over. Use the API key button.',
+        'error',
+      );
       askForKey(refusal.message);
     } else {
       setStream(stream, 'scoped');
-      if (stream === 'status') lockCrawlerPanels(`This key may not read the crawler's state: it needs the operations:read scope. (${refusal.message})`);
+      if (stream === 'status')
+        lockCrawlerPanels(
+          `This key may not read the crawler's state: it needs the operations:read scope. (${refusal.message})`,
+        );
       else notice(refusal.message, 'error');
     }
   };
   const onState = (stream) => (state, detail) => {
     setStream(stream, state);
-    if (state === 'reconnecting' && detail) $('updated').textContent = `connection lost (${detail})`;
+    if (state === 'reconnecting' && detail)
+      $('updated').textContent = `connection lost (${detail})`;
   };
 
-  const initial = await graphql(`query Scrapes { recentScrapes(limit: 50) { ${SCRAPE_FIELDS} } }`).catch((error) => ({ status: 0, errors: [{ message: error.message }] }));
+  const initial = await graphql(
+    `query Scrapes { recentScrapes(limit: 50) { ${SCRAPE_FIELDS} } }`,
+  ).catch((error) => ({ status: 0, errors: [{ message: error.message }] }));
   const refusal = refusalOf(initial.status, initial.errors);
   if (refusal) {
     // a refused list is refused for both streams: wait for a key instead of opening them
@@ -428,8 +687,24 @@ async function start() {
   for (const scrape of [...(initial.data?.recentScrapes ?? [])].reverse()) showScrape(scrape);
 
   stops = [
-    follow('subscription { recentScrapes { ' + SCRAPE_FIELDS + ' } }', {}, { onNext: (data) => data.recentScrapes && showScrape(data.recentScrapes), onRefused: refused('scrapes'), onState: onState('scrapes') }),
-    follow(STATUS_QUERY, { minutes: RECENT_MINUTES }, { onNext: (data) => data.crawlerStatus && renderStatus(data.crawlerStatus), onRefused: refused('status'), onState: onState('status') }),
+    follow(
+      'subscription { recentScrapes { ' + SCRAPE_FIELDS + ' } }',
+      {},
+      {
+        onNext: (data) => data.recentScrapes && showScrape(data.recentScrapes),
+        onRefused: refused('scrapes'),
+        onState: onState('scrapes'),
+      },
+    ),
+    follow(
+      STATUS_QUERY,
+      { minutes: RECENT_MINUTES },
+      {
+        onNext: (data) => data.crawlerStatus && renderStatus(data.crawlerStatus),
+        onRefused: refused('status'),
+        onState: onState('status'),
+      },
+    ),
   ];
 }
 
@@ -443,8 +718,10 @@ function restart() {
 
 // relative times stay true between snapshots
 setInterval(() => {
-  for (const cell of document.querySelectorAll('td[data-time]')) cell.textContent = when(cell.dataset.time);
-  if (lastStatusAt && Date.now() - new Date(lastStatusAt).getTime() > 30_000) $('updated').textContent = `last update ${ago(lastStatusAt)}`;
+  for (const cell of document.querySelectorAll('td[data-time]'))
+    cell.textContent = when(cell.dataset.time);
+  if (lastStatusAt && Date.now() - new Date(lastStatusAt).getTime() > 30_000)
+    $('updated').textContent = `last update ${ago(lastStatusAt)}`;
 }, 5_000);
 
 void start();

@@ -19,12 +19,24 @@ const ASSETS: Record<string, { type: string; body: string }> = {
 
 export async function registerScrapeDashboard(app: FastifyInstance): Promise<void> {
   app.get(DASHBOARD_PATH, { config: { servesNoData: true } }, async (_request, reply) =>
-    reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').send(PAGE),
+    reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(PAGE),
   );
-  app.get<{ Params: { name: string } }>(`${DASHBOARD_ASSETS_PATH}/:name`, { config: { servesNoData: true } }, async (request, reply) => {
-    const asset = Object.hasOwn(ASSETS, request.params.name) ? ASSETS[request.params.name] : undefined;
-    if (!asset) return reply.callNotFound();
-    // revalidated on every load: the console changes with a deploy and is small
-    return reply.header('content-type', asset.type).header('cache-control', 'no-cache').send(asset.body);
-  });
+  app.get<{ Params: { name: string } }>(
+    `${DASHBOARD_ASSETS_PATH}/:name`,
+    { config: { servesNoData: true } },
+    async (request, reply) => {
+      const asset = Object.hasOwn(ASSETS, request.params.name)
+        ? ASSETS[request.params.name]
+        : undefined;
+      if (!asset) return reply.callNotFound();
+      // revalidated on every load: the console changes with a deploy and is small
+      return reply
+        .header('content-type', asset.type)
+        .header('cache-control', 'no-cache')
+        .send(asset.body);
+    },
+  );
 }

@@ -47,7 +47,13 @@ const LAUNCH_ARGS = [
 ];
 
 /** Response headers Chromium gets from an egress response; framing headers describe the original transfer. */
-const DROPPED_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding', 'connection', 'keep-alive']);
+const DROPPED_HEADERS = new Set([
+  'content-length',
+  'transfer-encoding',
+  'content-encoding',
+  'connection',
+  'keep-alive',
+]);
 
 export function createScreenshotter(options: ScreenshotterOptions): Screenshotter {
   return {
@@ -68,13 +74,18 @@ export function createScreenshotter(options: ScreenshotterOptions): Screenshotte
 }
 
 function unavailableReason(chromiumPath: string | undefined): string | null {
-  if (chromiumPath === undefined) return 'no Chromium: CHROMIUM_PATH is empty and /usr/bin/chromium is absent';
+  if (chromiumPath === undefined)
+    return 'no Chromium: CHROMIUM_PATH is empty and /usr/bin/chromium is absent';
   if (!existsSync(chromiumPath)) return `no Chromium at CHROMIUM_PATH ${chromiumPath}`;
   return null;
 }
 
 async function render(options: ScreenshotterOptions, domain: string): Promise<Screenshot> {
-  const browser = await chromium.launch({ executablePath: options.chromiumPath, args: LAUNCH_ARGS, timeout: options.timeoutMs });
+  const browser = await chromium.launch({
+    executablePath: options.chromiumPath,
+    args: LAUNCH_ARGS,
+    timeout: options.timeoutMs,
+  });
   try {
     const context = await browser.newContext({
       viewport: SCREENSHOT_VIEWPORT,
@@ -87,7 +98,8 @@ async function render(options: ScreenshotterOptions, domain: string): Promise<Sc
     let requests = 0;
     await page.route('**/*', async (route) => {
       const url = new URL(route.request().url());
-      const ownAsset = allowedHosts.has(url.hostname) && (url.protocol === 'https:' || url.protocol === 'http:');
+      const ownAsset =
+        allowedHosts.has(url.hostname) && (url.protocol === 'https:' || url.protocol === 'http:');
       if (!ownAsset || route.request().method() !== 'GET' || ++requests > MAX_PAGE_REQUESTS) {
         await route.abort('blockedbyclient');
         return;
@@ -96,11 +108,23 @@ async function render(options: ScreenshotterOptions, domain: string): Promise<Sc
     });
 
     const deadline = Date.now() + options.timeoutMs;
-    const response = await page.goto(`https://${domain}/`, { waitUntil: 'domcontentloaded', timeout: options.timeoutMs });
-    if (!response || response.status() !== 200) throw new Error(`the homepage answered HTTP ${response?.status() ?? 'nothing'} to the browser`);
+    const response = await page.goto(`https://${domain}/`, {
+      waitUntil: 'domcontentloaded',
+      timeout: options.timeoutMs,
+    });
+    if (!response || response.status() !== 200)
+      throw new Error(
+        `the homepage answered HTTP ${response?.status() ?? 'nothing'} to the browser`,
+      );
     // the assets get what is left of the budget; a page still loading is photographed as it is
-    await page.waitForLoadState('load', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
-    const image = await page.screenshot({ type: 'jpeg', quality: SCREENSHOT_QUALITY, timeout: options.timeoutMs });
+    await page
+      .waitForLoadState('load', { timeout: Math.max(1, deadline - Date.now()) })
+      .catch(() => undefined);
+    const image = await page.screenshot({
+      type: 'jpeg',
+      quality: SCREENSHOT_QUALITY,
+      timeout: options.timeoutMs,
+    });
     return { contentType: 'image/jpeg', image };
   } finally {
     await browser.close();
@@ -110,7 +134,9 @@ async function render(options: ScreenshotterOptions, domain: string): Promise<Sc
 async function fulfilFromEgress(route: Route, egress: Egress, url: URL): Promise<void> {
   try {
     // redirects go back to Chromium, whose next request is intercepted and checked like this one
-    const response = await egress.fetch(url, { headers: { accept: route.request().headers().accept ?? '*/*' } });
+    const response = await egress.fetch(url, {
+      headers: { accept: route.request().headers().accept ?? '*/*' },
+    });
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) {
       if (value === undefined || DROPPED_HEADERS.has(name)) continue;

@@ -36,12 +36,15 @@ const retryDelayMs = (attempts: number) => Math.exp(Math.min(attempts, 10)) * 1_
 export function deliverWebhookTask(deps: WebhookDeliveryDeps) {
   return async (payload: unknown, helpers: JobHelpers): Promise<void> => {
     const { deliveryId } = Payload.parse(payload);
-    const { rows: [delivery] } = await deps.pool.query<DeliveryRow>(
+    const {
+      rows: [delivery],
+    } = await deps.pool.query<DeliveryRow>(
       'SELECT id::text, url, payload, status::text FROM webhook_deliveries WHERE id = $1',
       [deliveryId],
     );
     if (!delivery || delivery.status !== 'pending') return;
-    if (!deps.signingSecret) throw new Error('WEBHOOK_SIGNING_SECRET is not set: the webhook cannot be signed');
+    if (!deps.signingSecret)
+      throw new Error('WEBHOOK_SIGNING_SECRET is not set: the webhook cannot be signed');
 
     const body = JSON.stringify(delivery.payload);
     const sentAt = deps.clock();
@@ -55,7 +58,12 @@ export function deliverWebhookTask(deps: WebhookDeliveryDeps) {
     let statusCode: number | null = null;
     let problem: string;
     try {
-      const response = await deps.egress.fetch(delivery.url, { method: 'POST', headers, body, maxRedirects: 0 });
+      const response = await deps.egress.fetch(delivery.url, {
+        method: 'POST',
+        headers,
+        body,
+        maxRedirects: 0,
+      });
       statusCode = response.status;
       if (statusCode >= 200 && statusCode < 300) {
         await deps.pool.query(
@@ -76,7 +84,14 @@ export function deliverWebhookTask(deps: WebhookDeliveryDeps) {
     await deps.pool.query(
       `UPDATE webhook_deliveries SET attempts = $2, last_status_code = $3, last_error = $4,
               status = $5::delivery_status, next_attempt_at = $6 WHERE id = $1`,
-      [delivery.id, attempts, statusCode, problem, final ? 'failed' : 'pending', new Date(deps.clock().getTime() + retryDelayMs(attempts))],
+      [
+        delivery.id,
+        attempts,
+        statusCode,
+        problem,
+        final ? 'failed' : 'pending',
+        new Date(deps.clock().getTime() + retryDelayMs(attempts)),
+      ],
     );
     if (final) {
       deps.logger.warn({ deliveryId, attempts, problem }, 'webhook delivery gave up');

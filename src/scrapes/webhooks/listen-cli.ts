@@ -36,7 +36,9 @@ async function main(): Promise<void> {
     process.stderr.write(`--port ${values.port} is not a port number\n`);
     process.exit(1);
   }
-  const listener = await listenForWebhooks(await signingSecret(config), port, (line) => process.stdout.write(`${line}\n`));
+  const listener = await listenForWebhooks(await signingSecret(config), port, (line) =>
+    process.stdout.write(`${line}\n`),
+  );
   process.stdout.write(
     `Listening for signed webhooks on ${listener.url} (development only). Ask for a scrape with it, e.g.\n` +
       `  curl -X POST http://localhost:${config.PORT}/v1/scrapes -H 'content-type: application/json' \\\n` +

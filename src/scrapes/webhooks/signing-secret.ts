@@ -16,11 +16,14 @@ const generateSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** The stored secret, created on first use; two processes racing agree on the first one written. */
 export async function storedWebhookSecret(pool: Queryable): Promise<string> {
-  await pool.query('INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
-    SECRET_NAME,
-    generateSecret(),
-  ]);
-  const { rows } = await pool.query<{ value: string }>('SELECT value FROM service_secrets WHERE name = $1', [SECRET_NAME]);
+  await pool.query(
+    'INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
+    [SECRET_NAME, generateSecret()],
+  );
+  const { rows } = await pool.query<{ value: string }>(
+    'SELECT value FROM service_secrets WHERE name = $1',
+    [SECRET_NAME],
+  );
   return rows[0]!.value;
 }
 

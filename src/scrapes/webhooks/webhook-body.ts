@@ -12,28 +12,47 @@ const time = z.string().meta({ description: 'ISO 8601 UTC.', example: '2026-01-0
 
 export const ScrapeWebhookData = z
   .object({
-    id: z.string().meta({ description: 'The scrape request id (as returned by POST /v1/scrapes).' }),
-    domain: z.string().meta({ description: "The store's canonical domain.", example: UNLISTED.store }),
+    id: z
+      .string()
+      .meta({ description: 'The scrape request id (as returned by POST /v1/scrapes).' }),
+    domain: z
+      .string()
+      .meta({ description: "The store's canonical domain.", example: UNLISTED.store }),
     status: z.enum(['done', 'failed']),
     force: z.boolean(),
-    failureReason: z.string().nullable().meta({ description: 'Why the scrape failed; null when done.' }),
+    failureReason: z
+      .string()
+      .nullable()
+      .meta({ description: 'Why the scrape failed; null when done.' }),
     createdAt: time,
     startedAt: time.nullable(),
     finishedAt: time,
-    storeUrl: z.string().nullable().meta({ description: `Path of the store profile, e.g. /v1/stores/${UNLISTED.store}; null when failed.` }),
+    storeUrl: z
+      .string()
+      .nullable()
+      .meta({
+        description: `Path of the store profile, e.g. /v1/stores/${UNLISTED.store}; null when failed.`,
+      }),
   })
   .meta({ id: 'ScrapeWebhookData' });
 
 export const ScrapeWebhookBody = z
   .object({
     type: z.enum(SCRAPE_EVENTS).meta({ description: 'The event.' }),
-    timestamp: time.meta({ description: 'When the request ended (ISO 8601 UTC); the same on every retry.' }),
+    timestamp: time.meta({
+      description: 'When the request ended (ISO 8601 UTC); the same on every retry.',
+    }),
     data: ScrapeWebhookData,
   })
-  .meta({ id: 'ScrapeWebhookEvent', description: 'Sent once per scrape request that carried a callbackUrl, when it ends.' });
+  .meta({
+    id: 'ScrapeWebhookEvent',
+    description: 'Sent once per scrape request that carried a callbackUrl, when it ends.',
+  });
 export type ScrapeWebhookBody = z.infer<typeof ScrapeWebhookBody>;
 
-export function scrapeWebhookBody(record: ScrapeRecord & { status: 'done' | 'failed'; finishedAt: string }): ScrapeWebhookBody {
+export function scrapeWebhookBody(
+  record: ScrapeRecord & { status: 'done' | 'failed'; finishedAt: string },
+): ScrapeWebhookBody {
   return {
     type: record.status === 'done' ? 'scrape.done' : 'scrape.failed',
     timestamp: record.finishedAt,

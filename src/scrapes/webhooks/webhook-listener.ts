@@ -13,7 +13,11 @@ export interface WebhookListener {
 }
 
 /** Listens on 127.0.0.1:`port` (0 = any free port); `print` gets one line per delivery. */
-export async function listenForWebhooks(secret: string, port: number, print: (line: string) => void): Promise<WebhookListener> {
+export async function listenForWebhooks(
+  secret: string,
+  port: number,
+  print: (line: string) => void,
+): Promise<WebhookListener> {
   const verifier = new Webhook(secret);
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -24,25 +28,35 @@ export async function listenForWebhooks(secret: string, port: number, print: (li
     });
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, String(value)]));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([name, value]) => [name, String(value)]),
+      );
       try {
-        if (req.method !== 'POST' || size > MAX_BODY) throw new Error(`${req.method} of ${size} bytes is not a delivery`);
+        if (req.method !== 'POST' || size > MAX_BODY)
+          throw new Error(`${req.method} of ${size} bytes is not a delivery`);
         const event = verifier.verify(body, headers) as { type?: string };
-        print(`${new Date().toISOString()}  ${event.type ?? 'event'}  ${headers['webhook-id']}\n${JSON.stringify(event, null, 2)}`);
+        print(
+          `${new Date().toISOString()}  ${event.type ?? 'event'}  ${headers['webhook-id']}\n${JSON.stringify(event, null, 2)}`,
+        );
         res.writeHead(204).end();
       } catch (error) {
-        print(`${new Date().toISOString()}  REJECTED ${req.method} ${req.url}: ${(error as Error).message} (not signed with this server's secret)`);
+        print(
+          `${new Date().toISOString()}  REJECTED ${req.method} ${req.url}: ${(error as Error).message} (not signed with this server's secret)`,
+        );
         res.writeHead(400, { 'content-type': 'text/plain' }).end('signature not verified\n');
       }
     });
   });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) =>
+    server.once('error', reject).listen(port, '127.0.0.1', resolve),
+  );
   const { port: bound } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${bound}/webhooks`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

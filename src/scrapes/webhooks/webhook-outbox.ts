@@ -13,7 +13,9 @@ export async function queueScrapeWebhook(
   maxAttempts: number,
 ): Promise<void> {
   const body = scrapeWebhookBody(record);
-  const { rows: [delivery] } = await db.query<{ id: string }>(
+  const {
+    rows: [delivery],
+  } = await db.query<{ id: string }>(
     `INSERT INTO webhook_deliveries (id, scrape_request_id, event, url, payload, next_attempt_at)
      VALUES (gen_random_uuid(), $1, $2, $3, $4::jsonb, $5)
      ON CONFLICT (scrape_request_id, event) DO NOTHING
@@ -21,6 +23,11 @@ export async function queueScrapeWebhook(
     [record.id, body.type, record.callbackUrl, JSON.stringify(body), record.finishedAt],
   );
   if (delivery) {
-    await enqueueJob(db, DELIVER_WEBHOOK_TASK, { deliveryId: delivery.id }, { jobKey: `webhook:${delivery.id}`, maxAttempts });
+    await enqueueJob(
+      db,
+      DELIVER_WEBHOOK_TASK,
+      { deliveryId: delivery.id },
+      { jobKey: `webhook:${delivery.id}`, maxAttempts },
+    );
   }
 }

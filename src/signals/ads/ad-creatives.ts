@@ -21,7 +21,12 @@ export interface AdCreative {
 const COLUMNS = `id, network, external_id AS "externalId", headline, body, media_url AS "mediaUrl", landing_url AS "landingUrl",
   first_seen_at AS "firstSeenAt", last_seen_at AS "lastSeenAt", active`;
 
-export function adCreativesPage(pool: Queryable, storeId: number, network: AdNetwork | null, window: Window): Promise<AdCreative[]> {
+export function adCreativesPage(
+  pool: Queryable,
+  storeId: number,
+  network: AdNetwork | null,
+  window: Window,
+): Promise<AdCreative[]> {
   return queryRows<AdCreative>(
     pool,
     `SELECT ${COLUMNS} FROM ads WHERE store_id = $1 AND ($2::text IS NULL OR network = $2)
@@ -30,7 +35,11 @@ export function adCreativesPage(pool: Queryable, storeId: number, network: AdNet
   );
 }
 
-export async function countAdCreatives(pool: Queryable, storeId: number, network: AdNetwork | null): Promise<number> {
+export async function countAdCreatives(
+  pool: Queryable,
+  storeId: number,
+  network: AdNetwork | null,
+): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
     pool,
     'SELECT count(*)::int AS n FROM ads WHERE store_id = $1 AND ($2::text IS NULL OR network = $2)',

@@ -24,7 +24,9 @@ const SETTINGS = {
   google: ['ADS_GOOGLE_BASE_URL', 'ADS_GOOGLE_TOKEN'],
 } as const satisfies Record<AdNetwork, readonly [keyof Config, keyof Config]>;
 
-export type LibrarySetup = { network: AdNetwork; configured: true; baseUrl: string; token: string } | { network: AdNetwork; configured: false; missing: string[] };
+export type LibrarySetup =
+  | { network: AdNetwork; configured: true; baseUrl: string; token: string }
+  | { network: AdNetwork; configured: false; missing: string[] };
 
 export function librarySetups(config: Config): LibrarySetup[] {
   return AD_NETWORKS.map((network) => {

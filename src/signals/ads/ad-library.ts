@@ -56,10 +56,15 @@ export class AdLibraryError extends Error {
 }
 
 /** `base` + `path` (the base may carry a path prefix such as Meta's API version) with the query appended. */
-export function libraryUrl(base: string, path: string, query: Record<string, string | undefined> = {}): URL {
+export function libraryUrl(
+  base: string,
+  path: string,
+  query: Record<string, string | undefined> = {},
+): URL {
   const url = new URL(base);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined) url.searchParams.set(name, value);
   return url;
 }
 
@@ -69,7 +74,10 @@ export async function requestJson(
   url: URL,
   request: { method: 'GET' } | { method: 'POST'; body: unknown } = { method: 'GET' },
 ): Promise<unknown> {
-  const headers: Record<string, string> = { authorization: `Bearer ${connection.token}`, accept: 'application/json' };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${connection.token}`,
+    accept: 'application/json',
+  };
   let body: string | undefined;
   if (request.method === 'POST') {
     headers['content-type'] = 'application/json';
@@ -79,11 +87,16 @@ export async function requestJson(
   try {
     response = await connection.egress.fetch(url, { method: request.method, headers, body });
   } catch (error) {
-    if (error instanceof EgressError) throw new AdLibraryError(`${NETWORK_NAMES[network]} unreachable (${error.failure}): ${error.message}`);
+    if (error instanceof EgressError)
+      throw new AdLibraryError(
+        `${NETWORK_NAMES[network]} unreachable (${error.failure}): ${error.message}`,
+      );
     throw error;
   }
   if (response.status < 200 || response.status >= 300) {
-    throw new AdLibraryError(`${NETWORK_NAMES[network]} answered HTTP ${response.status}${libraryMessage(response.body)}`);
+    throw new AdLibraryError(
+      `${NETWORK_NAMES[network]} answered HTTP ${response.status}${libraryMessage(response.body)}`,
+    );
   }
   try {
     return JSON.parse(response.body.toString('utf8'));
@@ -114,7 +127,9 @@ export const firstText = (values: unknown): string | null => {
 export function libraryDate(value: unknown): Date | null {
   if (typeof value === 'number') {
     const text = String(value);
-    return /^\d{8}$/.test(text) ? libraryDate(`${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`) : null;
+    return /^\d{8}$/.test(text)
+      ? libraryDate(`${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`)
+      : null;
   }
   if (typeof value !== 'string' || value.trim() === '') return null;
   const date = new Date(value.trim());

@@ -47,7 +47,8 @@ export interface SalesLift {
 
 const DAY_MS = 86_400_000;
 export const dayOf = (at: Date): string => at.toISOString().slice(0, 10);
-export const addDays = (day: string, n: number): string => dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS));
+export const addDays = (day: string, n: number): string =>
+  dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS));
 
 /** The days from `first` through `last`, inclusive. */
 export function dayRange(first: string, last: string): string[] {
@@ -56,9 +57,17 @@ export function dayRange(first: string, last: string): string[] {
   return days;
 }
 
-const zeroCounts = (): NetworkCounts => ({ ...(Object.fromEntries(AD_NETWORKS.map((n) => [n, 0])) as Record<AdNetwork, number>), total: 0 });
+const zeroCounts = (): NetworkCounts => ({
+  ...(Object.fromEntries(AD_NETWORKS.map((n) => [n, 0])) as Record<AdNetwork, number>),
+  total: 0,
+});
 
-export function overviewDays(days: readonly string[], runs: readonly AdRun[], sales: readonly DailySales[], windowDays = LIFT_WINDOW_DAYS): OverviewDay[] {
+export function overviewDays(
+  days: readonly string[],
+  runs: readonly AdRun[],
+  sales: readonly DailySales[],
+  windowDays = LIFT_WINDOW_DAYS,
+): OverviewDay[] {
   const salesByDay = new Map(sales.map((s) => [s.day, s]));
   const launchDays = new Set(runs.map((r) => r.firstDay));
   return days.map((day) => {
@@ -75,14 +84,24 @@ export function overviewDays(days: readonly string[], runs: readonly AdRun[], sa
       }
     }
     let afterLaunch = false;
-    for (let back = 0; back < windowDays && !afterLaunch; back++) afterLaunch = launchDays.has(addDays(day, -back));
+    for (let back = 0; back < windowDays && !afterLaunch; back++)
+      afterLaunch = launchDays.has(addDays(day, -back));
     const estimate = salesByDay.get(day);
-    return { day, activeAds, newAds, afterLaunch, units: estimate?.units ?? null, revenueUsd: estimate?.revenueUsd ?? null };
+    return {
+      day,
+      activeAds,
+      newAds,
+      afterLaunch,
+      units: estimate?.units ?? null,
+      revenueUsd: estimate?.revenueUsd ?? null,
+    };
   });
 }
 
-const mean = (values: number[]): number | null => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : null);
-const round2 = (value: number | null): number | null => (value === null ? null : Math.round(value * 100) / 100);
+const mean = (values: number[]): number | null =>
+  values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+const round2 = (value: number | null): number | null =>
+  value === null ? null : Math.round(value * 100) / 100;
 const liftPercent = (after: number | null, other: number | null): number | null =>
   after === null || other === null || other === 0 ? null : round2(((after - other) / other) * 100);
 

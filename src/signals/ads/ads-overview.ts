@@ -7,7 +7,17 @@ import { queryRows, type Queryable } from '../../platform/database/sql.ts';
 import { dailySales } from '../sales/daily-sales.ts';
 import { watchCurrency } from '../sales/watch-sales.ts';
 import type { WatchRecord } from '../watch-record.ts';
-import { addDays, dayOf, dayRange, LIFT_WINDOW_DAYS, overviewDays, salesLift, type AdRun, type OverviewDay, type SalesLift } from './ads-lift.ts';
+import {
+  addDays,
+  dayOf,
+  dayRange,
+  LIFT_WINDOW_DAYS,
+  overviewDays,
+  salesLift,
+  type AdRun,
+  type OverviewDay,
+  type SalesLift,
+} from './ads-lift.ts';
 
 export const DEFAULT_OVERVIEW_DAYS = 30;
 export const MAX_OVERVIEW_DAYS = 180;
@@ -22,7 +32,10 @@ export const LIFT_METHOD =
 
 /** A day's revenue in the store's currency; revenueUsd the same for a USD store, else null. */
 export type OverviewDayInCurrency = OverviewDay & { revenue: number | null };
-export type SalesLiftInCurrency = SalesLift & { meanRevenueAfterLaunch: number | null; meanRevenueOtherDays: number | null };
+export type SalesLiftInCurrency = SalesLift & {
+  meanRevenueAfterLaunch: number | null;
+  meanRevenueOtherDays: number | null;
+};
 
 export interface AdsOverview {
   days: number;
@@ -39,10 +52,18 @@ export interface AdsOverview {
 
 const inUsd = (amount: number | null, currency: string) => (currency === 'USD' ? amount : null);
 
-export async function adsOverview(pool: Queryable, watch: WatchRecord, days: number, now: Date): Promise<AdsOverview> {
+export async function adsOverview(
+  pool: Queryable,
+  watch: WatchRecord,
+  days: number,
+  now: Date,
+): Promise<AdsOverview> {
   const to = dayOf(now);
   const from = addDays(to, -(days - 1));
-  const [snapshots, runs] = await Promise.all([snapshotCount(pool, watch.id), adRuns(pool, watch.storeId, addDays(from, -(LIFT_WINDOW_DAYS - 1)), to)]);
+  const [snapshots, runs] = await Promise.all([
+    snapshotCount(pool, watch.id),
+    adRuns(pool, watch.storeId, addDays(from, -(LIFT_WINDOW_DAYS - 1)), to),
+  ]);
   const enough = snapshots >= MIN_SNAPSHOTS;
   const sales = enough ? await dailySales(pool, watch.id, new Date(`${from}T00:00:00Z`)) : [];
   const daily = overviewDays(dayRange(from, to), runs, sales);
@@ -51,7 +72,10 @@ export async function adsOverview(pool: Queryable, watch: WatchRecord, days: num
   if (!enough) {
     note = `Sales need at least ${MIN_SNAPSHOTS} inventory snapshots (this watch has ${snapshots}); the lift appears after the next probe.`;
   } else if (lift && (lift.daysAfterLaunch === 0 || lift.otherDays === 0)) {
-    note = lift.daysAfterLaunch === 0 ? 'No day with a sales estimate follows an ad launch yet: no lift to measure.' : 'Every day with a sales estimate follows an ad launch: nothing to compare with.';
+    note =
+      lift.daysAfterLaunch === 0
+        ? 'No day with a sales estimate follows an ad launch yet: no lift to measure.'
+        : 'Every day with a sales estimate follows an ad launch: nothing to compare with.';
   }
   // the estimate's amounts are the storefront's prices: the store's currency, never converted
   const currency = await watchCurrency(pool, watch.id);
@@ -63,7 +87,11 @@ export async function adsOverview(pool: Queryable, watch: WatchRecord, days: num
     method: LIFT_METHOD,
     note,
     currency,
-    daily: daily.map((d) => ({ ...d, revenue: d.revenueUsd, revenueUsd: inUsd(d.revenueUsd, currency) })),
+    daily: daily.map((d) => ({
+      ...d,
+      revenue: d.revenueUsd,
+      revenueUsd: inUsd(d.revenueUsd, currency),
+    })),
     lift: lift && {
       ...lift,
       meanRevenueAfterLaunch: lift.meanRevenueAfterLaunchUsd,
@@ -84,7 +112,12 @@ async function snapshotCount(pool: Queryable, signalId: number): Promise<number>
   return row?.n ?? 0;
 }
 
-async function adRuns(pool: Queryable, storeId: number, from: string, to: string): Promise<AdRun[]> {
+async function adRuns(
+  pool: Queryable,
+  storeId: number,
+  from: string,
+  to: string,
+): Promise<AdRun[]> {
   return queryRows<AdRun>(
     pool,
     `SELECT network, first_day AS "firstDay", last_day AS "lastDay" FROM (

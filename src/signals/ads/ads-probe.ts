@@ -18,7 +18,13 @@ import { ensureMonthPartitions } from '../../platform/database/month-partitions.
 import { inTransaction } from '../../platform/database/transaction.ts';
 import { findWatch } from '../find-watch.ts';
 import type { WatchRecord } from '../watch-record.ts';
-import { AdLibraryError, NETWORK_NAMES, type AdNetwork, type LibraryAnswer, type LibraryCreative } from './ad-library.ts';
+import {
+  AdLibraryError,
+  NETWORK_NAMES,
+  type AdNetwork,
+  type LibraryAnswer,
+  type LibraryCreative,
+} from './ad-library.ts';
 import { AD_LIBRARIES, adsEgress, librarySetups, type LibrarySetup } from './ad-libraries.ts';
 
 export const ADS_PROBE_COOLDOWN_MS = 5 * 60_000;
@@ -57,20 +63,28 @@ export async function probeSignalAds(ctx: GraphqlContext, id: string): Promise<A
   try {
     const outcomes = await askLibraries(ctx, watch.domain, now);
     await ensureMonthPartitions(services.db.pool, now); // the insights it may write are dated now
-    const result = await inTransaction(services.db.pool, (client) => recordOutcomes(client, watch, outcomes, now));
+    const result = await inTransaction(services.db.pool, (client) =>
+      recordOutcomes(client, watch, outcomes, now),
+    );
     const failures = result.networks.filter((n) => n.status === 'failed');
     const configured = result.networks.filter((n) => n.status !== 'not_configured');
     const failed = configured.length > 0 && failures.length === configured.length;
-    await services.db.pool.query(`UPDATE signal_probes SET status = $2, error = $3, finished_at = $4 WHERE id = $1`, [
-      probeId,
-      failed ? 'failed' : 'done',
-      failures.length ? failures.map((f) => `${f.network}: ${f.error}`).join('; ') : null,
-      services.clock?.() ?? new Date(),
-    ]);
+    await services.db.pool.query(
+      `UPDATE signal_probes SET status = $2, error = $3, finished_at = $4 WHERE id = $1`,
+      [
+        probeId,
+        failed ? 'failed' : 'done',
+        failures.length ? failures.map((f) => `${f.network}: ${f.error}`).join('; ') : null,
+        services.clock?.() ?? new Date(),
+      ],
+    );
     return { domain: watch.domain, probedAt: now, ...result };
   } catch (error) {
     await services.db.pool
-      .query(`UPDATE signal_probes SET status = 'failed', error = $2, finished_at = now() WHERE id = $1`, [probeId, 'internal error'])
+      .query(
+        `UPDATE signal_probes SET status = 'failed', error = $2, finished_at = now() WHERE id = $1`,
+        [probeId, 'internal error'],
+      )
       .catch(() => undefined);
     throw error;
   }
@@ -79,8 +93,12 @@ export async function probeSignalAds(ctx: GraphqlContext, id: string): Promise<A
 /** The cooldown check and the probe's record in one transaction, serialised per watch, so two concurrent calls never both run. */
 async function claimProbe(pool: pg.Pool, watch: WatchRecord, now: Date): Promise<number> {
   return inTransaction(pool, async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ads-probe:${watch.id}`]);
-    const { rows: [last] } = await client.query<{ createdAt: Date }>(
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `ads-probe:${watch.id}`,
+    ]);
+    const {
+      rows: [last],
+    } = await client.query<{ createdAt: Date }>(
       `SELECT created_at AS "createdAt" FROM signal_probes WHERE signal_id = $1 AND kind = $2 ORDER BY created_at DESC LIMIT 1`,
       [watch.id, ADS_PROBE_KIND],
     );
@@ -94,7 +112,9 @@ async function claimProbe(pool: pg.Pool, watch: WatchRecord, now: Date): Promise
         retryAfter,
       );
     }
-    const { rows: [probe] } = await client.query<{ id: number }>(
+    const {
+      rows: [probe],
+    } = await client.query<{ id: number }>(
       `INSERT INTO signal_probes (signal_id, kind, status, created_at, started_at) VALUES ($1, $2, 'running', $3, $3) RETURNING id`,
       [watch.id, ADS_PROBE_KIND, now],
     );
@@ -102,7 +122,11 @@ async function claimProbe(pool: pg.Pool, watch: WatchRecord, now: Date): Promise
   });
 }
 
-async function askLibraries(ctx: GraphqlContext, domain: string, now: Date): Promise<LibraryOutcome[]> {
+async function askLibraries(
+  ctx: GraphqlContext,
+  domain: string,
+  now: Date,
+): Promise<LibraryOutcome[]> {
   const { services } = ctx;
   const egress = adsEgress(services);
   const deadline = Date.now() + services.config.EGRESS_TIMEOUT_MS;
@@ -111,11 +135,21 @@ async function askLibraries(ctx: GraphqlContext, domain: string, now: Date): Pro
     librarySetups(services.config).map(async (setup): Promise<LibraryOutcome> => {
       if (!setup.configured) return { setup };
       try {
-        const answer = await AD_LIBRARIES[setup.network].search({ baseUrl: setup.baseUrl, token: setup.token, egress, now, deadline }, domain);
+        const answer = await AD_LIBRARIES[setup.network].search(
+          { baseUrl: setup.baseUrl, token: setup.token, egress, now, deadline },
+          domain,
+        );
         return { setup, answer };
       } catch (error) {
-        if (!(error instanceof AdLibraryError)) log.warn({ err: error, network: setup.network }, 'ad library adapter failed unexpectedly');
-        const message = error instanceof AdLibraryError ? error.message : `${NETWORK_NAMES[setup.network]}: unexpected failure`;
+        if (!(error instanceof AdLibraryError))
+          log.warn(
+            { err: error, network: setup.network },
+            'ad library adapter failed unexpectedly',
+          );
+        const message =
+          error instanceof AdLibraryError
+            ? error.message
+            : `${NETWORK_NAMES[setup.network]}: unexpected failure`;
         return { setup, error: message };
       }
     }),
@@ -133,25 +167,53 @@ async function recordOutcomes(
   for (const { setup, answer, error } of outcomes) {
     const network = setup.network;
     if (!setup.configured) {
-      networks.push({ network, status: 'not_configured', adsFound: 0, newAds: 0, endedAds: 0, error: `${setup.missing.join(' and ')} not set` });
+      networks.push({
+        network,
+        status: 'not_configured',
+        adsFound: 0,
+        newAds: 0,
+        endedAds: 0,
+        error: `${setup.missing.join(' and ')} not set`,
+      });
       continue;
     }
     if (!answer) {
-      networks.push({ network, status: 'failed', adsFound: 0, newAds: 0, endedAds: 0, error: error ?? 'failed' });
+      networks.push({
+        network,
+        status: 'failed',
+        adsFound: 0,
+        newAds: 0,
+        endedAds: 0,
+        error: error ?? 'failed',
+      });
       continue;
     }
     const creatives = uniqueCreatives(answer.creatives);
-    const { rows: [onRecord] } = await client.query<{ any: boolean }>(
+    const {
+      rows: [onRecord],
+    } = await client.query<{ any: boolean }>(
       'SELECT EXISTS (SELECT 1 FROM ads WHERE store_id = $1 AND network = $2) AS any',
       [watch.storeId, network],
     );
     const upserted = await upsertCreatives(client, watch.storeId, network, creatives, now);
-    const ended = answer.complete ? await endMissing(client, watch.storeId, network, creatives, now) : 0;
+    const ended = answer.complete
+      ? await endMissing(client, watch.storeId, network, creatives, now)
+      : 0;
     const fresh = upserted.filter((ad) => ad.inserted);
     const campaignSince = now.getTime() - NEW_CAMPAIGN_DAYS * 86_400_000;
-    const campaigns = onRecord?.any ? fresh : fresh.filter((ad) => ad.firstSeenAt.getTime() >= campaignSince);
-    if (campaigns.length > 0) insightsCreated += await raiseNewCampaign(client, watch, network, campaigns, now);
-    networks.push({ network, status: 'ok', adsFound: creatives.length, newAds: fresh.length, endedAds: ended, error: null });
+    const campaigns = onRecord?.any
+      ? fresh
+      : fresh.filter((ad) => ad.firstSeenAt.getTime() >= campaignSince);
+    if (campaigns.length > 0)
+      insightsCreated += await raiseNewCampaign(client, watch, network, campaigns, now);
+    networks.push({
+      network,
+      status: 'ok',
+      adsFound: creatives.length,
+      newAds: fresh.length,
+      endedAds: ended,
+      error: null,
+    });
   }
   return { networks, insightsCreated };
 }
@@ -169,7 +231,13 @@ interface UpsertedAd {
   firstSeenAt: Date;
 }
 
-async function upsertCreatives(client: pg.PoolClient, storeId: number, network: AdNetwork, creatives: LibraryCreative[], now: Date): Promise<UpsertedAd[]> {
+async function upsertCreatives(
+  client: pg.PoolClient,
+  storeId: number,
+  network: AdNetwork,
+  creatives: LibraryCreative[],
+  now: Date,
+): Promise<UpsertedAd[]> {
   if (creatives.length === 0) return [];
   const rows = creatives.map((c) => ({
     external_id: c.externalId,
@@ -195,7 +263,13 @@ async function upsertCreatives(client: pg.PoolClient, storeId: number, network: 
   return upserted;
 }
 
-async function endMissing(client: pg.PoolClient, storeId: number, network: AdNetwork, creatives: LibraryCreative[], now: Date): Promise<number> {
+async function endMissing(
+  client: pg.PoolClient,
+  storeId: number,
+  network: AdNetwork,
+  creatives: LibraryCreative[],
+  now: Date,
+): Promise<number> {
   const { rowCount } = await client.query(
     `UPDATE ads SET active = false WHERE store_id = $1 AND network = $2 AND active AND last_seen_at < $3 AND NOT (external_id = ANY($4::text[]))`,
     [storeId, network, now, creatives.map((c) => c.externalId)],
@@ -203,15 +277,30 @@ async function endMissing(client: pg.PoolClient, storeId: number, network: AdNet
   return rowCount ?? 0;
 }
 
-async function raiseNewCampaign(client: pg.PoolClient, watch: WatchRecord, network: AdNetwork, ads: UpsertedAd[], now: Date): Promise<number> {
+async function raiseNewCampaign(
+  client: pg.PoolClient,
+  watch: WatchRecord,
+  network: AdNetwork,
+  ads: UpsertedAd[],
+  now: Date,
+): Promise<number> {
   const n = ads.length;
   const firstShown = new Date(Math.min(...ads.map((a) => a.firstSeenAt.getTime())));
-  const headlines = ads.map((a) => a.headline).filter((h): h is string => Boolean(h)).slice(0, 3);
+  const headlines = ads
+    .map((a) => a.headline)
+    .filter((h): h is string => Boolean(h))
+    .slice(0, 3);
   const title = `New ${NETWORK_NAMES[network]} campaign on ${watch.domain}`;
   const body =
     `${n} new ad creative${n === 1 ? '' : 's'} running on the ${NETWORK_NAMES[network]}, first shown ${firstShown.toISOString().slice(0, 10)}` +
     (headlines.length ? `: ${headlines.map((h) => `"${h}"`).join(', ')}.` : '.');
-  const data = { network, newAds: n, adIds: ads.map((a) => a.id), externalIds: ads.map((a) => a.externalId), firstShownAt: firstShown.toISOString() };
+  const data = {
+    network,
+    newAds: n,
+    adIds: ads.map((a) => a.id),
+    externalIds: ads.map((a) => a.externalId),
+    firstShownAt: firstShown.toISOString(),
+  };
   const { rowCount } = await client.query(
     `INSERT INTO insights (signal_id, account_id, kind, title, body, data, created_at)
      SELECT w.id, w.account_id, 'ad_new_campaign', $2, $3, $4::jsonb, $5 FROM signals w WHERE w.store_id = $1`,

@@ -8,11 +8,24 @@ import { SignalRef } from '../signal.ref.ts';
 import { AD_NETWORKS } from './ad-library.ts';
 import { adCreativesPage, countAdCreatives, type AdCreative } from './ad-creatives.ts';
 import type { NetworkCounts } from './ads-lift.ts';
-import { adsOverview, DEFAULT_OVERVIEW_DAYS, MAX_OVERVIEW_DAYS, type AdsOverview, type OverviewDayInCurrency, type SalesLiftInCurrency } from './ads-overview.ts';
-import { ADS_PROBE_COOLDOWN_MS, probeSignalAds, type AdsProbeResult, type NetworkProbeResult } from './ads-probe.ts';
+import {
+  adsOverview,
+  DEFAULT_OVERVIEW_DAYS,
+  MAX_OVERVIEW_DAYS,
+  type AdsOverview,
+  type OverviewDayInCurrency,
+  type SalesLiftInCurrency,
+} from './ads-overview.ts';
+import {
+  ADS_PROBE_COOLDOWN_MS,
+  probeSignalAds,
+  type AdsProbeResult,
+  type NetworkProbeResult,
+} from './ads-probe.ts';
 
 const AdNetworkEnum = builder.enumType('AdNetwork', {
-  description: 'meta: Meta Ad Library (Facebook, Instagram). tiktok: TikTok Commercial Content Library. google: Google Ads Transparency Center.',
+  description:
+    'meta: Meta Ad Library (Facebook, Instagram). tiktok: TikTok Commercial Content Library. google: Google Ads Transparency Center.',
   values: AD_NETWORKS,
 });
 
@@ -21,24 +34,50 @@ const SignalAdRef = builder.objectRef<AdCreative>('SignalAd').implement({
   fields: (t) => ({
     id: t.exposeInt('id', { description: "The service's id of the creative." }),
     network: t.field({ type: AdNetworkEnum, resolve: (a) => a.network }),
-    externalId: t.exposeString('externalId', { description: "The library's id (Meta ad archive id, TikTok ad id, Google creative id)." }),
+    externalId: t.exposeString('externalId', {
+      description: "The library's id (Meta ad archive id, TikTok ad id, Google creative id).",
+    }),
     headline: t.exposeString('headline', { nullable: true }),
-    body: t.exposeString('body', { nullable: true, description: 'The ad text, when the library gives it (TikTok does not).' }),
-    mediaUrl: t.exposeString('mediaUrl', { nullable: true, description: "Preview, snapshot, video or image URL on the library's side." }),
-    landingUrl: t.exposeString('landingUrl', { nullable: true, description: 'Where the ad leads, when the library says (Meta: its display link).' }),
-    firstSeenAt: t.expose('firstSeenAt', { type: 'DateTime', description: "The library's first-shown time, or when this service first saw the creative." }),
-    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', description: 'The last probe that found it running.' }),
-    active: t.exposeBoolean('active', { description: 'Listed as running by the last complete answer of its library.' }),
+    body: t.exposeString('body', {
+      nullable: true,
+      description: 'The ad text, when the library gives it (TikTok does not).',
+    }),
+    mediaUrl: t.exposeString('mediaUrl', {
+      nullable: true,
+      description: "Preview, snapshot, video or image URL on the library's side.",
+    }),
+    landingUrl: t.exposeString('landingUrl', {
+      nullable: true,
+      description: 'Where the ad leads, when the library says (Meta: its display link).',
+    }),
+    firstSeenAt: t.expose('firstSeenAt', {
+      type: 'DateTime',
+      description: "The library's first-shown time, or when this service first saw the creative.",
+    }),
+    lastSeenAt: t.expose('lastSeenAt', {
+      type: 'DateTime',
+      description: 'The last probe that found it running.',
+    }),
+    active: t.exposeBoolean('active', {
+      description: 'Listed as running by the last complete answer of its library.',
+    }),
   }),
 });
 
-const SignalAdConnection = builder.connectionObject({ type: SignalAdRef, name: 'SignalAdConnection' }, { name: 'SignalAdEdge' });
+const SignalAdConnection = builder.connectionObject(
+  { type: SignalAdRef, name: 'SignalAdConnection' },
+  { name: 'SignalAdEdge' },
+);
 
 builder.objectFields(SignalRef, (t) => ({
   ads: t.field({
     type: SignalAdConnection,
-    description: "The store's ad creatives on record, newest first (first seen, then id); probeSignalAds refreshes them.",
-    args: { ...pageArgs, network: t.arg({ type: AdNetworkEnum, description: 'Only this network.' }) },
+    description:
+      "The store's ad creatives on record, newest first (first seen, then id); probeSignalAds refreshes them.",
+    args: {
+      ...pageArgs,
+      network: t.arg({ type: AdNetworkEnum, description: 'Only this network.' }),
+    },
     resolve: (watch, args, ctx) => {
       const pool = ctx.services.db.pool;
       const network = args.network ?? null;
@@ -51,16 +90,27 @@ builder.objectFields(SignalRef, (t) => ({
   }),
   adsOverview: t.field({
     type: AdsOverviewRef,
-    description: 'Ads versus the estimated SKU sales of the watch over the last `days` days (UTC, today included), with the lift after ad launches. An estimate; method in `method`.',
+    description:
+      'Ads versus the estimated SKU sales of the watch over the last `days` days (UTC, today included), with the lift after ad launches. An estimate; method in `method`.',
     args: {
       days: t.arg.int({
         defaultValue: DEFAULT_OVERVIEW_DAYS,
         description: `Days back, today included: 1 to ${MAX_OVERVIEW_DAYS} (default ${DEFAULT_OVERVIEW_DAYS}).`,
-        validate: { type: 'number', int: true, min: [1, { message: 'must be at least 1' }], max: [MAX_OVERVIEW_DAYS, { message: `must be at most ${MAX_OVERVIEW_DAYS}` }] },
+        validate: {
+          type: 'number',
+          int: true,
+          min: [1, { message: 'must be at least 1' }],
+          max: [MAX_OVERVIEW_DAYS, { message: `must be at most ${MAX_OVERVIEW_DAYS}` }],
+        },
       }),
     },
     resolve: (watch, args, ctx) =>
-      adsOverview(ctx.services.db.pool, watch, args.days ?? DEFAULT_OVERVIEW_DAYS, ctx.services.clock?.() ?? new Date()),
+      adsOverview(
+        ctx.services.db.pool,
+        watch,
+        args.days ?? DEFAULT_OVERVIEW_DAYS,
+        ctx.services.clock?.() ?? new Date(),
+      ),
   }),
 }));
 
@@ -77,28 +127,70 @@ const NetworkCountsRef = builder.objectRef<NetworkCounts>('AdNetworkCounts').imp
 const OverviewDayRef = builder.objectRef<OverviewDayInCurrency>('AdsOverviewDay').implement({
   fields: (t) => ({
     day: t.field({ type: 'Date', resolve: (d) => d.day }),
-    activeAds: t.field({ type: NetworkCountsRef, description: 'Creatives running that day.', resolve: (d) => d.activeAds }),
-    newAds: t.field({ type: NetworkCountsRef, description: 'Creatives first seen that day (launches).', resolve: (d) => d.newAds }),
-    afterLaunch: t.exposeBoolean('afterLaunch', { description: 'A creative was first seen on this day or in the 6 days before.' }),
-    units: t.exposeInt('units', { nullable: true, description: 'Estimated units sold; null when the watch has no estimate for the day.' }),
-    revenue: t.exposeFloat('revenue', { nullable: true, description: "Estimated revenue in the overview's currency; null when no estimate." }),
-    revenueUsd: t.exposeFloat('revenueUsd', { nullable: true, description: 'The same revenue when the currency is USD; null otherwise (never converted) or when no estimate.' }),
+    activeAds: t.field({
+      type: NetworkCountsRef,
+      description: 'Creatives running that day.',
+      resolve: (d) => d.activeAds,
+    }),
+    newAds: t.field({
+      type: NetworkCountsRef,
+      description: 'Creatives first seen that day (launches).',
+      resolve: (d) => d.newAds,
+    }),
+    afterLaunch: t.exposeBoolean('afterLaunch', {
+      description: 'A creative was first seen on this day or in the 6 days before.',
+    }),
+    units: t.exposeInt('units', {
+      nullable: true,
+      description: 'Estimated units sold; null when the watch has no estimate for the day.',
+    }),
+    revenue: t.exposeFloat('revenue', {
+      nullable: true,
+      description: "Estimated revenue in the overview's currency; null when no estimate.",
+    }),
+    revenueUsd: t.exposeFloat('revenueUsd', {
+      nullable: true,
+      description:
+        'The same revenue when the currency is USD; null otherwise (never converted) or when no estimate.',
+    }),
   }),
 });
 
 const SalesLiftRef = builder.objectRef<SalesLiftInCurrency>('AdsSalesLift').implement({
-  description: 'Mean daily sales on days after an ad launch versus the other days. An estimate (see AdsOverview.method).',
+  description:
+    'Mean daily sales on days after an ad launch versus the other days. An estimate (see AdsOverview.method).',
   fields: (t) => ({
-    windowDays: t.exposeInt('windowDays', { description: 'A launch counts for this many days, its own included.' }),
-    daysAfterLaunch: t.exposeInt('daysAfterLaunch', { description: 'Days with a sales estimate after a launch.' }),
-    otherDays: t.exposeInt('otherDays', { description: 'Days with a sales estimate and no launch in the window.' }),
+    windowDays: t.exposeInt('windowDays', {
+      description: 'A launch counts for this many days, its own included.',
+    }),
+    daysAfterLaunch: t.exposeInt('daysAfterLaunch', {
+      description: 'Days with a sales estimate after a launch.',
+    }),
+    otherDays: t.exposeInt('otherDays', {
+      description: 'Days with a sales estimate and no launch in the window.',
+    }),
     meanUnitsAfterLaunch: t.exposeFloat('meanUnitsAfterLaunch', { nullable: true }),
     meanUnitsOtherDays: t.exposeFloat('meanUnitsOtherDays', { nullable: true }),
-    unitsLiftPercent: t.exposeFloat('unitsLiftPercent', { nullable: true, description: 'Null when a group is empty or the other days sold nothing.' }),
-    meanRevenueAfterLaunch: t.exposeFloat('meanRevenueAfterLaunch', { nullable: true, description: "In the overview's currency." }),
-    meanRevenueOtherDays: t.exposeFloat('meanRevenueOtherDays', { nullable: true, description: "In the overview's currency." }),
-    meanRevenueAfterLaunchUsd: t.exposeFloat('meanRevenueAfterLaunchUsd', { nullable: true, description: 'USD stores only; null otherwise.' }),
-    meanRevenueOtherDaysUsd: t.exposeFloat('meanRevenueOtherDaysUsd', { nullable: true, description: 'USD stores only; null otherwise.' }),
+    unitsLiftPercent: t.exposeFloat('unitsLiftPercent', {
+      nullable: true,
+      description: 'Null when a group is empty or the other days sold nothing.',
+    }),
+    meanRevenueAfterLaunch: t.exposeFloat('meanRevenueAfterLaunch', {
+      nullable: true,
+      description: "In the overview's currency.",
+    }),
+    meanRevenueOtherDays: t.exposeFloat('meanRevenueOtherDays', {
+      nullable: true,
+      description: "In the overview's currency.",
+    }),
+    meanRevenueAfterLaunchUsd: t.exposeFloat('meanRevenueAfterLaunchUsd', {
+      nullable: true,
+      description: 'USD stores only; null otherwise.',
+    }),
+    meanRevenueOtherDaysUsd: t.exposeFloat('meanRevenueOtherDaysUsd', {
+      nullable: true,
+      description: 'USD stores only; null otherwise.',
+    }),
     revenueLiftPercent: t.exposeFloat('revenueLiftPercent', { nullable: true }),
   }),
 });
@@ -109,18 +201,38 @@ const AdsOverviewRef = builder.objectRef<AdsOverview>('AdsOverview').implement({
     days: t.exposeInt('days'),
     from: t.field({ type: 'Date', resolve: (o) => o.from }),
     to: t.field({ type: 'Date', resolve: (o) => o.to }),
-    isEstimate: t.boolean({ description: 'Always true: sales and lift are modeled.', resolve: () => true }),
-    snapshots: t.exposeInt('snapshots', { description: 'Inventory snapshots of the watch so far; sales need at least 2.' }),
+    isEstimate: t.boolean({
+      description: 'Always true: sales and lift are modeled.',
+      resolve: () => true,
+    }),
+    snapshots: t.exposeInt('snapshots', {
+      description: 'Inventory snapshots of the watch so far; sales need at least 2.',
+    }),
     method: t.exposeString('method', { description: 'How the lift is computed.' }),
-    note: t.exposeString('note', { nullable: true, description: 'Why sales or lift are missing, when they are.' }),
-    currency: t.exposeString('currency', { description: "ISO 4217 currency of every revenue figure: the store's own." }),
-    daily: t.field({ type: [OverviewDayRef], description: 'One entry per day, oldest first.', resolve: (o) => o.daily }),
-    lift: t.field({ type: SalesLiftRef, nullable: true, description: 'Null until the watch has 2 inventory snapshots.', resolve: (o) => o.lift }),
+    note: t.exposeString('note', {
+      nullable: true,
+      description: 'Why sales or lift are missing, when they are.',
+    }),
+    currency: t.exposeString('currency', {
+      description: "ISO 4217 currency of every revenue figure: the store's own.",
+    }),
+    daily: t.field({
+      type: [OverviewDayRef],
+      description: 'One entry per day, oldest first.',
+      resolve: (o) => o.daily,
+    }),
+    lift: t.field({
+      type: SalesLiftRef,
+      nullable: true,
+      description: 'Null until the watch has 2 inventory snapshots.',
+      resolve: (o) => o.lift,
+    }),
   }),
 });
 
 const NetworkProbeStatusEnum = builder.enumType('AdNetworkProbeStatus', {
-  description: 'ok: the library answered. not_configured: the server has no base URL or token for it. failed: see error.',
+  description:
+    'ok: the library answered. not_configured: the server has no base URL or token for it. failed: see error.',
   values: ['ok', 'not_configured', 'failed'] as const,
 });
 
@@ -130,8 +242,13 @@ const NetworkProbeRef = builder.objectRef<NetworkProbeResult>('AdNetworkProbe').
     status: t.field({ type: NetworkProbeStatusEnum, resolve: (n) => n.status }),
     adsFound: t.exposeInt('adsFound', { description: 'Running creatives the library listed.' }),
     newAds: t.exposeInt('newAds', { description: 'Of those, creatives not on record before.' }),
-    endedAds: t.exposeInt('endedAds', { description: 'Creatives on record the library no longer lists, now inactive.' }),
-    error: t.exposeString('error', { nullable: true, description: 'Why the network failed or is not configured.' }),
+    endedAds: t.exposeInt('endedAds', {
+      description: 'Creatives on record the library no longer lists, now inactive.',
+    }),
+    error: t.exposeString('error', {
+      nullable: true,
+      description: 'Why the network failed or is not configured.',
+    }),
   }),
 });
 
@@ -139,8 +256,14 @@ const AdsProbeRef = builder.objectRef<AdsProbeResult>('AdsProbe').implement({
   fields: (t) => ({
     domain: t.exposeString('domain'),
     probedAt: t.expose('probedAt', { type: 'DateTime' }),
-    networks: t.field({ type: [NetworkProbeRef], description: 'One result per network: meta, tiktok, google.', resolve: (p) => p.networks }),
-    insightsCreated: t.exposeInt('insightsCreated', { description: 'ad_new_campaign insights written, across the watches of the store.' }),
+    networks: t.field({
+      type: [NetworkProbeRef],
+      description: 'One result per network: meta, tiktok, google.',
+      resolve: (p) => p.networks,
+    }),
+    insightsCreated: t.exposeInt('insightsCreated', {
+      description: 'ad_new_campaign insights written, across the watches of the store.',
+    }),
   }),
 });
 
@@ -150,7 +273,12 @@ builder.mutationField('probeSignalAds', (t) =>
     description:
       `Refreshes the watched store's creatives from every configured ad library, synchronously. At most once every ` +
       `${ADS_PROBE_COOLDOWN_MS / 60_000} minutes per watch (rate_limited). Partner keys are refused (unauthorized, details.reason scope).`,
-    args: { domain: t.arg.string({ required: true, description: 'The watched domain (or URL) or the legacy store id.' }) },
+    args: {
+      domain: t.arg.string({
+        required: true,
+        description: 'The watched domain (or URL) or the legacy store id.',
+      }),
+    },
     resolve: (_root, { domain }, ctx) => probeSignalAds(ctx, domain),
   }),
 );

@@ -34,12 +34,19 @@ interface GoogleCreative {
   landingUrl?: unknown;
 }
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 
 export const googleAdsTransparency: AdLibraryAdapter = {
   network: 'google',
   async search(connection, domain) {
-    const since = new Date(Date.UTC(connection.now.getUTCFullYear(), connection.now.getUTCMonth(), connection.now.getUTCDate() - RUNNING_WITHIN_DAYS));
+    const since = new Date(
+      Date.UTC(
+        connection.now.getUTCFullYear(),
+        connection.now.getUTCMonth(),
+        connection.now.getUTCDate() - RUNNING_WITHIN_DAYS,
+      ),
+    );
     const creatives: LibraryCreative[] = [];
     let pageToken: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -49,8 +56,14 @@ export const googleAdsTransparency: AdLibraryAdapter = {
         last_shown_after: since.toISOString().slice(0, 10),
         page_token: pageToken,
       });
-      const answer = (await requestJson(connection, 'google', url)) as { creatives?: GoogleCreative[]; nextPageToken?: string | null };
-      if (!answer || !Array.isArray(answer.creatives)) throw new AdLibraryError('Google Ads Transparency service answered without a creatives list');
+      const answer = (await requestJson(connection, 'google', url)) as {
+        creatives?: GoogleCreative[];
+        nextPageToken?: string | null;
+      };
+      if (!answer || !Array.isArray(answer.creatives))
+        throw new AdLibraryError(
+          'Google Ads Transparency service answered without a creatives list',
+        );
       for (const creative of answer.creatives) {
         const id = text(creative.creativeId);
         const lastShown = libraryDate(creative.lastShown);

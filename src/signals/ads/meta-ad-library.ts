@@ -27,7 +27,8 @@ import {
   type LibraryCreative,
 } from './ad-library.ts';
 
-export const META_FIELDS = 'id,ad_creative_bodies,ad_creative_link_titles,ad_creative_link_captions,ad_delivery_start_time,ad_snapshot_url';
+export const META_FIELDS =
+  'id,ad_creative_bodies,ad_creative_link_titles,ad_creative_link_captions,ad_delivery_start_time,ad_snapshot_url';
 
 interface MetaAd {
   id?: unknown;
@@ -60,7 +61,8 @@ export const metaAdLibrary: AdLibraryAdapter = {
         after,
       });
       const answer = (await requestJson(connection, 'meta', url)) as MetaPage;
-      if (!answer || !Array.isArray(answer.data)) throw new AdLibraryError('Meta Ad Library answered without a data list');
+      if (!answer || !Array.isArray(answer.data))
+        throw new AdLibraryError('Meta Ad Library answered without a data list');
       for (const ad of answer.data) {
         if (typeof ad.id !== 'string' && typeof ad.id !== 'number') continue;
         creatives.push({
@@ -84,7 +86,9 @@ export const metaAdLibrary: AdLibraryAdapter = {
 function landingFromCaption(caption: string | null): string | null {
   if (!caption || /\s/.test(caption)) return null;
   try {
-    return new URL(/^https?:\/\//i.test(caption) ? caption : `https://${caption.toLowerCase()}`).toString();
+    return new URL(
+      /^https?:\/\//i.test(caption) ? caption : `https://${caption.toLowerCase()}`,
+    ).toString();
   } catch {
     return null;
   }

@@ -26,7 +26,8 @@ import {
   type LibraryCreative,
 } from './ad-library.ts';
 
-export const TIKTOK_FIELDS = 'ad.id,ad.first_shown_date,ad.last_shown_date,ad.status,ad.videos,ad.image_urls,advertiser.business_name';
+export const TIKTOK_FIELDS =
+  'ad.id,ad.first_shown_date,ad.last_shown_date,ad.status,ad.videos,ad.image_urls,advertiser.business_name';
 /** the library's longest search term */
 const MAX_SEARCH_TERM = 50;
 const LOOKBACK_DAYS = 365;
@@ -51,9 +52,14 @@ const yyyymmdd = (at: Date) => at.toISOString().slice(0, 10).replaceAll('-', '')
 export const tiktokAdLibrary: AdLibraryAdapter = {
   network: 'tiktok',
   async search(connection, domain) {
-    const url = libraryUrl(connection.baseUrl, 'v2/research/adlib/ad/query/', { fields: TIKTOK_FIELDS });
+    const url = libraryUrl(connection.baseUrl, 'v2/research/adlib/ad/query/', {
+      fields: TIKTOK_FIELDS,
+    });
     const filters = {
-      ad_published_date_range: { min: yyyymmdd(new Date(connection.now.getTime() - LOOKBACK_DAYS * 86_400_000)), max: yyyymmdd(connection.now) },
+      ad_published_date_range: {
+        min: yyyymmdd(new Date(connection.now.getTime() - LOOKBACK_DAYS * 86_400_000)),
+        max: yyyymmdd(connection.now),
+      },
       country_code: 'ALL',
     };
     const creatives: LibraryCreative[] = [];
@@ -66,17 +72,25 @@ export const tiktokAdLibrary: AdLibraryAdapter = {
         max_count: 50,
         ...(searchId ? { search_id: searchId } : {}),
       };
-      const answer = (await requestJson(connection, 'tiktok', url, { method: 'POST', body })) as TikTokAnswer;
+      const answer = (await requestJson(connection, 'tiktok', url, {
+        method: 'POST',
+        body,
+      })) as TikTokAnswer;
       if (answer?.error?.code && answer.error.code !== 'ok') {
-        throw new AdLibraryError(`TikTok Commercial Content Library error ${answer.error.code}: ${String(answer.error.message ?? '').slice(0, 200)}`);
+        throw new AdLibraryError(
+          `TikTok Commercial Content Library error ${answer.error.code}: ${String(answer.error.message ?? '').slice(0, 200)}`,
+        );
       }
       const ads = answer?.data?.ads;
-      if (!Array.isArray(ads)) throw new AdLibraryError('TikTok Commercial Content Library answered without data.ads');
+      if (!Array.isArray(ads))
+        throw new AdLibraryError('TikTok Commercial Content Library answered without data.ads');
       for (const { ad } of ads) {
         if (!ad || (typeof ad.id !== 'string' && typeof ad.id !== 'number')) continue;
         if (String(ad.status ?? '').toLowerCase() !== 'active') continue;
         const video = Array.isArray(ad.videos) ? ad.videos[0] : undefined;
-        const image = Array.isArray(ad.image_urls) ? ad.image_urls.find((u): u is string => typeof u === 'string') : undefined;
+        const image = Array.isArray(ad.image_urls)
+          ? ad.image_urls.find((u): u is string => typeof u === 'string')
+          : undefined;
         creatives.push({
           externalId: String(ad.id),
           headline: null,

@@ -33,7 +33,13 @@ export function appChangeInsights(
         body: installed
           ? `${appName} appeared on ${domain}'s storefront since the previous observation.`
           : `${appName} is no longer on ${domain}'s storefront; it was there at the previous observation.`,
-        data: { domain, changeType: change.changeType, appSlug: change.subject, appName, detectedAt: detectedAt.toISOString() },
+        data: {
+          domain,
+          changeType: change.changeType,
+          appSlug: change.subject,
+          appName,
+          detectedAt: detectedAt.toISOString(),
+        },
         createdAt: detectedAt.toISOString(),
       },
     ];

@@ -3,7 +3,12 @@
 // scrapes and the watch's own storefront observations wrote. App history is the store's whole
 // observed history; product changes are this watch's, detected since it was created.
 import { z } from 'zod';
-import { countChanges, findChanges, PRODUCT_CHANGE_TYPES, type ChangeQuery } from '../../changes/change.sql.ts';
+import {
+  countChanges,
+  findChanges,
+  PRODUCT_CHANGE_TYPES,
+  type ChangeQuery,
+} from '../../changes/change.sql.ts';
 import { ChangeConnection } from '../../changes/change.type.ts';
 import { builder } from '../../graphql/builder.ts';
 import type { GraphqlContext } from '../../graphql/context.ts';
@@ -17,7 +22,8 @@ const APP_CHANGE_TYPES = ['app_installed', 'app_uninstalled'] as const;
 const SignalAppRef = builder.objectRef<WatchedAppRow>('SignalApp');
 
 SignalAppRef.implement({
-  description: 'An app observed on a watched store, with when the storefront was first and last seen running it.',
+  description:
+    'An app observed on a watched store, with when the storefront was first and last seen running it.',
   fields: (t) => ({
     slug: t.exposeString('slug', { description: "The app's slug in the platform's app store." }),
     name: t.exposeString('name'),
@@ -26,13 +32,25 @@ SignalAppRef.implement({
     pricing: t.exposeString('pricing', { nullable: true }),
     rating: t.exposeFloat('rating', { nullable: true }),
     appStoreUrl: t.exposeString('appStoreUrl', { nullable: true }),
-    installCount: t.exposeInt('installCount', { description: 'Catalog stores observed running the app.' }),
-    firstSeenAt: t.expose('firstSeenAt', { type: 'DateTime', description: 'The first observation (scrape or probe) that saw the app on this store.' }),
-    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', description: 'The latest observation that saw it.' }),
+    installCount: t.exposeInt('installCount', {
+      description: 'Catalog stores observed running the app.',
+    }),
+    firstSeenAt: t.expose('firstSeenAt', {
+      type: 'DateTime',
+      description: 'The first observation (scrape or probe) that saw the app on this store.',
+    }),
+    lastSeenAt: t.expose('lastSeenAt', {
+      type: 'DateTime',
+      description: 'The latest observation that saw it.',
+    }),
   }),
 });
 
-function changeConnection(args: { first?: number | null; after?: string | null }, ctx: GraphqlContext, query: ChangeQuery) {
+function changeConnection(
+  args: { first?: number | null; after?: string | null },
+  ctx: GraphqlContext,
+  query: ChangeQuery,
+) {
   const pool = ctx.services.db.pool;
   return offsetConnection(
     args,
@@ -51,10 +69,14 @@ builder.objectFields(SignalRef, (t) => ({
     type: ChangeConnection,
     description:
       "Apps installed on and removed from the watched store, newest first: the store's whole observed history " +
-      '(catalog scrapes and every watch\'s storefront observations), including changes seen before this watch existed.',
+      "(catalog scrapes and every watch's storefront observations), including changes seen before this watch existed.",
     args: pageArgs,
     resolve: (watch, args, ctx) =>
-      changeConnection(args, ctx, { entity: 'app', changeTypes: APP_CHANGE_TYPES, domain: watch.domain }),
+      changeConnection(args, ctx, {
+        entity: 'app',
+        changeTypes: APP_CHANGE_TYPES,
+        domain: watch.domain,
+      }),
   }),
   productChanges: t.field({
     type: ChangeConnection,

@@ -54,11 +54,17 @@ export interface StorefrontChanges {
  * Shopify any more, malformed JSON) is logged and counts no changes: the next probe tries again,
  * and the catalog keeps its last observation. Any other error is ours and is thrown.
  */
-export function createWatchedStoreRefresh(deps: WatchedStoreRefreshDeps): (watch: WatchRecord) => Promise<StorefrontChanges> {
+export function createWatchedStoreRefresh(
+  deps: WatchedStoreRefreshDeps,
+): (watch: WatchRecord) => Promise<StorefrontChanges> {
   return async (watch) => {
     const log = deps.logger.child({ signalId: watch.id, domain: watch.domain });
     const startedAt = deps.clock();
-    const reader = await createStorefrontReader(deps.storefronts, deps.pool, deps.reference.vocabulary.dropshipPhrases);
+    const reader = await createStorefrontReader(
+      deps.storefronts,
+      deps.pool,
+      deps.reference.vocabulary.dropshipPhrases,
+    );
     const observation = await readStorefront(reader, watch.domain, log);
     if (!observation) return { appChanges: 0, productChanges: 0 };
 
@@ -67,13 +73,33 @@ export function createWatchedStoreRefresh(deps: WatchedStoreRefreshDeps): (watch
     const changes = await inTransaction(deps.pool, async (client) => {
       const now = deps.clock();
       // the store's row lock, taken first as every observation writer takes it
-      const { rows: [store] } = await client.query<{ id: number }>('SELECT id FROM stores WHERE id = $1 FOR UPDATE', [watch.storeId]);
+      const {
+        rows: [store],
+      } = await client.query<{ id: number }>('SELECT id FROM stores WHERE id = $1 FOR UPDATE', [
+        watch.storeId,
+      ]);
       if (!store) return null; // the store left the catalog (its watches with it) since the probe began
       const previousApps = await appNamesOf(client, store.id);
-      const written = await writeObservation(client, observation, { now, reference: deps.reference, legacyId });
-      await recordSuccess(client, written, observation, { trigger: 'probe', startedAt, now, discoverLinks: deps.discoverLinks });
-      const appNames = new Map([...previousApps, ...observation.apps.map((app) => [app.slug, app.name] as const)]);
-      await insertAppChangeInsights(client, watch, appChangeInsights(watch.domain, written.changeRecords, appNames, now));
+      const written = await writeObservation(client, observation, {
+        now,
+        reference: deps.reference,
+        legacyId,
+      });
+      await recordSuccess(client, written, observation, {
+        trigger: 'probe',
+        startedAt,
+        now,
+        discoverLinks: deps.discoverLinks,
+      });
+      const appNames = new Map([
+        ...previousApps,
+        ...observation.apps.map((app) => [app.slug, app.name] as const),
+      ]);
+      await insertAppChangeInsights(
+        client,
+        watch,
+        appChangeInsights(watch.domain, written.changeRecords, appNames, now),
+      );
       return written.changeRecords;
     });
     if (changes === null) return { appChanges: 0, productChanges: 0 };
@@ -97,7 +123,11 @@ async function appNamesOf(client: pg.PoolClient, storeId: number): Promise<Map<s
   return new Map(rows.map((r) => [r.slug, r.name]));
 }
 
-async function readStorefront(reader: StorefrontReader, domain: string, log: Logger): Promise<StorefrontObservation | null> {
+async function readStorefront(
+  reader: StorefrontReader,
+  domain: string,
+  log: Logger,
+): Promise<StorefrontObservation | null> {
   try {
     return await observeStorefront(reader, await validateStorefront(reader, domain));
   } catch (error) {
@@ -108,7 +138,11 @@ async function readStorefront(reader: StorefrontReader, domain: string, log: Log
 }
 
 /** One insight per app change for every watch on the store: tracked ones, and the probed one even when paused. */
-async function insertAppChangeInsights(client: pg.PoolClient, watch: WatchRecord, insights: readonly AppChangeInsight[]): Promise<void> {
+async function insertAppChangeInsights(
+  client: pg.PoolClient,
+  watch: WatchRecord,
+  insights: readonly AppChangeInsight[],
+): Promise<void> {
   if (insights.length === 0) return;
   await client.query(
     `INSERT INTO insights (signal_id, account_id, kind, title, body, data, created_at)
@@ -117,6 +151,10 @@ async function insertAppChangeInsights(client: pg.PoolClient, watch: WatchRecord
        CROSS JOIN jsonb_to_recordset($3::jsonb) AS i(title text, body text, data jsonb, "createdAt" timestamptz, position int)
       WHERE w.store_id = $1 AND (w.status = 'tracked' OR w.id = $2)
       ORDER BY w.id, i.position`,
-    [watch.storeId, watch.id, JSON.stringify(insights.map((insight, position) => ({ ...insight, position })))],
+    [
+      watch.storeId,
+      watch.id,
+      JSON.stringify(insights.map((insight, position) => ({ ...insight, position }))),
+    ],
   );
 }

@@ -16,7 +16,12 @@ export interface InsightRecord {
   createdAt: Date;
 }
 
-export async function insertInsights(db: Queryable, watch: { id: number; accountId: number }, cards: readonly NewInsight[], now: Date): Promise<void> {
+export async function insertInsights(
+  db: Queryable,
+  watch: { id: number; accountId: number },
+  cards: readonly NewInsight[],
+  now: Date,
+): Promise<void> {
   if (cards.length === 0) return;
   await db.query(
     `INSERT INTO insights (signal_id, account_id, kind, title, body, data, created_at)
@@ -42,7 +47,11 @@ function where(filter: InsightFilter): { sql: string; values: unknown[] } {
   return { sql, values };
 }
 
-export async function listInsights(db: Queryable, filter: InsightFilter, window: { offset: number; limit: number }): Promise<InsightRecord[]> {
+export async function listInsights(
+  db: Queryable,
+  filter: InsightFilter,
+  window: { offset: number; limit: number },
+): Promise<InsightRecord[]> {
   const { sql, values } = where(filter);
   return queryRows<InsightRecord>(
     db,
@@ -53,8 +62,15 @@ export async function listInsights(db: Queryable, filter: InsightFilter, window:
   );
 }
 
-export async function countInsights(db: Queryable, filter: InsightFilter): Promise<{ total: number; exact: boolean }> {
+export async function countInsights(
+  db: Queryable,
+  filter: InsightFilter,
+): Promise<{ total: number; exact: boolean }> {
   const { sql, values } = where(filter);
-  const [row] = await queryRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM insights i WHERE ${sql}`, values);
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    `SELECT count(*)::int AS n FROM insights i WHERE ${sql}`,
+    values,
+  );
   return { total: row?.n ?? 0, exact: true };
 }

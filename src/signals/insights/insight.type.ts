@@ -7,12 +7,17 @@ import { offsetConnection } from '../../graphql/pagination.ts';
 import { SignalRef } from '../signal.ref.ts';
 import { signalOwnerId } from '../signal-owner.ts';
 import { INSIGHT_KINDS, type InsightKind } from './insight-rules.ts';
-import { countInsights, listInsights, type InsightFilter, type InsightRecord } from './insight-store.ts';
+import {
+  countInsights,
+  listInsights,
+  type InsightFilter,
+  type InsightRecord,
+} from './insight-store.ts';
 
 const InsightKindEnum = builder.enumType('InsightKind', {
   description:
-    'sales_spike: a day\'s estimated units reached 2x the trailing median. restock: a tracked variant\'s stock rose. ' +
-    'price_change: a tracked variant\'s price changed. ad_new_campaign: a new ad creative was seen. app_change: an app was installed or removed.',
+    "sales_spike: a day's estimated units reached 2x the trailing median. restock: a tracked variant's stock rose. " +
+    "price_change: a tracked variant's price changed. ad_new_campaign: a new ad creative was seen. app_change: an app was installed or removed.",
   values: INSIGHT_KINDS,
 });
 
@@ -25,20 +30,35 @@ const InsightRef = builder.objectRef<InsightRecord>('Insight').implement({
     title: t.exposeString('title'),
     body: t.exposeString('body'),
     data: t.string({
-      description: 'The facts behind the card as JSON text (an object whose keys depend on kind); REST returns it as an object.',
+      description:
+        'The facts behind the card as JSON text (an object whose keys depend on kind); REST returns it as an object.',
       resolve: (i) => JSON.stringify(i.data ?? {}),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
-const InsightConnection = builder.connectionObject({ type: InsightRef, name: 'InsightConnection' }, { name: 'InsightEdge' });
+const InsightConnection = builder.connectionObject(
+  { type: InsightRef, name: 'InsightConnection' },
+  { name: 'InsightEdge' },
+);
 
-const insightArgs = builder.args((t) => ({ ...pageArgs, kind: t.field({ type: InsightKindEnum, description: 'Only this kind.' }) }));
+const insightArgs = builder.args((t) => ({
+  ...pageArgs,
+  kind: t.field({ type: InsightKindEnum, description: 'Only this kind.' }),
+}));
 
-function insightConnection(ctx: GraphqlContext, filter: InsightFilter, args: { first?: number | null; after?: string | null }) {
+function insightConnection(
+  ctx: GraphqlContext,
+  filter: InsightFilter,
+  args: { first?: number | null; after?: string | null },
+) {
   const pool = ctx.services.db.pool;
-  return offsetConnection(args, (window) => listInsights(pool, filter, window), () => countInsights(pool, filter));
+  return offsetConnection(
+    args,
+    (window) => listInsights(pool, filter, window),
+    () => countInsights(pool, filter),
+  );
 }
 
 builder.objectField(SignalRef, 'insights', (t) =>
@@ -46,7 +66,8 @@ builder.objectField(SignalRef, 'insights', (t) =>
     type: InsightConnection,
     description: "This watch's insight cards, newest first.",
     args: insightArgs,
-    resolve: (w, { kind, ...args }, ctx) => insightConnection(ctx, { signalId: w.id, accountId: w.accountId, kind: kind ?? null }, args),
+    resolve: (w, { kind, ...args }, ctx) =>
+      insightConnection(ctx, { signalId: w.id, accountId: w.accountId, kind: kind ?? null }, args),
   }),
 );
 
@@ -56,6 +77,10 @@ builder.queryField('signalInsights', (t) =>
     description: "The inbox: insight cards of every watch of the key's account, newest first.",
     args: insightArgs,
     resolve: async (_root, { kind, ...args }, ctx) =>
-      insightConnection(ctx, { signalId: null, accountId: await signalOwnerId(ctx), kind: kind ?? null }, args),
+      insightConnection(
+        ctx,
+        { signalId: null, accountId: await signalOwnerId(ctx), kind: kind ?? null },
+        args,
+      ),
   }),
 );

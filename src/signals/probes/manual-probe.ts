@@ -10,14 +10,22 @@ import { clockOf } from '../watches.ts';
 import { MANUAL_PROBE_COOLDOWN_MS, probeById, type ProbeRecord } from './probe-record.ts';
 import { queueProbe } from './probe-schedule.ts';
 
-export async function requestManualProbe(ctx: GraphqlContext, domain: string): Promise<ProbeRecord> {
+export async function requestManualProbe(
+  ctx: GraphqlContext,
+  domain: string,
+): Promise<ProbeRecord> {
   const watch = await findWatch(ctx, domain, 'write');
   const now = clockOf(ctx);
   return guardDb(
     inTransaction(ctx.services.db.pool, async (client) => {
-      const { rows: [locked] } = await client.query('SELECT id FROM signals WHERE id = $1 FOR UPDATE', [watch.id]);
-      if (!locked) throw notFound(`No watch on ${watch.domain} for this key's account.`, { domain });
-      const { rows: [last] } = await client.query<{ created_at: Date }>(
+      const {
+        rows: [locked],
+      } = await client.query('SELECT id FROM signals WHERE id = $1 FOR UPDATE', [watch.id]);
+      if (!locked)
+        throw notFound(`No watch on ${watch.domain} for this key's account.`, { domain });
+      const {
+        rows: [last],
+      } = await client.query<{ created_at: Date }>(
         `SELECT created_at FROM signal_probes WHERE signal_id = $1 AND kind = 'manual' ORDER BY created_at DESC LIMIT 1`,
         [watch.id],
       );
@@ -27,7 +35,12 @@ export async function requestManualProbe(ctx: GraphqlContext, domain: string): P
         throw new ApiError(
           'rate_limited',
           `${watch.domain} was probed manually less than ${MANUAL_PROBE_COOLDOWN_MS / 60_000} minutes ago; the next manual probe may follow in ${retryAfter} s.`,
-          { domain: watch.domain, cooldownSeconds: MANUAL_PROBE_COOLDOWN_MS / 1000, retryAfter, lastManualProbeAt: last!.created_at.toISOString() },
+          {
+            domain: watch.domain,
+            cooldownSeconds: MANUAL_PROBE_COOLDOWN_MS / 1000,
+            retryAfter,
+            lastManualProbeAt: last!.created_at.toISOString(),
+          },
           retryAfter,
         );
       }

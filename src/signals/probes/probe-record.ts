@@ -44,6 +44,10 @@ export async function latestProbe(db: Queryable, signalId: number): Promise<Prob
 }
 
 export async function probeById(db: Queryable, id: number): Promise<ProbeRecord | null> {
-  const [probe] = await queryRows<ProbeRecord>(db, `SELECT ${PROBE_COLUMNS} FROM signal_probes p WHERE p.id = $1`, [id]);
+  const [probe] = await queryRows<ProbeRecord>(
+    db,
+    `SELECT ${PROBE_COLUMNS} FROM signal_probes p WHERE p.id = $1`,
+    [id],
+  );
   return probe ?? null;
 }

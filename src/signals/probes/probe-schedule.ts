@@ -15,18 +15,35 @@ export const PROBE_MAX_ATTEMPTS = 3;
 const scheduleKey = (signalId: number) => `signal-schedule:${signalId}`;
 
 /** Inserts a queued probe of `signalId` and its job; returns the probe id. */
-export async function queueProbe(db: Queryable, signalId: number, kind: ProbeKind, now: Date): Promise<number> {
-  const { rows: [probe] } = await db.query<{ id: number }>(
+export async function queueProbe(
+  db: Queryable,
+  signalId: number,
+  kind: ProbeKind,
+  now: Date,
+): Promise<number> {
+  const {
+    rows: [probe],
+  } = await db.query<{ id: number }>(
     `INSERT INTO signal_probes (signal_id, kind, status, created_at) VALUES ($1, $2, 'queued', $3) RETURNING id`,
     [signalId, kind, now],
   );
-  await enqueueJob(db, PROBE_TASK, { probeId: probe!.id }, { jobKey: `signal-probe:${probe!.id}`, maxAttempts: PROBE_MAX_ATTEMPTS });
+  await enqueueJob(
+    db,
+    PROBE_TASK,
+    { probeId: probe!.id },
+    { jobKey: `signal-probe:${probe!.id}`, maxAttempts: PROBE_MAX_ATTEMPTS },
+  );
   return probe!.id;
 }
 
 /** (Re)schedules the watch's next scheduled probe at `at`, replacing any pending one. */
 export async function scheduleNextProbe(db: Queryable, signalId: number, at: Date): Promise<void> {
-  await enqueueJob(db, PROBE_TICK_TASK, { signalId }, { jobKey: scheduleKey(signalId), runAt: at, maxAttempts: PROBE_MAX_ATTEMPTS });
+  await enqueueJob(
+    db,
+    PROBE_TICK_TASK,
+    { signalId },
+    { jobKey: scheduleKey(signalId), runAt: at, maxAttempts: PROBE_MAX_ATTEMPTS },
+  );
   await db.query('UPDATE signals SET next_probe_at = $2 WHERE id = $1', [signalId, at]);
 }
 

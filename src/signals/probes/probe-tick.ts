@@ -12,7 +12,12 @@ export function probeTickTask(deps: { pool: pg.Pool; clock: () => Date; interval
   return async (payload: unknown): Promise<void> => {
     const { signalId } = Payload.parse(payload);
     await inTransaction(deps.pool, async (client) => {
-      const { rows: [watch] } = await client.query<{ status: string }>('SELECT status::text AS status FROM signals WHERE id = $1 FOR UPDATE', [signalId]);
+      const {
+        rows: [watch],
+      } = await client.query<{ status: string }>(
+        'SELECT status::text AS status FROM signals WHERE id = $1 FOR UPDATE',
+        [signalId],
+      );
       if (watch?.status !== 'tracked') return;
       const now = deps.clock();
       await queueProbe(client, signalId, 'scheduled', now);

@@ -9,7 +9,8 @@ const ProbeStatusEnum = builder.enumType('SignalProbeStatus', {
 });
 
 const ProbeKindEnum = builder.enumType('SignalProbeKind', {
-  description: 'first: queued with the watch. scheduled: every SIGNAL_PROBE_INTERVAL_MINUTES while tracked. manual: POST /probe.',
+  description:
+    'first: queued with the watch. scheduled: every SIGNAL_PROBE_INTERVAL_MINUTES while tracked. manual: POST /probe.',
   values: PROBE_KINDS,
 });
 
@@ -19,8 +20,13 @@ export const SignalProbeRef = builder.objectRef<ProbeRecord>('SignalProbe').impl
     id: t.exposeInt('id'),
     kind: t.field({ type: ProbeKindEnum, resolve: (p) => p.kind }),
     status: t.field({ type: ProbeStatusEnum, resolve: (p) => p.status }),
-    snapshots: t.exposeInt('snapshots', { description: 'Inventory snapshots written (one per variant read); 0 until done.' }),
-    error: t.exposeString('error', { nullable: true, description: 'Why the probe failed; null otherwise.' }),
+    snapshots: t.exposeInt('snapshots', {
+      description: 'Inventory snapshots written (one per variant read); 0 until done.',
+    }),
+    error: t.exposeString('error', {
+      nullable: true,
+      description: 'Why the probe failed; null otherwise.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),

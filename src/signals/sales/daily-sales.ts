@@ -13,8 +13,17 @@ export type { DailySales } from './sales-estimate.ts';
  * months from `from` on; the second reads each variant's rows of its last instant before `from`
  * with a newest-first scan that stops in the newest month holding one.
  */
-export async function snapshotPointsSince(pool: Queryable, signalId: number, from: Date): Promise<SnapshotPoint[]> {
-  const rows = await queryRows<{ variantId: number; takenAt: Date; stock: number | null; price: string }>(
+export async function snapshotPointsSince(
+  pool: Queryable,
+  signalId: number,
+  from: Date,
+): Promise<SnapshotPoint[]> {
+  const rows = await queryRows<{
+    variantId: number;
+    takenAt: Date;
+    stock: number | null;
+    price: string;
+  }>(
     pool,
     `SELECT s.tracked_variant_id AS "variantId", s.taken_at AS "takenAt", s.stock, s.price::text AS price
        FROM inventory_snapshots s JOIN tracked_variants v ON v.id = s.tracked_variant_id
@@ -33,7 +42,11 @@ export async function snapshotPointsSince(pool: Queryable, signalId: number, fro
 }
 
 /** Estimated units and revenue per UTC day on and after `from`'s day, oldest first. */
-export async function dailySales(pool: Queryable, signalId: number, from: Date): Promise<DailySales[]> {
+export async function dailySales(
+  pool: Queryable,
+  signalId: number,
+  from: Date,
+): Promise<DailySales[]> {
   const fromDay = from.toISOString().slice(0, 10);
   const days = salesByDay(stockMoves(await snapshotPointsSince(pool, signalId, from)));
   return days.filter((day) => day.day >= fromDay);

@@ -5,12 +5,23 @@ import { arrayConnection } from '../../graphql/pagination.ts';
 import { pageArgs } from '../../graphql/page-args.ts';
 import { SignalRef } from '../signal.ref.ts';
 import { clockOf } from '../watches.ts';
-import { watchDailySales, watchInventory, watchStats, type SalesTotals, type VariantInventory, type VariantSales, type WatchDailySales, type WatchStats } from './watch-sales.ts';
+import {
+  watchDailySales,
+  watchInventory,
+  watchStats,
+  type SalesTotals,
+  type VariantInventory,
+  type VariantSales,
+  type WatchDailySales,
+  type WatchStats,
+} from './watch-sales.ts';
 import type { DailyRevenue } from './watch-sales.ts';
 
 export const MAX_INVENTORY_DAYS = 365;
-const CURRENCY = "ISO 4217 currency of the amounts beside it: the store's own (what its storefront prices are in).";
-const USD_ONLY = 'The same amount when `currency` is USD; null otherwise (amounts are never converted).';
+const CURRENCY =
+  "ISO 4217 currency of the amounts beside it: the store's own (what its storefront prices are in).";
+const USD_ONLY =
+  'The same amount when `currency` is USD; null otherwise (amounts are never converted).';
 export const DEFAULT_WINDOW_DAYS = 30;
 
 const VariantSalesRef = builder.objectRef<VariantSales>('SignalVariantSales').implement({
@@ -20,7 +31,9 @@ const VariantSalesRef = builder.objectRef<VariantSales>('SignalVariantSales').im
     sku: t.exposeString('sku', { nullable: true }),
     title: t.exposeString('title'),
     units: t.exposeInt('units', { description: 'Estimated units sold.' }),
-    revenue: t.exposeFloat('revenue', { description: 'Estimated revenue (units x price), in `currency`.' }),
+    revenue: t.exposeFloat('revenue', {
+      description: 'Estimated revenue (units x price), in `currency`.',
+    }),
     currency: t.exposeString('currency', { description: CURRENCY }),
     revenueUsd: t.exposeFloat('revenueUsd', { nullable: true, description: USD_ONLY }),
   }),
@@ -28,23 +41,32 @@ const VariantSalesRef = builder.objectRef<VariantSales>('SignalVariantSales').im
 
 const SalesTotalsRef = builder.objectRef<SalesTotals>('SignalSalesTotals').implement({
   fields: (t) => ({
-    days: t.exposeInt('days', { description: 'UTC days with an estimate (an interval between two snapshots ended on them).' }),
+    days: t.exposeInt('days', {
+      description: 'UTC days with an estimate (an interval between two snapshots ended on them).',
+    }),
     units: t.exposeInt('units'),
     revenue: t.exposeFloat('revenue', { description: 'Estimated revenue, in `currency`.' }),
-    revenuePerDay: t.exposeFloat('revenuePerDay', { description: 'revenue / days, in `currency`.' }),
+    revenuePerDay: t.exposeFloat('revenuePerDay', {
+      description: 'revenue / days, in `currency`.',
+    }),
     currency: t.exposeString('currency', { description: CURRENCY }),
     revenueUsd: t.exposeFloat('revenueUsd', { nullable: true, description: USD_ONLY }),
     unitsPerDay: t.exposeFloat('unitsPerDay', { description: 'units / days.' }),
     revenuePerDayUsd: t.exposeFloat('revenuePerDayUsd', { nullable: true, description: USD_ONLY }),
-    restocks: t.exposeInt('restocks', { description: 'Intervals in which a variant\'s stock rose.' }),
+    restocks: t.exposeInt('restocks', {
+      description: "Intervals in which a variant's stock rose.",
+    }),
     restockedUnits: t.exposeInt('restockedUnits'),
   }),
 });
 
 const StatsRef = builder.objectRef<WatchStats>('SignalStats').implement({
-  description: 'Aggregate estimated sales over the whole history of the watch. An estimate, not merchant-reported sales.',
+  description:
+    'Aggregate estimated sales over the whole history of the watch. An estimate, not merchant-reported sales.',
   fields: (t) => ({
-    ready: t.exposeBoolean('ready', { description: 'False until a variant has 2 snapshots; sales is then null and note says why.' }),
+    ready: t.exposeBoolean('ready', {
+      description: 'False until a variant has 2 snapshots; sales is then null and note says why.',
+    }),
     note: t.exposeString('note', { nullable: true }),
     method: t.exposeString('method'),
     snapshots: t.exposeInt('snapshots'),
@@ -52,9 +74,15 @@ const StatsRef = builder.objectRef<WatchStats>('SignalStats').implement({
     firstSnapshotAt: t.expose('firstSnapshotAt', { type: 'DateTime', nullable: true }),
     lastSnapshotAt: t.expose('lastSnapshotAt', { type: 'DateTime', nullable: true }),
     trackedVariants: t.exposeInt('trackedVariants'),
-    variantsWithoutStock: t.exposeInt('variantsWithoutStock', { description: 'Tracked variants whose storefront hides stock.' }),
+    variantsWithoutStock: t.exposeInt('variantsWithoutStock', {
+      description: 'Tracked variants whose storefront hides stock.',
+    }),
     sales: t.field({ type: SalesTotalsRef, nullable: true, resolve: (s) => s.sales }),
-    topVariants: t.field({ type: [VariantSalesRef], description: 'Up to 5 variants with the most estimated units.', resolve: (s) => s.topVariants }),
+    topVariants: t.field({
+      type: [VariantSalesRef],
+      description: 'Up to 5 variants with the most estimated units.',
+      resolve: (s) => s.topVariants,
+    }),
   }),
 });
 
@@ -69,7 +97,8 @@ const DailySalesRef = builder.objectRef<DailyRevenue>('SignalDailySales').implem
 });
 
 const SalesRef = builder.objectRef<WatchDailySales>('SignalSales').implement({
-  description: 'Estimated daily units and revenue. Days without an interval between two snapshots are absent (no observation, not zero).',
+  description:
+    'Estimated daily units and revenue. Days without an interval between two snapshots are absent (no observation, not zero).',
   fields: (t) => ({
     ready: t.exposeBoolean('ready'),
     note: t.exposeString('note', { nullable: true }),
@@ -86,36 +115,67 @@ const InventoryRef = builder.objectRef<VariantInventory>('SignalVariantInventory
     sku: t.exposeString('sku', { nullable: true }),
     title: t.exposeString('title'),
     active: t.exposeBoolean('active'),
-    startStock: t.exposeInt('startStock', { nullable: true, description: 'Stock at the first snapshot in the window; null when the store hides stock.' }),
-    endStock: t.exposeInt('endStock', { nullable: true, description: 'Stock at the last snapshot in the window.' }),
+    startStock: t.exposeInt('startStock', {
+      nullable: true,
+      description: 'Stock at the first snapshot in the window; null when the store hides stock.',
+    }),
+    endStock: t.exposeInt('endStock', {
+      nullable: true,
+      description: 'Stock at the last snapshot in the window.',
+    }),
     startAt: t.expose('startAt', { type: 'DateTime' }),
     endAt: t.expose('endAt', { type: 'DateTime' }),
-    unitsSold: t.exposeInt('unitsSold', { description: 'Estimated units sold between the window\'s snapshots.' }),
-    restocks: t.exposeInt('restocks', { description: 'Intervals in the window in which stock rose.' }),
+    unitsSold: t.exposeInt('unitsSold', {
+      description: "Estimated units sold between the window's snapshots.",
+    }),
+    restocks: t.exposeInt('restocks', {
+      description: 'Intervals in the window in which stock rose.',
+    }),
     restockedUnits: t.exposeInt('restockedUnits'),
     price: t.exposeFloat('price', { description: 'Price at the last snapshot, in `currency`.' }),
     currency: t.exposeString('currency', { description: CURRENCY }),
   }),
 });
 
-const InventoryConnection = builder.connectionObject({ type: InventoryRef, name: 'SignalInventoryConnection' }, { name: 'SignalInventoryEdge' });
+const InventoryConnection = builder.connectionObject(
+  { type: InventoryRef, name: 'SignalInventoryConnection' },
+  { name: 'SignalInventoryEdge' },
+);
 
 builder.objectFields(SignalRef, (t) => ({
-  stats: t.field({ type: StatsRef, resolve: (w, _args, ctx) => watchStats(ctx.services.db.pool, w.id) }),
+  stats: t.field({
+    type: StatsRef,
+    resolve: (w, _args, ctx) => watchStats(ctx.services.db.pool, w.id),
+  }),
   sales: t.field({
     type: SalesRef,
-    args: { from: t.arg({ type: 'Date', description: `First UTC day; default ${DEFAULT_WINDOW_DAYS} days ago.` }) },
+    args: {
+      from: t.arg({
+        type: 'Date',
+        description: `First UTC day; default ${DEFAULT_WINDOW_DAYS} days ago.`,
+      }),
+    },
     resolve: (w, { from }, ctx) =>
-      watchDailySales(ctx.services.db.pool, w.id, from ?? new Date(clockOf(ctx).getTime() - DEFAULT_WINDOW_DAYS * 86_400_000)),
+      watchDailySales(
+        ctx.services.db.pool,
+        w.id,
+        from ?? new Date(clockOf(ctx).getTime() - DEFAULT_WINDOW_DAYS * 86_400_000),
+      ),
   }),
   inventory: t.field({
     type: InventoryConnection,
-    description: 'Per variant with a snapshot in the last `days` days: start and end stock, restocks and estimated units sold.',
+    description:
+      'Per variant with a snapshot in the last `days` days: start and end stock, restocks and estimated units sold.',
     args: {
       ...pageArgs,
       days: t.arg.int({
         defaultValue: DEFAULT_WINDOW_DAYS,
-        validate: { type: 'number', int: true, min: [1, { message: 'must be at least 1' }], max: [MAX_INVENTORY_DAYS, { message: `must be at most ${MAX_INVENTORY_DAYS}` }] },
+        validate: {
+          type: 'number',
+          int: true,
+          min: [1, { message: 'must be at least 1' }],
+          max: [MAX_INVENTORY_DAYS, { message: `must be at most ${MAX_INVENTORY_DAYS}` }],
+        },
       }),
     },
     resolve: async (w, { days, ...args }, ctx) => {

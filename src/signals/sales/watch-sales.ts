@@ -7,11 +7,17 @@
 import type { Queryable } from '../../platform/database/sql.ts';
 import { queryRows } from '../../platform/database/sql.ts';
 import { snapshotPointsSince } from './daily-sales.ts';
-import { salesByDay, stockMoves, type DailySales, type SnapshotPoint, type StockMove } from './sales-estimate.ts';
+import {
+  salesByDay,
+  stockMoves,
+  type DailySales,
+  type SnapshotPoint,
+  type StockMove,
+} from './sales-estimate.ts';
 
 export const ESTIMATE_METHOD =
   'Estimate: for each tracked variant, consecutive inventory snapshots are compared. A stock decrease of n is n units ' +
-  'sold, valued at the earlier snapshot\'s price and counted on the UTC day of the later snapshot. A stock increase is ' +
+  "sold, valued at the earlier snapshot's price and counted on the UTC day of the later snapshot. A stock increase is " +
   'a restock, reported apart and never a negative sale; sales inside a restocked interval cannot be seen, so figures ' +
   'are a lower bound. Variants whose storefront hides stock count nothing. Not merchant-reported sales.';
 
@@ -35,7 +41,11 @@ export interface WatchSnapshots {
   ready: boolean;
 }
 
-export async function watchSnapshots(db: Queryable, signalId: number, from: Date): Promise<WatchSnapshots> {
+export async function watchSnapshots(
+  db: Queryable,
+  signalId: number,
+  from: Date,
+): Promise<WatchSnapshots> {
   const [points, variants] = await Promise.all([
     snapshotPointsSince(db, signalId, from),
     queryRows<VariantInfo>(
@@ -47,11 +57,16 @@ export async function watchSnapshots(db: Queryable, signalId: number, from: Date
   ]);
   const perVariant = new Map<number, number>();
   for (const p of points) perVariant.set(p.variantId, (perVariant.get(p.variantId) ?? 0) + 1);
-  return { points, variants: new Map(variants.map((v) => [v.id, v])), ready: [...perVariant.values()].some((n) => n >= 2) };
+  return {
+    points,
+    variants: new Map(variants.map((v) => [v.id, v])),
+    ready: [...perVariant.values()].some((n) => n >= 2),
+  };
 }
 
 /** An amount in the store's currency in USD: itself for a USD store, else null (never converted). */
-export const usdOnly = (amount: number, currency: string): number | null => (currency === 'USD' ? amount : null);
+export const usdOnly = (amount: number, currency: string): number | null =>
+  currency === 'USD' ? amount : null;
 
 /** The watched store's currency (ISO 4217); USD for a store that never said. */
 export async function watchCurrency(db: Queryable, signalId: number): Promise<string> {
@@ -183,7 +198,10 @@ export async function watchStats(db: Queryable, signalId: number): Promise<Watch
     variantsWithoutStock: hidden,
     sales: snapshots.ready ? totalsOf(moves, currency) : null,
     topVariants: snapshots.ready
-      ? [...byVariant.values()].filter((v) => v.units > 0).sort((a, b) => b.units - a.units || b.revenue - a.revenue).slice(0, TOP_VARIANTS)
+      ? [...byVariant.values()]
+          .filter((v) => v.units > 0)
+          .sort((a, b) => b.units - a.units || b.revenue - a.revenue)
+          .slice(0, TOP_VARIANTS)
       : [],
   };
 }
@@ -196,16 +214,32 @@ export interface WatchDailySales {
   days: DailyRevenue[];
 }
 
-export async function watchDailySales(db: Queryable, signalId: number, from: Date): Promise<WatchDailySales> {
+export async function watchDailySales(
+  db: Queryable,
+  signalId: number,
+  from: Date,
+): Promise<WatchDailySales> {
   const snapshots = await watchSnapshots(db, signalId, new Date(0));
   const fromDay = from.toISOString().slice(0, 10);
   const currency = await watchCurrency(db, signalId);
   const days = snapshots.ready
     ? salesByDay(stockMoves(snapshots.points))
         .filter((d) => d.day >= fromDay)
-        .map((d) => ({ day: d.day, units: d.units, revenue: d.revenueUsd, currency, revenueUsd: usdOnly(d.revenueUsd, currency) }))
+        .map((d) => ({
+          day: d.day,
+          units: d.units,
+          revenue: d.revenueUsd,
+          currency,
+          revenueUsd: usdOnly(d.revenueUsd, currency),
+        }))
     : [];
-  return { ready: snapshots.ready, note: snapshots.ready ? null : NOT_ENOUGH_SNAPSHOTS, method: ESTIMATE_METHOD, from, days };
+  return {
+    ready: snapshots.ready,
+    note: snapshots.ready ? null : NOT_ENOUGH_SNAPSHOTS,
+    method: ESTIMATE_METHOD,
+    from,
+    days,
+  };
 }
 
 export interface VariantInventory {
@@ -226,7 +260,11 @@ export interface VariantInventory {
 }
 
 /** Per variant with a snapshot in the window [since, now]: first and last stock, restocks and units sold between them. */
-export async function watchInventory(db: Queryable, signalId: number, since: Date): Promise<VariantInventory[]> {
+export async function watchInventory(
+  db: Queryable,
+  signalId: number,
+  since: Date,
+): Promise<VariantInventory[]> {
   const snapshots = await watchSnapshots(db, signalId, since);
   const currency = await watchCurrency(db, signalId);
   const inWindow = snapshots.points.filter((p) => p.takenAt >= since);
@@ -257,5 +295,10 @@ export async function watchInventory(db: Queryable, signalId: number, since: Dat
       currency,
     });
   }
-  return rows.sort((a, b) => a.productHandle.localeCompare(b.productHandle) || a.title.localeCompare(b.title) || a.variantId.localeCompare(b.variantId));
+  return rows.sort(
+    (a, b) =>
+      a.productHandle.localeCompare(b.productHandle) ||
+      a.title.localeCompare(b.title) ||
+      a.variantId.localeCompare(b.variantId),
+  );
 }

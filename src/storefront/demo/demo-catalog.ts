@@ -40,7 +40,9 @@ export const salePrice = (price: number): number => Math.round(price * 90) / 100
 
 /** A pattern that is plain text once `\.` is undone ("cdn\.judge\.me" -> cdn.judge.me), or null. */
 export function literalOfPatterns(patterns: readonly string[]): string | null {
-  const plain = patterns.map((p) => p.replace(/\\\./g, '.')).filter((text) => /^[a-z0-9._/-]+$/i.test(text));
+  const plain = patterns
+    .map((p) => p.replace(/\\\./g, '.'))
+    .filter((text) => /^[a-z0-9._/-]+$/i.test(text));
   return plain.find((text) => text.includes('.')) ?? plain[0] ?? null;
 }
 
@@ -60,7 +62,14 @@ interface ProductRow {
 }
 
 /** The unlisted example stores as their storefronts show them before any scrape. */
-const UNLISTED_STORES: Record<string, { name: string; apps: string[]; products: Array<[handle: string, title: string, type: string, price: number]> }> = {
+const UNLISTED_STORES: Record<
+  string,
+  {
+    name: string;
+    apps: string[];
+    products: Array<[handle: string, title: string, type: string, price: number]>;
+  }
+> = {
   [UNLISTED.store]: {
     name: 'New Brand',
     apps: ['judgeme', 'klaviyo-email-marketing'],
@@ -77,7 +86,10 @@ const UNLISTED_STORES: Record<string, { name: string; apps: string[]; products: 
   },
 };
 
-async function unlistedStore(pool: Pick<pg.Pool, 'query'>, domain: string): Promise<DemoStore | null> {
+async function unlistedStore(
+  pool: Pick<pg.Pool, 'query'>,
+  domain: string,
+): Promise<DemoStore | null> {
   const shown = UNLISTED_STORES[domain];
   if (!shown) return null;
   const { rows: apps } = await pool.query<{ detection_patterns: string[] }>(
@@ -109,10 +121,15 @@ async function unlistedStore(pool: Pick<pg.Pool, 'query'>, domain: string): Prom
 }
 
 async function readStore(pool: Pick<pg.Pool, 'query'>, domain: string): Promise<DemoStore | null> {
-  const { rows: [store] } = await pool.query<{ id: number; name: string; theme_name: string | null; currency: string; country_code: string | null }>(
-    'SELECT id, name, theme_name, currency, country_code FROM stores WHERE domain = $1',
-    [domain],
-  );
+  const {
+    rows: [store],
+  } = await pool.query<{
+    id: number;
+    name: string;
+    theme_name: string | null;
+    currency: string;
+    country_code: string | null;
+  }>('SELECT id, name, theme_name, currency, country_code FROM stores WHERE domain = $1', [domain]);
   if (!store) return unlistedStore(pool, domain);
   const { rows: apps } = await pool.query<{ detection_patterns: string[] }>(
     'SELECT a.detection_patterns FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE sa.store_id = $1 ORDER BY a.slug',
@@ -142,7 +159,12 @@ async function readStore(pool: Pick<pg.Pool, 'query'>, domain: string): Promise<
       vendor: p.vendor,
       productType: p.product_type,
       price: p === onSale ? salePrice(Number(p.price)) : Number(p.price),
-      compareAtPrice: p === onSale ? Number(p.price) : p.compare_at_price === null ? null : Number(p.compare_at_price),
+      compareAtPrice:
+        p === onSale
+          ? Number(p.price)
+          : p.compare_at_price === null
+            ? null
+            : Number(p.compare_at_price),
       available: p.available,
       variantCount: Math.max(1, p.variant_count),
       imageUrl: p.image_url,

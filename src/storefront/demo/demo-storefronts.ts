@@ -17,7 +17,8 @@ import { demoCatalog, type DemoCatalog, type DemoProduct, type DemoStore } from 
 
 const PAGE_LIMIT = 250;
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const decimal = (amount: number) => amount.toFixed(2);
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -71,13 +72,27 @@ ${apps}
 }
 
 type Answer = { status: number; type: string; body: string };
-const json = (value: unknown): Answer => ({ status: 200, type: 'application/json; charset=utf-8', body: JSON.stringify(value) });
+const json = (value: unknown): Answer => ({
+  status: 200,
+  type: 'application/json; charset=utf-8',
+  body: JSON.stringify(value),
+});
 const notFound: Answer = { status: 404, type: 'text/plain; charset=utf-8', body: 'Not Found' };
 
 async function answer(catalog: DemoCatalog, host: string, url: URL): Promise<Answer> {
-  if (!isSyntheticDomain(host)) return { status: 421, type: 'text/plain; charset=utf-8', body: 'the demo storefronts answer only for .example names' };
+  if (!isSyntheticDomain(host))
+    return {
+      status: 421,
+      type: 'text/plain; charset=utf-8',
+      body: 'the demo storefronts answer only for .example names',
+    };
   const domain = host.replace(/^www\./, '');
-  if (url.pathname === '/robots.txt') return { status: 200, type: 'text/plain; charset=utf-8', body: 'User-agent: *\nDisallow: /checkout\nDisallow: /cart\n' };
+  if (url.pathname === '/robots.txt')
+    return {
+      status: 200,
+      type: 'text/plain; charset=utf-8',
+      body: 'User-agent: *\nDisallow: /checkout\nDisallow: /cart\n',
+    };
   const store = await catalog.store(domain);
   if (!store) return notFound;
   const limit = Math.min(PAGE_LIMIT, Math.max(1, Number(url.searchParams.get('limit')) || 30));
@@ -86,16 +101,29 @@ async function answer(catalog: DemoCatalog, host: string, url: URL): Promise<Ans
     case '/':
       return { status: 200, type: 'text/html; charset=utf-8', body: homepage(store) };
     case '/meta.json':
-      return json({ name: store.name, description: null, currency: store.currency, country: store.countryCode, published_products_count: store.products.length });
+      return json({
+        name: store.name,
+        description: null,
+        currency: store.currency,
+        country: store.countryCode,
+        published_products_count: store.products.length,
+      });
     case '/products.json':
-      return json({ products: store.products.slice((page - 1) * limit, page * limit).map(productJson) });
+      return json({
+        products: store.products.slice((page - 1) * limit, page * limit).map(productJson),
+      });
     case '/collections/best-sellers/products.json': {
-      const ranked = store.products.filter((p) => p.bestSellerRank !== null).sort((a, b) => a.bestSellerRank! - b.bestSellerRank!);
+      const ranked = store.products
+        .filter((p) => p.bestSellerRank !== null)
+        .sort((a, b) => a.bestSellerRank! - b.bestSellerRank!);
       return json({ products: ranked.slice((page - 1) * limit, page * limit).map(productJson) });
     }
   }
   const handle = /^\/products\/([^/]+)\.js$/.exec(url.pathname)?.[1];
-  const product = handle === undefined ? undefined : store.products.find((p) => p.handle === decodeURIComponent(handle));
+  const product =
+    handle === undefined
+      ? undefined
+      : store.products.find((p) => p.handle === decodeURIComponent(handle));
   if (!product) return notFound;
   const cents = (amount: number) => Math.round(amount * 100);
   return json({
@@ -104,7 +132,13 @@ async function answer(catalog: DemoCatalog, host: string, url: URL): Promise<Ans
     handle: product.handle,
     variants: variantsOf(product).map((v) => {
       const stock = catalog.readStock(domain, v.id);
-      return { ...v, price: cents(product.price), compare_at_price: product.compareAtPrice === null ? null : cents(product.compareAtPrice), available: product.available && stock > 0, inventory_quantity: stock };
+      return {
+        ...v,
+        price: cents(product.price),
+        compare_at_price: product.compareAtPrice === null ? null : cents(product.compareAtPrice),
+        available: product.available && stock > 0,
+        inventory_quantity: stock,
+      };
     }),
   });
 }
@@ -115,7 +149,10 @@ export interface DemoStorefronts {
   close(): Promise<void>;
 }
 
-export async function startDemoStorefronts(pool: Pick<pg.Pool, 'query'>, logger: Logger): Promise<DemoStorefronts> {
+export async function startDemoStorefronts(
+  pool: Pick<pg.Pool, 'query'>,
+  logger: Logger,
+): Promise<DemoStorefronts> {
   const catalog = demoCatalog(pool);
   const server = http.createServer((req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
@@ -126,14 +163,17 @@ export async function startDemoStorefronts(pool: Pick<pg.Pool, 'query'>, logger:
         res.writeHead(500, { 'content-type': 'text/plain' }).end('demo storefront error');
       });
   });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) =>
+    server.once('error', reject).listen(0, '127.0.0.1', resolve),
+  );
   const { port } = server.address() as AddressInfo;
   return {
     origin: new URL(`http://127.0.0.1:${port}`),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -149,9 +189,15 @@ export async function withDemoStorefronts(
   const enabled = config.DEMO_STOREFRONTS ?? config.NODE_ENV !== 'production';
   if (!enabled || config.NODE_ENV === 'production') return { config, close: async () => undefined };
   const demo = await startDemoStorefronts(pool, logger);
-  logger.debug({ origin: demo.origin.href }, `demo storefronts answer for the synthetic .${SYNTHETIC_TLD} stores`);
+  logger.debug(
+    { origin: demo.origin.href },
+    `demo storefronts answer for the synthetic .${SYNTHETIC_TLD} stores`,
+  );
   return {
-    config: { ...config, EGRESS_OVERRIDES: withReservedDomain(config.EGRESS_OVERRIDES, SYNTHETIC_TLD, demo.origin) },
+    config: {
+      ...config,
+      EGRESS_OVERRIDES: withReservedDomain(config.EGRESS_OVERRIDES, SYNTHETIC_TLD, demo.origin),
+    },
     close: demo.close,
   };
 }

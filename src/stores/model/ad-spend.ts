@@ -23,7 +23,8 @@ export const AD_SPEND_METHOD =
   `kept within ${CPC_MIN_USD}..${CPC_MAX_USD} USD (${CPC_DEFAULT_USD} without an AOV).`;
 
 export function costPerClick(averageOrderValueUsd: number | null): number {
-  if (averageOrderValueUsd === null || !Number.isFinite(averageOrderValueUsd)) return CPC_DEFAULT_USD;
+  if (averageOrderValueUsd === null || !Number.isFinite(averageOrderValueUsd))
+    return CPC_DEFAULT_USD;
   return Math.min(CPC_MAX_USD, Math.max(CPC_MIN_USD, CPC_MIN_USD + 0.012 * averageOrderValueUsd));
 }
 

@@ -63,7 +63,11 @@ export function applyStoreModels(o: StoreObservations): StoreModelOutputs {
     appCount: o.appCount,
     thirdPartyVisits: o.thirdPartyVisits,
   });
-  const revenue = estimateRevenue({ monthlyVisits, medianPriceUsd: o.medianPriceUsd, vertical: o.vertical });
+  const revenue = estimateRevenue({
+    monthlyVisits,
+    medianPriceUsd: o.medianPriceUsd,
+    vertical: o.vertical,
+  });
   const adSpendUsd = estimateAdSpend({
     monthlyVisits,
     paidTrafficPct: o.paidTrafficPct,
@@ -81,5 +85,12 @@ export function applyStoreModels(o: StoreObservations): StoreModelOutputs {
     socialFollowers: o.socialFollowers,
     dropshipperScore: dropshipper.score,
   };
-  return { monthlyVisits, revenue, adSpendUsd, dropshipper, rating: rateStore(ratingInputs), ratingInputs };
+  return {
+    monthlyVisits,
+    revenue,
+    adSpendUsd,
+    dropshipper,
+    rating: rateStore(ratingInputs),
+    ratingInputs,
+  };
 }

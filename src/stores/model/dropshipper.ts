@@ -38,7 +38,9 @@ export function classifyDropshipper(inputs: DropshipperInputs): DropshipperClass
   const price = inputs.medianPriceUsd;
   const priced = typeof price === 'number' && Number.isFinite(price) && price > 0;
   const wideCheap =
-    priced && count(inputs.productCount) >= WIDE_CATALOG_PRODUCTS && price < WIDE_CHEAP_MAX_PRICE_USD;
+    priced &&
+    count(inputs.productCount) >= WIDE_CATALOG_PRODUCTS &&
+    price < WIDE_CHEAP_MAX_PRICE_USD;
   const z =
     -3.2 +
     1.9 * Math.min(count(inputs.dropshippingAppCount), 3) +

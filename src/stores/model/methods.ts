@@ -15,6 +15,14 @@ export const MODEL_METHODS: ReadonlyArray<{ model: string; fields: string[]; met
   },
   { model: 'adSpend', fields: ['adSpendUsd'], method: AD_SPEND_METHOD },
   { model: 'rating', fields: ['serviceRating', 'serviceGrade'], method: RATING_METHOD },
-  { model: 'dropshipper', fields: ['isDropshipper', 'dropshipperScore'], method: DROPSHIPPER_METHOD },
-  { model: 'growth', fields: ['visitsChangePct', 'revenueChangePct', 'changePct'], method: GROWTH_METHOD },
+  {
+    model: 'dropshipper',
+    fields: ['isDropshipper', 'dropshipperScore'],
+    method: DROPSHIPPER_METHOD,
+  },
+  {
+    model: 'growth',
+    fields: ['visitsChangePct', 'revenueChangePct', 'changePct'],
+    method: GROWTH_METHOD,
+  },
 ];

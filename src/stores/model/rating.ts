@@ -84,7 +84,9 @@ function catalogPoints(productCount: number): number {
   return RATING_WEIGHTS.catalog * capped(Math.log10(1 + positive(productCount)) / LOG10_101);
 }
 
-function steadyComponents(inputs: SteadyRatingInputs): Omit<Rating['components'], 'traffic' | 'catalog'> {
+function steadyComponents(
+  inputs: SteadyRatingInputs,
+): Omit<Rating['components'], 'traffic' | 'catalog'> {
   const w = RATING_WEIGHTS;
   return {
     reviews: inputs.hasReviewsApp ? w.reviews : 0,
@@ -99,7 +101,15 @@ function steadyComponents(inputs: SteadyRatingInputs): Omit<Rating['components']
 
 function steadyPoints(inputs: SteadyRatingInputs): number {
   const c = steadyComponents(inputs);
-  return c.reviews + c.audience + c.support + c.contact + c.socialPresence + c.appStack + c.dropshipperPenalty;
+  return (
+    c.reviews +
+    c.audience +
+    c.support +
+    c.contact +
+    c.socialPresence +
+    c.appStack +
+    c.dropshipperPenalty
+  );
 }
 
 /** the one place points become a rating: both entry points below add in the same order */
@@ -111,7 +121,11 @@ export function rateStore(inputs: RatingInputs): Rating {
   const traffic = trafficPoints(inputs.monthlyVisits);
   const catalog = catalogPoints(inputs.productCount);
   const rating = toRating(steadyPoints(inputs), traffic, catalog);
-  return { rating, grade: gradeFor(rating), components: { traffic, catalog, ...steadyComponents(inputs) } };
+  return {
+    rating,
+    grade: gradeFor(rating),
+    components: { traffic, catalog, ...steadyComponents(inputs) },
+  };
 }
 
 /**

@@ -44,8 +44,10 @@ export const REVENUE_METHOD =
   'Modeled monthly revenue band in USD: low = visits x conversionLow% x AOV, high = visits x ' +
   'conversionHigh% x AOV, rounded to whole dollars. Average order value (AOV) = median product ' +
   'price (USD) x items per order, where items per order = 1 + 0.9 x e^(-medianPrice / 35) (cheap ' +
-  'items sell in multiples). The conversion band starts from the vertical\'s typical range ' +
-  `(${Object.entries(VERTICAL_CONVERSION).map(([v, band]) => `${v} ${fmt(band)}`).join('; ')}; ` +
+  "items sell in multiples). The conversion band starts from the vertical's typical range " +
+  `(${Object.entries(VERTICAL_CONVERSION)
+    .map(([v, band]) => `${v} ${fmt(band)}`)
+    .join('; ')}; ` +
   `unknown vertical ${fmt(DEFAULT_CONVERSION)}) and is ` +
   `scaled by the price level (${REFERENCE_ORDER_VALUE_USD} / AOV)^0.2, kept within ` +
   `${PRICE_FACTOR_MIN}..${PRICE_FACTOR_MAX}: expensive baskets convert less. A store without priced ` +
@@ -59,7 +61,11 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Average order value in USD from the median product price; null without a positive price. */
 export function averageOrderValue(medianPriceUsd: number | null | undefined): number | null {
-  if (typeof medianPriceUsd !== 'number' || !Number.isFinite(medianPriceUsd) || medianPriceUsd <= 0) {
+  if (
+    typeof medianPriceUsd !== 'number' ||
+    !Number.isFinite(medianPriceUsd) ||
+    medianPriceUsd <= 0
+  ) {
     return null;
   }
   const itemsPerOrder = 1 + 0.9 * Math.exp(-medianPriceUsd / 35);

@@ -42,11 +42,13 @@ export function estimateVisits(inputs: VisitsInputs): VisitsEstimate {
   const apps = nonNegative(inputs.appCount);
   const followers = nonNegative(inputs.socialFollowers);
   const signal =
-    BASE_VISITS * Math.sqrt(1 + products) * (1 + APP_UPLIFT * apps) + VISITS_PER_FOLLOWER * followers;
+    BASE_VISITS * Math.sqrt(1 + products) * (1 + APP_UPLIFT * apps) +
+    VISITS_PER_FOLLOWER * followers;
   const signalEstimate = Math.round(signal);
   const thirdParty = inputs.thirdPartyVisits;
   if (typeof thirdParty === 'number' && Number.isFinite(thirdParty)) {
-    const blended = THIRD_PARTY_WEIGHT * nonNegative(thirdParty) + (1 - THIRD_PARTY_WEIGHT) * signal;
+    const blended =
+      THIRD_PARTY_WEIGHT * nonNegative(thirdParty) + (1 - THIRD_PARTY_WEIGHT) * signal;
     return { monthlyVisits: Math.round(blended), basis: 'third_party', signalEstimate };
   }
   return { monthlyVisits: signalEstimate, basis: 'observed_signals', signalEstimate };

@@ -6,8 +6,15 @@ import { queueTick } from '../../../src/catalog/catalog-tick.ts';
 import { OBSERVE_TASK, TICK_TASK } from '../../../src/catalog/work-queue.ts';
 import { JOB_SCHEMA } from '../../../src/platform/jobs/job-queue.ts';
 import { offerCandidates } from '../../../src/storefront/catalog-candidates.sql.ts';
-import { startFixtureStorefronts, type FixtureStorefronts } from '../../scrapes/support/fixture-storefronts.ts';
-import { startScrapeHarness, type HarnessOptions, type ScrapeHarness } from '../../scrapes/support/scrape-harness.ts';
+import {
+  startFixtureStorefronts,
+  type FixtureStorefronts,
+} from '../../scrapes/support/fixture-storefronts.ts';
+import {
+  startScrapeHarness,
+  type HarnessOptions,
+  type ScrapeHarness,
+} from '../../scrapes/support/scrape-harness.ts';
 
 export interface CatalogHarness extends ScrapeHarness {
   fixtures: FixtureStorefronts;
@@ -41,15 +48,26 @@ export interface LogLine {
 
 export const DAY_MS = 86_400_000;
 
-export async function startCatalogHarness(options: HarnessOptions & { env?: Record<string, string> } = {}): Promise<CatalogHarness> {
+export async function startCatalogHarness(
+  options: HarnessOptions & { env?: Record<string, string> } = {},
+): Promise<CatalogHarness> {
   const fixtures = await startFixtureStorefronts();
   const harness = await startScrapeHarness({
     ...options,
-    env: { EGRESS_OVERRIDES: fixtures.overrides, CATALOG_CONCURRENCY: '4', CATALOG_WORKER_CONCURRENCY: '2', ...options.env },
+    env: {
+      EGRESS_OVERRIDES: fixtures.overrides,
+      CATALOG_CONCURRENCY: '4',
+      CATALOG_WORKER_CONCURRENCY: '2',
+      ...options.env,
+    },
   });
   const pool = harness.services.db.pool;
   const tick = () => queueTick(pool);
-  const waitForRow = async <R extends object>(sql: string, values: unknown[] = [], timeoutMs = 20_000): Promise<R> => {
+  const waitForRow = async <R extends object>(
+    sql: string,
+    values: unknown[] = [],
+    timeoutMs = 20_000,
+  ): Promise<R> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const { rows } = await pool.query(sql, values);
@@ -71,7 +89,11 @@ export async function startCatalogHarness(options: HarnessOptions & { env?: Reco
     pool,
     tick,
     async offer(domains) {
-      await offerCandidates(pool, domains, { source: 'import', foundOn: 'test', now: harness.clock.now() });
+      await offerCandidates(pool, domains, {
+        source: 'import',
+        foundOn: 'test',
+        now: harness.clock.now(),
+      });
       await tick();
     },
     async advance(ms) {
@@ -81,7 +103,11 @@ export async function startCatalogHarness(options: HarnessOptions & { env?: Reco
     waitForRow,
     logOf,
     async lastLogId() {
-      const { rows: [row] } = await pool.query<{ id: string | null }>('SELECT max(id)::text AS id FROM observation_log');
+      const {
+        rows: [row],
+      } = await pool.query<{ id: string | null }>(
+        'SELECT max(id)::text AS id FROM observation_log',
+      );
       return Number(row?.id ?? 0);
     },
     async nextObservation(domain, afterId) {

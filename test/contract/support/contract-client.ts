@@ -7,7 +7,14 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { responseValidator, templateOf } from '../../rest/support/openapi-validation.ts';
 
 /** Spec part 7, word for word. */
-export const CONTRACT_CODES = ['not_found', 'bad_request', 'unauthorized', 'rate_limited', 'query_timeout', 'internal'];
+export const CONTRACT_CODES = [
+  'not_found',
+  'bad_request',
+  'unauthorized',
+  'rate_limited',
+  'query_timeout',
+  'internal',
+];
 
 export interface Answer {
   status: number;
@@ -18,14 +25,22 @@ export interface Answer {
 
 export interface ContractClient {
   baseUrl: string;
-  request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }): Promise<Answer>;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; headers?: Record<string, string> },
+  ): Promise<Answer>;
   get(path: string, headers?: Record<string, string>): Promise<Answer>;
   /** the same client sending these headers on every request (a key) */
   with(headers: Record<string, string>): ContractClient;
 }
 
 /** Asserts the contract's error envelope, and returns the error for further checks. */
-export function expectError(answer: Answer, status: number, code: string): { code: string; message: string; details: any } {
+export function expectError(
+  answer: Answer,
+  status: number,
+  code: string,
+): { code: string; message: string; details: any } {
   expect(answer.status, answer.text).toBe(status);
   expect(answer.body.error.code, answer.text).toBe(code);
   return answer.body.error;
@@ -59,7 +74,8 @@ export async function contractClient(baseUrl: string): Promise<ContractClient> {
           expect(typeof body.error.message, where).toBe('string');
         }
         const template = templateOf(templates, path);
-        if (isJson && template) expect(validate(method, template, response.status, body), where).toEqual([]);
+        if (isJson && template)
+          expect(validate(method, template, response.status, body), where).toEqual([]);
         return { status: response.status, headers: response.headers, body, text };
       },
       get: (path, headers) => client.request('GET', path, { headers }),

@@ -20,14 +20,23 @@ export function docsExamples(docs: string): DocsExample[] {
     const request = REQUEST.exec(text!);
     if (!request) throw new Error(`docs.md example is not METHOD /path [json]: ${text}`);
     const [, method, path, body] = request;
-    return { text: text!, method: method as DocsExample['method'], path: path!, ...(body ? { body: JSON.parse(body) as Record<string, unknown> } : {}) };
+    return {
+      text: text!,
+      method: method as DocsExample['method'],
+      path: path!,
+      ...(body ? { body: JSON.parse(body) as Record<string, unknown> } : {}),
+    };
   });
 }
 
 /** Examples that need a live storefront: scrapes, the screenshots they take, and Signals watches. */
 export const needsStorefront = (path: string): boolean =>
-  path.startsWith('/v1/scrapes') || path.startsWith('/v1/signals') || path.split('?')[0]!.endsWith('/screenshot');
+  path.startsWith('/v1/scrapes') ||
+  path.startsWith('/v1/signals') ||
+  path.split('?')[0]!.endsWith('/screenshot');
 
 /** An answer with data: a non-empty `data` list, or else a non-empty object. */
 export const hasData = (body: any): boolean =>
-  Array.isArray(body?.data) ? body.data.length > 0 : typeof body === 'object' && body !== null && Object.keys(body).length > 0;
+  Array.isArray(body?.data)
+    ? body.data.length > 0
+    : typeof body === 'object' && body !== null && Object.keys(body).length > 0;

@@ -31,17 +31,26 @@ export async function run<T = Record<string, any>>(
 }
 
 /** Data of a query expected to succeed; fails the test with the errors otherwise. */
-export async function query<T = Record<string, any>>(services: Services, source: string, variables?: Record<string, unknown>): Promise<T> {
+export async function query<T = Record<string, any>>(
+  services: Services,
+  source: string,
+  variables?: Record<string, unknown>,
+): Promise<T> {
   const { data, errors } = await run<T>(services, source, variables);
   if (errors.length) throw new Error(`unexpected GraphQL errors: ${JSON.stringify(errors)}`);
   return data as T;
 }
 
 /** The single error of a query expected to fail. */
-export async function failure(services: Services, source: string, variables?: Record<string, unknown>): Promise<ErrorShape> {
+export async function failure(
+  services: Services,
+  source: string,
+  variables?: Record<string, unknown>,
+): Promise<ErrorShape> {
   const { errors } = await run(services, source, variables);
   if (errors.length !== 1) throw new Error(`expected one error, got ${JSON.stringify(errors)}`);
   return errors[0]!;
 }
 
-export const domainsOf = (connection: { edges: { node: { domain: string } }[] }) => connection.edges.map((e) => e.node.domain);
+export const domainsOf = (connection: { edges: { node: { domain: string } }[] }) =>
+  connection.edges.map((e) => e.node.domain);

@@ -4,13 +4,20 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
-const MODULE = new URL('../../../src/platform/database/embedded-postgres.ts', import.meta.url).pathname;
+const MODULE = new URL('../../../src/platform/database/embedded-postgres.ts', import.meta.url)
+  .pathname;
 
 describe('the embedded PostgreSQL module', () => {
   it('leaves a process that imports it the exit code it set', () => {
     const run = spawnSync(
       process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', `await import(${JSON.stringify(MODULE)}); process.exitCode = 3;`],
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `await import(${JSON.stringify(MODULE)}); process.exitCode = 3;`,
+      ],
       { encoding: 'utf8', timeout: 60_000 },
     );
     expect(run.stderr).toBe('');

@@ -36,18 +36,33 @@ describe('rows of named prepared statements', () => {
       expect(result.rowCount).toBe(3);
       expect(result.fields.map((f) => f.name)).toEqual(expected.fields.map((f) => f.name));
     }
-    expect(expected.rows[0]).toMatchObject({ big: '1', share: '0.33', doc: { n: 1, tags: ['a', 'b'] }, pair: [1, 2], dup: 2 });
+    expect(expected.rows[0]).toMatchObject({
+      big: '1',
+      share: '0.33',
+      doc: { n: 1, tags: ['a', 'b'] },
+      pair: [1, 2],
+      dup: 2,
+    });
     expect(expected.rows[1].maybe).toBeNull();
   });
 
-  it('serve unnamed statements, array rows and a checked-out client\'s own promise as pg does', async () => {
+  it("serve unnamed statements, array rows and a checked-out client's own promise as pg does", async () => {
     const unnamed = await shaped.query(SAMPLE, [2]);
     expect(unnamed.rows).toEqual((await plain.query(SAMPLE, [2])).rows);
-    const arrays = await shaped.query({ name: 'prepared-rows-arrays', text: SAMPLE, values: [2], rowMode: 'array' });
+    const arrays = await shaped.query({
+      name: 'prepared-rows-arrays',
+      text: SAMPLE,
+      values: [2],
+      rowMode: 'array',
+    });
     expect(arrays.rows[0]).toBeInstanceOf(Array);
     const client = await shaped.connect();
     try {
-      const viaClient = await client.query({ name: 'prepared-rows-sample', text: SAMPLE, values: [1] });
+      const viaClient = await client.query({
+        name: 'prepared-rows-sample',
+        text: SAMPLE,
+        values: [1],
+      });
       expect(viaClient.rows).toEqual((await plain.query(SAMPLE, [1])).rows);
     } finally {
       client.release();
@@ -57,7 +72,11 @@ describe('rows of named prepared statements', () => {
   it('follows a statement whose columns changed (prepared again on a new connection after a migration)', async () => {
     await plain.query('CREATE TABLE prepared_rows_t (id int)');
     await plain.query('INSERT INTO prepared_rows_t VALUES (1)');
-    const statement = { name: 'prepared-rows-star', text: 'SELECT * FROM prepared_rows_t', values: [] };
+    const statement = {
+      name: 'prepared-rows-star',
+      text: 'SELECT * FROM prepared_rows_t',
+      values: [],
+    };
     const first = new pg.Pool({ connectionString: db.url, max: 1, Client: PreparedRowsClient });
     expect((await first.query(statement)).rows).toEqual([{ id: 1 }]);
     await first.end();
@@ -72,11 +91,37 @@ describe('rows of named prepared statements', () => {
 
   it('fails a query whose value cannot be parsed, and the connection serves the next one', async () => {
     // an int4 parser that throws stands in for a malformed value
-    const failing = { getTypeParser: (oid: number) => (oid === 23 ? () => { throw new Error('unparsable'); } : pg.types.getTypeParser(oid)) };
-    const pool = new pg.Pool({ connectionString: db.url, max: 1, Client: PreparedRowsClient, types: failing as unknown as pg.CustomTypesConfig });
+    const failing = {
+      getTypeParser: (oid: number) =>
+        oid === 23
+          ? () => {
+              throw new Error('unparsable');
+            }
+          : pg.types.getTypeParser(oid),
+    };
+    const pool = new pg.Pool({
+      connectionString: db.url,
+      max: 1,
+      Client: PreparedRowsClient,
+      types: failing as unknown as pg.CustomTypesConfig,
+    });
     try {
-      await expect(pool.query({ name: 'prepared-rows-throws', text: 'SELECT 1 AS "one" FROM generate_series(1, 3)', values: [] })).rejects.toThrow('unparsable');
-      expect((await pool.query({ name: 'prepared-rows-text', text: `SELECT 'ok' AS "word"`, values: [] })).rows).toEqual([{ word: 'ok' }]);
+      await expect(
+        pool.query({
+          name: 'prepared-rows-throws',
+          text: 'SELECT 1 AS "one" FROM generate_series(1, 3)',
+          values: [],
+        }),
+      ).rejects.toThrow('unparsable');
+      expect(
+        (
+          await pool.query({
+            name: 'prepared-rows-text',
+            text: `SELECT 'ok' AS "word"`,
+            values: [],
+          })
+        ).rows,
+      ).toEqual([{ word: 'ok' }]);
     } finally {
       await pool.end();
     }

@@ -8,7 +8,8 @@ const groups = (ipv4: string) => {
   const [a, b, c, d] = ipv4.split('.').map(Number) as [number, number, number, number];
   return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
 };
-const inverted = (ipv4: string) => groups(ipv4).map((g) => (~parseInt(g, 16) & 0xffff).toString(16));
+const inverted = (ipv4: string) =>
+  groups(ipv4).map((g) => (~parseInt(g, 16) & 0xffff).toString(16));
 
 const FORMS: Record<string, (ipv4: string) => string> = {
   'IPv4-compatible ::/96': (v4) => `::${groups(v4).join(':')}`,
@@ -17,7 +18,8 @@ const FORMS: Record<string, (ipv4: string) => string> = {
   'NAT64 64:ff9b::/96': (v4) => `64:ff9b::${groups(v4).join(':')}`,
   '6to4 2002::/16': (v4) => `2002:${groups(v4).join(':')}::1`,
   'Teredo client 2001::/32': (v4) => `2001:0:4136:e378:8000:63bf:${inverted(v4).join(':')}`,
-  'Teredo server 2001::/32': (v4) => `2001:0:${groups(v4).join(':')}:8000:63bf:${inverted('8.8.4.4').join(':')}`,
+  'Teredo server 2001::/32': (v4) =>
+    `2001:0:${groups(v4).join(':')}:8000:63bf:${inverted('8.8.4.4').join(':')}`,
 };
 
 const REFUSED_IPV4 = {
@@ -42,13 +44,26 @@ describe('egress address policy', () => {
 
   it('writes the forms as the ranges they are (the table above is not a typo)', () => {
     expect(FORMS['IPv4-compatible ::/96']!('127.0.0.1')).toBe('::7f00:1');
-    expect(FORMS['Teredo client 2001::/32']!('10.1.2.3')).toBe('2001:0:4136:e378:8000:63bf:f5fe:fdfc');
+    expect(FORMS['Teredo client 2001::/32']!('10.1.2.3')).toBe(
+      '2001:0:4136:e378:8000:63bf:f5fe:fdfc',
+    );
   });
 
   it('keeps refusing plain loopback, private, link-local and metadata addresses, and allows public ones', () => {
-    for (const address of ['127.0.0.1', '::1', '::', '10.0.0.1', '192.168.1.1', 'fd00::1', 'fe80::1', '169.254.169.254', '100.100.100.200']) {
+    for (const address of [
+      '127.0.0.1',
+      '::1',
+      '::',
+      '10.0.0.1',
+      '192.168.1.1',
+      'fd00::1',
+      'fe80::1',
+      '169.254.169.254',
+      '100.100.100.200',
+    ]) {
       expect(checkAddress(address), address).toMatchObject({ allowed: false });
     }
-    for (const address of ['8.8.8.8', '2606:4700::1111']) expect(checkAddress(address), address).toEqual({ allowed: true });
+    for (const address of ['8.8.8.8', '2606:4700::1111'])
+      expect(checkAddress(address), address).toEqual({ allowed: true });
   });
 });

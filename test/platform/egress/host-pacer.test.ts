@@ -11,19 +11,32 @@ describe('HostPacer', () => {
   async function startTimes(pacer: HostPacer, hosts: string[]): Promise<Record<string, number[]>> {
     const start = Date.now();
     const times: Record<string, number[]> = {};
-    const waits = hosts.map((host) => pacer.wait(host).then(() => (times[host] ??= []).push(Date.now() - start)));
+    const waits = hosts.map((host) =>
+      pacer.wait(host).then(() => (times[host] ??= []).push(Date.now() - start)),
+    );
     await vi.runAllTimersAsync();
     await Promise.all(waits);
     return times;
   }
 
   it('spaces the starts to one host by the interval, in arrival order', async () => {
-    const times = await startTimes(new HostPacer(500), ['shop.example', 'shop.example', 'shop.example', 'shop.example']);
+    const times = await startTimes(new HostPacer(500), [
+      'shop.example',
+      'shop.example',
+      'shop.example',
+      'shop.example',
+    ]);
     expect(times['shop.example']).toEqual([0, 500, 1_000, 1_500]);
   });
 
   it('paces each host on its own: a busy host does not delay another', async () => {
-    const times = await startTimes(new HostPacer(500), ['a.example', 'a.example', 'b.example', 'a.example', 'b.example']);
+    const times = await startTimes(new HostPacer(500), [
+      'a.example',
+      'a.example',
+      'b.example',
+      'a.example',
+      'b.example',
+    ]);
     expect(times).toEqual({ 'a.example': [0, 500, 1_000], 'b.example': [0, 500] });
   });
 
@@ -35,6 +48,8 @@ describe('HostPacer', () => {
   });
 
   it('does not wait at all with an interval of 0', async () => {
-    expect(await startTimes(new HostPacer(0), ['x.example', 'x.example', 'x.example'])).toEqual({ 'x.example': [0, 0, 0] });
+    expect(await startTimes(new HostPacer(0), ['x.example', 'x.example', 'x.example'])).toEqual({
+      'x.example': [0, 0, 0],
+    });
   });
 });

@@ -16,8 +16,14 @@ const RUNS_PER_FIELD = 40;
 type RootField = { operation: 'query' | 'mutation'; field: GraphQLField<unknown, unknown> };
 
 const rootFields: RootField[] = [
-  ...Object.values(schema.getQueryType()?.getFields() ?? {}).map((field) => ({ operation: 'query' as const, field })),
-  ...Object.values(schema.getMutationType()?.getFields() ?? {}).map((field) => ({ operation: 'mutation' as const, field })),
+  ...Object.values(schema.getQueryType()?.getFields() ?? {}).map((field) => ({
+    operation: 'query' as const,
+    field,
+  })),
+  ...Object.values(schema.getMutationType()?.getFields() ?? {}).map((field) => ({
+    operation: 'mutation' as const,
+    field,
+  })),
 ].filter(({ field }) => field.args.length > 0);
 
 /** `query ($a: T!) { field(a: $a) { __typename } }` for one root field. */
@@ -38,7 +44,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   const total = [...tried.values()].reduce((sum, n) => sum + n, 0);
-  console.log(`bad-input GraphQL: ${total} generated variable sets over ${tried.size} root fields (seed ${SEED}, ${RUNS_PER_FIELD} per field)`);
+  console.log(
+    `bad-input GraphQL: ${total} generated variable sets over ${tried.size} root fields (seed ${SEED}, ${RUNS_PER_FIELD} per field)`,
+  );
   await fuzz?.close();
 });
 
@@ -56,7 +64,12 @@ describe('every GraphQL root field under hostile arguments', () => {
         fc.asyncProperty(variablesFor(root.field.args), async (variables) => {
           runs++;
           const before = root.operation === 'mutation' ? await fuzz.rowCounts() : undefined;
-          const response = await fuzz.server.app.inject({ method: 'POST', url: '/graphql', headers: fuzz.headers, payload: { query, variables } });
+          const response = await fuzz.server.app.inject({
+            method: 'POST',
+            url: '/graphql',
+            headers: fuzz.headers,
+            payload: { query, variables },
+          });
           const label = `${name} ${JSON.stringify(variables).slice(0, 300)} -> ${response.statusCode} ${response.body.slice(0, 400)}`;
           expect(response.statusCode, label).toBeLessThan(500);
           const body = JSON.parse(response.body);
@@ -66,7 +79,10 @@ describe('every GraphQL root field under hostile arguments', () => {
             expect(JSON.stringify(error), label).not.toMatch(/\bat .+\.(ts|js):\d+/);
           }
           const refused = (body.errors?.length ?? 0) > 0 && body.data?.[root.field.name] == null;
-          if (before && refused) expect(await fuzz.rowCounts(), `${label}: a refused mutation wrote nothing`).toEqual(before);
+          if (before && refused)
+            expect(await fuzz.rowCounts(), `${label}: a refused mutation wrote nothing`).toEqual(
+              before,
+            );
         }),
         { seed: SEED, numRuns: RUNS_PER_FIELD, endOnFailure: true },
       );

@@ -17,10 +17,20 @@ afterAll(() => fuzz?.close());
 
 const bodyRoutes = catalogRoutes.filter((route) => route.body !== undefined);
 /** the write routes, and /graphql, which takes a JSON body too */
-const bodyTargets = [...bodyRoutes.map((route) => [`${route.method} ${route.path}`, route.method, concretePath(route)] as const), ['POST /graphql', 'POST', '/graphql'] as const];
+const bodyTargets = [
+  ...bodyRoutes.map(
+    (route) => [`${route.method} ${route.path}`, route.method, concretePath(route)] as const,
+  ),
+  ['POST /graphql', 'POST', '/graphql'] as const,
+];
 
 async function expectRefusedUnwritten(
-  request: { method: string; url: string; headers?: Record<string, string>; payload?: string | Readable },
+  request: {
+    method: string;
+    url: string;
+    headers?: Record<string, string>;
+    payload?: string | Readable;
+  },
   parameter = 'body',
 ) {
   const before = await fuzz.rowCounts();
@@ -33,7 +43,11 @@ async function expectRefusedUnwritten(
   expect(response.statusCode, response.body).toBe(400);
   expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
   const error = errorOf(request.url, response.json());
-  expect(error).toMatchObject({ code: 'bad_request', message: expect.any(String), details: { parameter } });
+  expect(error).toMatchObject({
+    code: 'bad_request',
+    message: expect.any(String),
+    details: { parameter },
+  });
   expect(await fuzz.rowCounts()).toEqual(before);
   return error;
 }
@@ -55,53 +69,123 @@ describe('request bodies', () => {
     expect(bodyRoutes.map((route) => route.path)).toContain('/v1/scrapes');
   });
 
-  it.each(bodyTargets)('%s: a body over the limit is bad_request (not 413), declared or streamed', async (_name, method, url) => {
-    const oversized = JSON.stringify({ domain: 'example.com', pad: 'x'.repeat(BODY_LIMIT_BYTES) });
-    const declared = await expectRefusedUnwritten({ method, url, headers: { 'content-type': 'application/json' }, payload: oversized });
-    expect(declared.details.rule).toBe(`at most ${BODY_LIMIT_BYTES} bytes`);
-    // no Content-Length: the limit holds while the body streams in
-    const streamed = Readable.from([oversized.slice(0, 40_000), oversized.slice(40_000)]);
-    await expectRefusedUnwritten({ method, url, headers: { 'content-type': 'application/json' }, payload: streamed });
-  });
+  it.each(bodyTargets)(
+    '%s: a body over the limit is bad_request (not 413), declared or streamed',
+    async (_name, method, url) => {
+      const oversized = JSON.stringify({
+        domain: 'example.com',
+        pad: 'x'.repeat(BODY_LIMIT_BYTES),
+      });
+      const declared = await expectRefusedUnwritten({
+        method,
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: oversized,
+      });
+      expect(declared.details.rule).toBe(`at most ${BODY_LIMIT_BYTES} bytes`);
+      // no Content-Length: the limit holds while the body streams in
+      const streamed = Readable.from([oversized.slice(0, 40_000), oversized.slice(40_000)]);
+      await expectRefusedUnwritten({
+        method,
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: streamed,
+      });
+    },
+  );
 
   it.each(bodyTargets)('%s: malformed JSON is bad_request', async (_name, method, url) => {
-    for (const payload of ['{"domain": ', '{domain: "x"}', "{'domain':'x'}", '{"domain":"x",}', '\u0000', 'NaN']) {
-      const error = await expectRefusedUnwritten({ method, url, headers: { 'content-type': 'application/json' }, payload });
+    for (const payload of [
+      '{"domain": ',
+      '{domain: "x"}',
+      "{'domain':'x'}",
+      '{"domain":"x",}',
+      '\u0000',
+      'NaN',
+    ]) {
+      const error = await expectRefusedUnwritten({
+        method,
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
       expect(error.details.rule).toBe('must be valid JSON');
     }
   });
 
-  it.each(bodyTargets)('%s: a body that is not JSON (text, form, multipart, XML) is bad_request', async (_name, method, url) => {
-    const bodies: Array<[string, string]> = [
-      ['text/plain', '{"domain":"example.com"}'],
-      ['application/x-www-form-urlencoded', 'domain=example.com'],
-      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="domain"\r\n\r\nexample.com\r\n--x--'],
-      ['application/xml', '<domain>example.com</domain>'],
-    ];
-    for (const [contentType, payload] of bodies) {
-      const error = await expectRefusedUnwritten({ method, url, headers: { 'content-type': contentType }, payload });
-      expect(error.details.rule).toBe('Content-Type must be application/json');
-    }
-  });
+  it.each(bodyTargets)(
+    '%s: a body that is not JSON (text, form, multipart, XML) is bad_request',
+    async (_name, method, url) => {
+      const bodies: Array<[string, string]> = [
+        ['text/plain', '{"domain":"example.com"}'],
+        ['application/x-www-form-urlencoded', 'domain=example.com'],
+        [
+          'multipart/form-data; boundary=x',
+          '--x\r\nContent-Disposition: form-data; name="domain"\r\n\r\nexample.com\r\n--x--',
+        ],
+        ['application/xml', '<domain>example.com</domain>'],
+      ];
+      for (const [contentType, payload] of bodies) {
+        const error = await expectRefusedUnwritten({
+          method,
+          url,
+          headers: { 'content-type': contentType },
+          payload,
+        });
+        expect(error.details.rule).toBe('Content-Type must be application/json');
+      }
+    },
+  );
 
-  it.each(bodyTargets)('%s: an empty body is bad_request, with or without a JSON Content-Type', async (_name, method, url) => {
-    await expectRefusedUnwritten({ method, url, headers: { 'content-type': 'application/json' }, payload: '' });
-    const bare = await fuzz.server.app.inject({ method: method as 'POST', url, headers: fuzz.headers });
-    expect(bare.statusCode, bare.body).toBe(400);
-    expect(errorOf(url, bare.json()).code).toBe('bad_request');
-  });
+  it.each(bodyTargets)(
+    '%s: an empty body is bad_request, with or without a JSON Content-Type',
+    async (_name, method, url) => {
+      await expectRefusedUnwritten({
+        method,
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: '',
+      });
+      const bare = await fuzz.server.app.inject({
+        method: method as 'POST',
+        url,
+        headers: fuzz.headers,
+      });
+      expect(bare.statusCode, bare.body).toBe(400);
+      expect(errorOf(url, bare.json()).code).toBe('bad_request');
+    },
+  );
 
-  it.each(bodyRoutes.map((route) => [`${route.method} ${route.path}`, route.method, concretePath(route)] as const))(
+  it.each(
+    bodyRoutes.map(
+      (route) => [`${route.method} ${route.path}`, route.method, concretePath(route)] as const,
+    ),
+  )(
     '%s: a JSON body that is not an object is bad_request naming the body',
     async (_name, method, url) => {
-      for (const payload of ['null', '[]', '[{"domain":"example.com"}]', '"example.com"', '42', 'true']) {
-        await expectRefusedUnwritten({ method, url, headers: { 'content-type': 'application/json' }, payload });
+      for (const payload of [
+        'null',
+        '[]',
+        '[{"domain":"example.com"}]',
+        '"example.com"',
+        '42',
+        'true',
+      ]) {
+        await expectRefusedUnwritten({
+          method,
+          url,
+          headers: { 'content-type': 'application/json' },
+          payload,
+        });
       }
     },
   );
 
   it('refuses prototype-pollution keys in a body without polluting anything', async () => {
-    for (const payload of ['{"__proto__":{"polluted":true},"domain":"example.com"}', '{"constructor":{"prototype":{"polluted":true}},"domain":"example.com"}']) {
+    for (const payload of [
+      '{"__proto__":{"polluted":true},"domain":"example.com"}',
+      '{"constructor":{"prototype":{"polluted":true}},"domain":"example.com"}',
+    ]) {
       const response = await fuzz.server.app.inject({
         method: 'POST',
         url: '/v1/scrapes',
@@ -136,22 +220,34 @@ describe('injection attempts in q', () => {
   ];
   const SEARCHES = ['/v1/stores', '/v1/products', '/v1/apps'];
 
-  it.each(SEARCHES)('%s searches q literally: 200 with fewer than all rows, or 400; never a 5xx, nothing dropped', async (path) => {
-    const everything = await fuzz.server.app.inject({ method: 'GET', url: path === '/v1/products' ? `${path}?priceMin=0&limit=1` : `${path}?limit=1`, headers: fuzz.headers });
-    expect(everything.statusCode, everything.body).toBe(200);
-    const all = everything.json().page.total as number;
-    expect(all).toBeGreaterThan(1);
-    const before = await fuzz.rowCounts();
+  it.each(SEARCHES)(
+    '%s searches q literally: 200 with fewer than all rows, or 400; never a 5xx, nothing dropped',
+    async (path) => {
+      const everything = await fuzz.server.app.inject({
+        method: 'GET',
+        url: path === '/v1/products' ? `${path}?priceMin=0&limit=1` : `${path}?limit=1`,
+        headers: fuzz.headers,
+      });
+      expect(everything.statusCode, everything.body).toBe(200);
+      const all = everything.json().page.total as number;
+      expect(all).toBeGreaterThan(1);
+      const before = await fuzz.rowCounts();
 
-    for (const q of ATTEMPTS) {
-      const response = await fuzz.server.app.inject({ method: 'GET', url: `${path}?q=${encodeURIComponent(q)}&limit=100`, headers: fuzz.headers });
-      const label = `${path}?q=${JSON.stringify(q)} -> ${response.statusCode} ${response.body.slice(0, 200)}`;
-      expect([200, 400], label).toContain(response.statusCode);
-      if (response.statusCode === 200) expect(response.json().page.total, label).toBeLessThan(all);
-      else expect(response.json().error.code, label).toBe('bad_request');
-    }
-    expect(await fuzz.rowCounts()).toEqual(before);
-  });
+      for (const q of ATTEMPTS) {
+        const response = await fuzz.server.app.inject({
+          method: 'GET',
+          url: `${path}?q=${encodeURIComponent(q)}&limit=100`,
+          headers: fuzz.headers,
+        });
+        const label = `${path}?q=${JSON.stringify(q)} -> ${response.statusCode} ${response.body.slice(0, 200)}`;
+        expect([200, 400], label).toContain(response.statusCode);
+        if (response.statusCode === 200)
+          expect(response.json().page.total, label).toBeLessThan(all);
+        else expect(response.json().error.code, label).toBe('bad_request');
+      }
+      expect(await fuzz.rowCounts()).toEqual(before);
+    },
+  );
 
   it('refuses a NUL character with bad_request (PostgreSQL cannot hold it) rather than failing', async () => {
     for (const url of ['/v1/stores?q=acme%00', '/v1/apps/%00', '/v1/stores/acme%00.com']) {

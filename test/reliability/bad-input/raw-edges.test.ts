@@ -45,26 +45,51 @@ describe('requests at the edges', () => {
   it('answers an HTTP/1.1 request without a Host header with the bad_request envelope', async () => {
     const answer = await raw('GET /v1/stores HTTP/1.1\r\nConnection: close\r\n\r\n');
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ error: { code: 'bad_request', message: 'An HTTP/1.1 request needs a Host header.', details: { parameter: 'Host', rule: 'required in HTTP/1.1' } } });
+    expect(answer.body).toEqual({
+      error: {
+        code: 'bad_request',
+        message: 'An HTTP/1.1 request needs a Host header.',
+        details: { parameter: 'Host', rule: 'required in HTTP/1.1' },
+      },
+    });
   });
 
   it('answers CONNECT with the bad_request envelope rather than a silent close', async () => {
     const answer = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toMatchObject({ code: 'bad_request', details: { parameter: 'method' } });
+    expect(answer.body.error).toMatchObject({
+      code: 'bad_request',
+      details: { parameter: 'method' },
+    });
     expect(answer.body.error.message).toContain('CONNECT');
   });
 
   it('refuses a JSON body with a "__proto__" or constructor.prototype key as such, not as invalid JSON', async () => {
-    for (const payload of ['{"domain":"shop.test","__proto__":{"admin":true}}', '{"domain":"shop.test","constructor":{"prototype":{"admin":true}}}']) {
-      const response = await server.app.inject({ method: 'POST', url: '/v1/scrapes', headers: { 'content-type': 'application/json' }, payload });
+    for (const payload of [
+      '{"domain":"shop.test","__proto__":{"admin":true}}',
+      '{"domain":"shop.test","constructor":{"prototype":{"admin":true}}}',
+    ]) {
+      const response = await server.app.inject({
+        method: 'POST',
+        url: '/v1/scrapes',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
       expect(response.statusCode, payload).toBe(400);
       expect(response.json().error.code).toBe('bad_request');
       expect(response.json().error.message, payload).toContain('__proto__');
-      expect(response.json().error.details).toEqual({ parameter: 'body', rule: 'must not contain "__proto__" or "constructor.prototype" keys' });
+      expect(response.json().error.details).toEqual({
+        parameter: 'body',
+        rule: 'must not contain "__proto__" or "constructor.prototype" keys',
+      });
     }
     // and broken JSON is still told it is broken
-    const broken = await server.app.inject({ method: 'POST', url: '/v1/scrapes', headers: { 'content-type': 'application/json' }, payload: '{"domain":' });
+    const broken = await server.app.inject({
+      method: 'POST',
+      url: '/v1/scrapes',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"domain":',
+    });
     expect(broken.json().error.message).toBe('The request body is not valid JSON.');
   });
 
@@ -73,13 +98,23 @@ describe('requests at the edges', () => {
       const response = await server.app.inject({
         method: 'POST',
         url: '/mcp',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        payload: { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'searchStores', arguments: args } },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        payload: {
+          jsonrpc: '2.0',
+          id: 5,
+          method: 'tools/call',
+          params: { name: 'searchStores', arguments: args },
+        },
       });
       const body = response.json();
       expect(body.id, JSON.stringify(args)).toBe(5);
       expect(body.error.code, JSON.stringify(args)).toBe(-32602);
-      expect(body.error.message).toMatch(/^Invalid params: params\.arguments must be an object of the tool's parameters, not /);
+      expect(body.error.message).toMatch(
+        /^Invalid params: params\.arguments must be an object of the tool's parameters, not /,
+      );
     }
   });
 
@@ -105,8 +140,19 @@ describe('requests at the edges', () => {
       relay.stdin.write('{"hello":"world"}\n');
       await two;
       expect(lines).toEqual([
-        { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON' } },
-        { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: the line is not a JSON-RPC 2.0 message' } },
+        {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32700, message: 'Parse error: the line is not JSON' },
+        },
+        {
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -32600,
+            message: 'Invalid Request: the line is not a JSON-RPC 2.0 message',
+          },
+        },
       ]);
     } finally {
       relay.kill();

@@ -24,7 +24,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   const total = [...tried.values()].reduce((sum, n) => sum + n, 0);
-  console.log(`bad-input REST: ${total} generated requests over ${tried.size} routes (seed ${SEED}, ${RUNS_PER_ROUTE} per route)`);
+  console.log(
+    `bad-input REST: ${total} generated requests over ${tried.size} routes (seed ${SEED}, ${RUNS_PER_ROUTE} per route)`,
+  );
   await fuzz?.close();
 });
 
@@ -34,9 +36,13 @@ function answeringRoute(method: string, pathname: string): RestRoute | undefined
   const candidates = catalogRoutes.filter((route) => {
     if (route.method !== method) return false;
     const parts = route.path.split('/');
-    return parts.length === segments.length && parts.every((part, i) => part.startsWith('{') || part === segments[i]);
+    return (
+      parts.length === segments.length &&
+      parts.every((part, i) => part.startsWith('{') || part === segments[i])
+    );
   });
-  const staticCount = (route: RestRoute) => route.path.split('/').filter((part) => !part.startsWith('{')).length;
+  const staticCount = (route: RestRoute) =>
+    route.path.split('/').filter((part) => !part.startsWith('{')).length;
   return candidates.sort((a, b) => staticCount(b) - staticCount(a))[0];
 }
 
@@ -46,7 +52,10 @@ async function send(request: GeneratedRequest) {
   return fuzz.server.app.inject({
     method: request.method,
     url: request.url,
-    headers: { ...fuzz.headers, ...(request.payload !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...fuzz.headers,
+      ...(request.payload !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     payload: request.payload,
   });
 }
@@ -67,19 +76,33 @@ async function checkAnswer(route: RestRoute, request: GeneratedRequest): Promise
     expect(ERROR_CODES, label).toContain(code);
     expect(response.statusCode, label).toBe(HTTP_STATUS[code]);
     expect(typeof body.error.message, label).toBe('string');
-    expect(body.error.details === null || (typeof body.error.details === 'object' && !Array.isArray(body.error.details)), label).toBe(true);
-    if (code === 'rate_limited') expect(Number(response.headers['retry-after']), label).toBeGreaterThan(0);
-    if (before) expect(await fuzz.rowCounts(), `${label}: a refused request wrote nothing`).toEqual(before);
+    expect(
+      body.error.details === null ||
+        (typeof body.error.details === 'object' && !Array.isArray(body.error.details)),
+      label,
+    ).toBe(true);
+    if (code === 'rate_limited')
+      expect(Number(response.headers['retry-after']), label).toBeGreaterThan(0);
+    if (before)
+      expect(await fuzz.rowCounts(), `${label}: a refused request wrote nothing`).toEqual(before);
   } else {
     expect(response.statusCode, label).toBeGreaterThanOrEqual(200);
   }
 
   // the answer matches the description of the route that gave it (a path like /v1/stores/../apps
   // is normalised by the client into another route's); a path no route matches has no schema
-  const answering = answeringRoute(request.method, new URL(request.url, 'http://localhost').pathname);
-  const unrouted = response.statusCode === 404 && body.error?.details?.path !== undefined && body.error?.details?.method !== undefined;
+  const answering = answeringRoute(
+    request.method,
+    new URL(request.url, 'http://localhost').pathname,
+  );
+  const unrouted =
+    response.statusCode === 404 &&
+    body.error?.details?.path !== undefined &&
+    body.error?.details?.method !== undefined;
   if (answering && !unrouted) {
-    expect(fuzz.validate(request.method, answering.path, response.statusCode, body), label).toEqual([]);
+    expect(fuzz.validate(request.method, answering.path, response.statusCode, body), label).toEqual(
+      [],
+    );
   }
 }
 

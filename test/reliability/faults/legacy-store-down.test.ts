@@ -10,14 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../../app/server.ts';
 import { loadCatalogFixture } from '../../support/catalog-fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
-import { startMongoWireServer, type MongoWireServer } from '../../support/mongo-wire-server/index.ts';
+import {
+  startMongoWireServer,
+  type MongoWireServer,
+} from '../../support/mongo-wire-server/index.ts';
 import { openServicesOn, type OpenedServices } from '../../support/open-services.ts';
 import { pollUntil } from '../../support/poll.ts';
 import { createTcpGate, type TcpGate } from '../support/tcp-gate.ts';
 
 const WITH_LEGACY = ['postgres:stores', 'mongo:store_summaries', 'postgres:traffic_monthly'];
 const WITHOUT_LEGACY = ['postgres:stores', 'postgres:traffic_monthly'];
-const PROFILE_QUERY = '{ store(domain: "acme-apparel.com") { domain name screenshotUrl emails sources } }';
+const PROFILE_QUERY =
+  '{ store(domain: "acme-apparel.com") { domain name screenshotUrl emails sources } }';
 
 let db: TestDatabase;
 let mongo: MongoWireServer;
@@ -60,7 +64,10 @@ async function startGateway() {
 }
 
 /** within: how long a profile may take while the legacy store is unreachable */
-async function expectServedWithoutLegacy(gateway: Awaited<ReturnType<typeof startGateway>>, within = 8_000) {
+async function expectServedWithoutLegacy(
+  gateway: Awaited<ReturnType<typeof startGateway>>,
+  within = 8_000,
+) {
   const profile = await gateway.get('/v1/stores/acme-apparel.com');
   expect(profile.status).toBe(200);
   expect(profile.body).toMatchObject({
@@ -79,10 +86,22 @@ async function expectServedWithoutLegacy(gateway: Awaited<ReturnType<typeof star
   expect(list.status).toBe(200);
   expect(list.body.data.map((s: { domain: string }) => s.domain)).toContain('acme-apparel.com');
 
-  const graphql = await gateway.app.inject({ method: 'POST', url: '/graphql', payload: { query: PROFILE_QUERY } });
+  const graphql = await gateway.app.inject({
+    method: 'POST',
+    url: '/graphql',
+    payload: { query: PROFILE_QUERY },
+  });
   expect(graphql.statusCode).toBe(200);
   expect(graphql.json()).toEqual({
-    data: { store: { domain: 'acme-apparel.com', name: 'Acme Apparel', screenshotUrl: null, emails: [], sources: WITHOUT_LEGACY } },
+    data: {
+      store: {
+        domain: 'acme-apparel.com',
+        name: 'Acme Apparel',
+        screenshotUrl: null,
+        emails: [],
+        sources: WITHOUT_LEGACY,
+      },
+    },
   });
 
   const health = await gateway.get('/v1/health');
@@ -98,7 +117,10 @@ const legacyIsBack = (gateway: Awaited<ReturnType<typeof startGateway>>) =>
     async () => {
       const profile = await gateway.get('/v1/stores/acme-apparel.com');
       const back = profile.status === 200 && profile.body.sources.includes('mongo:store_summaries');
-      return { ...profile, legacyHealth: back ? undefined : (await gateway.get('/v1/health')).body.backends?.legacy };
+      return {
+        ...profile,
+        legacyHealth: back ? undefined : (await gateway.get('/v1/health')).body.backends?.legacy,
+      };
     },
     (r) => r.legacyHealth === undefined,
     20_000,
@@ -116,7 +138,9 @@ describe('the legacy store is unavailable', () => {
 
     await gate.down();
     await expectServedWithoutLegacy(gateway);
-    expect(gateway.opened.logLines.some((line) => line.includes('legacy store unavailable'))).toBe(true);
+    expect(gateway.opened.logLines.some((line) => line.includes('legacy store unavailable'))).toBe(
+      true,
+    );
 
     await gate.up();
     const back = await legacyIsBack(gateway);
@@ -126,7 +150,9 @@ describe('the legacy store is unavailable', () => {
   it('when a gateway starts: it starts and serves without it, and picks it up once it answers', async () => {
     await gate.down();
     const gateway = await startGateway();
-    expect(gateway.opened.logLines.some((line) => line.includes('legacy store unreachable at start'))).toBe(true);
+    expect(
+      gateway.opened.logLines.some((line) => line.includes('legacy store unreachable at start')),
+    ).toBe(true);
     await expectServedWithoutLegacy(gateway);
 
     await gate.up();

@@ -9,11 +9,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../../src/platform/database/embedded-postgres.ts';
+import {
+  startEmbeddedPostgres,
+  type EmbeddedPostgresHandle,
+} from '../../../src/platform/database/embedded-postgres.ts';
 import { migrate } from '../../../src/platform/database/migrate.ts';
 import { loadCatalogFixture } from '../../support/catalog-fixture.ts';
 import { freePort } from '../../support/free-port.ts';
-import { startFixtureStorefronts, type FixtureStorefronts } from '../../scrapes/support/fixture-storefronts.ts';
+import {
+  startFixtureStorefronts,
+  type FixtureStorefronts,
+} from '../../scrapes/support/fixture-storefronts.ts';
 import { isRunning, startGatewayProcess, type GatewayProcess } from '../support/gateway-process.ts';
 import { getJson, postJson, type JsonResponse } from '../support/http.ts';
 import { pollUntil } from '../../support/poll.ts';
@@ -23,7 +29,8 @@ const STORE_QUERY = '{ store(domain: "acme-apparel.com") { domain name } }';
 describe('PostgreSQL restarts under a running gateway', () => {
   let dataDir: string;
   let port: number;
-  const UNAVAILABLE = 'The data store is temporarily unavailable (restarting or unreachable). Retry after Retry-After seconds.';
+  const UNAVAILABLE =
+    'The data store is temporarily unavailable (restarting or unreachable). Retry after Retry-After seconds.';
   let postgres: EmbeddedPostgresHandle | undefined;
   let fixtures: FixtureStorefronts;
   let gateway: GatewayProcess;
@@ -31,7 +38,10 @@ describe('PostgreSQL restarts under a running gateway', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'reliability-pg-'));
     port = await freePort();
-    [postgres, fixtures] = await Promise.all([startEmbeddedPostgres({ dataDir, port }), startFixtureStorefronts()]);
+    [postgres, fixtures] = await Promise.all([
+      startEmbeddedPostgres({ dataDir, port }),
+      startFixtureStorefronts(),
+    ]);
     await migrate(postgres.url);
     const pool = new pg.Pool({ connectionString: postgres.url, max: 2 });
     await loadCatalogFixture(pool);
@@ -73,13 +83,24 @@ describe('PostgreSQL restarts under a running gateway', () => {
       expect(Date.now() - started, name).toBeLessThan(8_000);
       expect(response.status, name).toBe(503);
       expect(response.headers.get('retry-after'), name).toBe('5');
-      expect(response.body, name).toEqual({ error: { code: 'internal', message: UNAVAILABLE, details: { reason: 'database_unavailable' } } });
+      expect(response.body, name).toEqual({
+        error: {
+          code: 'internal',
+          message: UNAVAILABLE,
+          details: { reason: 'database_unavailable' },
+        },
+      });
     }
     // GraphQL clients get the same failure as a GraphQL response
     const query = await graphql();
     expect(query.status).toBe(503);
     expect(query.body).toEqual({
-      errors: [{ message: UNAVAILABLE, extensions: { code: 'internal', details: { reason: 'database_unavailable' } } }],
+      errors: [
+        {
+          message: UNAVAILABLE,
+          extensions: { code: 'internal', details: { reason: 'database_unavailable' } },
+        },
+      ],
     });
     const health = await getJson(`${gateway.baseUrl}/v1/health`);
     expect(health.status).toBe(503);
@@ -88,11 +109,17 @@ describe('PostgreSQL restarts under a running gateway', () => {
     postgres = await startEmbeddedPostgres({ dataDir, port });
 
     // the same process recovers: pools replace their dead connections on the next checkout
-    await pollUntil(() => getJson(`${gateway.baseUrl}/v1/stores/acme-apparel.com`), (r) => r.status === 200, 30_000);
+    await pollUntil(
+      () => getJson(`${gateway.baseUrl}/v1/stores/acme-apparel.com`),
+      (r) => r.status === 200,
+      30_000,
+    );
     for (const [name, send] of requestsInTheGap.filter(([name]) => name !== 'scrape request')) {
       expect((await send()).status, name).toBe(200);
     }
-    expect((await graphql()).body).toEqual({ data: { store: { domain: 'acme-apparel.com', name: 'Acme Apparel' } } });
+    expect((await graphql()).body).toEqual({
+      data: { store: { domain: 'acme-apparel.com', name: 'Acme Apparel' } },
+    });
     expect((await getJson(`${gateway.baseUrl}/v1/health`)).status).toBe(200);
 
     // and its job worker picks up new work again

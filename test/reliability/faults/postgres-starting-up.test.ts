@@ -15,7 +15,12 @@ import { mapDatabaseError } from '../../../src/platform/database/database-errors
 /** A FATAL ErrorResponse message of PostgreSQL's protocol (what the server sends instead of AuthenticationOk). */
 function fatal(sqlState: string, message: string): Buffer {
   const fields = Buffer.concat([
-    ...[['S', 'FATAL'], ['V', 'FATAL'], ['C', sqlState], ['M', message]].map(([type, text]) => Buffer.from(`${type}${text}\0`, 'utf8')),
+    ...[
+      ['S', 'FATAL'],
+      ['V', 'FATAL'],
+      ['C', sqlState],
+      ['M', message],
+    ].map(([type, text]) => Buffer.from(`${type}${text}\0`, 'utf8')),
     Buffer.from([0]),
   ]);
   const header = Buffer.alloc(5);
@@ -47,15 +52,19 @@ async function startForwarder(target: URL) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
   return {
-    url: Object.assign(new URL(target), { port: String(port), host: `127.0.0.1:${port}` }).toString(),
+    url: Object.assign(new URL(target), {
+      port: String(port),
+      host: `127.0.0.1:${port}`,
+    }).toString(),
     refuseWith(answer: Buffer | undefined) {
       refusal = answer;
       if (answer) for (const socket of open) socket.destroy();
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of open) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of open) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -86,11 +95,27 @@ describe('PostgreSQL refusing connections while it restarts', () => {
     await db?.drop();
   });
 
-  const requests: Array<[string, () => Promise<{ statusCode: number; headers: Record<string, unknown>; json(): unknown }>]> = [
+  const requests: Array<
+    [
+      string,
+      () => Promise<{ statusCode: number; headers: Record<string, unknown>; json(): unknown }>,
+    ]
+  > = [
     ['store search (raw SQL)', () => app.inject({ method: 'GET', url: '/v1/stores?limit=5' })],
     ['store profile', () => app.inject({ method: 'GET', url: '/v1/stores/acme-apparel.com' })],
-    ['scrape request (Prisma)', () => app.inject({ method: 'POST', url: '/v1/scrapes', payload: { domain: 'shop-a.test' } })],
-    ['GraphQL', () => app.inject({ method: 'POST', url: '/graphql', payload: { query: '{ apps { totalCount } }' } })],
+    [
+      'scrape request (Prisma)',
+      () => app.inject({ method: 'POST', url: '/v1/scrapes', payload: { domain: 'shop-a.test' } }),
+    ],
+    [
+      'GraphQL',
+      () =>
+        app.inject({
+          method: 'POST',
+          url: '/graphql',
+          payload: { query: '{ apps { totalCount } }' },
+        }),
+    ],
   ];
 
   for (const [sqlState, message] of REFUSALS) {
@@ -108,15 +133,22 @@ describe('PostgreSQL refusing connections while it restarts', () => {
           expect(JSON.stringify(response.json()), name).toContain('database_unavailable');
         }
       }
-      const errors = opened.logLines.slice(linesBefore).map((line) => JSON.parse(line)).filter((line) => line.level >= 50);
+      const errors = opened.logLines
+        .slice(linesBefore)
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.level >= 50);
       expect(errors.map((line) => line.msg)).toEqual([]);
     });
   }
 
   it('classifies the errors pg and Prisma raise for such a server as database_unavailable', async () => {
     forwarder.refuseWith(fatal('57P03', 'the database system is starting up'));
-    const prismaError = await opened.services.db.prisma.apiKey.findFirst().catch((error: unknown) => error);
-    const pgError = await opened.services.db.pool.query('SELECT 1').catch((error: unknown) => error);
+    const prismaError = await opened.services.db.prisma.apiKey
+      .findFirst()
+      .catch((error: unknown) => error);
+    const pgError = await opened.services.db.pool
+      .query('SELECT 1')
+      .catch((error: unknown) => error);
     for (const error of [prismaError, pgError]) {
       expect(mapDatabaseError(error)?.details).toEqual({ reason: 'database_unavailable' });
     }

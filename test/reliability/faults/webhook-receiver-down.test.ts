@@ -4,7 +4,10 @@
 // (test/scrapes/webhooks.test.ts covers a receiver that answers 500; this one is not there at all.)
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureStorefronts, type FixtureStorefronts } from '../../scrapes/support/fixture-storefronts.ts';
+import {
+  startFixtureStorefronts,
+  type FixtureStorefronts,
+} from '../../scrapes/support/fixture-storefronts.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../../scrapes/support/https-receiver.ts';
 import { startScrapeHarness, type ScrapeHarness } from '../../scrapes/support/scrape-harness.ts';
 import { pollUntil } from '../../support/poll.ts';
@@ -17,7 +20,10 @@ let gate: TcpGate;
 let harness: ScrapeHarness;
 
 beforeAll(async () => {
-  [fixtures, receiver] = await Promise.all([startFixtureStorefronts(), startHttpsReceiver('hooks.test', [200])]);
+  [fixtures, receiver] = await Promise.all([
+    startFixtureStorefronts(),
+    startHttpsReceiver('hooks.test', [200]),
+  ]);
   gate = await createTcpGate(receiver.port); // created down
   harness = await startScrapeHarness({
     env: {
@@ -36,30 +42,53 @@ afterAll(async () => {
 
 describe('a webhook receiver that is down for a while', () => {
   it('gets the event once it is back: retried, delivered exactly once', async () => {
-    const { body } = await harness.post('/v1/scrapes', { domain: 'shop-a.test', callbackUrl: 'https://hooks.test/scrapes' });
+    const { body } = await harness.post('/v1/scrapes', {
+      domain: 'shop-a.test',
+      callbackUrl: 'https://hooks.test/scrapes',
+    });
     const id = body.id as string;
     await harness.waitFor(id, ['done']);
 
     const pool = harness.services.db.pool;
     const delivery = () =>
       pool
-        .query('SELECT id::text, status::text, attempts, last_error FROM webhook_deliveries WHERE scrape_request_id = $1', [id])
+        .query(
+          'SELECT id::text, status::text, attempts, last_error FROM webhook_deliveries WHERE scrape_request_id = $1',
+          [id],
+        )
         .then((r) => r.rows);
     // two attempts cut off (the second after graphile-worker's e^1 s backoff), then the receiver returns
     const refused = await pollUntil(delivery, (rows) => rows[0]?.attempts >= 2, 20_000);
-    expect(refused).toEqual([{ id: expect.any(String), status: 'pending', attempts: 2, last_error: 'hooks.test: ECONNRESET' }]);
+    expect(refused).toEqual([
+      {
+        id: expect.any(String),
+        status: 'pending',
+        attempts: 2,
+        last_error: 'hooks.test: ECONNRESET',
+      },
+    ]);
     expect(receiver.received).toHaveLength(0);
     await gate.up();
 
     // the third attempt comes e^2 s after the second
-    await pollUntil(async () => receiver.received.length, (n) => n >= 1, 20_000);
+    await pollUntil(
+      async () => receiver.received.length,
+      (n) => n >= 1,
+      20_000,
+    );
     const [delivered] = await pollUntil(delivery, (rows) => rows[0]?.status === 'delivered', 5_000);
     expect(delivered).toMatchObject({ status: 'delivered', attempts: 3 });
-    const { rows: leftJobs } = await pool.query(`SELECT id FROM graphile_worker.jobs WHERE key = $1`, [`webhook:${delivered.id}`]);
+    const { rows: leftJobs } = await pool.query(
+      `SELECT id FROM graphile_worker.jobs WHERE key = $1`,
+      [`webhook:${delivered.id}`],
+    );
     expect(leftJobs).toEqual([]);
     await waitForOutboxDrained(pool, id); // nothing is left that could deliver again
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]!.headers['webhook-id']).toBe(delivered.id);
-    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ type: 'scrape.done', data: { id, status: 'done' } });
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({
+      type: 'scrape.done',
+      data: { id, status: 'done' },
+    });
   });
 });

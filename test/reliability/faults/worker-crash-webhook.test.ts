@@ -5,7 +5,10 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureStorefronts, type FixtureStorefronts } from '../../scrapes/support/fixture-storefronts.ts';
+import {
+  startFixtureStorefronts,
+  type FixtureStorefronts,
+} from '../../scrapes/support/fixture-storefronts.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../../scrapes/support/https-receiver.ts';
 import { startScrapeHarness, type ScrapeHarness } from '../../scrapes/support/scrape-harness.ts';
 import { pollUntil } from '../../support/poll.ts';
@@ -20,7 +23,10 @@ let harness: ScrapeHarness;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  [fixtures, receiver] = await Promise.all([startFixtureStorefronts(), startHttpsReceiver('hooks.test', [200])]);
+  [fixtures, receiver] = await Promise.all([
+    startFixtureStorefronts(),
+    startHttpsReceiver('hooks.test', [200]),
+  ]);
   env = {
     EGRESS_OVERRIDES: `${fixtures.overrides},hooks.test=https://127.0.0.1:${receiver.port}`,
     NODE_EXTRA_CA_CERTS: receiver.caFile,
@@ -34,21 +40,39 @@ afterAll(async () => {
 });
 
 describe('a worker killed mid-scrape', () => {
-  it('sends the request\'s webhook exactly once, from the worker that finishes it', async () => {
+  it("sends the request's webhook exactly once, from the worker that finishes it", async () => {
     fixtures.hold('/products.json');
     const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
-      env: { ...process.env, ...env, DATABASE_URL: harness.databaseUrl, LOG_LEVEL: 'silent', EGRESS_HOST_INTERVAL_MS: '0', EGRESS_TIMEOUT_MS: '60000', REDIS_URL: '', CHROMIUM_PATH: '' },
+      env: {
+        ...process.env,
+        ...env,
+        DATABASE_URL: harness.databaseUrl,
+        LOG_LEVEL: 'silent',
+        EGRESS_HOST_INTERVAL_MS: '0',
+        EGRESS_TIMEOUT_MS: '60000',
+        REDIS_URL: '',
+        CHROMIUM_PATH: '',
+      },
       stdio: 'ignore',
     });
     try {
-      const { body } = await harness.post('/v1/scrapes', { domain: 'shop-a.test', callbackUrl: 'https://hooks.test/scrapes' });
+      const { body } = await harness.post('/v1/scrapes', {
+        domain: 'shop-a.test',
+        callbackUrl: 'https://hooks.test/scrapes',
+      });
       const id = body.id as string;
       await harness.waitFor(id, ['scraping'], 30_000);
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
       fixtures.release();
       const pool = harness.services.db.pool;
-      const rowsOf = () => pool.query('SELECT id::text, status::text, attempts FROM webhook_deliveries WHERE scrape_request_id = $1', [id]).then((r) => r.rows);
+      const rowsOf = () =>
+        pool
+          .query(
+            'SELECT id::text, status::text, attempts FROM webhook_deliveries WHERE scrape_request_id = $1',
+            [id],
+          )
+          .then((r) => r.rows);
       expect(await rowsOf()).toEqual([]); // the killed worker never got to announce anything
 
       await harness.startWorker();

@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KeyAuthenticator } from '../../../src/access/authenticate.ts';
 import { hashApiKey } from '../../../src/access/key-format.ts';
 import { migrateJobQueue } from '../../../src/platform/jobs/job-queue.ts';
-import { SERVICE_TOKEN, bearer, mintKey, startAccessServer, type AccessServer } from '../../access/access-server.ts';
+import {
+  SERVICE_TOKEN,
+  bearer,
+  mintKey,
+  startAccessServer,
+  type AccessServer,
+} from '../../access/access-server.ts';
 import { loadCatalogFixture } from '../../support/catalog-fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
@@ -50,7 +56,9 @@ function nearMisses(of: string): string[] {
 
 describe('keys at rest', () => {
   it('keeps only the SHA-256 of a key, and 12 characters of it for listings', async () => {
-    const { rows } = await server.services.db.pool.query('SELECT k.*, row_to_json(k)::text AS everything FROM api_keys k');
+    const { rows } = await server.services.db.pool.query(
+      'SELECT k.*, row_to_json(k)::text AS everything FROM api_keys k',
+    );
     const row = rows.find((r) => r.hash === hashApiKey(key));
     expect(row).toBeDefined();
     expect(row.hash).toBe(crypto.createHash('sha256').update(key).digest('hex'));
@@ -65,27 +73,40 @@ describe('comparing a presented key', () => {
   it('compares equal-length SHA-256 digests with crypto.timingSafeEqual', async () => {
     const authenticator = new KeyAuthenticator(server.services.db.prisma, server.services.logger);
     timingSafeEqual.mockClear();
-    await expect(authenticator.authenticate(key)).resolves.toMatchObject({ kind: 'key', keyPrefix: key.slice(0, 12) });
+    await expect(authenticator.authenticate(key)).resolves.toMatchObject({
+      kind: 'key',
+      keyPrefix: key.slice(0, 12),
+    });
     expect(timingSafeEqual).toHaveBeenCalledTimes(1);
-    const [stored, presented] = timingSafeEqual.mock.calls[0]!.map((b) => Buffer.from(b as Uint8Array));
+    const [stored, presented] = timingSafeEqual.mock.calls[0]!.map((b) =>
+      Buffer.from(b as Uint8Array),
+    );
     expect(stored!.length).toBe(32);
     expect(presented!.length).toBe(32);
     expect(presented!.toString('hex')).toBe(hashApiKey(key));
   });
 
   it('refuses every near miss exactly like a wild guess: same status, code and message', async () => {
-    const wild = await server.app.inject({ method: 'GET', url: '/v1/analytics/overview', headers: bearer(`sk_live_${'Z'.repeat(32)}`) });
+    const wild = await server.app.inject({
+      method: 'GET',
+      url: '/v1/analytics/overview',
+      headers: bearer(`sk_live_${'Z'.repeat(32)}`),
+    });
     expect(wild.statusCode).toBe(401);
     for (const nearMiss of nearMisses(key)) {
       for (const headers of [bearer(nearMiss.trim()), { 'x-api-key': nearMiss }]) {
-        const res = await server.app.inject({ method: 'GET', url: '/v1/analytics/overview', headers });
+        const res = await server.app.inject({
+          method: 'GET',
+          url: '/v1/analytics/overview',
+          headers,
+        });
         expect(res.statusCode, nearMiss).toBe(401);
         expect(res.json(), nearMiss).toEqual(wild.json());
       }
     }
   });
 
-  it('compares the web app\'s service token the same way: digests, constant time', async () => {
+  it("compares the web app's service token the same way: digests, constant time", async () => {
     timingSafeEqual.mockClear();
     const nearMiss = await server.app.inject({
       method: 'POST',
@@ -106,7 +127,9 @@ describe('a key never leaks', () => {
   it('into a log line or an answer, wherever the caller puts it', async () => {
     const other = await mintKey(server, { plan: 'pro' });
     const revoked = await mintKey(server, { plan: 'pro' });
-    await server.services.db.pool.query('UPDATE api_keys SET revoked_at = now() WHERE hash = $1', [hashApiKey(revoked)]);
+    await server.services.db.pool.query('UPDATE api_keys SET revoked_at = now() WHERE hash = $1', [
+      hashApiKey(revoked),
+    ]);
     const secrets = [key, other, revoked, ...nearMisses(key).map((k) => k.trim())];
     const json = { 'content-type': 'application/json' };
     const requests: InjectOptions[] = [
@@ -115,20 +138,63 @@ describe('a key never leaks', () => {
       { method: 'GET', url: '/v1/stores', headers: bearer(revoked) },
       { method: 'GET', url: '/v1/stores', headers: { authorization: `Bearer ${key} extra` } },
       { method: 'GET', url: '/v1/stores', headers: { ...bearer(key), 'x-api-key': other } },
-      ...nearMisses(key).map((nearMiss) => ({ method: 'GET' as const, url: '/v1/stores', headers: { 'x-api-key': nearMiss } })),
+      ...nearMisses(key).map((nearMiss) => ({
+        method: 'GET' as const,
+        url: '/v1/stores',
+        headers: { 'x-api-key': nearMiss },
+      })),
       { method: 'GET', url: `/v1/stores?api_key=${key}` },
       { method: 'GET', url: `/v1/stores?q=${key}`, headers: bearer(other) },
       { method: 'GET', url: `/v1/stores?limit=${key}`, headers: bearer(other) },
       { method: 'GET', url: `/v1/scrapes/${key}`, headers: bearer(other) },
       { method: 'GET', url: `/v1/apps/${key}`, headers: bearer(other) },
       { method: 'GET', url: `/v1/stores/${key}.com`, headers: bearer(other) },
-      { method: 'POST', url: '/v1/scrapes', headers: { ...bearer(other), ...json }, payload: JSON.stringify({ domain: key }) },
-      { method: 'POST', url: '/v1/scrapes', headers: { ...bearer(other), ...json }, payload: JSON.stringify({ domain: 'a.example', callbackUrl: `https://${key}@hooks.example.com/` }) },
-      { method: 'POST', url: '/v1/scrapes', headers: { ...bearer(other), ...json }, payload: `{"domain": "${key}` },
+      {
+        method: 'POST',
+        url: '/v1/scrapes',
+        headers: { ...bearer(other), ...json },
+        payload: JSON.stringify({ domain: key }),
+      },
+      {
+        method: 'POST',
+        url: '/v1/scrapes',
+        headers: { ...bearer(other), ...json },
+        payload: JSON.stringify({
+          domain: 'a.example',
+          callbackUrl: `https://${key}@hooks.example.com/`,
+        }),
+      },
+      {
+        method: 'POST',
+        url: '/v1/scrapes',
+        headers: { ...bearer(other), ...json },
+        payload: `{"domain": "${key}`,
+      },
       { method: 'GET', url: '/v1/stores', headers: { ...bearer(key), 'x-request-id': key } },
-      { method: 'POST', url: '/graphql', headers: { ...bearer(other), ...json }, payload: JSON.stringify({ query: 'query ($d: String!) { store(domain: $d) { domain } }', variables: { d: key } }) },
-      { method: 'POST', url: '/graphql', headers: { ...bearer(other), ...json }, payload: JSON.stringify({ query: 'query ($d: Int) { stores(first: $d) { totalCount } }', variables: { d: key } }) },
-      { method: 'POST', url: '/graphql', headers: { ...json, 'x-api-key': revoked }, payload: JSON.stringify({ query: '{ stores { totalCount } }' }) },
+      {
+        method: 'POST',
+        url: '/graphql',
+        headers: { ...bearer(other), ...json },
+        payload: JSON.stringify({
+          query: 'query ($d: String!) { store(domain: $d) { domain } }',
+          variables: { d: key },
+        }),
+      },
+      {
+        method: 'POST',
+        url: '/graphql',
+        headers: { ...bearer(other), ...json },
+        payload: JSON.stringify({
+          query: 'query ($d: Int) { stores(first: $d) { totalCount } }',
+          variables: { d: key },
+        }),
+      },
+      {
+        method: 'POST',
+        url: '/graphql',
+        headers: { ...json, 'x-api-key': revoked },
+        payload: JSON.stringify({ query: '{ stores { totalCount } }' }),
+      },
       { method: 'GET', url: `/graphql?query=%7B__typename%7D&apiKey=${key}` },
     ];
 
@@ -136,7 +202,10 @@ describe('a key never leaks', () => {
     for (const request of requests) {
       const res = await server.app.inject(request);
       expect(res.statusCode, `${request.method} ${request.url}`).toBeLessThan(500);
-      answers.push({ request: `${request.method} ${request.url}`, answer: `${JSON.stringify(res.headers)} ${res.body}` });
+      answers.push({
+        request: `${request.method} ${request.url}`,
+        answer: `${JSON.stringify(res.headers)} ${res.body}`,
+      });
     }
     const logs = server.logLines.join('\n');
     expect(logs.length).toBeGreaterThan(0);
@@ -144,7 +213,8 @@ describe('a key never leaks', () => {
       expect(logs, 'the logs').not.toContain(secret);
       // the part past the 12 characters a listing shows: no fragment of the secret either
       expect(logs, 'the logs').not.toContain(secret.slice(12, 40));
-      for (const { request, answer } of answers) expect(answer, `the answer to ${request}`).not.toContain(secret.slice(12, 40));
+      for (const { request, answer } of answers)
+        expect(answer, `the answer to ${request}`).not.toContain(secret.slice(12, 40));
     }
   });
 });

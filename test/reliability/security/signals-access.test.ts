@@ -7,7 +7,12 @@ import type { InjectOptions } from 'fastify';
 import { catalogRoutes } from '../../../rest/routes/index.ts';
 import type { RestRoute } from '../../../rest/route.ts';
 import { migrateJobQueue } from '../../../src/platform/jobs/job-queue.ts';
-import { bearer, mintKey, startAccessServer, type AccessServer } from '../../access/access-server.ts';
+import {
+  bearer,
+  mintKey,
+  startAccessServer,
+  type AccessServer,
+} from '../../access/access-server.ts';
 import { loadCatalogFixture } from '../../support/catalog-fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
@@ -53,8 +58,17 @@ beforeAll(async () => {
   await loadCatalogFixture(server.services.db.pool, server.services.legacy);
   owner = await mintKey(server, { plan: 'pro', accountExternalId: 'watch-owner' });
   stranger = await mintKey(server, { plan: 'pro', accountExternalId: 'someone-else' });
-  partner = await mintKey(server, { plan: 'pro', accountExternalId: 'partner-service', scopes: ['signals:read'] });
-  const created = await server.app.inject({ method: 'POST', url: '/v1/signals', headers: bearer(owner), payload: { domain: WATCHED } });
+  partner = await mintKey(server, {
+    plan: 'pro',
+    accountExternalId: 'partner-service',
+    scopes: ['signals:read'],
+  });
+  const created = await server.app.inject({
+    method: 'POST',
+    url: '/v1/signals',
+    headers: bearer(owner),
+    payload: { domain: WATCHED },
+  });
   expect(created.statusCode, created.body).toBe(201);
 });
 afterAll(async () => {
@@ -79,13 +93,23 @@ describe("another account's watch", () => {
       expect(res.json().error.code).toBe('not_found');
     }
     expect(await watchesState()).toEqual(before);
-    const own = await server.app.inject({ method: 'GET', url: `/v1/signals/${WATCHED}`, headers: bearer(owner) });
+    const own = await server.app.inject({
+      method: 'GET',
+      url: `/v1/signals/${WATCHED}`,
+      headers: bearer(owner),
+    });
     expect(own.statusCode, own.body).toBe(200);
   });
 
-  it('never appears in the other account\'s lists', async () => {
-    for (const route of signalRoutes.filter((r) => r.method === 'GET' && !r.path.includes('{domain}'))) {
-      const res = await server.app.inject({ method: 'GET', url: route.path, headers: bearer(stranger) });
+  it("never appears in the other account's lists", async () => {
+    for (const route of signalRoutes.filter(
+      (r) => r.method === 'GET' && !r.path.includes('{domain}'),
+    )) {
+      const res = await server.app.inject({
+        method: 'GET',
+        url: route.path,
+        headers: bearer(stranger),
+      });
       expect(res.statusCode, `${route.path} ${res.body}`).toBe(200);
       expect(res.body, route.path).not.toContain(WATCHED);
     }
@@ -109,10 +133,18 @@ describe('a partner key (scope signals:read)', () => {
     for (const route of writes) {
       const res = await server.app.inject(requestFor(route, bearer(partner)));
       expect(res.statusCode, `${route.method} ${route.path} ${res.body}`).toBe(403);
-      expect(res.json().error).toMatchObject({ code: 'unauthorized', details: { reason: 'scope' } });
+      expect(res.json().error).toMatchObject({
+        code: 'unauthorized',
+        details: { reason: 'scope' },
+      });
     }
     // a new watch on another store is just as forbidden
-    const create = await server.app.inject({ method: 'POST', url: '/v1/signals', headers: bearer(partner), payload: { domain: 'glow-skin.com' } });
+    const create = await server.app.inject({
+      method: 'POST',
+      url: '/v1/signals',
+      headers: bearer(partner),
+      payload: { domain: 'glow-skin.com' },
+    });
     expect(create.statusCode).toBe(403);
     expect(await watchesState()).toEqual(before);
   });
@@ -122,9 +154,15 @@ describe('a partner key (scope signals:read)', () => {
       method: 'POST',
       url: '/graphql',
       headers: bearer(partner),
-      payload: { query: 'mutation ($d: String!) { deleteSignal(domain: $d) { __typename } }', variables: { d: WATCHED } },
+      payload: {
+        query: 'mutation ($d: String!) { deleteSignal(domain: $d) { __typename } }',
+        variables: { d: WATCHED },
+      },
     });
     const body = res.json();
-    expect(body.errors?.[0]?.extensions, res.body).toMatchObject({ code: 'unauthorized', details: { reason: 'scope' } });
+    expect(body.errors?.[0]?.extensions, res.body).toMatchObject({
+      code: 'unauthorized',
+      details: { reason: 'scope' },
+    });
   });
 });

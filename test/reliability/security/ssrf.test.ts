@@ -12,7 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SCRAPE_TASK } from '../../../src/scrapes/scrape-task.ts';
 import { DELIVER_WEBHOOK_TASK } from '../../../src/scrapes/webhooks/webhook-outbox.ts';
-import { startFixtureStorefronts, type FixtureStorefronts } from '../../scrapes/support/fixture-storefronts.ts';
+import {
+  startFixtureStorefronts,
+  type FixtureStorefronts,
+} from '../../scrapes/support/fixture-storefronts.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../../scrapes/support/https-receiver.ts';
 import { startScrapeHarness, type ScrapeHarness } from '../../scrapes/support/scrape-harness.ts';
 import { WEBHOOK_SECRET_FOR_TESTS } from '../bad-input/support/fuzz-server.ts';
@@ -34,11 +37,15 @@ vi.mock('node:dns', async (importOriginal) => {
   type Callback = (error: NodeJS.ErrnoException | null, address: unknown, family?: number) => void;
   const lookup = (hostname: string, options: unknown, callback?: Callback) => {
     const done = (typeof options === 'function' ? options : callback) as Callback;
-    const settings = (typeof options === 'object' && options !== null ? options : {}) as { all?: boolean };
+    const settings = (typeof options === 'object' && options !== null ? options : {}) as {
+      all?: boolean;
+    };
     const answers = PRIVATE_NAMES[hostname.toLowerCase()];
     if (!answers) return (dns.lookup as (...args: unknown[]) => void)(hostname, settings, done);
     const list = answers.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-    process.nextTick(() => (settings.all ? done(null, list) : done(null, list[0]!.address, list[0]!.family)));
+    process.nextTick(() =>
+      settings.all ? done(null, list) : done(null, list[0]!.address, list[0]!.family),
+    );
   };
   return { ...dns, lookup, default: { ...dns, lookup } };
 });
@@ -51,7 +58,11 @@ async function startPrivateService() {
     res.end('secret');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.address() as AddressInfo).port,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** A storefront that redirects, by Host, to where the test says (EGRESS_OVERRIDES sends its names here). */
@@ -61,7 +72,10 @@ async function startRedirector(locations: Record<string, string>) {
     res.writeHead(location ? 302 : 404, location ? { location } : {}).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 let fixtures: FixtureStorefronts;
@@ -85,7 +99,9 @@ beforeAll(async () => {
   redirector = await startRedirector(REDIRECTS);
   // a receiver that would accept the webhook, were it reached: TLS trusted, 200 to everything
   receiver = await startHttpsReceiver('hooks.private-dns.test', [200]);
-  const redirectOverrides = Object.keys(REDIRECTS).map((host) => `${host}=http://127.0.0.1:${redirector.port}`);
+  const redirectOverrides = Object.keys(REDIRECTS).map(
+    (host) => `${host}=http://127.0.0.1:${redirector.port}`,
+  );
   harness = await startScrapeHarness({
     env: {
       EGRESS_OVERRIDES: [fixtures.overrides, ...redirectOverrides].join(','),
@@ -97,7 +113,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await harness?.close();
-  await Promise.all([fixtures?.close(), privateService?.close(), redirector?.close(), receiver?.close()]);
+  await Promise.all([
+    fixtures?.close(),
+    privateService?.close(),
+    redirector?.close(),
+    receiver?.close(),
+  ]);
 });
 
 /** What a scrape order writes (its job is added in the same transaction; the worker's own housekeeping jobs come and go). */
@@ -140,7 +161,10 @@ describe('scrape targets written as addresses', () => {
     const before = await queueState();
     const response = await harness.post('/v1/scrapes', { domain });
     expect(response.status, JSON.stringify(response.body)).toBe(400);
-    expect(response.body.error).toMatchObject({ code: 'bad_request', details: { parameter: 'domain' } });
+    expect(response.body.error).toMatchObject({
+      code: 'bad_request',
+      details: { parameter: 'domain' },
+    });
     expect(await queueState()).toBe(before);
   });
 
@@ -148,7 +172,12 @@ describe('scrape targets written as addresses', () => {
     const before = await queueState();
     const response = await harness.post('/v1/scrapes/bulk', { urls: LITERAL_TARGETS.slice(0, 10) });
     expect(response.status).toBe(200);
-    expect(response.body.counts).toEqual({ queued: 0, alreadyExists: 0, duplicate: 0, rejected: 10 });
+    expect(response.body.counts).toEqual({
+      queued: 0,
+      alreadyExists: 0,
+      duplicate: 0,
+      rejected: 10,
+    });
     expect(await queueState()).toBe(before);
   });
 });
@@ -179,33 +208,51 @@ describe('callback URLs', () => {
     '//hooks.example.com/hook',
   ])('refuses %s with bad_request naming callbackUrl, queueing nothing', async (callbackUrl) => {
     const before = await queueState();
-    const response = await harness.post('/v1/scrapes', { domain: 'new-store.example', callbackUrl });
+    const response = await harness.post('/v1/scrapes', {
+      domain: 'new-store.example',
+      callbackUrl,
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(400);
-    expect(response.body.error).toMatchObject({ code: 'bad_request', details: { parameter: 'callbackUrl' } });
+    expect(response.body.error).toMatchObject({
+      code: 'bad_request',
+      details: { parameter: 'callbackUrl' },
+    });
     expect(await queueState()).toBe(before);
   });
 
   it.each([
-    ['whose name resolves to loopback', () => `https://hooks.private-dns.test:${receiver.port}/hook`, 'shop-a.test'],
-  ])('%s is accepted as a name, then never delivered: refused after resolution', async (_what, callbackUrl, domain) => {
-    const response = await harness.post('/v1/scrapes', { domain, callbackUrl: callbackUrl() });
-    expect(response.status, JSON.stringify(response.body)).toBe(202);
-    const id = response.body.id as string;
-    await harness.waitFor(id, ['done', 'failed']);
-    const pool = harness.services.db.pool;
-    const deadline = Date.now() + 20_000;
-    let delivery: { status: string; last_error: string | null } | undefined;
-    while (Date.now() < deadline) {
-      ({ rows: [delivery] } = await pool.query<{ status: string; last_error: string | null }>(
-        'SELECT status::text, last_error FROM webhook_deliveries WHERE scrape_request_id = $1',
-        [id],
-      ));
-      if (delivery?.status === 'failed') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(delivery).toMatchObject({ status: 'failed', last_error: expect.stringMatching(/only public addresses/) });
-    expect(receiver.received).toHaveLength(0);
-  });
+    [
+      'whose name resolves to loopback',
+      () => `https://hooks.private-dns.test:${receiver.port}/hook`,
+      'shop-a.test',
+    ],
+  ])(
+    '%s is accepted as a name, then never delivered: refused after resolution',
+    async (_what, callbackUrl, domain) => {
+      const response = await harness.post('/v1/scrapes', { domain, callbackUrl: callbackUrl() });
+      expect(response.status, JSON.stringify(response.body)).toBe(202);
+      const id = response.body.id as string;
+      await harness.waitFor(id, ['done', 'failed']);
+      const pool = harness.services.db.pool;
+      const deadline = Date.now() + 20_000;
+      let delivery: { status: string; last_error: string | null } | undefined;
+      while (Date.now() < deadline) {
+        ({
+          rows: [delivery],
+        } = await pool.query<{ status: string; last_error: string | null }>(
+          'SELECT status::text, last_error FROM webhook_deliveries WHERE scrape_request_id = $1',
+          [id],
+        ));
+        if (delivery?.status === 'failed') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(delivery).toMatchObject({
+        status: 'failed',
+        last_error: expect.stringMatching(/only public addresses/),
+      });
+      expect(receiver.received).toHaveLength(0);
+    },
+  );
 });
 
 describe('scrape targets that lead inside', () => {
@@ -220,18 +267,23 @@ describe('scrape targets that lead inside', () => {
     },
   );
 
-  it.each(['open-redirect.test', 'redirect-decimal.test', 'redirect-v6.test', 'redirect-name.test', 'redirect-metadata.test'])(
-    'fails %s, which redirects to a private address, without following it',
-    async (domain) => {
-      const response = await harness.post('/v1/scrapes', { domain });
-      expect(response.status, JSON.stringify(response.body)).toBe(202);
-      const failed = await harness.waitFor(response.body.id, ['done', 'failed']);
-      expect(failed.status).toBe('failed');
-      // another host than the store's own: never followed (the storefront "moved"), so the private
-      // address is never even resolved or connected to; the egress client's own refusal of a private
-      // redirect target is tested in test/scrapes/egress.test.ts
-      expect(failed.failureReason).toMatch(new RegExp(`^${domain.replace(/\./g, '\\.')} moved: / redirects to `));
-      expect(privateService.requests).toEqual([]);
-    },
-  );
+  it.each([
+    'open-redirect.test',
+    'redirect-decimal.test',
+    'redirect-v6.test',
+    'redirect-name.test',
+    'redirect-metadata.test',
+  ])('fails %s, which redirects to a private address, without following it', async (domain) => {
+    const response = await harness.post('/v1/scrapes', { domain });
+    expect(response.status, JSON.stringify(response.body)).toBe(202);
+    const failed = await harness.waitFor(response.body.id, ['done', 'failed']);
+    expect(failed.status).toBe('failed');
+    // another host than the store's own: never followed (the storefront "moved"), so the private
+    // address is never even resolved or connected to; the egress client's own refusal of a private
+    // redirect target is tested in test/scrapes/egress.test.ts
+    expect(failed.failureReason).toMatch(
+      new RegExp(`^${domain.replace(/\./g, '\\.')} moved: / redirects to `),
+    );
+    expect(privateService.requests).toEqual([]);
+  });
 });

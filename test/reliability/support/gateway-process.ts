@@ -18,7 +18,10 @@ export interface GatewayProcess {
  * Starts the gateway with `env` on a free loopback port (no seeding, no screenshots, warnings
  * logged) and waits until /v1/health answers at all (200 or 503).
  */
-export async function startGatewayProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<GatewayProcess> {
+export async function startGatewayProcess(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<GatewayProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     env: {
@@ -55,8 +58,12 @@ export async function startGatewayProcess(env: Record<string, string>, timeoutMs
 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}:\n${output}`);
-    const answered = await fetch(`${baseUrl}/v1/health`).then(() => true, () => false);
+    if (child.exitCode !== null)
+      throw new Error(`the gateway exited with ${child.exitCode}:\n${output}`);
+    const answered = await fetch(`${baseUrl}/v1/health`).then(
+      () => true,
+      () => false,
+    );
     if (answered) return gateway;
     if (Date.now() > deadline) {
       await gateway.stop();
@@ -67,4 +74,5 @@ export async function startGatewayProcess(env: Record<string, string>, timeoutMs
 }
 
 /** Whether the process is still the one that was started (no crash, no restart). */
-export const isRunning = (gateway: GatewayProcess) => gateway.child.exitCode === null && gateway.child.signalCode === null;
+export const isRunning = (gateway: GatewayProcess) =>
+  gateway.child.exitCode === null && gateway.child.signalCode === null;

@@ -5,7 +5,10 @@ export interface JsonResponse {
   body: any;
 }
 
-export async function getJson(url: string, headers: Record<string, string> = {}): Promise<JsonResponse> {
+export async function getJson(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<JsonResponse> {
   const response = await fetch(url, { headers });
   const text = await response.text();
   let body: unknown = text;
@@ -17,8 +20,16 @@ export async function getJson(url: string, headers: Record<string, string> = {})
   return { status: response.status, headers: response.headers, body };
 }
 
-export async function postJson(url: string, payload: unknown, headers: Record<string, string> = {}): Promise<JsonResponse> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(payload) });
+export async function postJson(
+  url: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): Promise<JsonResponse> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(payload),
+  });
   const text = await response.text();
   let body: unknown = text;
   try {

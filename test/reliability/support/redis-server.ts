@@ -11,7 +11,10 @@ import { freePort } from '../../support/free-port.ts';
 /** REDIS_SERVER_BINARY, else the first redis-server on PATH; undefined on a machine without one. */
 const REDIS_SERVER_BINARY =
   process.env.REDIS_SERVER_BINARY ??
-  (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, 'redis-server')).find((file) => existsSync(file));
+  (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .map((dir) => path.join(dir, 'redis-server'))
+    .find((file) => existsSync(file));
 export const hasRedisServer = REDIS_SERVER_BINARY !== undefined && existsSync(REDIS_SERVER_BINARY);
 
 export interface OwnRedis {
@@ -39,22 +42,32 @@ const accepts = (port: number) =>
  * (even after SIGKILL) keeps every counter, as a production Redis configured for it does.
  * `port`: a fixed port instead of a free one.
  */
-export async function startOwnRedis(options: { persistent?: boolean; port?: number } = {}): Promise<OwnRedis> {
+export async function startOwnRedis(
+  options: { persistent?: boolean; port?: number } = {},
+): Promise<OwnRedis> {
   const port = options.port ?? (await freePort());
   const dir = options.persistent ? await mkdtemp(path.join(tmpdir(), 'own-redis-')) : undefined;
-  const persistence = dir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir] : ['--appendonly', 'no'];
+  const persistence = dir
+    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir]
+    : ['--appendonly', 'no'];
   let child: ChildProcess | undefined;
   const own: OwnRedis = {
     url: `redis://127.0.0.1:${port}`,
     port,
     async start() {
-      child = spawn(REDIS_SERVER_BINARY!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
-        stdio: 'ignore',
-      });
+      child = spawn(
+        REDIS_SERVER_BINARY!,
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence],
+        {
+          stdio: 'ignore',
+        },
+      );
       const deadline = Date.now() + 10_000;
       while (!(await accepts(port))) {
-        if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode} on port ${port}`);
-        if (Date.now() > deadline) throw new Error(`redis-server did not listen on ${port} within 10 s`);
+        if (child.exitCode !== null)
+          throw new Error(`redis-server exited with ${child.exitCode} on port ${port}`);
+        if (Date.now() > deadline)
+          throw new Error(`redis-server did not listen on ${port} within 10 s`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },

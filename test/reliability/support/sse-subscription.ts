@@ -25,7 +25,8 @@ export async function subscribeOverSse(
     body: JSON.stringify({ query, variables }),
     signal: abort.signal,
   });
-  if (response.status !== 200 || !response.body) throw new Error(`subscription refused: HTTP ${response.status} ${await response.text()}`);
+  if (response.status !== 200 || !response.body)
+    throw new Error(`subscription refused: HTTP ${response.status} ${await response.text()}`);
 
   const events: any[] = [];
   let ended = false;
@@ -54,10 +55,24 @@ export async function subscribeOverSse(
         const check = () => {
           const found = events.find(match);
           if (found !== undefined) return done(() => resolve(found));
-          if (ended) done(() => reject(new Error(`the stream ended without the expected event; got ${JSON.stringify(events)}`)));
+          if (ended)
+            done(() =>
+              reject(
+                new Error(
+                  `the stream ended without the expected event; got ${JSON.stringify(events)}`,
+                ),
+              ),
+            );
         };
         const timer = setTimeout(
-          () => done(() => reject(new Error(`no expected event within ${timeoutMs} ms; got ${JSON.stringify(events)}`))),
+          () =>
+            done(() =>
+              reject(
+                new Error(
+                  `no expected event within ${timeoutMs} ms; got ${JSON.stringify(events)}`,
+                ),
+              ),
+            ),
           timeoutMs,
         );
         const done = (settle: () => void) => {

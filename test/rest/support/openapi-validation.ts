@@ -22,7 +22,11 @@ export function responseValidator(document: OpenAPIObject) {
     const ref = `${DOCUMENT_ID}#/${pointer('paths', path, method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema')}`;
     const validate = ajv.getSchema(ref);
     if (!validate) return [`no response schema for ${method} ${path} ${status}`];
-    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+    return validate(body)
+      ? []
+      : (validate.errors ?? []).map(
+          (e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`,
+        );
   };
 }
 
@@ -31,8 +35,12 @@ export function templateOf(templates: string[], url: string): string | undefined
   const segments = (url.split('?')[0] ?? '').split('/');
   const candidates = templates.filter((template) => {
     const parts = template.split('/');
-    return parts.length === segments.length && parts.every((part, i) => part.startsWith('{') || part === segments[i]);
+    return (
+      parts.length === segments.length &&
+      parts.every((part, i) => part.startsWith('{') || part === segments[i])
+    );
   });
-  const staticCount = (template: string) => template.split('/').filter((part) => !part.startsWith('{')).length;
+  const staticCount = (template: string) =>
+    template.split('/').filter((part) => !part.startsWith('{')).length;
   return candidates.sort((a, b) => staticCount(b) - staticCount(a))[0];
 }

@@ -25,12 +25,16 @@ export interface RestApp {
 }
 
 /** With { fixture: true } the database holds the known catalog of test/support/catalog-fixture.ts. */
-export async function openRestApp(options: { fixture?: boolean; queryTimeoutMs?: number } = {}): Promise<RestApp> {
+export async function openRestApp(
+  options: { fixture?: boolean; queryTimeoutMs?: number } = {},
+): Promise<RestApp> {
   const test = await createTestServices({ queryTimeoutMs: options.queryTimeoutMs });
   if (options.fixture) await loadCatalogFixture(test.services.db.pool, test.services.legacy);
   // the platform shell mounts the REST routes (registerRest) itself
   const app = await buildServer(test.services);
-  const document = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as OpenAPIObject;
+  const document = (
+    await app.inject({ method: 'GET', url: '/v1/openapi.json' })
+  ).json() as OpenAPIObject;
   const validate = responseValidator(document);
   const templates = Object.keys(document.paths ?? {});
 
@@ -43,7 +47,10 @@ export async function openRestApp(options: { fixture?: boolean; queryTimeoutMs?:
       const body = isJson ? res.json() : undefined;
       const template = templateOf(templates, url);
       if (isJson && template) {
-        expect(validate('get', template, res.statusCode, body), `${url} ${res.statusCode} matches the OpenAPI description`).toEqual([]);
+        expect(
+          validate('get', template, res.statusCode, body),
+          `${url} ${res.statusCode} matches the OpenAPI description`,
+        ).toEqual([]);
       }
       return { status: res.statusCode, headers: res.headers, body, text: res.body };
     },

@@ -29,7 +29,12 @@ interface FixtureStore {
   bestSellers: string[] | null;
 }
 
-const product = (handle: string, title: string, price: string, productType = 'Clothing'): FixtureProduct => ({ handle, title, price, productType });
+const product = (
+  handle: string,
+  title: string,
+  price: string,
+  productType = 'Clothing',
+): FixtureProduct => ({ handle, title, price, productType });
 
 function changingStore(version: number): FixtureStore {
   return {
@@ -43,8 +48,16 @@ function changingStore(version: number): FixtureStore {
         : '<script src="https://static.klaviyo.com/onsite/js/klaviyo.js"></script><a href="mailto:hello@changing.test">mail</a>',
     products:
       version === 1
-        ? [product('mug', 'Mug', '20.00', 'Kitchen & Dining'), product('plate', 'Plate', '12.00', 'Kitchen & Dining'), product('bowl', 'Bowl', '15.00', 'Kitchen & Dining')]
-        : [product('mug', 'Mug', '16.00', 'Kitchen & Dining'), product('plate', 'Plate', '12.00', 'Kitchen & Dining'), product('vase', 'Vase', '30.00', 'Decor')],
+        ? [
+            product('mug', 'Mug', '20.00', 'Kitchen & Dining'),
+            product('plate', 'Plate', '12.00', 'Kitchen & Dining'),
+            product('bowl', 'Bowl', '15.00', 'Kitchen & Dining'),
+          ]
+        : [
+            product('mug', 'Mug', '16.00', 'Kitchen & Dining'),
+            product('plate', 'Plate', '12.00', 'Kitchen & Dining'),
+            product('vase', 'Vase', '30.00', 'Decor'),
+          ],
     bestSellers: null,
   };
 }
@@ -73,7 +86,9 @@ const STORES: Record<string, (version: number) => FixtureStore> = {
     currency: 'USD',
     theme: 'Debut',
     body: '<script src="https://app.dsers.com/widget.js"></script><script>var zendrop = 1;</script><p>Ships in 7-15 business days. Free worldwide shipping!</p>',
-    products: Array.from({ length: 12 }, (_, i) => product(`gadget-${i + 1}`, `Gadget ${i + 1}`, `${9 + i}.99`, 'Electronics')),
+    products: Array.from({ length: 12 }, (_, i) =>
+      product(`gadget-${i + 1}`, `Gadget ${i + 1}`, `${9 + i}.99`, 'Electronics'),
+    ),
     bestSellers: null,
   }),
   'changing.test': changingStore,
@@ -157,9 +172,16 @@ export const FIXTURE_HOSTS = [
 ];
 
 /** Stores served under another name with shop-a.test's catalog (how they answer differs). */
-const SHOP_A_ALIKE = new Set(['moved-products.test', 'www.www-first.test', 'busy.test', 'throttled.test']);
+const SHOP_A_ALIKE = new Set([
+  'moved-products.test',
+  'www.www-first.test',
+  'busy.test',
+  'throttled.test',
+]);
 
-export async function startFixtureStorefronts(options: { alsoShopA?: readonly string[] } = {}): Promise<FixtureStorefronts> {
+export async function startFixtureStorefronts(
+  options: { alsoShopA?: readonly string[] } = {},
+): Promise<FixtureStorefronts> {
   // more names served with shop-a.test's catalog (a recipe's own store name, for instance)
   const shopAAlike = new Set([...SHOP_A_ALIKE, ...(options.alsoShopA ?? [])]);
   const versions = new Map<string, number>();
@@ -171,7 +193,11 @@ export async function startFixtureStorefronts(options: { alsoShopA?: readonly st
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture');
     requests.push(`${(req.headers.host ?? '').split(':')[0]}${url.pathname}${url.search}`);
-    if (held.has(url.pathname) || held.has(`${(req.headers.host ?? '').split(':')[0]}${url.pathname}`)) waiting.push(() => answer(req, res));
+    if (
+      held.has(url.pathname) ||
+      held.has(`${(req.headers.host ?? '').split(':')[0]}${url.pathname}`)
+    )
+      waiting.push(() => answer(req, res));
     else answer(req, res);
   });
   const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -179,11 +205,15 @@ export async function startFixtureStorefronts(options: { alsoShopA?: readonly st
     const url = new URL(req.url ?? '/', 'http://fixture');
     if (host === 'silent.test') return; // never answers
     if (gone.has(host)) {
-      res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>No such shop</body></html>');
+      res
+        .writeHead(404, { 'content-type': 'text/html' })
+        .end('<html><body>No such shop</body></html>');
       return;
     }
     if (host === 'notshop.test') {
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>Just a blog</title></head><body>Hello</body></html>');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<html><head><title>Just a blog</title></head><body>Hello</body></html>');
       return;
     }
     if (host === 'redirect-private.test') {
@@ -195,7 +225,9 @@ export async function startFixtureStorefronts(options: { alsoShopA?: readonly st
       return;
     }
     if (host === 'www-first.test') {
-      res.writeHead(301, { location: `https://www.www-first.test${url.pathname}${url.search}` }).end();
+      res
+        .writeHead(301, { location: `https://www.www-first.test${url.pathname}${url.search}` })
+        .end();
       return;
     }
     if (url.pathname === '/products.json') {
@@ -205,7 +237,12 @@ export async function startFixtureStorefronts(options: { alsoShopA?: readonly st
       }
       if (host === 'throttled.test' || (host === 'busy.test' && !busyAnswered.has(url.search))) {
         busyAnswered.add(url.search);
-        res.writeHead(429, { 'retry-after': host === 'busy.test' ? '1' : '120', 'content-type': 'text/plain' }).end('Too Many Requests');
+        res
+          .writeHead(429, {
+            'retry-after': host === 'busy.test' ? '1' : '120',
+            'content-type': 'text/plain',
+          })
+          .end('Too Many Requests');
         return;
       }
     }
@@ -215,17 +252,31 @@ export async function startFixtureStorefronts(options: { alsoShopA?: readonly st
       return;
     }
     const store = make(versions.get(host) ?? 1);
-    const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const json = (body: unknown) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (url.pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/html' }).end(homepage(store));
     } else if (url.pathname === '/meta.json') {
-      json({ name: store.name, description: `${store.name} online`, country: store.country, currency: store.currency, published_products_count: store.products.length });
+      json({
+        name: store.name,
+        description: `${store.name} online`,
+        country: store.country,
+        currency: store.currency,
+        published_products_count: store.products.length,
+      });
     } else if (url.pathname === '/products.json') {
       const page = Number(url.searchParams.get('page') ?? '1');
       json({ products: page === 1 ? store.products.map(productJson) : [] });
     } else if (url.pathname === '/collections/best-sellers/products.json' && store.bestSellers) {
-      json({ products: store.bestSellers.map((h) => productJson(store.products.find((p) => p.handle === h)!)) });
-    } else if (url.pathname === '/collections/all/products.json' && url.searchParams.get('sort_by') === 'best-selling') {
+      json({
+        products: store.bestSellers.map((h) =>
+          productJson(store.products.find((p) => p.handle === h)!),
+        ),
+      });
+    } else if (
+      url.pathname === '/collections/all/products.json' &&
+      url.searchParams.get('sort_by') === 'best-selling'
+    ) {
       json({ products: [...store.products].reverse().map(productJson) });
     } else {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"errors":"Not Found"}');
@@ -235,7 +286,9 @@ export async function startFixtureStorefronts(options: { alsoShopA?: readonly st
   const { port } = server.address() as AddressInfo;
   return {
     port,
-    overrides: [...FIXTURE_HOSTS, ...(options.alsoShopA ?? [])].map((h) => `${h}=http://127.0.0.1:${port}`).join(','),
+    overrides: [...FIXTURE_HOSTS, ...(options.alsoShopA ?? [])]
+      .map((h) => `${h}=http://127.0.0.1:${port}`)
+      .join(','),
     setVersion: (host, version) => versions.set(host, version),
     vanish: (host) => gone.add(host),
     restore: (host) => gone.delete(host),

@@ -22,10 +22,51 @@ export interface HttpsReceiver {
 
 function makeCertificates(dir: string, host: string) {
   const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Scrape Test CA');
-  run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', `/CN=${host}`);
+  run(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Scrape Test CA',
+  );
+  run(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.csr',
+    '-subj',
+    `/CN=${host}`,
+  );
   writeFileSync(join(dir, 'ext.cnf'), `subjectAltName=DNS:${host}\n`);
-  run('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'ext.cnf');
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'ext.cnf',
+  );
 }
 
 export async function startHttpsReceiver(host: string, statuses: number[]): Promise<HttpsReceiver> {
@@ -38,7 +79,10 @@ export async function startHttpsReceiver(host: string, statuses: number[]): Prom
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          headers: req.headers as Record<string, string>,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         res.writeHead(statuses[Math.min(received.length - 1, statuses.length - 1)]!).end();
       });
     },

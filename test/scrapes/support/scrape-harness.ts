@@ -39,7 +39,10 @@ export interface ScrapeHarness {
   clock: TestClock;
   databaseUrl: string;
   startWorker(): Promise<JobWorker>;
-  post(path: string, body: unknown): Promise<{ status: number; headers: Record<string, unknown>; body: any }>;
+  post(
+    path: string,
+    body: unknown,
+  ): Promise<{ status: number; headers: Record<string, unknown>; body: any }>;
   get(path: string): Promise<{ status: number; headers: Record<string, unknown>; body: any }>;
   /** polls GET /v1/scrapes/{id} until the status is one of `statuses` */
   waitFor(id: string, statuses: string[], timeoutMs?: number): Promise<any>;
@@ -62,9 +65,17 @@ export async function startScrapeHarness(options: HarnessOptions = {}): Promise<
     ...options.env,
   });
   const logger = createLogger((process.env.SCRAPE_TEST_LOG as 'error') ?? 'silent');
-  const db = await openDatabase({ url: databaseUrl, logger, queryTimeoutMs: config.QUERY_TIMEOUT_MS });
+  const db = await openDatabase({
+    url: databaseUrl,
+    logger,
+    queryTimeoutMs: config.QUERY_TIMEOUT_MS,
+  });
   const legacy = createPostgresLegacyStore({ pool: db.pool });
-  const pubsub = createPubSub({ logger, redisUrl: options.redisUrl, keyPrefix: options.pubsubPrefix });
+  const pubsub = createPubSub({
+    logger,
+    redisUrl: options.redisUrl,
+    keyPrefix: options.pubsubPrefix,
+  });
   const clock = new TestClock();
   const services: Services = { config, logger, db, legacy, pubsub, clock: clock.now };
   if (!options.databaseUrl) await loadAppCatalog(services);
@@ -90,7 +101,11 @@ export async function startScrapeHarness(options: HarnessOptions = {}): Promise<
 
   const send = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
     const response = await app.inject({ method, url, payload: payload as object | undefined });
-    return { status: response.statusCode, headers: response.headers as Record<string, unknown>, body: response.json() };
+    return {
+      status: response.statusCode,
+      headers: response.headers as Record<string, unknown>,
+      body: response.json(),
+    };
   };
   const get = (path: string) => send('GET', path);
   return {
@@ -106,7 +121,8 @@ export async function startScrapeHarness(options: HarnessOptions = {}): Promise<
       for (;;) {
         const { body } = await get(`/v1/scrapes/${id}`);
         if (statuses.includes(body.status)) return body;
-        if (Date.now() > deadline) throw new Error(`scrape ${id} is ${JSON.stringify(body)}, not ${statuses.join('|')}`);
+        if (Date.now() > deadline)
+          throw new Error(`scrape ${id} is ${JSON.stringify(body)}, not ${statuses.join('|')}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
@@ -122,7 +138,12 @@ export async function startScrapeHarness(options: HarnessOptions = {}): Promise<
 }
 
 async function loadAppCatalog(services: Services): Promise<void> {
-  const apps = loadReferenceData().apps.map((a) => ({ slug: a.slug, name: a.name, category: a.category, patterns: a.detectionPatterns }));
+  const apps = loadReferenceData().apps.map((a) => ({
+    slug: a.slug,
+    name: a.name,
+    category: a.category,
+    patterns: a.detectionPatterns,
+  }));
   await services.db.pool.query(
     `INSERT INTO apps (slug, name, category, detection_patterns)
      SELECT slug, name, category, patterns FROM jsonb_to_recordset($1::jsonb) AS x(slug text, name text, category text, patterns text[])`,

@@ -8,10 +8,22 @@ import { createEgress } from '../../../src/platform/egress/egress.ts';
 import { loadReferenceData } from '../../../src/seed/reference-data.ts';
 import { createStorefrontClient } from '../../../src/storefront/storefront-client.ts';
 import { createWatchedStoreRefresh } from '../../../src/signals/changes/watched-store-refresh.ts';
-import { WATCH_COLUMNS, type SignalStatus, type WatchRecord } from '../../../src/signals/watch-record.ts';
-import { bearer, mintKey, startAccessServer, type AccessServer } from '../../access/access-server.ts';
+import {
+  WATCH_COLUMNS,
+  type SignalStatus,
+  type WatchRecord,
+} from '../../../src/signals/watch-record.ts';
+import {
+  bearer,
+  mintKey,
+  startAccessServer,
+  type AccessServer,
+} from '../../access/access-server.ts';
 import { responseValidator } from '../../rest/support/openapi-validation.ts';
-import { startFixtureStorefronts, type FixtureStorefronts } from '../../scrapes/support/fixture-storefronts.ts';
+import {
+  startFixtureStorefronts,
+  type FixtureStorefronts,
+} from '../../scrapes/support/fixture-storefronts.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
 export interface Account {
@@ -35,7 +47,11 @@ export interface ChangesServer {
   close(): Promise<void>;
 }
 
-const SIGNAL_ROUTES = ['/v1/signals/{domain}/apps', '/v1/signals/{domain}/apps/changes', '/v1/signals/{domain}/products/changes'];
+const SIGNAL_ROUTES = [
+  '/v1/signals/{domain}/apps',
+  '/v1/signals/{domain}/apps/changes',
+  '/v1/signals/{domain}/products/changes',
+];
 
 export async function startChangesServer(start: Date): Promise<ChangesServer> {
   const db: TestDatabase = await createTestDatabase();
@@ -68,7 +84,9 @@ export async function startChangesServer(start: Date): Promise<ChangesServer> {
     logger,
     discoverLinks: false,
   });
-  const document = (await server.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as OpenAPIObject;
+  const document = (
+    await server.app.inject({ method: 'GET', url: '/v1/openapi.json' })
+  ).json() as OpenAPIObject;
   const validate = responseValidator(document);
 
   return {
@@ -81,23 +99,33 @@ export async function startChangesServer(start: Date): Promise<ChangesServer> {
     observe,
     async account(name) {
       const key = await mintKey(server, { accountExternalId: name });
-      const { rows: [row] } = await pool.query<{ id: number }>('SELECT id FROM accounts WHERE external_id = $1', [name]);
+      const {
+        rows: [row],
+      } = await pool.query<{ id: number }>('SELECT id FROM accounts WHERE external_id = $1', [
+        name,
+      ]);
       return { id: row!.id, key };
     },
     async addStore(domain, legacyId) {
-      const { rows: [row] } = await pool.query<{ id: number }>(
+      const {
+        rows: [row],
+      } = await pool.query<{ id: number }>(
         'INSERT INTO stores (domain, name, legacy_id) VALUES ($1, $1, $2) RETURNING id',
         [domain, legacyId ?? null],
       );
       return row!.id;
     },
     async watch(account, domain, status = 'tracked') {
-      const { rows: [created] } = await pool.query<{ id: number }>(
+      const {
+        rows: [created],
+      } = await pool.query<{ id: number }>(
         `INSERT INTO signals (account_id, store_id, status, created_at, updated_at)
          SELECT $1, id, $3::signal_status, $4, $4 FROM stores WHERE domain = $2 RETURNING id`,
         [account.id, domain, status, now()],
       );
-      const { rows: [watch] } = await pool.query<WatchRecord>(
+      const {
+        rows: [watch],
+      } = await pool.query<WatchRecord>(
         `SELECT ${WATCH_COLUMNS} FROM signals w JOIN stores s ON s.id = w.store_id WHERE w.id = $1`,
         [created!.id],
       );
@@ -108,7 +136,10 @@ export async function startChangesServer(start: Date): Promise<ChangesServer> {
       const body = res.json();
       const template = templateOf(url);
       expect(template, `${url} is one of the routes under test`).toBeDefined();
-      expect(validate('get', template!, res.statusCode, body), `${url} ${res.statusCode} matches the OpenAPI description`).toEqual([]);
+      expect(
+        validate('get', template!, res.statusCode, body),
+        `${url} ${res.statusCode} matches the OpenAPI description`,
+      ).toEqual([]);
       return { status: res.statusCode, body };
     },
     async close() {
@@ -125,7 +156,12 @@ function templateOf(url: string): string | undefined {
 }
 
 async function loadAppCatalog(server: AccessServer): Promise<void> {
-  const apps = loadReferenceData().apps.map((a) => ({ slug: a.slug, name: a.name, category: a.category, patterns: a.detectionPatterns }));
+  const apps = loadReferenceData().apps.map((a) => ({
+    slug: a.slug,
+    name: a.name,
+    category: a.category,
+    patterns: a.detectionPatterns,
+  }));
   await server.services.db.pool.query(
     `INSERT INTO apps (slug, name, category, detection_patterns)
      SELECT slug, name, category, patterns FROM jsonb_to_recordset($1::jsonb) AS x(slug text, name text, category text, patterns text[])`,

@@ -7,9 +7,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export const HOSTS = { meta: 'graph.facebook.test', tiktok: 'open.tiktokapis.test', google: 'ads-transparency.test' } as const;
+export const HOSTS = {
+  meta: 'graph.facebook.test',
+  tiktok: 'open.tiktokapis.test',
+  google: 'ads-transparency.test',
+} as const;
 export type FakeNetwork = keyof typeof HOSTS;
-export const TOKENS: Record<FakeNetwork, string> = { meta: 'meta-token-1', tiktok: 'tiktok-token-2', google: 'google-token-3' };
+export const TOKENS: Record<FakeNetwork, string> = {
+  meta: 'meta-token-1',
+  tiktok: 'tiktok-token-2',
+  google: 'google-token-3',
+};
 
 export interface FakeCreative {
   id: string;
@@ -46,7 +54,11 @@ export interface FakeAdLibraries {
 const compact = (day: string) => Number(day.replaceAll('-', ''));
 
 export async function startFakeAdLibraries(): Promise<FakeAdLibraries> {
-  const creatives: FakeAdLibraries['creatives'] = { meta: new Map(), tiktok: new Map(), google: new Map() };
+  const creatives: FakeAdLibraries['creatives'] = {
+    meta: new Map(),
+    tiktok: new Map(),
+    google: new Map(),
+  };
   const behaviour: FakeAdLibraries['behaviour'] = { meta: 'ok', tiktok: 'ok', google: 'ok' };
   const requests: FakeAdLibraries['requests'] = { meta: [], tiktok: [], google: [] };
   const hanging = new Set<http.ServerResponse>();
@@ -60,7 +72,10 @@ export async function startFakeAdLibraries(): Promise<FakeAdLibraries> {
   const pageOf = <T>(list: T[], cursor: string | undefined) => {
     const offset = cursor ? Number(cursor.replace('page-', '')) : 0;
     const next = offset + fake.pageSize;
-    return { items: list.slice(offset, next), next: next < list.length ? `page-${next}` : undefined };
+    return {
+      items: list.slice(offset, next),
+      next: next < list.length ? `page-${next}` : undefined,
+    };
   };
 
   const server = http.createServer(async (req, res) => {
@@ -71,18 +86,28 @@ export async function startFakeAdLibraries(): Promise<FakeAdLibraries> {
     const network = (Object.keys(HOSTS) as FakeNetwork[]).find((n) => HOSTS[n] === host);
     if (!network) return json(res, 404, { error: { message: `unknown host ${host}` } });
     const text = Buffer.concat(chunks).toString('utf8');
-    requests[network].push({ method: req.method ?? '', path: url.pathname, query: url.searchParams, authorization: req.headers.authorization, body: text ? JSON.parse(text) : null });
+    requests[network].push({
+      method: req.method ?? '',
+      path: url.pathname,
+      query: url.searchParams,
+      authorization: req.headers.authorization,
+      body: text ? JSON.parse(text) : null,
+    });
 
-    if (req.headers.authorization !== `Bearer ${TOKENS[network]}`) return json(res, 401, { error: { message: 'Invalid OAuth access token.', code: 190 } });
+    if (req.headers.authorization !== `Bearer ${TOKENS[network]}`)
+      return json(res, 401, { error: { message: 'Invalid OAuth access token.', code: 190 } });
     if (behaviour[network] === 'hang') {
       hanging.add(res);
       return;
     }
-    if (behaviour[network] === 'http_500') return json(res, 500, { error: { message: 'An unexpected error has occurred.' } });
+    if (behaviour[network] === 'http_500')
+      return json(res, 500, { error: { message: 'An unexpected error has occurred.' } });
 
     if (network === 'meta') {
-      if (url.pathname !== '/v21.0/ads_archive') return json(res, 404, { error: { message: 'Unknown path' } });
-      if (behaviour.meta === 'library_error') return json(res, 400, { error: { message: 'Application request limit reached', code: 4 } });
+      if (url.pathname !== '/v21.0/ads_archive')
+        return json(res, 404, { error: { message: 'Unknown path' } });
+      if (behaviour.meta === 'library_error')
+        return json(res, 400, { error: { message: 'Application request limit reached', code: 4 } });
       const list = creatives.meta.get(url.searchParams.get('search_terms') ?? '') ?? [];
       const page = pageOf(list, url.searchParams.get('after') ?? undefined);
       return json(res, 200, {
@@ -94,19 +119,36 @@ export async function startFakeAdLibraries(): Promise<FakeAdLibraries> {
           ad_delivery_start_time: c.firstShown,
           ad_snapshot_url: `https://www.facebook.com/ads/archive/render_ad/?id=${c.id}`,
         })),
-        paging: page.next ? { cursors: { after: page.next }, next: `https://graph.facebook.test/v21.0/ads_archive?after=${page.next}` } : { cursors: {} },
+        paging: page.next
+          ? {
+              cursors: { after: page.next },
+              next: `https://graph.facebook.test/v21.0/ads_archive?after=${page.next}`,
+            }
+          : { cursors: {} },
       });
     }
     if (network === 'tiktok') {
-      if (req.method !== 'POST' || url.pathname !== '/v2/research/adlib/ad/query/') return json(res, 404, { error: { code: 'invalid_params', message: 'unknown' } });
-      if (behaviour.tiktok === 'library_error') return json(res, 200, { data: {}, error: { code: 'rate_limit_exceeded', message: 'Daily quota reached', log_id: 'x' } });
+      if (req.method !== 'POST' || url.pathname !== '/v2/research/adlib/ad/query/')
+        return json(res, 404, { error: { code: 'invalid_params', message: 'unknown' } });
+      if (behaviour.tiktok === 'library_error')
+        return json(res, 200, {
+          data: {},
+          error: { code: 'rate_limit_exceeded', message: 'Daily quota reached', log_id: 'x' },
+        });
       const body = JSON.parse(text);
       const list = creatives.tiktok.get(body.search_term) ?? [];
       const page = pageOf(list, body.search_id);
       return json(res, 200, {
         data: {
           ads: page.items.map((c) => ({
-            ad: { id: Number(c.id), first_shown_date: compact(c.firstShown), last_shown_date: 20991231, status: 'active', videos: [{ url: `https://v.tiktok.test/${c.id}.mp4` }], image_urls: [] },
+            ad: {
+              id: Number(c.id),
+              first_shown_date: compact(c.firstShown),
+              last_shown_date: 20991231,
+              status: 'active',
+              videos: [{ url: `https://v.tiktok.test/${c.id}.mp4` }],
+              image_urls: [],
+            },
             advertiser: { business_name: 'Fixture' },
           })),
           has_more: Boolean(page.next),
@@ -116,7 +158,8 @@ export async function startFakeAdLibraries(): Promise<FakeAdLibraries> {
       });
     }
     if (url.pathname !== '/creatives') return json(res, 404, { error: { message: 'unknown' } });
-    if (behaviour.google === 'library_error') return json(res, 503, { error: { message: 'Transparency Center unavailable' } });
+    if (behaviour.google === 'library_error')
+      return json(res, 503, { error: { message: 'Transparency Center unavailable' } });
     const list = creatives.google.get(url.searchParams.get('domain') ?? '') ?? [];
     const page = pageOf(list, url.searchParams.get('page_token') ?? undefined);
     return json(res, 200, {
@@ -139,7 +182,9 @@ export async function startFakeAdLibraries(): Promise<FakeAdLibraries> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
-    overrides: Object.values(HOSTS).map((host) => `${host}=${origin}`).join(','),
+    overrides: Object.values(HOSTS)
+      .map((host) => `${host}=${origin}`)
+      .join(','),
     env: {
       ADS_META_BASE_URL: `https://${HOSTS.meta}/v21.0`,
       ADS_META_TOKEN: TOKENS.meta,

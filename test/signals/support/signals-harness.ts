@@ -22,7 +22,11 @@ import type { Services } from '../../../src/platform/services.ts';
 import { responseValidator, templateOf } from '../../rest/support/openapi-validation.ts';
 import { loadReferenceData } from '../../../src/seed/reference-data.ts';
 import { createTestDatabase } from '../../support/database.ts';
-import { startStockStorefront, type FixtureShop, type StockStorefront } from './stock-storefront.ts';
+import {
+  startStockStorefront,
+  type FixtureShop,
+  type StockStorefront,
+} from './stock-storefront.ts';
 
 /** 2030-01-07 (a Monday) 10:00 UTC: far enough ahead that real time never reaches a scheduled probe */
 export const HARNESS_START = new Date('2030-01-07T10:00:00.000Z');
@@ -62,10 +66,18 @@ export interface SignalsHarness {
   storefront: StockStorefront;
   databaseUrl: string;
   /** a key of a new account (or of `account`, an external id); pro plan unless given */
-  mintKey(options?: { account?: string; scopes?: string[]; plan?: 'starter' | 'pro' }): Promise<string>;
+  mintKey(options?: {
+    account?: string;
+    scopes?: string[];
+    plan?: 'starter' | 'pro';
+  }): Promise<string>;
   /** a catalog store with products (no watch) */
   addStore(domain: string, products: CatalogProduct[], legacyId?: string): Promise<number>;
-  request(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, options?: { key?: string; body?: unknown }): Promise<Response>;
+  request(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    options?: { key?: string; body?: unknown },
+  ): Promise<Response>;
   /** polls GET /v1/signals/{domain}/probe until progress.status is done or failed */
   waitForProbe(domain: string, key?: string, timeoutMs?: number): Promise<any>;
   close(): Promise<void>;
@@ -80,7 +92,9 @@ export interface SignalsHarnessOptions {
   appCatalog?: boolean;
 }
 
-export async function startSignalsHarness(options: SignalsHarnessOptions = {}): Promise<SignalsHarness> {
+export async function startSignalsHarness(
+  options: SignalsHarnessOptions = {},
+): Promise<SignalsHarness> {
   const testDb = await createTestDatabase();
   const storefront = await startStockStorefront(options.shops);
   const config = loadConfig({
@@ -97,7 +111,11 @@ export async function startSignalsHarness(options: SignalsHarnessOptions = {}): 
     ...options.env,
   });
   const logger = createLogger((process.env.SIGNALS_TEST_LOG as 'error') ?? 'silent');
-  const db = await openDatabase({ url: testDb.url, logger, queryTimeoutMs: config.QUERY_TIMEOUT_MS });
+  const db = await openDatabase({
+    url: testDb.url,
+    logger,
+    queryTimeoutMs: config.QUERY_TIMEOUT_MS,
+  });
   const legacy = createPostgresLegacyStore({ pool: db.pool });
   const pubsub = createPubSub({ logger });
   const clock = new MovableClock(HARNESS_START);
@@ -106,7 +124,9 @@ export async function startSignalsHarness(options: SignalsHarnessOptions = {}): 
   await migrateJobQueue(db.pool);
   const app = await buildServer(services);
   await app.ready();
-  const document = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as OpenAPIObject;
+  const document = (
+    await app.inject({ method: 'GET', url: '/v1/openapi.json' })
+  ).json() as OpenAPIObject;
   const validate = responseValidator(document);
   const templates = Object.keys(document.paths ?? {});
 
@@ -130,9 +150,16 @@ export async function startSignalsHarness(options: SignalsHarnessOptions = {}): 
     const parsed = response.body ? response.json() : undefined;
     const template = templateOf(templates, url);
     if (template) {
-      expect(validate(method, template, response.statusCode, parsed), `${method} ${url} ${response.statusCode} matches the OpenAPI description`).toEqual([]);
+      expect(
+        validate(method, template, response.statusCode, parsed),
+        `${method} ${url} ${response.statusCode} matches the OpenAPI description`,
+      ).toEqual([]);
     }
-    return { status: response.statusCode, headers: response.headers as Record<string, unknown>, body: parsed };
+    return {
+      status: response.statusCode,
+      headers: response.headers as Record<string, unknown>,
+      body: parsed,
+    };
   };
 
   return {
@@ -150,14 +177,19 @@ export async function startSignalsHarness(options: SignalsHarnessOptions = {}): 
       return minted.key;
     },
     async addStore(domain, products, legacyId) {
-      const { rows: [store] } = await db.pool.query<{ id: number }>(
+      const {
+        rows: [store],
+      } = await db.pool.query<{ id: number }>(
         'INSERT INTO stores (domain, name, legacy_id) VALUES ($1, $1, $2) RETURNING id',
         [domain, legacyId ?? null],
       );
       await db.pool.query(
         `INSERT INTO products (store_id, handle, title, price, is_best_seller, best_seller_rank)
          SELECT $1, p.handle, p.title, p.price, p.rank IS NOT NULL, p.rank FROM jsonb_to_recordset($2::jsonb) AS p(handle text, title text, price numeric, rank int)`,
-        [store!.id, JSON.stringify(products.map((p) => ({ ...p, rank: p.bestSellerRank ?? null })))],
+        [
+          store!.id,
+          JSON.stringify(products.map((p) => ({ ...p, rank: p.bestSellerRank ?? null }))),
+        ],
       );
       return store!.id;
     },
@@ -165,10 +197,15 @@ export async function startSignalsHarness(options: SignalsHarnessOptions = {}): 
     async waitForProbe(domain, key, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const { status, body } = await request('GET', `/v1/signals/${encodeURIComponent(domain)}/probe`, { key });
+        const { status, body } = await request(
+          'GET',
+          `/v1/signals/${encodeURIComponent(domain)}/probe`,
+          { key },
+        );
         // the contract polls "until `progress.status` is done or failed": progress at the body's top level
         if (status === 200 && ['done', 'failed'].includes(body.progress.status)) return body;
-        if (Date.now() > deadline) throw new Error(`probe of ${domain} is ${JSON.stringify(body)}, not done or failed`);
+        if (Date.now() > deadline)
+          throw new Error(`probe of ${domain} is ${JSON.stringify(body)}, not done or failed`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
@@ -185,7 +222,12 @@ export async function startSignalsHarness(options: SignalsHarnessOptions = {}): 
 }
 
 async function loadAppCatalog(pool: Services['db']['pool']): Promise<void> {
-  const apps = loadReferenceData().apps.map((a) => ({ slug: a.slug, name: a.name, category: a.category, patterns: a.detectionPatterns }));
+  const apps = loadReferenceData().apps.map((a) => ({
+    slug: a.slug,
+    name: a.name,
+    category: a.category,
+    patterns: a.detectionPatterns,
+  }));
   await pool.query(
     `INSERT INTO apps (slug, name, category, detection_patterns)
      SELECT slug, name, category, patterns FROM jsonb_to_recordset($1::jsonb) AS x(slug text, name text, category text, patterns text[])`,

@@ -45,7 +45,13 @@ export interface StockStorefront {
   close(): Promise<void>;
 }
 
-const variant = (id: number, sku: string, title: string, priceCents: number, stock: number): FixtureVariant => ({ id, sku, title, priceCents, stock });
+const variant = (
+  id: number,
+  sku: string,
+  title: string,
+  priceCents: number,
+  stock: number,
+): FixtureVariant => ({ id, sku, title, priceCents, stock });
 
 /** stock.test: a tee in two sizes and a mug. hidden.test: the same shape, stock hidden. */
 export function defaultShops(): Map<string, FixtureShop> {
@@ -56,9 +62,21 @@ export function defaultShops(): Map<string, FixtureShop> {
         name: 'Stock Shop',
         exposesStock: true,
         products: [
-          { handle: 'tee', title: 'Tee', variants: [variant(101, 'TEE-S', 'S', 2000, 50), variant(102, 'TEE-M', 'M', 2000, 40)] },
-          { handle: 'mug', title: 'Mug', variants: [variant(201, 'MUG', 'Default Title', 1250, 30)] },
-          { handle: 'cap', title: 'Cap', variants: [variant(301, 'CAP', 'Default Title', 1500, 10)] },
+          {
+            handle: 'tee',
+            title: 'Tee',
+            variants: [variant(101, 'TEE-S', 'S', 2000, 50), variant(102, 'TEE-M', 'M', 2000, 40)],
+          },
+          {
+            handle: 'mug',
+            title: 'Mug',
+            variants: [variant(201, 'MUG', 'Default Title', 1250, 30)],
+          },
+          {
+            handle: 'cap',
+            title: 'Cap',
+            variants: [variant(301, 'CAP', 'Default Title', 1500, 10)],
+          },
         ],
       },
     ],
@@ -67,17 +85,28 @@ export function defaultShops(): Map<string, FixtureShop> {
       {
         name: 'Hidden Stock',
         exposesStock: false,
-        products: [{ handle: 'lamp', title: 'Lamp', variants: [variant(401, 'LAMP', 'Default Title', 4500, 7)] }],
+        products: [
+          {
+            handle: 'lamp',
+            title: 'Lamp',
+            variants: [variant(401, 'LAMP', 'Default Title', 4500, 7)],
+          },
+        ],
       },
     ],
   ]);
 }
 
-export async function startStockStorefront(shops: Map<string, FixtureShop> = defaultShops()): Promise<StockStorefront> {
+export async function startStockStorefront(
+  shops: Map<string, FixtureShop> = defaultShops(),
+): Promise<StockStorefront> {
   const requests: string[] = [];
   const delays = new Map<string, number>();
   const variantOf = (host: string, id: number) => {
-    const found = shops.get(host)?.products.flatMap((p) => p.variants).find((v) => v.id === id);
+    const found = shops
+      .get(host)
+      ?.products.flatMap((p) => p.variants)
+      .find((v) => v.id === id);
     if (!found) throw new Error(`no variant ${id} on ${host}`);
     return found;
   };
@@ -91,12 +120,16 @@ export async function startStockStorefront(shops: Map<string, FixtureShop> = def
     const url = new URL(req.url ?? '/', 'http://fixture');
     requests.push(`${host}${url.pathname}`);
     const shop = shops.get(host);
-    const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const json = (body: unknown) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (!shop) return void res.writeHead(404).end();
     const productJs = /^\/products\/([^/]+)\.js$/.exec(url.pathname);
     if (productJs) {
       const product = shop.products.find((p) => p.handle === decodeURIComponent(productJs[1]!));
-      if (!product) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"errors":"Not Found"}');
+      if (!product)
+        return void res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end('{"errors":"Not Found"}');
       return json({
         id: product.variants[0]!.id * 10,
         title: product.title,
@@ -120,7 +153,14 @@ export async function startStockStorefront(shops: Map<string, FixtureShop> = def
             `<link href="//cdn.shopify.com/s/files/1/0001/t/1/assets/base.css" rel="stylesheet"></head><body>Shop${shop.homepage ?? ''}</body></html>`,
         );
     }
-    if (url.pathname === '/meta.json') return json({ name: shop.name, description: shop.name, country: 'US', currency: shop.currency ?? 'USD', published_products_count: shop.products.length });
+    if (url.pathname === '/meta.json')
+      return json({
+        name: shop.name,
+        description: shop.name,
+        country: 'US',
+        currency: shop.currency ?? 'USD',
+        published_products_count: shop.products.length,
+      });
     if (url.pathname === '/products.json') {
       const page = Number(url.searchParams.get('page') ?? '1');
       return json({
@@ -132,7 +172,11 @@ export async function startStockStorefront(shops: Map<string, FixtureShop> = def
                 vendor: shop.name,
                 product_type: 'Clothing',
                 published_at: '2026-01-01T00:00:00Z',
-                variants: p.variants.map((v) => ({ price: (v.priceCents / 100).toFixed(2), compare_at_price: null, available: v.stock > 0 })),
+                variants: p.variants.map((v) => ({
+                  price: (v.priceCents / 100).toFixed(2),
+                  compare_at_price: null,
+                  available: v.stock > 0,
+                })),
                 images: [],
               }))
             : [],

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gradeFor, rateHistory, rateStore, RATING_WEIGHTS, type RatingInputs } from '../../../src/stores/model/rating.ts';
+import {
+  gradeFor,
+  rateHistory,
+  rateStore,
+  RATING_WEIGHTS,
+  type RatingInputs,
+} from '../../../src/stores/model/rating.ts';
 
 const inputs = fc.record<RatingInputs>({
   monthlyVisits: fc.integer({ min: 0, max: 100_000_000 }),
@@ -52,16 +58,36 @@ describe('rateStore', () => {
 
   it('never drops when traffic, catalog or audience grow', () => {
     fc.assert(
-      fc.property(inputs, fc.constantFrom('monthlyVisits', 'productCount', 'socialFollowers', 'appCount', 'socialProfiles') , (i, key) => {
-        const more = { ...i, [key]: (i[key] as number) * 3 + 1 };
-        expect(rateStore(more).rating).toBeGreaterThanOrEqual(rateStore(i).rating);
-      }),
+      fc.property(
+        inputs,
+        fc.constantFrom(
+          'monthlyVisits',
+          'productCount',
+          'socialFollowers',
+          'appCount',
+          'socialProfiles',
+        ),
+        (i, key) => {
+          const more = { ...i, [key]: (i[key] as number) * 3 + 1 };
+          expect(rateStore(more).rating).toBeGreaterThanOrEqual(rateStore(i).rating);
+        },
+      ),
     );
   });
 
   it('rates a well-run, visited store A and an empty one F', () => {
     expect(rateStore({ ...strongStore, monthlyVisits: 2_000_000 }).rating).toBe(100);
-    const empty = rateStore({ ...strongStore, productCount: 0, appCount: 0, hasReviewsApp: false, hasSupportApp: false, hasContactEmail: false, socialProfiles: 0, socialFollowers: 0, dropshipperScore: 1 });
+    const empty = rateStore({
+      ...strongStore,
+      productCount: 0,
+      appCount: 0,
+      hasReviewsApp: false,
+      hasSupportApp: false,
+      hasContactEmail: false,
+      socialProfiles: 0,
+      socialFollowers: 0,
+      dropshipperScore: 1,
+    });
     expect(empty.rating).toBe(0);
     expect(empty.grade).toBe('F');
   });
@@ -72,11 +98,16 @@ describe('rateHistory', () => {
     fc.assert(
       fc.property(
         inputs,
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 5_000_000 }), fc.integer({ min: 0, max: 3000 })), { minLength: 1, maxLength: 30 }),
+        fc.array(
+          fc.tuple(fc.integer({ min: 0, max: 5_000_000 }), fc.integer({ min: 0, max: 3000 })),
+          { minLength: 1, maxLength: 30 },
+        ),
         (steady, days) => {
           const visits = days.map(([v]) => v);
           const counts = days.map(([, c]) => c);
-          const expected = days.map(([v, c]) => rateStore({ ...steady, monthlyVisits: v, productCount: c }).rating);
+          const expected = days.map(
+            ([v, c]) => rateStore({ ...steady, monthlyVisits: v, productCount: c }).rating,
+          );
           expect([...rateHistory(steady, visits, counts)]).toEqual(expected);
         },
       ),
@@ -86,6 +117,17 @@ describe('rateHistory', () => {
 
 describe('gradeFor', () => {
   it('puts the boundaries in the upper grade', () => {
-    expect([85, 84, 70, 69, 55, 54, 40, 39, 0, 100].map(gradeFor)).toEqual(['A', 'B', 'B', 'C', 'C', 'D', 'D', 'F', 'F', 'A']);
+    expect([85, 84, 70, 69, 55, 54, 40, 39, 0, 100].map(gradeFor)).toEqual([
+      'A',
+      'B',
+      'B',
+      'C',
+      'C',
+      'D',
+      'D',
+      'F',
+      'F',
+      'A',
+    ]);
   });
 });

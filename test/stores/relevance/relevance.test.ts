@@ -14,7 +14,8 @@ import { textSearchPage } from '../../../src/stores/store-search.sql.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 import type { LabelFile, LabelledQuery } from './labels.ts';
 
-const labelsPath = process.env.RELEVANCE_LABELS ?? new URL('./labels-10k.json', import.meta.url).pathname;
+const labelsPath =
+  process.env.RELEVANCE_LABELS ?? new URL('./labels-10k.json', import.meta.url).pathname;
 const labels = JSON.parse(readFileSync(labelsPath, 'utf8')) as LabelFile;
 /** results read per query: the widest rule looks at the first 10 */
 const DEPTH = 10;
@@ -30,7 +31,12 @@ beforeAll(async () => {
   }
   db = await createTestDatabase();
   pool = new pg.Pool({ connectionString: db.url, max: 2 });
-  await seedCatalog({ pool, stores: labels.catalog.stores, seed: labels.catalog.seed, today: new Date('2026-01-31T00:00:00Z') });
+  await seedCatalog({
+    pool,
+    stores: labels.catalog.stores,
+    seed: labels.catalog.seed,
+    today: new Date('2026-01-31T00:00:00Z'),
+  });
 }, 300_000);
 afterAll(async () => {
   await pool?.end();
@@ -45,7 +51,12 @@ interface Result {
 
 async function search(q: string): Promise<Result[]> {
   const filter = (await resolveStoreFilter(pool, { q }))!;
-  const { rows: stores } = await textSearchPage(pool, { ...filter, textMatch: filter.textMatch! }, 'relevance', { offset: 0, limit: DEPTH });
+  const { rows: stores } = await textSearchPage(
+    pool,
+    { ...filter, textMatch: filter.textMatch! },
+    'relevance',
+    { offset: 0, limit: DEPTH },
+  );
   if (stores.length === 0) return [];
   const { rows } = await pool.query<{ domain: string; terms: string[] }>(
     `SELECT domain, search_terms AS terms FROM stores WHERE domain = ANY($1::text[])`,
@@ -62,19 +73,27 @@ function judge(query: LabelledQuery, results: Result[]): string | null {
   const top = (n: number) => results.slice(0, n).map((r) => r.domain);
   switch (rule.kind) {
     case 'any-within':
-      return top(rule.within).some((d) => relevant.has(d)) ? null : `none of ${query.relevant.slice(0, 3).join(', ')}… in the first ${rule.within}`;
+      return top(rule.within).some((d) => relevant.has(d))
+        ? null
+        : `none of ${query.relevant.slice(0, 3).join(', ')}… in the first ${rule.within}`;
     case 'all-first': {
       const n = Math.min(rule.within, relevant.size);
       const first = top(n);
-      return first.length === n && first.every((d) => relevant.has(d)) ? null : `the first ${n} are not all relevant`;
+      return first.length === n && first.every((d) => relevant.has(d))
+        ? null
+        : `the first ${n} are not all relevant`;
     }
     case 'terms-start-with': {
-      const off = results.slice(0, rule.within).filter((r) => !r.terms.some((t) => t.startsWith(rule.prefix)));
+      const off = results
+        .slice(0, rule.within)
+        .filter((r) => !r.terms.some((t) => t.startsWith(rule.prefix)));
       if (results.length === 0) return 'no result';
       return off.length === 0 ? null : `${off[0]!.name} holds no word starting with ${rule.prefix}`;
     }
     case 'empty':
-      return results.length === 0 ? null : `${results.length} results, the first ${results[0]!.name}`;
+      return results.length === 0
+        ? null
+        : `${results.length} results, the first ${results[0]!.name}`;
     case 'none-named': {
       const named = results.find((r) => r.name.toLowerCase().includes(rule.text));
       return named ? `answers ${named.name}` : null;
@@ -85,7 +104,10 @@ function judge(query: LabelledQuery, results: Result[]): string | null {
 describe(`store search relevance (${labels.queries.length} labelled queries, ${labels.catalog.stores.toLocaleString('en-US')}-store catalog)`, () => {
   it('the labels still describe the catalog (rebuild them with build-labels.ts when the seeder changes)', async () => {
     const named = labels.queries.filter((query) => query.kind === 'domain').map((query) => query.q);
-    const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM stores WHERE domain = ANY($1::text[])`, [named]);
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM stores WHERE domain = ANY($1::text[])`,
+      [named],
+    );
     expect(rows[0]!.n).toBe(named.length);
   });
 
@@ -100,7 +122,9 @@ describe(`store search relevance (${labels.queries.length} labelled queries, ${l
       else tally.passed++;
       byKind.set(query.kind, tally);
     }
-    const summary = [...byKind].map(([kind, { passed, total }]) => `${kind} ${passed}/${total}`).join(', ');
+    const summary = [...byKind]
+      .map(([kind, { passed, total }]) => `${kind} ${passed}/${total}`)
+      .join(', ');
     process.stdout.write(`relevance: ${summary}\n`);
     expect(failures, summary).toEqual([]);
   }, 300_000);

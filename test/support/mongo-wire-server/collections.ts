@@ -20,7 +20,8 @@ export class CommandError extends Error {
   }
 }
 
-export const canonical = (value: unknown): string => EJSON.stringify({ v: value }, { relaxed: false });
+export const canonical = (value: unknown): string =>
+  EJSON.stringify({ v: value }, { relaxed: false });
 
 const ID_INDEX: IndexSpec = { key: { _id: 1 }, name: '_id_' };
 
@@ -65,7 +66,8 @@ export class MemoryCollection {
       if (holder !== undefined && holder !== id) throw this.duplicate(index, doc);
     }
     if (previous) this.forgetKeys(previous);
-    for (const index of this.indexes) this.uniqueKeys.get(index.name)?.set(indexKey(index, doc), id);
+    for (const index of this.indexes)
+      this.uniqueKeys.get(index.name)?.set(indexKey(index, doc), id);
     this.docs.set(id, doc);
   }
 
@@ -79,7 +81,9 @@ export class MemoryCollection {
   }
 
   private duplicate(index: IndexSpec, doc: Document): CommandError {
-    const dupKey = Object.keys(index.key).map((field) => `${field}: ${EJSON.stringify(doc[field] ?? null)}`);
+    const dupKey = Object.keys(index.key).map(
+      (field) => `${field}: ${EJSON.stringify(doc[field] ?? null)}`,
+    );
     return new CommandError(
       11000,
       'DuplicateKey',

@@ -3,7 +3,13 @@
 // one batch with cursor id 0, so getMore never has anything left to return.
 import { Long, ObjectId, type Document } from 'bson';
 import { Query, update as applyUpdateOperators } from 'mingo';
-import { canonical, CommandError, type Databases, type IndexSpec, type MemoryCollection } from './collections.ts';
+import {
+  canonical,
+  CommandError,
+  type Databases,
+  type IndexSpec,
+  type MemoryCollection,
+} from './collections.ts';
 
 /** MongoDB 7.0. The mongodb v7 driver accepts wire versions 9 (4.4) to 29. */
 const MAX_WIRE_VERSION = 21;
@@ -38,20 +44,33 @@ const collectionName = (command: Document, name: string): string => {
   return value;
 };
 
-const isOperatorDocument = (doc: Document): boolean => Object.keys(doc).some((k) => k.startsWith('$'));
+const isOperatorDocument = (doc: Document): boolean =>
+  Object.keys(doc).some((k) => k.startsWith('$'));
 /** A filter value that is a condition ({ $in: … }) rather than a value to compare for equality. */
 const isOperatorValue = (value: unknown): value is Document =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) && isOperatorDocument(value as Document);
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  isOperatorDocument(value as Document);
 
 /** Result of a batch of writes: stops at the first error when ordered (the default). */
-function writeBatch<T>(items: T[], ordered: boolean, write: (item: T, index: number) => void): Document {
+function writeBatch<T>(
+  items: T[],
+  ordered: boolean,
+  write: (item: T, index: number) => void,
+): Document {
   const writeErrors: Document[] = [];
   for (const [index, item] of items.entries()) {
     try {
       write(item, index);
     } catch (error) {
       if (!(error instanceof CommandError)) throw error;
-      writeErrors.push({ index, code: error.code, codeName: error.codeName, errmsg: error.message });
+      writeErrors.push({
+        index,
+        code: error.code,
+        codeName: error.codeName,
+        errmsg: error.message,
+      });
       if (ordered) break;
     }
   }
@@ -99,33 +118,42 @@ const update: Handler = (command, db, { databases }) => {
   let n = 0;
   let nModified = 0;
   const upserted: Document[] = [];
-  const errors = writeBatch(command.updates as UpdateStatement[], command.ordered !== false, (statement, index) => {
-    const { q = {}, u, upsert = false, multi = false } = statement;
-    if (Array.isArray(u)) {
-      throw new CommandError(2, 'BadValue', 'pipeline updates are not supported by the test server');
-    }
-    const matches = matching(collection, q);
-    const targets = multi ? matches : matches.slice(0, 1);
-    for (const current of targets) {
-      const next = updatedDocument(current, u);
-      if (canonical(next._id) !== canonical(current._id)) {
-        const message = "Performing an update on the path '_id' would modify the immutable field '_id'";
-        throw new CommandError(66, 'ImmutableField', message);
+  const errors = writeBatch(
+    command.updates as UpdateStatement[],
+    command.ordered !== false,
+    (statement, index) => {
+      const { q = {}, u, upsert = false, multi = false } = statement;
+      if (Array.isArray(u)) {
+        throw new CommandError(
+          2,
+          'BadValue',
+          'pipeline updates are not supported by the test server',
+        );
       }
-      collection.put(next, { replacing: true });
-      n += 1;
-      if (canonical(next) !== canonical(current)) nModified += 1;
-    }
-    if (targets.length === 0 && upsert) {
-      // the new document takes its _id (and, for operator updates, its other fields) from the filter
-      const fromFilter = equalityFields(q);
-      const seed = isOperatorDocument(u) ? fromFilter : {};
-      const doc = updatedDocument({ _id: u._id ?? fromFilter._id ?? new ObjectId(), ...seed }, u);
-      collection.put(doc, { replacing: false });
-      upserted.push({ index, _id: doc._id });
-      n += 1;
-    }
-  });
+      const matches = matching(collection, q);
+      const targets = multi ? matches : matches.slice(0, 1);
+      for (const current of targets) {
+        const next = updatedDocument(current, u);
+        if (canonical(next._id) !== canonical(current._id)) {
+          const message =
+            "Performing an update on the path '_id' would modify the immutable field '_id'";
+          throw new CommandError(66, 'ImmutableField', message);
+        }
+        collection.put(next, { replacing: true });
+        n += 1;
+        if (canonical(next) !== canonical(current)) nModified += 1;
+      }
+      if (targets.length === 0 && upsert) {
+        // the new document takes its _id (and, for operator updates, its other fields) from the filter
+        const fromFilter = equalityFields(q);
+        const seed = isOperatorDocument(u) ? fromFilter : {};
+        const doc = updatedDocument({ _id: u._id ?? fromFilter._id ?? new ObjectId(), ...seed }, u);
+        collection.put(doc, { replacing: false });
+        upserted.push({ index, _id: doc._id });
+        n += 1;
+      }
+    },
+  );
   return { n, nModified, ...(upserted.length > 0 ? { upserted } : {}), ...errors };
 };
 
@@ -137,12 +165,16 @@ interface DeleteStatement {
 const remove: Handler = (command, db, { databases }) => {
   const collection = databases.get(db, collectionName(command, 'delete'));
   let n = 0;
-  const errors = writeBatch(command.deletes as DeleteStatement[], command.ordered !== false, ({ q, limit }) => {
-    if (!collection) return;
-    const matches = matching(collection, q);
-    for (const doc of limit === 1 ? matches.slice(0, 1) : matches) collection.delete(doc);
-    n += limit === 1 ? Math.min(1, matches.length) : matches.length;
-  });
+  const errors = writeBatch(
+    command.deletes as DeleteStatement[],
+    command.ordered !== false,
+    ({ q, limit }) => {
+      if (!collection) return;
+      const matches = matching(collection, q);
+      for (const doc of limit === 1 ? matches.slice(0, 1) : matches) collection.delete(doc);
+      n += limit === 1 ? Math.min(1, matches.length) : matches.length;
+    },
+  );
   return { n, ...errors };
 };
 
@@ -175,8 +207,15 @@ const createIndexes: Handler = (command, db, { databases }) => {
   for (const spec of command.indexes as IndexSpec[]) {
     const existing = collection.indexes.find((i) => i.name === spec.name);
     if (!existing) {
-      collection.addIndex({ key: spec.key, name: spec.name, ...(spec.unique ? { unique: true } : {}) });
-    } else if (canonical(existing.key) !== canonical(spec.key) || Boolean(existing.unique) !== Boolean(spec.unique)) {
+      collection.addIndex({
+        key: spec.key,
+        name: spec.name,
+        ...(spec.unique ? { unique: true } : {}),
+      });
+    } else if (
+      canonical(existing.key) !== canonical(spec.key) ||
+      Boolean(existing.unique) !== Boolean(spec.unique)
+    ) {
       const message = `An existing index has the same name as the requested index: ${spec.name}`;
       throw new CommandError(86, 'IndexKeySpecsConflict', message);
     }
@@ -185,14 +224,17 @@ const createIndexes: Handler = (command, db, { databases }) => {
     numIndexesBefore,
     numIndexesAfter: collection.indexes.length,
     createdCollectionAutomatically,
-    ...(numIndexesBefore === collection.indexes.length ? { note: 'all indexes already exist' } : {}),
+    ...(numIndexesBefore === collection.indexes.length
+      ? { note: 'all indexes already exist' }
+      : {}),
   };
 };
 
 const listIndexes: Handler = (command, db, { databases }) => {
   const name = collectionName(command, 'listIndexes');
   const collection = databases.get(db, name);
-  if (!collection) throw new CommandError(26, 'NamespaceNotFound', `ns does not exist: ${db}.${name}`);
+  if (!collection)
+    throw new CommandError(26, 'NamespaceNotFound', `ns does not exist: ${db}.${name}`);
   const firstBatch = collection.indexes.map((index) => ({ v: 2, ...index }));
   return { cursor: { id: Long.ZERO, ns: `${db}.${name}`, firstBatch } };
 };
@@ -202,10 +244,16 @@ export const handlers: Record<string, Handler> = {
   isMaster: hello,
   ismaster: hello,
   ping: () => ({}),
-  buildInfo: () => ({ version: '7.0.0', versionArray: [7, 0, 0, 0], maxBsonObjectSize: 16 * 1024 * 1024 }),
+  buildInfo: () => ({
+    version: '7.0.0',
+    versionArray: [7, 0, 0, 0],
+    maxBsonObjectSize: 16 * 1024 * 1024,
+  }),
   endSessions: () => ({}),
   find,
-  getMore: (command, db) => ({ cursor: { id: Long.ZERO, ns: `${db}.${command.collection}`, nextBatch: [] } }),
+  getMore: (command, db) => ({
+    cursor: { id: Long.ZERO, ns: `${db}.${command.collection}`, nextBatch: [] },
+  }),
   killCursors: (command) => ({
     cursorsKilled: command.cursors ?? [],
     cursorsNotFound: [],

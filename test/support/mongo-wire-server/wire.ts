@@ -115,10 +115,18 @@ export function encodeReply(request: Request, requestId: number, reply: Document
   if (request.header.opCode === OP_MSG) {
     const prefix = Buffer.alloc(5); // flags 0, then section kind 0
     const length = HEADER_BYTES + prefix.length + doc.length;
-    return Buffer.concat([header(length, requestId, request.header.requestId, OP_MSG), prefix, doc]);
+    return Buffer.concat([
+      header(length, requestId, request.header.requestId, OP_MSG),
+      prefix,
+      doc,
+    ]);
   }
   const fields = Buffer.alloc(20); // responseFlags, cursorID (int64), startingFrom: 0; numberReturned
   fields.writeInt32LE(1, 16);
   const length = HEADER_BYTES + fields.length + doc.length;
-  return Buffer.concat([header(length, requestId, request.header.requestId, OP_REPLY), fields, doc]);
+  return Buffer.concat([
+    header(length, requestId, request.header.requestId, OP_REPLY),
+    fields,
+    doc,
+  ]);
 }

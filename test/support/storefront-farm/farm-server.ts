@@ -18,8 +18,23 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LRUCache } from 'lru-cache';
-import { behaviourAt, farmStore, parseFarmHost, type FarmOptions, type FarmProduct, type FarmStore } from './farm-store.ts';
-import { homepage, metaJson, plainWebsite, productJs, productsJson, robotsTxt, unavailablePage } from './shopify-payloads.ts';
+import {
+  behaviourAt,
+  farmStore,
+  parseFarmHost,
+  type FarmOptions,
+  type FarmProduct,
+  type FarmStore,
+} from './farm-store.ts';
+import {
+  homepage,
+  metaJson,
+  plainWebsite,
+  productJs,
+  productsJson,
+  robotsTxt,
+  unavailablePage,
+} from './shopify-payloads.ts';
 
 export interface StorefrontFarm {
   port: number;
@@ -35,7 +50,12 @@ export interface StorefrontFarm {
   products(host: string): FarmProduct[];
   /** homepage requests per host */
   readonly visits: ReadonlyMap<string, number>;
-  readonly stats: { requests: number; byStatus: Record<string, number>; maxInFlightPerHost: number; maxInFlightHost: string | null };
+  readonly stats: {
+    requests: number;
+    byStatus: Record<string, number>;
+    maxInFlightPerHost: number;
+    maxInFlightHost: string | null;
+  };
   close(): Promise<void>;
 }
 
@@ -46,15 +66,28 @@ export interface FarmServerOptions extends Partial<FarmOptions> {
 
 const PAGE_LIMIT = 250;
 
-export async function startStorefrontFarm(serverOptions: FarmServerOptions = {}): Promise<StorefrontFarm> {
-  const options: FarmOptions = { domain: serverOptions.domain ?? 'farm.test', stores: serverOptions.stores ?? 10_000, seed: serverOptions.seed ?? 1 };
+export async function startStorefrontFarm(
+  serverOptions: FarmServerOptions = {},
+): Promise<StorefrontFarm> {
+  const options: FarmOptions = {
+    domain: serverOptions.domain ?? 'farm.test',
+    stores: serverOptions.stores ?? 10_000,
+    seed: serverOptions.seed ?? 1,
+  };
   let globalEpoch = 0;
   const ownEpochs = new Map<number, number>();
   const visits = new Map<string, number>();
   const productsRequests = new Map<string, number>();
-  const stats = { requests: 0, byStatus: {} as Record<string, number>, maxInFlightPerHost: 0, maxInFlightHost: null as string | null };
+  const stats = {
+    requests: 0,
+    byStatus: {} as Record<string, number>,
+    maxInFlightPerHost: 0,
+    maxInFlightHost: null as string | null,
+  };
   const inFlight = new Map<string, number>();
-  const stores = new LRUCache<string, { store: FarmStore; products?: FarmProduct[] }>({ max: 4_000 });
+  const stores = new LRUCache<string, { store: FarmStore; products?: FarmProduct[] }>({
+    max: 4_000,
+  });
 
   const epochOf = (index: number) => globalEpoch + (ownEpochs.get(index) ?? 0);
   const entryOf = (index: number) => {
@@ -67,7 +100,8 @@ export async function startStorefrontFarm(serverOptions: FarmServerOptions = {})
     }
     return entry;
   };
-  const productsOf = (entry: { store: FarmStore; products?: FarmProduct[] }) => (entry.products ??= entry.store.products());
+  const productsOf = (entry: { store: FarmStore; products?: FarmProduct[] }) =>
+    (entry.products ??= entry.store.products());
   const storeOfHost = (host: string) => {
     const parsed = parseFarmHost(options, host);
     return parsed ? { parsed, entry: entryOf(parsed.index) } : null;
@@ -101,7 +135,8 @@ export async function startStorefrontFarm(serverOptions: FarmServerOptions = {})
     // a moved store's new host serves it under its new name
     const served = parsed.movedTo ? { ...store, host } : store;
     const answer = () => storefront(req, res, url, host, served, parsed, () => productsOf(entry));
-    if (store.behaviour === 'slow' && !parsed.movedTo) setTimeout(answer, 200 + ((store.index * 7919 + url.pathname.length * 131) % 1300));
+    if (store.behaviour === 'slow' && !parsed.movedTo)
+      setTimeout(answer, 200 + ((store.index * 7919 + url.pathname.length * 131) % 1300));
     else answer();
   });
 
@@ -117,52 +152,82 @@ export async function startStorefrontFarm(serverOptions: FarmServerOptions = {})
     const path = url.pathname;
     const behaviour = movedTo ? 'ordinary' : behaviourAt(store.behaviour, store.epoch);
     if (behaviour === 'www-only' && !www) return void req.socket.destroy();
-    if (behaviour === 'robots-busy' && path === '/robots.txt') return send(res, 429, 'text/plain', 'Too Many Requests', { 'retry-after': '120' });
+    if (behaviour === 'robots-busy' && path === '/robots.txt')
+      return send(res, 429, 'text/plain', 'Too Many Requests', { 'retry-after': '120' });
     if (behaviour === 'moved') {
-      res.writeHead(301, { location: `https://m${store.index}.${options.domain}${path}${url.search}` }).end();
+      res
+        .writeHead(301, {
+          location: `https://m${store.index}.${options.domain}${path}${url.search}`,
+        })
+        .end();
       return;
     }
     if (path === '/robots.txt') return send(res, 200, 'text/plain', robotsTxt(store));
-    if (behaviour === 'vanishing' && store.epoch > 0) return send(res, 404, 'text/html; charset=utf-8', unavailablePage(store));
-    if (behaviour === 'not-shopify') return path === '/' ? send(res, 200, 'text/html; charset=utf-8', plainWebsite(store)) : send(res, 404, 'text/html', '<h1>Not found</h1>');
+    if (behaviour === 'vanishing' && store.epoch > 0)
+      return send(res, 404, 'text/html; charset=utf-8', unavailablePage(store));
+    if (behaviour === 'not-shopify')
+      return path === '/'
+        ? send(res, 200, 'text/html; charset=utf-8', plainWebsite(store))
+        : send(res, 404, 'text/html', '<h1>Not found</h1>');
     if (path === '/') {
       if (behaviour === 'reset') return void req.socket.destroy();
-      if (behaviour === 'failing-homepage') return send(res, 503, 'text/html', '<h1>Service Unavailable</h1>');
+      if (behaviour === 'failing-homepage')
+        return send(res, 503, 'text/html', '<h1>Service Unavailable</h1>');
       const featured = [...products()].sort((a, b) => a.salesRank - b.salesRank).slice(0, 12);
       return send(res, 200, 'text/html; charset=utf-8', homepage(store, featured));
     }
-    if (path === '/meta.json') return send(res, 200, 'application/json', metaJson(store, products().length));
-    const isProducts = path === '/products.json' || path === '/collections/all/products.json' || path === '/collections/best-sellers/products.json';
+    if (path === '/meta.json')
+      return send(res, 200, 'application/json', metaJson(store, products().length));
+    const isProducts =
+      path === '/products.json' ||
+      path === '/collections/all/products.json' ||
+      path === '/collections/best-sellers/products.json';
     if (isProducts) {
-      if (behaviour === 'failing-products') return send(res, 502, 'text/html', '<h1>502 Bad Gateway</h1>');
-      if (behaviour === 'throttled') return send(res, 429, 'text/plain', 'Too Many Requests', { 'retry-after': '120' });
+      if (behaviour === 'failing-products')
+        return send(res, 502, 'text/html', '<h1>502 Bad Gateway</h1>');
+      if (behaviour === 'throttled')
+        return send(res, 429, 'text/plain', 'Too Many Requests', { 'retry-after': '120' });
       if (behaviour === 'rate-limited') {
         const seen = (productsRequests.get(host) ?? 0) + 1;
         productsRequests.set(host, seen);
-        if (seen % 2 === 1) return send(res, 429, 'text/plain', 'Too Many Requests', { 'retry-after': '1' });
+        if (seen % 2 === 1)
+          return send(res, 429, 'text/plain', 'Too Many Requests', { 'retry-after': '1' });
       }
       const limit = Math.min(PAGE_LIMIT, Math.max(1, Number(url.searchParams.get('limit')) || 30));
       const page = Math.max(1, Number(url.searchParams.get('page')) || 1);
       let list = products();
       if (path === '/collections/best-sellers/products.json') {
-        if (!store.hasBestSellers) return send(res, 404, 'application/json', '{"errors":"Not Found"}');
+        if (!store.hasBestSellers)
+          return send(res, 404, 'application/json', '{"errors":"Not Found"}');
         list = [...list].sort((a, b) => a.salesRank - b.salesRank);
-      } else if (path === '/collections/all/products.json' && url.searchParams.get('sort_by') === 'best-selling') {
+      } else if (
+        path === '/collections/all/products.json' &&
+        url.searchParams.get('sort_by') === 'best-selling'
+      ) {
         list = [...list].sort((a, b) => a.salesRank - b.salesRank);
       }
-      return send(res, 200, 'application/json; charset=utf-8', productsJson(store, list.slice((page - 1) * limit, page * limit)));
+      return send(
+        res,
+        200,
+        'application/json; charset=utf-8',
+        productsJson(store, list.slice((page - 1) * limit, page * limit)),
+      );
     }
     const productJsPath = /^\/products\/([^/]+)\.js$/.exec(path);
     if (productJsPath) {
       const product = products().find((p) => p.handle === decodeURIComponent(productJsPath[1]!));
-      return product ? send(res, 200, 'application/javascript; charset=utf-8', productJs(store, product)) : send(res, 404, 'application/json', '{"errors":"Not Found"}');
+      return product
+        ? send(res, 200, 'application/javascript; charset=utf-8', productJs(store, product))
+        : send(res, 404, 'application/json', '{"errors":"Not Found"}');
     }
     return send(res, 404, 'text/html', '<h1>404 Page Not Found</h1>');
   }
 
   function control(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
-    const json = (status: number, body: unknown) => send(res, status, 'application/json', JSON.stringify(body));
-    if (url.pathname === '/__farm' && req.method === 'GET') return json(200, { ...options, epoch: globalEpoch, ...stats });
+    const json = (status: number, body: unknown) =>
+      send(res, status, 'application/json', JSON.stringify(body));
+    if (url.pathname === '/__farm' && req.method === 'GET')
+      return json(200, { ...options, epoch: globalEpoch, ...stats });
     if (url.pathname === '/__farm/epoch' && req.method === 'POST') {
       const host = url.searchParams.get('host');
       if (!host) {
@@ -205,7 +270,9 @@ export async function startStorefrontFarm(serverOptions: FarmServerOptions = {})
     return json(404, { error: 'unknown control route' });
   }
 
-  await new Promise<void>((resolve) => server.listen(serverOptions.port ?? 0, serverOptions.host ?? '127.0.0.1', resolve));
+  await new Promise<void>((resolve) =>
+    server.listen(serverOptions.port ?? 0, serverOptions.host ?? '127.0.0.1', resolve),
+  );
   const { port } = server.address() as AddressInfo;
   return {
     port,
@@ -236,6 +303,18 @@ export async function startStorefrontFarm(serverOptions: FarmServerOptions = {})
   };
 }
 
-function send(res: http.ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), ...headers }).end(body);
+function send(
+  res: http.ServerResponse,
+  status: number,
+  type: string,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  res
+    .writeHead(status, {
+      'content-type': type,
+      'content-length': Buffer.byteLength(body),
+      ...headers,
+    })
+    .end(body);
 }

@@ -9,7 +9,12 @@
 // to the current one applied in order. So two observations of a store in different epochs see the
 // difference, and the same epoch always serves the same bytes.
 import { Random, hashSeed } from '../../../src/seed/random.ts';
-import { createSampler, type AppReference, type CountryReference, type Sampler } from '../../../src/seed/reference-data.ts';
+import {
+  createSampler,
+  type AppReference,
+  type CountryReference,
+  type Sampler,
+} from '../../../src/seed/reference-data.ts';
 import { capitalize, HandleSet, productTitle } from '../../../src/seed/names.ts';
 import { shopPrice } from '../../../src/seed/store-catalog.ts';
 
@@ -69,10 +74,15 @@ export const BEHAVIOURS: ReadonlyArray<readonly [Behaviour, number]> = [
 ];
 
 /** Behaviours that start at epoch 1: the store is ordinary until then. */
-const LATER: Partial<Record<Behaviour, Behaviour>> = { 'moves-later': 'moved', 'breaks-later': 'failing-products', 'throttles-later': 'throttled' };
+const LATER: Partial<Record<Behaviour, Behaviour>> = {
+  'moves-later': 'moved',
+  'breaks-later': 'failing-products',
+  'throttles-later': 'throttled',
+};
 
 /** How a store answers at an epoch. */
-export const behaviourAt = (behaviour: Behaviour, epoch: number): Behaviour => (LATER[behaviour] ? (epoch > 0 ? LATER[behaviour]! : 'ordinary') : behaviour);
+export const behaviourAt = (behaviour: Behaviour, epoch: number): Behaviour =>
+  LATER[behaviour] ? (epoch > 0 ? LATER[behaviour]! : 'ordinary') : behaviour;
 
 /** share of stores that change at each epoch */
 export const CHANGE_RATE = 0.3;
@@ -180,13 +190,24 @@ export function farmStore(options: FarmOptions, index: number, epoch: number): F
   const exposesInventory = rng.chance(INVENTORY_SHARE);
   const hasBestSellers = rng.chance(BEST_SELLERS_SHARE);
   const big = rng.chance(BIG_CATALOG_SHARE);
-  const productCount = big ? rng.int(251, 900) : Math.min(240, Math.max(1, Math.round(rng.logNormal(24, 0.9) * (dropshipping ? 2 : 1))));
+  const productCount = big
+    ? rng.int(251, 900)
+    : Math.min(240, Math.max(1, Math.round(rng.logNormal(24, 0.9) * (dropshipping ? 2 : 1))));
   const catalogSeed = rng.uint32();
   const themeName = rng.pick(data.vocabulary.themes);
-  const apps = data.apps.filter((app) => rng.chance(Math.min(0.6, app.installRate * (app.dropshipping && !dropshipping ? 0.1 : 2))) && (dropshipping || !app.dropshipping || rng.chance(0.1)));
-  const dropshipPhrases = dropshipping ? data.vocabulary.dropshipPhrases.filter(() => rng.chance(0.4)) : [];
+  const apps = data.apps.filter(
+    (app) =>
+      rng.chance(Math.min(0.6, app.installRate * (app.dropshipping && !dropshipping ? 0.1 : 2))) &&
+      (dropshipping || !app.dropshipping || rng.chance(0.1)),
+  );
+  const dropshipPhrases = dropshipping
+    ? data.vocabulary.dropshipPhrases.filter(() => rng.chance(0.4))
+    : [];
   const linkCount = rng.chance(0.05) ? rng.int(1, 3) : 0;
-  const links = Array.from({ length: linkCount }, () => `s${options.stores + rng.int(0, options.stores - 1)}.${options.domain}`);
+  const links = Array.from(
+    { length: linkCount },
+    () => `s${options.stores + rng.int(0, options.stores - 1)}.${options.domain}`,
+  );
   const host = `s${index}.${options.domain}`;
   const store: FarmStore = {
     index,
@@ -198,7 +219,11 @@ export function farmStore(options: FarmOptions, index: number, epoch: number): F
     myshopifyHandle: `${core}${index}`,
     country,
     currency: country.currency,
-    theme: { name: themeName, id: 120_000_000_000 + index * 10, version: `${rng.int(10, 15)}.${rng.int(0, 4)}.0` },
+    theme: {
+      name: themeName,
+      id: 120_000_000_000 + index * 10,
+      version: `${rng.int(10, 15)}.${rng.int(0, 4)}.0`,
+    },
     apps,
     dropshipPhrases,
     exposesInventory,
@@ -207,7 +232,18 @@ export function farmStore(options: FarmOptions, index: number, epoch: number): F
     instagram: core.slice(0, 30),
     links,
     products: () => {
-      const products = generateProducts(new Random(catalogSeed), { index, productCount, name, vertical, category, country, words, nouns, exposesInventory, dropshipping });
+      const products = generateProducts(new Random(catalogSeed), {
+        index,
+        productCount,
+        name,
+        vertical,
+        category,
+        country,
+        words,
+        nouns,
+        exposesInventory,
+        dropshipping,
+      });
       return products;
     },
   };
@@ -233,12 +269,22 @@ function generateProducts(rng: Random, inputs: CatalogInputs): FarmProduct[] {
   return Array.from({ length: inputs.productCount }, (_, i) => newProduct(rng, inputs, handles, i));
 }
 
-function newProduct(rng: Random, inputs: CatalogInputs, handles: HandleSet, serial: number): FarmProduct {
+function newProduct(
+  rng: Random,
+  inputs: CatalogInputs,
+  handles: HandleSet,
+  serial: number,
+): FarmProduct {
   const { country } = inputs;
   const { title, handle: wanted } = productTitle(rng, inputs.words, inputs.nouns);
   const handle = handles.claim(wanted);
   const id = 7_000_000_000_000 + inputs.index * 10_000 + serial;
-  const basePrice = shopPrice(rng.logUniform(inputs.vertical.priceUsd.min, inputs.vertical.priceUsd.max) * country.usdRate * (inputs.dropshipping ? 0.6 : 1), country.usdRate);
+  const basePrice = shopPrice(
+    rng.logUniform(inputs.vertical.priceUsd.min, inputs.vertical.priceUsd.max) *
+      country.usdRate *
+      (inputs.dropshipping ? 0.6 : 1),
+    country.usdRate,
+  );
   const onSale = rng.chance(0.3);
   const sizes = rng.chance(0.45) ? SIZES.slice(rng.int(0, 1), rng.int(3, 5)) : null;
   const colors = rng.chance(0.3) ? inputs.words.colors.slice(0, rng.int(2, 3)) : null;
@@ -273,16 +319,27 @@ function newProduct(rng: Random, inputs: CatalogInputs, handles: HandleSet, seri
     id,
     title,
     handle,
-    vendor: rng.chance(0.8) ? inputs.name : `${capitalize(rng.pick(inputs.words.modifiers).split(' ')[0]!)} Supply`,
+    vendor: rng.chance(0.8)
+      ? inputs.name
+      : `${capitalize(rng.pick(inputs.words.modifiers).split(' ')[0]!)} Supply`,
     productType: rng.chance(0.9) ? inputs.category.name : '',
-    tags: [inputs.category.name.toLowerCase(), ...(onSale ? ['sale'] : []), ...(rng.chance(0.3) ? ['new'] : [])],
+    tags: [
+      inputs.category.name.toLowerCase(),
+      ...(onSale ? ['sale'] : []),
+      ...(rng.chance(0.3) ? ['new'] : []),
+    ],
     description: `<p>${title} from ${inputs.name}.</p><ul><li>Made with care</li><li>Ships from ${inputs.country.name}</li></ul>`,
     createdAt: created,
     publishedAt: created + rng.int(0, 5) * DAY,
     updatedAt: created + rng.int(5, 200) * DAY,
     options: options.length > 0 ? options : [{ name: 'Title', values: ['Default Title'] }],
     variants,
-    images: Array.from({ length: imageCount }, (_, n) => ({ id: id * 10 + n, src: `${fileBase}${handle}-${n + 1}.jpg?v=${created}`, width: 2048, height: 2048 })),
+    images: Array.from({ length: imageCount }, (_, n) => ({
+      id: id * 10 + n,
+      src: `${fileBase}${handle}-${n + 1}.jpg?v=${created}`,
+      width: 2048,
+      height: 2048,
+    })),
     salesRank: rng.int(1, 100_000),
   };
 }
@@ -310,7 +367,11 @@ function applyEpoch(store: FarmStore, options: FarmOptions, k: number): void {
     store.apps = store.apps.filter((a) => a !== gone);
   }
   if (kinds.theme) {
-    store.theme = { ...store.theme, name: rng.pick(data.vocabulary.themes.filter((t) => t !== store.theme.name)), id: store.theme.id + k };
+    store.theme = {
+      ...store.theme,
+      name: rng.pick(data.vocabulary.themes.filter((t) => t !== store.theme.name)),
+      id: store.theme.id + k,
+    };
   }
   const catalogSeed = rng.uint32();
   const earlier = store.products;
@@ -322,7 +383,8 @@ function applyEpoch(store: FarmStore, options: FarmOptions, k: number): void {
       for (let n = r.int(1, 5); n > 0 && products.length > 0; n--) {
         const product = r.pick(products);
         const factor = r.chance(0.6) ? r.uniform(0.7, 0.95) : r.uniform(1.05, 1.3);
-        for (const variant of product.variants) variant.price = shopPrice(variant.price * factor, store.country.usdRate);
+        for (const variant of product.variants)
+          variant.price = shopPrice(variant.price * factor, store.country.usdRate);
         product.updatedAt = updatedAt;
       }
     }
@@ -338,7 +400,8 @@ function applyEpoch(store: FarmStore, options: FarmOptions, k: number): void {
         }
       }
     }
-    for (let n = kinds.removed; n > 0 && products.length > 1; n--) products.splice(r.int(0, products.length - 1), 1);
+    for (let n = kinds.removed; n > 0 && products.length > 1; n--)
+      products.splice(r.int(0, products.length - 1), 1);
     if (kinds.added > 0) {
       const handles = new HandleSet();
       for (const p of products) handles.claim(p.handle);
@@ -346,7 +409,13 @@ function applyEpoch(store: FarmStore, options: FarmOptions, k: number): void {
       for (let n = 0; n < kinds.added && first; n++) {
         const added = { ...first, variants: first.variants.map((v) => ({ ...v })) };
         const fresh = newProductLike(r, added, handles, k * 100 + n);
-        products.unshift({ ...fresh, createdAt: updatedAt, publishedAt: updatedAt, updatedAt, salesRank: r.int(1, 100_000) });
+        products.unshift({
+          ...fresh,
+          createdAt: updatedAt,
+          publishedAt: updatedAt,
+          updatedAt,
+          salesRank: r.int(1, 100_000),
+        });
       }
     }
     return products;
@@ -354,7 +423,12 @@ function applyEpoch(store: FarmStore, options: FarmOptions, k: number): void {
 }
 
 /** A new product in the same store: another title and handle, new ids, the template's variant shape. */
-function newProductLike(rng: Random, template: FarmProduct, handles: HandleSet, serial: number): FarmProduct {
+function newProductLike(
+  rng: Random,
+  template: FarmProduct,
+  handles: HandleSet,
+  serial: number,
+): FarmProduct {
   const suffix = ['Edition', 'Drop', 'Release', 'Series'][serial % 4]!;
   const title = `${template.title.split(' - ')[0]} ${suffix} ${serial}`;
   const handle = handles.claim(title.toLowerCase().replace(/[^a-z0-9]+/g, '-'));
@@ -365,13 +439,25 @@ function newProductLike(rng: Random, template: FarmProduct, handles: HandleSet, 
     id,
     title,
     handle,
-    variants: template.variants.map((v, n) => ({ ...v, id: v.id + 5_000 + serial, sku: `${handle.slice(0, 12).toUpperCase()}-${n + 1}`, price: Math.round(v.price * factor * 100) / 100 })),
-    images: template.images.map((image, n) => ({ ...image, id: id * 10 + n, src: image.src.replace(template.handle, handle) })),
+    variants: template.variants.map((v, n) => ({
+      ...v,
+      id: v.id + 5_000 + serial,
+      sku: `${handle.slice(0, 12).toUpperCase()}-${n + 1}`,
+      price: Math.round(v.price * factor * 100) / 100,
+    })),
+    images: template.images.map((image, n) => ({
+      ...image,
+      id: id * 10 + n,
+      src: image.src.replace(template.handle, handle),
+    })),
   };
 }
 
 /** The store behind a farm host name, or null: s<index> (listed or unlisted) and m<index> (where a moved store went). */
-export function parseFarmHost(options: FarmOptions, host: string): { index: number; movedTo: boolean; www: boolean } | null {
+export function parseFarmHost(
+  options: FarmOptions,
+  host: string,
+): { index: number; movedTo: boolean; www: boolean } | null {
   const suffix = `.${options.domain}`;
   if (!host.endsWith(suffix)) return null;
   const www = host.startsWith('www.');

@@ -14,8 +14,15 @@ const { values } = parseArgs({
   },
 });
 
-const farm = await startStorefrontFarm({ port: Number(values.port), stores: Number(values.stores), domain: values.domain, seed: Number(values.seed) });
-process.stdout.write(`${JSON.stringify({ port: farm.port, overrides: farm.overrides, stores: farm.options.stores, domain: farm.options.domain })}\n`);
+const farm = await startStorefrontFarm({
+  port: Number(values.port),
+  stores: Number(values.stores),
+  domain: values.domain,
+  seed: Number(values.seed),
+});
+process.stdout.write(
+  `${JSON.stringify({ port: farm.port, overrides: farm.overrides, stores: farm.options.stores, domain: farm.options.domain })}\n`,
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void farm.close().then(() => process.exit(0));

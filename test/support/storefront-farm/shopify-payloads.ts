@@ -13,31 +13,45 @@ const decimal = (amount: number) => amount.toFixed(2);
 const cents = (amount: number) => Math.round(amount * 100);
 /** Shopify's JSON escapes every slash */
 const shopifyJson = (value: unknown) => JSON.stringify(value).replace(/\//g, '\\/');
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Real loader URLs of a few apps, as their storefronts load them. */
 const KNOWN_LOADERS: Record<string, (shop: string) => string> = {
   privy: (shop) => `//shopify.privy.com/widget.js?shop=${shop}`,
-  'klaviyo-email-marketing': (shop) => `https://static.klaviyo.com/onsite/js/klaviyo.js?company_id=Xy${shop.length}Qz&shop=${shop}`,
+  'klaviyo-email-marketing': (shop) =>
+    `https://static.klaviyo.com/onsite/js/klaviyo.js?company_id=Xy${shop.length}Qz&shop=${shop}`,
   judgeme: (shop) => `https://cdn.judge.me/loader.js?shop=${shop}`,
   loox: (shop) => `https://loox.io/widget/loader.js?shop=${shop}`,
 };
 
 /** The app's patterns that are plain text once `\.` is undone: host-like ones (with a dot) and markers. */
 function literalsOf(app: AppReference): { hostLike: string | null; marker: string | null } {
-  const plain = app.detectionPatterns.map((p) => p.replace(/\\\./g, '.')).filter((text) => /^[a-z0-9._/-]+$/i.test(text));
-  return { hostLike: plain.find((t) => t.includes('.')) ?? null, marker: plain.find((t) => !t.includes('.')) ?? null };
+  const plain = app.detectionPatterns
+    .map((p) => p.replace(/\\\./g, '.'))
+    .filter((text) => /^[a-z0-9._/-]+$/i.test(text));
+  return {
+    hostLike: plain.find((t) => t.includes('.')) ?? null,
+    marker: plain.find((t) => !t.includes('.')) ?? null,
+  };
 }
 
 export type LoaderForm = 'async-load' | 'script-tag' | 'app-block' | 'pixel-json';
 
 /** How an app shows on the homepage: a loader URL (in one of the forms) or a theme app block carrying its marker. */
-export function appMarkup(app: AppReference, shop: string, form: LoaderForm): { url: string | null; block: string | null } {
+export function appMarkup(
+  app: AppReference,
+  shop: string,
+  form: LoaderForm,
+): { url: string | null; block: string | null } {
   const known = KNOWN_LOADERS[app.slug];
   if (known && form !== 'app-block') return { url: known(shop), block: null };
   const { hostLike, marker } = literalsOf(app);
   if (marker && (form === 'app-block' || !hostLike)) {
-    return { url: null, block: `<div class="shopify-app-block" data-block-handle="${marker}"></div>` };
+    return {
+      url: null,
+      block: `<div class="shopify-app-block" data-block-handle="${marker}"></div>`,
+    };
   }
   if (hostLike) {
     const path = hostLike.includes('/') ? hostLike : `${hostLike}/assets/loader.js`;
@@ -54,11 +68,25 @@ function loaderForm(store: FarmStore, app: AppReference): LoaderForm {
 }
 
 function moneyFormat(currency: string): string {
-  return { USD: '${{amount}}', CAD: '${{amount}}', AUD: '${{amount}}', NZD: '${{amount}}', GBP: '£{{amount}}', EUR: '€{{amount_with_comma_separator}}', JPY: '¥{{amount_no_decimals}}', INR: 'Rs. {{amount}}' }[currency] ?? `{{amount}} ${currency}`;
+  return (
+    {
+      USD: '${{amount}}',
+      CAD: '${{amount}}',
+      AUD: '${{amount}}',
+      NZD: '${{amount}}',
+      GBP: '£{{amount}}',
+      EUR: '€{{amount_with_comma_separator}}',
+      JPY: '¥{{amount_no_decimals}}',
+      INR: 'Rs. {{amount}}',
+    }[currency] ?? `{{amount}} ${currency}`
+  );
 }
 
 function price(store: FarmStore, amount: number): string {
-  const text = store.currency === 'JPY' || store.currency === 'INR' ? Math.round(amount).toLocaleString('en-US') : amount.toFixed(2);
+  const text =
+    store.currency === 'JPY' || store.currency === 'INR'
+      ? Math.round(amount).toLocaleString('en-US')
+      : amount.toFixed(2);
   return moneyFormat(store.currency).replace(/\{\{[a-z_]+\}\}/, text) + ` ${store.currency}`;
 }
 
@@ -73,7 +101,11 @@ function themeStyles(store: FarmStore): string {
         `.color-scheme-${i}{--color-background:${(i * 37) % 256},${(i * 59) % 256},${(i * 83) % 256};--gradient-background:#ffffff;--color-foreground:18,18,18;--color-button:18,18,18;--color-button-text:255,255,255}`,
     );
   }
-  const icons = Array.from({ length: 24 }, (_, i) => `<symbol id="icon-${i}" viewBox="0 0 20 20"><path d="M${i} 2.5a7.5 7.5 0 1 0 0 15 7.5 7.5 0 0 0 0-15Zm0 ${i % 9}.25a1.25 1.25 0 1 1 0 2.5 1.25 1.25 0 0 1 0-2.5Z" fill="currentColor"/></symbol>`).join('');
+  const icons = Array.from(
+    { length: 24 },
+    (_, i) =>
+      `<symbol id="icon-${i}" viewBox="0 0 20 20"><path d="M${i} 2.5a7.5 7.5 0 1 0 0 15 7.5 7.5 0 0 0 0-15Zm0 ${i % 9}.25a1.25 1.25 0 1 1 0 2.5 1.25 1.25 0 0 1 0-2.5Z" fill="currentColor"/></symbol>`,
+  ).join('');
   return `<style data-shopify>${rules.join('\n')}</style>\n<svg xmlns="http://www.w3.org/2000/svg" style="display:none">${icons}</svg>`;
 }
 
@@ -88,29 +120,51 @@ export function homepage(store: FarmStore, featured: readonly FarmProduct[]): st
     const { url, block } = appMarkup(app, shop, form);
     if (block) blocks.push(block);
     if (!url) continue;
-    if (form === 'script-tag') scriptTags.push(`<script src="${escapeHtml(url)}" defer="defer"></script>`);
+    if (form === 'script-tag')
+      scriptTags.push(`<script src="${escapeHtml(url)}" defer="defer"></script>`);
     else if (form === 'pixel-json') pixels.push(url);
     else asyncUrls.push(url);
   }
-  const pixelConfig = JSON.stringify({ shopId: store.shopId, pixels: pixels.map((src, i) => ({ id: `${store.shopId}${i}`, type: 'APP', src })) }).replace(/\//g, '\\u002F');
+  const pixelConfig = JSON.stringify({
+    shopId: store.shopId,
+    pixels: pixels.map((src, i) => ({ id: `${store.shopId}${i}`, type: 'APP', src })),
+  }).replace(/\//g, '\\u002F');
   const cards = featured
     .map((p) => {
       const variant = p.variants[0]!;
-      const sale = variant.compareAtPrice !== null ? `<s class="price-item price-item--regular">${price(store, variant.compareAtPrice)}</s>` : '';
-      const soldOut = p.variants.every((v) => !v.available) ? '<span class="badge badge--bottom-left color-inverse">Sold out</span>' : '';
+      const sale =
+        variant.compareAtPrice !== null
+          ? `<s class="price-item price-item--regular">${price(store, variant.compareAtPrice)}</s>`
+          : '';
+      const soldOut = p.variants.every((v) => !v.available)
+        ? '<span class="badge badge--bottom-left color-inverse">Sold out</span>'
+        : '';
       return `<li class="grid__item"><div class="card-wrapper product-card-wrapper"><div class="card card--standard card--media">
 <div class="card__inner ratio"><img src="${p.images[0]!.src}&amp;width=533" alt="${escapeHtml(p.title)}" width="533" height="533" loading="lazy"></div>
 <div class="card__content"><h3 class="card__heading h5"><a href="/products/${p.handle}" class="full-unstyled-link">${escapeHtml(p.title)}</a></h3>
 <div class="price"><span class="price-item price-item--sale">${price(store, variant.price)}</span>${sale}</div>${soldOut}</div></div></div></li>`;
     })
     .join('\n');
-  const phrases = store.dropshipPhrases.map((phrase) => `<p class="announcement-bar__message h5">${escapeHtml(phrase)}</p>`).join('');
-  const friends = store.links.map((host) => `<li><a href="https://${host}/" class="link">${host}</a></li>`).join('');
+  const phrases = store.dropshipPhrases
+    .map((phrase) => `<p class="announcement-bar__message h5">${escapeHtml(phrase)}</p>`)
+    .join('');
+  const friends = store.links
+    .map((host) => `<li><a href="https://${host}/" class="link">${host}</a></li>`)
+    .join('');
   // inline theme settings: real homepages carry tens of kilobytes of them
   const settings = JSON.stringify({
-    colors: Array.from({ length: 40 }, (_, i) => ({ scheme: `scheme-${i}`, background: `#${((store.index * 2654435761 + i * 40503) >>> 8).toString(16).padStart(6, '0').slice(0, 6)}`, text: '#121212' })),
+    colors: Array.from({ length: 40 }, (_, i) => ({
+      scheme: `scheme-${i}`,
+      background: `#${((store.index * 2654435761 + i * 40503) >>> 8).toString(16).padStart(6, '0').slice(0, 6)}`,
+      text: '#121212',
+    })),
     typography: { header: 'assistant_n4', body: 'assistant_n4', scale: 100 },
-    sections: Array.from({ length: 30 }, (_, i) => ({ type: ['image-banner', 'rich-text', 'featured-collection', 'multicolumn', 'newsletter'][i % 5], settings: { padding_top: 36, padding_bottom: 36, heading: `Section ${i}` } })),
+    sections: Array.from({ length: 30 }, (_, i) => ({
+      type: ['image-banner', 'rich-text', 'featured-collection', 'multicolumn', 'newsletter'][
+        i % 5
+      ],
+      settings: { padding_top: 36, padding_bottom: 36, heading: `Section ${i}` },
+    })),
   });
   return `<!doctype html>
 <html class="no-js" lang="en">
@@ -212,7 +266,9 @@ export function metaJson(store: FarmStore, productCount: number): string {
     url: `https://${store.host}`,
     myshopify_domain: `${store.myshopifyHandle}.myshopify.com`,
     description: `${store.name}, shipping from ${store.country.name}.`,
-    ships_to_countries: [store.country.code, 'US', 'CA'].filter((c, i, all) => all.indexOf(c) === i),
+    ships_to_countries: [store.country.code, 'US', 'CA'].filter(
+      (c, i, all) => all.indexOf(c) === i,
+    ),
     money_format: moneyFormat(store.currency),
     published_collections_count: store.hasBestSellers ? 3 : 2,
     published_products_count: productCount,
@@ -251,7 +307,13 @@ function productJson(store: FarmStore, p: FarmProduct) {
       product_id: p.id,
       created_at: iso(p.createdAt),
       updated_at: iso(p.updatedAt),
-      ...(store.exposesInventory ? { inventory_quantity: v.inventoryQuantity, old_inventory_quantity: v.inventoryQuantity, inventory_management: 'shopify' } : {}),
+      ...(store.exposesInventory
+        ? {
+            inventory_quantity: v.inventoryQuantity,
+            old_inventory_quantity: v.inventoryQuantity,
+            inventory_management: 'shopify',
+          }
+        : {}),
     })),
     images: p.images.map((image, n) => ({
       id: image.id,

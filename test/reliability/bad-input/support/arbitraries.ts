@@ -91,7 +91,11 @@ export const HOSTILE_NUMBERS = [
 ];
 
 const unicodeText = fc.string({ unit: 'grapheme', maxLength: 40 });
-const anyText = fc.oneof(fc.constantFrom(...HOSTILE_TEXT), unicodeText, fc.string({ maxLength: 300 }));
+const anyText = fc.oneof(
+  fc.constantFrom(...HOSTILE_TEXT),
+  unicodeText,
+  fc.string({ maxLength: 300 }),
+);
 const numberText = fc.oneof(
   fc.constantFrom(...HOSTILE_NUMBERS),
   fc.integer().map(String),
@@ -129,7 +133,10 @@ function examplePathValues(route: RestRoute): Record<string, string> {
 /** The route's path with each {param} filled from the fixture (or the route's example). */
 export function concretePath(route: RestRoute): string {
   const fromExample = examplePathValues(route);
-  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => FIXTURE_VALUES[name]?.[0] ?? fromExample[name] ?? 'x');
+  return route.path.replace(
+    /\{(\w+)\}/g,
+    (_, name: string) => FIXTURE_VALUES[name]?.[0] ?? fromExample[name] ?? 'x',
+  );
 }
 
 /** A path segment: a valid value, or hostile text percent-encoded, or raw bytes a client could send. */
@@ -137,7 +144,23 @@ function pathSegment(valid: string[]): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 2, arbitrary: fc.constantFrom(...valid) },
     { weight: 3, arbitrary: anyText.map(encodeURIComponent) },
-    { weight: 1, arbitrary: fc.constantFrom('..', '.', '%', '%zz', '%2F', '%2e%2e%2f', '%00', '%C0%AE', '%ff', '~', ';x=1', 'a%20b') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '..',
+        '.',
+        '%',
+        '%zz',
+        '%2F',
+        '%2e%2e%2f',
+        '%00',
+        '%C0%AE',
+        '%ff',
+        '~',
+        ';x=1',
+        'a%20b',
+      ),
+    },
     { weight: 1, arbitrary: numberText.map(encodeURIComponent) },
   );
 }
@@ -147,12 +170,27 @@ const queryName = (known: string[]) =>
     { weight: 4, arbitrary: known.length ? fc.constantFrom(...known) : fc.constant('limit') },
     {
       weight: 1,
-      arbitrary: fc.constantFrom('__proto__', 'constructor', 'toString', 'limit[]', 'limit[0]', 'a.b', '', 'hasOwnProperty', 'LIMIT', 'Limit'),
+      arbitrary: fc.constantFrom(
+        '__proto__',
+        'constructor',
+        'toString',
+        'limit[]',
+        'limit[0]',
+        'a.b',
+        '',
+        'hasOwnProperty',
+        'LIMIT',
+        'Limit',
+      ),
     },
     { weight: 1, arbitrary: unicodeText },
   );
 
-const queryValue = fc.oneof(numberText, anyText, fc.constantFrom('true', 'false', '2025-01-01', '2025-02-30', '99999-01-01'));
+const queryValue = fc.oneof(
+  numberText,
+  anyText,
+  fc.constantFrom('true', 'false', '2025-01-01', '2025-02-30', '99999-01-01'),
+);
 
 export interface GeneratedRequest {
   method: RestRoute['method'];
@@ -162,15 +200,24 @@ export interface GeneratedRequest {
 }
 
 /** The route's baseline body with fields dropped, replaced by junk of any JSON type, or added. */
-function mutatedBody(shapeKeys: string[], baseline: Record<string, unknown>): fc.Arbitrary<unknown> {
+function mutatedBody(
+  shapeKeys: string[],
+  baseline: Record<string, unknown>,
+): fc.Arbitrary<unknown> {
   const junk = fc.oneof(
     fc.jsonValue({ maxDepth: 3 }),
     anyText,
-    fc.constantFrom(-1, 0, 1e308, -1e308, 2 ** 53 + 1, 0.5, true, null, [], {}, [null], { $gt: '' }),
+    fc.constantFrom(-1, 0, 1e308, -1e308, 2 ** 53 + 1, 0.5, true, null, [], {}, [null], {
+      $gt: '',
+    }),
     fc.array(anyText, { minLength: 11, maxLength: 400 }),
     fc.constant(Array.from({ length: 2_000 }, (_, i) => `shop-${i}.example`)),
   );
-  const fieldNames = fc.oneof(fc.constantFrom(...(shapeKeys.length ? shapeKeys : ['x'])), unicodeText, fc.constantFrom('__proto__', 'constructor', 'prototype'));
+  const fieldNames = fc.oneof(
+    fc.constantFrom(...(shapeKeys.length ? shapeKeys : ['x'])),
+    unicodeText,
+    fc.constantFrom('__proto__', 'constructor', 'prototype'),
+  );
   return fc
     .record({
       drop: fc.subarray(shapeKeys),
@@ -181,7 +228,12 @@ function mutatedBody(shapeKeys: string[], baseline: Record<string, unknown>): fc
       for (const name of drop) delete body[name];
       for (const [name, value] of Object.entries(replace)) {
         // a literal "__proto__" own key, as JSON.parse would make it (assignment would set the prototype)
-        Object.defineProperty(body, name, { value, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(body, name, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return body;
     });
@@ -193,9 +245,28 @@ function bodyText(route: RestRoute): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 6, arbitrary: mutatedBody(shapeKeys, baseline).map((body) => JSON.stringify(body)) },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)) },
-    { weight: 1, arbitrary: fc.constantFrom('', '{', '{"domain":', 'null', '[]', '"x"', '{"a":1}{"b":2}', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}', '\u0000') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        '{',
+        '{"domain":',
+        'null',
+        '[]',
+        '"x"',
+        '{"a":1}{"b":2}',
+        '{"__proto__":{"admin":true}}',
+        '{"constructor":{"prototype":{"x":1}}}',
+        '\u0000',
+      ),
+    },
     // nesting deep enough to hurt a recursive parser, still under the body limit
-    { weight: 1, arbitrary: fc.integer({ min: 100, max: 5_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: 100, max: 5_000 })
+        .map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
+    },
   );
 }
 
@@ -203,7 +274,11 @@ function bodyText(route: RestRoute): fc.Arbitrary<string> {
 export function requestFor(route: RestRoute): fc.Arbitrary<GeneratedRequest> {
   const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const fromExample = examplePathValues(route);
-  const segments = fc.tuple(...names.map((name) => pathSegment([...(FIXTURE_VALUES[name] ?? []), fromExample[name] ?? 'x'])));
+  const segments = fc.tuple(
+    ...names.map((name) =>
+      pathSegment([...(FIXTURE_VALUES[name] ?? []), fromExample[name] ?? 'x']),
+    ),
+  );
   const known = Object.keys(route.query.shape);
   const baselineQuery = [...exampleParts(route).query.entries()];
   const query = fc.record({
@@ -211,14 +286,20 @@ export function requestFor(route: RestRoute): fc.Arbitrary<GeneratedRequest> {
     pairs: fc.array(fc.tuple(queryName(known), queryValue), { maxLength: 4 }),
     repeatFirst: fc.boolean(),
   });
-  const body = route.body ? bodyText(route).map((text) => text as string | undefined) : fc.constant(undefined);
+  const body = route.body
+    ? bodyText(route).map((text) => text as string | undefined)
+    : fc.constant(undefined);
 
-  return fc.tuple(segments, query, body).map(([values, { keepBaseline, pairs, repeatFirst }, payload]) => {
-    let index = 0;
-    const path = route.path.replace(/\{\w+\}/g, () => values[index++]!);
-    const all = [...(keepBaseline ? baselineQuery : []), ...pairs];
-    if (repeatFirst && all[0]) all.push(all[0]);
-    const search = all.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
-    return { method: route.method, url: search ? `${path}?${search}` : path, payload };
-  });
+  return fc
+    .tuple(segments, query, body)
+    .map(([values, { keepBaseline, pairs, repeatFirst }, payload]) => {
+      let index = 0;
+      const path = route.path.replace(/\{\w+\}/g, () => values[index++]!);
+      const all = [...(keepBaseline ? baselineQuery : []), ...pairs];
+      if (repeatFirst && all[0]) all.push(all[0]);
+      const search = all
+        .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+        .join('&');
+      return { method: route.method, url: search ? `${path}?${search}` : path, payload };
+    });
 }

@@ -5,14 +5,21 @@
 import { randomBytes } from 'node:crypto';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { migrateJobQueue } from '../../../../src/platform/jobs/job-queue.ts';
-import { bearer, mintKey, startAccessServer, type AccessServer } from '../../../access/access-server.ts';
+import {
+  bearer,
+  mintKey,
+  startAccessServer,
+  type AccessServer,
+} from '../../../access/access-server.ts';
 import { loadCatalogFixture } from '../../../support/catalog-fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.ts';
 import { responseValidator } from '../../../rest/support/openapi-validation.ts';
 
 const GENEROUS = { perMinute: 1_000_000, perKeyDaily: null, resultWindow: 1_000_000 };
 const GENEROUS_DAILY = Object.fromEntries(
-  ['storeSearches', 'storeLookups', 'productSearches', 'productAppLookups', 'scrapeRequests'].map((bucket) => [bucket, 1_000_000]),
+  ['storeSearches', 'storeLookups', 'productSearches', 'productAppLookups', 'scrapeRequests'].map(
+    (bucket) => [bucket, 1_000_000],
+  ),
 );
 
 export const WEBHOOK_SECRET_FOR_TESTS = `whsec_${randomBytes(32).toString('base64')}`;
@@ -38,9 +45,14 @@ export async function startFuzzServer(): Promise<FuzzServer> {
   const pool = server.services.db.pool;
   await migrateJobQueue(pool);
   await loadCatalogFixture(pool, server.services.legacy);
-  const key = await mintKey(server, { accountExternalId: `fuzz-${randomBytes(3).toString('hex')}`, plan: 'pro' });
+  const key = await mintKey(server, {
+    accountExternalId: `fuzz-${randomBytes(3).toString('hex')}`,
+    plan: 'pro',
+  });
 
-  const document = (await server.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as OpenAPIObject;
+  const document = (
+    await server.app.inject({ method: 'GET', url: '/v1/openapi.json' })
+  ).json() as OpenAPIObject;
   const validate = responseValidator(document);
 
   const { rows: tables } = await pool.query<{ name: string }>(
@@ -61,7 +73,10 @@ export async function startFuzzServer(): Promise<FuzzServer> {
     headers: bearer(key),
     validate,
     async rowCounts() {
-      const { rows } = await pool.query<{ counts: Record<string, number> }>(countAll, tables.map((t) => t.name));
+      const { rows } = await pool.query<{ counts: Record<string, number> }>(
+        countAll,
+        tables.map((t) => t.name),
+      );
       return rows[0]!.counts;
     },
     async close() {

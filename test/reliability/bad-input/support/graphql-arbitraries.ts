@@ -14,22 +14,48 @@ import {
 } from 'graphql';
 import { HOSTILE_NUMBERS, HOSTILE_TEXT } from './arbitraries.ts';
 
-const text = fc.oneof(fc.constantFrom(...HOSTILE_TEXT), fc.string({ unit: 'grapheme', maxLength: 40 }), fc.constantFrom('acme-apparel.com', 'klaviyo', 'classic-hoodie'));
+const text = fc.oneof(
+  fc.constantFrom(...HOSTILE_TEXT),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.constantFrom('acme-apparel.com', 'klaviyo', 'classic-hoodie'),
+);
 const int = fc.oneof(
-  fc.constantFrom(0, -1, 1, 100, 101, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, -(2 ** 53), 1.5),
+  fc.constantFrom(
+    0,
+    -1,
+    1,
+    100,
+    101,
+    2 ** 31 - 1,
+    2 ** 31,
+    -(2 ** 31) - 1,
+    2 ** 53,
+    -(2 ** 53),
+    1.5,
+  ),
   fc.integer(),
 );
-const float = fc.oneof(fc.constantFrom(0, -0.0001, 1e308, -1e308, 5e-324, 2 ** 53 + 2), fc.double({ noNaN: true, noDefaultInfinity: true }));
+const float = fc.oneof(
+  fc.constantFrom(0, -0.0001, 1e308, -1e308, 5e-324, 2 ** 53 + 2),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
 const wrongType = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(...HOSTILE_NUMBERS));
 
 const MAX_DEPTH = 3;
 
 function valueOf(type: GraphQLInputType, depth: number): fc.Arbitrary<unknown> {
   if (isNonNullType(type)) {
-    return fc.oneof({ weight: 12, arbitrary: valueOf(type.ofType, depth) }, { weight: 1, arbitrary: fc.constant(null) });
+    return fc.oneof(
+      { weight: 12, arbitrary: valueOf(type.ofType, depth) },
+      { weight: 1, arbitrary: fc.constant(null) },
+    );
   }
   const nullable = (arbitrary: fc.Arbitrary<unknown>) =>
-    fc.oneof({ weight: 10, arbitrary }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: wrongType });
+    fc.oneof(
+      { weight: 10, arbitrary },
+      { weight: 1, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: wrongType },
+    );
   if (isListType(type)) {
     const item = valueOf(type.ofType, depth + 1);
     return nullable(
@@ -51,8 +77,17 @@ function valueOf(type: GraphQLInputType, depth: number): fc.Arbitrary<unknown> {
       Object.fromEntries(fields.map((field) => [field.name, valueOf(field.type, depth + 1)])),
       { requiredKeys: [] },
     );
-    const extra = fc.dictionary(fc.constantFrom('unknownField', '__proto__', 'constructor', 'where'), wrongType, { maxKeys: 2 });
-    return nullable(fc.oneof({ weight: 6, arbitrary: record }, { weight: 1, arbitrary: fc.tuple(record, extra).map(([r, e]) => ({ ...r, ...e })) }));
+    const extra = fc.dictionary(
+      fc.constantFrom('unknownField', '__proto__', 'constructor', 'where'),
+      wrongType,
+      { maxKeys: 2 },
+    );
+    return nullable(
+      fc.oneof(
+        { weight: 6, arbitrary: record },
+        { weight: 1, arbitrary: fc.tuple(record, extra).map(([r, e]) => ({ ...r, ...e })) },
+      ),
+    );
   }
   if (isScalarType(type)) {
     switch (type.name) {
@@ -64,14 +99,27 @@ function valueOf(type: GraphQLInputType, depth: number): fc.Arbitrary<unknown> {
         return nullable(fc.boolean());
       default:
         // String, ID and custom scalars (dates, URLs, JSON) all arrive as text
-        return nullable(fc.oneof(text, fc.constantFrom('2025-01-01', '2025-13-45', '2025-01-01T00:00:00Z', 'https://127.0.0.1/', 'http://hooks.example.com/x')));
+        return nullable(
+          fc.oneof(
+            text,
+            fc.constantFrom(
+              '2025-01-01',
+              '2025-13-45',
+              '2025-01-01T00:00:00Z',
+              'https://127.0.0.1/',
+              'http://hooks.example.com/x',
+            ),
+          ),
+        );
     }
   }
   return wrongType;
 }
 
 /** Variables for every argument of a field; optional arguments are sometimes left out. */
-export function variablesFor(args: readonly GraphQLArgument[]): fc.Arbitrary<Record<string, unknown>> {
+export function variablesFor(
+  args: readonly GraphQLArgument[],
+): fc.Arbitrary<Record<string, unknown>> {
   return fc.record(Object.fromEntries(args.map((arg) => [arg.name, valueOf(arg.type, 0)])), {
     requiredKeys: args.filter((arg) => isNonNullType(arg.type)).map((arg) => arg.name),
   });

@@ -3,7 +3,7 @@
 // then the caller's order), with JSON preferred on a tie: `*/*`, a JSON-first list or an Accept
 // that names none of ours gets JSON.
 import Negotiator from 'negotiator';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { enumParam } from '../params.ts';
 import type { RestRoute } from '../route.ts';
 

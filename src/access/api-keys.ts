@@ -1,7 +1,7 @@
 // Minting, listing and revoking API keys: the one implementation behind `npm run keys` and the web
 // app's key mutations. A key is shown once, at minting; the database keeps its SHA-256 only.
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { ApiError, reasonError, badRequest, notFound } from '../platform/errors.ts';
+import { type ApiError, reasonError, badRequest, notFound } from '../platform/errors.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from './key-format.ts';
 import { PAID_PLANS, PLAN_PRICES_USD_PER_MONTH, type AccountPlan } from './plans.ts';
 

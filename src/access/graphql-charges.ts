@@ -69,7 +69,7 @@ const fixedCosts = new WeakMap<GraphQLSchema, WeakMap<OperationDefinitionNode, O
 function freezeCost(cost: OperationCost): OperationCost {
   Object.freeze(cost.webAppFields);
   Object.freeze(cost.dataFields);
-  cost.scopedFields.forEach((field) => Object.freeze(field));
+  for (const field of cost.scopedFields) Object.freeze(field);
   Object.freeze(cost.scopedFields);
   Object.freeze(cost.charge.buckets);
   Object.freeze(cost.charge);

@@ -26,6 +26,7 @@ export const USAGE = `usage:
  */
 export const printable = (text: string): string =>
   text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it escapes
     /[\u0000-\u001f\u007f-\u009f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

@@ -12,7 +12,7 @@ export const prefersHtml = (accept: string | undefined) =>
   new Negotiator({ headers: { accept } }).mediaType(['application/json', 'text/html']) ===
     'text/html';
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
@@ -21,13 +21,13 @@ const escape = (text: string) =>
 /** `consolePath`: where the operations console lives */
 export function rootPage(root: ReturnType<typeof rootDocument>, consolePath: string): string {
   const link = (href: string, label: string, what: string) =>
-    `<li><a href="${escape(href)}">${escape(label)}</a>: ${escape(what)}</li>`;
+    `<li><a href="${escapeHtml(href)}">${escapeHtml(label)}</a>: ${escapeHtml(what)}</li>`;
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(root.name)}</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(root.name)}</title></head>
 <body>
-<h1>${escape(root.name)} <small>${escape(root.version)}</small></h1>
-<p>${escape(root.description)}</p>
+<h1>${escapeHtml(root.name)} <small>${escapeHtml(root.version)}</small></h1>
+<p>${escapeHtml(root.description)}</p>
 <ul>
 ${link(root.links.reference, 'API reference', 'every /v1 route, with a console to try it')}
 ${link(root.links.graphql, 'GraphQL', 'the GraphiQL console over the same data')}
@@ -39,9 +39,9 @@ ${link(root.links.examples, 'Examples', 'workflows as concrete requests')}
 ${link(root.links.health, 'Health', 'whether the service and its backends answer')}
 </ul>
 <h2>A key</h2>
-<p>${escape(root.auth)}</p>
+<p>${escapeHtml(root.auth)}</p>
 <p>A self-hosted server mints one with:</p>
-<pre><code>${escape(KEY_COMMAND)}</code></pre>
+<pre><code>${escapeHtml(KEY_COMMAND)}</code></pre>
 </body>
 </html>
 `;

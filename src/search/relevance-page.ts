@@ -8,7 +8,7 @@
 // the table asks for it (stores: a prefix typed far enough, "birchg" → birchgarden, birchglow, ...;
 // each term's first store first, so every brand the prefix can still become shows on the first
 // page), then to the table's order (stores: visits; products: id).
-import { SqlParams } from '../platform/database/sql.ts';
+import type { SqlParams } from '../platform/database/sql.ts';
 import type { TermMatch, WordMatches } from './vocabulary.ts';
 
 export interface SearchTable {

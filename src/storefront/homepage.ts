@@ -31,11 +31,11 @@ const SHOPIFY_MARKERS = [
 
 const SOCIAL_LINKS: Record<(typeof SOCIAL_NETWORKS)[number], RegExp> = {
   instagram: /https?:\/\/(?:www\.)?instagram\.com\/([A-Za-z0-9_.]{1,30})\/?(?=["'?#\s])/,
-  facebook: /https?:\/\/(?:www\.|m\.)?facebook\.com\/([A-Za-z0-9.\-]{1,80})\/?(?=["'?#\s])/,
+  facebook: /https?:\/\/(?:www\.|m\.)?facebook\.com\/([A-Za-z0-9.-]{1,80})\/?(?=["'?#\s])/,
   tiktok: /https?:\/\/(?:www\.)?tiktok\.com\/@([A-Za-z0-9_.]{1,40})\/?(?=["'?#\s])/,
   twitter: /https?:\/\/(?:www\.)?(?:twitter|x)\.com\/([A-Za-z0-9_]{1,15})\/?(?=["'?#\s])/,
   youtube:
-    /https?:\/\/(?:www\.)?youtube\.com\/((?:@|c\/|channel\/|user\/)[A-Za-z0-9_\-]{1,80})\/?(?=["'?#\s])/,
+    /https?:\/\/(?:www\.)?youtube\.com\/((?:@|c\/|channel\/|user\/)[A-Za-z0-9_-]{1,80})\/?(?=["'?#\s])/,
   pinterest: /https?:\/\/(?:www\.)?pinterest\.[a-z.]{2,6}\/([A-Za-z0-9_]{1,40})\/?(?=["'?#\s])/,
 };
 const SOCIAL_URL_PREFIX: Record<(typeof SOCIAL_NETWORKS)[number], string> = {

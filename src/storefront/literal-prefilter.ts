@@ -24,7 +24,7 @@ export function requiredLiteral(source: string): string | null {
       const escaped = source[i + 1] ?? '';
       i++;
       // escaped punctuation is itself; \d, \w, \b and the like are classes or anchors
-      if (depth === 0 && /[.\/\-_:@%=&#]/.test(escaped) && !isQuantifier(source[i + 1]))
+      if (depth === 0 && /[./\-_:@%=&#]/.test(escaped) && !isQuantifier(source[i + 1]))
         run += escaped;
       else end();
       continue;
@@ -44,7 +44,7 @@ export function requiredLiteral(source: string): string | null {
       depth = Math.max(0, depth - 1);
       continue;
     }
-    if (depth === 0 && /[A-Za-z0-9_\-\/:@%=&#,;'" ]/.test(c)) {
+    if (depth === 0 && /[A-Za-z0-9_\-/:@%=&#,;'" ]/.test(c)) {
       if (isQuantifier(source[i + 1])) end();
       else run += c;
       continue;

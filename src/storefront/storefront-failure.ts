@@ -4,7 +4,7 @@
 // not found, it is no longer a Shopify storefront, it moved to another host) is treated apart
 // from one that is only busy or briefly unreachable. Anything else thrown while reading a
 // storefront is a fault of ours.
-import { EgressError } from '../platform/egress/egress-error.ts';
+import type { EgressError } from '../platform/egress/egress-error.ts';
 
 export const STOREFRONT_FAILURE_KINDS = [
   /** the domain does not resolve (DNS gone) */

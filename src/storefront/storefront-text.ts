@@ -3,6 +3,7 @@
 // surrogate (from a JSON escape such as "\ud800", or a string cut inside a pair) in jsonb. NUL is
 // dropped, a lone surrogate becomes U+FFFD; everything else is kept as the storefront sent it.
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it looks for
 const UNFIT = /[\u0000\ud800-\udfff]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /** a JSON escape that can decode to NUL or a surrogate */

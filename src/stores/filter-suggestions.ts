@@ -39,9 +39,10 @@ async function validValues(pool: Queryable): Promise<ValidValues> {
   for (const { facet, value } of rows) {
     const values = byFacet.get(facet) ?? new Set<string>();
     const lower = value.toLowerCase();
-    if (facet === 'tld')
-      lower.split('.').forEach((_, i, labels) => values.add(labels.slice(i).join('.')));
-    else values.add(lower);
+    if (facet === 'tld') {
+      const labels = lower.split('.');
+      for (let i = 0; i < labels.length; i += 1) values.add(labels.slice(i).join('.'));
+    } else values.add(lower);
     byFacet.set(facet, values);
   }
   const read = { readAt: Date.now(), byFacet };

@@ -3,7 +3,7 @@ import type { NumberValidationOptions, StringValidationOptions } from '@pothos/p
 import { z } from 'zod';
 import { appIdsBySlug } from '../apps/app-ids.ts';
 import { builder } from '../graphql/builder.ts';
-import { type Queryable, type SqlParams } from '../platform/database/sql.ts';
+import type { Queryable, SqlParams } from '../platform/database/sql.ts';
 import { LISTED_STORE } from './listed-stores.ts';
 import { matchStoreText, storeTextCondition, type StoreTextMatch } from './store-text-search.ts';
 

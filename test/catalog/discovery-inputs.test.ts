@@ -96,6 +96,7 @@ describe('the import report on a terminal', () => {
     const parsed = parseImport(`${hostile.join('\n')}\nshop-one.com\n`);
     expect(parsed.invalid).toHaveLength(4);
     const report = importReport('stores\u001b[5m.csv', parsed, 1, 'test database');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no raw control character may reach the terminal
     expect(report).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(report).toContain('line 1: "\\u001b]0;pwned\\u0007shop.com"');
     expect(report).toContain('line 3: "\\u009b31mcsi"');

@@ -67,7 +67,7 @@ describe('answer examples of the /docs console', () => {
       const parsed = route.response.safeParse(stored[route.operationId]);
       expect(parsed.success ? [] : parsed.error.issues, route.operationId).toEqual([]);
       const served = (
-        document.paths?.[route.path] as Record<
+        document.paths![route.path] as Record<
           string,
           { responses: Record<string, { content: Record<string, { example?: unknown }> }> }
         >

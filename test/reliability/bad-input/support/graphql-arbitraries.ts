@@ -43,10 +43,10 @@ const wrongType = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(...HOS
 
 const MAX_DEPTH = 3;
 
-function valueOf(type: GraphQLInputType, depth: number): fc.Arbitrary<unknown> {
+function arbitraryValueOf(type: GraphQLInputType, depth: number): fc.Arbitrary<unknown> {
   if (isNonNullType(type)) {
     return fc.oneof(
-      { weight: 12, arbitrary: valueOf(type.ofType, depth) },
+      { weight: 12, arbitrary: arbitraryValueOf(type.ofType, depth) },
       { weight: 1, arbitrary: fc.constant(null) },
     );
   }
@@ -57,7 +57,7 @@ function valueOf(type: GraphQLInputType, depth: number): fc.Arbitrary<unknown> {
       { weight: 1, arbitrary: wrongType },
     );
   if (isListType(type)) {
-    const item = valueOf(type.ofType, depth + 1);
+    const item = arbitraryValueOf(type.ofType, depth + 1);
     return nullable(
       fc.oneof(
         { weight: 6, arbitrary: fc.array(item, { maxLength: 12 }) },
@@ -74,7 +74,9 @@ function valueOf(type: GraphQLInputType, depth: number): fc.Arbitrary<unknown> {
     if (depth > MAX_DEPTH) return fc.constant({});
     const fields = Object.values(type.getFields());
     const record = fc.record(
-      Object.fromEntries(fields.map((field) => [field.name, valueOf(field.type, depth + 1)])),
+      Object.fromEntries(
+        fields.map((field) => [field.name, arbitraryValueOf(field.type, depth + 1)]),
+      ),
       { requiredKeys: [] },
     );
     const extra = fc.dictionary(
@@ -120,7 +122,10 @@ function valueOf(type: GraphQLInputType, depth: number): fc.Arbitrary<unknown> {
 export function variablesFor(
   args: readonly GraphQLArgument[],
 ): fc.Arbitrary<Record<string, unknown>> {
-  return fc.record(Object.fromEntries(args.map((arg) => [arg.name, valueOf(arg.type, 0)])), {
-    requiredKeys: args.filter((arg) => isNonNullType(arg.type)).map((arg) => arg.name),
-  });
+  return fc.record(
+    Object.fromEntries(args.map((arg) => [arg.name, arbitraryValueOf(arg.type, 0)])),
+    {
+      requiredKeys: args.filter((arg) => isNonNullType(arg.type)).map((arg) => arg.name),
+    },
+  );
 }

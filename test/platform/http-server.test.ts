@@ -185,7 +185,7 @@ describe('HTTP shell', () => {
       payload: { query: '{ __typename }' },
     });
     expect(graphql.statusCode).toBe(200);
-    expect(graphql.json()).toEqual({ data: { __typename: 'Query' } });
+    expect(graphql.json().data).toEqual({ __typename: 'Query' });
     const openapi = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
     expect(openapi.statusCode).toBe(200);
     expect(openapi.json().openapi).toMatch(/^3\.1/);

@@ -87,8 +87,9 @@ describe('scrape requests of accounts with keys', () => {
       const read = 'query ($id: ID!) { scrapeRequest(id: $id) { id } }';
       expect((await graphql(bob, read, { id })).json().data.scrapeRequest.id).toBe(id);
       const foreign = (await graphql(alice, read, { id })).json();
-      expect(foreign.data).toBeNull();
+      expect(foreign.data).toEqual({ scrapeRequest: null });
       expect(foreign.errors[0].extensions.code).toBe('not_found');
+      expect(foreign.errors[0].path).toEqual(['scrapeRequest']);
       expect((await get(`/v1/scrapes/${id}`, alice)).statusCode).toBe(404);
     }
   });

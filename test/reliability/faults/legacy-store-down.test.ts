@@ -92,7 +92,8 @@ async function expectServedWithoutLegacy(
     payload: { query: PROFILE_QUERY },
   });
   expect(graphql.statusCode).toBe(200);
-  expect(graphql.json()).toEqual({
+  expect(graphql.json().errors).toBeUndefined();
+  expect(graphql.json()).toMatchObject({
     data: {
       store: {
         domain: 'acme-apparel.com',

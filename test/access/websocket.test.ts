@@ -55,8 +55,8 @@ describe('GraphQL over WebSocket', () => {
   it('authorises connection_init with a key and charges each operation like an HTTP request', async () => {
     const { client, once } = run({ Authorization: `Bearer ${key}` });
     try {
-      expect(await once()).toEqual({ data: { apps: { totalCount: 0 } } });
-      expect(await once()).toEqual({ data: { apps: { totalCount: 0 } } });
+      expect((await once()).data).toEqual({ apps: { totalCount: 0 } });
+      expect((await once()).data).toEqual({ apps: { totalCount: 0 } });
       const third = await once();
       expect(third.errors?.[0]?.extensions).toMatchObject({
         code: 'rate_limited',

@@ -6080,6 +6080,7 @@ export interface operations {
                      *           "oldValue": "10.23",
                      *           "newValue": "7.99",
                      *           "changePct": -21.9,
+                     *           "currency": "GBP",
                      *           "detectedAt": "2026-11-18T03:59:26.974Z"
                      *         },
                      *         {
@@ -6092,6 +6093,7 @@ export interface operations {
                      *           "oldValue": "29.69",
                      *           "newValue": "17.99",
                      *           "changePct": -39.41,
+                     *           "currency": "EUR",
                      *           "detectedAt": "2026-11-17T20:31:34.563Z"
                      *         },
                      *         {
@@ -6104,6 +6106,7 @@ export interface operations {
                      *           "oldValue": "10.60",
                      *           "newValue": "7.99",
                      *           "changePct": -24.62,
+                     *           "currency": "GBP",
                      *           "detectedAt": "2026-11-17T08:20:45.635Z"
                      *         },
                      *         {
@@ -6116,6 +6119,7 @@ export interface operations {
                      *           "oldValue": "88.25",
                      *           "newValue": "45.99",
                      *           "changePct": -47.89,
+                     *           "currency": "USD",
                      *           "detectedAt": "2026-10-31T12:23:53.764Z"
                      *         },
                      *         {
@@ -6128,6 +6132,7 @@ export interface operations {
                      *           "oldValue": "22.58",
                      *           "newValue": "16.99",
                      *           "changePct": -24.76,
+                     *           "currency": "USD",
                      *           "detectedAt": "2026-10-25T07:20:35.701Z"
                      *         },
                      *         {
@@ -6140,6 +6145,7 @@ export interface operations {
                      *           "oldValue": "48.28",
                      *           "newValue": "29.99",
                      *           "changePct": -37.88,
+                     *           "currency": "EUR",
                      *           "detectedAt": "2026-10-18T06:36:58.107Z"
                      *         },
                      *         {
@@ -6152,6 +6158,7 @@ export interface operations {
                      *           "oldValue": "5327.92",
                      *           "newValue": "2826.00",
                      *           "changePct": -46.96,
+                     *           "currency": "PHP",
                      *           "detectedAt": "2026-10-08T10:27:24.410Z"
                      *         },
                      *         {
@@ -6164,6 +6171,7 @@ export interface operations {
                      *           "oldValue": "101.58",
                      *           "newValue": "65.99",
                      *           "changePct": -35.04,
+                     *           "currency": "USD",
                      *           "detectedAt": "2026-10-01T19:58:56.611Z"
                      *         },
                      *         {
@@ -6176,6 +6184,7 @@ export interface operations {
                      *           "oldValue": "2335.75",
                      *           "newValue": "1372.99",
                      *           "changePct": -41.22,
+                     *           "currency": "USD",
                      *           "detectedAt": "2026-09-30T08:30:09.910Z"
                      *         },
                      *         {
@@ -6188,6 +6197,7 @@ export interface operations {
                      *           "oldValue": "1838.06",
                      *           "newValue": "1146.00",
                      *           "changePct": -37.65,
+                     *           "currency": "PHP",
                      *           "detectedAt": "2026-09-24T15:15:32.612Z"
                      *         },
                      *         {
@@ -6200,6 +6210,7 @@ export interface operations {
                      *           "oldValue": "193.44",
                      *           "newValue": "100.99",
                      *           "changePct": -47.79,
+                     *           "currency": "EUR",
                      *           "detectedAt": "2026-09-20T10:26:58.193Z"
                      *         },
                      *         {
@@ -6212,6 +6223,7 @@ export interface operations {
                      *           "oldValue": "99.87",
                      *           "newValue": "73.99",
                      *           "changePct": -25.91,
+                     *           "currency": "USD",
                      *           "detectedAt": "2026-09-13T03:14:54.567Z"
                      *         },
                      *         {
@@ -6224,6 +6236,7 @@ export interface operations {
                      *           "oldValue": "18.00",
                      *           "newValue": "11.99",
                      *           "changePct": -33.39,
+                     *           "currency": "AUD",
                      *           "detectedAt": "2026-09-13T01:25:17.709Z"
                      *         }
                      *       ],
@@ -6519,6 +6532,7 @@ export interface operations {
                      *           "oldValue": "36.90",
                      *           "newValue": "33.99",
                      *           "changePct": -7.89,
+                     *           "currency": "USD",
                      *           "detectedAt": "2026-11-20T00:24:05.003Z"
                      *         },
                      *         {
@@ -6531,6 +6545,7 @@ export interface operations {
                      *           "oldValue": "10.23",
                      *           "newValue": "7.99",
                      *           "changePct": -21.9,
+                     *           "currency": "GBP",
                      *           "detectedAt": "2026-11-18T03:59:26.974Z"
                      *         },
                      *         {
@@ -6543,6 +6558,7 @@ export interface operations {
                      *           "oldValue": "29.69",
                      *           "newValue": "17.99",
                      *           "changePct": -39.41,
+                     *           "currency": "EUR",
                      *           "detectedAt": "2026-11-17T20:31:34.563Z"
                      *         },
                      *         {
@@ -6555,6 +6571,7 @@ export interface operations {
                      *           "oldValue": "127.93",
                      *           "newValue": "119.99",
                      *           "changePct": -6.21,
+                     *           "currency": "CAD",
                      *           "detectedAt": "2026-11-17T09:09:13.000Z"
                      *         },
                      *         {
@@ -6567,6 +6584,7 @@ export interface operations {
                      *           "oldValue": "10.60",
                      *           "newValue": "7.99",
                      *           "changePct": -24.62,
+                     *           "currency": "GBP",
                      *           "detectedAt": "2026-11-17T08:20:45.635Z"
                      *         },
                      *         {
@@ -6579,6 +6597,7 @@ export interface operations {
                      *           "oldValue": "21.67",
                      *           "newValue": "23.99",
                      *           "changePct": 10.71,
+                     *           "currency": "USD",
                      *           "detectedAt": "2026-11-14T19:29:55.835Z"
                      *         },
                      *         {
@@ -6591,6 +6610,7 @@ export interface operations {
                      *           "oldValue": null,
                      *           "newValue": "15.99",
                      *           "changePct": null,
+                     *           "currency": "USD",
                      *           "detectedAt": "2026-11-14T06:42:15.871Z"
                      *         },
                      *         {
@@ -6603,6 +6623,7 @@ export interface operations {
                      *           "oldValue": null,
                      *           "newValue": "294.99",
                      *           "changePct": null,
+                     *           "currency": "SEK",
                      *           "detectedAt": "2026-11-12T17:50:52.955Z"
                      *         },
                      *         {
@@ -6615,6 +6636,7 @@ export interface operations {
                      *           "oldValue": "14.99",
                      *           "newValue": null,
                      *           "changePct": null,
+                     *           "currency": "EUR",
                      *           "detectedAt": "2026-11-08T06:45:59.765Z"
                      *         },
                      *         {
@@ -6627,6 +6649,7 @@ export interface operations {
                      *           "oldValue": "26.63",
                      *           "newValue": "32.99",
                      *           "changePct": 23.88,
+                     *           "currency": "EUR",
                      *           "detectedAt": "2026-11-04T11:25:46.770Z"
                      *         },
                      *         {
@@ -6639,6 +6662,7 @@ export interface operations {
                      *           "oldValue": null,
                      *           "newValue": "19.99",
                      *           "changePct": null,
+                     *           "currency": "GBP",
                      *           "detectedAt": "2026-11-03T17:21:58.537Z"
                      *         },
                      *         {
@@ -6651,6 +6675,7 @@ export interface operations {
                      *           "oldValue": null,
                      *           "newValue": "18.99",
                      *           "changePct": null,
+                     *           "currency": "USD",
                      *           "detectedAt": "2026-11-02T23:29:17.391Z"
                      *         },
                      *         {
@@ -6663,6 +6688,7 @@ export interface operations {
                      *           "oldValue": "8.54",
                      *           "newValue": "8.99",
                      *           "changePct": 5.27,
+                     *           "currency": "USD",
                      *           "detectedAt": "2026-11-02T12:33:47.823Z"
                      *         },
                      *         {
@@ -6675,6 +6701,7 @@ export interface operations {
                      *           "oldValue": null,
                      *           "newValue": "52.99",
                      *           "changePct": null,
+                     *           "currency": "CAD",
                      *           "detectedAt": "2026-11-02T10:45:17.851Z"
                      *         },
                      *         {
@@ -6687,6 +6714,7 @@ export interface operations {
                      *           "oldValue": null,
                      *           "newValue": "40.99",
                      *           "changePct": null,
+                     *           "currency": "AUD",
                      *           "detectedAt": "2026-11-02T04:25:48.138Z"
                      *         },
                      *         {
@@ -6699,6 +6727,7 @@ export interface operations {
                      *           "oldValue": null,
                      *           "newValue": "40.99",
                      *           "changePct": null,
+                     *           "currency": "USD",
                      *           "detectedAt": "2026-11-01T04:27:11.393Z"
                      *         },
                      *         {
@@ -6711,6 +6740,7 @@ export interface operations {
                      *           "oldValue": "88.25",
                      *           "newValue": "45.99",
                      *           "changePct": -47.89,
+                     *           "currency": "USD",
                      *           "detectedAt": "2026-10-31T12:23:53.764Z"
                      *         },
                      *         {
@@ -6723,6 +6753,7 @@ export interface operations {
                      *           "oldValue": "30.69",
                      *           "newValue": "35.99",
                      *           "changePct": 17.27,
+                     *           "currency": "USD",
                      *           "detectedAt": "2026-10-31T06:02:40.876Z"
                      *         },
                      *         {
@@ -6735,6 +6766,7 @@ export interface operations {
                      *           "oldValue": null,
                      *           "newValue": "13.99",
                      *           "changePct": null,
+                     *           "currency": "GBP",
                      *           "detectedAt": "2026-10-28T11:13:24.423Z"
                      *         },
                      *         {
@@ -6747,6 +6779,7 @@ export interface operations {
                      *           "oldValue": "10.13",
                      *           "newValue": "11.99",
                      *           "changePct": 18.36,
+                     *           "currency": "EUR",
                      *           "detectedAt": "2026-10-28T10:33:33.001Z"
                      *         }
                      *       ],
@@ -6870,7 +6903,7 @@ export interface operations {
                      * @example {
                      *       "stores": 40,
                      *       "productsTracked": 328,
-                     *       "appsTracked": 104,
+                     *       "appsTracked": 105,
                      *       "storesWithTraffic": 10,
                      *       "dropshippers": 7,
                      *       "averages": {
@@ -6947,7 +6980,7 @@ export interface operations {
                      *           "monthlyVisits": 465
                      *         }
                      *       ],
-                     *       "generatedAt": "2026-11-26T20:01:11.890Z"
+                     *       "generatedAt": "2026-11-26T20:51:28.774Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AnalyticsOverview"];
@@ -7656,6 +7689,17 @@ export interface operations {
                      *           "installCount": 0
                      *         },
                      *         {
+                     *           "slug": "product-reviews",
+                     *           "name": "Product Reviews",
+                     *           "developer": "Shopify",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free",
+                     *           "rating": 3.6,
+                     *           "reviewCount": 2200,
+                     *           "appStoreUrl": "https://apps.shopify.com/product-reviews",
+                     *           "installCount": 0
+                     *         },
+                     *         {
                      *           "slug": "rivyo-product-review",
                      *           "name": "Rivyo Product Reviews",
                      *           "developer": "Rivyo",
@@ -7681,9 +7725,9 @@ export interface operations {
                      *       "page": {
                      *         "limit": 20,
                      *         "offset": 0,
-                     *         "count": 10,
+                     *         "count": 11,
                      *         "hasMore": false,
-                     *         "total": 10
+                     *         "total": 11
                      *       }
                      *     }
                      */
@@ -11206,9 +11250,9 @@ export interface operations {
                      *           "name": "perMinute",
                      *           "window": "minute",
                      *           "limit": 600,
-                     *           "used": 20,
-                     *           "remaining": 580,
-                     *           "resetSeconds": 52
+                     *           "used": 19,
+                     *           "remaining": 581,
+                     *           "resetSeconds": 60
                      *         }
                      *       ]
                      *     }

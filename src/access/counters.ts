@@ -1,6 +1,6 @@
 // Atomic counters with an expiry: through rate-limiter-flexible's RateLimiterRedis (one Lua INCRBY +
 // EXPIRE per call), shared by every replica, when REDIS_URL is set; a Map of this process otherwise
-// (InProcessCounters), which answers synchronously: every data request is charged, and a promise
+// (in-process-counters.ts), which answers synchronously: every data request is charged, and a promise
 // per counter (what RateLimiterMemory returns) was a measurable part of a store card's CPU. The
 // Redis limiter is only used as a counter (its own point limit is never reached): the plan decides
 // what is allowed (quota.ts), so one limiter serves every plan and configuration can change limits
@@ -14,17 +14,14 @@ import {
 } from 'rate-limiter-flexible';
 import type { Logger } from '../platform/logger.ts';
 import { closeRedis, createRedis } from '../platform/redis.ts';
+import {
+  type CounterReading,
+  InProcessCounters,
+  type MaybePromise,
+} from './in-process-counters.ts';
 import { ProvisionalCharges } from './provisional-charges.ts';
 
-export interface CounterReading {
-  /** units counted so far in this window, this call's included */
-  consumed: number;
-  /** milliseconds until the counter expires */
-  msBeforeReset: number;
-}
-
-/** The in-process counters answer at once; Redis's through a promise. */
-export type MaybePromise<T> = T | Promise<T>;
+export type { CounterReading, MaybePromise };
 
 export interface Counters {
   readonly backend: 'redis' | 'in-process';
@@ -181,49 +178,4 @@ function redisCounters(
     },
     close,
   };
-}
-
-/** How often ended counters are dropped from memory (a counter ended is never read again). */
-const SWEEP_INTERVAL_MS = 60_000;
-
-/**
- * Counters of this process alone (no REDIS_URL: a single instance). Fixed windows, as the Redis
- * counters: a counter starts with its first units and ends `ttlSeconds` later; a counter read or
- * added to after its end starts anew.
- */
-export class InProcessCounters implements Counters {
-  readonly backend = 'in-process';
-  private readonly counters = new Map<string, { consumed: number; endsAt: number }>();
-  private readonly sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS).unref();
-
-  add(key: string, units: number, ttlSeconds: number): CounterReading {
-    const now = Date.now();
-    let counter = this.counters.get(key);
-    if (!counter || counter.endsAt <= now) {
-      counter = { consumed: 0, endsAt: now + ttlSeconds * 1000 };
-      this.counters.set(key, counter);
-    }
-    counter.consumed += units;
-    return { consumed: counter.consumed, msBeforeReset: counter.endsAt - now };
-  }
-
-  subtract(key: string, units: number, ttlSeconds: number): void {
-    this.add(key, -units, ttlSeconds);
-  }
-
-  read(key: string): CounterReading | null {
-    const now = Date.now();
-    const counter = this.counters.get(key);
-    if (!counter || counter.endsAt <= now) return null;
-    return { consumed: counter.consumed, msBeforeReset: counter.endsAt - now };
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.sweeper);
-  }
-
-  private sweep(now = Date.now()): void {
-    for (const [key, counter] of this.counters)
-      if (counter.endsAt <= now) this.counters.delete(key);
-  }
 }

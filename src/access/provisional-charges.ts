@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../platform/logger.ts';
-import { InProcessCounters, type CounterReading } from './counters.ts';
+import { type CounterReading, InProcessCounters } from './in-process-counters.ts';
 
 /** One counter a charge adds to: its key (after the counters' prefix), units, window (seconds) and limit. */
 export interface ChargedMeter {

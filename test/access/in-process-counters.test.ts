@@ -1,6 +1,6 @@
 // The counters of a single instance (no REDIS_URL): fixed windows, as the Redis counters keep them.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { InProcessCounters } from '../../src/access/counters.ts';
+import { InProcessCounters } from '../../src/access/in-process-counters.ts';
 
 describe('in-process counters', () => {
   let counters: InProcessCounters;

@@ -1,7 +1,7 @@
 // Daily quotas follow the UTC day the request arrives on: a charge just before midnight counts in
 // that day's bucket and renews at midnight; the next request, after it, counts in the new day's.
 import { describe, expect, it } from 'vitest';
-import { InProcessCounters } from '../../src/access/counters.ts';
+import { InProcessCounters } from '../../src/access/in-process-counters.ts';
 import { resolvePlans } from '../../src/access/plans.ts';
 import { Quotas } from '../../src/access/quota.ts';
 

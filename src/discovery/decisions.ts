@@ -499,7 +499,8 @@ export const DECISIONS: readonly Decision[] = [
       'get the JSON page. An export holds the list from offset to its end, at most `limit` items when limit is given, ' +
       "never past the plan's result window, fetched in pages of 100, each charged as one call of the route; every " +
       'page is charged before the first byte is sent, so a quota that cannot pay for the whole file refuses it (429) ' +
-      'and a started export is never cut by a limit. X-Export-Total (items in the list), X-Export-Rows (items in the ' +
+      'and a started export is never cut by a limit; such a refusal still counts the one call that read the first ' +
+      "page and learned the list's size. X-Export-Total (items in the list), X-Export-Rows (items in the " +
       'file) and X-Export-Complete (whether the file reaches the end of the list) come before the body; the last line ' +
       'repeats them: `#export rows=R total=T complete=true|false` in CSV, `{"export":{"total":T,"rows":R,"complete":…}}` ' +
       'in NDJSON. A file without that line was cut off by a failure. A CSV text cell a spreadsheet would run as a formula ' +

@@ -164,7 +164,7 @@ export async function getStorefrontPath(
 ): Promise<EgressResponse> {
   const bare = path.split('?')[0]!;
   // a synthetic store is read only from the in-process demo storefronts, never from the network
-  if (isSyntheticDomain(domain) && !client.egress.reachesDemo?.(domain)) {
+  if (isSyntheticDomain(domain) && !client.egress.overridden?.(domain)) {
     throw new StorefrontFailure(
       'synthetic',
       `${domain} is a synthetic store (the reserved .example domain): it is never contacted`,

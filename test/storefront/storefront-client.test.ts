@@ -27,7 +27,7 @@ const ROBOTS: Record<string, string | number> = {
     'User-agent: store-intelligence-scraper\nDisallow: /products.json\n\nUser-agent: *\nAllow: /\n',
   'open.test': 404,
   'broken.test': 503,
-  'shop.example': 404,
+  'demo-shop.example': 404,
   'busy.test': 404,
 };
 
@@ -137,10 +137,16 @@ describe('a host asking to wait', () => {
 });
 
 describe('synthetic stores', () => {
-  it('never contacts a store under the reserved .example domain, even one the egress rules would reach', async () => {
+  it('never contacts a store under the reserved .example domain on the network: no request, no lookup', async () => {
     const failure = await failureOf(observe('shop.example'));
     expect(failure.kind).toBe('synthetic');
     expect(pathsOf('shop.example')).toEqual([]);
+  });
+
+  it('reads a .example store only from the local origin named for it (the demo storefronts, EGRESS_OVERRIDES)', async () => {
+    const read = await observe('demo-shop.example');
+    expect(read.products.map((p) => p.handle)).toEqual(['mug']);
+    expect(pathsOf('demo-shop.example')).toContain('/products.json?limit=250&page=1');
   });
 });
 

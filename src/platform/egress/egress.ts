@@ -52,8 +52,8 @@ export interface EgressResponse {
 
 export interface Egress {
   fetch(url: string | URL, request?: EgressRequest): Promise<EgressResponse>;
-  /** whether requests to `host` go to the in-process demo storefronts (never an operator's override) */
-  reachesDemo?(host: string): boolean;
+  /** whether requests to `host` go to a named local origin (EGRESS_OVERRIDES, the demo storefronts) */
+  overridden?(host: string): boolean;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -174,7 +174,7 @@ export function createEgress(options: EgressOptions): Egress {
   }
 
   return {
-    reachesDemo: (host) => options.overrides.get(host.toLowerCase())?.demo === true,
+    overridden: (host) => options.overrides.has(host.toLowerCase()),
     async fetch(input, request = {}) {
       let url = new URL(input);
       let current = request;

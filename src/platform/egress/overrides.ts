@@ -15,8 +15,6 @@ export interface EgressOverride {
   /** where connections go: an IP address or a host name, and a port */
   address: string;
   port: number;
-  /** set on the entry that sends the reserved domain to the in-process demo storefronts */
-  demo?: true;
 }
 
 export interface EgressOverrides {
@@ -120,7 +118,6 @@ export function withReservedDomain(
     protocol: origin.protocol === 'https:' ? 'https:' : 'http:',
     address: origin.hostname.replace(/^\[|\]$/g, ''),
     port: Number(origin.port) || (origin.protocol === 'https:' ? 443 : 80),
-    demo: true,
   };
   const covers = (host: string) => host.endsWith(`.${tld}`);
   return {

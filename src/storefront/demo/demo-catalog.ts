@@ -7,21 +7,11 @@
 import type pg from 'pg';
 import { LRUCache } from 'lru-cache';
 import { UNLISTED } from '../../discovery/seeded-catalog.ts';
+import type { ObservedProduct } from '../read-storefront.ts';
 
-export interface DemoProduct {
+/** A product as the catalog holds it, with its row id (the demo storefront's product and variant ids). */
+export interface DemoProduct extends ObservedProduct {
   id: number;
-  handle: string;
-  title: string;
-  vendor: string | null;
-  productType: string | null;
-  /** the price shown, in the store's currency */
-  price: number;
-  compareAtPrice: number | null;
-  available: boolean;
-  variantCount: number;
-  imageUrl: string | null;
-  publishedAt: Date | null;
-  bestSellerRank: number | null;
 }
 
 export interface DemoStore {

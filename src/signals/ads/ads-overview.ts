@@ -5,7 +5,7 @@
 // Revenue is in the store's currency, named in `currency`; the USD fields only for a USD store.
 import { queryRows, type Queryable } from '../../platform/database/sql.ts';
 import { dailySales } from '../sales/daily-sales.ts';
-import { watchCurrency } from '../sales/watch-sales.ts';
+import { usdOnly, watchCurrency } from '../sales/watch-sales.ts';
 import type { WatchRecord } from '../watch-record.ts';
 import {
   addDays,
@@ -50,8 +50,6 @@ export interface AdsOverview {
   lift: SalesLiftInCurrency | null;
 }
 
-const inUsd = (amount: number | null, currency: string) => (currency === 'USD' ? amount : null);
-
 export async function adsOverview(
   pool: Queryable,
   watch: WatchRecord,
@@ -90,14 +88,14 @@ export async function adsOverview(
     daily: daily.map((d) => ({
       ...d,
       revenue: d.revenueUsd,
-      revenueUsd: inUsd(d.revenueUsd, currency),
+      revenueUsd: usdOnly(d.revenueUsd, currency),
     })),
     lift: lift && {
       ...lift,
       meanRevenueAfterLaunch: lift.meanRevenueAfterLaunchUsd,
       meanRevenueOtherDays: lift.meanRevenueOtherDaysUsd,
-      meanRevenueAfterLaunchUsd: inUsd(lift.meanRevenueAfterLaunchUsd, currency),
-      meanRevenueOtherDaysUsd: inUsd(lift.meanRevenueOtherDaysUsd, currency),
+      meanRevenueAfterLaunchUsd: usdOnly(lift.meanRevenueAfterLaunchUsd, currency),
+      meanRevenueOtherDaysUsd: usdOnly(lift.meanRevenueOtherDaysUsd, currency),
     },
   };
 }

@@ -6,6 +6,7 @@
 //   trailing SPIKE_TRAILING_DAYS days that have an estimate (at least SPIKE_MIN_TRAILING_DAYS of
 //   them) and at least SPIKE_MIN_UNITS units; one card per watch and day.
 import type { DailySales } from '../sales/sales-estimate.ts';
+import { usdOnly } from '../sales/watch-sales.ts';
 
 export const INSIGHT_KINDS = [
   'sales_spike',
@@ -139,7 +140,7 @@ export function salesSpike(
       units: today.units,
       revenue: today.revenueUsd,
       currency,
-      revenueUsd: currency === 'USD' ? today.revenueUsd : null,
+      revenueUsd: usdOnly(today.revenueUsd, currency),
       trailingMedianUnits: baseline,
       trailingDays: trailing.length,
       factor: SPIKE_FACTOR,

@@ -65,7 +65,7 @@ export async function watchSnapshots(
 }
 
 /** An amount in the store's currency in USD: itself for a USD store, else null (never converted). */
-export const usdOnly = (amount: number, currency: string): number | null =>
+export const usdOnly = <T extends number | null>(amount: T, currency: string): T | null =>
   currency === 'USD' ? amount : null;
 
 /** The watched store's currency (ISO 4217); USD for a store that never said. */

@@ -4,21 +4,20 @@
 // twice as often. Its host gate keeps one request in flight per host across every process sharing
 // the database. Other callers (ad libraries, webhooks) build their own with their own user agent.
 import packageJson from '../../../package.json' with { type: 'json' };
-import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { ConfigError, type Config } from '../config.ts';
 import type { Services } from '../services.ts';
+import { isLoopbackName } from './address-policy.ts';
 import { createEgress, type Egress } from './egress.ts';
 import { DatabaseHostGate, type HostGate } from './host-gate.ts';
 
 /** Whether a URL's host is this machine (localhost, a loopback or unspecified address): no contact for a storefront owner. */
 function isLocal(url: string): boolean {
-  const host = new URL(url).hostname
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '')
-    .toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.') || host === '0.0.0.0';
-  return isIP(host) === 6 && (host === '::1' || host === '::' || host.startsWith('::ffff:127.'));
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (isLoopbackName(host)) return true;
+  if (!ipaddr.isValid(host)) return false;
+  const range = ipaddr.process(host).range();
+  return range === 'loopback' || range === 'unspecified';
 }
 
 /**

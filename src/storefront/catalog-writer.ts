@@ -202,7 +202,7 @@ async function writeCatalog(
       [storeId, JSON.stringify(changes), now],
     );
   }
-  await writeInstalls(client, storeId, observation, now);
+  await writeInstalls(client, storeId, observation, now, previous !== null);
   return changes;
 }
 
@@ -330,11 +330,17 @@ async function writeProducts(
   );
 }
 
+/**
+ * The store's current app set (store_apps, apps.install_count) and its install periods
+ * (store_app_periods): an app new to the set opens a period, an app gone closes it.
+ * @param seenBefore false on the store's first observation: its apps were already running, not seen installing
+ */
 async function writeInstalls(
   client: pg.PoolClient,
   storeId: number,
   observation: Pick<CatalogObservation, 'apps'>,
   now: Date,
+  seenBefore: boolean,
 ) {
   const appIds = observation.apps.map((a) => a.id);
   const { rows: removed } = await client.query<{ app_id: number }>(
@@ -351,11 +357,22 @@ async function writeInstalls(
   );
   const installed = upserted.filter((r) => r.inserted).map((r) => r.app_id);
   const uninstalled = removed.map((r) => r.app_id);
-  if (installed.length + uninstalled.length > 0) {
-    await client.query(
-      `UPDATE apps SET install_count = GREATEST(0, install_count + CASE WHEN id = ANY($1::int[]) THEN 1 ELSE -1 END)
-        WHERE id = ANY($1::int[]) OR id = ANY($2::int[])`,
-      [installed, uninstalled],
-    );
-  }
+  if (installed.length + uninstalled.length === 0) return;
+  await client.query(
+    `UPDATE apps SET install_count = GREATEST(0, install_count + CASE WHEN id = ANY($1::int[]) THEN 1 ELSE -1 END)
+      WHERE id = ANY($1::int[]) OR id = ANY($2::int[])`,
+    [installed, uninstalled],
+  );
+  await client.query(
+    `UPDATE store_app_periods SET uninstalled_at = $3
+      WHERE store_id = $1 AND app_id = ANY($2::int[]) AND uninstalled_at IS NULL`,
+    [storeId, uninstalled, now],
+  );
+  // ON CONFLICT: a period left open by a catalog written before periods were kept is continued
+  await client.query(
+    `INSERT INTO store_app_periods (store_id, app_id, installed_at, seen_installing)
+     SELECT $1, unnest($2::int[]), $3, $4
+     ON CONFLICT (store_id, app_id) WHERE uninstalled_at IS NULL DO NOTHING`,
+    [storeId, installed, now, seenBefore],
+  );
 }

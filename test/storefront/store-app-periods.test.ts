@@ -53,7 +53,7 @@ const observation = (appIndexes: number[]): StorefrontObservation => ({
 const day = (n: number) => new Date((Math.floor(Date.now() / 86_400_000) - 6 + n) * 86_400_000);
 
 async function observe(appIndexes: number[], at: Date) {
-  const reference = await loadReferenceData(pool);
+  const reference = loadReferenceData();
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

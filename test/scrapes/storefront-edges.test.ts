@@ -61,6 +61,18 @@ describe('a storefront that redirects to another host', () => {
   });
 });
 
+describe('a storefront that answers only on its www name', () => {
+  it('is scraped when the caller gives the www name (its apex does not resolve), saved under its canonical domain', async () => {
+    const ended = await scrapeToEnd('www.wwwonly.test');
+    expect(ended.status, ended.failureReason).toBe('done');
+    expect(fixtures.requests).toContain('www.wwwonly.test/products.json?limit=250&page=1');
+    const store = await harness.get('/v1/stores/wwwonly.test');
+    expect(store.status).toBe(200);
+    expect(store.body.metrics.productCount).toBe(4);
+    expect((await harness.get('/v1/stores/www.wwwonly.test')).body.domain).toBe('wwwonly.test');
+  });
+});
+
 describe('a storefront that rate-limits products.json', () => {
   it('waits out a 429 with Retry-After within the job and completes', async () => {
     const ended = await scrapeToEnd('busy.test');

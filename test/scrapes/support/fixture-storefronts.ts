@@ -3,7 +3,8 @@
 // dropships; changing.test changes prices, products and apps when its version is bumped;
 // notshop.test is a plain website; silent.test never answers; redirect-private.test redirects to
 // a private address. As real storefronts do: moved.test redirects its homepage to another store's
-// host, moved-products.test only its products.json; www-first.test redirects to its own www name;
+// host, moved-products.test only its products.json; www-first.test redirects to its own www name,
+// wwwonly.test answers only on www.wwwonly.test (its apex does not resolve);
 // busy.test answers products.json with 429 and Retry-After: 1 once, throttled.test always asks to
 // wait two minutes. For discovery: linker.test's homepage links to linked.test (a store of its
 // own) and to sites that are not storefronts; alias.test is changing.test under another name (the
@@ -164,6 +165,7 @@ export const FIXTURE_HOSTS = [
   'moved-products.test',
   'www-first.test',
   'www.www-first.test',
+  'www.wwwonly.test',
   'busy.test',
   'throttled.test',
   'alias.test',
@@ -175,6 +177,7 @@ export const FIXTURE_HOSTS = [
 const SHOP_A_ALIKE = new Set([
   'moved-products.test',
   'www.www-first.test',
+  'www.wwwonly.test',
   'busy.test',
   'throttled.test',
 ]);

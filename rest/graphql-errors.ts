@@ -18,11 +18,16 @@ function inRestTerms(
   const parameter = typeof details?.parameter === 'string' ? details.parameter : undefined;
   const rest = parameter && REST_PARAMETER[parameter];
   if (!rest) return [message, details];
+  const rule = typeof details?.rule === 'string' ? { rule: restWords(details.rule) } : {};
   return [
-    message.replace(`Invalid ${parameter}:`, `Invalid ${rest}:`),
-    { ...details, parameter: rest },
+    restWords(message.replace(`Invalid ${parameter}:`, `Invalid ${rest}:`)),
+    { ...details, parameter: rest, ...rule },
   ];
 }
+
+/** The result window's rule in REST's words: the position after `after` is offset, `first` is limit. */
+const restWords = (text: string) =>
+  text.replace('the position after `after` + `first`', 'offset + limit');
 
 export function toApiError(
   errors: readonly GraphQLError[],

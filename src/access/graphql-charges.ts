@@ -193,8 +193,8 @@ function rootFields(
 
 /**
  * Refuses a list read past the plan's result window: any field with connection arguments whose
- * offset (from `after`) plus page size (`first`) exceeds `window`. Names REST's parameters too,
- * since REST's offset/limit become exactly these arguments.
+ * offset (from `after`) plus page size (`first`) exceeds `window`. It names GraphQL's arguments;
+ * REST tells the same rule in its offset/limit (rest/graphql-errors.ts).
  */
 /** The connection fields of each document (with their definitions), found once per document: the walk with type info is the costly part. */
 const connectionFieldsByDocument = new WeakMap<
@@ -258,9 +258,9 @@ function safeOffset(cursor: string): number | undefined {
 
 export const resultWindowError = (window: number, planName: string) =>
   badRequest(
-    `The ${planName} plan lists at most ${window} items deep: offset + limit must not exceed ${window}.`,
+    `The ${planName} plan lists at most ${window} items deep: the position after \`after\` + \`first\` must not exceed ${window}.`,
     {
-      parameter: 'offset',
-      rule: `offset + limit must be at most ${window} on the ${planName} plan`,
+      parameter: 'after',
+      rule: `the position after \`after\` + \`first\` must be at most ${window} on the ${planName} plan`,
     },
   );

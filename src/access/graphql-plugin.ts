@@ -42,6 +42,8 @@ interface AccessContext {
   reply?: { header(name: string, value: string): unknown; raw?: Answer };
   /** how many calls this operation is charged as (default 1; an export's pages, src/graphql/yoga.ts ServerContext) */
   listCalls?: number;
+  /** set on admission: the caller's result window, where pageInfo.hasNextPage stops (src/graphql/pagination.ts) */
+  resultWindow?: number;
 }
 
 interface Operation {
@@ -153,6 +155,7 @@ export function accessGraphqlPlugin(
         );
       }
       const { window, planName } = access.resultWindowOf(principal);
+      context.resultWindow = window;
       checkResultWindow(operation.schema, operation.document, variables, {
         window,
         planName,

@@ -219,7 +219,10 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Result window',
     decision:
       "A key lists no deeper than its plan does in the web app: offset + limit above the plan's result window is " +
-      'bad_request with `details: {parameter: "offset", rule}` (an explicit error rather than a silently cut list).',
+      'bad_request with `details: {parameter: "offset", rule}` (an explicit error rather than a silently cut list), and ' +
+      'the page that reaches the window answers `hasMore: false` even when more items exist, so a client that pages ' +
+      'while hasMore is true never meets that error. GraphQL: `pageInfo.hasNextPage` is false there, and the error ' +
+      'names `after` (the position after the cursor plus `first`).',
   },
   {
     topic: 'Keys and open-dev mode',

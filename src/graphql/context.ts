@@ -13,6 +13,8 @@ export interface GraphqlContext {
   scopes: readonly string[];
   /** this request's loaders, keyed by the defineLoader that made them */
   readonly loaders: Map<symbol, DataLoader<unknown, unknown, unknown>>;
+  /** the deepest item the caller's plan lists (set on admission); no page reaches past it */
+  resultWindow?: number;
 }
 
 export interface GraphqlContextInit {

@@ -1,6 +1,7 @@
 // Offset pagination shared by every connection: `first` (default 20, at most 100) and `after`
 // (an opaque offset cursor), resolved with Pothos relay's offset cursors. The REST adapter maps
 // limit/offset onto exactly these arguments.
+import { defaultFieldResolver, type GraphQLSchema, isObjectType } from 'graphql';
 import {
   cursorToOffset,
   resolveOffsetConnection,
@@ -99,4 +100,27 @@ export function arrayConnection<T>(args: DefaultConnectionArguments, items: read
     rows: items.slice(offset, offset + limit),
     total: items.length,
   }));
+}
+
+/**
+ * pageInfo.hasNextPage is false at the edge of the caller's result window: the next page would be
+ * refused, and the contract tells clients to page on while there is more. The connection's own
+ * hasNextPage says whether rows exist past the page; the window is the caller's, known only per request.
+ */
+export function stopPagingAtResultWindow(schema: GraphQLSchema): GraphQLSchema {
+  const pageInfo = schema.getType('PageInfo');
+  const field = isObjectType(pageInfo) ? pageInfo.getFields().hasNextPage : undefined;
+  if (!field) return schema;
+  const resolve = field.resolve ?? defaultFieldResolver;
+  field.resolve = (
+    parent: { endCursor?: string | null },
+    args,
+    context: { resultWindow?: number },
+    info,
+  ) => {
+    const more = resolve(parent, args, context, info) as boolean;
+    if (!more || context.resultWindow === undefined || !parent.endCursor) return more;
+    return cursorToOffset(parent.endCursor) + 1 < context.resultWindow;
+  };
+  return schema;
 }

@@ -2,6 +2,7 @@
 // fields are sorted so the printed SDL (schema/schema.graphql) is stable across edits.
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
+import { stopPagingAtResultWindow } from './pagination.ts';
 import './scalars.ts';
 import '../stores/store.type.ts';
 import '../stores/store-legacy.fields.ts';
@@ -35,4 +36,4 @@ import '../signals/insights/insight.type.ts';
 import '../signals/ads/ads.query.ts';
 import '../signals/changes/signal-changes.fields.ts';
 
-export const schema = lexicographicSortSchema(builder.toSchema());
+export const schema = stopPagingAtResultWindow(lexicographicSortSchema(builder.toSchema()));

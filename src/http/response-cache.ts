@@ -62,7 +62,9 @@ export function responseCachePlugin({
         cacheable.set(args.document, (allowed = isCacheableOperation(args.schema, args.document)));
       if (!allowed) return;
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-      const key = ResponseCache.keyOf(args.operationName ?? '', variables);
+      // a list's hasMore stops at the caller's result window: plans that list to different depths share no answer
+      const { resultWindow } = args.contextValue as { resultWindow?: number };
+      const key = `${ResponseCache.keyOf(args.operationName ?? '', variables)}|${resultWindow ?? ''}`;
       setExecuteFn(async (executionArgs) => {
         let own: ExecutionResult | undefined;
         const answer = await cache.getOrLoad(key, domainOf(variables.domain), async () => {

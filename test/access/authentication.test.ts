@@ -186,6 +186,30 @@ describe('API keys on data routes', () => {
     });
   });
 
+  it("answers hasMore false on the page that reaches the plan's result window, and true there for a deeper plan", async () => {
+    await server.services.db.pool.query(
+      `INSERT INTO stores (domain, name) SELECT 'window-' || i || '.test', 'Window ' || i FROM generate_series(1, 60) i
+       ON CONFLICT (domain) DO NOTHING`,
+    );
+    // a URL no other test reads, so no cached answer from before these stores
+    const url = '/v1/stores?offset=40&limit=10';
+    const starter = await server.app.inject({
+      method: 'GET',
+      url,
+      headers: bearer(await mintKey(server)),
+    });
+    expect(starter.statusCode).toBe(200);
+    expect(starter.json().page).toMatchObject({ offset: 40, count: 10, hasMore: false });
+    expect(starter.json().page.total).toBeGreaterThan(50); // more stores exist, past the window
+    // the same URL within the response cache's TTL, for a plan that lists deeper
+    const pro = await server.app.inject({
+      method: 'GET',
+      url,
+      headers: bearer(await mintKey(server, { plan: 'pro' })),
+    });
+    expect(pro.json().page).toMatchObject({ offset: 40, count: 10, hasMore: true });
+  });
+
   it('refuses a key whose account is on the free plan with 403, code unauthorized, reason plan', async () => {
     const downgraded = await mintKey(server, { accountExternalId: 'downgraded' });
     await server.services.db.prisma.account.update({

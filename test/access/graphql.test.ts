@@ -75,13 +75,41 @@ describe('/graphql under the same access rules', () => {
     expect(res.statusCode).toBe(429);
   });
 
-  it("keeps lists inside the plan's result window", async () => {
+  it("keeps lists inside the plan's result window, naming GraphQL's arguments", async () => {
     const key = await mintKey(server);
     const res = await graphql('{ apps(first: 60) { totalCount } }', bearer(key));
+    expect(res.json().errors[0].message).toBe(
+      'The starter plan lists at most 50 items deep: the position after `after` + `first` must not exceed 50.',
+    );
     expect(res.json().errors[0].extensions).toMatchObject({
       code: 'bad_request',
-      details: { parameter: 'offset' },
+      details: {
+        parameter: 'after',
+        rule: 'the position after `after` + `first` must be at most 50 on the starter plan',
+      },
     });
+  });
+
+  it("says there is no next page at the edge of the plan's result window, though more items exist", async () => {
+    await server.services.db.pool.query(
+      `INSERT INTO stores (domain, name) SELECT 'window-' || i || '.test', 'Window ' || i FROM generate_series(1, 60) i
+       ON CONFLICT (domain) DO NOTHING`,
+    );
+    const key = await mintKey(server);
+    const page = async (after?: string) =>
+      (
+        await graphql(
+          'query($after: String) { stores(first: 25, after: $after) { totalCount edges { node { domain } } pageInfo { hasNextPage endCursor } } }',
+          bearer(key),
+          { after },
+        )
+      ).json().data.stores;
+    const first = await page();
+    expect(first.totalCount).toBeGreaterThan(50); // the catalog goes on past the window
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    const second = await page(first.pageInfo.endCursor);
+    expect(second.edges).toHaveLength(25); // items 26 to 50: the last the starter plan lists
+    expect(second.pageInfo.hasNextPage).toBe(false);
   });
 
   describe('key management for the web app', () => {

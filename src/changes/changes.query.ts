@@ -37,7 +37,7 @@ const ChangeFilter = builder.inputType('ChangeFilter', {
   }),
 });
 
-function changeConnection(
+export function changeConnection(
   args: DefaultConnectionArguments,
   ctx: Parameters<typeof findChanges>[0],
   query: ChangeQuery,

@@ -27,6 +27,10 @@ export const builder = new SchemaBuilder<{
     // connections are non-null lists of non-null edges with non-null nodes
     edgesFieldOptions: { nullable: false },
     nodeFieldOptions: { nullable: false },
+    nodesOnConnection: {
+      description:
+        "The page's items in order (each edge's node), for clients that need no per-item cursor.",
+    },
     hasNextPageFieldOptions: {
       description:
         "True when a further page exists that the caller may read: false on the last page, and at the edge of the plan's result window.",

@@ -24,6 +24,7 @@ import '../apps/app.type.ts';
 import '../apps/app.query.ts';
 import '../stores/store-apps.fields.ts';
 import '../changes/changes.query.ts';
+import '../changes/store-changes.fields.ts';
 import '../analytics/analytics.query.ts';
 import '../keys/api-keys.query.ts';
 import '../keys/usage.query.ts';

@@ -27,6 +27,10 @@ builder.node(ProductRef, {
   fields: (t) => ({
     domain: t.exposeString('domain'),
     handle: t.exposeString('handle'),
+    url: t.string({
+      description: "The product's page on the storefront: https://{domain}/products/{handle}.",
+      resolve: (p) => `https://${p.domain}/products/${encodeURIComponent(p.handle)}`,
+    }),
     title: t.exposeString('title'),
     vendor: t.exposeString('vendor', { nullable: true }),
     productType: t.exposeString('productType', { nullable: true }),

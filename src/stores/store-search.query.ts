@@ -71,7 +71,12 @@ builder.queryField('stores', (t) =>
         // a filtered list: its page, what its cards need and its total in one statement
         const listSort = sort === 'relevance' ? 'revenue' : sort;
         const needs = {
-          ...storeReadNeeds(selectedFieldNames(info, ['edges', 'node'])),
+          ...storeReadNeeds(
+            new Set([
+              ...selectedFieldNames(info, ['edges', 'node']),
+              ...selectedFieldNames(info, ['nodes']),
+            ]),
+          ),
           total: selected.has('totalCount') || selected.has('totalCountExact'),
         };
         return pagedConnection(args, async (window) => {

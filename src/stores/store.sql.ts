@@ -70,6 +70,7 @@ export const CARD_FIELDS: ReadonlySet<string> = new Set([
   '__typename',
   'id',
   'domain',
+  'url',
   'name',
   'monthlyVisits',
   'monthlyRevenueUsd',

@@ -20,6 +20,10 @@ builder.node(StoreRef, {
     domain: t.exposeString('domain', {
       description: 'Canonical domain: lower case, no scheme, no www.',
     }),
+    url: t.string({
+      description: "The storefront's address: https:// and the domain.",
+      resolve: (s) => `https://${s.domain}/`,
+    }),
     name: t.exposeString('name'),
     monthlyVisits: t.exposeInt('monthlyVisits', { description: 'Modeled monthly visits.' }),
     monthlyRevenueUsd: t.field({

@@ -44,7 +44,25 @@ interface AccessContext {
   listCalls?: number;
   /** set on admission: the caller's result window, where pageInfo.hasNextPage stops (src/graphql/pagination.ts) */
   resultWindow?: number;
+  /** set on admission: what the operation was charged and the limits left, for `extensions.quota` */
+  quotaSpent?: QuotaSpent;
 }
+
+/** `extensions.quota` of an answer: the operation's charge and, per limit, what is left (the RateLimit headers' figures). */
+interface QuotaSpent {
+  charged: { requests: number; buckets: Charge['buckets'] };
+  limits: Array<Pick<LimitState, 'policy' | 'limit' | 'remaining' | 'resetSeconds'>>;
+}
+
+const quotaSpent = (charge: Charge, limits: LimitState[]): QuotaSpent => ({
+  charged: { requests: charge.units, buckets: charge.buckets },
+  limits: limits.map(({ policy, limit, remaining, resetSeconds }) => ({
+    policy,
+    limit,
+    remaining,
+    resetSeconds,
+  })),
+});
 
 interface Operation {
   schema: GraphQLSchema;
@@ -163,21 +181,20 @@ export function accessGraphqlPlugin(
       });
       const calls = context.listCalls ?? 1;
       if (calls === 0) return undefined;
-      const limits = access.admit(
-        principal,
-        calls === 1 ? cost.charge : timesCharge(cost.charge, calls),
-        context.reply?.raw,
-      );
+      const charge = calls === 1 ? cost.charge : timesCharge(cost.charge, calls);
+      const limits = access.admit(principal, charge, context.reply?.raw);
       if (limits instanceof Promise) {
         return limits.then(
           (settled) => {
             sendLimits(context, settled);
+            context.quotaSpent = quotaSpent(charge, settled);
             return undefined;
           },
           (error: unknown) => refusalOf(context, error),
         );
       }
       sendLimits(context, limits);
+      context.quotaSpent = quotaSpent(charge, limits);
       return undefined;
     } catch (error) {
       return refusalOf(context, error);
@@ -238,5 +255,25 @@ export function accessGraphqlPlugin(
     return gated instanceof Promise ? gated.then(() => watch) : watch;
   };
 
-  return { onExecute: gate, onSubscribe };
+  /** Writes what admission charged into the answer's `extensions.quota` (over WebSocket, the only place a client sees it). */
+  const reportQuota = (context: AccessContext) => ({
+    onExecuteDone({
+      result,
+      setResult,
+    }: {
+      result: ExecutionResult | AsyncIterableIterator<ExecutionResult>;
+      setResult(result: ExecutionResult): void;
+    }) {
+      if (!context.quotaSpent || Symbol.asyncIterator in result) return;
+      setResult({ ...result, extensions: { ...result.extensions, quota: context.quotaSpent } });
+    },
+  });
+
+  const onExecute = (hook: GateHook) => {
+    const gated = gate(hook);
+    const report = reportQuota(hook.args.contextValue as AccessContext);
+    return gated instanceof Promise ? gated.then(() => report) : report;
+  };
+
+  return { onExecute, onSubscribe };
 }

@@ -200,7 +200,7 @@ export const DECISIONS: readonly Decision[] = [
       `details.bucket "unauthenticated"); a valid key is never refused by that limit. The client address is the TCP ` +
       `peer unless TRUST_PROXY names the proxies in front (a hop count, or their addresses and CIDRs), whose ` +
       `X-Forwarded-For is then read; an IPv6 client counts by its /64. ${describePlans()} Free accounts cannot mint keys; a key whose account is on the free plan is ` +
-      'refused with HTTP 403, code unauthorized, `details.reason: "plan"`. GraphQL counts each root field as one request in its bucket (`node`/`nodes`: one per id). ' +
+      'refused with HTTP 403, code unauthorized, `details.reason: "plan"`. GraphQL counts each root field as one request in its bucket (`node`/`nodes`: one per id), and every answer it charged carries `extensions.quota` `{charged: {requests, buckets}, limits: [{policy, limit, remaining, resetSeconds}]}` (the RateLimit headers\' figures, also over WebSocket). ' +
       'Over MCP a tools/call counts as the route it runs; every other MCP message (initialize, tools/list, ping, …) counts ' +
       'one against the per-minute rate only.',
   },

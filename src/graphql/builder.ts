@@ -54,7 +54,7 @@ builder.globalConnectionFields((t) => ({
 }));
 
 builder.queryType({
-  description: `Store intelligence: stores, products, apps, changes and market analytics. A lookup by key (store, app, product, scrapeRequest, signal, node) answers null with not_found at its path when there is nothing to find; the other fields of the operation keep their data. ${QUERY_COST_RULES}`,
+  description: `Store intelligence: stores, products, apps, changes and market analytics. A lookup by key (store, app, product, scrapeRequest, signal, node) answers null with not_found at its path when there is nothing to find; the other fields of the operation keep their data. Each root field is charged as one request to its quota bucket (node/nodes: one per id), as REST charges its route; the answer's extensions.quota says what the operation was charged and what each limit has left. ${QUERY_COST_RULES}`,
 });
 builder.mutationType({
   description: "Changes: API key management (the web app's service credential only).",

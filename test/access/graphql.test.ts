@@ -75,6 +75,22 @@ describe('/graphql under the same access rules', () => {
     expect(res.statusCode).toBe(429);
   });
 
+  it('tells in extensions.quota what the operation was charged and what is left', async () => {
+    const key = await mintKey(server);
+    const res = await graphql('{ a: stores { totalCount } b: apps { totalCount } }', bearer(key));
+    expect(res.statusCode).toBe(200);
+    const { quota } = res.json().extensions;
+    // two root fields, one request each, each to its own bucket (docs.md: apps are product and app lookups)
+    expect(quota.charged).toEqual({
+      requests: 2,
+      buckets: { storeSearches: 1, productAppLookups: 1 },
+    });
+    const byPolicy = Object.fromEntries(quota.limits.map((l: { policy: string }) => [l.policy, l]));
+    expect(byPolicy.perMinute).toMatchObject({ limit: 100, remaining: 98 });
+    expect(byPolicy.storeSearches).toMatchObject({ limit: 2, remaining: 1 });
+    expect(res.headers['x-ratelimit-remaining']).toBe('1'); // the header names the tightest limit
+  });
+
   it("keeps lists inside the plan's result window, naming GraphQL's arguments", async () => {
     const key = await mintKey(server);
     const res = await graphql('{ apps(first: 60) { totalCount } }', bearer(key));

@@ -58,7 +58,13 @@ describe('GraphQL over HTTP', () => {
     expect(status).toBe(200);
     expect(JSON.parse(text)).toEqual({
       data: { store: { domain: 'acme-apparel.com', monthlyVisits: 120_000 } },
-      extensions: { cost: { requested: 3, limit: 20_000 } },
+      extensions: {
+        cost: { requested: 3, limit: 20_000 },
+        quota: {
+          charged: { requests: 1, buckets: { storeLookups: 1 } },
+          limits: expect.any(Array),
+        },
+      },
     });
   });
 
@@ -206,7 +212,13 @@ describe('GraphQL over WebSocket', () => {
             ],
           },
         },
-        extensions: { cost: { requested: 3, limit: 20_000 } },
+        extensions: {
+          cost: { requested: 3, limit: 20_000 },
+          quota: {
+            charged: { requests: 1, buckets: { storeLookups: 1 } },
+            limits: expect.any(Array),
+          },
+        },
       });
     } finally {
       await client.dispose();

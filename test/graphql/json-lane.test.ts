@@ -51,7 +51,8 @@ async function answerOf(app: FastifyInstance, payload: unknown, headers: Record<
   return {
     status: response.statusCode,
     headers: Object.fromEntries(kept.sort(([a], [b]) => a.localeCompare(b))),
-    body: response.body,
+    // like the reset headers, the seconds until a limit renews are the moment's, not the lane's
+    body: response.body.replace(/"resetSeconds":\d+/g, '"resetSeconds":0'),
   };
 }
 

@@ -4,7 +4,7 @@
 import { startWorker } from './jobs.ts';
 import { withWebhookSecret } from './scrapes/webhooks/signing-secret.ts';
 import { withDemoStorefronts } from './storefront/demo/demo-storefronts.ts';
-import { openLegacyStore } from './legacy/index.ts';
+import { openLegacyStore } from './platform/legacy/index.ts';
 import { loadConfigOrExit } from './platform/config.ts';
 import { openStructuredStore } from './platform/database/structured-store.ts';
 import { createLogger } from './platform/logger.ts';

@@ -2,7 +2,7 @@
 // robots.txt shared with scrapes and Signals), the app fingerprints (reloaded every minute), the
 // reference data the models read, and the settings this process runs the scheduler with.
 import type pg from 'pg';
-import type { LegacyStore } from '../legacy/port.ts';
+import type { LegacyStore } from '../platform/legacy/port.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { PubSub } from '../platform/pubsub/pubsub.ts';
 import type { ReferenceData } from '../seed/reference-data.ts';

@@ -5,7 +5,7 @@
 // MongoDB when MONGODB_URL is set, otherwise into the JSONB table.
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { openLegacyStore } from '../legacy/index.ts';
+import { openLegacyStore } from '../platform/legacy/index.ts';
 import { ConfigError, loadConfig } from '../platform/config.ts';
 import { DataDirInUseError } from '../platform/database/embedded-postgres.ts';
 import { openStructuredStore } from '../platform/database/structured-store.ts';

@@ -24,7 +24,7 @@
 // (upsertMany in batches, e.g. MongoDB); those writes are outside the transaction, idempotent by
 // domain, and a --reset does not delete older documents from a port.
 import pg from 'pg';
-import type { LegacyStore } from '../legacy/port.ts';
+import type { LegacyStore } from '../platform/legacy/port.ts';
 import type { Logger } from '../platform/logger.ts';
 import { nextIds, recountAndAdvance, upsertApps } from './catalog-sql.ts';
 import { STORE_CHILD_TABLES, type CatalogTable } from './catalog-tables.ts';

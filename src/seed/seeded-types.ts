@@ -1,5 +1,5 @@
 // The rows one synthetic store contributes to each table, before they are encoded for COPY.
-import type { CanonicalSummary } from '../legacy/summary.ts';
+import type { CanonicalSummary } from '../platform/legacy/summary.ts';
 import type { ChangeFacts } from '../changes/change.sql.ts';
 import type { ModeledStoreColumns } from '../stores/model/apply-models.ts';
 

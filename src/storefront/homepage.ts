@@ -2,8 +2,8 @@
 // all, its theme, currency and country (Shopify's own globals), its social profiles, contact
 // emails and the dropshipping phrases it shows. Regular expressions over the HTML: the storefront
 // globals are machine-written and stable, and no script is ever run.
-import type { LegacySocials } from '../legacy/port.ts';
-import { SOCIAL_NETWORKS } from '../legacy/summary.ts';
+import type { LegacySocials } from '../platform/legacy/port.ts';
+import { SOCIAL_NETWORKS } from '../platform/legacy/summary.ts';
 import { clip, parseStorefrontJson } from './storefront-text.ts';
 
 export interface HomepageFacts {

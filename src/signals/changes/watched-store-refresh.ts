@@ -8,7 +8,7 @@
 // but never observed gets its baseline and no changes. Product price changes of tracked variants
 // are the probe's price_change insights, not this file's.
 import type pg from 'pg';
-import type { LegacyStore } from '../../legacy/port.ts';
+import type { LegacyStore } from '../../platform/legacy/port.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { PubSub } from '../../platform/pubsub/pubsub.ts';
 import type { ReferenceData } from '../../seed/reference-data.ts';

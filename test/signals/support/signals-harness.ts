@@ -11,7 +11,7 @@ import { expect } from 'vitest';
 import { mintApiKey } from '../../../src/access/api-keys.ts';
 import { buildServer } from '../../../app/server.ts';
 import { jobFeatures } from '../../../src/jobs.ts';
-import { createPostgresLegacyStore } from '../../../src/legacy/postgres-jsonb-adapter.ts';
+import { createPostgresLegacyStore } from '../../../src/platform/legacy/postgres-jsonb-adapter.ts';
 import { loadConfig } from '../../../src/platform/config.ts';
 import { openDatabase } from '../../../src/platform/database/database.ts';
 import { migrateJobQueue } from '../../../src/platform/jobs/job-queue.ts';

@@ -3,10 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openLegacyStore } from '../../src/legacy/index.ts';
-import { createLogger } from '../../src/platform/logger.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { startMongoWireServer, type MongoWireServer } from '../support/mongo-wire-server/index.ts';
+import { openLegacyStore } from '../../../src/platform/legacy/index.ts';
+import { createLogger } from '../../../src/platform/logger.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import {
+  startMongoWireServer,
+  type MongoWireServer,
+} from '../../support/mongo-wire-server/index.ts';
 import { mongoUnderTestKind } from './adapters-under-test.ts';
 
 const logger = createLogger('silent');

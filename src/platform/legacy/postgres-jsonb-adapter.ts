@@ -3,7 +3,7 @@
 // doc jsonb = the canonical summary (summary.ts), updated_at. The key columns repeat what doc holds
 // so both lookups use a btree index; doc is the document Mongo would hold in store_summaries.
 import type pg from 'pg';
-import { keyedRead, queryByKeys } from '../platform/database/sql.ts';
+import { keyedRead, queryByKeys } from '../database/sql.ts';
 import type { LegacyHealth, LegacyStore, LegacySummary } from './port.ts';
 import { canonicalBatch, canonicalFromDocument, distinctKeys, elapsedMs } from './summary.ts';
 

@@ -1,7 +1,7 @@
 // What the Mongo adapter leaves in store_summaries, and how it reads documents it did not write:
 // other tools (and the legacy crawler) share this collection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MONGO_COLLECTION } from '../../src/legacy/mongo-adapter.ts';
+import { MONGO_COLLECTION } from '../../../src/platform/legacy/mongo-adapter.ts';
 import {
   mongoUnderTestKind,
   openMongoUnderTest,

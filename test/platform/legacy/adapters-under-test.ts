@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import pg from 'pg';
 import { vi } from 'vitest';
-import { createMongoLegacyStore } from '../../src/legacy/mongo-adapter.ts';
-import type { LegacyStore, LegacySummary } from '../../src/legacy/port.ts';
-import { createPostgresLegacyStore } from '../../src/legacy/postgres-jsonb-adapter.ts';
-import { createTestDatabase } from '../support/database.ts';
-import { startMongoWireServer } from '../support/mongo-wire-server/index.ts';
+import { createMongoLegacyStore } from '../../../src/platform/legacy/mongo-adapter.ts';
+import type { LegacyStore, LegacySummary } from '../../../src/platform/legacy/port.ts';
+import { createPostgresLegacyStore } from '../../../src/platform/legacy/postgres-jsonb-adapter.ts';
+import { createTestDatabase } from '../../support/database.ts';
+import { startMongoWireServer } from '../../support/mongo-wire-server/index.ts';
 
 export interface AdapterUnderTest {
   store: LegacyStore;

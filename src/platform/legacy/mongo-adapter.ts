@@ -9,7 +9,7 @@
 // spec is a no-op, so every replica may run it at every start. lastCrawledAt is a BSON date so
 // the collection stays queryable by time; readers get it back as an ISO string (summary.ts).
 import { MongoClient, type Collection } from 'mongodb';
-import type { Logger } from '../platform/logger.ts';
+import type { Logger } from '../logger.ts';
 import type { LegacyHealth, LegacyStore, LegacySummary } from './port.ts';
 import {
   canonicalBatch,

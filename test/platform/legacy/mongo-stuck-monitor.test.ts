@@ -10,11 +10,14 @@
 // is made deterministic: the socket of the next check is destroyed just before the check is written.
 import net from 'node:net';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { connectMongoLegacyStore } from '../../src/legacy/mongo-adapter.ts';
-import type { LegacyStore } from '../../src/legacy/port.ts';
-import { startMongoWireServer, type MongoWireServer } from '../support/mongo-wire-server/index.ts';
-import { pollUntil } from '../support/poll.ts';
-import { createTcpGate, type TcpGate } from '../reliability/support/tcp-gate.ts';
+import { connectMongoLegacyStore } from '../../../src/platform/legacy/mongo-adapter.ts';
+import type { LegacyStore } from '../../../src/platform/legacy/port.ts';
+import {
+  startMongoWireServer,
+  type MongoWireServer,
+} from '../../support/mongo-wire-server/index.ts';
+import { pollUntil } from '../../support/poll.ts';
+import { createTcpGate, type TcpGate } from '../../reliability/support/tcp-gate.ts';
 
 const OP_MSG = 2013;
 const LEGACY_ID = 'c0c0c0c0c0c0c0c0c0c0c001';

@@ -1,7 +1,7 @@
 // Picks the legacy store's backend from the configuration: MongoDB when MONGODB_URL is set,
 // otherwise the JSONB table in the structured PostgreSQL. Callers only ever see LegacyStore.
-import type { Config } from '../platform/config.ts';
-import type { Logger } from '../platform/logger.ts';
+import type { Config } from '../config.ts';
+import type { Logger } from '../logger.ts';
 import { connectMongoLegacyStore } from './mongo-adapter.ts';
 import { createPostgresLegacyStore, type Queryable } from './postgres-jsonb-adapter.ts';
 import type { LegacyStore } from './port.ts';

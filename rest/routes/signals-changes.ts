@@ -15,7 +15,7 @@ import {
   SignalAppList,
   SignalProductChangeList,
 } from '../schemas/signals-changes.ts';
-import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
+import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
 
 const watchPath = z.strictObject({
   domain: textParam(2048).meta({

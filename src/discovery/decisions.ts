@@ -9,7 +9,7 @@ import { DEFAULT_RESPONSE_CACHE_TTL_MS } from '../http/response-cache.ts';
 import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store-rollups.ts';
 import { NARROW_SEARCH_DOCUMENTS } from '../search/relevance-page.ts';
 import { TERMS_REFRESH_MS } from '../search/nearest-terms.ts';
-import { SEEDED, UNLISTED } from './seeded-catalog.ts';
+import { SEEDED, UNLISTED } from '../seed/seeded-catalog.ts';
 import { QUERY_COST_RULES } from '../graphql/query-cost.ts';
 import { APQ_MAX_DOCUMENTS } from '../graphql/automatic-persisted-queries.ts';
 

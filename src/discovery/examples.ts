@@ -2,7 +2,7 @@
 // in a path is taken from the previous step's answer, as its `next` says. Catalog values are the
 // seeded catalog's (seeded-catalog.ts), so every catalog recipe answers data when followed literally.
 import { z } from 'zod';
-import { SEEDED, UNLISTED } from './seeded-catalog.ts';
+import { SEEDED, UNLISTED } from '../seed/seeded-catalog.ts';
 
 const Step = z
   .strictObject({

@@ -4,7 +4,7 @@
 // domain the search returned, with the key header in the headers pane.
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphiQLOptions } from 'graphql-yoga';
-import { SEEDED } from '../discovery/seeded-catalog.ts';
+import { SEEDED } from '../seed/seeded-catalog.ts';
 
 const EXAMPLE_QUERY = `# Search first, then fetch by a domain the search
 # returned (never a guessed one):

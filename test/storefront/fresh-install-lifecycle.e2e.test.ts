@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { SEEDED, UNLISTED } from '../../src/discovery/seeded-catalog.ts';
+import { SEEDED, UNLISTED } from '../../src/seed/seeded-catalog.ts';
 import {
   docsExamples,
   needsStorefront,

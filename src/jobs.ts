@@ -8,7 +8,7 @@ import { startJobWorker, type JobWorker } from './platform/jobs/job-worker.ts';
 import type { Services } from './platform/services.ts';
 import { catalogJobs } from './catalog/catalog-jobs.ts';
 import { scrapeJobs } from './scrapes/scrape-jobs.ts';
-import { rollupJobs } from './rollups/rollup-jobs.ts';
+import { rollupJobs } from './stores/rollups/rollup-jobs.ts';
 import { signalJobs } from './signals/signal-jobs.ts';
 
 export const jobFeatures = (services: Services) => [

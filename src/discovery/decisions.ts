@@ -6,7 +6,7 @@ import { HTTP_STATUS, type ErrorCode } from '../platform/errors.ts';
 import { KEY_CACHE_TTL_MS } from '../access/authenticate.ts';
 import { exampleRateLimitHeaders } from '../access/headers.ts';
 import { DEFAULT_RESPONSE_CACHE_TTL_MS } from '../http/response-cache.ts';
-import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store-rollups.ts';
+import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../stores/rollups/store-rollups.ts';
 import { NARROW_SEARCH_DOCUMENTS } from '../search/relevance-page.ts';
 import { TERMS_REFRESH_MS } from '../search/nearest-terms.ts';
 import { SEEDED, UNLISTED } from '../seed/seeded-catalog.ts';

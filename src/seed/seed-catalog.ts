@@ -13,7 +13,7 @@
 //     (load-stores.ts); the next chunk is generated while the previous one is being copied, so
 //     memory stays flat and both cores work (this process generates, the PostgreSQL backend parses);
 //  5. apps.install_count is recounted, sequences are moved past the new ids, ANALYZE;
-//  6. the whole-catalog rollups are recomputed (src/rollups/), so they commit with the load, COMMIT;
+//  6. the whole-catalog rollups are recomputed (src/stores/rollups/), so they commit with the load, COMMIT;
 //  7. VACUUM stores, store_apps and products (their visibility maps serve the search counts, the app
 //     filters and the title search's walks from the indexes alone), and
 //     VACUUM FULL ANALYZE the search vocabularies (their counts were rewritten at every chunk).
@@ -33,7 +33,7 @@ import { ensureMonthRange } from '../platform/database/month-partitions.ts';
 import { loadStores } from './load-stores.ts';
 import { createSampler } from './reference-data.ts';
 import { createSeedContext } from './seed-context.ts';
-import { buildStoreRollups } from '../rollups/store-rollups.ts';
+import { buildStoreRollups } from '../stores/rollups/store-rollups.ts';
 
 export type SeedMode = 'refuse-if-not-empty' | 'append' | 'reset';
 

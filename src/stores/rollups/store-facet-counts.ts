@@ -2,7 +2,7 @@
 // stores a WHERE clause keeps: one scan with a grouping set per facet, plus the app installs of
 // the same stores. Over the whole catalog they are recomputed with the rollups (store-rollups.ts)
 // into store_facet_counts; with a filter the facets route runs the same statement live.
-import type { Queryable } from '../platform/database/sql.ts';
+import type { Queryable } from '../../platform/database/sql.ts';
 
 export const FACETS = [
   'vertical',

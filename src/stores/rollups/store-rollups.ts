@@ -5,9 +5,9 @@
 // load. Readers use it only while it is at most ROLLUP_MAX_AGE_MINUTES old (the documented
 // freshness) and only for requests without a filter; anything else runs the live query. Like the
 // live queries, they leave out the stores the crawler found vanished.
-import { queryRows, type Queryable } from '../platform/database/sql.ts';
+import { queryRows, type Queryable } from '../../platform/database/sql.ts';
 import { buildStoreFacetCounts } from './store-facet-counts.ts';
-import { LISTED_STORE } from '../stores/listed-stores.ts';
+import { LISTED_STORE } from '../listed-stores.ts';
 
 /** the job recomputes the rollups once they are this old */
 export const ROLLUP_REFRESH_MINUTES = 10;

@@ -3,9 +3,9 @@
 // refresh under a job key (a second worker's sweep replaces the pending job rather than adding
 // one). The refresh runs on the worker's own connections in one transaction under an advisory lock.
 import type { JobHelpers } from 'graphile-worker';
-import { enqueueJob } from '../platform/jobs/job-queue.ts';
-import type { JobFeature } from '../platform/jobs/job-worker.ts';
-import type { Logger } from '../platform/logger.ts';
+import { enqueueJob } from '../../platform/jobs/job-queue.ts';
+import type { JobFeature } from '../../platform/jobs/job-worker.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { buildStoreRollups, ROLLUP_REFRESH_MINUTES, rollupsFresherThan } from './store-rollups.ts';
 
 export const REFRESH_ROLLUPS_TASK = 'refresh_store_rollups';

@@ -93,7 +93,7 @@ const workerEnv = (farm: Farm, workers: number) => ({
 });
 
 function startWorker(farm: Farm, workers: number): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+  return spawn(process.execPath, ['--import', 'tsx', 'app/worker.ts'], {
     env: workerEnv(farm, workers),
     stdio: ['ignore', 'ignore', 'inherit'],
   });

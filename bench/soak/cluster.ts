@@ -221,7 +221,7 @@ async function soak() {
     }),
   ];
   const workers = [1, 2].map((n) =>
-    serviceProcess({ name: `worker-${n}`, script: 'src/worker.ts', env }),
+    serviceProcess({ name: `worker-${n}`, script: 'app/worker.ts', env }),
   );
   for (const p of [...gateways, ...workers]) cleanups.push(() => p.stop());
   log(`starting gateway-1 (migrates and seeds ${stores} stores), then gateway-2 and two workers`);

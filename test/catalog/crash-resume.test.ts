@@ -16,7 +16,7 @@ afterAll(() => h?.close());
 const startWorkerProcess = () =>
   spawn(
     process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL('../../src/worker.ts', import.meta.url))],
+    ['--import', 'tsx', fileURLToPath(new URL('../../app/worker.ts', import.meta.url))],
     {
       env: {
         ...process.env,

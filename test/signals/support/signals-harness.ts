@@ -10,7 +10,7 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { expect } from 'vitest';
 import { mintApiKey } from '../../../src/access/api-keys.ts';
 import { buildServer } from '../../../app/server.ts';
-import { jobFeatures } from '../../../src/jobs.ts';
+import { jobFeatures } from '../../../app/jobs.ts';
 import { createPostgresLegacyStore } from '../../../src/platform/legacy/postgres-jsonb-adapter.ts';
 import { loadConfig } from '../../../src/platform/config.ts';
 import { openDatabase } from '../../../src/platform/database/database.ts';

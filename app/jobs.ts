@@ -1,15 +1,15 @@
 // The job worker's composition: which features bring tasks to it (the catalog's scheduler unless
 // CATALOG_SCHEDULER is false). The gateway runs one in-process
-// (WORKER_IN_PROCESS, the default); `npm run worker` (src/worker.ts) runs more as their own
+// (WORKER_IN_PROCESS, the default); `npm run worker` (app/worker.ts) runs more as their own
 // processes on the same queue. Either way the queue's schema is migrated before anything is queued.
-import { monthPartitionUpkeep } from './platform/database/month-partitions.ts';
-import { migrateJobQueue } from './platform/jobs/job-queue.ts';
-import { startJobWorker, type JobWorker } from './platform/jobs/job-worker.ts';
-import type { Services } from './platform/services.ts';
-import { catalogJobs } from './catalog/catalog-jobs.ts';
-import { scrapeJobs } from './scrapes/scrape-jobs.ts';
-import { rollupJobs } from './stores/rollups/rollup-jobs.ts';
-import { signalJobs } from './signals/signal-jobs.ts';
+import { monthPartitionUpkeep } from '../src/platform/database/month-partitions.ts';
+import { migrateJobQueue } from '../src/platform/jobs/job-queue.ts';
+import { startJobWorker, type JobWorker } from '../src/platform/jobs/job-worker.ts';
+import type { Services } from '../src/platform/services.ts';
+import { catalogJobs } from '../src/catalog/catalog-jobs.ts';
+import { scrapeJobs } from '../src/scrapes/scrape-jobs.ts';
+import { rollupJobs } from '../src/stores/rollups/rollup-jobs.ts';
+import { signalJobs } from '../src/signals/signal-jobs.ts';
 
 export const jobFeatures = (services: Services) => [
   scrapeJobs(services),

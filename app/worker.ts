@@ -2,15 +2,15 @@
 // apart from the gateway. It needs the shared PostgreSQL (DATABASE_URL; the embedded default
 // belongs to the gateway process) and, for live status on every replica, the shared Redis (REDIS_URL).
 import { startWorker } from './jobs.ts';
-import { withWebhookSecret } from './scrapes/webhooks/signing-secret.ts';
-import { withDemoStorefronts } from './storefront/demo/demo-storefronts.ts';
-import { openLegacyStore } from './platform/legacy/index.ts';
-import { loadConfigOrExit } from './platform/config.ts';
-import { openStructuredStore } from './platform/database/structured-store.ts';
-import { createLogger } from './platform/logger.ts';
-import { createPubSub } from './platform/pubsub/pubsub.ts';
-import type { Services } from './platform/services.ts';
-import { Shutdown } from './platform/shutdown.ts';
+import { withWebhookSecret } from '../src/scrapes/webhooks/signing-secret.ts';
+import { withDemoStorefronts } from '../src/storefront/demo/demo-storefronts.ts';
+import { openLegacyStore } from '../src/platform/legacy/index.ts';
+import { loadConfigOrExit } from '../src/platform/config.ts';
+import { openStructuredStore } from '../src/platform/database/structured-store.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { createPubSub } from '../src/platform/pubsub/pubsub.ts';
+import type { Services } from '../src/platform/services.ts';
+import { Shutdown } from '../src/platform/shutdown.ts';
 
 const configured = loadConfigOrExit();
 if (!configured.DATABASE_URL) {

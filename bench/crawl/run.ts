@@ -113,7 +113,7 @@ async function importFarm(db: CrawlDatabase, farm: Farm): Promise<number[]> {
   );
   const imported = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'src/catalog/catalog-cli.ts', 'import', file],
+    ['--import', 'tsx', 'app/cli/catalog.ts', 'import', file],
     {
       env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
       encoding: 'utf8',

@@ -25,7 +25,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { runKeysCommand } from '../../src/access/keys-cli.ts';
+import { runKeysCommand } from '../../app/cli/keys.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { startHttpsReceiver } from '../../test/scrapes/support/https-receiver.ts';
 import {

@@ -1,5 +1,5 @@
 // Seeds the catalog with N synthetic stores through COPY, deterministically (same seed + same N on
-// the same day = same data). Used by `npm run seed` (cli.ts) and by `npm start` on an empty
+// the same day = same data). Used by `npm run seed` (app/cli/seed.ts) and by `npm start` on an empty
 // embedded database.
 //
 // How it loads, in ONE transaction (a failed or interrupted seed leaves the catalog as it was):

@@ -1,6 +1,6 @@
 // What discovery takes in: the lines of an import file and the links of an observed homepage.
 import { describe, expect, it } from 'vitest';
-import { importReport } from '../../src/catalog/catalog-cli.ts';
+import { importReport } from '../../app/cli/catalog.ts';
 import { csvFields, parseImport } from '../../src/catalog/import-file.ts';
 import { linkedDomains, MAX_LINKED_DOMAINS } from '../../src/storefront/linked-domains.ts';
 

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCatalogCli } from '../../src/catalog/catalog-cli.ts';
+import { runCatalogCli } from '../../app/cli/catalog.ts';
 import { MAX_INTERVAL_HOURS } from '../../src/storefront/observation-policy.ts';
 import { DAY_MS, startCatalogHarness, type CatalogHarness } from './support/catalog-harness.ts';
 

@@ -4,11 +4,11 @@
 // stored) and prints every verified event; an unverified one is answered 400 and reported. The
 // server accepts a loopback callbackUrl only in development, so the command refuses to run in production.
 import { parseArgs } from 'node:util';
-import { openCliDatabase } from '../../access/cli-database.ts';
-import { loadConfig, type Config } from '../../platform/config.ts';
-import { createLogger } from '../../platform/logger.ts';
-import { storedWebhookSecret } from './signing-secret.ts';
-import { listenForWebhooks } from './webhook-listener.ts';
+import { openCliDatabase } from './cli-database.ts';
+import { loadConfig, type Config } from '../../src/platform/config.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { storedWebhookSecret } from '../../src/scrapes/webhooks/signing-secret.ts';
+import { listenForWebhooks } from '../../src/scrapes/webhooks/webhook-listener.ts';
 
 /** The secret deliveries are signed with: the configured one, else the one stored in the server's database. */
 async function signingSecret(config: Config): Promise<string> {

@@ -6,14 +6,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openCliDatabase } from '../access/cli-database.ts';
-import { ConfigError, loadConfig } from '../platform/config.ts';
-import { migrateJobQueue } from '../platform/jobs/job-queue.ts';
-import { createLogger } from '../platform/logger.ts';
-import { offerCandidates } from '../storefront/catalog-candidates.sql.ts';
-import { queueTick } from './catalog-tick.ts';
-import { crawlerStatus } from './crawler-status.sql.ts';
-import { parseImport, type ImportParse } from './import-file.ts';
+import { openCliDatabase } from './cli-database.ts';
+import { ConfigError, loadConfig } from '../../src/platform/config.ts';
+import { migrateJobQueue } from '../../src/platform/jobs/job-queue.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { offerCandidates } from '../../src/storefront/catalog-candidates.sql.ts';
+import { queueTick } from '../../src/catalog/catalog-tick.ts';
+import { crawlerStatus } from '../../src/catalog/crawler-status.sql.ts';
+import { parseImport, type ImportParse } from '../../src/catalog/import-file.ts';
 
 export const USAGE = `usage:
   npm run catalog -- import FILE   offer the domains of FILE (one a line, or CSV with a domain, url or Store URL column)

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKeysCommand } from '../../src/access/keys-cli.ts';
-import { loadConfig } from '../../src/platform/config.ts';
-import { openDatabase, type Database } from '../../src/platform/database/database.ts';
-import { createLogger } from '../../src/platform/logger.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { runKeysCommand } from '../../../app/cli/keys.ts';
+import { loadConfig } from '../../../src/platform/config.ts';
+import { openDatabase, type Database } from '../../../src/platform/database/database.ts';
+import { createLogger } from '../../../src/platform/logger.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
 describe('npm run keys', () => {
   let testDb: TestDatabase;

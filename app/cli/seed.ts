@@ -5,12 +5,17 @@
 // MongoDB when MONGODB_URL is set, otherwise into the JSONB table.
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { openLegacyStore } from '../platform/legacy/index.ts';
-import { ConfigError, loadConfig } from '../platform/config.ts';
-import { DataDirInUseError } from '../platform/database/embedded-postgres.ts';
-import { openStructuredStore } from '../platform/database/structured-store.ts';
-import { createLogger } from '../platform/logger.ts';
-import { seedCatalog, SeedRefusedError, type SeedMode, type SeedReport } from './seed-catalog.ts';
+import { openLegacyStore } from '../../src/platform/legacy/index.ts';
+import { ConfigError, loadConfig } from '../../src/platform/config.ts';
+import { DataDirInUseError } from '../../src/platform/database/embedded-postgres.ts';
+import { openStructuredStore } from '../../src/platform/database/structured-store.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import {
+  seedCatalog,
+  SeedRefusedError,
+  type SeedMode,
+  type SeedReport,
+} from '../../src/seed/seed-catalog.ts';
 
 const USAGE = `usage: npm run seed -- --stores N [options]
 

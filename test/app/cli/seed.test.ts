@@ -5,10 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 async function seedCli(
   args: string[],
@@ -19,7 +19,7 @@ async function seedCli(
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', 'src/seed/cli.ts', ...args],
+      ['--import', 'tsx', 'app/cli/seed.ts', ...args],
       {
         cwd: ROOT,
         env,

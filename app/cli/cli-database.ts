@@ -4,11 +4,14 @@
 // itself, for the command's duration only, when nothing answers there.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../platform/config.ts';
-import { openDatabase, type Database } from '../platform/database/database.ts';
-import { clusterPort } from '../platform/database/embedded-postgres.ts';
-import { EMBEDDED_DATABASE, openStructuredStore } from '../platform/database/structured-store.ts';
-import type { Logger } from '../platform/logger.ts';
+import type { Config } from '../../src/platform/config.ts';
+import { openDatabase, type Database } from '../../src/platform/database/database.ts';
+import { clusterPort } from '../../src/platform/database/embedded-postgres.ts';
+import {
+  EMBEDDED_DATABASE,
+  openStructuredStore,
+} from '../../src/platform/database/structured-store.ts';
+import type { Logger } from '../../src/platform/logger.ts';
 
 export interface CliDatabase {
   database: Database;

@@ -4,16 +4,21 @@
 // once (so KEY=$(npm run -s keys -- create ...) works); everything else goes to stderr.
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, loadConfig, type Config } from '../platform/config.ts';
-import { ApiError } from '../platform/errors.ts';
-import { createLogger } from '../platform/logger.ts';
-import { listApiKeys, mintApiKey, revokeApiKey, type ApiKeyRecord } from './api-keys.ts';
-import { announceKeysChanged, KEY_CACHE_TTL_MS } from './authenticate.ts';
-import { createPubSub } from '../platform/pubsub/pubsub.ts';
+import { ConfigError, loadConfig, type Config } from '../../src/platform/config.ts';
+import { ApiError } from '../../src/platform/errors.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import {
+  listApiKeys,
+  mintApiKey,
+  revokeApiKey,
+  type ApiKeyRecord,
+} from '../../src/access/api-keys.ts';
+import { announceKeysChanged, KEY_CACHE_TTL_MS } from '../../src/access/authenticate.ts';
+import { createPubSub } from '../../src/platform/pubsub/pubsub.ts';
 import { openCliDatabase } from './cli-database.ts';
-import type { Database } from '../platform/database/database.ts';
-import { storedWebhookSecret } from '../scrapes/webhooks/signing-secret.ts';
-import type { AccountPlan } from './plans.ts';
+import type { Database } from '../../src/platform/database/database.ts';
+import { storedWebhookSecret } from '../../src/scrapes/webhooks/signing-secret.ts';
+import type { AccountPlan } from '../../src/access/plans.ts';
 
 export const USAGE = `usage:
   npm run keys -- create --account ACCOUNT --plan starter|pro [--scope signals:read|operations:read] [--name NAME] [--account-name NAME]

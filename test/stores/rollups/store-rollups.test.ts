@@ -4,12 +4,19 @@
 // builds them with the load.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogTotals, countryStats, verticalStats } from '../../../src/analytics/analytics.sql.ts';
+import {
+  catalogTotals,
+  countryStats,
+  verticalStats,
+} from '../../../src/analytics/analytics.sql.ts';
 import { createLogger } from '../../../src/platform/logger.ts';
 import { migrateJobQueue } from '../../../src/platform/jobs/job-queue.ts';
 import { startJobWorker } from '../../../src/platform/jobs/job-worker.ts';
 import { rollupJobs } from '../../../src/stores/rollups/rollup-jobs.ts';
-import { buildStoreRollups, ROLLUP_MAX_AGE_MINUTES } from '../../../src/stores/rollups/store-rollups.ts';
+import {
+  buildStoreRollups,
+  ROLLUP_MAX_AGE_MINUTES,
+} from '../../../src/stores/rollups/store-rollups.ts';
 import { seedCatalog } from '../../../src/seed/seed-catalog.ts';
 import {
   GROUP_METRICS,

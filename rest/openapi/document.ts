@@ -5,7 +5,7 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import packageJson from '../../package.json' with { type: 'json' };
 import { Kind, getOperationAST } from 'graphql';
 import { rulesOf, type FieldRules } from '../../src/access/field-rules.ts';
-import { schema } from '../../src/graphql/schema.ts';
+import { schema } from '../../src/gateway/schema.ts';
 import { QUOTA_BUCKET_DESCRIPTIONS } from '../../src/access/plans.ts';
 import { DECISIONS } from '../../src/discovery/decisions.ts';
 import { USAGE_RULES } from '../../src/discovery/usage-rules.ts';

@@ -11,7 +11,7 @@ import { NARROW_SEARCH_DOCUMENTS } from '../search/relevance-page.ts';
 import { TERMS_REFRESH_MS } from '../search/nearest-terms.ts';
 import { SEEDED, UNLISTED } from '../seed/seeded-catalog.ts';
 import { QUERY_COST_RULES } from '../graphql/query-cost.ts';
-import { APQ_MAX_DOCUMENTS } from '../graphql/automatic-persisted-queries.ts';
+import { APQ_MAX_DOCUMENTS } from '../gateway/automatic-persisted-queries.ts';
 
 const RATE_LIMIT_EXAMPLE = exampleRateLimitHeaders();
 

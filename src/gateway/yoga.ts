@@ -25,9 +25,9 @@ import {
   persistedQueryHash,
   PERSISTED_QUERY_NOT_FOUND,
 } from './automatic-persisted-queries.ts';
-import { queryCostPlugin } from './query-cost.ts';
+import { queryCostPlugin } from '../graphql/query-cost.ts';
 import { GRAPHIQL_OPTIONS, renderOfflineGraphiQL } from './graphiql.ts';
-import { createGraphqlContext } from './context.ts';
+import { createGraphqlContext } from '../graphql/context.ts';
 import { callerFacingErrorsPlugin, createErrorMasker } from './errors.ts';
 import type { PersistedOperation, PersistedOperations } from './persisted-operations.ts';
 import { schema } from './schema.ts';

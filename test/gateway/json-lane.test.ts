@@ -1,14 +1,14 @@
-// The JSON lane of /graphql (src/graphql/json-lane.ts) answers exactly what Yoga's own handler
+// The JSON lane of /graphql (src/gateway/json-lane.ts) answers exactly what Yoga's own handler
 // answers: every request is sent to a server with the lane and to one without it, and the status,
 // the headers a client reads and the body must be the same. The lane takes the common requests and
 // hands every other kind back to Yoga before anything ran.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../app/server.ts';
-import { jsonAnswerType, jsonLane } from '../../src/graphql/json-lane.ts';
-import { operationHash, PersistedOperations } from '../../src/graphql/persisted-operations.ts';
-import { schema } from '../../src/graphql/schema.ts';
-import { createGraphqlYoga } from '../../src/graphql/yoga.ts';
+import { jsonAnswerType, jsonLane } from '../../src/gateway/json-lane.ts';
+import { operationHash, PersistedOperations } from '../../src/gateway/persisted-operations.ts';
+import { schema } from '../../src/gateway/schema.ts';
+import { createGraphqlYoga } from '../../src/gateway/yoga.ts';
 import { loadCatalogFixture } from '../support/catalog-fixture.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 

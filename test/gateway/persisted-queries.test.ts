@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { startSeededServer, type SeededServer } from '../support/seeded-server.ts';
-import { PersistedOperations } from '../../src/graphql/persisted-operations.ts';
-import { schema } from '../../src/graphql/schema.ts';
+import { PersistedOperations } from '../../src/gateway/persisted-operations.ts';
+import { schema } from '../../src/gateway/schema.ts';
 
 let server: SeededServer;
 

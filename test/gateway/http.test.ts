@@ -6,13 +6,13 @@ import pg from 'pg';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { buildServer } from '../../app/server.ts';
-import { createGraphqlYoga } from '../../src/graphql/yoga.ts';
+import { createGraphqlYoga } from '../../src/gateway/yoga.ts';
 import {
   operationHash,
   PersistedOperations,
   readManifest,
-} from '../../src/graphql/persisted-operations.ts';
-import { schema as graphqlSchema } from '../../src/graphql/schema.ts';
+} from '../../src/gateway/persisted-operations.ts';
+import { schema as graphqlSchema } from '../../src/gateway/schema.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 import { loadCatalogFixture } from '../support/catalog-fixture.ts';
 

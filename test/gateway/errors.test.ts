@@ -2,7 +2,7 @@
 // query_timeout; anything unexpected becomes `internal` with none of its text.
 import { describe, expect, it } from 'vitest';
 import { GraphQLError } from 'graphql';
-import { createErrorMasker } from '../../src/graphql/errors.ts';
+import { createErrorMasker } from '../../src/gateway/errors.ts';
 import { ApiError } from '../../src/platform/errors.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 

@@ -1,8 +1,8 @@
 // The catalog's GraphQL schema: every feature registers its types on the builder when imported;
 // fields are sorted so the printed SDL (schema/schema.graphql) is stable across edits.
 import { lexicographicSortSchema } from 'graphql';
-import { builder } from './builder.ts';
-import './scalars.ts';
+import { builder } from '../graphql/builder.ts';
+import '../graphql/scalars.ts';
 import '../stores/store.type.ts';
 import '../stores/store-legacy.fields.ts';
 import '../stores/store-metrics.type.ts';

@@ -4,7 +4,8 @@
 // MCP's tool calls and the list exports all run routes through this, so each is charged, cached and
 // answers errors exactly as a plain REST request would.
 import type { PersistedOperations } from '../src/gateway/persisted-operations.ts';
-import type { RunOperation, ServerContext } from '../src/gateway/yoga.ts';
+import type { RunOperation } from '../src/gateway/yoga.ts';
+import type { ServerContext } from '../src/gateway/server-context.ts';
 import type { Logger } from '../src/platform/logger.ts';
 import { toApiError } from './graphql-errors.ts';
 import type { Found, RestRoute } from './route.ts';

@@ -15,7 +15,7 @@ import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphq
 import { processRegularResult } from 'graphql-yoga';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerFacingResult } from './errors.ts';
-import type { GraphqlYoga } from './yoga.ts';
+import type { GraphqlYoga } from './server-context.ts';
 
 /** A JSON answer: what Yoga's regular result processor would have written. */
 export interface JsonAnswer {

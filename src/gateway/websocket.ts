@@ -8,7 +8,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiError } from '../platform/errors.ts';
 import { writeErrorOnSocket } from '../http/error-envelope.ts';
-import type { GraphqlYoga } from './yoga.ts';
+import type { GraphqlYoga } from './server-context.ts';
 import type { PersistedOperations } from './persisted-operations.ts';
 import {
   persistedQueryHash,

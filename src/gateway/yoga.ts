@@ -7,7 +7,7 @@
 // request (one JSON query or mutation, a JSON answer) runs on that envelope the same way
 // (json-lane.ts); every other request takes Yoga's Fastify integration (handleNodeRequestAndResponse).
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { format } from 'node:util';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { documentStringMap } from '@envelop/core';
@@ -33,6 +33,7 @@ import type { PersistedOperation, PersistedOperations } from './persisted-operat
 import { schema } from './schema.ts';
 import { jsonLane } from './json-lane.ts';
 import { mountWebSocket } from './websocket.ts';
+import type { GraphqlYoga, ServerContext } from './server-context.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -56,14 +57,6 @@ export interface MountGraphqlOptions {
   webSocketMaxPayloadBytes: number;
 }
 
-/** What the HTTP server hands each execution: the Fastify request (the access layer bound its caller to it) and reply. */
-export interface ServerContext {
-  req?: FastifyRequest | IncomingMessage;
-  reply?: FastifyReply;
-  /** how many calls this run is charged as (default 1): an export charges its later pages at once, then runs them for 0 */
-  listCalls?: number;
-}
-
 /** True from a document's second execution on (documents are Yoga's cached parses, held weakly). */
 function executionCounter() {
   const seen = new WeakSet<DocumentNode>();
@@ -79,7 +72,7 @@ export function createGraphqlYoga(
   persistedOperations: PersistedOperations,
   /** cross-cutting plugins around the one execution path, in order (the access layer's charging, then the response cache) */
   extraPlugins: Plugin[] = [],
-) {
+): GraphqlYoga {
   const log = services.logger.child({ component: 'graphql' });
   const seenBefore = executionCounter();
   return createYoga<ServerContext>({
@@ -198,8 +191,6 @@ function precompiled(schema: GraphQLSchema, persistedOperations: PersistedOperat
   }
   return { get: (text: string) => compiled.get(text), set: () => undefined };
 }
-
-export type GraphqlYoga = ReturnType<typeof createGraphqlYoga>;
 
 /** Runs a persisted operation through Yoga's envelope: the same context, plugins and error masking as /graphql. */
 export type RunOperation = (

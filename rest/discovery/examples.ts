@@ -1,8 +1,8 @@
 // GET /v1/examples: the contract's workflows as concrete HTTP steps an agent can follow. A {name}
 // in a path is taken from the previous step's answer, as its `next` says. Catalog values are the
-// seeded catalog's (seeded-catalog.ts), so every catalog recipe answers data when followed literally.
+// seeded catalog's (src/seed/seeded-catalog.ts), so every catalog recipe answers data when followed literally.
 import { z } from 'zod';
-import { SEEDED, UNLISTED } from '../seed/seeded-catalog.ts';
+import { SEEDED, UNLISTED } from '../../src/seed/seeded-catalog.ts';
 
 const Step = z
   .strictObject({

@@ -1,17 +1,20 @@
 // What we decided where the contract says "not shown". One list, stated in docs.md, llms.txt and
 // the OpenAPI description, so the three never disagree. Route-specific details are also in each
 // route's own description.
-import { DEFAULT_PLANS, describePlans } from '../access/plans.ts';
-import { HTTP_STATUS, type ErrorCode } from '../platform/errors.ts';
-import { KEY_CACHE_TTL_MS } from '../access/authenticate.ts';
-import { exampleRateLimitHeaders } from '../access/headers.ts';
-import { DEFAULT_RESPONSE_CACHE_TTL_MS } from '../http/response-cache.ts';
-import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../stores/rollups/store-rollups.ts';
-import { NARROW_SEARCH_DOCUMENTS } from '../search/relevance-page.ts';
-import { TERMS_REFRESH_MS } from '../search/nearest-terms.ts';
-import { SEEDED, UNLISTED } from '../seed/seeded-catalog.ts';
-import { QUERY_COST_RULES } from '../graphql/query-cost.ts';
-import { APQ_MAX_DOCUMENTS } from '../gateway/automatic-persisted-queries.ts';
+import { DEFAULT_PLANS, describePlans } from '../../src/access/plans.ts';
+import { HTTP_STATUS, type ErrorCode } from '../../src/platform/errors.ts';
+import { KEY_CACHE_TTL_MS } from '../../src/access/authenticate.ts';
+import { exampleRateLimitHeaders } from '../../src/access/headers.ts';
+import { DEFAULT_RESPONSE_CACHE_TTL_MS } from '../../src/http/response-cache.ts';
+import {
+  ROLLUP_MAX_AGE_MINUTES,
+  ROLLUP_REFRESH_MINUTES,
+} from '../../src/stores/rollups/store-rollups.ts';
+import { NARROW_SEARCH_DOCUMENTS } from '../../src/search/relevance-page.ts';
+import { TERMS_REFRESH_MS } from '../../src/search/nearest-terms.ts';
+import { SEEDED, UNLISTED } from '../../src/seed/seeded-catalog.ts';
+import { QUERY_COST_RULES } from '../../src/graphql/query-cost.ts';
+import { APQ_MAX_DOCUMENTS } from '../../src/gateway/automatic-persisted-queries.ts';
 
 const RATE_LIMIT_EXAMPLE = exampleRateLimitHeaders();
 

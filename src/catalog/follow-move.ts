@@ -3,7 +3,7 @@
 // keeps its id, history, watches and apps, takes the new host as its domain, its old domain leads
 // to it (store_moves), a change record says it moved, and the observation made at the new host is
 // written like any other. A new host serving another shop, or one the catalog already holds as a
-// store of its own, is not followed: the move is recorded as a failed observation, as before.
+// store of its own, is not followed: the move is recorded as a failed observation.
 import { ensureMonthPartitions } from '../platform/database/month-partitions.ts';
 import { inTransaction } from '../platform/database/transaction.ts';
 import type { Queryable } from '../platform/jobs/job-queue.ts';

@@ -1,16 +1,7 @@
-// The common GraphQL request, answered without Yoga's Fetch API layer: a POST of one JSON document
-// ({query, variables?, operationName?}) from a client that takes a JSON answer, for a query or a
-// mutation that parses and validates. It runs on Yoga's envelope (getEnveloped), as REST runs its
-// persisted operations (operationRunner) and graphql-yoga's SOFA plugin does: the same parse and
-// validation caches, context, armor limits, compiled queries, charging, response cache and error
-// masking, and the answer Yoga's own result processor would write. What it leaves out is the
-// Request and Response objects Yoga builds around the node request (a Headers proxy, a URL, a body
-// stream, promise chains through each hook), a large part of a store card's node CPU.
-//
-// Everything else is handed back (undefined) before anything ran, and Yoga's handler answers it as
-// before: GET, a persisted-operation hash or any other extension, a batch, a body with more keys, a
-// subscription, an Accept that asks for SSE, multipart or quality values, a document that does not
-// parse or validate (Yoga writes those errors, with their 400).
+// The common GraphQL request (a POST of one JSON query or mutation that parses and validates, from a
+// client that takes a JSON answer) run straight on Yoga's envelope, as REST runs its persisted
+// operations: same caches, context, rules and error masking, without the Fetch API objects Yoga
+// builds around each request. Anything else is handed back (undefined) before it runs, for Yoga.
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
 import type { FastifyReply, FastifyRequest } from 'fastify';

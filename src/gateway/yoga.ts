@@ -1,11 +1,7 @@
-// GraphQL on the Fastify server: graphql-yoga at /graphql (GraphiQL in a browser, served offline, SSE for
-// streamed results) and graphql-ws on the same port and path. Cross-cutting behaviour lives in
-// Yoga/envelop plugins around the one execution path: armor limits, persisted operations, graphql-jit
-// for the persisted documents, the access layer's charging, the response cache, error masking. REST
-// runs its persisted operations through the same envelope (runOperation, as graphql-yoga's SOFA
-// plugin does with getEnveloped), so every rule applies to both faces once. The common /graphql
-// request (one JSON query or mutation, a JSON answer) runs on that envelope the same way
-// (json-lane.ts); every other request takes Yoga's Fastify integration (handleNodeRequestAndResponse).
+// GraphQL on the Fastify server: graphql-yoga at /graphql and graphql-ws on the same path, with the
+// cross-cutting rules as plugins around one execution path (armor, persisted operations, compiled
+// queries, charging, the response cache, error masking). REST (operationRunner) and the JSON lane
+// (json-lane.ts) run on the same envelope, so every rule applies to every face once.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { format } from 'node:util';
@@ -152,11 +148,8 @@ export function createGraphqlYoga(
       }),
       automaticPersistedQueriesPlugin(persistedOperations.registered),
       queryCostPlugin(),
-      // compiled, an operation costs markedly less CPU than graphql-js interpreting it: the persisted
-      // ones always, any other document from its second execution on (Yoga's parse cache hands back
-      // the same document for the same text), so a client's repeated query is compiled once while a
-      // document sent once is not worth compiling. The persisted ones are compiled here, at start:
-      // compiling one on its first request cost that request 10 to 35 ms.
+      // compiled: the persisted operations (at start, so no request pays for it) and any other
+      // document from its second execution on (Yoga's parse cache hands back the same document)
       useGraphQlJit(
         {},
         {

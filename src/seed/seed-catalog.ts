@@ -206,18 +206,13 @@ async function seedInTransaction(
     const analyzeWithinMs = performance.now() - analyzeStarted;
     const { durationMs: rollupsMs } = await buildStoreRollups(client);
     await client.query('COMMIT');
-    // the visibility maps of stores, store_apps and products, so the filtered searches' capped
-    // counts, the app filters and the title search's walks are index-only scans from the first
-    // request on rather than once autovacuum gets there (an app + country list at 1M stores: 70-140
-    // ms without, 15-20 ms with; the title search family's p99 113 -> 88 ms); VACUUM cannot run
-    // inside the transaction; about 20 s at 1M stores (10M products)
+    // the visibility maps, so counts, app filters and title walks are index-only scans from the
+    // first request on, not once autovacuum gets there; VACUUM cannot run inside the transaction
     const vacuumStarted = performance.now();
     await client.query('SET statement_timeout = 0');
     await client.query('VACUUM stores, store_apps, products');
-    // the search vocabularies' counts are rewritten by a statement trigger at every loaded chunk:
-    // at 1M stores 800,000 dead rows for 16,000 terms (35 MB, its trigram index 56 MB), and a typo's
-    // nearest terms read in 200 ms instead of 2. Rewritten whole (0.7 MB and 1.2 MB), in well under
-    // a second: store search at 1M went from p50 330 ms to 8.5 ms, p99 1.2 s to 27 ms.
+    // a trigger rewrote the vocabularies' counts at every chunk: rewritten whole, they shed the
+    // dead rows every typo lookup would otherwise read
     await client.query('VACUUM (FULL, ANALYZE) store_search_vocabulary, product_search_vocabulary');
     await client.query('RESET statement_timeout');
     const analyzeMs = analyzeWithinMs + performance.now() - vacuumStarted;

@@ -6,7 +6,7 @@ import { monthPartitionUpkeep } from '../src/platform/database/month-partitions.
 import { migrateJobQueue } from '../src/platform/jobs/job-queue.ts';
 import { startJobWorker, type JobWorker } from '../src/platform/jobs/job-worker.ts';
 import type { Services } from '../src/platform/services.ts';
-import { catalogJobs } from '../src/catalog/catalog-jobs.ts';
+import { catalogJobs } from '../src/crawler/catalog-jobs.ts';
 import { scrapeJobs } from '../src/scrapes/scrape-jobs.ts';
 import { rollupJobs } from '../src/stores/rollups/rollup-jobs.ts';
 import { signalJobs } from '../src/signals/signal-jobs.ts';

@@ -11,9 +11,9 @@ import { ConfigError, loadConfig } from '../../src/platform/config.ts';
 import { migrateJobQueue } from '../../src/platform/jobs/job-queue.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { offerCandidates } from '../../src/storefront/catalog-candidates.sql.ts';
-import { queueTick } from '../../src/catalog/catalog-tick.ts';
-import { crawlerStatus } from '../../src/catalog/crawler-status.sql.ts';
-import { parseImport, type ImportParse } from '../../src/catalog/import-file.ts';
+import { queueTick } from '../../src/crawler/catalog-tick.ts';
+import { crawlerStatus } from '../../src/crawler/crawler-status.sql.ts';
+import { parseImport, type ImportParse } from '../../src/crawler/import-file.ts';
 
 export const USAGE = `usage:
   npm run catalog -- import FILE   offer the domains of FILE (one a line, or CSV with a domain, url or Store URL column)

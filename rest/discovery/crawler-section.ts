@@ -1,6 +1,6 @@
 // docs.md's "Crawler" section: what a storefront owner sees of us and how we behave on their site.
 // The crawler's User-Agent links here (CRAWLER_CONTACT_URL, by default /v1/docs.md#crawler).
-import * as budget from '../../src/catalog/discovery-budget.ts';
+import * as budget from '../../src/crawler/discovery-budget.ts';
 import * as policy from '../../src/storefront/observation-policy.ts';
 import { CRAWLER_TOKEN, MAX_CRAWL_DELAY_S, ROBOTS_TTL_MS } from '../../src/storefront/robots.ts';
 import { RATE_LIMIT_MAX_WAIT_S } from '../../src/storefront/storefront-client.ts';

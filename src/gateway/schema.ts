@@ -4,7 +4,7 @@ import { lexicographicSortSchema } from 'graphql';
 import { builder } from '../graphql/builder.ts';
 import '../graphql/scalars.ts';
 import '../stores/stores.schema.ts';
-import '../catalog/catalog.schema.ts';
+import '../crawler/crawler.schema.ts';
 import '../products/products.schema.ts';
 import '../apps/apps.schema.ts';
 import '../changes/changes.schema.ts';

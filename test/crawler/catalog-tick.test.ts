@@ -2,7 +2,7 @@
 // postponed by the tick that was running meanwhile and queues its own next one for later.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queueTick } from '../../src/catalog/catalog-tick.ts';
+import { queueTick } from '../../src/crawler/catalog-tick.ts';
 import { JOB_SCHEMA, migrateJobQueue } from '../../src/platform/jobs/job-queue.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 

@@ -1,7 +1,7 @@
 // What discovery takes in: the lines of an import file and the links of an observed homepage.
 import { describe, expect, it } from 'vitest';
 import { importReport } from '../../app/cli/catalog.ts';
-import { csvFields, parseImport } from '../../src/catalog/import-file.ts';
+import { csvFields, parseImport } from '../../src/crawler/import-file.ts';
 import { linkedDomains, MAX_LINKED_DOMAINS } from '../../src/storefront/linked-domains.ts';
 
 describe('import files', () => {

@@ -2,8 +2,8 @@
 // fixture storefronts on loopback through EGRESS_OVERRIDES, a clock the test moves) plus what the
 // tests ask of the catalog: offer domains, run a tick now, and wait for observations.
 import type pg from 'pg';
-import { queueTick } from '../../../src/catalog/catalog-tick.ts';
-import { OBSERVE_TASK, TICK_TASK } from '../../../src/catalog/work-queue.ts';
+import { queueTick } from '../../../src/crawler/catalog-tick.ts';
+import { OBSERVE_TASK, TICK_TASK } from '../../../src/crawler/work-queue.ts';
 import { JOB_SCHEMA } from '../../../src/platform/jobs/job-queue.ts';
 import { offerCandidates } from '../../../src/storefront/catalog-candidates.sql.ts';
 import {

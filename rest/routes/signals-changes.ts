@@ -1,7 +1,7 @@
 // The watched store's apps, app history and product changes (spec part 4, Signals). Like every
 // Signals route, {domain} names the caller's own watch; another account's is not_found.
 import { z } from 'zod';
-import { PRODUCT_CHANGE_TYPES } from '../../src/changes/change.sql.ts';
+import { PRODUCT_CHANGE_TYPES } from '../../src/change-feed/change.sql.ts';
 import {
   ListSignalAppChangesDocument,
   ListSignalAppsDocument,

@@ -7,7 +7,7 @@ import '../stores/stores.schema.ts';
 import '../crawler/crawler.schema.ts';
 import '../products/products.schema.ts';
 import '../apps/apps.schema.ts';
-import '../changes/changes.schema.ts';
+import '../change-feed/change-feed.schema.ts';
 import '../analytics/analytics.schema.ts';
 import '../keys/keys.schema.ts';
 import '../scrapes/scrapes.schema.ts';

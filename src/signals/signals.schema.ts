@@ -6,4 +6,4 @@ import './probes/probe.type.ts';
 import './sales/sales.type.ts';
 import './insights/insight.type.ts';
 import './ads/ads.query.ts';
-import './changes/signal-changes.fields.ts';
+import './watched-changes/signal-changes.fields.ts';

@@ -5,7 +5,7 @@
 // marked as observed; INSERT ... ON CONFLICT on (store, day), which also works on a table
 // partitioned by day). The row lock on the store serialises two observations of the same store.
 import type pg from 'pg';
-import type { ChangeFacts } from '../changes/change.sql.ts';
+import type { ChangeFacts } from '../change-feed/change.sql.ts';
 import type { ReferenceData } from '../seed/reference-data.ts';
 import { percentChange } from '../stores/model/growth.ts';
 import { diffObservations, type PreviousObservation } from './catalog-diff.ts';

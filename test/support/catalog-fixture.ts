@@ -7,7 +7,7 @@ import {
   createPostgresLegacyStore,
   type Queryable,
 } from '../../src/platform/legacy/postgres-jsonb-adapter.ts';
-import type { ChangeFacts } from '../../src/changes/change.sql.ts';
+import type { ChangeFacts } from '../../src/change-feed/change.sql.ts';
 import { ensureMonthRange } from '../../src/platform/database/month-partitions.ts';
 
 export interface FixtureStore {

@@ -8,8 +8,8 @@ import {
   findChanges,
   PRODUCT_CHANGE_TYPES,
   type ChangeQuery,
-} from '../../changes/change.sql.ts';
-import { ChangeConnection } from '../../changes/change.type.ts';
+} from '../../change-feed/change.sql.ts';
+import { ChangeConnection } from '../../change-feed/change.type.ts';
 import { builder } from '../../graphql/builder.ts';
 import type { GraphqlContext } from '../../graphql/context.ts';
 import { pageArgs } from '../../graphql/page-args.ts';

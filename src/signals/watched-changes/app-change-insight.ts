@@ -1,6 +1,6 @@
 // The app_change insight card of one app installed on or removed from a watched store: pulled from
 // the watch's insights and the account's inbox, never pushed.
-import type { ChangeFacts } from '../../changes/change.sql.ts';
+import type { ChangeFacts } from '../../change-feed/change.sql.ts';
 
 export interface AppChangeInsight {
   title: string;

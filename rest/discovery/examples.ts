@@ -1,6 +1,6 @@
 // GET /v1/examples: the contract's workflows as concrete HTTP steps an agent can follow. A {name}
 // in a path is taken from the previous step's answer, as its `next` says. Catalog values are the
-// seeded catalog's (src/seed/seeded-catalog.ts), so every catalog recipe answers data when followed literally.
+// seeded catalog's (src/seed/seeded-catalog.ts): every catalog recipe answers data, followed as is.
 import { z } from 'zod';
 import { SEEDED, UNLISTED } from '../../src/seed/seeded-catalog.ts';
 

@@ -3,7 +3,7 @@
 # dependencies only, running as the unprivileged `node` user, with a health check on /v1/health.
 #   docker build -t store-intelligence .
 #   docker run -e DATABASE_URL=… -e REDIS_URL=… -e MONGODB_URL=… -p 8080:8080 store-intelligence
-#   docker run … store-intelligence node --import tsx src/worker.ts        # a job worker
+#   docker run … store-intelligence node --import tsx app/worker.ts        # a job worker
 # Written to be conventional; it was not built here (no container engine on the machines this
 # project is developed on). compose.yaml runs the whole stack.
 

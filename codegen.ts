@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { schema } from './src/graphql/schema.ts';
+import { schema } from './src/gateway/schema.ts';
 import {
   discoveryFiles,
   graphqlFiles,

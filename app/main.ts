@@ -11,8 +11,8 @@ import {
 import { createPubSub } from '../src/platform/pubsub/pubsub.ts';
 import { Shutdown } from '../src/platform/shutdown.ts';
 import type { Services } from '../src/platform/services.ts';
-import { openLegacyStore, type LegacyStore } from '../src/legacy/index.ts';
-import { startGatewayJobs } from '../src/jobs.ts';
+import { openLegacyStore, type LegacyStore } from '../src/platform/legacy/index.ts';
+import { startGatewayJobs } from './jobs.ts';
 import { withWebhookSecret } from '../src/scrapes/webhooks/signing-secret.ts';
 import { countCatalogStores, seedCatalog, SeedRefusedError } from '../src/seed/seed-catalog.ts';
 import { logSeedProgress } from '../src/seed/seed-progress.ts';

@@ -14,10 +14,10 @@ import {
   GRAPHQL_PATH,
   mountGraphql,
   operationRunner,
-} from '../src/graphql/yoga.ts';
-import { PersistedOperations, readManifest } from '../src/graphql/persisted-operations.ts';
+} from '../src/gateway/yoga.ts';
+import { PersistedOperations, readManifest } from '../src/gateway/persisted-operations.ts';
 import { DEFAULT_PAGE_SIZE } from '../src/graphql/pagination.ts';
-import { schema } from '../src/graphql/schema.ts';
+import { schema } from '../src/gateway/schema.ts';
 import { parseDomain } from '../src/stores/domain.ts';
 import { catalogRoutes, registerRest, routeRunner, type RunRoute } from '../rest/index.ts';
 import { MCP_PATH, mcpResourceMetadataUrl, registerMcp } from '../rest/mcp/index.ts';

@@ -1,19 +1,8 @@
-// Before the service answers its first request: what the first request would otherwise pay for
-// once, paid at start. A PostgreSQL connection is opened lazily and its backend reads the catalog
-// (tables, indexes, operator classes, the pg_trgm library) the first time a statement needs it;
-// Prisma compiles a query shape the first time it runs it (the key lookup of every request's
-// authentication, and the write that records a key's use); a search reads its vocabularies' terms
-// into their trigram indexes the first time (src/search/nearest-terms.ts). Each is milliseconds to tens of
-// milliseconds, and the first search after a restart paid them all (130 to 210 ms at 1M stores).
-// On the connections the pools keep open, a search of each kind runs with words the catalog has
-// (its most common word and a rarer one, so the statement reads every index a real search reads;
-// a word of no catalog ran a statement that touched none of them); a lookup of a key no one has,
-// and the use-record of a key id no one has, compile Prisma's shapes. Then the search routes and a
-// store profile run once each through the route runner, as a request's handler runs them (its
-// parameters parsed, its operation through the one envelop pipeline, its answer shaped): the first
-// run of that code (tens of milliseconds of compiling and first calls in V8) is paid here. They run
-// as the warm-up's own open-dev caller, bound to a request object no HTTP request can be: charged
-// to a per-minute bucket of its own, never to a key. A failure only leaves them unpaid.
+// Pays at start what the first request would otherwise pay once: the pools' connections read the
+// catalog's tables and indexes, Prisma compiles the key lookup and use-record shapes, the search
+// vocabularies load (src/search/nearest-terms.ts), and the search routes and a store profile run
+// once through the route runner. They run as the warm-up's own open-dev caller, bound to a request
+// object no HTTP request can be (its own per-minute bucket, never a key); a failure leaves them unpaid.
 import { KeyAuthenticator } from '../src/access/authenticate.ts';
 import { bindPrincipal, type OpenDevPrincipal } from '../src/access/principal.ts';
 import { catalogRoutes, type RunRoute } from '../rest/index.ts';

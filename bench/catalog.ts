@@ -72,7 +72,7 @@ export async function seedOrReuse(
   log(`seeding ${BENCH_STORES.toLocaleString('en-US')} stores into ${url} (about 15 minutes)`);
   const run = spawnSync(
     'npx',
-    ['tsx', 'src/seed/cli.ts', '--stores', String(BENCH_STORES), '--database-url', url],
+    ['tsx', 'app/cli/seed.ts', '--stores', String(BENCH_STORES), '--database-url', url],
     { stdio: 'inherit' },
   );
   if (run.status !== 0) throw new Error(`the seeder failed (exit ${run.status})`);

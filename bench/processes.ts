@@ -78,7 +78,7 @@ export function createBenchKey(databaseUrl: string): string {
     [
       '--import',
       'tsx',
-      'src/access/keys-cli.ts',
+      'app/cli/keys.ts',
       'create',
       '--account',
       'bench',
@@ -99,7 +99,7 @@ export function createBenchKey(databaseUrl: string): string {
 export function revokeKey(databaseUrl: string, key: string, prefixLength: number): void {
   spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'src/access/keys-cli.ts', 'revoke', key.slice(0, prefixLength)],
+    ['--import', 'tsx', 'app/cli/keys.ts', 'revoke', key.slice(0, prefixLength)],
     {
       env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
       encoding: 'utf8',

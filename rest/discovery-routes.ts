@@ -1,12 +1,12 @@
 // The open discovery routes (no key, no rate limit): GET / (an HTML page for a browser), /v1/llms.txt, /v1/docs.md,
 // /v1/openapi.json and /v1/examples. Documents are rendered once, at registration.
 import type { FastifyInstance } from 'fastify';
-import { EXAMPLES } from '../src/discovery/examples.ts';
+import { EXAMPLES } from './discovery/examples.ts';
 import { renderDocsMarkdown, renderLlmsTxt } from './discovery/index.ts';
-import { rootDocument } from '../src/discovery/root.ts';
-import { prefersHtml, rootPage } from '../src/discovery/root-page.ts';
+import { rootDocument } from './discovery/root.ts';
+import { prefersHtml, rootPage } from './discovery/root-page.ts';
 import { DASHBOARD_PATH } from '../src/scrapes/dashboard/dashboard-page.ts';
-import { AUTH_RULE } from '../src/discovery/usage-rules.ts';
+import { AUTH_RULE } from './discovery/usage-rules.ts';
 import type { Services } from '../src/platform/services.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 

@@ -1,5 +1,5 @@
 // GraphQL errors -> the one ApiError the REST envelope renders. The pipeline's error masking has
-// already run (src/graphql/errors.ts): a resolver's ApiError arrives whole, a database timeout or
+// already run (src/gateway/errors.ts): a resolver's ApiError arrives whole, a database timeout or
 // outage arrives as query_timeout or internal with its reason, and a fault of ours arrives masked
 // as internal, already logged. Anything else without a contract code is a fault too: it is logged
 // and the caller gets a generic internal error (never a message or a stack from inside).

@@ -4,7 +4,7 @@
 // bad_request details, written for the caller.
 import { z } from 'zod';
 import { DAY_RULE, dayOf } from '../src/graphql/scalars.ts';
-import { SEEDED } from '../src/discovery/seeded-catalog.ts';
+import { SEEDED } from '../src/seed/seeded-catalog.ts';
 
 const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?(\d+(\.\d+)?|\.\d+)$/;

@@ -5,7 +5,7 @@
 // its own and needs no key; its "test request" panel sends the key the reader types as a header.
 import scalarApiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
-import { DISCOVERY_LINKS } from '../src/discovery/root.ts';
+import { DISCOVERY_LINKS } from './discovery/root.ts';
 
 /** The page and its script change only with a deploy, like the discovery documents. */
 const CACHE_CONTROL = 'public, max-age=300';

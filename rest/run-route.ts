@@ -3,8 +3,9 @@
 // response cache, error masking) and its data becomes the /v1 body and status. REST's handlers,
 // MCP's tool calls and the list exports all run routes through this, so each is charged, cached and
 // answers errors exactly as a plain REST request would.
-import type { PersistedOperations } from '../src/graphql/persisted-operations.ts';
-import type { RunOperation, ServerContext } from '../src/graphql/yoga.ts';
+import type { PersistedOperations } from '../src/gateway/persisted-operations.ts';
+import type { RunOperation } from '../src/gateway/yoga.ts';
+import type { ServerContext } from '../src/gateway/server-context.ts';
 import type { Logger } from '../src/platform/logger.ts';
 import { toApiError } from './graphql-errors.ts';
 import type { Found, RestRoute } from './route.ts';

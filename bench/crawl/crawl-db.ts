@@ -3,7 +3,7 @@
 // would check it: every store due at the start observed once (missed and duplicated count the
 // exceptions), the durations, the pace.
 import pg from 'pg';
-import { queueTick } from '../../src/catalog/catalog-tick.ts';
+import { queueTick } from '../../src/crawler/catalog-tick.ts';
 import { upsertApps } from '../../src/seed/catalog-sql.ts';
 import { createSampler } from '../../src/seed/reference-data.ts';
 

@@ -93,7 +93,7 @@ const workerEnv = (farm: Farm, workers: number) => ({
 });
 
 function startWorker(farm: Farm, workers: number): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+  return spawn(process.execPath, ['--import', 'tsx', 'app/worker.ts'], {
     env: workerEnv(farm, workers),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -113,7 +113,7 @@ async function importFarm(db: CrawlDatabase, farm: Farm): Promise<number[]> {
   );
   const imported = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'src/catalog/catalog-cli.ts', 'import', file],
+    ['--import', 'tsx', 'app/cli/catalog.ts', 'import', file],
     {
       env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
       encoding: 'utf8',

@@ -1,5 +1,5 @@
 // The processes of the multi-process soak: gateways (tsx app/main.ts) and workers (tsx
-// src/worker.ts) started as an operator starts them, each on its own port (workers serve no HTTP),
+// app/worker.ts) started as an operator starts them, each on its own port (workers serve no HTTP),
 // that the soak can kill with SIGKILL and start again with the same environment and port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,7 +27,7 @@ export interface ServiceProcess {
 
 export function serviceProcess(options: {
   name: string;
-  script: 'app/main.ts' | 'src/worker.ts';
+  script: 'app/main.ts' | 'app/worker.ts';
   env: Record<string, string>;
   port?: number;
   /** how long a start may take (the first gateway seeds the catalog) */

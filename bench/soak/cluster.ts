@@ -25,7 +25,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { runKeysCommand } from '../../src/access/keys-cli.ts';
+import { runKeysCommand } from '../../app/cli/keys.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { startHttpsReceiver } from '../../test/scrapes/support/https-receiver.ts';
 import {
@@ -221,7 +221,7 @@ async function soak() {
     }),
   ];
   const workers = [1, 2].map((n) =>
-    serviceProcess({ name: `worker-${n}`, script: 'src/worker.ts', env }),
+    serviceProcess({ name: `worker-${n}`, script: 'app/worker.ts', env }),
   );
   for (const p of [...gateways, ...workers]) cleanups.push(() => p.stop());
   log(`starting gateway-1 (migrates and seeds ${stores} stores), then gateway-2 and two workers`);

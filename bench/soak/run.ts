@@ -23,7 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { runKeysCommand } from '../../src/access/keys-cli.ts';
+import { runKeysCommand } from '../../app/cli/keys.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import {
   startEmbeddedPostgres,

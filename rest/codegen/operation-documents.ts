@@ -14,7 +14,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { operationHash, type Manifest } from '../../src/graphql/persisted-operations.ts';
+import { operationHash, type Manifest } from '../../src/gateway/persisted-operations.ts';
 
 export interface OperationSource {
   /** path relative to the repository root, for messages and codegen locations */

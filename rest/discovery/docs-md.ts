@@ -13,9 +13,9 @@ import { RATE_LIMIT_HEADERS } from '../openapi/rate-limit-headers.ts';
 import { TAGS } from '../route.ts';
 import { ERROR_CODES, HTTP_STATUS, REASONS, type ErrorReason } from '../../src/platform/errors.ts';
 import { describedRoutes, isOpen, type DescribedRoute } from './api-description.ts';
-import { CRAWLER_SECTION } from '../../src/discovery/crawler.ts';
-import { DECISIONS } from '../../src/discovery/decisions.ts';
-import { EXAMPLES } from '../../src/discovery/examples.ts';
+import { CRAWLER_SECTION } from './crawler-section.ts';
+import { DECISIONS } from './decisions.ts';
+import { EXAMPLES } from './examples.ts';
 import {
   constraintText,
   defaultText,
@@ -25,7 +25,7 @@ import {
   typeText,
   type Schema,
 } from './schema-text.ts';
-import { AUTH_RULE, PAGINATION_RULE, USAGE_RULES } from '../../src/discovery/usage-rules.ts';
+import { AUTH_RULE, PAGINATION_RULE, USAGE_RULES } from './usage-rules.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 

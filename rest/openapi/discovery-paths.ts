@@ -1,8 +1,8 @@
 // The open discovery routes in the OpenAPI description: no security, no rate-limit headers.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ExamplesDocument } from '../../src/discovery/examples.ts';
-import { RootDocument } from '../../src/discovery/root.ts';
+import { ExamplesDocument } from '../discovery/examples.ts';
+import { RootDocument } from '../discovery/root.ts';
 import { errorResponses } from './error-responses.ts';
 
 const HealthReport = z

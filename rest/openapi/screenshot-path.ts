@@ -4,7 +4,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { DATA_ROUTE_ERRORS, errorResponses } from './error-responses.ts';
 import { RATE_LIMIT_HEADERS } from './rate-limit-headers.ts';
-import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
+import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
 
 export function registerScreenshotPath(registry: OpenAPIRegistry): void {
   registry.registerPath({

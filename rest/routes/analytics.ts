@@ -16,7 +16,7 @@ import {
   MoverList,
   VerticalStatList,
 } from '../schemas/analytics.ts';
-import { SEEDED } from '../../src/discovery/seeded-catalog.ts';
+import { SEEDED } from '../../src/seed/seeded-catalog.ts';
 
 const COHORT_HINT =
   'For a country, vertical or category breakdown of a filtered cohort, use GET /v1/stores with groupBy.';

@@ -10,7 +10,7 @@ import { defineRoute, noPathParams, noQuery } from '../route.ts';
 import { AppDetail } from '../schemas/app-detail.ts';
 import { AppList, INSTALL_BASE_SAMPLE_SIZE } from '../schemas/apps.ts';
 import { StoreList } from '../schemas/stores.ts';
-import { SEEDED } from '../../src/discovery/seeded-catalog.ts';
+import { SEEDED } from '../../src/seed/seeded-catalog.ts';
 
 const slugPath = z.strictObject({
   slug: textParam().meta({

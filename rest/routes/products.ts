@@ -17,7 +17,7 @@ import {
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
 import { ChangeList, PRODUCT_CHANGE_TYPES } from '../schemas/changes.ts';
 import { Product, ProductList } from '../schemas/products.ts';
-import { SEEDED } from '../../src/discovery/seeded-catalog.ts';
+import { SEEDED } from '../../src/seed/seeded-catalog.ts';
 
 export const PRODUCT_FILTERS = ['q', 'isBestSeller', 'priceMin', 'priceMax'] as const;
 

@@ -7,7 +7,7 @@ import {
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
 import { BulkScrapeResult, ScrapeOrder, ScrapeRequest } from '../schemas/scrapes.ts';
 import { BULK_MAX_URLS } from '../../src/scrapes/scrape-requests.ts';
-import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
+import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
 
 const callbackUrl = z.string().max(2_000).meta({
   description:

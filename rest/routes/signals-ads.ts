@@ -18,7 +18,7 @@ import {
   LIFT_METHOD,
   MAX_OVERVIEW_DAYS,
 } from '../../src/signals/ads/ads-overview.ts';
-import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
+import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
 
 const watchPath = z.strictObject({
   domain: textParam(2048).meta({

@@ -1,7 +1,7 @@
 // The watched store's apps, app history and product changes (spec part 4, Signals). Like every
 // Signals route, {domain} names the caller's own watch; another account's is not_found.
 import { z } from 'zod';
-import { PRODUCT_CHANGE_TYPES } from '../../src/changes/change.sql.ts';
+import { PRODUCT_CHANGE_TYPES } from '../../src/change-feed/change.sql.ts';
 import {
   ListSignalAppChangesDocument,
   ListSignalAppsDocument,
@@ -15,7 +15,7 @@ import {
   SignalAppList,
   SignalProductChangeList,
 } from '../schemas/signals-changes.ts';
-import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
+import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
 
 const watchPath = z.strictObject({
   domain: textParam(2048).meta({

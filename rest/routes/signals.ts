@@ -46,9 +46,9 @@ import { DEFAULT_WINDOW_DAYS, MAX_INVENTORY_DAYS } from '../../src/signals/sales
 import { ESTIMATE_METHOD } from '../../src/signals/sales/watch-sales.ts';
 import { notFound } from '../../src/platform/errors.ts';
 import { AUTO_TRACKED_PRODUCTS, MAX_TRACKED_PRODUCTS } from '../../src/signals/watches.ts';
-import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
+import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
 
-/** the examples' store: the one the scrape examples scrape, then watched (src/discovery/seeded-catalog.ts) */
+/** the examples' store: the one the scrape examples scrape, then watched (src/seed/seeded-catalog.ts) */
 const STORE = UNLISTED.store;
 
 const watchPath = z.strictObject({

@@ -37,7 +37,7 @@ import {
   StoreProfile,
   StoreTraffic,
 } from '../schemas/stores.ts';
-import { SEEDED } from '../../src/discovery/seeded-catalog.ts';
+import { SEEDED } from '../../src/seed/seeded-catalog.ts';
 
 const domainPath = z.strictObject({ domain: domainParam() });
 

@@ -1,6 +1,6 @@
 // Response bodies of the scrape routes (POST /v1/scrapes, GET /v1/scrapes/{id}, POST /v1/scrapes/bulk).
 import { z } from 'zod';
-import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
+import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
 
 const time = z.string().meta({ description: 'ISO 8601 UTC.' });
 

@@ -1,7 +1,7 @@
 // Response bodies of the Signals watch, probe, sales and insight routes (rest/routes/signals.ts).
 import { z } from 'zod';
 import { DateTime, Day, listOf, orNull, Page } from './common.ts';
-import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
+import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
 
 export const SignalProbe = z
   .strictObject({

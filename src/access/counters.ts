@@ -1,12 +1,8 @@
-// Atomic counters with an expiry: through rate-limiter-flexible's RateLimiterRedis (one Lua INCRBY +
-// EXPIRE per call), shared by every replica, when REDIS_URL is set; a Map of this process otherwise
-// (in-process-counters.ts), which answers synchronously: every data request is charged, and a promise
-// per counter (what RateLimiterMemory returns) was a measurable part of a store card's CPU. The
-// Redis limiter is only used as a counter (its own point limit is never reached): the plan decides
-// what is allowed (quota.ts), so one limiter serves every plan and configuration can change limits
-// without new limiter instances. If Redis fails, each call falls through to the insurance limiter
-// (in-process), so requests keep being served on this instance's local counts; what was counted
-// locally is added to Redis once it is back (OutageLedger), so an outage loses no quota charge.
+// Atomic counters with an expiry, shared by every replica through Redis (rate-limiter-flexible's
+// RateLimiterRedis, used only as a counter: the plan decides what is allowed, quota.ts), or this
+// process's own (in-process-counters.ts), which answer synchronously so charging makes no promise.
+// When Redis fails, calls fall through to the in-process counters and what they counted is added to
+// Redis once it is back (OutageLedger): an outage loses no charge.
 import {
   RateLimiterMemory,
   RateLimiterRedis,

@@ -40,7 +40,7 @@ interface AccessContext {
   req?: object;
   /** the Fastify reply over HTTP (both faces): the rate-limit headers are set on it, and its response settles the charge */
   reply?: { header(name: string, value: string): unknown; raw?: Answer };
-  /** how many calls this operation is charged as (default 1; an export's pages, src/graphql/yoga.ts ServerContext) */
+  /** how many calls this operation is charged as (default 1; an export's pages, src/gateway/server-context.ts) */
   listCalls?: number;
   /** set on admission: the caller's result window, where pageInfo.hasNextPage stops (src/graphql/pagination.ts) */
   resultWindow?: number;

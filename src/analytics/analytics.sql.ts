@@ -2,9 +2,9 @@
 // country are bounded lists (tens of verticals, at most ~250 countries), read whole and paged in
 // memory; store-level lists (movers) are paged in SQL. The whole-catalog figures (totals, the
 // vertical breakdown, the country breakdown without a vertical) come from the pre-computed rollups
-// while they are fresh (src/rollups/), from the live query otherwise.
+// while they are fresh (src/stores/rollups/), from the live query otherwise.
 import { queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
-import { readFreshRollups } from '../rollups/store-rollups.ts';
+import { readFreshRollups } from '../stores/rollups/store-rollups.ts';
 
 export interface VerticalStatRow {
   vertical: string;

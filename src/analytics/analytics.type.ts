@@ -1,6 +1,6 @@
 // Types of the market analytics: per-vertical and per-country sums, the coverage overview, movers.
 import { builder } from '../graphql/builder.ts';
-import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store-rollups.ts';
+import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../stores/rollups/store-rollups.ts';
 import { StoreRef } from '../stores/store.ref.ts';
 import type { CatalogTotals, CountryStatRow, VerticalStatRow } from './analytics.sql.ts';
 import { MOVER_DIRECTIONS, MOVER_METRICS, type MoverMetric, type MoverRow } from './movers.sql.ts';

@@ -1,7 +1,7 @@
 // The one Pothos SchemaBuilder. Plugins: relay (Node interface, global IDs, connections with
 // totalCount, offset cursors) and zod (argument validation → bad_request naming the parameter).
-// Features register their types on it (src/stores, src/products, src/apps, src/changes,
-// src/analytics); src/graphql/schema.ts imports them and builds the schema.
+// Features register their types on it, each through its face (src/<feature>/<feature>.schema.ts);
+// src/gateway/schema.ts imports the faces and builds the schema.
 import SchemaBuilder from '@pothos/core';
 import RelayPlugin from '@pothos/plugin-relay';
 import ZodPlugin from '@pothos/plugin-zod';

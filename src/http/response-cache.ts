@@ -1,19 +1,8 @@
-// The response cache of the global catalog: the answer of a persisted operation (a REST route) run
-// with the same variables is reused for at most RESPONSE_CACHE_TTL_MS (10 s by default), in this
-// process's memory. Only operations whose every root field declares `cache: 'public'` (its answer is
-// the same for every caller: never scrapes or Signals, which are scoped to the caller's account) are
-// cached. It is an envelop plugin placed after the access plugin, so every request is still
-// authenticated, charged against its quotas and rate limit, and answered with its own rate-limit
-// headers and request id; only the execution is shared.
-//
-// A finished scrape rewrites its store: its event (scrape-events.ts, shared by every replica through
-// the pub/sub; the composition root wires it, app/catalog-invalidation.ts) drops the cached answers about that domain and every answer not about one domain
-// (searches, analytics, apps, changes: any of them may include the store), at once. A scheduled
-// observation (src/storefront/observation-events.ts) drops the answers about its store's domain
-// only. Other catalog writers (the seeder, rollup refreshes) and the lists an observed store appears
-// in are covered by the TTL: nothing is served staler than it.
-// With read replicas, an answer read from a replica just after the invalidation may predate the
-// scrape's write; the domain is dropped once more when every serving replica must have replayed it.
+// The response cache of the global catalog: a persisted operation's answer (a REST route) whose
+// every root field is `cache: 'public'` is reused for the same variables for RESPONSE_CACHE_TTL_MS,
+// in memory. It runs after the access plugin, so every request is still authenticated and charged;
+// only the execution is shared. A scrape's or observation's event drops the answers it may change
+// (app/catalog-invalidation.ts wires them); other writes are bounded by the TTL.
 import {
   getOperationAST,
   Kind,

@@ -201,7 +201,7 @@ export const configSchema = z
       .enum(['true', 'false'])
       .optional()
       .transform((v) => (v === undefined ? undefined : v === 'true')),
-    /** run the catalog's re-observation scheduler and discovery in this process's job worker (src/catalog) */
+    /** run the catalog's re-observation scheduler and discovery in this process's job worker (src/crawler) */
     CATALOG_SCHEDULER: z
       .enum(['true', 'false'])
       .default('true')
@@ -215,7 +215,7 @@ export const configSchema = z
       .enum(['true', 'false'])
       .default('true')
       .transform((v) => v === 'true'),
-    /** discovery's budgets for linked candidates (src/catalog/discovery-budget.ts): links followed from an imported or scraped store at most */
+    /** discovery's budgets for linked candidates (src/crawler/discovery-budget.ts): links followed from an imported or scraped store at most */
     CATALOG_DISCOVERY_MAX_DEPTH: int(3, 0, 100),
     /** linked candidates validated per 24 hours in all */
     CATALOG_DISCOVERY_DAILY: int(5_000, 0, 10_000_000),

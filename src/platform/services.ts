@@ -3,7 +3,7 @@
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { Database } from './database/database.ts';
-import type { LegacyStore } from '../legacy/port.ts';
+import type { LegacyStore } from './legacy/port.ts';
 import type { PubSub } from './pubsub/pubsub.ts';
 
 export interface Services {

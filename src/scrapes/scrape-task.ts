@@ -7,7 +7,7 @@
 import type { JobHelpers } from 'graphile-worker';
 import type pg from 'pg';
 import { z } from 'zod';
-import type { LegacyStore } from '../legacy/port.ts';
+import type { LegacyStore } from '../platform/legacy/port.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { PubSub } from '../platform/pubsub/pubsub.ts';
 import type { ReferenceData } from '../seed/reference-data.ts';

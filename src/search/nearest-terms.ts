@@ -1,12 +1,10 @@
 // Typo candidates of a word: the vocabulary's terms nearest to it by trigram similarity, in the
 // order pg_trgm's `<->` gives them, from an index of the vocabulary's terms held in memory.
 //
-// Why in memory: PostgreSQL's nearest-neighbour search over the trigram GiST index of a 16,000-term
-// vocabulary costs 3 to 8 ms a word at 1M stores (the index is lossy, so most of the tree is
-// visited and each term's distance recomputed), the largest part of a search's vocabulary lookup;
-// the same ranking over posting lists in memory takes a fraction of a millisecond. Only the
-// candidates come from memory: their document counts, and whether they are still held at all, are
-// read with the rest of the lookup, by primary key.
+// Why in memory: the trigram GiST index is lossy, so PostgreSQL's nearest-neighbour search visits
+// most of it and recomputes each term's distance; posting lists in memory rank the same terms far
+// cheaper. Only the candidates come from memory: their counts, and whether they are still held,
+// are read with the rest of the lookup, by primary key.
 //
 // The terms are read once per database and vocabulary, then again on the first use a minute or
 // more later (the read of the moment answers meanwhile): a word new to the catalog is found

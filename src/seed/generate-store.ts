@@ -5,7 +5,7 @@
 // carefully it is run) and the observations that truth produces (followers, catalog, apps,
 // storefront phrases, a third-party panel figure). Every modeled column is then computed from
 // those observations by the model functions of src/stores/model, as a scrape of a real store would.
-import type { CanonicalSummary } from '../legacy/summary.ts';
+import type { CanonicalSummary } from '../platform/legacy/summary.ts';
 import { percentChange } from '../stores/model/growth.ts';
 import { applyStoreModels } from '../stores/model/apply-models.ts';
 import { capitalize } from './names.ts';

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { LegacyStore, LegacySummary } from '../legacy/port.ts';
+import type { LegacyStore, LegacySummary } from '../platform/legacy/port.ts';
 import {
   CATALOG_COLUMNS,
   CatalogChunk,

@@ -2,6 +2,7 @@
 // and product titles and handles ("Organic Cotton Crew Tee", "organic-cotton-crew-tee").
 import type { Random } from './random.ts';
 import type { Vocabulary } from './reference-data.ts';
+import { SYNTHETIC_TLD } from '../stores/domain.ts';
 
 /**
  * Domain endings. All lie under the reserved top-level domain .example (RFC 2606), which never
@@ -10,7 +11,6 @@ import type { Vocabulary } from './reference-data.ts';
  * ending starts with "." or "-" and brand cores are letters only, so a domain splits back into
  * (core, tier number, ending) in one way: different triples never collide.
  */
-export const SYNTHETIC_TLD = 'example';
 export const DOMAIN_ENDINGS = [
   '.com',
   '.co',

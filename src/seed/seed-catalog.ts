@@ -1,5 +1,5 @@
 // Seeds the catalog with N synthetic stores through COPY, deterministically (same seed + same N on
-// the same day = same data). Used by `npm run seed` (cli.ts) and by `npm start` on an empty
+// the same day = same data). Used by `npm run seed` (app/cli/seed.ts) and by `npm start` on an empty
 // embedded database.
 //
 // How it loads, in ONE transaction (a failed or interrupted seed leaves the catalog as it was):
@@ -13,7 +13,7 @@
 //     (load-stores.ts); the next chunk is generated while the previous one is being copied, so
 //     memory stays flat and both cores work (this process generates, the PostgreSQL backend parses);
 //  5. apps.install_count is recounted, sequences are moved past the new ids, ANALYZE;
-//  6. the whole-catalog rollups are recomputed (src/rollups/), so they commit with the load, COMMIT;
+//  6. the whole-catalog rollups are recomputed (src/stores/rollups/), so they commit with the load, COMMIT;
 //  7. VACUUM stores, store_apps and products (their visibility maps serve the search counts, the app
 //     filters and the title search's walks from the indexes alone), and
 //     VACUUM FULL ANALYZE the search vocabularies (their counts were rewritten at every chunk).
@@ -24,7 +24,7 @@
 // (upsertMany in batches, e.g. MongoDB); those writes are outside the transaction, idempotent by
 // domain, and a --reset does not delete older documents from a port.
 import pg from 'pg';
-import type { LegacyStore } from '../legacy/port.ts';
+import type { LegacyStore } from '../platform/legacy/port.ts';
 import type { Logger } from '../platform/logger.ts';
 import { nextIds, recountAndAdvance, upsertApps } from './catalog-sql.ts';
 import { STORE_CHILD_TABLES, type CatalogTable } from './catalog-tables.ts';
@@ -33,7 +33,7 @@ import { ensureMonthRange } from '../platform/database/month-partitions.ts';
 import { loadStores } from './load-stores.ts';
 import { createSampler } from './reference-data.ts';
 import { createSeedContext } from './seed-context.ts';
-import { buildStoreRollups } from '../rollups/store-rollups.ts';
+import { buildStoreRollups } from '../stores/rollups/store-rollups.ts';
 
 export type SeedMode = 'refuse-if-not-empty' | 'append' | 'reset';
 
@@ -206,18 +206,13 @@ async function seedInTransaction(
     const analyzeWithinMs = performance.now() - analyzeStarted;
     const { durationMs: rollupsMs } = await buildStoreRollups(client);
     await client.query('COMMIT');
-    // the visibility maps of stores, store_apps and products, so the filtered searches' capped
-    // counts, the app filters and the title search's walks are index-only scans from the first
-    // request on rather than once autovacuum gets there (an app + country list at 1M stores: 70-140
-    // ms without, 15-20 ms with; the title search family's p99 113 -> 88 ms); VACUUM cannot run
-    // inside the transaction; about 20 s at 1M stores (10M products)
+    // the visibility maps, so counts, app filters and title walks are index-only scans from the
+    // first request on, not once autovacuum gets there; VACUUM cannot run inside the transaction
     const vacuumStarted = performance.now();
     await client.query('SET statement_timeout = 0');
     await client.query('VACUUM stores, store_apps, products');
-    // the search vocabularies' counts are rewritten by a statement trigger at every loaded chunk:
-    // at 1M stores 800,000 dead rows for 16,000 terms (35 MB, its trigram index 56 MB), and a typo's
-    // nearest terms read in 200 ms instead of 2. Rewritten whole (0.7 MB and 1.2 MB), in well under
-    // a second: store search at 1M went from p50 330 ms to 8.5 ms, p99 1.2 s to 27 ms.
+    // a trigger rewrote the vocabularies' counts at every chunk: rewritten whole, they shed the
+    // dead rows every typo lookup would otherwise read
     await client.query('VACUUM (FULL, ANALYZE) store_search_vocabulary, product_search_vocabulary');
     await client.query('RESET statement_timeout');
     const analyzeMs = analyzeWithinMs + performance.now() - vacuumStarted;

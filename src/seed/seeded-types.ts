@@ -1,6 +1,6 @@
 // The rows one synthetic store contributes to each table, before they are encoded for COPY.
-import type { CanonicalSummary } from '../legacy/summary.ts';
-import type { ChangeFacts } from '../changes/change.sql.ts';
+import type { CanonicalSummary } from '../platform/legacy/summary.ts';
+import type { ChangeFacts } from '../change-feed/change.sql.ts';
 import type { ModeledStoreColumns } from '../stores/model/apply-models.ts';
 
 export interface SeededStoreRow extends ModeledStoreColumns {

@@ -5,7 +5,7 @@ import { storefrontClient } from '../storefront/storefront-client.ts';
 import type { JobFeature } from '../platform/jobs/job-worker.ts';
 import type { Services } from '../platform/services.ts';
 import { loadReferenceData } from '../seed/reference-data.ts';
-import { createWatchedStoreRefresh } from './changes/watched-store-refresh.ts';
+import { createWatchedStoreRefresh } from './watched-changes/watched-store-refresh.ts';
 import { PROBE_TASK, PROBE_TICK_TASK, probeIntervalMs } from './probes/probe-schedule.ts';
 import { probeTask } from './probes/probe-task.ts';
 import { probeTickTask } from './probes/probe-tick.ts';

@@ -4,7 +4,7 @@
 // and refused when it is not a public DNS name (an IP literal, a name without a dot) or is
 // synthetic (.example). A domain is offered once (its first source is kept; a nearer link lowers
 // its depth while it waits); one the catalog already holds is never offered. The scheduler
-// validates pending candidates as storefronts, within discovery's budgets (src/catalog).
+// validates pending candidates as storefronts, within discovery's budgets (src/crawler).
 import type { Queryable } from '../platform/jobs/job-queue.ts';
 import { isSyntheticDomain, parseDomain } from '../stores/domain.ts';
 import { registrableDomain } from '../stores/registrable-domain.ts';

@@ -5,7 +5,7 @@ import { money } from '../seed/store-catalog.ts';
 import { percentChange } from '../stores/model/growth.ts';
 import type { AppFingerprint } from './app-fingerprints.ts';
 import type { ObservedProduct } from './read-storefront.ts';
-import type { ChangeFacts } from '../changes/change.sql.ts';
+import type { ChangeFacts } from '../change-feed/change.sql.ts';
 
 export interface PreviousObservation {
   themeName: string | null;

@@ -5,7 +5,7 @@
 // marked as observed; INSERT ... ON CONFLICT on (store, day), which also works on a table
 // partitioned by day). The row lock on the store serialises two observations of the same store.
 import type pg from 'pg';
-import type { ChangeFacts } from '../changes/change.sql.ts';
+import type { ChangeFacts } from '../change-feed/change.sql.ts';
 import type { ReferenceData } from '../seed/reference-data.ts';
 import { percentChange } from '../stores/model/growth.ts';
 import { diffObservations, type PreviousObservation } from './catalog-diff.ts';
@@ -256,11 +256,8 @@ async function snapshotBefore(client: pg.PoolClient, storeId: number, date: Date
  * Locks, in term order and in one statement, every row of the product search vocabulary that this
  * write of a store's products will change (the words of titles added, renamed or removed; a term
  * new to the vocabulary is inserted with 0 for the triggers to count). The vocabulary's statement
- * triggers then count under locks this transaction already holds. Without it an observation locked
- * vocabulary rows in several statements (the upsert's insert and update triggers, then the delete's,
- * unordered), and two observations of stores sharing words deadlocked: PostgreSQL's deadlock timeout
- * (1 s) and a job retry each time, 140 deadlocks in two minutes of the crawl bench. Titles that stay
- * lock nothing.
+ * triggers then count under locks this transaction already holds, so two observations of stores
+ * sharing words never lock them in different orders (a deadlock). Titles that stay lock nothing.
  */
 async function lockVocabularyOf(
   client: pg.PoolClient,

@@ -2,8 +2,8 @@
 // all, its theme, currency and country (Shopify's own globals), its social profiles, contact
 // emails and the dropshipping phrases it shows. Regular expressions over the HTML: the storefront
 // globals are machine-written and stable, and no script is ever run.
-import type { LegacySocials } from '../legacy/port.ts';
-import { SOCIAL_NETWORKS } from '../legacy/summary.ts';
+import type { LegacySocials } from '../platform/legacy/port.ts';
+import { SOCIAL_NETWORKS } from '../platform/legacy/summary.ts';
 import { clip, parseStorefrontJson } from './storefront-text.ts';
 
 export interface HomepageFacts {
@@ -52,7 +52,7 @@ const NOT_A_PROFILE = /^(sharer|share|intent|home|shopify|pin|watch|p|reel|tr|pl
 /**
  * Addresses as /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}/g finds them, found from
  * each "@" instead: that expression, scanned over a whole page, tries its 64-character local part at
- * every position and cost a quarter of an observation's CPU on a 100 KB homepage. Same matches, in
+ * every position. Same matches, in
  * the same order (a match starts where the expression's leftmost scan would start it: at most 64
  * characters before its "@", never inside the previous match).
  */

@@ -4,7 +4,7 @@
 // records the same legacy id on the store row.
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { LegacyStore } from '../legacy/port.ts';
+import type { LegacyStore } from '../platform/legacy/port.ts';
 import type { StorefrontObservation } from './read-storefront.ts';
 
 export interface LegacySummaryDeps {

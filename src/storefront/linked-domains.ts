@@ -1,7 +1,7 @@
 // Discovery from a store's own pages: the other sites its homepage links to (<a href>) that could
 // be storefronts. Social networks, the platform's own sites, payment, search and marketplace hosts
 // are left out; everything else is only a candidate, validated as a storefront before it enters
-// the catalog (src/catalog/discovery). Synthetic (.example) names are never offered.
+// the catalog (src/crawler/discovery). Synthetic (.example) names are never offered.
 import { isSyntheticDomain, parseDomain } from '../stores/domain.ts';
 
 /** links taken from one page at most */

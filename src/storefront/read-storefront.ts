@@ -3,7 +3,7 @@
 // page, the best-selling order). Scrapes, the re-observation scheduler and Signals' refresh of a
 // watched store all read through here; every request goes through storefront-client.ts.
 import type pg from 'pg';
-import type { LegacySocials } from '../legacy/port.ts';
+import type { LegacySocials } from '../platform/legacy/port.ts';
 import { detectApps, loadAppFingerprints, type AppFingerprint } from './app-fingerprints.ts';
 import { readHomepage, type HomepageFacts } from './homepage.ts';
 import { linkedDomains } from './linked-domains.ts';

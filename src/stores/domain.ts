@@ -4,7 +4,6 @@
 // rejected with bad_request naming the parameter.
 import { z } from 'zod';
 import { badRequest, type ApiError } from '../platform/errors.ts';
-import { SYNTHETIC_TLD } from '../seed/names.ts';
 
 const MAX_DOMAIN_LENGTH = 253;
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
@@ -86,6 +85,9 @@ export function sameStorefront(from: URL, to: URL): boolean {
   const b = canonical(to);
   return a.ok && b.ok && a.domain === b.domain;
 }
+
+/** The reserved top-level domain (RFC 2606) the seed writes its stores under: it never resolves. */
+export const SYNTHETIC_TLD = 'example';
 
 /**
  * Whether a canonical domain is a synthetic store's: the seed writes its stores under the reserved

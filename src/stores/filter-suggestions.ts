@@ -4,7 +4,7 @@
 // facet values (store_facet_counts) and app slugs, kept per pool for a minute: a search with only
 // valid values costs no statement; an unknown one costs one, for its nearest values by trigrams.
 import { queryRows, type Queryable } from '../platform/database/sql.ts';
-import type { Facet } from '../rollups/store-facet-counts.ts';
+import type { Facet } from './rollups/store-facet-counts.ts';
 import type { ResolvedStoreFilter } from './store-filter.ts';
 
 export interface FilterSuggestion {

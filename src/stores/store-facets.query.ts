@@ -3,7 +3,7 @@
 // filter value the catalog does not have, answered by the store search and the facets alike.
 import { builder } from '../graphql/builder.ts';
 import { rules } from '../access/field-rules.ts';
-import { FACETS } from '../rollups/store-facet-counts.ts';
+import { FACETS } from './rollups/store-facet-counts.ts';
 import { filterSuggestions, type FilterSuggestion } from './filter-suggestions.ts';
 import { resolveStoreFilter, StoreFilter, type ResolvedStoreFilter } from './store-filter.ts';
 import {

@@ -7,8 +7,8 @@ import {
   facetCountsSql,
   type Facet,
   type FacetCount,
-} from '../rollups/store-facet-counts.ts';
-import { FRESH_ROLLUPS } from '../rollups/store-rollups.ts';
+} from './rollups/store-facet-counts.ts';
+import { FRESH_ROLLUPS } from './rollups/store-rollups.ts';
 import { storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
 
 /** values per facet: the default and the most a caller may ask for (the catalog has about 140 categories) */

@@ -2,7 +2,7 @@
 import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { pagedConnection } from '../graphql/pagination.ts';
-import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../rollups/store-rollups.ts';
+import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from './rollups/store-rollups.ts';
 import { selectedFieldNames } from '../graphql/selection.ts';
 import { filterSuggestions, type FilterSuggestion } from './filter-suggestions.ts';
 import { FilterSuggestionRef } from './store-facets.query.ts';

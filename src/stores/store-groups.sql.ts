@@ -1,11 +1,11 @@
 // Grouped rows (GET /v1/stores?groupBy=...): the filtered stores rolled up by one or two
 // dimensions in one GROUP BY statement. The page and the number of groups come back together, so
 // an offset past the last group still reports the right total. Without a filter the groups come
-// from the pre-computed rollups (src/rollups/) while they are fresh, and so do one app's groups by
+// from the pre-computed rollups (src/stores/rollups/) while they are fresh, and so do one app's groups by
 // one dimension: the same figures without a scan of the whole catalog.
 import type { Window } from '../graphql/pagination.ts';
 import { queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
-import { FRESH_ROLLUPS, ROLLUP_COLUMN, rollupDimensions } from '../rollups/store-rollups.ts';
+import { FRESH_ROLLUPS, ROLLUP_COLUMN, rollupDimensions } from './rollups/store-rollups.ts';
 import { storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
 import { LISTED_STORE } from './listed-stores.ts';
 

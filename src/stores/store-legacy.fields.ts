@@ -2,7 +2,7 @@
 // `sources` list naming every backend that actually contributed to the object.
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
-import type { LegacySocials } from '../legacy/port.ts';
+import type { LegacySocials } from '../platform/legacy/port.ts';
 import {
   hasLegacySummary,
   latestTrafficByStoreId,

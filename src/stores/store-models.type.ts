@@ -5,7 +5,7 @@
 import { appsByStoreId } from '../apps/app.loaders.ts';
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
-import { SOCIAL_NETWORKS } from '../legacy/summary.ts';
+import { SOCIAL_NETWORKS } from '../platform/legacy/summary.ts';
 import type { AdSpendInputs } from './model/ad-spend.ts';
 import type { DropshipperInputs } from './model/dropshipper.ts';
 import { MODEL_METHODS } from './model/methods.ts';

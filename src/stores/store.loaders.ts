@@ -2,8 +2,8 @@
 // these, so a page of N stores costs the same few statements as a page of 2. Their SQL is in
 // store.sql.ts.
 import DataLoader from 'dataloader';
-import type { LegacySummary } from '../legacy/port.ts';
-import { canonicalFromDocument } from '../legacy/summary.ts';
+import type { LegacySummary } from '../platform/legacy/port.ts';
+import { canonicalFromDocument } from '../platform/legacy/summary.ts';
 import { childPageLoader } from '../graphql/child-pages.ts';
 import { defineLoader, type GraphqlContext } from '../graphql/context.ts';
 import { queryByKeys } from '../platform/database/sql.ts';

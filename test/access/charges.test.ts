@@ -3,7 +3,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { describe, expect, it } from 'vitest';
 import { operationCost } from '../../src/access/graphql-charges.ts';
 import { DEFAULT_PLANS, resolvePlans } from '../../src/access/plans.ts';
-import { schema } from '../../src/graphql/schema.ts';
+import { schema } from '../../src/gateway/schema.ts';
 
 const costOf = (source: string, variables?: Record<string, unknown>) => {
   const document = parse(source);

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKeysCommand } from '../../src/access/keys-cli.ts';
+import { runKeysCommand } from '../../app/cli/keys.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { uniquePrefix } from './access-server.ts';

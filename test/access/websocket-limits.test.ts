@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { BODY_LIMIT_BYTES } from '../../app/server.ts';
-import { MAX_UNAUTHENTICATED_SOCKETS_PER_ADDRESS } from '../../src/graphql/websocket.ts';
+import { MAX_UNAUTHENTICATED_SOCKETS_PER_ADDRESS } from '../../src/gateway/websocket.ts';
 import { mintKey, startAccessServer, type AccessServer } from './access-server.ts';
 
 const PROTOCOL = 'graphql-transport-ws';

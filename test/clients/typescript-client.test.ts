@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStoreIntelligenceClient } from '@store-intelligence/client';
 import { mintApiKey } from '../../src/access/api-keys.ts';
-import { SEEDED } from '../../src/discovery/seeded-catalog.ts';
+import { SEEDED } from '../../src/seed/seeded-catalog.ts';
 import { startSeededServer, type SeededServer } from '../support/seeded-server.ts';
 
 describe('typed TypeScript client', () => {

@@ -18,7 +18,7 @@ import { pollUntil } from '../support/poll.ts';
 import { catalogRules, scrapeRules, signalRules } from './support/catalog-rules.ts';
 import { contractClient, expectError, type ContractClient } from './support/contract-client.ts';
 
-const KEYS_CLI = fileURLToPath(new URL('../../src/access/keys-cli.ts', import.meta.url));
+const KEYS_CLI = fileURLToPath(new URL('../../app/cli/keys.ts', import.meta.url));
 /** requests a minute from one address without a valid credential: small, so the limit shows */
 const UNAUTHENTICATED_PER_MINUTE = 8;
 /** the starter plan's per-minute rate, lowered so the limit shows; the suite's main key is pro */

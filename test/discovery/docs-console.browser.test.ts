@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEEDED } from '../../src/discovery/seeded-catalog.ts';
+import { SEEDED } from '../../src/seed/seeded-catalog.ts';
 import { startSeededServer, type SeededServer } from '../support/seeded-server.ts';
 import { skipWithout } from '../support/skip-without.ts';
 

@@ -1,6 +1,6 @@
 // The example request of every storefront route in docs.md (scrapes, the screenshot a scrape takes,
 // Signals), read from the running server's /v1/docs.md and followed literally, each answering 2xx
-// with data. They name stores the seeded catalog lacks (UNLISTED in src/discovery/seeded-catalog.ts):
+// with data. They name stores the seeded catalog lacks (UNLISTED in src/seed/seeded-catalog.ts):
 // fixture storefronts answer as those names (EGRESS_OVERRIDES), fake ad libraries as Meta, TikTok
 // and Google. The examples are followed in the order of their story, not of docs.md: scrape the
 // store (poll the scrape by the id its answer gave), bulk-scrape it with a second store, read its
@@ -9,7 +9,7 @@
 // pause, stop and delete the watch last. A storefront example this test does not follow fails it.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UNLISTED } from '../../src/discovery/seeded-catalog.ts';
+import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
 import {
   startFakeAdLibraries,
   type FakeAdLibraries,

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogRoutes } from '../../rest/routes/index.ts';
 import { isCacheableOperation, ResponseCache } from '../../src/http/response-cache.ts';
-import { schema } from '../../src/graphql/schema.ts';
+import { schema } from '../../src/gateway/schema.ts';
 import { migrateJobQueue } from '../../src/platform/jobs/job-queue.ts';
 import { publishScrape } from '../../src/scrapes/scrape-events.ts';
 import type { ScrapeRecord } from '../../src/scrapes/scrape-record.ts';

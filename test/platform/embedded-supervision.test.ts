@@ -212,7 +212,7 @@ describe('the embedded PostgreSQL, supervised', { timeout: 240_000 }, () => {
         [
           '--import',
           'tsx',
-          'src/access/keys-cli.ts',
+          'app/cli/keys.ts',
           'create',
           '--account',
           'side-by-side',

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { schema } from '../../src/graphql/schema.ts';
+import { schema } from '../../src/gateway/schema.ts';
 import { discoveryFiles, graphqlFiles } from '../../rest/codegen/generated-files.ts';
 import { clientFiles } from '../../rest/codegen/client-files.ts';
 

@@ -7,9 +7,9 @@ import {
   operationHash,
   PersistedOperations,
   readManifest,
-} from '../../src/graphql/persisted-operations.ts';
+} from '../../src/gateway/persisted-operations.ts';
 import { catalogRoutes } from '../../rest/routes/index.ts';
-import { schema } from '../../src/graphql/schema.ts';
+import { schema } from '../../src/gateway/schema.ts';
 import { ApiError } from '../../src/platform/errors.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 

@@ -2,7 +2,7 @@
 // rollups (store_app_rollups) while they are fresh: the same figures as the live query, and, like
 // every rollup, the figures of their time until the next refresh.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildStoreRollups } from '../../src/rollups/store-rollups.ts';
+import { buildStoreRollups } from '../../src/stores/rollups/store-rollups.ts';
 import { openRestApp, type RestApp } from './support/rest-app.ts';
 
 let rest: RestApp;

@@ -2,7 +2,7 @@
 // and meta.suggestions (the nearest valid values of a filter value the catalog does not have), on
 // the known catalog. Expected counts come from the fixture itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildStoreRollups } from '../../src/rollups/store-rollups.ts';
+import { buildStoreRollups } from '../../src/stores/rollups/store-rollups.ts';
 import { FIXTURE_APPS, FIXTURE_STORES, type FixtureStore } from '../support/catalog-fixture.ts';
 import { openRestApp, type RestApp } from './support/rest-app.ts';
 

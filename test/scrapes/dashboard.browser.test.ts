@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintApiKey } from '../../src/access/api-keys.ts';
-import { queueTick } from '../../src/catalog/catalog-tick.ts';
+import { queueTick } from '../../src/crawler/catalog-tick.ts';
 import { offerCandidates } from '../../src/storefront/catalog-candidates.sql.ts';
 import { behaviourOf, type Behaviour } from '../support/storefront-farm/farm-store.ts';
 import {

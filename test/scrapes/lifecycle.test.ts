@@ -37,7 +37,7 @@ describe('a worker killed mid-scrape', () => {
     fixtures.hold('/products.json');
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', fileURLToPath(new URL('../../src/worker.ts', import.meta.url))],
+      ['--import', 'tsx', fileURLToPath(new URL('../../app/worker.ts', import.meta.url))],
       {
         env: {
           ...process.env,

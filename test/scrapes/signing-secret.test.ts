@@ -2,7 +2,7 @@
 // once, keeps it in the database so every replica signs alike, and the operator can read it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { runKeysCommand } from '../../src/access/keys-cli.ts';
+import { runKeysCommand } from '../../app/cli/keys.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { openDatabase, type Database } from '../../src/platform/database/database.ts';
 import { createLogger } from '../../src/platform/logger.ts';

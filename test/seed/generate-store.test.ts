@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalForWrite } from '../../src/legacy/summary.ts';
+import { canonicalForWrite } from '../../src/platform/legacy/summary.ts';
 import { generateStore } from '../../src/seed/generate-store.ts';
 import { loadReferenceData } from '../../src/seed/reference-data.ts';
 import {

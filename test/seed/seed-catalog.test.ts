@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LegacyStore, LegacySummary } from '../../src/legacy/port.ts';
+import type { LegacyStore, LegacySummary } from '../../src/platform/legacy/port.ts';
 import { loadReferenceData } from '../../src/seed/reference-data.ts';
 import {
   countCatalogStores,

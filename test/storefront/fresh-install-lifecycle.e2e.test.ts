@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { SEEDED, UNLISTED } from '../../src/discovery/seeded-catalog.ts';
+import { SEEDED, UNLISTED } from '../../src/seed/seeded-catalog.ts';
 import {
   docsExamples,
   needsStorefront,
@@ -226,11 +226,10 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
     timeout: 180_000,
   }, async () => {
     const listenPort = await freePort();
-    const listener = spawn(
-      TSX,
-      ['src/scrapes/webhooks/listen-cli.ts', '--port', String(listenPort)],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const listener = spawn(TSX, ['app/cli/webhooks-listen.ts', '--port', String(listenPort)], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let printed = '';
     listener.stdout?.on('data', (chunk) => (printed += chunk));
     listener.stderr?.on('data', (chunk) => (printed += chunk));
@@ -263,7 +262,7 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
   });
 
   it('webhooks:listen refuses to run in production', async () => {
-    const refused = spawn(TSX, ['src/scrapes/webhooks/listen-cli.ts'], {
+    const refused = spawn(TSX, ['app/cli/webhooks-listen.ts'], {
       env: { ...env, NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

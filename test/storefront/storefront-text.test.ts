@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCatalogHarness, type CatalogHarness } from '../catalog/support/catalog-harness.ts';
+import { startCatalogHarness, type CatalogHarness } from '../crawler/support/catalog-harness.ts';
 
 const NUL = '\u0000';
 const LONE_HIGH = '\ud83d';

@@ -4,7 +4,7 @@
 // database, which store reads join; `separateLegacy` runs the same queries as if it were a backend
 // of its own (MongoDB), read through its port in one batched round trip.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LegacySummary } from '../../src/legacy/port.ts';
+import type { LegacySummary } from '../../src/platform/legacy/port.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 import { FIXTURE_APPS, loadCatalogFixture } from '../support/catalog-fixture.ts';
 import { query } from '../graphql/support/execute.ts';

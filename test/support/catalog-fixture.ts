@@ -2,12 +2,12 @@
 // 3 verticals (Apparel, Beauty, Home), with hand-picked figures so every expected value below can
 // be checked with pencil and paper. Revenue highs and visits are all distinct, so each sort has
 // exactly one right order. Load it into a fresh test database with loadCatalogFixture(pool).
-import type { LegacyStore, LegacySummary } from '../../src/legacy/port.ts';
+import type { LegacyStore, LegacySummary } from '../../src/platform/legacy/port.ts';
 import {
   createPostgresLegacyStore,
   type Queryable,
-} from '../../src/legacy/postgres-jsonb-adapter.ts';
-import type { ChangeFacts } from '../../src/changes/change.sql.ts';
+} from '../../src/platform/legacy/postgres-jsonb-adapter.ts';
+import type { ChangeFacts } from '../../src/change-feed/change.sql.ts';
 import { ensureMonthRange } from '../../src/platform/database/month-partitions.ts';
 
 export interface FixtureStore {

@@ -1,7 +1,7 @@
 // Services as main.ts builds them (JSONB legacy store, in-process pub/sub) on an existing test
 // database, with configuration from the given environment and a logger whose lines the test reads.
 import { Writable } from 'node:stream';
-import { openLegacyStore } from '../../src/legacy/index.ts';
+import { openLegacyStore } from '../../src/platform/legacy/index.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { openDatabase } from '../../src/platform/database/database.ts';
 import { createLogger } from '../../src/platform/logger.ts';

@@ -1,7 +1,7 @@
 // The real server on loopback over a catalog seeded as a first `npm start` seeds it (seed 1), for
 // tests that act as a developer or an agent would: a browser, an MCP client, the typed client,
 // the recipes followed literally. `stores` trades realism for time; the example values of
-// src/discovery/seeded-catalog.ts exist from 38 stores on.
+// src/seed/seeded-catalog.ts exist from 38 stores on.
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../app/server.ts';

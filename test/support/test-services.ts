@@ -6,8 +6,8 @@
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../../src/generated/prisma/client.ts';
-import { createPostgresLegacyStore } from '../../src/legacy/postgres-jsonb-adapter.ts';
-import type { LegacyStore } from '../../src/legacy/port.ts';
+import { createPostgresLegacyStore } from '../../src/platform/legacy/postgres-jsonb-adapter.ts';
+import type { LegacyStore } from '../../src/platform/legacy/port.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { openDatabase, type Database } from '../../src/platform/database/database.ts';
 import { createLogger } from '../../src/platform/logger.ts';

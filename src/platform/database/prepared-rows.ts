@@ -1,7 +1,7 @@
 // Rows of a named prepared statement, built from what its first execution described. pg's Result
 // rebuilds a statement's column parsers and a prototype row (an object in V8's slow dictionary
-// mode) at every execution, then copies that prototype for each row: for a store profile's forty
-// columns, more node CPU than the rest of its SQL round trip. A prepared statement's columns do not
+// mode) at every execution, then copies that prototype for each row, work that grows with a wide
+// row's columns. A prepared statement's columns do not
 // change between executions, so here they are worked out once per statement name (and checked
 // against each execution's row description, which PostgreSQL still sends), and each row is one
 // object literal of a compiled shape. Every other query (unnamed, array rows, custom types,

@@ -3,7 +3,7 @@
 // the type the sender builds.
 import { z } from 'zod';
 import type { ScrapeRecord } from '../scrape-record.ts';
-import { UNLISTED } from '../../discovery/seeded-catalog.ts';
+import { UNLISTED } from '../../seed/seeded-catalog.ts';
 
 export const SCRAPE_EVENTS = ['scrape.done', 'scrape.failed'] as const;
 export type ScrapeEvent = (typeof SCRAPE_EVENTS)[number];

@@ -36,7 +36,7 @@ export interface ProbeTaskDeps {
   storefronts: StorefrontClient;
   clock: () => Date;
   logger: Logger;
-  /** observes the watched store with each probe, before the probe is done (src/signals/changes) */
+  /** observes the watched store with each probe, before the probe is done (src/signals/watched-changes) */
   observe: (watch: WatchRecord) => Promise<{ appChanges: number; productChanges: number }>;
 }
 

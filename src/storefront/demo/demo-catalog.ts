@@ -6,7 +6,7 @@
 // brings them into the catalog.
 import type pg from 'pg';
 import { LRUCache } from 'lru-cache';
-import { UNLISTED } from '../../discovery/seeded-catalog.ts';
+import { UNLISTED } from '../../seed/seeded-catalog.ts';
 import type { ObservedProduct } from '../read-storefront.ts';
 
 /** A product as the catalog holds it, with its row id (the demo storefront's product and variant ids). */

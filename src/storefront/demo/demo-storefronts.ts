@@ -11,8 +11,7 @@ import type pg from 'pg';
 import type { Config } from '../../platform/config.ts';
 import { withReservedDomain } from '../../platform/egress/overrides.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { SYNTHETIC_TLD } from '../../seed/names.ts';
-import { isSyntheticDomain } from '../../stores/domain.ts';
+import { isSyntheticDomain, SYNTHETIC_TLD } from '../../stores/domain.ts';
 import { demoCatalog, type DemoCatalog, type DemoProduct, type DemoStore } from './demo-catalog.ts';
 
 const PAGE_LIMIT = 250;

@@ -2,7 +2,7 @@
 // way one HTTP request would.
 import { graphql, type ExecutionResult } from 'graphql';
 import { createGraphqlContext } from '../../../src/graphql/context.ts';
-import { schema } from '../../../src/graphql/schema.ts';
+import { schema } from '../../../src/gateway/schema.ts';
 import type { Services } from '../../../src/platform/services.ts';
 
 export interface ErrorShape {

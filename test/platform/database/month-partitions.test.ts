@@ -10,7 +10,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMovers } from '../../../src/analytics/movers.sql.ts';
-import { findChanges } from '../../../src/changes/change.sql.ts';
+import { findChanges } from '../../../src/change-feed/change.sql.ts';
 import { createGraphqlContext } from '../../../src/graphql/context.ts';
 import type { Services } from '../../../src/platform/services.ts';
 import { MIGRATIONS_DIR, migrate, readMigrations } from '../../../src/platform/database/migrate.ts';

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { getNamedType, isLeafType, type GraphQLField } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../../../src/graphql/schema.ts';
+import { schema } from '../../../src/gateway/schema.ts';
 import { ERROR_CODES } from '../../../src/platform/errors.ts';
 import { variablesFor } from './support/graphql-arbitraries.ts';
 import { startFuzzServer, type FuzzServer } from './support/fuzz-server.ts';

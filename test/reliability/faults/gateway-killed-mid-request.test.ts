@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKeysCommand } from '../../../src/access/keys-cli.ts';
+import { runKeysCommand } from '../../../app/cli/keys.ts';
 import { loadConfig } from '../../../src/platform/config.ts';
 import { loadCatalogFixture } from '../../support/catalog-fixture.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/database.ts';

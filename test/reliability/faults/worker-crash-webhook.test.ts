@@ -14,7 +14,7 @@ import { startScrapeHarness, type ScrapeHarness } from '../../scrapes/support/sc
 import { pollUntil } from '../../support/poll.ts';
 import { waitForOutboxDrained } from '../../support/outbox.ts';
 
-const WORKER = fileURLToPath(new URL('../../../src/worker.ts', import.meta.url));
+const WORKER = fileURLToPath(new URL('../../../app/worker.ts', import.meta.url));
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 
 let fixtures: FixtureStorefronts;

@@ -5,7 +5,7 @@
 // minted, a scrape just requested and run, a watch just created and its probe just finished.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKeysCommand } from '../../../src/access/keys-cli.ts';
+import { runKeysCommand } from '../../../app/cli/keys.ts';
 import { loadConfig } from '../../../src/platform/config.ts';
 import {
   startFixtureStorefronts,

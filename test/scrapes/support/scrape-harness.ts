@@ -3,8 +3,8 @@
 // EGRESS_OVERRIDES. The worker sweeps and polls fast so crash recovery and retries fit in a test.
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../../app/server.ts';
-import { jobFeatures } from '../../../src/jobs.ts';
-import { createPostgresLegacyStore } from '../../../src/legacy/postgres-jsonb-adapter.ts';
+import { jobFeatures } from '../../../app/jobs.ts';
+import { createPostgresLegacyStore } from '../../../src/platform/legacy/postgres-jsonb-adapter.ts';
 import { loadConfig } from '../../../src/platform/config.ts';
 import { openDatabase } from '../../../src/platform/database/database.ts';
 import { migrateJobQueue } from '../../../src/platform/jobs/job-queue.ts';

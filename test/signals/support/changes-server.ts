@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { createEgress } from '../../../src/platform/egress/egress.ts';
 import { loadReferenceData } from '../../../src/seed/reference-data.ts';
 import { createStorefrontClient } from '../../../src/storefront/storefront-client.ts';
-import { createWatchedStoreRefresh } from '../../../src/signals/changes/watched-store-refresh.ts';
+import { createWatchedStoreRefresh } from '../../../src/signals/watched-changes/watched-store-refresh.ts';
 import {
   WATCH_COLUMNS,
   type SignalStatus,

@@ -1,0 +1,4 @@
+// The change feed's GraphQL face: importing it registers the feature's types, fields and
+// root fields on the builder. A new one is imported here; src/gateway/schema.ts imports the face.
+import './changes.query.ts';
+import './store-changes.fields.ts';

@@ -1,0 +1,86 @@
+// GraphiQL at /graphql, served by the service itself: @graphql-yoga/render-graphiql inlines the
+// whole IDE (scripts, styles, editor workers) into the page, so it loads with no request leaving
+// the machine. Its first tab is a working example for this API: search, then a profile by the
+// domain the search returned, with the key header in the headers pane.
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { GraphiQLOptions } from 'graphql-yoga';
+import { SEEDED } from '../seed/seeded-catalog.ts';
+
+const EXAMPLE_QUERY = `# Search first, then fetch by a domain the search
+# returned (never a guessed one):
+#  1. Run SearchStores (the run button asks which).
+#  2. Put a returned domain in Variables as "domain"
+#     and run StoreProfile.
+# Your API key goes in the X-Api-Key header below.
+# Left empty, only a server in open-dev mode (no key
+# created yet) answers. Reference: /docs.
+
+query SearchStores {
+  stores(filter: { q: "${SEEDED.brand}" }, first: 5) {
+    totalCount
+    edges {
+      node {
+        domain
+        name
+        vertical
+        countryCode
+        monthlyVisits
+        monthlyRevenueUsd { low high }
+      }
+    }
+  }
+}
+
+query StoreProfile($domain: String!) {
+  store(domain: $domain) {
+    domain
+    name
+    vertical
+    category
+    countryCode
+    monthlyVisits
+    # a modeled band, not reported sales
+    monthlyRevenueUsd { low high }
+    # a classifier's output, not a legal fact
+    isDropshipper
+    serviceRating
+    serviceGrade
+    apps { slug name }
+    products(isBestSeller: true, first: 3) {
+      edges { node { handle title price currency } }
+    }
+  }
+}
+`;
+
+const EXAMPLE_VARIABLES = JSON.stringify({ domain: SEEDED.domain }, null, 2);
+const KEY_HEADER = JSON.stringify({ 'X-Api-Key': '' }, null, 2);
+
+/** Yoga's page passes `variables` on to GraphiQL as the first tab's variables; its type does not list it. */
+type PageOptions = GraphiQLOptions & { variables?: string };
+
+const pageOptions: PageOptions = {
+  title: 'Store intelligence GraphQL',
+  defaultQuery: EXAMPLE_QUERY,
+  variables: EXAMPLE_VARIABLES,
+  // the first tab's headers pane, and every new tab's
+  headers: KEY_HEADER,
+  defaultHeaders: KEY_HEADER,
+  defaultEditorToolsVisibility: 'headers',
+  // a pasted key stays in the tab, never in the browser's storage
+  shouldPersistHeaders: false,
+};
+export const GRAPHIQL_OPTIONS: GraphiQLOptions = pageOptions;
+
+const rendered = new Map<string, string>();
+
+/** The offline page, rendered once per set of options: about 9 MB of inlined IDE that never changes while the process runs. */
+export function renderOfflineGraphiQL(options: GraphiQLOptions): string {
+  const key = JSON.stringify(options);
+  let page = rendered.get(key);
+  if (page === undefined) {
+    page = renderGraphiQL(options);
+    rendered.set(key, page);
+  }
+  return page;
+}

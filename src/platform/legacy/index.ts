@@ -1,0 +1,31 @@
+// Picks the legacy store's backend from the configuration: MongoDB when MONGODB_URL is set,
+// otherwise the JSONB table in the structured PostgreSQL. Callers only ever see LegacyStore.
+import type { Config } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import { connectMongoLegacyStore } from './mongo-adapter.ts';
+import { createPostgresLegacyStore, type Queryable } from './postgres-jsonb-adapter.ts';
+import type { LegacyStore } from './port.ts';
+
+export interface OpenLegacyStoreOptions {
+  config: Pick<Config, 'MONGODB_URL' | 'MONGODB_DB'>;
+  /** the structured store's pool, used when no MongoDB is configured */
+  pool: Queryable;
+  logger: Logger;
+}
+
+export async function openLegacyStore({
+  config,
+  pool,
+  logger,
+}: OpenLegacyStoreOptions): Promise<LegacyStore> {
+  if (config.MONGODB_URL) {
+    return connectMongoLegacyStore({ url: config.MONGODB_URL, dbName: config.MONGODB_DB, logger });
+  }
+  logger.info(
+    { backend: 'postgres-jsonb' },
+    'legacy store ready (no MONGODB_URL: JSONB table in PostgreSQL)',
+  );
+  return createPostgresLegacyStore({ pool });
+}
+
+export type { LegacyStore, LegacySummary, LegacySocials, LegacyHealth } from './port.ts';

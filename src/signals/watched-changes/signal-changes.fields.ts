@@ -1,0 +1,105 @@
+// Signal.apps, Signal.appChanges and Signal.productChanges (GET /v1/signals/{domain}/apps,
+// /apps/changes and /products/changes): the watched store's app stack and the change records the
+// scrapes and the watch's own storefront observations wrote. App history is the store's whole
+// observed history; product changes are this watch's, detected since it was created.
+import { z } from 'zod';
+import {
+  countChanges,
+  findChanges,
+  PRODUCT_CHANGE_TYPES,
+  type ChangeQuery,
+} from '../../change-feed/change.sql.ts';
+import { ChangeConnection } from '../../change-feed/change.type.ts';
+import { builder } from '../../graphql/builder.ts';
+import type { GraphqlContext } from '../../graphql/context.ts';
+import { pageArgs } from '../../graphql/page-args.ts';
+import { offsetConnection } from '../../graphql/pagination.ts';
+import { SignalRef } from '../signal.ref.ts';
+import { watchedAppsByStoreId, type WatchedAppRow } from './watched-apps.sql.ts';
+
+const APP_CHANGE_TYPES = ['app_installed', 'app_uninstalled'] as const;
+
+const SignalAppRef = builder.objectRef<WatchedAppRow>('SignalApp');
+
+SignalAppRef.implement({
+  description:
+    'An app observed on a watched store, with when the storefront was first and last seen running it.',
+  fields: (t) => ({
+    slug: t.exposeString('slug', { description: "The app's slug in the platform's app store." }),
+    name: t.exposeString('name'),
+    developer: t.exposeString('developer', { nullable: true }),
+    category: t.exposeString('category', { nullable: true }),
+    pricing: t.exposeString('pricing', { nullable: true }),
+    rating: t.exposeFloat('rating', { nullable: true }),
+    appStoreUrl: t.exposeString('appStoreUrl', { nullable: true }),
+    installCount: t.exposeInt('installCount', {
+      description: 'Catalog stores observed running the app.',
+    }),
+    firstSeenAt: t.expose('firstSeenAt', {
+      type: 'DateTime',
+      description: 'The first observation (scrape or probe) that saw the app on this store.',
+    }),
+    lastSeenAt: t.expose('lastSeenAt', {
+      type: 'DateTime',
+      description: 'The latest observation that saw it.',
+    }),
+  }),
+});
+
+function changeConnection(
+  args: { first?: number | null; after?: string | null },
+  ctx: GraphqlContext,
+  query: ChangeQuery,
+) {
+  const pool = ctx.services.db.pool;
+  return offsetConnection(
+    args,
+    (window) => findChanges(pool, query, window),
+    () => countChanges(pool, query),
+  );
+}
+
+builder.objectFields(SignalRef, (t) => ({
+  apps: t.field({
+    type: [SignalAppRef],
+    description: "The watched store's app stack as last observed, most recently installed first.",
+    resolve: (watch, _args, ctx) => watchedAppsByStoreId(ctx).load(watch.storeId),
+  }),
+  appChanges: t.field({
+    type: ChangeConnection,
+    description:
+      "Apps installed on and removed from the watched store, newest first: the store's whole observed history " +
+      "(catalog scrapes and every watch's storefront observations), including changes seen before this watch existed.",
+    args: pageArgs,
+    resolve: (watch, args, ctx) =>
+      changeConnection(args, ctx, {
+        entity: 'app',
+        changeTypes: APP_CHANGE_TYPES,
+        domain: watch.domain,
+      }),
+  }),
+  productChanges: t.field({
+    type: ChangeConnection,
+    description:
+      'Price changes, new and removed SKUs of the watched store detected since this watch was created ' +
+      '(productChangesSince), newest first.',
+    args: {
+      ...pageArgs,
+      changeType: t.arg.string({
+        description: `Only this kind: ${PRODUCT_CHANGE_TYPES.join(', ')}.`,
+        validate: { schema: z.enum(PRODUCT_CHANGE_TYPES) },
+      }),
+    },
+    resolve: (watch, { changeType, ...args }, ctx) =>
+      changeConnection(args, ctx, {
+        entity: 'product',
+        changeTypes: changeType ? [changeType] : PRODUCT_CHANGE_TYPES,
+        domain: watch.domain,
+        since: watch.createdAt,
+      }),
+  }),
+  productChangesSince: t.expose('createdAt', {
+    type: 'DateTime',
+    description: 'Where productChanges starts: the creation of this watch.',
+  }),
+}));

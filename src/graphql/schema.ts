@@ -16,6 +16,7 @@ import '../stores/store-search.query.ts';
 import '../stores/store-groups.query.ts';
 import '../stores/store-facets.query.ts';
 import '../stores/store-compare.query.ts';
+import '../stores/store-lookup.query.ts';
 import '../products/product.type.ts';
 import '../products/product.query.ts';
 import '../products/product-search.query.ts';

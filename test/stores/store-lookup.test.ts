@@ -229,8 +229,10 @@ describe('POST /v1/stores/lookup', () => {
 
   it('takes a text/csv body: one column of domains, with or without a domain header', async () => {
     const key = await newKey();
-    const csv = (text: string) => lookup(key, text, { 'content-type': 'text/csv' });
+    const csv = (text: string) => lookup(key, text, { 'content-type': 'text/csv; charset=utf-8' });
     for (const text of [
+      // a spreadsheet's UTF-8 export starts with a byte order mark
+      '\uFEFFdomain\r\nglow-skin.com\r\nnot-in-catalog.com\r\n',
       'domain\r\nglow-skin.com\r\nnot-in-catalog.com\r\n',
       'glow-skin.com\nnot-in-catalog.com\n\n',
       'Domain\n"https://www.glow-skin.com/"\nnot-in-catalog.com',
@@ -242,7 +244,7 @@ describe('POST /v1/stores/lookup', () => {
       expect(res.json().notFound, text).toEqual(['not-in-catalog.com']);
     }
     // CSV in, CSV out
-    const both = await lookup(key, 'domain\nglow-skin.com\n', {
+    const both = await lookup(await newKey(), 'domain\nglow-skin.com\n', {
       'content-type': 'text/csv',
       accept: 'text/csv',
     });

@@ -144,7 +144,7 @@ describe('POST /v1/stores/lookup', () => {
   });
 
   it('refuses, whole, a lookup whose stores found exceed what is left of storeLookups, and charges nothing for it', async () => {
-    const key = await newKey();
+    const key = await mintKey(server, { accountExternalId: 'lookup-quota' });
     const three = ['acme-apparel.com', 'glow-skin.com', 'cozy-nest.com'];
     expect((await json(key, three)).statusCode).toBe(200);
     expect((await used(key)).storeLookups).toBe(3);
@@ -177,6 +177,10 @@ describe('POST /v1/stores/lookup', () => {
     // with the bucket used up, a lookup finding nothing still answers; one finding a store does not
     expect((await json(key, ['missing-three.com'])).statusCode).toBe(200);
     expect((await json(key, ['acme-apparel.com'])).statusCode).toBe(429);
+    // the bucket is the account's: its other key is refused too, another account is not
+    const sameAccount = await mintKey(server, { accountExternalId: 'lookup-quota' });
+    expect((await json(sameAccount, ['acme-apparel.com'])).statusCode).toBe(429);
+    expect((await json(await newKey(), ['acme-apparel.com'])).statusCode).toBe(200);
   });
 
   it('answers CSV for Accept: text/csv or format=csv, one row per different domain asked, in order', async () => {

@@ -47,7 +47,7 @@ import {
 } from '../src/http/response-cache.ts';
 import { invalidateOnCatalogWrites } from './catalog-invalidation.ts';
 import { registerSecurityHeaders } from '../src/http/security-headers.ts';
-import { registerJsonBodyParser } from '../src/http/json-body.ts';
+import { registerCsvBodyParser, registerJsonBodyParser } from '../src/http/json-body.ts';
 import { registerRawRequestAnswers } from '../src/http/raw-requests.ts';
 import { looksLikeApiKey } from '../src/access/key-format.ts';
 import { isDataPrincipal, principalOf } from '../src/access/principal.ts';
@@ -145,6 +145,7 @@ export async function buildServer(
   // Request bodies are JSON; anything else is refused with bad_request rather than half-parsed.
   app.removeContentTypeParser('text/plain');
   registerJsonBodyParser(app);
+  registerCsvBodyParser(app);
   registerRawRequestAnswers(app);
 
   // hooks that do nothing asynchronous take Fastify's callback form: no promise per request

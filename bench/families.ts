@@ -1,6 +1,7 @@
 // The route families the bench drives, each with the rotating request paths built from the sample,
 // the connections of its loaded run and the issue's target (issue 7) it is judged against.
 import type { CatalogSample } from './catalog.ts';
+import type { BenchRequest } from './load.ts';
 
 export interface Target {
   /** the p50 the family must stay within, in ms */
@@ -21,6 +22,30 @@ export interface Family {
   target: Target;
   /** time the first request of a freshly started service too (each restart takes the next path) */
   firstAfterRestart?: boolean;
+  /** a POST family's requests, driven and probed instead of GETs of `paths` (which then name their paths) */
+  requests?: BenchRequest[];
+}
+
+/** domains asked per bulk lookup, the route's maximum */
+const LOOKUP_DOMAINS = 100;
+/** domains of each lookup the catalog lacks: notFound is part of the answer being timed */
+const LOOKUP_MISSING = 5;
+
+/** Bulk lookups of 100 domains each, the sample's stores in turn (names the catalog lacks filling in where it has fewer). */
+function lookupRequests(stores: CatalogSample['stores']): BenchRequest[] {
+  const found = LOOKUP_DOMAINS - LOOKUP_MISSING;
+  return Array.from({ length: 8 }, (_, i) => {
+    const domains = Array.from({ length: LOOKUP_DOMAINS }, (_, j) =>
+      j < found && stores.length > 0
+        ? stores[(i * found + j) % stores.length]!.domain
+        : `no-such-store-${i}-${j}.example`,
+    );
+    return {
+      method: 'POST' as const,
+      path: '/v1/stores/lookup',
+      body: JSON.stringify({ domains }),
+    };
+  });
 }
 
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
@@ -103,6 +128,14 @@ export function buildFamilies(sample: CatalogSample): Family[] {
         `/v1/stores?${q({ app, countryCode: countries[(i + 1) % countries.length]!, sort: 'revenue' })}`,
       ]),
       target: { p50Ms: 15, p50From: 'single' },
+    },
+    {
+      name: 'bulk store lookup (100 domains)',
+      route: 'POST /v1/stores/lookup',
+      connections: 4,
+      paths: lookupRequests(stores).map((request) => request.path),
+      requests: lookupRequests(stores),
+      target: { p50Ms: 30, p50From: 'single' },
     },
     {
       name: 'app grouped by country',

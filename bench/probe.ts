@@ -3,6 +3,7 @@
 // read data are re-run under EXPLAIN (ANALYZE) with their own bind values (median of EXPLAIN_RUNS).
 import { readFileSync, statSync } from 'node:fs';
 import pg from 'pg';
+import type { BenchRequest } from './load.ts';
 
 export interface Statement {
   text: string;
@@ -49,18 +50,28 @@ function newLines(logPath: string, from: number): { statements: Statement[]; siz
 export async function probeFamily(
   baseUrl: string,
   headers: Record<string, string>,
-  paths: string[],
+  paths: readonly string[] | readonly BenchRequest[],
   logPath: string,
   databaseUrl: string,
 ): Promise<ProbeResult> {
   const perRequest: Statement[][] = [];
   const failures: string[] = [];
+  // a GET path, or a POST with its JSON body
+  const send = (entry: string | BenchRequest) =>
+    typeof entry === 'string'
+      ? fetch(baseUrl + entry, { headers })
+      : fetch(baseUrl + entry.path, {
+          method: entry.method,
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: entry.body,
+        });
   // one request first, unrecorded: first-use work (the key's once-a-minute lastUsedAt write,
   // prepared documents) is not what a request costs in steady state
-  await fetch(baseUrl + paths[paths.length - 1], { headers }).then((r) => r.arrayBuffer());
-  for (const path of paths.slice(0, PROBED_REQUESTS)) {
+  await send(paths[paths.length - 1]!).then((r) => r.arrayBuffer());
+  for (const entry of paths.slice(0, PROBED_REQUESTS)) {
+    const path = typeof entry === 'string' ? entry : entry.path;
     const before = statSync(logPath).size;
-    const response = await fetch(baseUrl + path, { headers });
+    const response = await send(entry);
     const body = await response.text();
     if (!response.ok) failures.push(`${path}: ${response.status} ${body.slice(0, 200)}`);
     perRequest.push(newLines(logPath, before).statements);

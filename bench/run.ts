@@ -105,7 +105,13 @@ try {
     try {
       for (const family of families) {
         log(`probing ${family.name}`);
-        const result = await probeFamily(probe.baseUrl, headers, family.paths, sqlLog, databaseUrl);
+        const result = await probeFamily(
+          probe.baseUrl,
+          headers,
+          family.requests ?? family.paths,
+          sqlLog,
+          databaseUrl,
+        );
         probes.set(family.name, result);
         const file = family.name
           .replace(/[^a-z0-9]+/gi, '-')
@@ -127,17 +133,17 @@ try {
         log(
           `driving ${family.name}: warm-up ${warmupS} s, ${family.connections} connections ${durationS} s, 1 connection ${singleS} s`,
         );
-        await drive(service.baseUrl, family.paths, {
+        await drive(service.baseUrl, family.requests ?? family.paths, {
           connections: family.connections,
           durationS: warmupS,
           headers,
         });
-        const loaded = await drive(service.baseUrl, family.paths, {
+        const loaded = await drive(service.baseUrl, family.requests ?? family.paths, {
           connections: family.connections,
           durationS,
           headers,
         });
-        const single = await drive(service.baseUrl, family.paths, {
+        const single = await drive(service.baseUrl, family.requests ?? family.paths, {
           connections: 1,
           durationS: singleS,
           headers,

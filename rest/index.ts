@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../src/platform/services.ts';
 import { registerDiscoveryRoutes } from './discovery-routes.ts';
 import { callerQueryOf, exportTypeOf } from './export/export-format.ts';
+import { sendAnswerExport } from './export/export-answer.ts';
 import { sendExport } from './export/export-list.ts';
 import { registerReferencePage } from './reference-page.ts';
 import { parseBody, parseParams } from './parse-params.ts';
@@ -68,7 +69,12 @@ function registerCatalogRoute(
           });
         }
       }
+      const exportType = route.answerExport
+        ? exportTypeOf(params.format, request.headers.accept)
+        : undefined;
+      if (route.answerExport) reply.header('vary', 'Accept');
       const { status, body } = await runRoute(route, params, { req: request, reply });
+      if (exportType) return sendAnswerExport(exportType, route, body, params, reply);
       return reply.status(status).send(body);
     },
   });

@@ -1,6 +1,7 @@
 // Parameters are parsed once, at the edge, by the route's zod schemas. The first problem found
 // becomes a bad_request whose details name the parameter and the rule it broke.
 import type { z } from 'zod';
+import { CsvBody } from '../src/http/json-body.ts';
 import { ApiError } from '../src/platform/errors.ts';
 import type { RestRoute } from './route.ts';
 
@@ -24,8 +25,9 @@ export function parseParams(
 }
 
 /** A POST route's JSON body, parsed by its zod schema; problems name the body field and the rule. */
-export function parseBody(route: RestRoute, body: unknown): Record<string, unknown> {
+export function parseBody(route: RestRoute, sent: unknown): Record<string, unknown> {
   if (!route.body) return {};
+  const body = sent instanceof CsvBody ? csvBodyOf(route, sent) : sent;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError('bad_request', 'The request body must be a JSON object.', {
       parameter: 'body',
@@ -47,6 +49,64 @@ export function parseBody(route: RestRoute, body: unknown): Record<string, unkno
       ? `is required: ${rule}`
       : rule,
   );
+}
+
+/**
+ * A text/csv body as the JSON body it stands for: `{[route.csvBody]: [the values of its one column]}`.
+ * A first row naming the field (or its singular, `domain` for `domains`) is a header; blank lines are skipped.
+ */
+function csvBodyOf(route: RestRoute, body: CsvBody): Record<string, unknown> {
+  const field = route.csvBody;
+  if (!field) {
+    throw new ApiError(
+      'bad_request',
+      'This route takes a JSON body (Content-Type: application/json), not text/csv.',
+      { parameter: 'body', rule: 'Content-Type must be application/json' },
+    );
+  }
+  const rows = csvRecords(body.text).filter((row) => row.some((cell) => cell.trim() !== ''));
+  const headers = new Set([field, field.replace(/s$/, '')]);
+  const first = rows[0]?.map((cell) => cell.trim().toLowerCase());
+  const named = first?.findIndex((cell) => headers.has(cell)) ?? -1;
+  const values = named >= 0 ? rows.slice(1) : rows;
+  const column = Math.max(0, named);
+  if (named < 0 && values.some((row) => row.length > 1)) {
+    return invalidBody(
+      'body',
+      `a CSV body is one column of ${field}, or has a header row naming its ${field.replace(/s$/, '')} column`,
+    );
+  }
+  return { [field]: values.map((row) => (row[column] ?? '').trim()) };
+}
+
+/** RFC 4180 records: quoted cells may hold commas, quotes ("") and line breaks. */
+function csvRecords(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      record.push(cell);
+      cell = '';
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && text[i + 1] === '\n') i++;
+      record.push(cell);
+      records.push(record);
+      record = [];
+      cell = '';
+    } else cell += char;
+  }
+  if (cell !== '' || record.length > 0) records.push([...record, cell]);
+  return records;
 }
 
 function invalidBody(parameter: string, rule: string): never {

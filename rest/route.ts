@@ -70,6 +70,19 @@ export interface RouteSpec<
   successStatuses?: Readonly<Record<number, string>>;
   /** a store or product list that also answers text/csv and application/x-ndjson (rest/export/export-list.ts) */
   exportable?: true;
+  /**
+   * an answer (not a paged list) that also answers text/csv and application/x-ndjson, whole: one row
+   * per item of `rows(body)`, with the columns of `row` (rest/export/export-answer.ts)
+   */
+  answerExport?: {
+    row: z.ZodObject;
+    rows(body: z.input<TResponse>, params: Params<TPath, TQuery, TBody>): unknown[];
+  };
+  /**
+   * a POST route that also takes its body as text/csv: one column of values, with or without a
+   * header row naming it, read into this body field (an array of strings)
+   */
+  csvBody?: keyof z.output<TBody> & string;
   /** a concrete request for the docs, e.g. /v1/stores?q=acme&limit=5 */
   example: string;
 }

@@ -292,6 +292,17 @@ export const DECISIONS: readonly Decision[] = [
       'per-minute rate, as in GraphQL; a bulk larger than what is left is rate_limited (429) as a whole and queues nothing.',
   },
   {
+    topic: 'Bulk store lookup',
+    decision:
+      'POST /v1/stores/lookup (GraphQL `lookupStores(domains:)`) takes `{domains: 1 to 100}` as JSON, or a text/csv body of ' +
+      'one column of domains with or without a `domain` header, and answers `{data, notFound, moved}` like ' +
+      'GET /v1/stores/compare: cards in the order asked, a repeat (after canonicalising) answered once at its first ' +
+      "position, an old domain of a moved store answering the store's card (listed in `moved`). Each store found costs " +
+      'one unit of storeLookups (not-found domains cost nothing); the call counts once against the per-minute rate and ' +
+      'per-key ceiling. All or nothing: a lookup whose stores found exceed what is left of storeLookups is rate_limited ' +
+      'and charges nothing. `format=csv` or `Accept: text/csv` answers one row per different domain asked.',
+  },
+  {
     topic: 'Webhooks',
     decision:
       'Body `{type: "scrape.done" | "scrape.failed", timestamp, data: {id, domain, status, force, failureReason, createdAt, ' +

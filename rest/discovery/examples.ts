@@ -145,6 +145,32 @@ export const EXAMPLES: ExamplesDocument = {
       ],
     },
     {
+      id: 'lookup-a-list',
+      title: 'Look up a list of domains at once, then fetch one',
+      steps: [
+        {
+          method: 'POST',
+          path: '/v1/stores/lookup',
+          body: {
+            domains: [
+              SEEDED.domain,
+              `https://www.${SEEDED.otherDomain}/`,
+              'no-such-brand.store.example',
+            ],
+          },
+          purpose:
+            'Up to 100 domains (JSON, or a text/csv column): cards in the order asked, notFound for the rest; each store found costs one store lookup. Accept: text/csv answers a CSV.',
+          next: 'Take data[i].domain as {domain}; request a scrape for a domain in notFound.',
+        },
+        {
+          method: 'GET',
+          path: '/v1/stores/{domain}',
+          purpose: 'Read the unified profile of one of them.',
+          next: 'Present monthlyRevenueUsd as a modeled band.',
+        },
+      ],
+    },
+    {
       id: 'scrape-then-poll',
       title: 'Scrape a store missing from the catalog, then poll',
       steps: [

@@ -25,9 +25,9 @@ const formatParam = {
     .meta({ description: FORMAT_DESCRIPTION, example: 'csv' }),
 };
 
-/** The query parameters a caller may send the route: an exportable list's take `format` too. */
+/** The query parameters a caller may send the route: an exportable list's (or answer's) take `format` too. */
 export const callerQueryOf = (route: RestRoute): z.ZodObject =>
-  route.exportable ? route.query.safeExtend(formatParam) : route.query;
+  route.exportable || route.answerExport ? route.query.safeExtend(formatParam) : route.query;
 
 /** The export this request asks for, or undefined for JSON. */
 export function exportTypeOf(

@@ -4,6 +4,7 @@
 // arguments are split back into path, query and body and parsed by those same schemas, so a bad
 // argument is the same bad_request REST answers.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { getOperationAST } from 'graphql';
 import { z } from 'zod';
 import { parseBody, parseParams } from '../parse-params.ts';
 import type { RestRoute } from '../route.ts';
@@ -33,6 +34,8 @@ function toolDescription(route: RestRoute): string {
 }
 
 export function toolOf(route: RestRoute): Tool {
+  // a POST whose operation is a query asks a question (the bulk store lookup): it changes nothing
+  const reads = route.method === 'GET' || getOperationAST(route.document)?.operation === 'query';
   return {
     name: route.operationId,
     title: route.summary,
@@ -40,9 +43,9 @@ export function toolOf(route: RestRoute): Tool {
     inputSchema: toolInputSchema(route),
     annotations: {
       title: route.summary,
-      readOnlyHint: route.method === 'GET',
+      readOnlyHint: reads,
       destructiveHint: route.method === 'DELETE',
-      idempotentHint: route.method !== 'POST',
+      idempotentHint: reads || route.method !== 'POST',
       // the catalog and the watches are this service's own; nothing reaches another system for a call
       openWorldHint: false,
     },

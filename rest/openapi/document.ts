@@ -93,10 +93,21 @@ const EXPORT_CONTENT = {
   },
 } as const;
 
+/** A route's text/csv body: one column of its `field`'s values. */
+const csvBodyContent = (field: string) => ({
+  'text/csv': {
+    schema: {
+      type: 'string' as const,
+      description: `One column of ${field}, one a line, with or without a header row naming it (\`${field.replace(/s$/, '')}\`).`,
+    },
+  },
+});
+
 function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
-  const { quota: bucket, unitsFrom } = rulesOfRoute(route);
+  const { quota: bucket, unitsFrom, unitsFound } = rulesOfRoute(route);
+  const per = unitsFrom ? ` per item of \`${unitsFrom}\`` : unitsFound ? ' per item found' : '';
   const quota = bucket
-    ? `one request${unitsFrom ? ` per item of \`${unitsFrom}\`` : ''} in the daily bucket \`${bucket}\` (${QUOTA_BUCKET_DESCRIPTIONS[bucket]}), plus`
+    ? `one request${per} in the daily bucket \`${bucket}\` (${QUOTA_BUCKET_DESCRIPTIONS[bucket]}), plus`
     : 'no daily bucket; only';
   const success = route.successStatuses ?? { 200: 'Success.' };
   registry.registerPath({
@@ -113,7 +124,15 @@ function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
       params: route.pathParams,
       query: callerQueryOf(route),
       ...(route.body
-        ? { body: { required: true, content: { 'application/json': { schema: route.body } } } }
+        ? {
+            body: {
+              required: true,
+              content: {
+                'application/json': { schema: route.body },
+                ...(route.csvBody ? csvBodyContent(route.csvBody) : {}),
+              },
+            },
+          }
         : {}),
     },
     responses: {
@@ -122,12 +141,13 @@ function registerRoute(registry: OpenAPIRegistry, route: RestRoute): void {
           status,
           {
             description,
-            headers: route.exportable
-              ? { ...RATE_LIMIT_HEADERS, ...EXPORT_RESPONSE_HEADERS }
-              : RATE_LIMIT_HEADERS,
+            headers:
+              route.exportable || route.answerExport
+                ? { ...RATE_LIMIT_HEADERS, ...EXPORT_RESPONSE_HEADERS }
+                : RATE_LIMIT_HEADERS,
             content: {
               'application/json': { schema: route.response },
-              ...(route.exportable ? EXPORT_CONTENT : {}),
+              ...(route.exportable || route.answerExport ? EXPORT_CONTENT : {}),
             },
           },
         ]),

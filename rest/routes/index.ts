@@ -10,6 +10,7 @@ import {
 } from './analytics.ts';
 import { getApp, listAppStores, searchApps } from './apps.ts';
 import { listChanges } from './changes.ts';
+import { lookupStores } from './store-lookup.ts';
 import { getUsage } from './usage.ts';
 import { getScrapeRequest, requestScrape, requestScrapesBulk } from './scrapes.ts';
 import {
@@ -49,6 +50,7 @@ export const catalogRoutes: readonly RestRoute[] = [
   searchStores,
   storeFacets,
   compareStores,
+  lookupStores,
   getStore,
   listStoreProducts,
   listStoreHistory,

@@ -11,6 +11,11 @@ export interface FieldRules {
   quota?: QuotaBucket;
   /** the list argument whose length is the call's units (one scrape per URL); absent = 1 */
   unitsFrom?: string;
+  /**
+   * the call's units in `quota` are the items it found, charged by its resolver once it knows them
+   * (found-charges.ts); before it runs it counts once against the rate and per-key ceiling only
+   */
+  unitsFound?: true;
   /** only the web app's service credential may call it (key management) */
   webAppOnly?: true;
   /** only a key carrying this scope may call it (open-dev mode, with no keys at all, may too): internal data such as the crawler's state */

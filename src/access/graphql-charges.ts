@@ -120,6 +120,11 @@ function costOf(
       for (const id of ids) count(rulesOf(schema.getType(typeOfGlobalId(id))).quota, 1);
       continue;
     }
+    if (declared.unitsFound) {
+      // its bucket is charged by the resolver, per item found (found-charges.ts)
+      count(undefined, 1);
+      continue;
+    }
     if (declared.unitsFrom && definition) {
       byVariables = true;
       // a call whose cost is the length of a list argument (one scrape per URL, spec part 8)

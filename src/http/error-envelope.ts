@@ -46,7 +46,8 @@ function describeFrameworkError(
       };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return {
-        message: 'Unsupported Content-Type: send the body as application/json.',
+        message:
+          'Unsupported Content-Type: send the body as application/json (or text/csv where a route says it takes CSV).',
         parameter: 'body',
         rule: 'Content-Type must be application/json',
       };

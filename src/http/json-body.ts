@@ -1,6 +1,7 @@
 // Request bodies are parsed as Fastify does (secure-json-parse, refusing prototype-poisoning keys),
 // but a body refused only for such a key is told so: it is valid JSON, and "not valid JSON" would
-// send its author looking for a syntax error that is not there.
+// send its author looking for a syntax error that is not there. A text/csv body is kept as its
+// text (CsvBody) for the routes that declare they take one; the others refuse it.
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../platform/errors.ts';
 
@@ -31,5 +32,17 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       }
       done(forbiddenKey(), undefined);
     });
+  });
+}
+
+/** A text/csv request body, as sent. */
+export class CsvBody {
+  constructor(readonly text: string) {}
+}
+
+/** Accepts text/csv bodies as text: a route declaring a CSV body reads it, any other refuses it. */
+export function registerCsvBodyParser(app: FastifyInstance): void {
+  app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, new CsvBody(body as string));
   });
 }

@@ -14,6 +14,18 @@ export async function movedDomain(db: Queryable, oldDomain: string): Promise<str
   return row?.domain ?? null;
 }
 
+/** The domain each of `oldDomains` leads to now, for those that belong to a store that moved. */
+export async function movedDomains(
+  db: Queryable,
+  oldDomains: readonly string[],
+): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ oldDomain: string; domain: string }>(
+    'SELECT m.old_domain AS "oldDomain", s.domain FROM store_moves m JOIN stores s ON s.id = m.store_id WHERE m.old_domain = ANY($1::text[])',
+    [oldDomains],
+  );
+  return new Map(rows.map((row) => [row.oldDomain, row.domain]));
+}
+
 /**
  * Renames store `storeId` from `from` to `to` and keeps every old name leading to it, with a change
  * record saying it moved (entity store, change type domain_changed). In the caller's transaction.

@@ -11,4 +11,5 @@ import './store-search.query.ts';
 import './store-groups.query.ts';
 import './store-facets.query.ts';
 import './store-compare.query.ts';
+import './store-lookup.query.ts';
 import './store-apps.fields.ts';

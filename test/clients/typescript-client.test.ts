@@ -93,4 +93,15 @@ describe('typed TypeScript client', () => {
     expect(response.status).toBe(200);
     expect(data).toMatchObject({ outcome: 'already_exists', domain: SEEDED.domain });
   });
+
+  it('looks up a list of domains, typed', async () => {
+    const api = createStoreIntelligenceClient({ baseUrl: server.baseUrl, apiKey });
+    const { data, response } = await api.POST('/v1/stores/lookup', {
+      body: { domains: [SEEDED.otherDomain, 'no-such-brand.store.example', SEEDED.domain] },
+    });
+    expect(response.status).toBe(200);
+    expect(data!.data.map((card) => card.domain)).toEqual([SEEDED.otherDomain, SEEDED.domain]);
+    expect(data!.notFound).toEqual(['no-such-brand.store.example']);
+    expect(data!.moved).toEqual([]);
+  });
 });

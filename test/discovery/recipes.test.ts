@@ -15,15 +15,20 @@ import { docsExamples, hasData, needsStorefront } from './support/docs-examples.
 interface Step {
   method: string;
   path: string;
+  body?: object;
 }
 
 describe('published recipes on the seeded catalog', () => {
   let server: SeededServer;
   let key: string;
 
-  const get = async (path: string) => {
+  const get = async (path: string, body?: object) => {
     const res = await fetch(`${server.baseUrl}${path}`, {
-      headers: { authorization: `Bearer ${key}` },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body ? { method: 'POST', body: JSON.stringify(body) } : {}),
     });
     return { status: res.status, headers: res.headers, body: (await res.json()) as any };
   };
@@ -53,16 +58,18 @@ describe('published recipes on the seeded catalog', () => {
       'market-then-movers',
       'app-then-its-stores',
       'technology-then-stores',
+      'lookup-a-list',
     ]);
     for (const workflow of catalogWorkflows) {
       // {domain} and {slug}: taken from the first item of the list that named them, as its step's `next` says
       const taken: Record<string, string> = {};
       for (const step of workflow.steps) {
-        expect(step.method).toBe('GET');
+        // reads only: GET, or the bulk lookup's POST of a question
+        expect(step.method === 'GET' || step.path === '/v1/stores/lookup', step.path).toBe(true);
         const path = step.path.replace(/\{(domain|slug)\}/g, (_, name: string) =>
           encodeURIComponent(taken[name]!),
         );
-        const { status, body } = await get(path);
+        const { status, body } = await get(path, step.body);
         expect([path, status]).toEqual([path, 200]);
         expect(hasData(body), `${workflow.id}: ${path} answers data`).toBe(true);
         const first = Array.isArray(body.data) ? body.data[0] : undefined;
@@ -81,11 +88,13 @@ describe('published recipes on the seeded catalog', () => {
     expect(all.filter((example) => needsStorefront(example.path)).length).toBeGreaterThanOrEqual(
       23,
     );
-    expect(catalog.map((example) => example.method)).toEqual(catalog.map(() => 'GET'));
-    const examples = catalog.map((example) => example.path);
-    expect(examples.length).toBeGreaterThanOrEqual(18);
-    for (const path of examples) {
-      const { status, body } = await get(path);
+    // reads only: GET, or a POST whose body is a question (the bulk store lookup)
+    expect(
+      catalog.filter((example) => example.method !== 'GET').map((example) => example.path),
+    ).toEqual(['/v1/stores/lookup']);
+    expect(catalog.length).toBeGreaterThanOrEqual(18);
+    for (const { path, body: question } of catalog) {
+      const { status, body } = await get(path, question);
       expect([path, status]).toEqual([path, 200]);
       expect(hasData(body), `${path} answers data`).toBe(true);
     }

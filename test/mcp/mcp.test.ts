@@ -73,6 +73,33 @@ describe('MCP', () => {
     const watch = tools.find((tool) => tool.name === 'createSignal')!;
     expect(watch.inputSchema.required).toContain('domain');
     expect(watch.annotations?.readOnlyHint).toBe(false);
+    // a POST that only asks a question
+    const lookup = tools.find((tool) => tool.name === 'lookupStores')!;
+    expect(lookup.inputSchema.required).toEqual(['domains']);
+    expect(lookup.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    await client.close();
+  });
+
+  it('looks up a list of domains through the lookupStores tool', async () => {
+    const client = await connect({ 'X-Api-Key': key });
+    const answer = (await client.callTool({
+      name: 'lookupStores',
+      arguments: { domains: [`https://www.${SEEDED.domain}`, 'no-such-brand.store.example'] },
+    })) as ToolAnswer;
+    expect(answer.isError).toBeFalsy();
+    expect(answer.structuredContent.data.map((card: { domain: string }) => card.domain)).toEqual([
+      SEEDED.domain,
+    ]);
+    expect(answer.structuredContent.notFound).toEqual(['no-such-brand.store.example']);
+    const bad = (await client.callTool({
+      name: 'lookupStores',
+      arguments: { domains: [] },
+    })) as ToolAnswer;
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent.error).toMatchObject({
+      code: 'bad_request',
+      details: { parameter: 'domains' },
+    });
     await client.close();
   });
 

@@ -126,6 +126,7 @@ describe('discovery routes', () => {
       'market-then-movers',
       'app-then-its-stores',
       'technology-then-stores',
+      'lookup-a-list',
       'scrape-then-poll',
       'watch-then-read-sales',
     ]);

@@ -26,10 +26,10 @@ describe('OpenAPI description', () => {
       expect(op, `${route.path} is described`).toBeDefined();
       const names = ((op?.parameters ?? []) as ParameterObject[]).map((p) => `${p.in}:${p.name}`);
       const pathNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => `path:${m[1]}`);
-      // an exportable list takes `format` too (rest/export/export-format.ts)
+      // an exportable list (or answer) takes `format` too (rest/export/export-format.ts)
       const queryNames = [
         ...Object.keys(route.query.shape),
-        ...(route.exportable ? ['format'] : []),
+        ...(route.exportable || route.answerExport ? ['format'] : []),
       ].map((name) => `query:${name}`);
       expect(names.sort()).toEqual([...pathNames, ...queryNames].sort());
     }
@@ -98,9 +98,10 @@ describe('OpenAPI description', () => {
       expected.splice(0, expected.length, ...new Set(expected));
       expect(Object.keys(responses).sort(), route.path).toEqual(expected);
       const success = Object.keys(route.successStatuses ?? { 200: '' })[0]!;
-      const exportHeaders = route.exportable
-        ? ['X-Export-Total', 'X-Export-Rows', 'X-Export-Complete']
-        : [];
+      const exportHeaders =
+        route.exportable || route.answerExport
+          ? ['X-Export-Total', 'X-Export-Rows', 'X-Export-Complete']
+          : [];
       expect(Object.keys(responses[success].headers ?? {})).toEqual([
         'X-RateLimit-Limit',
         'X-RateLimit-Remaining',

@@ -1,5 +1,5 @@
 // The /docs console's answer examples are real: rest/openapi/response-examples.json holds, per GET
-// route of the catalog, the answer to its documented example request on the catalog a first
+// route of the catalog (and POST route that only reads), the answer to its documented example request on the catalog a first
 // `npm start` seeds. This test sends every such request to a seeded server (open-dev mode), checks
 // each answer and each stored example against the route's response schema, and that every catalog
 // GET route (the per-account Signals and scrapes aside) has one. UPDATE_RESPONSE_EXAMPLES=1 rewrites the
@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../app/server.ts';
+import { getOperationAST } from 'graphql';
 import { buildOpenApiDocument } from '../../rest/openapi/document.ts';
+import { exampleBody } from '../../rest/openapi/request-examples.ts';
 import { catalogRoutes } from '../../rest/routes/index.ts';
 import { createSeededServices } from '../support/seeded-server.ts';
 import type { CatalogTestServices } from '../support/test-services.ts';
@@ -18,9 +20,10 @@ const FILE = join(import.meta.dirname, '../../rest/openapi/response-examples.jso
 /** per-account routes: their examples need a scrape or a watch first (docs.md's recipes) */
 const perAccount = (path: string) =>
   path.startsWith('/v1/signals') || path.startsWith('/v1/scrapes');
-const documented = catalogRoutes.filter(
-  (route) => route.method === 'GET' && !perAccount(route.path),
-);
+/** a POST route whose operation is a query only reads (POST /v1/stores/lookup): its example answers too */
+const reads = (route: (typeof catalogRoutes)[number]) =>
+  route.method === 'GET' || getOperationAST(route.document)?.operation === 'query';
+const documented = catalogRoutes.filter((route) => reads(route) && !perAccount(route.path));
 
 describe('answer examples of the /docs console', () => {
   let test: CatalogTestServices;
@@ -31,10 +34,12 @@ describe('answer examples of the /docs console', () => {
     test = await createSeededServices(40);
     app = await buildServer(test.services);
     for (const route of documented) {
+      const body = exampleBody(route);
       const res = await app.inject({
-        method: 'GET',
-        url: route.example,
+        method: route.method,
+        url: route.example.split(' ')[0]!,
         headers: { accept: 'application/json' },
+        ...(body === undefined ? {} : { payload: body as object }),
       });
       answers[route.operationId] = { status: res.statusCode, body: res.json() };
     }
@@ -71,7 +76,7 @@ describe('answer examples of the /docs console', () => {
           string,
           { responses: Record<string, { content: Record<string, { example?: unknown }> }> }
         >
-      ).get;
+      )[route.method.toLowerCase()];
       expect(served!.responses['200']!.content['application/json']!.example).toEqual(
         stored[route.operationId],
       );

@@ -177,6 +177,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stores/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up to 100 stores by domain
+         * @description Body `{"domains": [1 to 100 domains]}`, or the domains as a `text/csv` body: one column, with or without a `domain` header row. Returns `{data: [store cards in the order asked], notFound: [domains not in the catalog], moved: [{requested, domain}]}`; missing domains never make it fail. Domains are canonicalised as everywhere (case, scheme, `www.`); a repeat is answered once, at its first position, and so is a store asked for by its old and its new domain. A store that moved to a new host answers under its old domain too (listed in `moved`). A malformed domain, an empty list, more than 100 domains or an unknown field is a bad_request that charges nothing.
+         *
+         *     Charge: each store found counts as one store lookup (the `storeLookups` bucket, as GET /v1/stores/{domain}); domains not found cost nothing, and the call counts once against the per-minute rate and per-key ceiling. All or nothing: when the bucket cannot pay for every store found the call is rate_limited, answers no card and charges nothing.
+         *
+         *     Export: `format=csv` or `format=ndjson`, or an Accept header preferring `text/csv` or `application/x-ndjson` to JSON (RFC 9110), answers one row per different domain asked, in order: `requested`, `found`, then the card columns (empty when not found; nested fields as dotted names), then the `#export rows=R total=R complete=true` line.
+         *
+         *     Quota: one request per item found in the daily bucket `storeLookups` (one store profile and its products, history, traffic and apps), plus the key's per-minute rate and per-key daily ceiling.
+         *
+         *     Example: `POST /v1/stores/lookup {"domains":["riverbasket.store.example","https://www.vistapeak.co.example/","no-such-brand.store.example"]}`
+         */
+        post: operations["lookupStores"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stores/{domain}": {
         parameters: {
             query?: never;
@@ -1525,6 +1553,20 @@ export interface components {
             data: components["schemas"]["StoreCard"][];
             /** @description Domains asked for that are not in the catalog. */
             notFound: string[];
+        };
+        StoreLookupResult: {
+            /** @description Cards of the stores found, in the order asked, each store once (its first position). */
+            data: components["schemas"]["StoreCard"][];
+            /** @description Canonical domains asked for that are not in the catalog, in order. */
+            notFound: string[];
+            /** @description Domains asked for that belong to a store that moved to a new host: its card (in data) carries its new domain. */
+            moved: components["schemas"]["MovedDomain"][];
+        };
+        MovedDomain: {
+            /** @description The domain asked for (canonical). */
+            requested: string;
+            /** @description The store's domain now. */
+            domain: string;
         };
         /** @description The unified store profile: the card plus the profile fields. */
         StoreProfile: {
@@ -3411,6 +3453,210 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["StoreComparison"];
+                };
+            };
+            /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description unauthorized: Missing or invalid API key (send Authorization: Bearer <key> or X-Api-Key: <key>; never in the query). A self-hosted server mints keys with `npm run keys -- create --account ACCOUNT --plan starter`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description unauthorized: code unauthorized with details.reason "plan": the key's account is not on a paid plan (details.plan, details.requiredPlans). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized_plan"];
+                };
+            };
+            /** @description rate_limited: Per-minute rate, per-key daily ceiling or daily bucket used up. details = {bucket, limit, window, retryAfter}: bucket is perMinute, perKeyDaily, the daily bucket (storeSearches, storeLookups, productSearches, productAppLookups, scrapeRequests) or unauthenticated (requests without a valid key from one address, per minute); window is minute or day. Wait Retry-After seconds, then retry. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description internal: Server-side failure. The message is generic; the request id (X-Request-Id) locates it in our logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal"];
+                };
+            };
+            /** @description internal: code internal with details.reason "database_unavailable": the database is restarting; wait Retry-After seconds, then retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal_database_unavailable"];
+                };
+            };
+            /** @description query_timeout: The backing query timed out. Narrow the filters or retry later. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_query_timeout"];
+                };
+            };
+        };
+    };
+    lookupStores: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domains": [
+                 *         "riverbasket.store.example",
+                 *         "https://www.vistapeak.co.example/",
+                 *         "no-such-brand.store.example"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description 1 to 100 domains (bare or full URLs). Repeats (after canonicalising: case, scheme, www.) count once, at their first position.
+                     * @example [
+                     *       "riverbasket.store.example",
+                     *       "https://www.vistapeak.co.example/"
+                     *     ]
+                     */
+                    domains: string[];
+                };
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    /** @description Export only: items in the whole list. */
+                    "X-Export-Total"?: number;
+                    /** @description Export only: items this file holds. */
+                    "X-Export-Rows"?: number;
+                    /** @description Export only: true when the file reaches the end of the list; false when `limit` or the plan's result window stopped it. */
+                    "X-Export-Complete"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "domain": "riverbasket.store.example",
+                     *           "monthlyVisits": 6387,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 2715,
+                     *             "high": 5842
+                     *           },
+                     *           "isDropshipper": true,
+                     *           "serviceRating": 62,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Animals & Pet Supplies",
+                     *           "countryCode": "ES",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.311,
+                     *               "paid": 0.249,
+                     *               "social": 0.18,
+                     *               "direct": 0.193,
+                     *               "referral": 0.067,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "vistapeak.co.example",
+                     *           "monthlyVisits": 728,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 359,
+                     *             "high": 770
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 56,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Animals & Pet Supplies",
+                     *           "countryCode": "ES",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.467,
+                     *               "paid": 0.09,
+                     *               "social": 0.21,
+                     *               "direct": 0.177,
+                     *               "referral": 0.056,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "notFound": [
+                     *         "no-such-brand.store.example"
+                     *       ],
+                     *       "moved": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoreLookupResult"];
                 };
             };
             /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
@@ -6980,7 +7226,7 @@ export interface operations {
                      *           "monthlyVisits": 465
                      *         }
                      *       ],
-                     *       "generatedAt": "2026-11-26T20:51:28.774Z"
+                     *       "generatedAt": "2026-11-26T22:21:53.249Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AnalyticsOverview"];
@@ -11250,8 +11496,8 @@ export interface operations {
                      *           "name": "perMinute",
                      *           "window": "minute",
                      *           "limit": 600,
-                     *           "used": 19,
-                     *           "remaining": 581,
+                     *           "used": 20,
+                     *           "remaining": 580,
                      *           "resetSeconds": 60
                      *         }
                      *       ]

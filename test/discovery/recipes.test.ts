@@ -53,6 +53,7 @@ describe('published recipes on the seeded catalog', () => {
       'market-then-movers',
       'app-then-its-stores',
       'technology-then-stores',
+      'app-changes-then-stores',
     ]);
     for (const workflow of catalogWorkflows) {
       // {domain} and {slug}: taken from the first item of the list that named them, as its step's `next` says

@@ -1365,7 +1365,7 @@ export interface components {
         };
         /** @description A filter value no store has (it matches nothing) and the nearest valid values. */
         FilterSuggestion: {
-            /** @description The filter: vertical, industry, category, countryCode, theme, tld, app, anyApp or notApp. */
+            /** @description The filter: vertical, industry, category, countryCode, theme, tld, app, anyApp, notApp, installedApp or uninstalledApp. */
             parameter: string;
             /** @description The value given, which no store of the catalog has. */
             value: string;
@@ -2800,6 +2800,18 @@ export interface operations {
                 anyApp?: string;
                 /** @description Stores running none of these apps: comma-separated app slugs. */
                 notApp?: string;
+                /** @description Stores observed installing this app (one slug): a period of it whose first observation running it is in [installedSince, installedBefore), or at any time without either bound, whether or not the store still runs it (add app=<slug> for "still runs"). An unknown slug matches nothing and is named in meta.suggestions. */
+                installedApp?: string;
+                /** @description With installedApp: first seen running at or after this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                installedSince?: string;
+                /** @description With installedApp: first seen running before this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                installedBefore?: string;
+                /** @description Stores observed dropping this app (one slug): a period of it whose first observation without it is in [uninstalledSince, uninstalledBefore), or at any time without either bound, whether or not it was installed again since. An unknown slug matches nothing and is named in meta.suggestions. */
+                uninstalledApp?: string;
+                /** @description With uninstalledApp: first seen without it at or after this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                uninstalledSince?: string;
+                /** @description With uninstalledApp: first seen without it before this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                uninstalledBefore?: string;
                 /** @description Storefront theme name, case-insensitive. */
                 theme?: string;
                 /** @description Minimum number of products in the catalog. */
@@ -3010,6 +3022,18 @@ export interface operations {
                 anyApp?: string;
                 /** @description Stores running none of these apps: comma-separated app slugs. */
                 notApp?: string;
+                /** @description Stores observed installing this app (one slug): a period of it whose first observation running it is in [installedSince, installedBefore), or at any time without either bound, whether or not the store still runs it (add app=<slug> for "still runs"). An unknown slug matches nothing and is named in meta.suggestions. */
+                installedApp?: string;
+                /** @description With installedApp: first seen running at or after this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                installedSince?: string;
+                /** @description With installedApp: first seen running before this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                installedBefore?: string;
+                /** @description Stores observed dropping this app (one slug): a period of it whose first observation without it is in [uninstalledSince, uninstalledBefore), or at any time without either bound, whether or not it was installed again since. An unknown slug matches nothing and is named in meta.suggestions. */
+                uninstalledApp?: string;
+                /** @description With uninstalledApp: first seen without it at or after this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                uninstalledSince?: string;
+                /** @description With uninstalledApp: first seen without it before this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                uninstalledBefore?: string;
                 /** @description Storefront theme name, case-insensitive. */
                 theme?: string;
                 /** @description Minimum number of products in the catalog. */

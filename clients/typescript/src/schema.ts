@@ -6095,7 +6095,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "40",
+                     *           "id": "43",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "whitsail.net.example",
@@ -6108,7 +6108,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-18T03:59:26.974Z"
                      *         },
                      *         {
-                     *           "id": "28",
+                     *           "id": "31",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "flinthive-hq.example",
@@ -6121,7 +6121,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-17T20:31:34.563Z"
                      *         },
                      *         {
-                     *           "id": "35",
+                     *           "id": "38",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "whitsail.net.example",
@@ -6134,7 +6134,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-17T08:20:45.635Z"
                      *         },
                      *         {
-                     *           "id": "108",
+                     *           "id": "114",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "larkunion.co.example",
@@ -6147,7 +6147,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-31T12:23:53.764Z"
                      *         },
                      *         {
-                     *           "id": "12",
+                     *           "id": "13",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "yarrowhome-store.example",
@@ -6160,7 +6160,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-25T07:20:35.701Z"
                      *         },
                      *         {
-                     *           "id": "27",
+                     *           "id": "30",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "flinthive-hq.example",
@@ -6173,7 +6173,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-18T06:36:58.107Z"
                      *         },
                      *         {
-                     *           "id": "81",
+                     *           "id": "87",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "moonfall.shop.example",
@@ -6186,7 +6186,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-08T10:27:24.410Z"
                      *         },
                      *         {
-                     *           "id": "62",
+                     *           "id": "65",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "meadowhaven-hq.example",
@@ -6199,7 +6199,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-01T19:58:56.611Z"
                      *         },
                      *         {
-                     *           "id": "69",
+                     *           "id": "74",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "cloudmarket.net.example",
@@ -6212,7 +6212,7 @@ export interface operations {
                      *           "detectedAt": "2026-09-30T08:30:09.910Z"
                      *         },
                      *         {
-                     *           "id": "80",
+                     *           "id": "86",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "moonfall.shop.example",
@@ -6225,7 +6225,7 @@ export interface operations {
                      *           "detectedAt": "2026-09-24T15:15:32.612Z"
                      *         },
                      *         {
-                     *           "id": "34",
+                     *           "id": "37",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "flinthive-hq.example",
@@ -6238,7 +6238,7 @@ export interface operations {
                      *           "detectedAt": "2026-09-20T10:26:58.193Z"
                      *         },
                      *         {
-                     *           "id": "71",
+                     *           "id": "76",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "hazecompany-store.example",
@@ -6251,7 +6251,7 @@ export interface operations {
                      *           "detectedAt": "2026-09-13T03:14:54.567Z"
                      *         },
                      *         {
-                     *           "id": "95",
+                     *           "id": "101",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "silkbridge-shop.example",
@@ -6547,7 +6547,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "4",
+                     *           "id": "5",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "opalstudio-co.example",
@@ -6560,7 +6560,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-20T00:24:05.003Z"
                      *         },
                      *         {
-                     *           "id": "40",
+                     *           "id": "43",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "whitsail.net.example",
@@ -6573,7 +6573,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-18T03:59:26.974Z"
                      *         },
                      *         {
-                     *           "id": "28",
+                     *           "id": "31",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "flinthive-hq.example",
@@ -6586,7 +6586,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-17T20:31:34.563Z"
                      *         },
                      *         {
-                     *           "id": "85",
+                     *           "id": "91",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "timberburrow-official.example",
@@ -6599,7 +6599,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-17T09:09:13.000Z"
                      *         },
                      *         {
-                     *           "id": "35",
+                     *           "id": "38",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "whitsail.net.example",
@@ -6612,7 +6612,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-17T08:20:45.635Z"
                      *         },
                      *         {
-                     *           "id": "109",
+                     *           "id": "115",
                      *           "entity": "product",
                      *           "changeType": "price_increase",
                      *           "domain": "larkunion.co.example",
@@ -6625,7 +6625,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-14T19:29:55.835Z"
                      *         },
                      *         {
-                     *           "id": "59",
+                     *           "id": "62",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
                      *           "domain": "echofold.com.example",
@@ -6638,7 +6638,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-14T06:42:15.871Z"
                      *         },
                      *         {
-                     *           "id": "77",
+                     *           "id": "83",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
                      *           "domain": "springgate.store.example",
@@ -6651,7 +6651,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-12T17:50:52.955Z"
                      *         },
                      *         {
-                     *           "id": "25",
+                     *           "id": "26",
                      *           "entity": "product",
                      *           "changeType": "removed_sku",
                      *           "domain": "vistapeak.co.example",
@@ -6664,7 +6664,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-08T06:45:59.765Z"
                      *         },
                      *         {
-                     *           "id": "7",
+                     *           "id": "8",
                      *           "entity": "product",
                      *           "changeType": "price_increase",
                      *           "domain": "slatetrading.net.example",
@@ -6677,7 +6677,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-04T11:25:46.770Z"
                      *         },
                      *         {
-                     *           "id": "39",
+                     *           "id": "42",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
                      *           "domain": "whitsail.net.example",
@@ -6690,7 +6690,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-03T17:21:58.537Z"
                      *         },
                      *         {
-                     *           "id": "5",
+                     *           "id": "6",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
                      *           "domain": "opalstudio-co.example",
@@ -6703,7 +6703,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-02T23:29:17.391Z"
                      *         },
                      *         {
-                     *           "id": "45",
+                     *           "id": "48",
                      *           "entity": "product",
                      *           "changeType": "price_increase",
                      *           "domain": "crystaltrack-store.example",
@@ -6729,7 +6729,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-02T10:45:17.851Z"
                      *         },
                      *         {
-                     *           "id": "103",
+                     *           "id": "109",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
                      *           "domain": "aspenbag.shop.example",
@@ -6742,7 +6742,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-02T04:25:48.138Z"
                      *         },
                      *         {
-                     *           "id": "83",
+                     *           "id": "89",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
                      *           "domain": "roseknot-hq.example",
@@ -6755,7 +6755,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-01T04:27:11.393Z"
                      *         },
                      *         {
-                     *           "id": "108",
+                     *           "id": "114",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "larkunion.co.example",
@@ -6768,7 +6768,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-31T12:23:53.764Z"
                      *         },
                      *         {
-                     *           "id": "56",
+                     *           "id": "59",
                      *           "entity": "product",
                      *           "changeType": "price_increase",
                      *           "domain": "echofold.com.example",
@@ -6781,7 +6781,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-31T06:02:40.876Z"
                      *         },
                      *         {
-                     *           "id": "37",
+                     *           "id": "40",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
                      *           "domain": "whitsail.net.example",
@@ -6794,7 +6794,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-28T11:13:24.423Z"
                      *         },
                      *         {
-                     *           "id": "30",
+                     *           "id": "33",
                      *           "entity": "product",
                      *           "changeType": "price_increase",
                      *           "domain": "flinthive-hq.example",
@@ -7004,7 +7004,7 @@ export interface operations {
                      *           "monthlyVisits": 465
                      *         }
                      *       ],
-                     *       "generatedAt": "2026-11-26T20:51:28.774Z"
+                     *       "generatedAt": "2026-11-26T22:08:51.692Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AnalyticsOverview"];
@@ -11276,7 +11276,7 @@ export interface operations {
                      *           "limit": 600,
                      *           "used": 19,
                      *           "remaining": 581,
-                     *           "resetSeconds": 60
+                     *           "resetSeconds": 59
                      *         }
                      *       ]
                      *     }

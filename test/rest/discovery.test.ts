@@ -126,6 +126,7 @@ describe('discovery routes', () => {
       'market-then-movers',
       'app-then-its-stores',
       'technology-then-stores',
+      'app-changes-then-stores',
       'scrape-then-poll',
       'watch-then-read-sales',
     ]);

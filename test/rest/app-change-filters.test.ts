@@ -5,7 +5,6 @@
 // TypeScript, so each case has an answer that does not come from the code under test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_APPS, FIXTURE_STORES } from '../support/catalog-fixture.ts';
-import { failure, query } from '../graphql/support/execute.ts';
 import { openRestApp, type RestApp } from './support/rest-app.ts';
 
 let rest: RestApp;
@@ -309,26 +308,49 @@ describe('GET /v1/stores: installedApp and uninstalledApp', () => {
   });
 });
 
-describe('GraphQL StoreFilter: installedApp and uninstalledApp', () => {
+/** one GraphQL request over HTTP, as a frontend sends it */
+async function graphql(document: string, variables: Record<string, unknown>) {
+  const res = await rest.app.inject({
+    method: 'POST',
+    url: '/graphql',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    payload: { query: document, variables },
+  });
+  return res.json() as {
+    data?: Record<string, any> | null;
+    errors?: Array<{ message: string; extensions?: { code?: string } }>;
+  };
+}
+const query = async (document: string, variables: Record<string, unknown>) => {
+  const { data, errors } = await graphql(document, variables);
+  expect(errors ?? []).toEqual([]);
+  return data!;
+};
+const failure = async (document: string, variables: Record<string, unknown>) => {
+  const { errors } = await graphql(document, variables);
+  expect(errors).toHaveLength(1);
+  return { message: errors![0]!.message, code: errors![0]!.extensions?.code };
+};
+
+describe('GraphQL StoreFilter over POST /graphql: installedApp and uninstalledApp', () => {
   const STORES = `query($filter: StoreFilter) { stores(filter: $filter, first: 100) { totalCount edges { node { domain } } } }`;
   const GROUPS = `query($filter: StoreFilter) { storeGroups(filter: $filter, groupBy: country, first: 100) { totalCount edges { node { key stores } } } }`;
 
   it('filters the store search, the grouped rows and the facets alike', async () => {
     const q = { installedApp: 'klaviyo', installedSince: '2025-02-01T00:00:00+02:00' };
-    const { stores } = await query(rest.services, STORES, { filter: q });
+    const { stores } = await query(STORES, { filter: q });
     expect(stores.edges.map((e: { node: { domain: string } }) => e.node.domain).sort()).toEqual(
       expected(q),
     );
     expect(stores.totalCount).toBe(expected(q).length);
     const { storeFacets } = await query(
-      rest.services,
       `query($filter: StoreFilter) { storeFacets(filter: $filter) { stores } }`,
       { filter: { uninstalledApp: 'judgeme', uninstalledSince: '2025-03-10' } },
     );
     expect(storeFacets.stores).toBe(
       expected({ uninstalledApp: 'judgeme', uninstalledSince: '2025-03-10' }).length,
     );
-    const { storeGroups } = await query(rest.services, GROUPS, {
+    const { storeGroups } = await query(GROUPS, {
       filter: { uninstalledApp: 'klaviyo' },
     });
     // glow-skin.com and urban-threads.com dropped it: both in the US
@@ -337,12 +359,12 @@ describe('GraphQL StoreFilter: installedApp and uninstalledApp', () => {
   });
 
   it('refuses a bound without its app, an empty window and a bad date with bad_request', async () => {
-    const noApp = await failure(rest.services, STORES, {
+    const noApp = await failure(STORES, {
       filter: { uninstalledBefore: '2025-01-01' },
     });
     expect(noApp.code).toBe('bad_request');
     expect(noApp.message).toContain('needs uninstalledApp');
-    const empty = await failure(rest.services, STORES, {
+    const empty = await failure(STORES, {
       filter: {
         installedApp: 'klaviyo',
         installedSince: '2025-03-01',
@@ -351,7 +373,7 @@ describe('GraphQL StoreFilter: installedApp and uninstalledApp', () => {
     });
     expect(empty.code).toBe('bad_request');
     expect(empty.message).toContain('later than installedSince');
-    const badDate = await failure(rest.services, STORES, {
+    const badDate = await failure(STORES, {
       filter: { installedApp: 'klaviyo', installedSince: 'not a date' },
     });
     expect(badDate.code).toBe('bad_request');

@@ -138,6 +138,19 @@ export function buildFamilies(sample: CatalogSample): Family[] {
       target: { p50Ms: 30, p50From: 'single' },
     },
     {
+      name: 'app installed since',
+      route: 'GET /v1/stores?installedApp=&installedSince=',
+      connections: 4,
+      // installs first seen in the last 90 days and in the last year, of the most installed apps
+      paths: apps.flatMap((installedApp) =>
+        [90, 365].map(
+          (days) =>
+            `/v1/stores?${q({ installedApp, installedSince: new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10) })}`,
+        ),
+      ),
+      target: { p50Ms: 15, p50From: 'single' },
+    },
+    {
       name: 'app grouped by country',
       route: 'GET /v1/stores?app=&groupBy=country',
       connections: 2,

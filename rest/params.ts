@@ -61,6 +61,26 @@ export const dateParam = () =>
     .refine((value) => dayOf(value) !== null, { error: DAY_RULE })
     .meta({ format: 'date' });
 
+const MOMENT_RULE =
+  'must be a date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset, e.g. 2026-01-31T12:00:00Z';
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** A day YYYY-MM-DD (its midnight UTC) or a full ISO 8601 timestamp with Z or an offset; as an ISO string in UTC. */
+export const momentParam = () =>
+  z.string({ error: MOMENT_RULE }).transform((value, ctx) => {
+    const day = dayOf(value);
+    const moment = day ?? (TIMESTAMP.test(value) ? new Date(value) : null);
+    // Date accepts 2026-02-30T00:00Z (rolling it into March): the day written must be the day parsed
+    const sameDay =
+      day !== null ||
+      (moment !== null && !Number.isNaN(moment.getTime()) && dayOf(value.slice(0, 10)) !== null);
+    if (!moment || !sameDay) {
+      ctx.addIssue({ code: 'custom', message: MOMENT_RULE });
+      return z.NEVER;
+    }
+    return moment.toISOString();
+  });
+
 /** `{domain}`: a bare domain or a full URL (URL-encoded, or as is: src/http/url-in-path.ts); GraphQL normalises it. */
 export const domainParam = () =>
   textParam(2048).meta({

@@ -24,6 +24,9 @@ export interface RunFigures extends RunProgress {
   /** change records the run's observations wrote (prices, SKUs, apps, themes), and the stores they were about */
   changesRecorded: number;
   storesChanged: number;
+  /** app install periods the run's observations opened (an install seen happening) and closed (an uninstall) */
+  appPeriodsOpened: number;
+  appPeriodsClosed: number;
 }
 
 export class CrawlDatabase {
@@ -167,6 +170,14 @@ export class CrawlDatabase {
          FROM observation_log WHERE store_id = ANY($1::int[]) AND started_at >= $2`,
       [storeIds, since],
     );
+    const {
+      rows: [periods],
+    } = await this.pool.query<{ opened: number; closed: number }>(
+      `SELECT count(*) FILTER (WHERE seen_installing AND installed_at >= $2)::int AS opened,
+              count(*) FILTER (WHERE uninstalled_at >= $2)::int AS closed
+         FROM store_app_periods WHERE store_id = ANY($1::int[])`,
+      [storeIds, since],
+    );
     const { rows: outcomes } = await this.pool.query<{ outcome: string; n: number }>(
       `SELECT outcome, count(*)::int AS n FROM observation_log WHERE store_id = ANY($1::int[]) AND started_at >= $2 GROUP BY outcome ORDER BY n DESC`,
       [storeIds, since],
@@ -179,6 +190,8 @@ export class CrawlDatabase {
       outcomes: Object.fromEntries(outcomes.map((o) => [o.outcome, o.n])),
       changesRecorded: changes!.recorded,
       storesChanged: changes!.stores,
+      appPeriodsOpened: periods!.opened,
+      appPeriodsClosed: periods!.closed,
     };
   }
 }

@@ -24,6 +24,9 @@ export interface CrawlRun {
   /** change records written by the run's observations, and the stores they were about */
   changesRecorded: number;
   storesChanged: number;
+  /** app install periods opened and closed by the run's observations (absent in runs before they were counted) */
+  appPeriodsOpened?: number;
+  appPeriodsClosed?: number;
   workerConcurrency: number;
   /** the most requests the farm answered at once for one host during the run (1 = one at a time) */
   maxInFlightPerHost: number;
@@ -84,7 +87,11 @@ export function writeCrawlReport(base: string, report: CrawlReport): void {
       Object.entries(run.outcomes)
         .map(([outcome, n]) => `${outcome} ${n}`)
         .join(', '),
-      `${run.changesRecorded.toLocaleString('en-US')} on ${run.storesChanged.toLocaleString('en-US')} stores`,
+      `${run.changesRecorded.toLocaleString('en-US')} on ${run.storesChanged.toLocaleString('en-US')} stores${
+        run.appPeriodsOpened === undefined
+          ? ''
+          : `; app periods +${run.appPeriodsOpened} opened, ${run.appPeriodsClosed} closed`
+      }`,
       run.loadAverageBefore.join(' / '),
       verdict(run, single),
     ].join(' | '),

@@ -217,6 +217,8 @@ async function runOnce(
       outcomes: figures.outcomes,
       changesRecorded: figures.changesRecorded,
       storesChanged: figures.storesChanged,
+      appPeriodsOpened: figures.appPeriodsOpened,
+      appPeriodsClosed: figures.appPeriodsClosed,
       workerConcurrency,
       maxInFlightPerHost: farmStats.maxInFlightPerHost,
       maxInFlightHost: farmStats.maxInFlightHost,

@@ -137,11 +137,26 @@ export const DECISIONS: readonly Decision[] = [
       'defaults to median; groupBy2 must differ from groupBy.',
   },
   {
+    topic: 'Stores by app installs and uninstalls',
+    decision:
+      'GET /v1/stores (plain and grouped), GET /v1/stores/facets, their exports and GraphQL StoreFilter take installedApp ' +
+      'with installedSince and installedBefore, and uninstalledApp with uninstalledSince and uninstalledBefore. The dates ' +
+      "are observation dates, not the merchant's: installed = the first observation that saw the store running the app " +
+      '(first seen running), uninstalled = the first observation that saw it without (first seen without); an app a store ' +
+      'already ran when the catalog first observed it counts as installed at that first observation. installedApp=X keeps ' +
+      'stores with a period of X first seen running in [installedSince, installedBefore) (either bound optional; neither: ' +
+      'ever observed running X, whether or not it still does; add app=X for "still runs"); uninstalledApp=X likewise on ' +
+      'first seen without (neither bound: ever observed dropping X, even if installed again since). Dates are YYYY-MM-DD ' +
+      '(midnight UTC) or ISO 8601 timestamps with Z or an offset. A date bound without its app parameter, a malformed ' +
+      'date, or a since not before its before is bad_request naming the parameter; an unknown slug matches nothing, like ' +
+      'app (see the next decision). page.total counts stores, once each, however many periods match.',
+  },
+  {
     topic: 'A filter value the catalog does not have',
     decision:
-      'A value of vertical, industry, category, countryCode, theme, tld, app, anyApp or notApp that no store has (compared ' +
-      'case-insensitively) is not an error: the list is empty (an unknown app under notApp excludes nothing, under anyApp it ' +
-      'drops out) and `meta.suggestions` lists, per such value, `{parameter, value, nearest}` with up to 3 of the ' +
+      'A value of vertical, industry, category, countryCode, theme, tld, app, anyApp, notApp, installedApp or uninstalledApp ' +
+      'that no store has (compared case-insensitively) is not an error: the list is empty (an unknown app under notApp ' +
+      'excludes nothing, under anyApp it drops out) and `meta.suggestions` lists, per such value, `{parameter, value, nearest}` with up to 3 of the ' +
       "catalog's nearest values, closest first (in grouped mode beside meta.mode). A list whose values all exist carries " +
       'no meta.suggestions.',
   },

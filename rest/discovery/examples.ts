@@ -171,6 +171,37 @@ export const EXAMPLES: ExamplesDocument = {
       ],
     },
     {
+      id: 'app-changes-then-stores',
+      title: 'Find the stores that installed or dropped an app, and when',
+      steps: [
+        {
+          method: 'GET',
+          path: `/v1/stores?installedApp=${SEEDED.changedApp}&installedSince=${SEEDED.changesSince}&installedBefore=${SEEDED.changesBefore}&limit=10`,
+          purpose:
+            'Stores first seen running the app within the window (observation dates, UTC), whether or not they still run it.',
+          next: 'Add app=<slug> to keep those that still run it; dates also take full ISO timestamps (2026-01-31T12:00:00Z).',
+        },
+        {
+          method: 'GET',
+          path: `/v1/stores?uninstalledApp=${SEEDED.changedApp}&uninstalledSince=${SEEDED.changesSince}&uninstalledBefore=${SEEDED.changesBefore}`,
+          purpose: 'Stores first seen without the app within the window: they dropped it.',
+          next: 'Combine with any other store filter, e.g. countryCode or anyApp to see what they run instead.',
+        },
+        {
+          method: 'GET',
+          path: `/v1/stores?uninstalledApp=${SEEDED.changedApp}&app=${SEEDED.changedApp}`,
+          purpose: 'Stores that dropped the app at some point and run it again now.',
+          next: 'Fetch a profile by a domain returned; GET /v1/stores/{domain}/apps shows its current stack.',
+        },
+        {
+          method: 'GET',
+          path: `/v1/stores?installedApp=${SEEDED.changedApp}&installedSince=${SEEDED.changesSince}&groupBy=country`,
+          purpose: 'The same installs rolled up by country (meta.mode = grouped).',
+          next: "Drop groupBy and add a row's country as countryCode to list its stores.",
+        },
+      ],
+    },
+    {
       id: 'scrape-then-poll',
       title: 'Scrape a store missing from the catalog, then poll',
       steps: [

@@ -140,6 +140,12 @@ export type StoreFilter = {
   firstSeenBefore?: string | null | undefined;
   /** Industry name, case-insensitive. */
   industry?: string | null | undefined;
+  /** Stores observed installing this app (a slug): a period of it first seen running in [installedSince, installedBefore), or at any time without either; whether or not the store still runs it (add app for that). Dates are observations: the first one that saw the app running. */
+  installedApp?: string | null | undefined;
+  /** With installedApp: first seen running before this moment. */
+  installedBefore?: string | null | undefined;
+  /** With installedApp: first seen running at or after this moment (a day YYYY-MM-DD is its midnight UTC). */
+  installedSince?: string | null | undefined;
   /** Dropshipper classifier output. */
   isDropshipper?: boolean | null | undefined;
   /** Products in the catalog at most this. */
@@ -160,6 +166,12 @@ export type StoreFilter = {
   theme?: string | null | undefined;
   /** Domain ending, whole labels without the leading dot: com, co.uk, shop.example (case-insensitive). */
   tld?: string | null | undefined;
+  /** Stores observed dropping this app (a slug): a period of it first seen without it in [uninstalledSince, uninstalledBefore), or at any time without either. Dates are observations: the first one that saw the store without the app. */
+  uninstalledApp?: string | null | undefined;
+  /** With uninstalledApp: first seen without it before this moment. */
+  uninstalledBefore?: string | null | undefined;
+  /** With uninstalledApp: first seen without it at or after this moment (a day YYYY-MM-DD is its midnight UTC). */
+  uninstalledSince?: string | null | undefined;
   /** Vertical name, case-insensitive. */
   vertical?: string | null | undefined;
 };

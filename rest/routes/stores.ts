@@ -17,12 +17,14 @@ import {
   domainParam,
   enumParam,
   integerParam,
+  momentParam,
   paginationParams,
   textParam,
 } from '../params.ts';
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
 import { MAX_HISTORY_DAYS } from '../../src/graphql/pagination.ts';
 import { MAX_APP_SLUGS, TLD, TLD_RULE } from '../../src/stores/store-filter.ts';
+import { appChangeIssues } from '../../src/stores/app-change-filter.ts';
 import { DEFAULT_FACET_VALUES, MAX_FACET_VALUES } from '../../src/stores/store-facets.ts';
 import { AppList } from '../schemas/apps.ts';
 import { ProductList } from '../schemas/products.ts';
@@ -67,6 +69,24 @@ const appSlugsParam = (description: string) =>
     .optional()
     .meta({ description, example: 'klaviyo-email-marketing,judgeme' });
 
+const oneSlugRule = 'must be one app slug (lower-case letters, digits and dashes)';
+/** installedApp, uninstalledApp: one app slug. */
+const appSlugParam = (description: string, example: string) =>
+  z
+    .string({ error: oneSlugRule })
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9][a-z0-9-]*$/, { error: oneSlugRule })
+    .optional()
+    .meta({ description, example });
+const observedAt = (description: string, example: string) =>
+  momentParam()
+    .optional()
+    .meta({
+      description: `${description} A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset.`,
+      example,
+    });
+
 /** The filters of GET /v1/stores, shared by the plain and grouped modes and the facets. */
 const storeFilterParams = {
   q: textParam()
@@ -101,6 +121,34 @@ const storeFilterParams = {
   ),
   anyApp: appSlugsParam('Stores running at least one of these apps: comma-separated app slugs.'),
   notApp: appSlugsParam('Stores running none of these apps: comma-separated app slugs.'),
+  installedApp: appSlugParam(
+    'Stores observed installing this app (one slug): a period of it whose first observation running it is in ' +
+      '[installedSince, installedBefore), or at any time without either bound, whether or not the store still runs ' +
+      'it (add app=<slug> for "still runs"). An unknown slug matches nothing and is named in meta.suggestions.',
+    SEEDED.changedApp,
+  ),
+  installedSince: observedAt(
+    'With installedApp: first seen running at or after this moment (an observation date).',
+    SEEDED.changesSince,
+  ),
+  installedBefore: observedAt(
+    'With installedApp: first seen running before this moment (an observation date).',
+    SEEDED.changesBefore,
+  ),
+  uninstalledApp: appSlugParam(
+    'Stores observed dropping this app (one slug): a period of it whose first observation without it is in ' +
+      '[uninstalledSince, uninstalledBefore), or at any time without either bound, whether or not it was installed ' +
+      'again since. An unknown slug matches nothing and is named in meta.suggestions.',
+    SEEDED.changedApp,
+  ),
+  uninstalledSince: observedAt(
+    'With uninstalledApp: first seen without it at or after this moment (an observation date).',
+    SEEDED.changesSince,
+  ),
+  uninstalledBefore: observedAt(
+    'With uninstalledApp: first seen without it before this moment (an observation date).',
+    SEEDED.changesBefore,
+  ),
   theme: textParam(100)
     .optional()
     .meta({ description: 'Storefront theme name, case-insensitive.', example: 'Dawn' }),
@@ -142,6 +190,12 @@ const storeFilterVariables = (p: z.infer<z.ZodObject<typeof storeFilterParams>>)
   app: p.app,
   anyApp: p.anyApp,
   notApp: p.notApp,
+  installedApp: p.installedApp,
+  installedSince: p.installedSince,
+  installedBefore: p.installedBefore,
+  uninstalledApp: p.uninstalledApp,
+  uninstalledSince: p.uninstalledSince,
+  uninstalledBefore: p.uninstalledBefore,
   theme: p.theme,
   minProducts: p.minProducts,
   maxProducts: p.maxProducts,
@@ -180,6 +234,16 @@ function checkFilterRanges(
       message: 'must be later than firstSeenAfter',
     });
   }
+  const moment = (value: string | undefined) => (value === undefined ? null : new Date(value));
+  for (const issue of appChangeIssues({
+    installedApp: params.installedApp,
+    installedSince: moment(params.installedSince),
+    installedBefore: moment(params.installedBefore),
+    uninstalledApp: params.uninstalledApp,
+    uninstalledSince: moment(params.uninstalledSince),
+    uninstalledBefore: moment(params.uninstalledBefore),
+  }))
+    ctx.addIssue({ code: 'custom', path: [issue.parameter], message: issue.message });
 }
 
 const searchQuery = z

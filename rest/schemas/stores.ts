@@ -229,7 +229,7 @@ export const FilterSuggestion = z
   .strictObject({
     parameter: z.string().meta({
       description:
-        'The filter: vertical, industry, category, countryCode, theme, tld, app, anyApp or notApp.',
+        'The filter: vertical, industry, category, countryCode, theme, tld, app, anyApp, notApp, installedApp or uninstalledApp.',
     }),
     value: z.string().meta({ description: 'The value given, which no store of the catalog has.' }),
     nearest: z.array(z.string()).meta({

@@ -36,16 +36,27 @@ export async function upsertApps(
   return new Map(rows.map((r) => [r.slug, r.id]));
 }
 
-/** The first free id of stores, products and change records (the seed writes ids itself). */
+/** The first free id of stores, products, change records and app periods (the seed writes ids itself). */
 export async function nextIds(
   client: pg.PoolClient,
 ): Promise<IdCounters & { nextStoreId: number }> {
-  const { rows } = await client.query<{ store: number; product: number; change: number }>(`
+  const { rows } = await client.query<{
+    store: number;
+    product: number;
+    change: number;
+    period: number;
+  }>(`
     SELECT (SELECT COALESCE(max(id), 0) + 1 FROM stores) AS store,
            (SELECT COALESCE(max(id), 0) + 1 FROM products) AS product,
-           (SELECT COALESCE(max(id), 0) + 1 FROM change_records) AS change`);
+           (SELECT COALESCE(max(id), 0) + 1 FROM change_records) AS change,
+           (SELECT COALESCE(max(id), 0)::int + 1 FROM store_app_periods) AS period`);
   const r = rows[0]!;
-  return { nextStoreId: r.store, nextProductId: r.product, nextChangeId: r.change };
+  return {
+    nextStoreId: r.store,
+    nextProductId: r.product,
+    nextChangeId: r.change,
+    nextPeriodId: r.period,
+  };
 }
 
 /** apps.install_count = observed installs; serial sequences past the ids the seed wrote itself */
@@ -56,7 +67,7 @@ export async function recountAndAdvance(client: pg.PoolClient): Promise<void> {
               FROM apps a2 LEFT JOIN store_apps sa ON sa.app_id = a2.id
              GROUP BY a2.id) c
      WHERE c.id = a.id AND a.install_count <> c.n`);
-  for (const table of ['stores', 'products', 'change_records']) {
+  for (const table of ['stores', 'products', 'change_records', 'store_app_periods']) {
     await client.query(
       `SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT COALESCE(max(id), 0) + 1 FROM ${table}), false)`,
       [table],

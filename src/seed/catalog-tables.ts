@@ -70,6 +70,14 @@ export const CATALOG_COLUMNS = {
     'updated_at',
   ],
   store_apps: ['store_id', 'app_id', 'first_seen_at', 'last_seen_at'],
+  store_app_periods: [
+    'id',
+    'store_id',
+    'app_id',
+    'installed_at',
+    'uninstalled_at',
+    'seen_installing',
+  ],
   store_daily_snapshots: [
     'store_id',
     'day',
@@ -110,6 +118,7 @@ export type CatalogTable = keyof typeof CATALOG_COLUMNS;
 export const STORE_CHILD_TABLES = [
   'products',
   'store_apps',
+  'store_app_periods',
   'store_daily_snapshots',
   'traffic_monthly',
   'change_records',
@@ -118,6 +127,7 @@ export const STORE_CHILD_TABLES = [
 export interface IdCounters {
   nextProductId: number;
   nextChangeId: number;
+  nextPeriodId: number;
 }
 
 /** One chunk of stores as COPY data per table: binary for the two big numeric tables, text elsewhere. */
@@ -139,6 +149,7 @@ export class CatalogChunk {
       stores: new CopyBuffer(),
       products: new CopyBuffer(),
       store_apps: new CopyBuffer(),
+      store_app_periods: new CopyBuffer(),
       store_daily_snapshots: new BinaryCopyBuffer(),
       traffic_monthly: new BinaryCopyBuffer(),
       change_records: new CopyBuffer(),
@@ -214,6 +225,11 @@ export class CatalogChunk {
     }
     for (const i of seeded.installs)
       t.store_apps.row(`${id}\t${i.appId}\t${i.firstSeenAt}\t${lastSeen}`);
+    for (const p of seeded.periods) {
+      t.store_app_periods.row(
+        `${this.ids.nextPeriodId++}\t${id}\t${p.app.id}\t${p.installedAt}\t${p.uninstalledAt ?? NULL}\t${bool(p.seenInstalling)}`,
+      );
+    }
     // the daily history is most of the data: its rows go straight into the buffer
     const h = seeded.history;
     const days = h.visits.length;

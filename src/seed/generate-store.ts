@@ -9,7 +9,7 @@ import type { CanonicalSummary } from '../platform/legacy/summary.ts';
 import { percentChange } from '../stores/model/growth.ts';
 import { applyStoreModels } from '../stores/model/apply-models.ts';
 import { capitalize } from './names.ts';
-import { Random } from './random.ts';
+import { hashSeed, Random } from './random.ts';
 import { DAY_MS, type SeedContext } from './seed-context.ts';
 import type { SeededChange, SeededStore } from './seeded-types.ts';
 import { generateInstalls } from './store-apps.ts';
@@ -46,6 +46,9 @@ const DROPSHIP_SIGNAL_COUNTS = [0, 1, 1, 2, 2, 2, 3, 3, 4, 4];
 /** stores whose modeled revenue band moved at least this much in 30 days get a store-level change */
 const REVENUE_CHANGE_RECORD_PCT = 30;
 
+/** the store's second generator, for its app install history (store-apps.ts) */
+const APP_HISTORY_STREAM = hashSeed('app-history');
+
 const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n));
 
 export function generateStore(ctx: SeedContext, id: number): SeededStore {
@@ -79,7 +82,8 @@ export function generateStore(ctx: SeedContext, id: number): SeededStore {
   });
   const productCount = catalog.products.length;
   const appetite = clamp(0.6 + 0.2 * logVisits, 0.6, 2.2) * (0.4 + 1.6 * care);
-  const stack = generateInstalls(rng, ctx, timeline, dropshipping, appetite);
+  const appHistory = new Random(ctx.seed, id, APP_HISTORY_STREAM);
+  const stack = generateInstalls(rng, appHistory, ctx, timeline, dropshipping, appetite);
   const dropshipSignals = dropshipping
     ? rng.pick(DROPSHIP_SIGNAL_COUNTS)
     : rng.chance(0.06)
@@ -247,6 +251,7 @@ export function generateStore(ctx: SeedContext, id: number): SeededStore {
     },
     products: catalog.products,
     installs: stack.installs,
+    periods: stack.periods,
     traffic,
     history,
     changes,

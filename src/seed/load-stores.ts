@@ -22,6 +22,7 @@ const COPY_ORDER: CatalogTable[] = [
   'stores',
   'products',
   'store_apps',
+  'store_app_periods',
   'store_daily_snapshots',
   'traffic_monthly',
   'change_records',

@@ -210,7 +210,7 @@ async function seedInTransaction(
     // first request on, not once autovacuum gets there; VACUUM cannot run inside the transaction
     const vacuumStarted = performance.now();
     await client.query('SET statement_timeout = 0');
-    await client.query('VACUUM stores, store_apps, products');
+    await client.query('VACUUM stores, store_apps, store_app_periods, products');
     // a trigger rewrote the vocabularies' counts at every chunk: rewritten whole, they shed the
     // dead rows every typo lookup would otherwise read
     await client.query('VACUUM (FULL, ANALYZE) store_search_vocabulary, product_search_vocabulary');

@@ -31,6 +31,8 @@ export interface SeedContext {
   dropshippingApps: SeedApp[];
   /** a dropshipping app in proportion to installRate */
   dropshippingAppPicker: WeightedPicker<SeedApp>;
+  /** an ordinary app in proportion to installRate (the apps stores try and drop) */
+  ordinaryAppPicker: WeightedPicker<SeedApp>;
 }
 
 export function utcMidnight(date: Date): number {
@@ -66,6 +68,8 @@ export function createSeedContext(options: {
     };
   });
   const dropshippingApps = apps.filter((a) => a.dropshipping);
+  // an app retired from the App Store (installRate 0) is detected on real stores, never drawn
+  const ordinaryApps = apps.filter((a) => !a.dropshipping && a.installRate > 0);
   return {
     seed: hashSeed(options.seed),
     sampler,
@@ -74,9 +78,9 @@ export function createSeedContext(options: {
     days,
     months,
     apps,
-    // an app retired from the App Store (installRate 0) is detected on real stores, never drawn
-    ordinaryApps: apps.filter((a) => !a.dropshipping && a.installRate > 0),
+    ordinaryApps,
     dropshippingApps,
     dropshippingAppPicker: new WeightedPicker(dropshippingApps, (a) => a.installRate),
+    ordinaryAppPicker: new WeightedPicker(ordinaryApps, (a) => a.installRate),
   };
 }

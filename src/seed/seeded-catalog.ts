@@ -18,6 +18,14 @@ export const SEEDED = {
   vertical: 'Apparel & Accessories',
   category: 'Clothing',
   countryCode: 'US',
+  /**
+   * an app stores were observed installing and dropping between `changesSince` and `changesBefore`
+   * (the seed dates its app history over the stores' observed lives, up to about three years back);
+   * store 38 (`domain`) dropped it and installed it again
+   */
+  changedApp: 'judgeme',
+  changesSince: '2025-01-01',
+  changesBefore: '2027-01-01',
 } as const;
 
 /**

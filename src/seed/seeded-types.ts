@@ -47,6 +47,17 @@ export interface SeededInstall {
   firstSeenAt: string;
 }
 
+/** One period a store was observed running an app (store_app_periods); uninstalled null while it runs. */
+export interface SeededPeriod {
+  app: { id: number; slug: string; name: string };
+  installedMs: number;
+  uninstalledMs: number | null;
+  installedAt: string;
+  uninstalledAt: string | null;
+  /** false when the store already ran the app at its first observation */
+  seenInstalling: boolean;
+}
+
 export interface SeededTrafficMonth {
   month: string;
   visits: number;
@@ -74,6 +85,8 @@ export interface SeededStore {
   store: SeededStoreRow;
   products: SeededProduct[];
   installs: SeededInstall[];
+  /** every period of app use, the open ones matching installs */
+  periods: SeededPeriod[];
   /** null when no third-party source covers the store */
   traffic: SeededTrafficMonth[] | null;
   history: SeededHistory;

@@ -33,6 +33,11 @@ export class StoreTimeline {
     return this.firstSeenMs + Math.floor(this.rng.next() * (this.windowStartMs - this.firstSeenMs));
   }
 
+  /** whether a moment falls inside the change window (the change records cover it) */
+  inChangeWindow(ms: number): boolean {
+    return ms >= this.windowStartMs && ms <= this.lastScrapedMs;
+  }
+
   /** the history day a moment falls on; negative before the history window */
   dayIndex(ms: number): number {
     return Math.floor((ms - this.historyStartMs) / DAY_MS);

@@ -8,7 +8,7 @@ import type { Facet } from './rollups/store-facet-counts.ts';
 import type { ResolvedStoreFilter } from './store-filter.ts';
 
 export interface FilterSuggestion {
-  /** the filter parameter: vertical, industry, category, countryCode, theme, tld, app, anyApp or notApp */
+  /** the filter parameter: vertical, industry, category, countryCode, theme, tld, app, anyApp, notApp, installedApp or uninstalledApp */
   parameter: string;
   /** the value given, which no store of the catalog has */
   value: string;
@@ -72,6 +72,11 @@ function givenValues(
   for (const parameter of ['app', 'anyApp', 'notApp'] as const) {
     for (const slug of filter[parameter] ?? [])
       if (unknownSlugs.has(slug)) given.push({ parameter, facet: 'app', value: slug });
+  }
+  for (const parameter of ['installedApp', 'uninstalledApp'] as const) {
+    const slug = filter[parameter];
+    if (slug != null && unknownSlugs.has(slug))
+      given.push({ parameter, facet: 'app', value: slug });
   }
   return given;
 }

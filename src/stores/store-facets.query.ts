@@ -22,7 +22,7 @@ export const FilterSuggestionRef = builder
     fields: (t) => ({
       parameter: t.exposeString('parameter', {
         description:
-          'The filter: vertical, industry, category, countryCode, theme, tld, app, anyApp or notApp.',
+          'The filter: vertical, industry, category, countryCode, theme, tld, app, anyApp, notApp, installedApp or uninstalledApp.',
       }),
       value: t.exposeString('value', { description: 'The value given.' }),
       nearest: t.exposeStringList('nearest', {

@@ -5,9 +5,17 @@ import { appIdsBySlug } from '../apps/app-ids.ts';
 import { builder } from '../graphql/builder.ts';
 import type { Queryable, SqlParams } from '../platform/database/sql.ts';
 import { LISTED_STORE } from './listed-stores.ts';
+import {
+  appChangeConditions,
+  APP_CHANGE_FILTERS,
+  laterThan,
+  needsApp,
+  type AppChangeFilterValues,
+  type AppChangeIds,
+} from './app-change-filter.ts';
 import { matchStoreText, storeTextCondition, type StoreTextMatch } from './store-text-search.ts';
 
-export interface StoreFilterValues {
+export interface StoreFilterValues extends AppChangeFilterValues {
   q?: string | null;
   vertical?: string | null;
   industry?: string | null;
@@ -39,10 +47,12 @@ export interface AppFilterIds {
   all: number[];
   any: number[];
   none: number[];
-  /** app (all of) or anyApp names only apps the catalog does not have: nothing can match */
+  /** app (all of), anyApp, installedApp or uninstalledApp names only apps the catalog does not have: nothing can match */
   impossible: boolean;
-  /** slugs of app, anyApp or notApp that name no app of the catalog */
+  /** slugs of app, anyApp, notApp, installedApp or uninstalledApp that name no app of the catalog */
   unknownSlugs: string[];
+  /** installedApp and uninstalledApp */
+  changes: AppChangeIds;
 }
 
 /** A filter ready for SQL: what the caller gave plus the app ids of its slugs and q's matched words. */
@@ -65,6 +75,13 @@ const count: NumberValidationOptions = {
   min: [0, { message: 'must not be negative' }],
 };
 const APP_SLUG = /^[a-z0-9][a-z0-9-]*$/;
+const appSlug = {
+  schema: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(APP_SLUG, { message: 'must be an app slug (lower-case letters, digits and dashes)' }),
+};
 const appSlugs = {
   schema: z
     .array(
@@ -124,6 +141,38 @@ export const StoreFilter = builder.inputType('StoreFilter', {
       description: `Stores running none of these apps (slugs, at most ${MAX_APP_SLUGS}).`,
       validate: appSlugs,
     }),
+    installedApp: t.string({
+      description:
+        'Stores observed installing this app (a slug): a period of it first seen running in [installedSince, ' +
+        'installedBefore), or at any time without either; whether or not the store still runs it (add app for that). ' +
+        'Dates are observations: the first one that saw the app running.',
+      validate: appSlug,
+    }),
+    installedSince: t.field({
+      type: 'DateTime',
+      description:
+        'With installedApp: first seen running at or after this moment (a day YYYY-MM-DD is its midnight UTC).',
+    }),
+    installedBefore: t.field({
+      type: 'DateTime',
+      description: 'With installedApp: first seen running before this moment.',
+    }),
+    uninstalledApp: t.string({
+      description:
+        'Stores observed dropping this app (a slug): a period of it first seen without it in [uninstalledSince, ' +
+        'uninstalledBefore), or at any time without either. Dates are observations: the first one that saw the store ' +
+        'without the app.',
+      validate: appSlug,
+    }),
+    uninstalledSince: t.field({
+      type: 'DateTime',
+      description:
+        'With uninstalledApp: first seen without it at or after this moment (a day YYYY-MM-DD is its midnight UTC).',
+    }),
+    uninstalledBefore: t.field({
+      type: 'DateTime',
+      description: 'With uninstalledApp: first seen without it before this moment.',
+    }),
     theme: t.string({ description: 'Storefront theme name, case-insensitive.', validate: name }),
     minProducts: t.int({ description: 'Products in the catalog at least this.', validate: count }),
     maxProducts: t.int({ description: 'Products in the catalog at most this.', validate: count }),
@@ -155,14 +204,28 @@ export const StoreFilter = builder.inputType('StoreFilter', {
           f.firstSeenAfter < f.firstSeenBefore,
         { message: 'must be later than firstSeenAfter', path: ['firstSeenBefore'] },
       ],
+      ...APP_CHANGE_FILTERS.flatMap(({ app, since, before }) => [
+        ...[since, before].map(
+          (bound) =>
+            [
+              (f: AppChangeFilterValues) => f[bound] == null || f[app] != null,
+              { message: needsApp(app), path: [bound] },
+            ] as [(f: AppChangeFilterValues) => boolean, { message: string; path: string[] }],
+        ),
+        [
+          (f: AppChangeFilterValues) =>
+            f[since] == null || f[before] == null || f[since] < f[before],
+          { message: laterThan(since), path: [before] },
+        ] as [(f: AppChangeFilterValues) => boolean, { message: string; path: string[] }],
+      ]),
     ],
   },
 });
 
 /**
  * Turns the app slugs of a filter into app ids (see src/apps/app-ids.ts). A slug the catalog does
- * not have matches no store: under app (all of) nothing can match, under anyApp it drops out (and
- * nothing matches when none is left), under notApp it excludes nothing.
+ * not have matches no store: under app (all of), installedApp or uninstalledApp nothing can match,
+ * under anyApp it drops out (and nothing matches when none is left), under notApp it excludes nothing.
  */
 export async function resolveStoreFilter(
   pool: Queryable,
@@ -170,20 +233,21 @@ export async function resolveStoreFilter(
 ): Promise<ResolvedStoreFilter | null> {
   if (!filter) return null;
   const textMatch = filter.q ? await matchStoreText(pool, filter.q) : undefined;
-  const { app, anyApp, notApp } = filter;
-  if (!app?.length && !anyApp?.length && !notApp?.length) return { ...filter, textMatch };
-  const ids = await appIdsBySlug(pool, [...(app ?? []), ...(anyApp ?? []), ...(notApp ?? [])]);
+  const { app, anyApp, notApp, installedApp, uninstalledApp } = filter;
+  const changed = [installedApp, uninstalledApp].filter((slug) => slug != null);
+  if (!app?.length && !anyApp?.length && !notApp?.length && changed.length === 0)
+    return { ...filter, textMatch };
+  const slugs = [...(app ?? []), ...(anyApp ?? []), ...(notApp ?? []), ...changed];
+  const ids = await appIdsBySlug(pool, slugs);
   const known = (slugs: readonly string[] | null | undefined) =>
     (slugs ?? []).flatMap((slug) => ids.get(slug) ?? []);
-  const unknownSlugs = [
-    ...new Set(
-      [...(app ?? []), ...(anyApp ?? []), ...(notApp ?? [])].filter((slug) => !ids.has(slug)),
-    ),
-  ];
+  const unknownSlugs = [...new Set(slugs.filter((slug) => !ids.has(slug)))];
   const all = known(app);
   const any = known(anyApp);
   const impossible =
-    all.length < new Set(app ?? []).size || (anyApp?.length ? any.length === 0 : false);
+    all.length < new Set(app ?? []).size ||
+    (anyApp?.length ? any.length === 0 : false) ||
+    changed.some((slug) => !ids.has(slug));
   return {
     ...filter,
     textMatch,
@@ -193,6 +257,10 @@ export async function resolveStoreFilter(
       none: [...new Set(known(notApp))],
       impossible,
       unknownSlugs,
+      changes: {
+        installed: installedApp == null ? undefined : ids.get(installedApp),
+        uninstalled: uninstalledApp == null ? undefined : ids.get(uninstalledApp),
+      },
     },
   };
 }
@@ -239,14 +307,20 @@ export function storeFilterConditions(
 }
 
 /**
- * The app filters as semi-joins on store_apps, one app id each for app (all of), so the planner
+ * The app filters as semi-joins on store_apps (the app-change ones on store_app_periods), one app id each for app (all of), so the planner
  * sees each app's own install count: it walks the sorted stores and probes store_apps' primary key
  * for a common app, and starts from the (app_id, store_id) index for a rare one.
  */
 function appConditions(filter: ResolvedStoreFilter, params: SqlParams): string[] {
   const ids = filter.appIds;
   if (!ids) {
-    if (filter.app?.length || filter.anyApp?.length || filter.notApp?.length) {
+    if (
+      filter.app?.length ||
+      filter.anyApp?.length ||
+      filter.notApp?.length ||
+      filter.installedApp != null ||
+      filter.uninstalledApp != null
+    ) {
       throw new Error('app filters must pass through resolveStoreFilter before they become SQL');
     }
     return [];
@@ -258,6 +332,7 @@ function appConditions(filter: ResolvedStoreFilter, params: SqlParams): string[]
   if (ids.any.length) where.push(`EXISTS (${installed(`= ANY (${params.add(ids.any)}::int[])`)})`);
   if (ids.none.length)
     where.push(`NOT EXISTS (${installed(`= ANY (${params.add(ids.none)}::int[])`)})`);
+  where.push(...appChangeConditions(filter, ids.changes, params));
   return where;
 }
 

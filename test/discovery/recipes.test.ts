@@ -59,6 +59,7 @@ describe('published recipes on the seeded catalog', () => {
       'app-then-its-stores',
       'technology-then-stores',
       'lookup-a-list',
+      'app-changes-then-stores',
     ]);
     for (const workflow of catalogWorkflows) {
       // {domain} and {slug}: taken from the first item of the list that named them, as its step's `next` says

@@ -127,6 +127,7 @@ describe('discovery routes', () => {
       'app-then-its-stores',
       'technology-then-stores',
       'lookup-a-list',
+      'app-changes-then-stores',
       'scrape-then-poll',
       'watch-then-read-sales',
     ]);

@@ -47,7 +47,15 @@ beforeAll(async () => {
     INSERT INTO store_apps (store_id, app_id)
     SELECT s.id, a.id FROM stores s JOIN apps a ON a.slug = 'filler-app' OR (a.slug = 'klaviyo' AND s.id % 100 = 0)
      WHERE s.domain LIKE 'filler-%'`);
-  await explainer.query('ANALYZE stores, products, store_apps, apps');
+  // each filler install is a period that began on a day of the last ~3 years; one klaviyo store in
+  // five dropped it since
+  await explainer.query(`
+    INSERT INTO store_app_periods (store_id, app_id, installed_at, uninstalled_at, seen_installing)
+    SELECT sa.store_id, sa.app_id, now() - (sa.store_id % 1000) * interval '1 day',
+           CASE WHEN a.slug = 'klaviyo' AND sa.store_id % 5 = 0 THEN now() - (sa.store_id % 100) * interval '1 day' END, true
+      FROM store_apps sa JOIN apps a ON a.id = sa.app_id JOIN stores s ON s.id = sa.store_id
+     WHERE s.domain LIKE 'filler-%'`);
+  await explainer.query('ANALYZE stores, products, store_apps, store_app_periods, apps');
   app = await buildServer(t.services);
 });
 
@@ -108,6 +116,19 @@ describe('the hot routes read through their indexes', () => {
       '/v1/apps/klaviyo/stores',
       'store_apps',
       ['store_apps_app_id_store_id_idx'],
+    ],
+    // a rare app's installs in a window: from an index led by the app, not a probe of every store
+    [
+      "an app's recent installs",
+      '/v1/stores?installedApp=klaviyo&installedSince=2026-01-01&limit=5',
+      'store_app_periods',
+      ['store_app_periods_installed_idx', 'store_app_periods_app_store_idx'],
+    ],
+    [
+      "an app's uninstalls",
+      '/v1/stores?uninstalledApp=klaviyo&limit=5',
+      'store_app_periods',
+      ['store_app_periods_uninstalled_idx', 'store_app_periods_app_store_idx'],
     ],
     // the snapshots are partitioned by month: each month's primary key (store_id, day)
     [

@@ -215,6 +215,89 @@ describe('seedCatalog into a fresh database', () => {
     ).toBeGreaterThan(50);
   });
 
+  it('writes app install history: one open period per current install, closed periods that never overlap', async () => {
+    // every store_apps row has exactly one open period, first seen when the install was
+    expect(
+      await count(
+        pool,
+        `SELECT count(*) AS n FROM store_apps sa
+          WHERE (SELECT count(*) FROM store_app_periods p
+                  WHERE p.store_id = sa.store_id AND p.app_id = sa.app_id AND p.uninstalled_at IS NULL
+                    AND p.installed_at = sa.first_seen_at) <> 1`,
+      ),
+    ).toBe(0);
+    // and no open period lacks its install
+    expect(
+      await count(
+        pool,
+        `SELECT count(*) AS n FROM store_app_periods p WHERE p.uninstalled_at IS NULL
+            AND NOT EXISTS (SELECT 1 FROM store_apps sa WHERE sa.store_id = p.store_id AND sa.app_id = p.app_id)`,
+      ),
+    ).toBe(0);
+    // a closed period ends after it starts and before now; periods of one store and app never overlap
+    expect(
+      await count(
+        pool,
+        `SELECT count(*) AS n FROM store_app_periods p JOIN stores s ON s.id = p.store_id
+          WHERE p.installed_at < s.first_seen_at OR p.uninstalled_at <= p.installed_at
+             OR p.uninstalled_at > s.last_scraped_at OR p.uninstalled_at >= now()
+             OR p.seen_installing <> (p.installed_at > s.first_seen_at)`,
+      ),
+    ).toBe(0);
+    expect(
+      await count(
+        pool,
+        `SELECT count(*) AS n FROM store_app_periods a JOIN store_app_periods b
+            ON a.store_id = b.store_id AND a.app_id = b.app_id AND a.id < b.id
+          WHERE a.installed_at < COALESCE(b.uninstalled_at, 'infinity')
+            AND b.installed_at < COALESCE(a.uninstalled_at, 'infinity')`,
+      ),
+    ).toBe(0);
+    // the history has drops, reinstalls and apps already running when the store was first seen
+    const { rows } = await pool.query<{
+      closed: number;
+      atFirstSight: number;
+      reinstalled: number;
+      storesDropping: number;
+      twoYears: boolean;
+    }>(
+      `SELECT count(*) FILTER (WHERE uninstalled_at IS NOT NULL)::int AS closed,
+              count(*) FILTER (WHERE NOT seen_installing)::int AS "atFirstSight",
+              (SELECT count(*)::int FROM store_apps sa WHERE EXISTS (
+                 SELECT 1 FROM store_app_periods p WHERE p.store_id = sa.store_id AND p.app_id = sa.app_id
+                    AND p.uninstalled_at IS NOT NULL)) AS reinstalled,
+              count(DISTINCT store_id) FILTER (WHERE uninstalled_at IS NOT NULL)::int AS "storesDropping",
+              min(installed_at) < now() - interval '2 years' AS "twoYears"
+         FROM store_app_periods`,
+    );
+    expect(rows[0]!.closed).toBeGreaterThan(500);
+    expect(rows[0]!.atFirstSight).toBeGreaterThan(1000);
+    expect(rows[0]!.reinstalled).toBeGreaterThan(20);
+    expect(rows[0]!.storesDropping / 2000).toBeGreaterThan(0.25);
+    expect(rows[0]!.twoYears).toBe(true);
+  });
+
+  it('records an app change for every period boundary inside the change window, and none besides', async () => {
+    // the window: 90 days before each store's last scrape
+    const boundaries = `
+      SELECT p.store_id, a.slug, 'app_installed' AS change_type, p.installed_at AS at
+        FROM store_app_periods p JOIN apps a ON a.id = p.app_id JOIN stores s ON s.id = p.store_id
+       WHERE p.seen_installing AND p.installed_at >= s.last_scraped_at - interval '90 days'
+      UNION ALL
+      SELECT p.store_id, a.slug, 'app_uninstalled', p.uninstalled_at
+        FROM store_app_periods p JOIN apps a ON a.id = p.app_id JOIN stores s ON s.id = p.store_id
+       WHERE p.uninstalled_at >= s.last_scraped_at - interval '90 days'`;
+    const records = `
+      SELECT store_id, subject, change_type, detected_at FROM change_records WHERE entity = 'app'`;
+    expect(await count(pool, `SELECT count(*) AS n FROM (${boundaries}) b`)).toBeGreaterThan(100);
+    expect(
+      await count(pool, `SELECT count(*) AS n FROM ((${boundaries}) EXCEPT ALL (${records})) x`),
+    ).toBe(0);
+    expect(
+      await count(pool, `SELECT count(*) AS n FROM ((${records}) EXCEPT ALL (${boundaries})) x`),
+    ).toBe(0);
+  });
+
   it('writes one legacy summary per store under the store legacy id', async () => {
     expect(
       await count(

@@ -1393,7 +1393,7 @@ export interface components {
         };
         /** @description A filter value no store has (it matches nothing) and the nearest valid values. */
         FilterSuggestion: {
-            /** @description The filter: vertical, industry, category, countryCode, theme, tld, app, anyApp or notApp. */
+            /** @description The filter: vertical, industry, category, countryCode, theme, tld, app, anyApp, notApp, installedApp or uninstalledApp. */
             parameter: string;
             /** @description The value given, which no store of the catalog has. */
             value: string;
@@ -2842,6 +2842,18 @@ export interface operations {
                 anyApp?: string;
                 /** @description Stores running none of these apps: comma-separated app slugs. */
                 notApp?: string;
+                /** @description Stores observed installing this app (one slug): a period of it whose first observation running it is in [installedSince, installedBefore), or at any time without either bound, whether or not the store still runs it (add app=<slug> for "still runs"). An unknown slug matches nothing and is named in meta.suggestions. */
+                installedApp?: string;
+                /** @description With installedApp: first seen running at or after this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                installedSince?: string;
+                /** @description With installedApp: first seen running before this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                installedBefore?: string;
+                /** @description Stores observed dropping this app (one slug): a period of it whose first observation without it is in [uninstalledSince, uninstalledBefore), or at any time without either bound, whether or not it was installed again since. An unknown slug matches nothing and is named in meta.suggestions. */
+                uninstalledApp?: string;
+                /** @description With uninstalledApp: first seen without it at or after this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                uninstalledSince?: string;
+                /** @description With uninstalledApp: first seen without it before this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                uninstalledBefore?: string;
                 /** @description Storefront theme name, case-insensitive. */
                 theme?: string;
                 /** @description Minimum number of products in the catalog. */
@@ -3052,6 +3064,18 @@ export interface operations {
                 anyApp?: string;
                 /** @description Stores running none of these apps: comma-separated app slugs. */
                 notApp?: string;
+                /** @description Stores observed installing this app (one slug): a period of it whose first observation running it is in [installedSince, installedBefore), or at any time without either bound, whether or not the store still runs it (add app=<slug> for "still runs"). An unknown slug matches nothing and is named in meta.suggestions. */
+                installedApp?: string;
+                /** @description With installedApp: first seen running at or after this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                installedSince?: string;
+                /** @description With installedApp: first seen running before this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                installedBefore?: string;
+                /** @description Stores observed dropping this app (one slug): a period of it whose first observation without it is in [uninstalledSince, uninstalledBefore), or at any time without either bound, whether or not it was installed again since. An unknown slug matches nothing and is named in meta.suggestions. */
+                uninstalledApp?: string;
+                /** @description With uninstalledApp: first seen without it at or after this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                uninstalledSince?: string;
+                /** @description With uninstalledApp: first seen without it before this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset. */
+                uninstalledBefore?: string;
                 /** @description Storefront theme name, case-insensitive. */
                 theme?: string;
                 /** @description Minimum number of products in the catalog. */
@@ -6317,7 +6341,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "40",
+                     *           "id": "43",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "whitsail.net.example",
@@ -6330,7 +6354,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-18T03:59:26.974Z"
                      *         },
                      *         {
-                     *           "id": "28",
+                     *           "id": "31",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "flinthive-hq.example",
@@ -6343,7 +6367,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-17T20:31:34.563Z"
                      *         },
                      *         {
-                     *           "id": "35",
+                     *           "id": "38",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "whitsail.net.example",
@@ -6356,7 +6380,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-17T08:20:45.635Z"
                      *         },
                      *         {
-                     *           "id": "108",
+                     *           "id": "114",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "larkunion.co.example",
@@ -6369,7 +6393,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-31T12:23:53.764Z"
                      *         },
                      *         {
-                     *           "id": "12",
+                     *           "id": "13",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "yarrowhome-store.example",
@@ -6382,7 +6406,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-25T07:20:35.701Z"
                      *         },
                      *         {
-                     *           "id": "27",
+                     *           "id": "30",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "flinthive-hq.example",
@@ -6395,7 +6419,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-18T06:36:58.107Z"
                      *         },
                      *         {
-                     *           "id": "81",
+                     *           "id": "87",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "moonfall.shop.example",
@@ -6408,7 +6432,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-08T10:27:24.410Z"
                      *         },
                      *         {
-                     *           "id": "62",
+                     *           "id": "65",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "meadowhaven-hq.example",
@@ -6421,7 +6445,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-01T19:58:56.611Z"
                      *         },
                      *         {
-                     *           "id": "69",
+                     *           "id": "74",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "cloudmarket.net.example",
@@ -6434,7 +6458,7 @@ export interface operations {
                      *           "detectedAt": "2026-09-30T08:30:09.910Z"
                      *         },
                      *         {
-                     *           "id": "80",
+                     *           "id": "86",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "moonfall.shop.example",
@@ -6447,7 +6471,7 @@ export interface operations {
                      *           "detectedAt": "2026-09-24T15:15:32.612Z"
                      *         },
                      *         {
-                     *           "id": "34",
+                     *           "id": "37",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "flinthive-hq.example",
@@ -6460,7 +6484,7 @@ export interface operations {
                      *           "detectedAt": "2026-09-20T10:26:58.193Z"
                      *         },
                      *         {
-                     *           "id": "71",
+                     *           "id": "76",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "hazecompany-store.example",
@@ -6473,7 +6497,7 @@ export interface operations {
                      *           "detectedAt": "2026-09-13T03:14:54.567Z"
                      *         },
                      *         {
-                     *           "id": "95",
+                     *           "id": "101",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "silkbridge-shop.example",
@@ -6769,7 +6793,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "4",
+                     *           "id": "5",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "opalstudio-co.example",
@@ -6782,7 +6806,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-20T00:24:05.003Z"
                      *         },
                      *         {
-                     *           "id": "40",
+                     *           "id": "43",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "whitsail.net.example",
@@ -6795,7 +6819,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-18T03:59:26.974Z"
                      *         },
                      *         {
-                     *           "id": "28",
+                     *           "id": "31",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "flinthive-hq.example",
@@ -6808,7 +6832,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-17T20:31:34.563Z"
                      *         },
                      *         {
-                     *           "id": "85",
+                     *           "id": "91",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "timberburrow-official.example",
@@ -6821,7 +6845,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-17T09:09:13.000Z"
                      *         },
                      *         {
-                     *           "id": "35",
+                     *           "id": "38",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "whitsail.net.example",
@@ -6834,7 +6858,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-17T08:20:45.635Z"
                      *         },
                      *         {
-                     *           "id": "109",
+                     *           "id": "115",
                      *           "entity": "product",
                      *           "changeType": "price_increase",
                      *           "domain": "larkunion.co.example",
@@ -6847,7 +6871,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-14T19:29:55.835Z"
                      *         },
                      *         {
-                     *           "id": "59",
+                     *           "id": "62",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
                      *           "domain": "echofold.com.example",
@@ -6860,7 +6884,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-14T06:42:15.871Z"
                      *         },
                      *         {
-                     *           "id": "77",
+                     *           "id": "83",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
                      *           "domain": "springgate.store.example",
@@ -6873,7 +6897,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-12T17:50:52.955Z"
                      *         },
                      *         {
-                     *           "id": "25",
+                     *           "id": "26",
                      *           "entity": "product",
                      *           "changeType": "removed_sku",
                      *           "domain": "vistapeak.co.example",
@@ -6886,7 +6910,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-08T06:45:59.765Z"
                      *         },
                      *         {
-                     *           "id": "7",
+                     *           "id": "8",
                      *           "entity": "product",
                      *           "changeType": "price_increase",
                      *           "domain": "slatetrading.net.example",
@@ -6899,7 +6923,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-04T11:25:46.770Z"
                      *         },
                      *         {
-                     *           "id": "39",
+                     *           "id": "42",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
                      *           "domain": "whitsail.net.example",
@@ -6912,7 +6936,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-03T17:21:58.537Z"
                      *         },
                      *         {
-                     *           "id": "5",
+                     *           "id": "6",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
                      *           "domain": "opalstudio-co.example",
@@ -6925,7 +6949,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-02T23:29:17.391Z"
                      *         },
                      *         {
-                     *           "id": "45",
+                     *           "id": "48",
                      *           "entity": "product",
                      *           "changeType": "price_increase",
                      *           "domain": "crystaltrack-store.example",
@@ -6951,7 +6975,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-02T10:45:17.851Z"
                      *         },
                      *         {
-                     *           "id": "103",
+                     *           "id": "109",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
                      *           "domain": "aspenbag.shop.example",
@@ -6964,7 +6988,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-02T04:25:48.138Z"
                      *         },
                      *         {
-                     *           "id": "83",
+                     *           "id": "89",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
                      *           "domain": "roseknot-hq.example",
@@ -6977,7 +7001,7 @@ export interface operations {
                      *           "detectedAt": "2026-11-01T04:27:11.393Z"
                      *         },
                      *         {
-                     *           "id": "108",
+                     *           "id": "114",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "larkunion.co.example",
@@ -6990,7 +7014,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-31T12:23:53.764Z"
                      *         },
                      *         {
-                     *           "id": "56",
+                     *           "id": "59",
                      *           "entity": "product",
                      *           "changeType": "price_increase",
                      *           "domain": "echofold.com.example",
@@ -7003,7 +7027,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-31T06:02:40.876Z"
                      *         },
                      *         {
-                     *           "id": "37",
+                     *           "id": "40",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
                      *           "domain": "whitsail.net.example",
@@ -7016,7 +7040,7 @@ export interface operations {
                      *           "detectedAt": "2026-10-28T11:13:24.423Z"
                      *         },
                      *         {
-                     *           "id": "30",
+                     *           "id": "33",
                      *           "entity": "product",
                      *           "changeType": "price_increase",
                      *           "domain": "flinthive-hq.example",
@@ -7226,7 +7250,7 @@ export interface operations {
                      *           "monthlyVisits": 465
                      *         }
                      *       ],
-                     *       "generatedAt": "2026-11-26T22:21:53.249Z"
+                     *       "generatedAt": "2026-11-26T22:26:57.130Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AnalyticsOverview"];

@@ -5,7 +5,7 @@
 //
 // Epochs are the farm's clock of change. At epoch 0 a store is as generated; at each later epoch
 // about CHANGE_RATE of the stores change (prices, new and removed products, sold-out variants,
-// stock sold, apps installed and removed, now and then the theme), the changes of every epoch up
+// stock sold, apps installed, removed and installed again, now and then the theme), the changes of every epoch up
 // to the current one applied in order. So two observations of a store in different epochs see the
 // difference, and the same epoch always serves the same bytes.
 import { Random, hashSeed } from '../../../src/seed/random.ts';
@@ -86,6 +86,8 @@ export const behaviourAt = (behaviour: Behaviour, epoch: number): Behaviour =>
 
 /** share of stores that change at each epoch */
 export const CHANGE_RATE = 0.3;
+/** share of changing stores that install again an app they dropped at an earlier epoch */
+export const REINSTALL_RATE = 0.3;
 /** share of stores with more than one products.json page (251 to 900 products) */
 export const BIG_CATALOG_SHARE = 0.04;
 /** share of stores whose variants carry inventory_quantity */
@@ -140,6 +142,8 @@ export interface FarmStore {
   currency: string;
   theme: { name: string; id: number; version: string };
   apps: AppReference[];
+  /** apps the store ran at an earlier epoch and dropped, not (yet) installed again */
+  dropped: AppReference[];
   dropshipPhrases: string[];
   exposesInventory: boolean;
   hasBestSellers: boolean;
@@ -225,6 +229,7 @@ export function farmStore(options: FarmOptions, index: number, epoch: number): F
       version: `${rng.int(10, 15)}.${rng.int(0, 4)}.0`,
     },
     apps,
+    dropped: [],
     dropshipPhrases,
     exposesInventory,
     hasBestSellers,
@@ -344,6 +349,24 @@ function newProduct(
   };
 }
 
+/**
+ * The apps a store installed and dropped at `epoch` (slugs): what an observation before it and one
+ * after it see change. None at epoch 0: a first observation finds apps already running.
+ */
+export function appChangesAt(
+  options: FarmOptions,
+  index: number,
+  epoch: number,
+): { installed: string[]; uninstalled: string[] } {
+  if (epoch === 0) return { installed: [], uninstalled: [] };
+  const before = new Set(farmStore(options, index, epoch - 1).apps.map((a) => a.slug));
+  const after = new Set(farmStore(options, index, epoch).apps.map((a) => a.slug));
+  return {
+    installed: [...after].filter((slug) => !before.has(slug)).sort(),
+    uninstalled: [...before].filter((slug) => !after.has(slug)).sort(),
+  };
+}
+
 /** What changes in a store at epoch k (when it changes at all): wraps products() and mutates the rest. */
 function applyEpoch(store: FarmStore, options: FarmOptions, k: number): void {
   const rng = new Random(options.seed, store.index, k, hashSeed('epoch'));
@@ -358,13 +381,24 @@ function applyEpoch(store: FarmStore, options: FarmOptions, k: number): void {
     uninstalls: rng.chance(0.1),
     theme: rng.chance(0.05),
   };
+  const install = (app: AppReference) => {
+    store.apps = [...store.apps, app];
+    store.dropped = store.dropped.filter((a) => a.slug !== app.slug);
+  };
   if (kinds.installs) {
     const candidate = rng.pick(data.apps);
-    if (!store.apps.some((a) => a.slug === candidate.slug)) store.apps = [...store.apps, candidate];
+    if (!store.apps.some((a) => a.slug === candidate.slug)) install(candidate);
   }
   if (kinds.uninstalls && store.apps.length > 0) {
     const gone = rng.pick(store.apps);
     store.apps = store.apps.filter((a) => a !== gone);
+    store.dropped = [...store.dropped, gone];
+  }
+  // drawn apart, so the draws above and below (every other change of the epoch) stay as they were
+  const again = new Random(options.seed, store.index, k, hashSeed('reinstall'));
+  if (store.dropped.length > 0 && again.chance(REINSTALL_RATE)) {
+    const back = again.pick(store.dropped);
+    if (!kinds.uninstalls || back !== store.dropped.at(-1)) install(back);
   }
   if (kinds.theme) {
     store.theme = {

@@ -21,6 +21,7 @@ import '../products/product.query.ts';
 import '../products/product-search.query.ts';
 import '../apps/app.type.ts';
 import '../apps/app.query.ts';
+import '../apps/app-trend.query.ts';
 import '../stores/store-apps.fields.ts';
 import '../changes/changes.query.ts';
 import '../analytics/analytics.query.ts';

@@ -11,7 +11,7 @@ export const TREND_DEFAULT_MONTHS = 12;
 export const NET_CHANGE_DAYS = 90;
 
 export interface AppTrendMonthRow {
-  /** YYYY-MM (UTC) */
+  /** the month's first day, YYYY-MM-DD (UTC) */
   month: string;
   installs: number;
   newlyObserved: number;
@@ -26,10 +26,10 @@ export interface AppTrendMonthRow {
   share: number | null;
 }
 
-const TREND_ROWS = `SELECT 'app' AS kind, to_char(month, 'YYYY-MM') AS month, installs, newly_observed AS "newlyObserved", uninstalls
+const TREND_ROWS = `SELECT 'app' AS kind, to_char(month, 'YYYY-MM-DD') AS month, installs, newly_observed AS "newlyObserved", uninstalls
     FROM app_trend_months WHERE app_id = $1 AND vertical = $2 AND country_code = $3
   UNION ALL
-  SELECT 'stores', to_char(month, 'YYYY-MM'), stores, 0, 0
+  SELECT 'stores', to_char(month, 'YYYY-MM-DD'), stores, 0, 0
     FROM store_observed_months WHERE vertical = $2 AND country_code = $3`;
 
 interface TrendRow {
@@ -40,12 +40,12 @@ interface TrendRow {
   uninstalls: number;
 }
 
-/** The `count` calendar months (UTC) ending with the one of `now`, oldest first. */
+/** The first days of the `count` calendar months (UTC) ending with the one of `now`, oldest first. */
 export function monthsEnding(now: Date, count: number): string[] {
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth();
   return Array.from({ length: count }, (_, i) =>
-    new Date(Date.UTC(year, month - (count - 1) + i, 1)).toISOString().slice(0, 7),
+    new Date(Date.UTC(year, month - (count - 1) + i, 1)).toISOString().slice(0, 10),
   );
 }
 

@@ -17,7 +17,11 @@ const AppTrendMonth = builder.objectRef<AppTrendMonthRow>('AppTrendMonth').imple
     'installs + newlyObserved - uninstalls. Dates are the observations: an install is counted in the month ' +
     'of the observation that first saw the app running, an uninstall in that of the first that saw it gone.',
   fields: (t) => ({
-    month: t.exposeString('month', { description: 'YYYY-MM (UTC).' }),
+    month: t.field({
+      type: 'Date',
+      description: "The month's first day (UTC).",
+      resolve: (r) => r.month,
+    }),
     installs: t.exposeInt('installs', {
       description: 'Stores seen installing the app: an earlier observation saw them without it.',
     }),

@@ -102,19 +102,19 @@ describe('app trend, rebuilt from the periods', () => {
 
   it('counts each month of the whole catalog, oldest first', async () => {
     expect(await readAppTrend(pool, app['trend-a']!, { months: 6 }, now)).toEqual([
-      month('2025-11', 0, 0, 0, 0, 0),
-      month('2025-12', 0, 0, 0, 0, 0),
-      month('2026-01', 0, 1, 0, 1, 2),
-      month('2026-02', 1, 1, 0, 3, 3),
-      month('2026-03', 1, 0, 2, 2, 4),
-      month('2026-04', 1, 0, 0, 3, 4),
+      month('2025-11-01', 0, 0, 0, 0, 0),
+      month('2025-12-01', 0, 0, 0, 0, 0),
+      month('2026-01-01', 0, 1, 0, 1, 2),
+      month('2026-02-01', 1, 1, 0, 3, 3),
+      month('2026-03-01', 1, 0, 2, 2, 4),
+      month('2026-04-01', 1, 0, 0, 3, 4),
     ]);
   });
 
   it('opens a shorter window with the base and stores of the months before it', async () => {
     expect(await readAppTrend(pool, app['trend-a']!, { months: 2 }, now)).toEqual([
-      month('2026-03', 1, 0, 2, 2, 4),
-      month('2026-04', 1, 0, 0, 3, 4),
+      month('2026-03-01', 1, 0, 2, 2, 4),
+      month('2026-04-01', 1, 0, 0, 3, 4),
     ]);
   });
 
@@ -122,19 +122,19 @@ describe('app trend, rebuilt from the periods', () => {
     expect(
       await readAppTrend(pool, app['trend-a']!, { months: 4, vertical: 'APPAREL' }, now),
     ).toEqual([
-      month('2026-01', 0, 1, 0, 1, 2),
-      month('2026-02', 1, 0, 0, 2, 2),
-      month('2026-03', 0, 0, 1, 1, 2),
-      month('2026-04', 1, 0, 0, 2, 2),
+      month('2026-01-01', 0, 1, 0, 1, 2),
+      month('2026-02-01', 1, 0, 0, 2, 2),
+      month('2026-03-01', 0, 0, 1, 1, 2),
+      month('2026-04-01', 1, 0, 0, 2, 2),
     ]);
     // s4 (no vertical) counts here, in its country
     expect(
       await readAppTrend(pool, app['trend-a']!, { months: 4, countryCode: 'us' }, now),
     ).toEqual([
-      month('2026-01', 0, 1, 0, 1, 1),
-      month('2026-02', 0, 1, 0, 2, 2),
-      month('2026-03', 1, 0, 2, 1, 3),
-      month('2026-04', 1, 0, 0, 2, 3),
+      month('2026-01-01', 0, 1, 0, 1, 1),
+      month('2026-02-01', 0, 1, 0, 2, 2),
+      month('2026-03-01', 1, 0, 2, 1, 3),
+      month('2026-04-01', 1, 0, 0, 2, 3),
     ]);
     expect(
       await readAppTrend(
@@ -144,13 +144,13 @@ describe('app trend, rebuilt from the periods', () => {
         now,
       ),
     ).toEqual([
-      month('2026-01', 0, 1, 0, 1, 1),
-      month('2026-02', 0, 0, 0, 1, 1),
-      month('2026-03', 0, 0, 1, 0, 1),
-      month('2026-04', 1, 0, 0, 1, 1),
+      month('2026-01-01', 0, 1, 0, 1, 1),
+      month('2026-02-01', 0, 0, 0, 1, 1),
+      month('2026-03-01', 0, 0, 1, 0, 1),
+      month('2026-04-01', 1, 0, 0, 1, 1),
     ]);
     expect(await readAppTrend(pool, app['trend-a']!, { months: 1, vertical: 'Toys' }, now)).toEqual(
-      [month('2026-04', 0, 0, 0, 0, 0)],
+      [month('2026-04-01', 0, 0, 0, 0, 0)],
     );
   });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildAppTrendRollups } from '../../src/apps/app-trend-rollups.ts';
 import { readAppRanking, readAppTrend } from '../../src/apps/app-trend.sql.ts';
 import { loadReferenceData } from '../../src/seed/reference-data.ts';
+import { seedCatalog } from '../../src/seed/seed-catalog.ts';
 import { writeObservation } from '../../src/storefront/catalog-writer.ts';
 import type { StorefrontObservation } from '../../src/storefront/read-storefront.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -301,5 +302,31 @@ describe('app trend rollups kept by the observation writer', () => {
     const incremental = await snapshot();
     await rebuildAppTrendRollups(pool);
     expect(incremental).toEqual(await snapshot());
+  });
+});
+
+describe('app trend rollups after a seed', () => {
+  it('count every seeded store in the month it was first seen, by vertical and country too', async () => {
+    const seeded = await createTestDatabase();
+    const seededPool = new pg.Pool({ connectionString: seeded.url, max: 2 });
+    try {
+      await seedCatalog({ pool: seededPool, stores: 60, seed: 3, today: new Date() });
+      const { rows } = await seededPool.query<{ rollup: number; stores: number }>(
+        `SELECT (SELECT sum(stores) FROM store_observed_months WHERE vertical = '' AND country_code = '')::int AS rollup,
+                (SELECT count(*) FROM stores)::int AS stores`,
+      );
+      expect(rows[0]).toEqual({ rollup: 60, stores: 60 });
+      const { rows: byCountry } = await seededPool.query(
+        `SELECT r.country_code, r.stores FROM (SELECT country_code, sum(stores)::int AS stores FROM store_observed_months
+            WHERE vertical = '' AND country_code <> '' GROUP BY 1) r
+          FULL JOIN (SELECT country_code::text, count(*)::int AS stores FROM stores WHERE country_code IS NOT NULL GROUP BY 1) s
+            ON s.country_code = r.country_code
+         WHERE r.stores IS DISTINCT FROM s.stores`,
+      );
+      expect(byCountry).toEqual([]);
+    } finally {
+      await seededPool.end();
+      await seeded.drop();
+    }
   });
 });

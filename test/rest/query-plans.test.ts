@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../app/server.ts';
+import { rebuildAppTrendRollups } from '../../src/apps/app-trend-rollups.ts';
 import { loadCatalogFixture } from '../support/catalog-fixture.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 
@@ -47,7 +48,15 @@ beforeAll(async () => {
     INSERT INTO store_apps (store_id, app_id)
     SELECT s.id, a.id FROM stores s JOIN apps a ON a.slug = 'filler-app' OR (a.slug = 'klaviyo' AND s.id % 100 = 0)
      WHERE s.domain LIKE 'filler-%'`);
-  await explainer.query('ANALYZE stores, products, store_apps, apps');
+  // their install periods over two years, and the app trend counts rebuilt from them
+  await explainer.query(`
+    INSERT INTO store_app_periods (store_id, app_id, installed_at, seen_installing)
+    SELECT sa.store_id, sa.app_id, now() - (sa.store_id % 700) * interval '1 day', sa.store_id % 3 = 0
+      FROM store_apps sa JOIN stores s ON s.id = sa.store_id WHERE s.domain LIKE 'filler-%'`);
+  await rebuildAppTrendRollups(explainer);
+  await explainer.query(
+    'ANALYZE stores, products, store_apps, apps, app_trend_months, store_observed_months',
+  );
   app = await buildServer(t.services);
 });
 
@@ -108,6 +117,12 @@ describe('the hot routes read through their indexes', () => {
       '/v1/apps/klaviyo/stores',
       'store_apps',
       ['store_apps_app_id_store_id_idx'],
+    ],
+    [
+      "an app's trend",
+      '/v1/apps/klaviyo/trend?months=12',
+      'app_trend_months',
+      ['app_trend_months_pkey'],
     ],
     // the snapshots are partitioned by month: each month's primary key (store_id, day)
     [

@@ -24,10 +24,10 @@ export interface PeriodEvent {
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
-/** The rollup rows (vertical, country) a store of these dimensions counts in, each with a sign. */
+/** The rollup rows (vertical, country) a store of these dimensions counts in, each with a sign (SQL lower-cases the vertical and upper-cases the country, as the rebuild does). */
 function dimensionRows(d: TrendDimensions, sign: number) {
-  const vertical = d.vertical?.toLowerCase() ?? null;
-  const country = d.countryCode?.toUpperCase() ?? null;
+  const vertical = d.vertical;
+  const country = d.countryCode;
   const rows: [string, string, number][] = [['', '', sign]];
   if (vertical !== null) rows.push([vertical, '', sign]);
   if (country !== null) rows.push(['', country, sign]);
@@ -41,7 +41,7 @@ const sameDimensions = (a: TrendDimensions, b: TrendDimensions) =>
 
 // keys in a fixed order (ORDER BY), so two writers add to shared rows in the same order
 const ADD_MONTHS = `INSERT INTO app_trend_months (app_id, vertical, country_code, month, installs, newly_observed, uninstalls)
-  SELECT e.app_id, d.v, d.c, date_trunc('month', e.day)::date AS month,
+  SELECT e.app_id, lower(d.v), upper(d.c), date_trunc('month', e.day)::date AS month,
          sum(d.sign * e.installs)::int, sum(d.sign * e.newly_observed)::int, sum(d.sign * e.uninstalls)::int
     FROM unnest($1::int[], $2::date[], $3::int[], $4::int[], $5::int[]) e(app_id, day, installs, newly_observed, uninstalls)
    CROSS JOIN unnest($6::text[], $7::text[], $8::int[]) d(v, c, sign)
@@ -61,7 +61,7 @@ const ADD_DAYS = `INSERT INTO app_install_days (app_id, day, installs, newly_obs
     uninstalls = app_install_days.uninstalls + excluded.uninstalls`;
 
 const ADD_STORES = `INSERT INTO store_observed_months (vertical, country_code, month, stores)
-  SELECT d.v, d.c, date_trunc('month', $1::date)::date, sum(d.sign)::int
+  SELECT lower(d.v), upper(d.c), date_trunc('month', $1::date)::date, sum(d.sign)::int
     FROM unnest($2::text[], $3::text[], $4::int[]) d(v, c, sign)
    GROUP BY 1, 2 ORDER BY 1, 2
   ON CONFLICT (vertical, country_code, month) DO UPDATE SET stores = store_observed_months.stores + excluded.stores`;

@@ -27,10 +27,10 @@ export interface AppTrendMonthRow {
 }
 
 const TREND_ROWS = `SELECT 'app' AS kind, to_char(month, 'YYYY-MM-DD') AS month, installs, newly_observed AS "newlyObserved", uninstalls
-    FROM app_trend_months WHERE app_id = $1 AND vertical = $2 AND country_code = $3
+    FROM app_trend_months WHERE app_id = $1 AND vertical = lower($2) AND country_code = upper($3)
   UNION ALL
   SELECT 'stores', to_char(month, 'YYYY-MM-DD'), stores, 0, 0
-    FROM store_observed_months WHERE vertical = $2 AND country_code = $3`;
+    FROM store_observed_months WHERE vertical = lower($2) AND country_code = upper($3)`;
 
 interface TrendRow {
   kind: 'app' | 'stores';
@@ -59,7 +59,7 @@ export async function readAppTrend(
   const rows = await queryRows<TrendRow>(
     db,
     TREND_ROWS,
-    [appId, filter.vertical?.toLowerCase() ?? '', filter.countryCode?.toUpperCase() ?? ''],
+    [appId, filter.vertical ?? '', filter.countryCode ?? ''],
     'app-trend-rows',
   );
   const app = new Map<string, TrendRow>();

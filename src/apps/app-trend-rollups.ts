@@ -39,13 +39,16 @@ const sameDimensions = (a: TrendDimensions, b: TrendDimensions) =>
   (a.vertical?.toLowerCase() ?? null) === (b.vertical?.toLowerCase() ?? null) &&
   (a.countryCode?.toUpperCase() ?? null) === (b.countryCode?.toUpperCase() ?? null);
 
-// keys in a fixed order (ORDER BY), so two writers add to shared rows in the same order
+// keys in a fixed order (ORDER BY), so two writers add to shared rows in the same order; a row a move
+// leaves unchanged (the whole catalog's, when only the country changed) is not written, nor locked
 const ADD_MONTHS = `INSERT INTO app_trend_months (app_id, vertical, country_code, month, installs, newly_observed, uninstalls)
   SELECT e.app_id, lower(d.v), upper(d.c), date_trunc('month', e.day)::date AS month,
          sum(d.sign * e.installs)::int, sum(d.sign * e.newly_observed)::int, sum(d.sign * e.uninstalls)::int
     FROM unnest($1::int[], $2::date[], $3::int[], $4::int[], $5::int[]) e(app_id, day, installs, newly_observed, uninstalls)
    CROSS JOIN unnest($6::text[], $7::text[], $8::int[]) d(v, c, sign)
-   GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+   GROUP BY 1, 2, 3, 4
+  HAVING sum(d.sign * e.installs) <> 0 OR sum(d.sign * e.newly_observed) <> 0 OR sum(d.sign * e.uninstalls) <> 0
+   ORDER BY 1, 2, 3, 4
   ON CONFLICT (app_id, vertical, country_code, month) DO UPDATE SET
     installs = app_trend_months.installs + excluded.installs,
     newly_observed = app_trend_months.newly_observed + excluded.newly_observed,
@@ -63,7 +66,7 @@ const ADD_DAYS = `INSERT INTO app_install_days (app_id, day, installs, newly_obs
 const ADD_STORES = `INSERT INTO store_observed_months (vertical, country_code, month, stores)
   SELECT lower(d.v), upper(d.c), date_trunc('month', $1::date)::date, sum(d.sign)::int
     FROM unnest($2::text[], $3::text[], $4::int[]) d(v, c, sign)
-   GROUP BY 1, 2 ORDER BY 1, 2
+   GROUP BY 1, 2 HAVING sum(d.sign) <> 0 ORDER BY 1, 2
   ON CONFLICT (vertical, country_code, month) DO UPDATE SET stores = store_observed_months.stores + excluded.stores`;
 
 const eventColumns = (events: readonly PeriodEvent[]) => [

@@ -303,6 +303,40 @@ describe('app trend rollups kept by the observation writer', () => {
     await rebuildAppTrendRollups(pool);
     expect(incremental).toEqual(await snapshot());
   });
+
+  it('loses no count when observations of different stores add to the same rows at once', async () => {
+    const stores = Array.from({ length: 8 }, (_, i) => `parallel${i}.trend.test`);
+    const observeAll = (slugs: (i: number) => string[], at: Date) =>
+      Promise.all(
+        stores.map(async (domain, i) => {
+          const client = await parallel.connect();
+          try {
+            await client.query('BEGIN');
+            await writeObservation(client, observation(domain, i % 2 ? 'US' : 'GB', slugs(i)), {
+              now: at,
+              reference: loadReferenceData(),
+              legacyId: i.toString(16).padStart(24, 'd'),
+            });
+            await client.query('COMMIT');
+          } finally {
+            client.release();
+          }
+        }),
+      );
+    const parallel = new pg.Pool({ connectionString: db.url, max: 4 });
+    try {
+      const before = (await readAppTrend(pool, app['live-g']!, { months: 1 })).at(-1)!;
+      await observeAll(() => ['live-f'], daysAgo(3)); // all first seen running F
+      await observeAll((i) => (i < 6 ? ['live-f', 'live-g'] : []), daysAgo(2)); // 6 install G, 2 drop F
+      const after = (await readAppTrend(pool, app['live-g']!, { months: 1 })).at(-1)!;
+      expect(after.installBase - before.installBase).toBe(6);
+      const incremental = await snapshot();
+      await rebuildAppTrendRollups(pool);
+      expect(incremental).toEqual(await snapshot());
+    } finally {
+      await parallel.end();
+    }
+  });
 });
 
 describe('app trend rollups after a seed', () => {

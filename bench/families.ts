@@ -157,5 +157,16 @@ export function buildFamilies(sample: CatalogSample): Family[] {
       paths: apps.map((app) => `/v1/stores?${q({ app, groupBy: 'country' })}`),
       target: { p50Ms: 300, p50From: 'single' },
     },
+    {
+      name: 'app trend',
+      route: 'GET /v1/apps/{slug}/trend?months=12',
+      connections: 4,
+      paths: apps.flatMap((app, i) => [
+        `/v1/apps/${app}/trend?months=12`,
+        `/v1/apps/${app}/trend?${q({ months: '12', countryCode: countries[i % countries.length]! })}`,
+        `/v1/apps/${app}/trend?${q({ months: '12', vertical: verticals[i % verticals.length]! })}`,
+      ]),
+      target: { p50Ms: 5, p50From: 'single' },
+    },
   ];
 }

@@ -11,8 +11,8 @@ export const TAGS = {
   Stores: 'Store search, profiles, comparison and per-store series.',
   Products: 'Product search, single products and the product change feed.',
   Changes: 'One feed of product, app and store movements.',
-  Analytics: 'Market analytics: coverage, verticals, countries and movers.',
-  Apps: 'Platform apps and the stores observed running them.',
+  Analytics: 'Market analytics: coverage, verticals, countries, movers and app rankings.',
+  Apps: 'Platform apps, the stores observed running them and their monthly install trends.',
   Scrapes: 'On-demand scrapes of stores: queue, poll, or receive a webhook.',
   Signals:
     'Per-account watches on competitor stores: probes, estimated sales, inventory, insights, ads and changes.',

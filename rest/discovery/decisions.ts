@@ -194,6 +194,16 @@ export const DECISIONS: readonly Decision[] = [
       '/v1/apps/{slug} adds `installBaseSample`: up to 10 store cards, most visits first.',
   },
   {
+    topic: 'App trends',
+    decision:
+      'GET /v1/apps/{slug}/trend answers `{app, vertical, countryCode, months}`, oldest month first (UTC calendar ' +
+      'months, the current one counted up to now). A store already running the app when first observed counts in ' +
+      "`newlyObserved`, not `installs`, so installBase = the previous month's + installs + newlyObserved - " +
+      'uninstalls; `net` = installs - uninstalls. A store counts under its current vertical and country. An unknown ' +
+      'vertical or country answers months of zeros, and GET /v1/analytics/apps an unknown category an empty list, ' +
+      'as unknown filter values do elsewhere.',
+  },
+  {
     topic: 'Product, change, history and app records',
     decision: 'Their fields are listed under Shapes in docs.md and as schemas in /v1/openapi.json.',
   },

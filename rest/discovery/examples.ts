@@ -114,7 +114,14 @@ export const EXAMPLES: ExamplesDocument = {
           method: 'GET',
           path: '/v1/apps/{slug}/stores?limit=20',
           purpose: 'Stores observed running the app, most visits first.',
-          next: 'Fetch profiles by the domains returned.',
+          next: 'Fetch profiles by the domains returned, or follow the app over time.',
+        },
+        {
+          method: 'GET',
+          path: '/v1/apps/{slug}/trend?months=12',
+          purpose:
+            'Its installs, uninstalls, install base and share of the observed stores, month by month (GET /v1/analytics/apps?category=... ranks its category).',
+          next: 'Narrow with vertical or countryCode.',
         },
       ],
     },

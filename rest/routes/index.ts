@@ -9,6 +9,7 @@ import {
   listVerticalStats,
 } from './analytics.ts';
 import { getApp, listAppStores, searchApps } from './apps.ts';
+import { getAppTrend, listAppRanking } from './app-trends.ts';
 import { listChanges } from './changes.ts';
 import { lookupStores } from './store-lookup.ts';
 import { getUsage } from './usage.ts';
@@ -64,9 +65,11 @@ export const catalogRoutes: readonly RestRoute[] = [
   listVerticalStats,
   listCountryStats,
   listMovers,
+  listAppRanking,
   searchApps,
   getApp,
   listAppStores,
+  getAppTrend,
   requestScrape,
   requestScrapesBulk,
   getScrapeRequest,

@@ -2,3 +2,4 @@
 // root fields on the builder. A new one is imported here; src/gateway/schema.ts imports the face.
 import './app.type.ts';
 import './app.query.ts';
+import './app-trend.query.ts';

@@ -13,7 +13,8 @@
 //     (load-stores.ts); the next chunk is generated while the previous one is being copied, so
 //     memory stays flat and both cores work (this process generates, the PostgreSQL backend parses);
 //  5. apps.install_count is recounted, sequences are moved past the new ids, ANALYZE;
-//  6. the whole-catalog rollups are recomputed (src/stores/rollups/), so they commit with the load, COMMIT;
+//  6. the whole-catalog rollups (src/stores/rollups/) and the app trend rollups (src/apps/app-trend-rollups.ts)
+//     are recomputed, so they commit with the load, COMMIT;
 //  7. VACUUM stores, store_apps and products (their visibility maps serve the search counts, the app
 //     filters and the title search's walks from the indexes alone), and
 //     VACUUM FULL ANALYZE the search vocabularies (their counts were rewritten at every chunk).
@@ -34,6 +35,7 @@ import { loadStores } from './load-stores.ts';
 import { createSampler } from './reference-data.ts';
 import { createSeedContext } from './seed-context.ts';
 import { buildStoreRollups } from '../stores/rollups/store-rollups.ts';
+import { rebuildAppTrendRollups } from '../apps/app-trend-rollups.ts';
 
 export type SeedMode = 'refuse-if-not-empty' | 'append' | 'reset';
 
@@ -204,7 +206,9 @@ async function seedInTransaction(
     const analyzeStarted = performance.now();
     await client.query(`ANALYZE ${loadedTables.join(', ')}, apps`);
     const analyzeWithinMs = performance.now() - analyzeStarted;
-    const { durationMs: rollupsMs } = await buildStoreRollups(client);
+    const { durationMs: storeRollupsMs } = await buildStoreRollups(client);
+    const { durationMs: trendRollupsMs } = await rebuildAppTrendRollups(client);
+    const rollupsMs = storeRollupsMs + trendRollupsMs;
     await client.query('COMMIT');
     // the visibility maps, so counts, app filters and title walks are index-only scans from the
     // first request on, not once autovacuum gets there; VACUUM cannot run inside the transaction

@@ -5,6 +5,7 @@
 // marked as observed; INSERT ... ON CONFLICT on (store, day), which also works on a table
 // partitioned by day). The row lock on the store serialises two observations of the same store.
 import type pg from 'pg';
+import { countPeriodChanges, countStoreDimensions } from '../apps/app-trend-rollups.ts';
 import type { ChangeFacts } from '../change-feed/change.sql.ts';
 import type { ReferenceData } from '../seed/reference-data.ts';
 import { percentChange } from '../stores/model/growth.ts';
@@ -82,6 +83,7 @@ export async function writeObservation(
     ? await snapshotBefore(client, previousStore.id, new Date(now.getTime() - 30 * DAY_MS))
     : null;
 
+  const countryCode = observation.countryCode ?? previousStore?.country_code ?? null;
   const {
     rows: [stored],
   } = await client.query<{ id: number }>(
@@ -110,7 +112,7 @@ export async function writeObservation(
       observation.domain,
       clip(observation.name, 300),
       context.legacyId,
-      observation.countryCode ?? previousStore?.country_code ?? null,
+      countryCode,
       currency,
       classification?.industry ?? previousStore?.industry ?? null,
       vertical,
@@ -139,6 +141,15 @@ export async function writeObservation(
     ],
   );
   const storeId = stored!.id;
+  await countStoreDimensions(
+    client,
+    storeId,
+    previousStore
+      ? { vertical: previousStore.vertical, countryCode: previousStore.country_code }
+      : null,
+    { vertical, countryCode },
+    now,
+  );
 
   const changes = await writeCatalog(client, storeId, previous, { ...observation, currency }, now);
   await client.query(
@@ -360,16 +371,25 @@ async function writeInstalls(
       WHERE id = ANY($1::int[]) OR id = ANY($2::int[])`,
     [installed, uninstalled],
   );
-  await client.query(
+  const { rows: closed } = await client.query<{ app_id: number }>(
     `UPDATE store_app_periods SET uninstalled_at = $3
-      WHERE store_id = $1 AND app_id = ANY($2::int[]) AND uninstalled_at IS NULL`,
+      WHERE store_id = $1 AND app_id = ANY($2::int[]) AND uninstalled_at IS NULL RETURNING app_id`,
     [storeId, uninstalled, now],
   );
   // ON CONFLICT: a period left open by a catalog written before periods were kept is continued
-  await client.query(
+  const { rows: opened } = await client.query<{ app_id: number }>(
     `INSERT INTO store_app_periods (store_id, app_id, installed_at, seen_installing)
      SELECT $1, unnest($2::int[]), $3, $4
-     ON CONFLICT (store_id, app_id) WHERE uninstalled_at IS NULL DO NOTHING`,
+     ON CONFLICT (store_id, app_id) WHERE uninstalled_at IS NULL DO NOTHING RETURNING app_id`,
     [storeId, installed, now, seenBefore],
+  );
+  await countPeriodChanges(
+    client,
+    storeId,
+    {
+      opened: opened.map((r) => ({ appId: r.app_id, seenInstalling: seenBefore })),
+      closed: closed.map((r) => r.app_id),
+    },
+    now,
   );
 }

@@ -23,6 +23,7 @@ const CATALOG_LISTS: Record<string, string[]> = {
   listVerticalStats: ['/v1/analytics/verticals'],
   listCountryStats: ['/v1/analytics/countries'],
   listMovers: ['/v1/analytics/movers?metric=visits&direction=up'],
+  listAppRanking: ['/v1/analytics/apps?category=Email%20marketing'],
   searchApps: ['/v1/apps'],
   listAppStores: ['/v1/apps/klaviyo/stores'],
 };
@@ -84,6 +85,11 @@ describe('hasMore on an exactly full last page of a catalog list', () => {
   let rest: RestApp;
   beforeAll(async () => {
     rest = await openRestApp({ fixture: true });
+    // the fixture has one app per category: two more make the category ranking a list of three
+    await rest.services.db.pool.query(
+      `INSERT INTO apps (slug, name, category) VALUES ('last-page-mail-a', 'Mail A', 'Email marketing'),
+         ('last-page-mail-b', 'Mail B', 'Email marketing')`,
+    );
   });
   afterAll(async () => {
     await rest?.close();

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../app/server.ts';
+import { rebuildAppTrendRollups } from '../../src/apps/app-trend-rollups.ts';
 import { loadCatalogFixture } from '../support/catalog-fixture.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 
@@ -55,7 +56,10 @@ beforeAll(async () => {
            CASE WHEN a.slug = 'klaviyo' AND sa.store_id % 5 = 0 THEN now() - (sa.store_id % 100) * interval '1 day' END, true
       FROM store_apps sa JOIN apps a ON a.id = sa.app_id JOIN stores s ON s.id = sa.store_id
      WHERE s.domain LIKE 'filler-%'`);
-  await explainer.query('ANALYZE stores, products, store_apps, store_app_periods, apps');
+  await rebuildAppTrendRollups(explainer);
+  await explainer.query(
+    'ANALYZE stores, products, store_apps, store_app_periods, apps, app_trend_months, store_observed_months',
+  );
   app = await buildServer(t.services);
 });
 
@@ -129,6 +133,12 @@ describe('the hot routes read through their indexes', () => {
       '/v1/stores?uninstalledApp=klaviyo&limit=5',
       'store_app_periods',
       ['store_app_periods_uninstalled_idx', 'store_app_periods_app_store_idx'],
+    ],
+    [
+      "an app's trend",
+      '/v1/apps/klaviyo/trend?months=12',
+      'app_trend_months',
+      ['app_trend_months_pkey'],
     ],
     // the snapshots are partitioned by month: each month's primary key (store_id, day)
     [

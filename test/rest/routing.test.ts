@@ -22,9 +22,11 @@ const CONCRETE: Record<string, string> = {
   listVerticalStats: '/v1/analytics/verticals',
   listCountryStats: '/v1/analytics/countries',
   listMovers: '/v1/analytics/movers?metric=visits&direction=up',
+  listAppRanking: '/v1/analytics/apps?category=Email%20marketing',
   searchApps: '/v1/apps',
   getApp: '/v1/apps/klaviyo',
   listAppStores: '/v1/apps/klaviyo/stores',
+  getAppTrend: '/v1/apps/klaviyo/trend',
   getUsage: '/v1/usage',
 };
 

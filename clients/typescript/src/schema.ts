@@ -521,6 +521,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/analytics/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The apps of one category by install base
+         * @description The apps of an app category (the `category` of GET /v1/apps, e.g. Reviews; case-insensitive), largest install base first, with their share of the catalog stores observed and their net change over the last 90 UTC days (installs90d - uninstalls90d; stores first observed already running an app are not installs). An unknown category answers an empty list, as an unknown vertical does elsewhere.
+         *
+         *     Quota: one request in the daily bucket `storeSearches` (store searches, grouped roll-ups, comparisons and market analytics), plus the key's per-minute rate and per-key daily ceiling.
+         *
+         *     Example: `GET /v1/analytics/apps?category=Reviews`
+         */
+        get: operations["listAppRanking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/apps": {
         parameters: {
             query?: never;
@@ -587,6 +611,30 @@ export interface paths {
          *     Example: `GET /v1/apps/judgeme/stores?limit=50`
          */
         get: operations["listAppStores"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{slug}/trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An app's installs, uninstalls, install base and share per month
+         * @description The last `months` calendar months (UTC), oldest first, the current month last (counted up to now). share = installBase / observedStores, the catalog stores first seen by the month's end under the same vertical and countryCode filter. Dates are the observations': an install counts in the month of the observation that first saw the app running on the store, an uninstall in that of the first observation that saw it gone. A store already running the app when the catalog first observed it counts in newlyObserved, not in installs, so that installBase = the previous month's installBase + installs + newlyObserved - uninstalls. Counts are kept as observations arrive (exact, no delay); a store counts under its current vertical and country. An unknown vertical or country answers months of zeros.
+         *
+         *     Quota: one request in the daily bucket `productAppLookups` (one product, and app searches and lookups), plus the key's per-minute rate and per-key daily ceiling.
+         *
+         *     Example: `GET /v1/apps/judgeme/trend?months=12`
+         */
+        get: operations["getAppTrend"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1906,6 +1954,25 @@ export interface components {
             /** @description The value 30 days earlier. */
             previous: number;
         };
+        /** @description A page of apps, largest install base first. */
+        AppRankList: {
+            data: components["schemas"]["AppRank"][];
+            page: components["schemas"]["Page"];
+        };
+        /** @description An app of a category with its install base and 90-day net change. */
+        AppRank: {
+            app: components["schemas"]["App"];
+            /** @description Catalog stores running the app now. */
+            installBase: number;
+            /** @description installBase / the catalog stores observed, 0 to 1; null on an empty catalog. */
+            share: number | null;
+            /** @description Stores seen installing the app over the last 90 UTC days, today included. */
+            installs90d: number;
+            /** @description Stores first seen without it over the same days. */
+            uninstalls90d: number;
+            /** @description installs90d - uninstalls90d. */
+            netChange90d: number;
+        };
         /** @description App catalog row plus the observed install-base sample. */
         AppDetail: {
             /** @description Identifier from the platform's app store. */
@@ -1921,6 +1988,35 @@ export interface components {
             installCount: number;
             /** @description Observed install-base sample: up to 10 stores running the app, busiest first. The whole list is GET /v1/apps/{slug}/stores. */
             installBaseSample: components["schemas"]["StoreCard"][];
+        };
+        /** @description An app's install trend, month by month. */
+        AppTrend: {
+            app: components["schemas"]["App"];
+            /** @description The vertical the counts are narrowed to, as asked; null for every vertical. */
+            vertical: string | null;
+            /** @description The country the counts are narrowed to (upper case); null for every country. */
+            countryCode: string | null;
+            /** @description Oldest month first, the current one last. */
+            months: components["schemas"]["AppTrendMonth"][];
+        };
+        /** @description One calendar month (UTC) of an app on the observed catalog. */
+        AppTrendMonth: {
+            /** @description Month as its first day, YYYY-MM-DD (UTC). */
+            month: string;
+            /** @description Stores seen installing the app this month: an earlier observation saw them without it. */
+            installs: number;
+            /** @description Stores first observed this month already running the app: they join the install base, not the installs. */
+            newlyObserved: number;
+            /** @description Stores first seen without the app this month after running it. */
+            uninstalls: number;
+            /** @description installs - uninstalls. */
+            net: number;
+            /** @description Stores running the app at the month's end (now, for the current month): the previous month's installBase + installs + newlyObserved - uninstalls. */
+            installBase: number;
+            /** @description Catalog stores first seen by the month's end, under the same vertical and country. */
+            observedStores: number;
+            /** @description installBase / observedStores, 0 to 1; null while no store is observed. */
+            share: number | null;
         };
         ScrapeOrder: components["schemas"]["ScrapeQueued"] | components["schemas"]["ScrapeAlreadyExists"];
         /** @description The scrape request (HTTP 202). */
@@ -7250,7 +7346,7 @@ export interface operations {
                      *           "monthlyVisits": 465
                      *         }
                      *       ],
-                     *       "generatedAt": "2026-11-26T22:26:57.130Z"
+                     *       "generatedAt": "2026-11-26T22:27:38.571Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AnalyticsOverview"];
@@ -7751,6 +7847,334 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["MoverList"];
+                };
+            };
+            /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description unauthorized: Missing or invalid API key (send Authorization: Bearer <key> or X-Api-Key: <key>; never in the query). A self-hosted server mints keys with `npm run keys -- create --account ACCOUNT --plan starter`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description unauthorized: code unauthorized with details.reason "plan": the key's account is not on a paid plan (details.plan, details.requiredPlans). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized_plan"];
+                };
+            };
+            /** @description rate_limited: Per-minute rate, per-key daily ceiling or daily bucket used up. details = {bucket, limit, window, retryAfter}: bucket is perMinute, perKeyDaily, the daily bucket (storeSearches, storeLookups, productSearches, productAppLookups, scrapeRequests) or unauthenticated (requests without a valid key from one address, per minute); window is minute or day. Wait Retry-After seconds, then retry. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description internal: Server-side failure. The message is generic; the request id (X-Request-Id) locates it in our logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal"];
+                };
+            };
+            /** @description internal: code internal with details.reason "database_unavailable": the database is restarting; wait Retry-After seconds, then retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal_database_unavailable"];
+                };
+            };
+            /** @description query_timeout: The backing query timed out. Narrow the filters or retry later. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_query_timeout"];
+                };
+            };
+        };
+    };
+    listAppRanking: {
+        parameters: {
+            query: {
+                /**
+                 * @description App category, case-insensitive.
+                 * @example Reviews
+                 */
+                category: string;
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Items to skip. Stop paging when page.hasMore is false. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "app": {
+                     *             "slug": "judgeme",
+                     *             "name": "Judge.me Product Reviews",
+                     *             "developer": "Judge.me",
+                     *             "category": "Reviews",
+                     *             "pricing": "Free plan available; Awesome $15/month",
+                     *             "rating": 5,
+                     *             "reviewCount": 31800,
+                     *             "appStoreUrl": "https://apps.shopify.com/judgeme",
+                     *             "installCount": 6
+                     *           },
+                     *           "installBase": 6,
+                     *           "share": 0.15,
+                     *           "installs90d": 0,
+                     *           "uninstalls90d": 0,
+                     *           "netChange90d": 0
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "ali-reviews",
+                     *             "name": "Ali Reviews ‑ Product Reviews",
+                     *             "developer": "FireApps",
+                     *             "category": "Reviews",
+                     *             "pricing": "Free plan available; from $9.99/month",
+                     *             "rating": 4.8,
+                     *             "reviewCount": 11300,
+                     *             "appStoreUrl": "https://apps.shopify.com/ali-reviews",
+                     *             "installCount": 3
+                     *           },
+                     *           "installBase": 3,
+                     *           "share": 0.075,
+                     *           "installs90d": 1,
+                     *           "uninstalls90d": 0,
+                     *           "netChange90d": 1
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "fera",
+                     *             "name": "Fera Product Reviews App",
+                     *             "developer": "Fera.ai",
+                     *             "category": "Reviews",
+                     *             "pricing": "Free plan available; from $9/month",
+                     *             "rating": 4.8,
+                     *             "reviewCount": 3000,
+                     *             "appStoreUrl": "https://apps.shopify.com/fera",
+                     *             "installCount": 2
+                     *           },
+                     *           "installBase": 2,
+                     *           "share": 0.05,
+                     *           "installs90d": 0,
+                     *           "uninstalls90d": 0,
+                     *           "netChange90d": 0
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "product-reviews-addon",
+                     *             "name": "Stamped Product Reviews & UGC",
+                     *             "developer": "Stamped.io",
+                     *             "category": "Reviews",
+                     *             "pricing": "Free plan available; from $23/month",
+                     *             "rating": 4.7,
+                     *             "reviewCount": 4900,
+                     *             "appStoreUrl": "https://apps.shopify.com/product-reviews-addon",
+                     *             "installCount": 2
+                     *           },
+                     *           "installBase": 2,
+                     *           "share": 0.05,
+                     *           "installs90d": 0,
+                     *           "uninstalls90d": 0,
+                     *           "netChange90d": 0
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "loox",
+                     *             "name": "Loox Product Reviews & Photos",
+                     *             "developer": "Loox",
+                     *             "category": "Reviews",
+                     *             "pricing": "From $12.99/month",
+                     *             "rating": 4.9,
+                     *             "reviewCount": 19200,
+                     *             "appStoreUrl": "https://apps.shopify.com/loox",
+                     *             "installCount": 1
+                     *           },
+                     *           "installBase": 1,
+                     *           "share": 0.025,
+                     *           "installs90d": 0,
+                     *           "uninstalls90d": 0,
+                     *           "netChange90d": 0
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "okendo-reviews",
+                     *             "name": "Okendo: Reviews & Loyalty",
+                     *             "developer": "Okendo",
+                     *             "category": "Reviews",
+                     *             "pricing": "From $19/month",
+                     *             "rating": 4.9,
+                     *             "reviewCount": 1100,
+                     *             "appStoreUrl": "https://apps.shopify.com/okendo-reviews",
+                     *             "installCount": 1
+                     *           },
+                     *           "installBase": 1,
+                     *           "share": 0.025,
+                     *           "installs90d": 0,
+                     *           "uninstalls90d": 0,
+                     *           "netChange90d": 0
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "yotpo-social-reviews",
+                     *             "name": "Yotpo: Product Reviews & UGC",
+                     *             "developer": "Yotpo",
+                     *             "category": "Reviews",
+                     *             "pricing": "Free plan available; from $15/month",
+                     *             "rating": 4.7,
+                     *             "reviewCount": 7600,
+                     *             "appStoreUrl": "https://apps.shopify.com/yotpo-social-reviews",
+                     *             "installCount": 1
+                     *           },
+                     *           "installBase": 1,
+                     *           "share": 0.025,
+                     *           "installs90d": 0,
+                     *           "uninstalls90d": 0,
+                     *           "netChange90d": 0
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "opinew-reviews",
+                     *             "name": "Opinew Product Reviews",
+                     *             "developer": "Opinew",
+                     *             "category": "Reviews",
+                     *             "pricing": "Free plan available; from $9/month",
+                     *             "rating": 4.8,
+                     *             "reviewCount": 1900,
+                     *             "appStoreUrl": "https://apps.shopify.com/opinew-reviews",
+                     *             "installCount": 0
+                     *           },
+                     *           "installBase": 0,
+                     *           "share": 0,
+                     *           "installs90d": 0,
+                     *           "uninstalls90d": 1,
+                     *           "netChange90d": -1
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "product-reviews",
+                     *             "name": "Product Reviews",
+                     *             "developer": "Shopify",
+                     *             "category": "Reviews",
+                     *             "pricing": "Free",
+                     *             "rating": 3.6,
+                     *             "reviewCount": 2200,
+                     *             "appStoreUrl": "https://apps.shopify.com/product-reviews",
+                     *             "installCount": 0
+                     *           },
+                     *           "installBase": 0,
+                     *           "share": 0,
+                     *           "installs90d": 0,
+                     *           "uninstalls90d": 0,
+                     *           "netChange90d": 0
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "rivyo-product-review",
+                     *             "name": "Rivyo Product Reviews",
+                     *             "developer": "Rivyo",
+                     *             "category": "Reviews",
+                     *             "pricing": "Free plan available; from $9.99/month",
+                     *             "rating": 4.8,
+                     *             "reviewCount": 4100,
+                     *             "appStoreUrl": "https://apps.shopify.com/rivyo-product-review",
+                     *             "installCount": 0
+                     *           },
+                     *           "installBase": 0,
+                     *           "share": 0,
+                     *           "installs90d": 0,
+                     *           "uninstalls90d": 0,
+                     *           "netChange90d": 0
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "trustpilot-reviews",
+                     *             "name": "Trustpilot Reviews",
+                     *             "developer": "Trustpilot",
+                     *             "category": "Reviews",
+                     *             "pricing": "Free to install",
+                     *             "rating": 4.3,
+                     *             "reviewCount": 240,
+                     *             "appStoreUrl": "https://apps.shopify.com/trustpilot-reviews",
+                     *             "installCount": 0
+                     *           },
+                     *           "installBase": 0,
+                     *           "share": 0,
+                     *           "installs90d": 0,
+                     *           "uninstalls90d": 0,
+                     *           "netChange90d": 0
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 11,
+                     *         "hasMore": false,
+                     *         "total": 11
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AppRankList"];
                 };
             };
             /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
@@ -8573,6 +8997,277 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["StoreList"];
+                };
+            };
+            /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description unauthorized: Missing or invalid API key (send Authorization: Bearer <key> or X-Api-Key: <key>; never in the query). A self-hosted server mints keys with `npm run keys -- create --account ACCOUNT --plan starter`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description unauthorized: code unauthorized with details.reason "plan": the key's account is not on a paid plan (details.plan, details.requiredPlans). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized_plan"];
+                };
+            };
+            /** @description not_found: The resource does not exist. details names what was looked up (e.g. {domain}, {domain, handle}, {slug}). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description rate_limited: Per-minute rate, per-key daily ceiling or daily bucket used up. details = {bucket, limit, window, retryAfter}: bucket is perMinute, perKeyDaily, the daily bucket (storeSearches, storeLookups, productSearches, productAppLookups, scrapeRequests) or unauthenticated (requests without a valid key from one address, per minute); window is minute or day. Wait Retry-After seconds, then retry. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description internal: Server-side failure. The message is generic; the request id (X-Request-Id) locates it in our logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal"];
+                };
+            };
+            /** @description internal: code internal with details.reason "database_unavailable": the database is restarting; wait Retry-After seconds, then retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal_database_unavailable"];
+                };
+            };
+            /** @description query_timeout: The backing query timed out. Narrow the filters or retry later. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_query_timeout"];
+                };
+            };
+        };
+    };
+    getAppTrend: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Months, 1 to 24.
+                 * @example 12
+                 */
+                months?: number;
+                /** @description Only stores of this vertical (case-insensitive). */
+                vertical?: string;
+                /** @description Only stores of this country: ISO 3166-1 alpha-2, case-insensitive. */
+                countryCode?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The app's slug in the platform's app store.
+                 * @example judgeme
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "app": {
+                     *         "slug": "judgeme",
+                     *         "name": "Judge.me Product Reviews",
+                     *         "developer": "Judge.me",
+                     *         "category": "Reviews",
+                     *         "pricing": "Free plan available; Awesome $15/month",
+                     *         "rating": 5,
+                     *         "reviewCount": 31800,
+                     *         "appStoreUrl": "https://apps.shopify.com/judgeme",
+                     *         "installCount": 6
+                     *       },
+                     *       "vertical": null,
+                     *       "countryCode": null,
+                     *       "months": [
+                     *         {
+                     *           "month": "2025-12-01",
+                     *           "installs": 0,
+                     *           "newlyObserved": 0,
+                     *           "uninstalls": 0,
+                     *           "net": 0,
+                     *           "installBase": 6,
+                     *           "observedStores": 34,
+                     *           "share": 0.17647058823529413
+                     *         },
+                     *         {
+                     *           "month": "2026-01-01",
+                     *           "installs": 0,
+                     *           "newlyObserved": 0,
+                     *           "uninstalls": 0,
+                     *           "net": 0,
+                     *           "installBase": 6,
+                     *           "observedStores": 35,
+                     *           "share": 0.17142857142857143
+                     *         },
+                     *         {
+                     *           "month": "2026-02-01",
+                     *           "installs": 0,
+                     *           "newlyObserved": 0,
+                     *           "uninstalls": 0,
+                     *           "net": 0,
+                     *           "installBase": 6,
+                     *           "observedStores": 36,
+                     *           "share": 0.16666666666666666
+                     *         },
+                     *         {
+                     *           "month": "2026-03-01",
+                     *           "installs": 0,
+                     *           "newlyObserved": 0,
+                     *           "uninstalls": 0,
+                     *           "net": 0,
+                     *           "installBase": 6,
+                     *           "observedStores": 38,
+                     *           "share": 0.15789473684210525
+                     *         },
+                     *         {
+                     *           "month": "2026-04-01",
+                     *           "installs": 1,
+                     *           "newlyObserved": 0,
+                     *           "uninstalls": 0,
+                     *           "net": 1,
+                     *           "installBase": 7,
+                     *           "observedStores": 38,
+                     *           "share": 0.18421052631578946
+                     *         },
+                     *         {
+                     *           "month": "2026-05-01",
+                     *           "installs": 0,
+                     *           "newlyObserved": 0,
+                     *           "uninstalls": 1,
+                     *           "net": -1,
+                     *           "installBase": 6,
+                     *           "observedStores": 40,
+                     *           "share": 0.15
+                     *         },
+                     *         {
+                     *           "month": "2026-06-01",
+                     *           "installs": 1,
+                     *           "newlyObserved": 0,
+                     *           "uninstalls": 2,
+                     *           "net": -1,
+                     *           "installBase": 5,
+                     *           "observedStores": 40,
+                     *           "share": 0.125
+                     *         },
+                     *         {
+                     *           "month": "2026-07-01",
+                     *           "installs": 1,
+                     *           "newlyObserved": 0,
+                     *           "uninstalls": 0,
+                     *           "net": 1,
+                     *           "installBase": 6,
+                     *           "observedStores": 40,
+                     *           "share": 0.15
+                     *         },
+                     *         {
+                     *           "month": "2026-08-01",
+                     *           "installs": 0,
+                     *           "newlyObserved": 0,
+                     *           "uninstalls": 0,
+                     *           "net": 0,
+                     *           "installBase": 6,
+                     *           "observedStores": 40,
+                     *           "share": 0.15
+                     *         },
+                     *         {
+                     *           "month": "2026-09-01",
+                     *           "installs": 0,
+                     *           "newlyObserved": 0,
+                     *           "uninstalls": 0,
+                     *           "net": 0,
+                     *           "installBase": 6,
+                     *           "observedStores": 40,
+                     *           "share": 0.15
+                     *         },
+                     *         {
+                     *           "month": "2026-10-01",
+                     *           "installs": 0,
+                     *           "newlyObserved": 0,
+                     *           "uninstalls": 0,
+                     *           "net": 0,
+                     *           "installBase": 6,
+                     *           "observedStores": 40,
+                     *           "share": 0.15
+                     *         },
+                     *         {
+                     *           "month": "2026-11-01",
+                     *           "installs": 0,
+                     *           "newlyObserved": 0,
+                     *           "uninstalls": 0,
+                     *           "net": 0,
+                     *           "installBase": 6,
+                     *           "observedStores": 40,
+                     *           "share": 0.15
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AppTrend"];
                 };
             };
             /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
@@ -11520,8 +12215,8 @@ export interface operations {
                      *           "name": "perMinute",
                      *           "window": "minute",
                      *           "limit": 600,
-                     *           "used": 20,
-                     *           "remaining": 580,
+                     *           "used": 22,
+                     *           "remaining": 578,
                      *           "resetSeconds": 60
                      *         }
                      *       ]

@@ -57,6 +57,19 @@ export interface AppChangeIds {
   uninstalled?: number;
 }
 
+const PERIOD_OF_STORE =
+  'EXISTS (SELECT 1 FROM store_app_periods p WHERE p.store_id = s.id AND p.app_id = ';
+
+/**
+ * The stores a lone app-change condition matches, counted from its periods alone (one group per
+ * store) rather than as a semi-join of every store: the count walks the (app_id, store_id) index
+ * and stops at its cap. Undefined for any other condition.
+ */
+export function periodsCountSource(condition: string): string | undefined {
+  if (!condition.startsWith(PERIOD_OF_STORE) || !condition.endsWith(')')) return undefined;
+  return `store_app_periods p WHERE p.app_id = ${condition.slice(PERIOD_OF_STORE.length, -1)} GROUP BY p.store_id`;
+}
+
 /**
  * The app-change filters as semi-joins on store_app_periods, the app a plain number so the planner
  * sees its own statistics: a rare app or a narrow window starts from the (app_id, installed_at) or
@@ -73,7 +86,7 @@ export function appChangeConditions(
       since == null ? `p.${column} IS NOT NULL` : `p.${column} >= ${params.add(since)}`,
       ...(before == null ? [] : [`p.${column} < ${params.add(before)}`]),
     ];
-    return `EXISTS (SELECT 1 FROM store_app_periods p WHERE p.store_id = s.id AND p.app_id = ${params.add(appId)} AND ${bounds.join(' AND ')})`;
+    return `${PERIOD_OF_STORE}${params.add(appId)} AND ${bounds.join(' AND ')})`;
   };
   if (ids.installed !== undefined)
     where.push(

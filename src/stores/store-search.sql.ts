@@ -11,6 +11,7 @@ import {
   type Queryable,
 } from '../platform/database/sql.ts';
 
+import { periodsCountSource } from './app-change-filter.ts';
 import { LISTED_STORE, vanishedAmong } from './listed-stores.ts';
 import { storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
 import { isNarrow, matchedTermDocuments, relevancePage } from '../search/relevance-page.ts';
@@ -64,7 +65,8 @@ export async function sortedStorePage(
   const filters = storeFilterConditions(filter, params, false);
   const matching = `stores s ${whereClause([LISTED_STORE, ...filters])}`;
   // the count runs over every store the filter matches, less the vanished ones counted apart: it keeps its index-only plan
-  const all = `stores s ${whereClause(filters)}`;
+  const all =
+    (filters.length === 1 && periodsCountSource(filters[0]!)) || `stores s ${whereClause(filters)}`;
   const vanished = vanishedAmong(filters);
   const filterValues = [...params.values];
   const countColumn = needs.total

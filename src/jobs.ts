@@ -10,10 +10,12 @@ import { catalogJobs } from './catalog/catalog-jobs.ts';
 import { scrapeJobs } from './scrapes/scrape-jobs.ts';
 import { rollupJobs } from './rollups/rollup-jobs.ts';
 import { signalJobs } from './signals/signal-jobs.ts';
+import { alertJobs } from './alerts/alert-jobs.ts';
 
 export const jobFeatures = (services: Services) => [
   scrapeJobs(services),
   signalJobs(services),
+  alertJobs(services),
   rollupJobs(services),
   {
     name: 'month-partitions',

@@ -11,6 +11,7 @@ import {
 import { getApp, listAppStores, searchApps } from './apps.ts';
 import { listChanges } from './changes.ts';
 import { getUsage } from './usage.ts';
+import { createAlert, deleteAlert, listAlertMatches, listAlerts } from './alerts.ts';
 import { getScrapeRequest, requestScrape, requestScrapesBulk } from './scrapes.ts';
 import {
   listSignalAppChanges,
@@ -87,5 +88,9 @@ export const catalogRoutes: readonly RestRoute[] = [
   probeSignalAds,
   listSignalAds,
   getSignalAdsOverview,
+  createAlert,
+  listAlerts,
+  listAlertMatches,
+  deleteAlert,
   getUsage,
 ];

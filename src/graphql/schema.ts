@@ -34,5 +34,6 @@ import '../signals/sales/sales.type.ts';
 import '../signals/insights/insight.type.ts';
 import '../signals/ads/ads.query.ts';
 import '../signals/changes/signal-changes.fields.ts';
+import '../alerts/alerts.query.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -5,6 +5,7 @@
 // marked as observed; INSERT ... ON CONFLICT on (store, day), which also works on a table
 // partitioned by day). The row lock on the store serialises two observations of the same store.
 import type pg from 'pg';
+import { checkAlertsBefore, recordAlertMatches } from '../alerts/alert-matching.ts';
 import type { ChangeFacts } from '../changes/change.sql.ts';
 import type { ReferenceData } from '../seed/reference-data.ts';
 import { percentChange } from '../stores/model/growth.ts';
@@ -53,6 +54,12 @@ export async function writeObservation(
     [observation.domain],
   );
   const catalog = previousStore ? await readPrevious(client, previousStore) : null;
+  // saved-search alerts the store matches before this write (a match is a store newly matching)
+  const alerts = await checkAlertsBefore(
+    client,
+    previousStore?.id ?? null,
+    observation.apps.map((a) => a.slug),
+  );
   // a store the catalog lists but never observed gets its baseline: every product and app "new" would be false
   const observedBefore =
     catalog &&
@@ -157,6 +164,7 @@ export async function writeObservation(
       observation.products.length,
     ],
   );
+  await recordAlertMatches(client, alerts, storeId, now);
   return {
     storeId,
     known: previousStore !== undefined,

@@ -11,7 +11,7 @@ import {
   type SignalsHarness,
 } from '../signals/support/signals-harness.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../scrapes/support/https-receiver.ts';
-import { observe } from './support.ts';
+import { observe, partitionsFor } from './support.ts';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const INTERVAL_MS = 2_000;
@@ -41,6 +41,7 @@ beforeAll(async () => {
     },
   });
   key = await h.mintKey({ account: 'alert-hooks' });
+  await partitionsFor(h.services);
 }, 60_000);
 afterAll(async () => {
   await h?.close();

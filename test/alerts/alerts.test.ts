@@ -8,7 +8,7 @@ import {
   startSignalsHarness,
   type SignalsHarness,
 } from '../signals/support/signals-harness.ts';
-import { observe } from './support.ts';
+import { observe, partitionsFor } from './support.ts';
 
 let h: SignalsHarness;
 let alice: string;
@@ -26,6 +26,7 @@ beforeAll(async () => {
   alice = await h.mintKey({ account: 'alerts-alice' });
   bob = await h.mintKey({ account: 'alerts-bob' });
   starter = await h.mintKey({ account: 'alerts-starter', plan: 'starter' });
+  await partitionsFor(h.services);
 }, 60_000);
 
 afterAll(async () => {

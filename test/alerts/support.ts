@@ -2,6 +2,8 @@
 // (writeObservation), as a scrape, a re-observation, a discovery or a probe writes it.
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { upkeepMonthPartitions } from '../../src/platform/database/month-partitions.ts';
+import type { Services } from '../../src/platform/services.ts';
 import { loadReferenceData } from '../../src/seed/reference-data.ts';
 import { writeObservation } from '../../src/storefront/catalog-writer.ts';
 import type { StorefrontObservation } from '../../src/storefront/read-storefront.ts';
@@ -61,4 +63,15 @@ export async function observe(pool: pg.Pool, store: ObservedStore, now: Date): P
   } finally {
     client.release();
   }
+}
+
+/**
+ * The history partitions of the services clock's months, made now rather than at the worker's
+ * first sweep (an observation writes today's history row into them).
+ */
+export async function partitionsFor(services: Services): Promise<void> {
+  await upkeepMonthPartitions(services.db.pool, services.clock!(), {
+    history: services.config.HISTORY_RETENTION_MONTHS,
+    signals: services.config.SIGNALS_RETENTION_MONTHS,
+  });
 }

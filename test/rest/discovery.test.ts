@@ -128,6 +128,7 @@ describe('discovery routes', () => {
       'technology-then-stores',
       'scrape-then-poll',
       'watch-then-read-sales',
+      'alert-then-matches',
     ]);
   });
 

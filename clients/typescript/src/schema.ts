@@ -1255,6 +1255,54 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "alert.matched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * alert.matched: stores newly matched an alert
+         * @description Sent to the callbackUrl of POST /v1/alerts when stores newly matched the alert: at most one a minute per alert, listing the matches since the previous one (data.matches, oldest first). Retries: any answer other than 2xx within the timeout (10 s by default) is retried with exponential backoff (about 3 s, 7 s, 20 s, 55 s, 2.5 min, 7 min, 18 min, 50 min, 2.2 h, then every 6 h) up to 12 attempts (WEBHOOK_MAX_ATTEMPTS), then given up. Redirects are not followed. The callback URL must be HTTPS and resolve to a public address.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and the same on every retry of it: deduplicate on it (each event is meant once, delivered at least once). */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt; part of the signed content. Refuse stale ones (e.g. older than 5 minutes). */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the server's signing secret (whsec_...: WEBHOOK_SIGNING_SECRET, or the one the service generated; the operator reads it with `npm run keys -- webhook-secret`). Verify with any Standard Webhooks library before trusting the body. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AlertMatchedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1302,6 +1350,39 @@ export interface components {
             finishedAt: string;
             /** @description Path of the store profile, e.g. /v1/stores/new-brand.shop.example; null when failed. */
             storeUrl: string | null;
+        };
+        /** @description Sent when stores newly matched an alert with a callbackUrl: the matches since the alert's previous batch, at most one batch a minute per alert. */
+        AlertMatchedEvent: {
+            /**
+             * @description The event.
+             * @enum {string}
+             */
+            type: "alert.matched";
+            /**
+             * @description When the batch was made; the same on every retry.
+             * @example 2026-01-05T10:02:11.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["AlertWebhookData"];
+        };
+        AlertWebhookData: {
+            alert: {
+                /** @description The alert id. */
+                id: number;
+                name: string;
+            };
+            /** @description The matches since the alert's previous batch, oldest first (at most 500). */
+            matches: {
+                /** @description The store's canonical domain. */
+                domain: string;
+                /**
+                 * @description When the observation that made it match was made.
+                 * @example 2026-01-05T10:02:11.000Z
+                 */
+                matchedAt: string;
+            }[];
+            /** @description Path of every match of the alert, newest first. */
+            matchesUrl: string;
         };
         /** @description Root discovery document; links are paths on this host. */
         RootDocument: {

@@ -8,7 +8,11 @@ import type pg from 'pg';
 import { SqlParams } from '../platform/database/sql.ts';
 import { enqueueJob } from '../platform/jobs/job-queue.ts';
 import { LISTED_STORE } from '../stores/listed-stores.ts';
-import { resolveStoreFilter, storeFilterConditions } from '../stores/store-filter.ts';
+import {
+  resolveStoreFilter,
+  storeFilterConditions,
+  type ResolvedStoreFilter,
+} from '../stores/store-filter.ts';
 import { filterValues } from './alert-filter.ts';
 
 export const ALERT_BATCH_TASK = 'alert-webhook-batch';
@@ -17,53 +21,89 @@ export const alertBatchJobKey = (alertId: number) => `alert-batch:${alertId}`;
 
 /** one statement evaluates at most this many alerts (PostgreSQL allows 1,664 result columns) */
 const ALERTS_PER_STATEMENT = 500;
+/** how long a filter's q stays resolved against the store-name vocabulary between observations */
+const TEXT_RESOLUTION_TTL_MS = 60_000;
 
-interface Candidate {
+/** What the store will be after the write, as far as the writer knows it before writing. */
+export interface ObservedFacts {
+  appSlugs: readonly string[];
+  countryCode: string | null;
+  vertical: string | null;
+  industry: string | null;
+  category: string | null;
+  theme: string | null;
+  /** a store new to the catalog, or renamed: its words are new to the name vocabulary */
+  newName: boolean;
+}
+
+/**
+ * Alerts that can match the store after the write: a necessary condition read from the stored
+ * JSON (app filters against the observed apps, name filters against the values the writer is about
+ * to write); the SQL evaluation decides. Filters it does not name are always evaluated.
+ */
+export const ALERT_CANDIDATES = `SELECT id, filter, callback_url IS NOT NULL AS has_callback FROM alerts
+  WHERE (NOT filter ? 'app' OR filter->'app' <@ to_jsonb($1::text[]))
+    AND (NOT filter ? 'anyApp' OR filter->'anyApp' ?| $1::text[])
+    AND (NOT filter ? 'notApp' OR NOT filter->'notApp' ?| $1::text[])
+    AND (NOT filter ? 'countryCode' OR upper(filter->>'countryCode') = upper($2))
+    AND (NOT filter ? 'vertical' OR lower(filter->>'vertical') = lower($3))
+    AND (NOT filter ? 'industry' OR lower(filter->>'industry') = lower($4))
+    AND (NOT filter ? 'category' OR lower(filter->>'category') = lower($5))
+    AND (NOT filter ? 'theme' OR lower(filter->>'theme') = lower($6))
+  ORDER BY id`;
+
+interface CandidateRow {
   id: number;
-  hasCallback: boolean;
+  filter: Record<string, unknown>;
+  has_callback: boolean;
+}
+
+interface Statement {
+  text: string;
+  values: unknown[];
+  ids: number[];
 }
 
 /** The alerts one observation is checked against, with the statements that evaluate them for its store. */
 export interface AlertCheck {
-  candidates: Candidate[];
-  statements: { text: string; values: unknown[]; ids: number[] }[];
+  rows: CandidateRow[];
+  statements: Statement[];
   /** alert ids that held for the store before the write */
   before: Set<number>;
+  newName: boolean;
 }
 
-/**
- * Only alerts whose app filters the observed app set can satisfy can newly match: `app` (all of) must
- * all be observed, `anyApp` one of them, `notApp` none (a necessary condition read from the stored
- * JSON; the SQL evaluation decides).
- */
-const CANDIDATES = `SELECT id, filter, callback_url IS NOT NULL AS has_callback FROM alerts
-  WHERE (NOT filter ? 'app' OR filter->'app' <@ to_jsonb($1::text[]))
-    AND (NOT filter ? 'anyApp' OR filter->'anyApp' ?| $1::text[])
-    AND (NOT filter ? 'notApp' OR NOT filter->'notApp' ?| $1::text[])
-  ORDER BY id`;
+// q is resolved against the vocabulary (a query); per alert it is kept a minute between observations
+const resolvedText = new Map<number, { json: string; at: number; filter: ResolvedStoreFilter }>();
 
-/**
- * Before the write: the candidate alerts for the observed app slugs, each filter resolved and turned
- * into SQL once, and which of them the store (null: not in the catalog yet) matches now.
- */
-export async function checkAlertsBefore(
+async function resolve(
   client: pg.PoolClient,
-  storeId: number | null,
-  observedAppSlugs: readonly string[],
-): Promise<AlertCheck> {
-  const { rows } = await client.query<{ id: number; filter: unknown; has_callback: boolean }>(
-    CANDIDATES,
-    [observedAppSlugs],
-  );
-  const statements: AlertCheck['statements'] = [];
+  alert: CandidateRow,
+  fresh: boolean,
+): Promise<ResolvedStoreFilter | null> {
+  if (alert.filter.q === undefined) return resolveStoreFilter(client, filterValues(alert.filter));
+  const json = JSON.stringify(alert.filter);
+  const kept = resolvedText.get(alert.id);
+  if (!fresh && kept && kept.json === json && Date.now() - kept.at < TEXT_RESOLUTION_TTL_MS)
+    return kept.filter;
+  const filter = (await resolveStoreFilter(client, filterValues(alert.filter)))!;
+  resolvedText.set(alert.id, { json, at: Date.now(), filter });
+  return filter;
+}
+
+async function buildStatements(
+  client: pg.PoolClient,
+  rows: CandidateRow[],
+  fresh: boolean,
+): Promise<Statement[]> {
+  const statements: Statement[] = [];
   for (let start = 0; start < rows.length; start += ALERTS_PER_STATEMENT) {
     const chunk = rows.slice(start, start + ALERTS_PER_STATEMENT);
     const params = new SqlParams();
     const store = params.add(0);
     const columns: string[] = [];
     for (const [index, alert] of chunk.entries()) {
-      const resolved = await resolveStoreFilter(client, filterValues(alert.filter));
-      const conditions = storeFilterConditions(resolved, params, false);
+      const conditions = storeFilterConditions(await resolve(client, alert, fresh), params, false);
       columns.push(`(${conditions.length ? conditions.join(' AND ') : 'true'}) AS m${index}`);
     }
     statements.push({
@@ -72,22 +112,43 @@ export async function checkAlertsBefore(
       ids: chunk.map((a) => a.id),
     });
   }
+  return statements;
+}
+
+/**
+ * Before the write: the candidate alerts for what the observation will write, each filter turned
+ * into SQL, and which of them the store (null: not in the catalog yet) matches now.
+ */
+export async function checkAlertsBefore(
+  client: pg.PoolClient,
+  storeId: number | null,
+  facts: ObservedFacts,
+): Promise<AlertCheck> {
+  const { rows } = await client.query<CandidateRow>(ALERT_CANDIDATES, [
+    facts.appSlugs,
+    facts.countryCode,
+    facts.vertical,
+    facts.industry,
+    facts.category,
+    facts.theme,
+  ]);
   const check: AlertCheck = {
-    candidates: rows.map((r) => ({ id: r.id, hasCallback: r.has_callback })),
-    statements,
+    rows,
+    statements: await buildStatements(client, rows, false),
     before: new Set(),
+    newName: facts.newName,
   };
-  if (storeId !== null) check.before = await matchingAlerts(client, check, storeId);
+  if (storeId !== null) check.before = await matchingAlerts(client, check.statements, storeId);
   return check;
 }
 
 async function matchingAlerts(
   client: pg.PoolClient,
-  check: AlertCheck,
+  statements: Statement[],
   storeId: number,
 ): Promise<Set<number>> {
   const matching = new Set<number>();
-  for (const statement of check.statements) {
+  for (const statement of statements) {
     const values = [storeId, ...statement.values.slice(1)];
     const {
       rows: [row],
@@ -110,8 +171,13 @@ export async function recordAlertMatches(
   storeId: number,
   now: Date,
 ): Promise<number[]> {
-  if (check.candidates.length === 0) return [];
-  const after = await matchingAlerts(client, check, storeId);
+  if (check.rows.length === 0) return [];
+  // a new or renamed store's words entered the name vocabulary with this write: q is resolved again
+  const statements =
+    check.newName && check.rows.some((r) => r.filter.q !== undefined)
+      ? await buildStatements(client, check.rows, true)
+      : check.statements;
+  const after = await matchingAlerts(client, statements, storeId);
   const newly = [...after].filter((id) => !check.before.has(id));
   if (newly.length === 0) return [];
   const { rows } = await client.query<{ alert_id: number }>(
@@ -120,8 +186,8 @@ export async function recordAlertMatches(
      ON CONFLICT (alert_id, store_id) DO NOTHING RETURNING alert_id`,
     [newly, storeId, now],
   );
+  const withCallback = new Set(check.rows.filter((r) => r.has_callback).map((r) => r.id));
   const recorded = rows.map((r) => r.alert_id);
-  const withCallback = new Set(check.candidates.filter((c) => c.hasCallback).map((c) => c.id));
   for (const alertId of recorded) {
     if (!withCallback.has(alertId)) continue;
     // a batch already pending keeps its time (at most one a minute): this match rides along with it

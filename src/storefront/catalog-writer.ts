@@ -28,6 +28,7 @@ export interface CatalogWrite {
 
 interface StoreRow {
   id: number;
+  name: string;
   theme_name: string | null;
   vertical: string | null;
   industry: string | null;
@@ -49,17 +50,11 @@ export async function writeObservation(
   const {
     rows: [previousStore],
   } = await client.query<StoreRow>(
-    `SELECT id, theme_name, vertical, industry, category, country_code, social_followers, last_scraped_at
+    `SELECT id, name, theme_name, vertical, industry, category, country_code, social_followers, last_scraped_at
        FROM stores WHERE domain = $1 FOR UPDATE`,
     [observation.domain],
   );
   const catalog = previousStore ? await readPrevious(client, previousStore) : null;
-  // saved-search alerts the store matches before this write (a match is a store newly matching)
-  const alerts = await checkAlertsBefore(
-    client,
-    previousStore?.id ?? null,
-    observation.apps.map((a) => a.slug),
-  );
   // a store the catalog lists but never observed gets its baseline: every product and app "new" would be false
   const observedBefore =
     catalog &&
@@ -78,6 +73,16 @@ export async function writeObservation(
     reference.verticals,
   );
   const vertical = classification?.vertical ?? previousStore?.vertical ?? null;
+  // saved-search alerts the store matches before this write (a match is a store newly matching)
+  const alerts = await checkAlertsBefore(client, previousStore?.id ?? null, {
+    appSlugs: observation.apps.map((a) => a.slug),
+    countryCode: observation.countryCode ?? previousStore?.country_code ?? null,
+    vertical,
+    industry: classification?.industry ?? previousStore?.industry ?? null,
+    category: classification ? classification.category : (previousStore?.category ?? null),
+    theme: observation.themeName ?? previousStore?.theme_name ?? null,
+    newName: previousStore?.name !== clip(observation.name, 300),
+  });
   const thirdParty = previousStore ? await latestThirdParty(client, previousStore.id) : null;
   const models = modelStore(observation, {
     medianPriceUsd: median,

@@ -222,6 +222,12 @@ describe('alert matches', () => {
     expect((await matchesOf(french.id)).data).toEqual([
       { domain: 'already.test', matchedAt: at(16).toISOString() },
     ]);
+    // q: a store new to the catalog whose name words the vocabulary learns with this very observation
+    const { body: named } = await create(alice, { name: 'zorblax', filter: { q: 'zorblax' } });
+    await observe(pool, { domain: 'zorblax.test', apps: [] }, at(17));
+    expect((await matchesOf(named.id)).data).toEqual([
+      { domain: 'zorblax.test', matchedAt: at(17).toISOString() },
+    ]);
     const { rows } = await pool.query(
       'SELECT alert_id, count(*)::int AS n FROM alert_matches WHERE alert_id = ANY($1) GROUP BY alert_id ORDER BY alert_id',
       [[alert.id, french.id]],

@@ -11,6 +11,9 @@ import {
   type SignalsHarness,
 } from '../signals/support/signals-harness.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../scrapes/support/https-receiver.ts';
+import { loadReferenceData } from '../../src/seed/reference-data.ts';
+import { writeObservation } from '../../src/storefront/catalog-writer.ts';
+import type { StorefrontObservation } from '../../src/storefront/read-storefront.ts';
 import { observe, partitionsFor } from './support.ts';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
@@ -65,6 +68,40 @@ function verified(index: number): any {
   );
   return JSON.parse(body);
 }
+
+const appsBySlug = async () =>
+  (
+    await h.services.db.pool.query<{ id: number; slug: string; name: string }>(
+      'SELECT id, slug, name FROM apps',
+    )
+  ).rows;
+
+const observation = (
+  domain: string,
+  slug: string,
+  apps: { id: number; slug: string; name: string }[],
+): StorefrontObservation => ({
+  domain,
+  name: domain,
+  description: null,
+  themeName: null,
+  currency: 'USD',
+  countryCode: 'US',
+  socials: {
+    instagram: null,
+    facebook: null,
+    tiktok: null,
+    twitter: null,
+    youtube: null,
+    pinterest: null,
+  },
+  emails: [],
+  dropshipSignals: 0,
+  apps: apps.filter((a) => a.slug === slug).map((a) => ({ ...a, category: null, patterns: [] })),
+  products: [],
+  myshopifyDomain: null,
+  linkedDomains: [],
+});
 
 describe('alert.matched webhooks', () => {
   it('posts signed batches, at most one per interval per alert, each listing the matches since the last', async () => {
@@ -137,5 +174,46 @@ describe('alert.matched webhooks', () => {
       [quiet.body.id],
     );
     expect(quietDeliveries).toEqual([{ n: 0 }]);
+  });
+
+  it('writes a match and its batch job in the observation transaction: a rolled-back observation leaves neither', async () => {
+    const pool = h.services.db.pool;
+    const { body: alert } = await h.request('POST', '/v1/alerts', {
+      key,
+      body: {
+        name: 'klaviyo',
+        filter: { app: 'klaviyo-email-marketing' },
+        callbackUrl: 'https://hooks.test/k',
+      },
+    });
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await writeObservation(
+        client,
+        observation('rolled-back.test', 'klaviyo-email-marketing', await appsBySlug()),
+        {
+          now: at(20),
+          reference: loadReferenceData(),
+          legacyId: 'c'.repeat(24),
+        },
+      );
+      // inside the transaction both exist
+      const inside = await client.query(
+        `SELECT (SELECT count(*)::int FROM alert_matches WHERE alert_id = $1) AS matches,
+                (SELECT count(*)::int FROM graphile_worker.jobs WHERE key = $2) AS jobs`,
+        [alert.id, `alert-batch:${alert.id}`],
+      );
+      expect(inside.rows).toEqual([{ matches: 1, jobs: 1 }]);
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
+    const after = await pool.query(
+      `SELECT (SELECT count(*)::int FROM alert_matches WHERE alert_id = $1) AS matches,
+              (SELECT count(*)::int FROM graphile_worker.jobs WHERE key = $2) AS jobs`,
+      [alert.id, `alert-batch:${alert.id}`],
+    );
+    expect(after.rows).toEqual([{ matches: 0, jobs: 0 }]);
   });
 });

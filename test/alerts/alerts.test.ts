@@ -165,6 +165,51 @@ describe('alert routes', () => {
   });
 });
 
+describe('alerts in GraphQL', () => {
+  const graphql = async (key: string, query: string, variables: Record<string, unknown> = {}) =>
+    (
+      await h.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { authorization: `Bearer ${key}` },
+        payload: { query, variables },
+      })
+    ).json();
+
+  it('creates with a StoreFilter, reads its own alert, and answers another account with null and not_found', async () => {
+    const created = await graphql(
+      alice,
+      `mutation ($filter: StoreFilter!) { createAlert(name: "gql", filter: $filter) { id name filter matchCount } }`,
+      { filter: { app: ['judgeme'], minVisits: 5 } },
+    );
+    expect(created.errors).toBeUndefined();
+    const { id } = created.data.createAlert;
+    expect(created.data.createAlert).toEqual({
+      id,
+      name: 'gql',
+      filter: JSON.stringify({ app: ['judgeme'], minVisits: 5 }),
+      matchCount: 0,
+    });
+    const query = `query ($id: Int!) { alert(id: $id) { id matches(first: 5) { totalCount } } alerts { totalCount } }`;
+    const mine = await graphql(alice, query, { id });
+    expect(mine.data.alert).toEqual({ id, matches: { totalCount: 0 } });
+    const theirs = await graphql(bob, query, { id });
+    expect(theirs.data.alert).toBeNull();
+    expect(theirs.errors[0].extensions.code).toBe('not_found');
+    // a filter the store search refuses is refused here too
+    const invalid = await graphql(
+      alice,
+      `mutation { createAlert(name: "bad", filter: { minVisits: -1 }) { id } }`,
+    );
+    expect(invalid.errors[0].extensions.code).toBe('bad_request');
+    const deleted = await graphql(bob, `mutation ($id: Int!) { deleteAlert(id: $id) { id } }`, {
+      id,
+    });
+    expect(deleted.errors[0].extensions.code).toBe('not_found');
+    await graphql(alice, `mutation ($id: Int!) { deleteAlert(id: $id) { id } }`, { id });
+  });
+});
+
 describe('alert matches', () => {
   it('records a store that newly matches once, and never one that matched at creation', async () => {
     const pool = h.services.db.pool;

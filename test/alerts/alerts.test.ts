@@ -121,6 +121,20 @@ describe('alert routes', () => {
     expect((await h.request('GET', '/v1/alerts', { key: alice })).body.data).toEqual([]);
   });
 
+  it('pages and checks query and path parameters like every list', async () => {
+    for (const [url, parameter] of [
+      ['/v1/alerts?limit=101', 'limit'],
+      ['/v1/alerts?offset=-1', 'offset'],
+      ['/v1/alerts?sort=name', 'sort'],
+      ['/v1/alerts/abc/matches', 'id'],
+      ['/v1/alerts/1/matches?limit=0', 'limit'],
+    ] as const) {
+      const answer = await h.request('GET', url, { key: alice });
+      expect(answer.status, url).toBe(400);
+      expect(answer.body.error).toMatchObject({ code: 'bad_request', details: { parameter } });
+    }
+  });
+
   it("refuses an alert past the plan's number: HTTP 409, bad_request with reason alert_limit", async () => {
     const ids: number[] = [];
     for (const n of [1, 2]) {

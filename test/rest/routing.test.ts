@@ -29,9 +29,10 @@ const CONCRETE: Record<string, string> = {
 };
 
 /** the routes that read the catalog fixture; the scrape routes (a queue and a worker) are covered in
- *  test/scrapes, the Signals routes (watches of an account, probes of a storefront) in test/signals */
+ *  test/scrapes, the Signals routes (watches of an account, probes of a storefront) in test/signals,
+ *  the alert routes (an account's saved searches, matched by observations) in test/alerts */
 const readRoutes = catalogRoutes.filter(
-  (route) => route.tag !== 'Scrapes' && route.tag !== 'Signals',
+  (route) => route.tag !== 'Scrapes' && route.tag !== 'Signals' && route.tag !== 'Alerts',
 );
 
 const withQuery = (url: string, query: string) => `${url}${url.includes('?') ? '&' : '?'}${query}`;

@@ -10,10 +10,12 @@ import { catalogJobs } from '../src/crawler/catalog-jobs.ts';
 import { scrapeJobs } from '../src/scrapes/scrape-jobs.ts';
 import { rollupJobs } from '../src/stores/rollups/rollup-jobs.ts';
 import { signalJobs } from '../src/signals/signal-jobs.ts';
+import { alertJobs } from '../src/alerts/alert-jobs.ts';
 
 export const jobFeatures = (services: Services) => [
   scrapeJobs(services),
   signalJobs(services),
+  alertJobs(services),
   rollupJobs(services),
   {
     name: 'month-partitions',

@@ -41,7 +41,10 @@ export function parseBody(route: RestRoute, sent: unknown): Record<string, unkno
     const rule = `unknown field; the body accepts: ${Object.keys(route.body.shape).join(', ')}`;
     return invalidBody(issue.keys[0] ?? 'body', rule);
   }
-  const parameter = String(issue?.path[0] ?? 'body');
+  // a field of an object field is named by both (filter.minVisits); list items by the list alone
+  const [field, inner] = issue?.path ?? [];
+  const parameter =
+    typeof inner === 'string' ? `${String(field)}.${inner}` : String(field ?? 'body');
   const rule = issue?.message ?? 'is invalid';
   return invalidBody(
     parameter,

@@ -16,6 +16,8 @@ export const TAGS = {
   Scrapes: 'On-demand scrapes of stores: queue, poll, or receive a webhook.',
   Signals:
     'Per-account watches on competitor stores: probes, estimated sales, inventory, insights, ads and changes.',
+  Alerts:
+    'Saved searches that alert: a store filter of GET /v1/stores whose newly matching stores are recorded, listed and pushed by webhook.',
   Usage: "The calling key's quotas and rate limits today.",
 } as const;
 export type Tag = keyof typeof TAGS;

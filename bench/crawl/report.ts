@@ -3,6 +3,7 @@
 // about twice one, nothing missed or duplicated, the killed-worker run included) and issue 27's:
 // never more than one request in flight to one host (the farm counts them).
 import { writeFileSync } from 'node:fs';
+import type { AlertFigures } from './alert-count.ts';
 
 export interface CrawlRun {
   /** stores due at the run's start (the farm's stores discovery accepted into the catalog) */
@@ -27,6 +28,8 @@ export interface CrawlRun {
   /** app install periods opened and closed by the run's observations (absent in runs before they were counted) */
   appPeriodsOpened?: number;
   appPeriodsClosed?: number;
+  /** saved-search alerts made before the run: matches the epoch caused, against those recorded (issue 30) */
+  alerts: AlertFigures;
   workerConcurrency: number;
   /** the most requests the farm answered at once for one host during the run (1 = one at a time) */
   maxInFlightPerHost: number;
@@ -59,6 +62,10 @@ function verdict(run: CrawlRun, single: CrawlRun | undefined): string {
   if (run.missed > 0) misses.push(`${run.missed} missed`);
   if (run.workersCrashed > 0) misses.push(`${run.workersCrashed} worker(s) exited by themselves`);
   if (run.duplicated > 0) misses.push(`${run.duplicated} duplicated`);
+  if (run.alerts.missed + run.alerts.duplicated + run.alerts.spurious > 0)
+    misses.push(
+      `alert matches: ${run.alerts.missed} missed, ${run.alerts.duplicated} duplicated, ${run.alerts.spurious} spurious`,
+    );
   if (run.maxInFlightPerHost > 1)
     misses.push(`${run.maxInFlightPerHost} requests in flight to ${run.maxInFlightHost}`);
   if (single && run.workers > 1 && run.killedWorkerAfter === null) {
@@ -92,6 +99,7 @@ export function writeCrawlReport(base: string, report: CrawlReport): void {
           ? ''
           : `; app periods +${run.appPeriodsOpened} opened, ${run.appPeriodsClosed} closed`
       }`,
+      `${run.alerts.recorded} of ${run.alerts.expected} (${run.alerts.alerts} alerts); missed ${run.alerts.missed}, duplicated ${run.alerts.duplicated}`,
       run.loadAverageBefore.join(' / '),
       verdict(run, single),
     ].join(' | '),
@@ -104,9 +112,10 @@ makes every catalog store due at once, after the farm moved to its next epoch (a
 Worker processes run ${report.runs[0]?.workerConcurrency ?? '?'} observations at once each (CATALOG_WORKER_CONCURRENCY), with EGRESS_HOST_INTERVAL_MS at its default (500 ms between two requests to one host).
 The farm serves moved stores, www-only hosts and robots.txt answering 429, and counts the requests in flight per host.
 Target: ≥ ${TARGET_PER_WORKER} stores/s per worker process, two workers ≈ 2×, missed and duplicated 0 (the killed-worker run too), at most 1 request in flight per host.
+Alert matches (issue 30): alerts on the farm's most installed apps ("runs X", "does not run X") are made before each run; every store the epoch made newly match one must be recorded once (missed, duplicated and spurious 0).
 
-| workers | stores | stores/s | per worker | missed | duplicated | max in flight per host | p50 ms | p99 ms | seconds | outcomes | changes recorded | load avg (1/5/15 min) before | verdict |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| workers | stores | stores/s | per worker | missed | duplicated | max in flight per host | p50 ms | p99 ms | seconds | outcomes | changes recorded | alert matches recorded of expected | load avg (1/5/15 min) before | verdict |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.map((r) => `| ${r} |`).join('\n')}
 `;
   writeFileSync(`${base}.md`, text);

@@ -20,6 +20,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { alertFigures, createRunAlerts } from './alert-count.ts';
 import { CrawlDatabase, type RunFigures } from './crawl-db.ts';
 import { oneRequestPerHost, writeCrawlReport, type CrawlRun } from './report.ts';
 
@@ -169,6 +170,8 @@ async function runOnce(
       await sleep(500);
     }
     const loadBefore = loadavg();
+    // alerts made before the epoch's observations: the stores they match now are not matches
+    const runAlerts = await createRunAlerts(db.pool, storeIds);
     const startedAt = await db.makeDue(storeIds);
     log(
       `run: ${plan.workers} worker(s)${plan.kill ? ', one killed mid-run' : ''}, ${storeIds.length} stores due at ${startedAt.toISOString()}`,
@@ -196,6 +199,7 @@ async function runOnce(
     // late duplicates (a released job run a second time) would arrive within the orphan sweep's grace
     await sleep(plan.kill ? 20_000 : 2_000);
     const figures: RunFigures = await db.figures(storeIds, startedAt);
+    const alerts = await alertFigures(db.pool, runAlerts, storeIds);
     const farmStats = (await (await fetch(`http://127.0.0.1:${farm.port}/__farm`)).json()) as {
       maxInFlightPerHost: number;
       maxInFlightHost: string | null;
@@ -219,6 +223,7 @@ async function runOnce(
       storesChanged: figures.storesChanged,
       appPeriodsOpened: figures.appPeriodsOpened,
       appPeriodsClosed: figures.appPeriodsClosed,
+      alerts,
       workerConcurrency,
       maxInFlightPerHost: farmStats.maxInFlightPerHost,
       maxInFlightHost: farmStats.maxInFlightHost,
@@ -245,7 +250,8 @@ try {
   for (const plan of runPlan) {
     const run = await runOnce(db, farm, storeIds, plan);
     log(
-      `  ${run.storesPerSecond} stores/s, missed ${run.missed}, duplicated ${run.duplicated}, max in flight per host ${run.maxInFlightPerHost}, p50 ${run.p50ObservationMs} ms, p99 ${run.p99ObservationMs} ms`,
+      `  ${run.storesPerSecond} stores/s, missed ${run.missed}, duplicated ${run.duplicated}, max in flight per host ${run.maxInFlightPerHost}, p50 ${run.p50ObservationMs} ms, p99 ${run.p99ObservationMs} ms; ` +
+        `alert matches ${run.alerts.recorded} of ${run.alerts.expected} expected, missed ${run.alerts.missed}, duplicated ${run.alerts.duplicated}, spurious ${run.alerts.spurious}`,
     );
     runs.push(run);
   }

@@ -357,6 +357,27 @@ export const DECISIONS: readonly Decision[] = [
       "per-key daily ceiling. In open-dev mode all keyless callers share one account's watches.",
   },
   {
+    topic: 'Alerts: saved searches that alert',
+    decision:
+      'POST /v1/alerts `{name, filter, callbackUrl?}` saves `filter` (the filters of GET /v1/stores as one object, same ' +
+      'names and value formats; sort, groupBy, groupBy2, groupMetric, limit and offset are refused as not filters; an ' +
+      "invalid one is bad_request with details.parameter filter.<name>) for the key's account and answers 201 `{id, name, " +
+      'filter, callbackUrl, createdAt, matchCount, links}`. A match is a store that an observation (a scrape, a scheduled ' +
+      're-observation, a discovery, a Signals probe) makes newly match the filter: it did not match before that ' +
+      "observation and does after, evaluated with the SQL of the store search in the observation's own transaction; a " +
+      'store new to the catalog that matches on its first observation is a match. A store is matched at most once per ' +
+      'alert (dropping out and matching again adds nothing), and stores that already match when the alert is created are ' +
+      'not matches. GET /v1/alerts/{id}/matches lists `{domain, matchedAt}` newest first (matchedAt: the observation). ' +
+      "With callbackUrl (HTTPS, the rules of a scrape's), `alert.matched` webhooks `{type, timestamp, data: {alert: {id, " +
+      "name}, matches, matchesUrl}}` go through the scrape webhooks' outbox, signing and retries, at most one per alert a " +
+      'minute (ALERT_WEBHOOK_INTERVAL_MS), each listing the matches since the previous one (at most 500; the rest follow ' +
+      'a minute later); a match and its pending webhook are written together, so neither is lost on a crash. Plans allow ' +
+      `${DEFAULT_PLANS.starter.alerts} (starter) and ${DEFAULT_PLANS.pro.alerts} (pro) alerts per account; past that ` +
+      'HTTP 409, code bad_request, `details.reason: "alert_limit"`. Another account\'s alert is not_found. Alert routes ' +
+      'count against no daily bucket: only the per-minute rate and the per-key daily ceiling. DELETE answers `{id, ' +
+      'deleted: true}` and drops the matches and unsent webhooks.',
+  },
+  {
     topic: 'Signals: partner keys',
     decision:
       'A key with scope signals:read may GET any domain already on Signals (it reads the oldest watch of that store) and ' +

@@ -281,5 +281,29 @@ export const EXAMPLES: ExamplesDocument = {
         },
       ],
     },
+    {
+      id: 'alert-then-matches',
+      title: 'Save a store search as an alert, then read the stores that newly match it',
+      steps: [
+        {
+          method: 'POST',
+          path: '/v1/alerts',
+          body: {
+            name: `Stores that start running ${SEEDED.appSlug}`,
+            filter: { app: SEEDED.appSlug },
+          },
+          purpose:
+            'Save the filters of GET /v1/stores (sort, groupBy and pagination aside) as an alert (201 with its id). ' +
+            'Stores already matching now are not matches; add callbackUrl (HTTPS) for signed alert.matched webhooks.',
+          next: 'Keep the id as {id}. Matches appear as observations see stores newly match (install the app, ...).',
+        },
+        {
+          method: 'GET',
+          path: '/v1/alerts/{id}/matches',
+          purpose: 'The stores that newly matched, newest first, with when the observation saw it.',
+          next: 'Read a store with GET /v1/stores/{domain}; page on while page.hasMore is true.',
+        },
+      ],
+    },
   ],
 };

@@ -32,6 +32,9 @@ const DESCRIPTIONS: Record<ErrorKind, string> = {
   already_tracked:
     'code bad_request with details.reason "already_tracked": this account already watches the domain (details.domain, ' +
     'details.watch); nothing changed.',
+  alert_limit:
+    'code bad_request with details.reason "alert_limit": the account has the most alerts its plan allows ' +
+    '(details.plan, details.limit); delete one first.',
   scope:
     'code unauthorized with details.reason "scope": the key is valid but its scope does not allow the request (a partner ' +
     'key with signals:read writing to Signals: details.scope).',

@@ -1,7 +1,8 @@
 // The OpenAPI 3.1 `webhooks` section: scrape.done and scrape.failed, POSTed once to a scrape
-// request's callbackUrl when it ends, signed per Standard Webhooks (https://www.standardwebhooks.com).
+// request's callbackUrl when it ends, and alert.matched, batched to an alert's callbackUrl; signed per Standard Webhooks (https://www.standardwebhooks.com).
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { AlertWebhookBody } from '../../src/alerts/alert-webhooks.ts';
 import { ScrapeWebhookBody } from '../../src/scrapes/webhooks/webhook-body.ts';
 
 const SIGNATURE_HEADERS = z.object({
@@ -44,4 +45,18 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
       responses: { 200: { description: 'Any 2xx acknowledges the event.' } },
     });
   }
+  registry.registerWebhook({
+    method: 'post',
+    path: 'alert.matched',
+    tags: ['Alerts'],
+    summary: 'alert.matched: stores newly matched an alert',
+    description:
+      'Sent to the callbackUrl of POST /v1/alerts when stores newly matched the alert: at most one a minute per alert, ' +
+      `listing the matches since the previous one (data.matches, oldest first). ${DELIVERY}`,
+    request: {
+      headers: SIGNATURE_HEADERS,
+      body: { required: true, content: { 'application/json': { schema: AlertWebhookBody } } },
+    },
+    responses: { 200: { description: 'Any 2xx acknowledges the event.' } },
+  });
 }

@@ -13,6 +13,7 @@ import { getAppTrend, listAppRanking } from './app-trends.ts';
 import { listChanges } from './changes.ts';
 import { lookupStores } from './store-lookup.ts';
 import { getUsage } from './usage.ts';
+import { createAlert, deleteAlert, listAlertMatches, listAlerts } from './alerts.ts';
 import { getScrapeRequest, requestScrape, requestScrapesBulk } from './scrapes.ts';
 import {
   listSignalAppChanges,
@@ -92,5 +93,9 @@ export const catalogRoutes: readonly RestRoute[] = [
   probeSignalAds,
   listSignalAds,
   getSignalAdsOverview,
+  createAlert,
+  listAlerts,
+  listAlertMatches,
+  deleteAlert,
   getUsage,
 ];

@@ -88,7 +88,7 @@ const observedAt = (description: string, example: string) =>
     });
 
 /** The filters of GET /v1/stores, shared by the plain and grouped modes and the facets. */
-const storeFilterParams = {
+export const storeFilterParams = {
   q: textParam()
     .optional()
     .meta({
@@ -177,7 +177,7 @@ const storeFilterParams = {
 };
 
 /** The filters as the StoreFilter variable. */
-const storeFilterVariables = (p: z.infer<z.ZodObject<typeof storeFilterParams>>) => ({
+export const storeFilterVariables = (p: z.infer<z.ZodObject<typeof storeFilterParams>>) => ({
   q: p.q,
   vertical: p.vertical,
   industry: p.industry,
@@ -205,7 +205,7 @@ const storeFilterVariables = (p: z.infer<z.ZodObject<typeof storeFilterParams>>)
 });
 
 /** min ≤ max of the filters that come in pairs. */
-function checkFilterRanges(
+export function checkFilterRanges(
   params: z.infer<z.ZodObject<typeof storeFilterParams>>,
   ctx: z.RefinementCtx,
 ) {

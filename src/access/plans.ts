@@ -38,6 +38,8 @@ export interface PlanLimits {
   perMinute: number;
   /** the deepest item a list may reach: offset + limit at most this */
   resultWindow: number;
+  /** saved searches that alert (POST /v1/alerts) an account may keep */
+  alerts: number;
 }
 
 export const DEFAULT_PLANS: Readonly<Record<PlanName, PlanLimits>> = {
@@ -53,6 +55,7 @@ export const DEFAULT_PLANS: Readonly<Record<PlanName, PlanLimits>> = {
     perKeyDaily: 0,
     perMinute: 0,
     resultWindow: 100,
+    alerts: 0,
   },
   starter: {
     apiAccess: true,
@@ -66,6 +69,7 @@ export const DEFAULT_PLANS: Readonly<Record<PlanName, PlanLimits>> = {
     perKeyDaily: 5_000,
     perMinute: 60,
     resultWindow: 1_000,
+    alerts: 10,
   },
   pro: {
     apiAccess: true,
@@ -79,6 +83,7 @@ export const DEFAULT_PLANS: Readonly<Record<PlanName, PlanLimits>> = {
     perKeyDaily: 50_000,
     perMinute: 300,
     resultWindow: 10_000,
+    alerts: 100,
   },
   openDev: {
     apiAccess: true,
@@ -86,6 +91,7 @@ export const DEFAULT_PLANS: Readonly<Record<PlanName, PlanLimits>> = {
     perKeyDaily: null,
     perMinute: 600,
     resultWindow: 10_000,
+    alerts: 100,
   },
 };
 
@@ -104,6 +110,7 @@ const planOverride = z.strictObject({
   perKeyDaily: count.nullable().optional(),
   perMinute: count.optional(),
   resultWindow: z.number().int().min(1).optional(),
+  alerts: count.optional(),
 });
 const plansOverride = z.strictObject({
   free: planOverride.optional(),
@@ -146,6 +153,7 @@ export function resolvePlans(overrideJson: string | undefined): Plans {
       perKeyDaily: override.perKeyDaily === undefined ? base.perKeyDaily : override.perKeyDaily,
       perMinute: override.perMinute ?? base.perMinute,
       resultWindow: override.resultWindow ?? base.resultWindow,
+      alerts: override.alerts ?? base.alerts,
     };
   }
   return plans;
@@ -174,7 +182,8 @@ export function describePlans(plans: Plans = DEFAULT_PLANS): string {
           : `at most ${n(plan.perKeyDaily)} requests per key`;
       return (
         `${name} (${PLAN_PRICES_USD_PER_MONTH[name]} USD/month): ${daily} per account per UTC day; ${perKey} per day; ` +
-        `${n(plan.perMinute)} requests per key per minute; lists up to offset + limit = ${n(plan.resultWindow)}`
+        `${n(plan.perMinute)} requests per key per minute; lists up to offset + limit = ${n(plan.resultWindow)}; ` +
+        `${n(plan.alerts)} alerts`
       );
     }).join('. ') + '.'
   );

@@ -13,5 +13,6 @@ import '../analytics/analytics.schema.ts';
 import '../keys/keys.schema.ts';
 import '../scrapes/scrapes.schema.ts';
 import '../signals/signals.schema.ts';
+import '../alerts/alerts.schema.ts';
 
 export const schema = stopPagingAtResultWindow(lexicographicSortSchema(builder.toSchema()));

@@ -196,6 +196,8 @@ export const configSchema = z
       }),
     /** attempts per webhook delivery before it is marked failed (graphile-worker backoff: e^attempt seconds) */
     WEBHOOK_MAX_ATTEMPTS: int(12, 1, 25),
+    /** an alert's alert.matched webhooks are batched: at most one batch per alert in this many milliseconds */
+    ALERT_WEBHOOK_INTERVAL_MS: int(60_000, 100, 86_400_000),
     /** serve the synthetic catalog's storefronts (reserved .example names only) in-process, so scrapes and probes of seeded stores work offline; default: on except in production, where it is refused */
     DEMO_STOREFRONTS: z
       .enum(['true', 'false'])

@@ -31,6 +31,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
 export const REASONS = {
   /** POST /v1/signals for a domain this account already watches */
   already_tracked: { code: 'bad_request', status: 409 },
+  /** POST /v1/alerts when the account already has the most alerts its plan allows */
+  alert_limit: { code: 'bad_request', status: 409 },
   /** a partner key's write, or an API key on the web app's key-management fields */
   scope: { code: 'unauthorized', status: 403 },
   /** a key whose account is not on a paid plan */

@@ -11,7 +11,7 @@ import { SCRAPE_TASK, scrapeTask } from './scrape-task.ts';
 import { screenshotUrl } from './screenshot/screenshot-store.ts';
 import { createScreenshotter } from './screenshot/take-screenshot.ts';
 import { deliverWebhookTask } from './webhooks/deliver-webhook.ts';
-import { DELIVER_WEBHOOK_TASK } from './webhooks/webhook-outbox.ts';
+import { DELIVER_WEBHOOK_TASK } from '../platform/jobs/webhook-task.ts';
 
 export function scrapeJobs(services: Services): JobFeature {
   const { config, logger, pubsub } = services;

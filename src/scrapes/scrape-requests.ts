@@ -3,7 +3,6 @@
 // A request is written together with its job in one transaction, under a per-domain lock, so the
 // catalog check and the forced re-scrape cooldown hold under concurrent requests.
 import { ApiError, badRequest, notFound } from '../platform/errors.ts';
-import { checkAddress, isLoopbackName } from '../platform/egress/address-policy.ts';
 import { enqueueJob } from '../platform/jobs/job-queue.ts';
 import type { Services } from '../platform/services.ts';
 import { parseDomain } from '../stores/domain.ts';
@@ -38,43 +37,6 @@ export type ScrapeOrderResult =
 const OPEN_STATES = ['queued', 'validating', 'scraping'];
 
 export const clockOf = (services: Services) => services.clock?.() ?? new Date();
-
-/** Validates a callbackUrl: HTTPS, no credentials, not an IP literal of a private range nor a loopback name; webhooks configured. */
-export function checkCallbackUrl(
-  services: Services,
-  value: string,
-  parameter = 'callbackUrl',
-): string {
-  const invalid = (rule: string) =>
-    badRequest(`Invalid ${parameter}: ${rule}`, { parameter, rule });
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw invalid('must be an absolute https URL');
-  }
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const verdict = checkAddress(host);
-  // in development, the local listener (npm run webhooks:listen) on loopback, plain http allowed; never in production
-  const localListener =
-    services.config.NODE_ENV === 'development' &&
-    (host === 'localhost' || (!verdict.allowed && verdict.range === 'loopback'));
-  if (url.protocol !== 'https:' && !(localListener && url.protocol === 'http:'))
-    throw invalid('must be an https URL (HTTPS only)');
-  if (url.username || url.password) throw invalid('must not carry credentials');
-  const overridden = services.config.EGRESS_OVERRIDES.has(host.toLowerCase());
-  if (!overridden && !localListener && /^[\d.]+$|:/.test(host) && !verdict.allowed)
-    throw invalid('must not point at a private, loopback or link-local address');
-  // a name that means this machine by definition is refused here, before any DNS lookup
-  if (!overridden && !localListener && isLoopbackName(host))
-    throw invalid('must not name this machine (localhost, *.localhost)');
-  if (!services.config.WEBHOOK_SIGNING_SECRET) {
-    throw invalid(
-      'webhooks are not configured on this server (WEBHOOK_SIGNING_SECRET); poll GET /v1/scrapes/{id} instead',
-    );
-  }
-  return url.toString();
-}
 
 export async function orderScrape(
   services: Services,

@@ -2,6 +2,7 @@
 // /v1/scrapes and /v1/scrapes/bulk), Query.scrapeRequest (GET /v1/scrapes/{id}) and recentScrapes,
 // and the live status subscriptions scrapeStatus(id) and recentScrapes (for dashboards), fed by
 // the shared pub/sub so a subscriber on one replica sees jobs run by any other.
+import { checkCallbackUrl } from '../platform/egress/callback-url.ts';
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import { domainSchema } from '../stores/domain.ts';
@@ -10,7 +11,6 @@ import { RECENT_SCRAPES_CHANNEL, scrapeChannel } from './scrape-events.ts';
 import { isFinished, isOwnedBy, SCRAPE_STATUSES, type ScrapeRecord } from './scrape-record.ts';
 import {
   BULK_MAX_URLS,
-  checkCallbackUrl,
   findScrape,
   orderScrape,
   orderScrapes,

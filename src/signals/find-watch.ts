@@ -6,7 +6,8 @@ import type { GraphqlContext } from '../graphql/context.ts';
 import { guardDb, queryRows } from '../platform/database/sql.ts';
 import { notFound } from '../platform/errors.ts';
 import { normalizeDomain } from '../stores/domain.ts';
-import { assertMayWrite, isPartner, signalOwnerId } from './signal-owner.ts';
+import { assertMayWrite, isPartner } from './signal-owner.ts';
+import { ownerAccountId } from '../access/account-owner.ts';
 import { WATCH_COLUMNS, type WatchRecord } from './watch-record.ts';
 
 const LEGACY_ID = /^[0-9a-f]{24}$/i;
@@ -29,7 +30,7 @@ export async function findWatch(
   const byStore = 'legacyId' in key ? 's.legacy_id = $1' : 's.domain = $1';
   const value = 'legacyId' in key ? key.legacyId : key.domain;
   const partnerRead = access === 'read' && isPartner(ctx);
-  const owner = partnerRead ? null : await signalOwnerId(ctx);
+  const owner = partnerRead ? null : await ownerAccountId(ctx);
   const rows = await guardDb(
     queryRows<WatchRecord>(
       ctx.services.db.pool,

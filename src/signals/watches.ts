@@ -14,7 +14,8 @@ import {
   scheduleNextProbe,
   unscheduleProbes,
 } from './probes/probe-schedule.ts';
-import { assertMayWrite, signalOwnerId } from './signal-owner.ts';
+import { assertMayWrite } from './signal-owner.ts';
+import { ownerAccountId } from '../access/account-owner.ts';
 import { trackProducts } from './tracked-variants.ts';
 import { WATCH_COLUMNS, type SignalStatus, type WatchRecord } from './watch-record.ts';
 
@@ -38,7 +39,7 @@ async function watchById(ctx: GraphqlContext, id: number): Promise<WatchRecord> 
 export async function createWatch(ctx: GraphqlContext, input: string): Promise<WatchRecord> {
   assertMayWrite(ctx);
   const domain = normalizeDomain(input, 'domain');
-  const owner = await signalOwnerId(ctx);
+  const owner = await ownerAccountId(ctx);
   const now = clockOf(ctx);
   const interval = probeIntervalMs(ctx.services.config.SIGNAL_PROBE_INTERVAL_MINUTES);
   const id = await guardDb(
@@ -171,7 +172,7 @@ export async function listWatches(
   ctx: GraphqlContext,
   window: { offset: number; limit: number },
 ): Promise<WatchRecord[]> {
-  const owner = await signalOwnerId(ctx);
+  const owner = await ownerAccountId(ctx);
   return queryRows<WatchRecord>(
     ctx.services.db.pool,
     `SELECT ${WATCH_COLUMNS} FROM signals w JOIN stores s ON s.id = w.store_id WHERE w.account_id = $1
@@ -183,7 +184,7 @@ export async function listWatches(
 export async function countWatches(
   ctx: GraphqlContext,
 ): Promise<{ total: number; exact: boolean }> {
-  const owner = await signalOwnerId(ctx);
+  const owner = await ownerAccountId(ctx);
   const [row] = await queryRows<{ n: number }>(
     ctx.services.db.pool,
     'SELECT count(*)::int AS n FROM signals WHERE account_id = $1',

@@ -5,6 +5,7 @@
 // marked as observed; INSERT ... ON CONFLICT on (store, day), which also works on a table
 // partitioned by day). The row lock on the store serialises two observations of the same store.
 import type pg from 'pg';
+import { checkAlertsBefore, recordAlertMatches } from '../alerts/alert-matching.ts';
 import { countPeriodChanges, countStoreDimensions } from '../apps/app-trend-rollups.ts';
 import type { ChangeFacts } from '../change-feed/change.sql.ts';
 import type { ReferenceData } from '../seed/reference-data.ts';
@@ -28,6 +29,7 @@ export interface CatalogWrite {
 
 interface StoreRow {
   id: number;
+  name: string;
   theme_name: string | null;
   vertical: string | null;
   industry: string | null;
@@ -49,7 +51,7 @@ export async function writeObservation(
   const {
     rows: [previousStore],
   } = await client.query<StoreRow>(
-    `SELECT id, theme_name, vertical, industry, category, country_code, social_followers, last_scraped_at
+    `SELECT id, name, theme_name, vertical, industry, category, country_code, social_followers, last_scraped_at
        FROM stores WHERE domain = $1 FOR UPDATE`,
     [observation.domain],
   );
@@ -72,6 +74,16 @@ export async function writeObservation(
     reference.verticals,
   );
   const vertical = classification?.vertical ?? previousStore?.vertical ?? null;
+  // saved-search alerts the store matches before this write (a match is a store newly matching)
+  const alerts = await checkAlertsBefore(client, previousStore?.id ?? null, {
+    appSlugs: observation.apps.map((a) => a.slug),
+    countryCode: observation.countryCode ?? previousStore?.country_code ?? null,
+    vertical,
+    industry: classification?.industry ?? previousStore?.industry ?? null,
+    category: classification ? classification.category : (previousStore?.category ?? null),
+    theme: observation.themeName ?? previousStore?.theme_name ?? null,
+    newName: previousStore?.name !== clip(observation.name, 300),
+  });
   const thirdParty = previousStore ? await latestThirdParty(client, previousStore.id) : null;
   const models = modelStore(observation, {
     medianPriceUsd: median,
@@ -168,6 +180,7 @@ export async function writeObservation(
       observation.products.length,
     ],
   );
+  await recordAlertMatches(client, alerts, storeId, now);
   return {
     storeId,
     known: previousStore !== undefined,

@@ -10,7 +10,12 @@ import {
   type FixtureStorefronts,
 } from '../scrapes/support/fixture-storefronts.ts';
 import { startScrapeHarness, type ScrapeHarness } from '../scrapes/support/scrape-harness.ts';
-import { startSignalsHarness, type SignalsHarness } from '../signals/support/signals-harness.ts';
+import {
+  HARNESS_START,
+  startSignalsHarness,
+  type SignalsHarness,
+} from '../signals/support/signals-harness.ts';
+import { observe, partitionsFor } from '../alerts/support.ts';
 
 interface Step {
   method: 'GET' | 'POST';
@@ -132,6 +137,36 @@ describe('storefront recipes', () => {
       ).toBe(6);
       const aggregate = await get(stats!.path);
       expect(aggregate.body).toMatchObject({ ready: true });
+    });
+  });
+
+  describe('alert-then-matches', () => {
+    let h: SignalsHarness;
+    let key: string;
+    beforeAll(async () => {
+      h = await startSignalsHarness({ appCatalog: true });
+      key = await h.mintKey();
+      await partitionsFor(h.services);
+    }, 60_000);
+    afterAll(async () => {
+      await h?.close();
+    });
+
+    it('saves the alert, and a store observed installing the app is its match', async () => {
+      const get = (path: string) => h.request('GET', path, { key });
+      const [save, read] = await workflow(get, 'alert-then-matches');
+      const saved = await h.request(save!.method, save!.path, { key, body: save!.body });
+      expect(saved.status).toBe(201);
+      const slug = (save!.body!.filter as { app: string }).app;
+      // a store observed without the app, then with it
+      await observe(h.services.db.pool, { domain: 'adopter.test', apps: [] }, HARNESS_START);
+      const installedAt = new Date(HARNESS_START.getTime() + DAY / 2);
+      await observe(h.services.db.pool, { domain: 'adopter.test', apps: [slug] }, installedAt);
+      expect(read!.path).toBe('/v1/alerts/{id}/matches');
+      const matches = await get(read!.path.replace('{id}', String(saved.body.id)));
+      expect(matches.body.data).toEqual([
+        { domain: 'adopter.test', matchedAt: installedAt.toISOString() },
+      ]);
     });
   });
 });

@@ -154,6 +154,9 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
       const ended = (body: any) => ['done', 'failed'].includes(body.status);
       const probeEnded = (body: any) => ['done', 'failed'].includes(body.progress?.status);
 
+      // an alert first: stores that start running Klaviyo (the watched store will, on day 3)
+      expect((await follow('POST /v1/alerts')).status).toBe(201);
+
       // scrape the store the catalog lacks; poll it by the id the answer gave
       const queued = await follow('POST /v1/scrapes');
       expect(queued.status).toBe(202);
@@ -242,6 +245,8 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
         'GET /v1/signals/{domain}/products/changes',
         'GET /v1/signals/{domain}/ads',
         'GET /v1/signals/{domain}/ads/overview',
+        'GET /v1/alerts',
+        'GET /v1/alerts/1/matches',
       ]) {
         expect((await follow(route)).status).toBe(200);
       }
@@ -253,6 +258,11 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
         domain: STORE,
         deleted: true,
       });
+
+      // the alert matched the store once, at the probe that first saw Klaviyo; then it is deleted
+      const matches = await follow('GET /v1/alerts/1/matches');
+      expect(matches.body.data.map((m: { domain: string }) => m.domain)).toEqual([STORE]);
+      expect((await follow('DELETE /v1/alerts/1')).body).toEqual({ id: 1, deleted: true });
 
       // every storefront example of docs.md, no more, no less
       expect([...followed].map((e) => e.text).sort()).toEqual(examples.map((e) => e.text).sort());

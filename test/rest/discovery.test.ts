@@ -130,6 +130,7 @@ describe('discovery routes', () => {
       'app-changes-then-stores',
       'scrape-then-poll',
       'watch-then-read-sales',
+      'alert-then-matches',
     ]);
   });
 

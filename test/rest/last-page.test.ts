@@ -2,7 +2,7 @@
 // after it) says hasMore false, and the page before it says true. A list whose hasMore came from
 // "the page is full" rather than from what follows fails here. Catalog lists run on the catalog
 // fixture; the Signals lists on watches of fixture stores with ads, changes, snapshots and
-// insights inserted as rows for one account.
+// insights inserted as rows for one account, and that account's alerts and matches.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogRoutes } from '../../rest/routes/index.ts';
 import { bearer, mintKey, startAccessServer, type AccessServer } from '../access/access-server.ts';
@@ -40,6 +40,9 @@ const SIGNAL_LISTS: Record<string, string[]> = {
   getSignalInventory: [`/v1/signals/${WATCHED}/inventory`],
   listSignalInsights: [`/v1/signals/${WATCHED}/insights`],
   listInsightInbox: ['/v1/signals/insights'],
+  // the same account's alerts, three of them, the first with three matches
+  listAlerts: ['/v1/alerts'],
+  listAlertMatches: ['/v1/alerts/1/matches'],
 };
 
 type Get = (url: string) => Promise<{ status: number; body: any; text: string }>;
@@ -155,6 +158,15 @@ describe('hasMore on an exactly full last page of a Signals list', () => {
       `INSERT INTO insights (signal_id, account_id, kind, title, body, created_at)
        SELECT $1, $2, 'restock', 'Insight ' || i, 'b', now() - make_interval(mins => i) FROM generate_series(1, 3) i`,
       [watch!.id, watch!.account_id],
+    );
+    await pool.query(
+      `INSERT INTO alerts (account_id, name, filter, created_at)
+       SELECT a.id, 'alert ' || i, '{"vertical":"Apparel"}', now() - make_interval(mins => i)
+         FROM accounts a, generate_series(1, 3) i WHERE a.external_id = 'last-page-reader' ORDER BY i`,
+    );
+    await pool.query(
+      `INSERT INTO alert_matches (alert_id, store_id, matched_at)
+       SELECT 1, s.id, now() - make_interval(mins => s.id) FROM stores s ORDER BY s.id LIMIT 3`,
     );
     for (const [i, network] of ['meta', 'tiktok', 'google'].entries()) {
       await pool.query(

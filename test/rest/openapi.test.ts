@@ -130,6 +130,7 @@ describe('OpenAPI description', () => {
       'Apps',
       'Scrapes',
       'Signals',
+      'Alerts',
       'Usage',
     ]);
     expect(document.info.description).toContain('Decisions where the contract is open');

@@ -32,9 +32,14 @@ const CONCRETE: Record<string, string> = {
 
 /** the GET routes that read the catalog fixture; the scrape routes (a queue and a worker) are covered in
  *  test/scrapes, the Signals routes (watches of an account, probes of a storefront) in test/signals,
+ *  the alert routes (an account's saved searches, matched by observations) in test/alerts,
  *  POST /v1/stores/lookup (a body) in test/stores/store-lookup.test.ts */
 const readRoutes = catalogRoutes.filter(
-  (route) => route.method === 'GET' && route.tag !== 'Scrapes' && route.tag !== 'Signals',
+  (route) =>
+    route.method === 'GET' &&
+    route.tag !== 'Scrapes' &&
+    route.tag !== 'Signals' &&
+    route.tag !== 'Alerts',
 );
 
 const withQuery = (url: string, query: string) => `${url}${url.includes('?') ? '&' : '?'}${query}`;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/platform/config.ts';
 import type { Services } from '../../src/platform/services.ts';
-import { checkCallbackUrl } from '../../src/scrapes/scrape-requests.ts';
+import { checkCallbackUrl } from '../../src/platform/egress/callback-url.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 const servicesIn = (NODE_ENV: string) =>

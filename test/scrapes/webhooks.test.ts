@@ -8,7 +8,7 @@ import { startHttpsReceiver, type HttpsReceiver } from './support/https-receiver
 import { startScrapeHarness, type ScrapeHarness } from './support/scrape-harness.ts';
 import { waitForOutboxDrained } from '../support/outbox.ts';
 import { enqueueJob } from '../../src/platform/jobs/job-queue.ts';
-import { DELIVER_WEBHOOK_TASK } from '../../src/scrapes/webhooks/webhook-outbox.ts';
+import { DELIVER_WEBHOOK_TASK } from '../../src/platform/jobs/webhook-task.ts';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 let fixtures: FixtureStorefronts;

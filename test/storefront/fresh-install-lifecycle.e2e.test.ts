@@ -104,7 +104,8 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
 
     // the catalog's examples, then the storefront story: scrape the unlisted store (poll it by its id),
     // bulk-scrape it with a second, read its screenshot; watch it, follow its first probe, probe it
-    // again; read everything; refresh its ads; pause, stop and delete the watch last
+    // again; read everything; refresh its ads; read and delete the alert made before the watch's probes;
+    // pause, stop and delete the watch last
     for (const example of examples.filter((e) => !needsStorefront(e.path)))
       await follow(example.method, example.path, example.body);
     for (const document of [docs, llms]) {
@@ -120,6 +121,7 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
       'GET /v1/scrapes/{id}',
       'POST /v1/scrapes/bulk',
       'GET /v1/stores/{domain}/screenshot',
+      'POST /v1/alerts',
       'POST /v1/signals',
       'GET /v1/signals/{domain}/probe',
       'POST /v1/signals/{domain}/probe',
@@ -136,6 +138,9 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
       'POST /v1/signals/{domain}/ads/probe',
       'GET /v1/signals/{domain}/ads',
       'GET /v1/signals/{domain}/ads/overview',
+      'GET /v1/alerts',
+      'GET /v1/alerts/1/matches',
+      'DELETE /v1/alerts/1',
       'PATCH /v1/signals/{domain}',
       'POST /v1/signals/{domain}/stop',
       'DELETE /v1/signals/{domain}',
@@ -189,7 +194,9 @@ describe('a fresh install with no settings: scrape, watch and feeds of a seeded 
             : await follow(step.method, route, step.body);
         if (step.path.includes('/probe') && step.method === 'GET')
           expect(statusOf(res)).toBe('done');
-        if (typeof res.body?.id === 'string' && step.method === 'POST') taken.id = res.body.id;
+        // a scrape's id is a UUID, an alert's a number
+        if (['string', 'number'].includes(typeof res.body?.id) && step.method === 'POST')
+          taken.id = String(res.body.id);
         const first = Array.isArray(res.body?.data) ? res.body.data[0] : undefined;
         for (const name of ['domain', 'slug'])
           if (typeof first?.[name] === 'string') taken[name] ??= first[name];

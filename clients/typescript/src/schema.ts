@@ -1107,6 +1107,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's alerts
+         * @description Every alert of the key's account, newest first.
+         *
+         *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
+         *
+         *     Example: `GET /v1/alerts?limit=20`
+         */
+        get: operations["listAlerts"];
+        put?: never;
+        /**
+         * Save a store search as an alert
+         * @description Saves `filter` (the filters of GET /v1/stores) as an alert of the key's account and answers HTTP 201 with it. From then on, every observation of a store (a scrape, a scheduled re-observation, a discovery, a Signals probe) that makes the store newly match the filter (it did not match before that observation and does after) records one match; a store is matched at most once per alert. Stores that already match when the alert is created are not matches. With `callbackUrl` (HTTPS, the same rules as a scrape's), signed `alert.matched` webhooks carry the matches, at most one a minute per alert, each listing the matches since the previous one. An invalid filter is bad_request naming the parameter (details.parameter filter.<name>). Plans allow 10 (starter) and 100 (pro) alerts per account; past that: HTTP 400, code bad_request with details.reason "alert_limit". Alerts count against no daily bucket: only the per-minute rate and the per-key daily ceiling.
+         *
+         *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
+         *
+         *     Example: `POST /v1/alerts {"name":"Stores that start running Klaviyo","filter":{"app":"klaviyo-email-marketing"}}`
+         */
+        post: operations["createAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alerts/{id}/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An alert's matches
+         * @description The stores that newly matched the alert, newest first: `{domain, matchedAt}` each, matchedAt being the time of the observation that made the store match (read the store with GET /v1/stores/{domain}). The alert must belong to the key's account: another account's alert is not_found, exactly like one that does not exist.
+         *
+         *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
+         *
+         *     Example: `GET /v1/alerts/1/matches?limit=20`
+         */
+        get: operations["listAlertMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alerts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an alert
+         * @description Deletes the alert with its matches; webhooks not yet sent are dropped. Answers `{id, deleted: true}`. The alert must belong to the key's account: another account's alert is not_found, exactly like one that does not exist.
+         *
+         *     Quota: no daily bucket; only the key's per-minute rate and per-key daily ceiling.
+         *
+         *     Example: `DELETE /v1/alerts/1`
+         */
+        delete: operations["deleteAlert"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -1251,6 +1331,54 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "alert.matched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * alert.matched: stores newly matched an alert
+         * @description Sent to the callbackUrl of POST /v1/alerts when stores newly matched the alert: at most one a minute per alert, listing the matches since the previous one (data.matches, oldest first). Retries: any answer other than 2xx within the timeout (10 s by default) is retried with exponential backoff (about 3 s, 7 s, 20 s, 55 s, 2.5 min, 7 min, 18 min, 50 min, 2.2 h, then every 6 h) up to 12 attempts (WEBHOOK_MAX_ATTEMPTS), then given up. Redirects are not followed. The callback URL must be HTTPS and resolve to a public address.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description Unique per event and the same on every retry of it: deduplicate on it (each event is meant once, delivered at least once). */
+                    "webhook-id": string;
+                    /** @description Unix seconds of this attempt; part of the signed content. Refuse stale ones (e.g. older than 5 minutes). */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}"> keyed with the base64-decoded part of the server's signing secret (whsec_...: WEBHOOK_SIGNING_SECRET, or the one the service generated; the operator reads it with `npm run keys -- webhook-secret`). Verify with any Standard Webhooks library before trusting the body. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AlertMatchedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1298,6 +1426,39 @@ export interface components {
             finishedAt: string;
             /** @description Path of the store profile, e.g. /v1/stores/new-brand.shop.example; null when failed. */
             storeUrl: string | null;
+        };
+        /** @description Sent when stores newly matched an alert with a callbackUrl: the matches since the alert's previous batch, at most one batch a minute per alert. */
+        AlertMatchedEvent: {
+            /**
+             * @description The event.
+             * @enum {string}
+             */
+            type: "alert.matched";
+            /**
+             * @description When the batch was made; the same on every retry.
+             * @example 2026-01-05T10:02:11.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["AlertWebhookData"];
+        };
+        AlertWebhookData: {
+            alert: {
+                /** @description The alert id. */
+                id: number;
+                name: string;
+            };
+            /** @description The matches since the alert's previous batch, oldest first (at most 500). */
+            matches: {
+                /** @description The store's canonical domain. */
+                domain: string;
+                /**
+                 * @description When the observation that made it match was made.
+                 * @example 2026-01-05T10:02:11.000Z
+                 */
+                matchedAt: string;
+            }[];
+            /** @description Path of every match of the alert, newest first. */
+            matchesUrl: string;
         };
         /** @description Root discovery document; links are paths on this host. */
         RootDocument: {
@@ -2690,6 +2851,77 @@ export interface components {
             /** @description USD stores only; null otherwise. */
             meanRevenueOtherDaysUsd: number | null;
             revenueLiftPercent: number | null;
+        };
+        /** @description A saved search that alerts, scoped to the key's account. */
+        Alert: {
+            /**
+             * @description The alert id.
+             * @example 1
+             */
+            id: number;
+            name: string;
+            /**
+             * @description The filter as given: query parameters of GET /v1/stores with their values in the same formats.
+             * @example {
+             *       "app": "klaviyo-email-marketing"
+             *     }
+             */
+            filter: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description Where alert.matched webhooks go (at most one a minute); null: none. */
+            callbackUrl: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            createdAt: string;
+            /** @description Stores matched so far. */
+            matchCount: number;
+            links: {
+                matches: string;
+            };
+        };
+        /** @description code bad_request with details.reason "alert_limit": the account has the most alerts its plan allows (details.plan, details.limit); delete one first. */
+        Error_bad_request_alert_limit: {
+            error: {
+                /** @enum {string} */
+                code: "bad_request";
+                /** @description Human-readable explanation. */
+                message: string;
+                /** @description reason names the case; the other fields are facts about it. */
+                details: {
+                    /** @enum {string} */
+                    reason: "alert_limit";
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description A page of the account's alerts, newest first. */
+        AlertList: {
+            data: components["schemas"]["Alert"][];
+            page: components["schemas"]["Page"];
+        };
+        /** @description A page of an alert's matches, newest first. */
+        AlertMatchList: {
+            data: components["schemas"]["AlertMatch"][];
+            page: components["schemas"]["Page"];
+        };
+        /** @description A store that newly matched the alert's filter. */
+        AlertMatch: {
+            /** @description The store's canonical domain (GET /v1/stores/{domain}). */
+            domain: string;
+            /**
+             * Format: date-time
+             * @description When the observation that made the store match was made.
+             */
+            matchedAt: string;
+        };
+        DeletedAlert: {
+            id: number;
+            /** @enum {boolean} */
+            deleted: true;
         };
         /** @description The calling key's limits today. */
         Usage: {
@@ -7346,7 +7578,7 @@ export interface operations {
                      *           "monthlyVisits": 465
                      *         }
                      *       ],
-                     *       "generatedAt": "2026-11-26T22:27:38.571Z"
+                     *       "generatedAt": "2026-11-26T22:42:15.303Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AnalyticsOverview"];
@@ -12182,6 +12414,647 @@ export interface operations {
             };
         };
     };
+    listAlerts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
+                limit?: number;
+                /** @description Items to skip. Stop paging when page.hasMore is false. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Stores that start running Klaviyo",
+                     *           "filter": {
+                     *             "app": "klaviyo-email-marketing"
+                     *           },
+                     *           "callbackUrl": null,
+                     *           "createdAt": "2026-11-26T22:42:15.799Z",
+                     *           "matchCount": 0,
+                     *           "links": {
+                     *             "matches": "/v1/alerts/1/matches"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 1,
+                     *         "hasMore": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AlertList"];
+                };
+            };
+            /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description unauthorized: Missing or invalid API key (send Authorization: Bearer <key> or X-Api-Key: <key>; never in the query). A self-hosted server mints keys with `npm run keys -- create --account ACCOUNT --plan starter`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description unauthorized: code unauthorized with details.reason "plan": the key's account is not on a paid plan (details.plan, details.requiredPlans). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized_plan"];
+                };
+            };
+            /** @description rate_limited: Per-minute rate, per-key daily ceiling or daily bucket used up. details = {bucket, limit, window, retryAfter}: bucket is perMinute, perKeyDaily, the daily bucket (storeSearches, storeLookups, productSearches, productAppLookups, scrapeRequests) or unauthenticated (requests without a valid key from one address, per minute); window is minute or day. Wait Retry-After seconds, then retry. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description internal: Server-side failure. The message is generic; the request id (X-Request-Id) locates it in our logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal"];
+                };
+            };
+            /** @description internal: code internal with details.reason "database_unavailable": the database is restarting; wait Retry-After seconds, then retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal_database_unavailable"];
+                };
+            };
+            /** @description query_timeout: The backing query timed out. Narrow the filters or retry later. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_query_timeout"];
+                };
+            };
+        };
+    };
+    createAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Stores that start running Klaviyo",
+                 *       "filter": {
+                 *         "app": "klaviyo-email-marketing"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description 1 to 100 characters.
+                     * @example Stores that start running Klaviyo
+                     */
+                    name: string;
+                    /**
+                     * @description The filters of GET /v1/stores as one object, with the same names and value formats (app: comma-separated slugs, dates YYYY-MM-DD; numbers and true/false may also be JSON numbers and booleans). sort, groupBy, groupBy2, groupMetric, limit and offset are not filters and are refused.
+                     * @example {
+                     *       "app": "klaviyo-email-marketing"
+                     *     }
+                     */
+                    filter: {
+                        /** @description Brand, name or domain, typo-tolerant (one or two typing mistakes by word length, a word being typed as a prefix): the exact domain first, then the exact name, then a domain typed without its TLD, then word matches by relevance. */
+                        q?: string;
+                        /** @description Vertical name, case-insensitive. */
+                        vertical?: string;
+                        /** @description Industry name, case-insensitive. */
+                        industry?: string;
+                        /** @description Category name, case-insensitive. */
+                        category?: string;
+                        /**
+                         * @description ISO 3166-1 alpha-2 code, case-insensitive.
+                         * @example US
+                         */
+                        countryCode?: string;
+                        /** @description Minimum modeled monthly visits. */
+                        minVisits?: number;
+                        /** @description Maximum modeled monthly visits. */
+                        maxVisits?: number;
+                        /** @description Minimum modeled monthly revenue in USD (high end of the band). */
+                        minRevenue?: number;
+                        /** @description Filter on the dropshipper classification. */
+                        isDropshipper?: boolean;
+                        /**
+                         * @description Stores running every one of these apps: comma-separated app slugs (GET /v1/apps lists them).
+                         * @example klaviyo-email-marketing,judgeme
+                         */
+                        app?: string;
+                        /**
+                         * @description Stores running at least one of these apps: comma-separated app slugs.
+                         * @example klaviyo-email-marketing,judgeme
+                         */
+                        anyApp?: string;
+                        /**
+                         * @description Stores running none of these apps: comma-separated app slugs.
+                         * @example klaviyo-email-marketing,judgeme
+                         */
+                        notApp?: string;
+                        /**
+                         * @description Stores observed installing this app (one slug): a period of it whose first observation running it is in [installedSince, installedBefore), or at any time without either bound, whether or not the store still runs it (add app=<slug> for "still runs"). An unknown slug matches nothing and is named in meta.suggestions.
+                         * @example judgeme
+                         */
+                        installedApp?: string;
+                        /**
+                         * @description With installedApp: first seen running at or after this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset.
+                         * @example 2025-01-01
+                         */
+                        installedSince?: string;
+                        /**
+                         * @description With installedApp: first seen running before this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset.
+                         * @example 2027-01-01
+                         */
+                        installedBefore?: string;
+                        /**
+                         * @description Stores observed dropping this app (one slug): a period of it whose first observation without it is in [uninstalledSince, uninstalledBefore), or at any time without either bound, whether or not it was installed again since. An unknown slug matches nothing and is named in meta.suggestions.
+                         * @example judgeme
+                         */
+                        uninstalledApp?: string;
+                        /**
+                         * @description With uninstalledApp: first seen without it at or after this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset.
+                         * @example 2025-01-01
+                         */
+                        uninstalledSince?: string;
+                        /**
+                         * @description With uninstalledApp: first seen without it before this moment (an observation date). A date YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with its offset.
+                         * @example 2027-01-01
+                         */
+                        uninstalledBefore?: string;
+                        /**
+                         * @description Storefront theme name, case-insensitive.
+                         * @example Dawn
+                         */
+                        theme?: string;
+                        /** @description Minimum number of products in the catalog. */
+                        minProducts?: number;
+                        /** @description Maximum number of products in the catalog. */
+                        maxProducts?: number;
+                        /**
+                         * Format: date
+                         * @description First seen on or after this day (UTC).
+                         */
+                        firstSeenAfter?: string;
+                        /**
+                         * Format: date
+                         * @description First seen before this day (UTC).
+                         */
+                        firstSeenBefore?: string;
+                        /**
+                         * @description Domain ending in whole labels, without the leading dot: com, co.uk; the seeded demo catalog uses shop.example, com.example, ... (tld=example matches all of it).
+                         * @example com.example
+                         */
+                        tld?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @description HTTPS URL receiving signed alert.matched webhooks. */
+                    callbackUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the alert. */
+            201: {
+                headers: {
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alert"];
+                };
+            };
+            /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description unauthorized: Missing or invalid API key (send Authorization: Bearer <key> or X-Api-Key: <key>; never in the query). A self-hosted server mints keys with `npm run keys -- create --account ACCOUNT --plan starter`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description unauthorized: code unauthorized with details.reason "plan": the key's account is not on a paid plan (details.plan, details.requiredPlans). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized_plan"];
+                };
+            };
+            /** @description bad_request: code bad_request with details.reason "alert_limit": the account has the most alerts its plan allows (details.plan, details.limit); delete one first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request_alert_limit"];
+                };
+            };
+            /** @description rate_limited: Per-minute rate, per-key daily ceiling or daily bucket used up. details = {bucket, limit, window, retryAfter}: bucket is perMinute, perKeyDaily, the daily bucket (storeSearches, storeLookups, productSearches, productAppLookups, scrapeRequests) or unauthenticated (requests without a valid key from one address, per minute); window is minute or day. Wait Retry-After seconds, then retry. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description internal: Server-side failure. The message is generic; the request id (X-Request-Id) locates it in our logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal"];
+                };
+            };
+            /** @description internal: code internal with details.reason "database_unavailable": the database is restarting; wait Retry-After seconds, then retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal_database_unavailable"];
+                };
+            };
+            /** @description query_timeout: The backing query timed out. Narrow the filters or retry later. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_query_timeout"];
+                };
+            };
+        };
+    };
+    listAlertMatches: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 20
+                 */
+                limit?: number;
+                /** @description Items to skip. Stop paging when page.hasMore is false. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The alert id.
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 0,
+                     *         "hasMore": false,
+                     *         "total": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AlertMatchList"];
+                };
+            };
+            /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description unauthorized: Missing or invalid API key (send Authorization: Bearer <key> or X-Api-Key: <key>; never in the query). A self-hosted server mints keys with `npm run keys -- create --account ACCOUNT --plan starter`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description unauthorized: code unauthorized with details.reason "plan": the key's account is not on a paid plan (details.plan, details.requiredPlans). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized_plan"];
+                };
+            };
+            /** @description not_found: The resource does not exist. details names what was looked up (e.g. {domain}, {domain, handle}, {slug}). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description rate_limited: Per-minute rate, per-key daily ceiling or daily bucket used up. details = {bucket, limit, window, retryAfter}: bucket is perMinute, perKeyDaily, the daily bucket (storeSearches, storeLookups, productSearches, productAppLookups, scrapeRequests) or unauthenticated (requests without a valid key from one address, per minute); window is minute or day. Wait Retry-After seconds, then retry. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description internal: Server-side failure. The message is generic; the request id (X-Request-Id) locates it in our logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal"];
+                };
+            };
+            /** @description internal: code internal with details.reason "database_unavailable": the database is restarting; wait Retry-After seconds, then retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal_database_unavailable"];
+                };
+            };
+            /** @description query_timeout: The backing query timed out. Narrow the filters or retry later. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_query_timeout"];
+                };
+            };
+        };
+    };
+    deleteAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The alert id.
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedAlert"];
+                };
+            };
+            /** @description bad_request: Malformed or invalid request. details = {parameter, rule}: the parameter (query, path or body) and the rule it broke; unknown query parameters are rejected the same way. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description unauthorized: Missing or invalid API key (send Authorization: Bearer <key> or X-Api-Key: <key>; never in the query). A self-hosted server mints keys with `npm run keys -- create --account ACCOUNT --plan starter`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description unauthorized: code unauthorized with details.reason "plan": the key's account is not on a paid plan (details.plan, details.requiredPlans). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized_plan"];
+                };
+            };
+            /** @description not_found: The resource does not exist. details names what was looked up (e.g. {domain}, {domain, handle}, {slug}). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description rate_limited: Per-minute rate, per-key daily ceiling or daily bucket used up. details = {bucket, limit, window, retryAfter}: bucket is perMinute, perKeyDaily, the daily bucket (storeSearches, storeLookups, productSearches, productAppLookups, scrapeRequests) or unauthenticated (requests without a valid key from one address, per minute); window is minute or day. Wait Retry-After seconds, then retry. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    /** @description Size of the most constraining limit this request counted against: the per-minute rate, the per-key daily ceiling or the account's daily bucket for this route, whichever has the fewest requests left. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left under that limit. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until that limit renews (the minute window ends, or the UTC day does). */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit this request counted against (IETF RateLimit-Policy), e.g. a starter key on a store search: `"perMinute";q=60;w=60, "perKeyDaily";q=5000;w=86400, "storeSearches";q=500;w=86400`; q = size, w = window in seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each of those limits (IETF RateLimit), e.g. after that key's first search of the day, an hour before UTC midnight: `"perMinute";r=59;t=60, "perKeyDaily";r=4999;t=3600, "storeSearches";r=499;t=3600`; r = requests remaining, t = seconds until it renews. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description internal: Server-side failure. The message is generic; the request id (X-Request-Id) locates it in our logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal"];
+                };
+            };
+            /** @description internal: code internal with details.reason "database_unavailable": the database is restarting; wait Retry-After seconds, then retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (per-minute rate: until the window resets; daily quota: until it renews). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_internal_database_unavailable"];
+                };
+            };
+            /** @description query_timeout: The backing query timed out. Narrow the filters or retry later. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_query_timeout"];
+                };
+            };
+        };
+    };
     getUsage: {
         parameters: {
             query?: never;
@@ -12215,8 +13088,8 @@ export interface operations {
                      *           "name": "perMinute",
                      *           "window": "minute",
                      *           "limit": 600,
-                     *           "used": 22,
-                     *           "remaining": 578,
+                     *           "used": 25,
+                     *           "remaining": 575,
                      *           "resetSeconds": 60
                      *         }
                      *       ]

@@ -2,10 +2,9 @@
 // the delivery job in the same transaction, so an event exists exactly when the request ended.
 // (scrape_request_id, event) is unique: a request's event is written once, whatever retries.
 import { enqueueJob, type Queryable } from '../../platform/jobs/job-queue.ts';
+import { DELIVER_WEBHOOK_TASK } from '../../platform/jobs/webhook-task.ts';
 import type { ScrapeRecord } from '../scrape-record.ts';
 import { scrapeWebhookBody } from './webhook-body.ts';
-
-export const DELIVER_WEBHOOK_TASK = 'deliver-webhook';
 
 export async function queueScrapeWebhook(
   db: Queryable,

@@ -5,7 +5,7 @@ import type { GraphqlContext } from '../../graphql/context.ts';
 import { pageArgs } from '../../graphql/page-args.ts';
 import { offsetConnection } from '../../graphql/pagination.ts';
 import { SignalRef } from '../signal.ref.ts';
-import { signalOwnerId } from '../signal-owner.ts';
+import { ownerAccountId } from '../../access/account-owner.ts';
 import { INSIGHT_KINDS, type InsightKind } from './insight-rules.ts';
 import {
   countInsights,
@@ -79,7 +79,7 @@ builder.queryField('signalInsights', (t) =>
     resolve: async (_root, { kind, ...args }, ctx) =>
       insightConnection(
         ctx,
-        { signalId: null, accountId: await signalOwnerId(ctx), kind: kind ?? null },
+        { signalId: null, accountId: await ownerAccountId(ctx), kind: kind ?? null },
         args,
       ),
   }),

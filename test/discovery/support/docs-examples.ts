@@ -29,10 +29,11 @@ export function docsExamples(docs: string): DocsExample[] {
   });
 }
 
-/** Examples that need a live storefront: scrapes, the screenshots they take, and Signals watches. */
+/** Examples that need a live storefront: scrapes, the screenshots they take, Signals watches, and alerts (matched by observations of those storefronts). */
 export const needsStorefront = (path: string): boolean =>
   path.startsWith('/v1/scrapes') ||
   path.startsWith('/v1/signals') ||
+  path.startsWith('/v1/alerts') ||
   path.split('?')[0]!.endsWith('/screenshot');
 
 /** An answer with data: a non-empty `data` list, or else a non-empty object. */

@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SCRAPE_TASK } from '../../../src/scrapes/scrape-task.ts';
-import { DELIVER_WEBHOOK_TASK } from '../../../src/scrapes/webhooks/webhook-outbox.ts';
+import { DELIVER_WEBHOOK_TASK } from '../../../src/platform/jobs/webhook-task.ts';
 import {
   startFixtureStorefronts,
   type FixtureStorefronts,

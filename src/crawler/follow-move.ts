@@ -53,7 +53,7 @@ export async function followMove(
     throw error;
   }
   if (observation.myshopifyDomain !== shop) return null;
-  const legacyId = await writeLegacySummary(deps, observation, null);
+  const legacyId = await writeLegacySummary(deps, observation, null, store.storeId);
   await ensureMonthPartitions(deps.pool, deps.clock());
   return inTransaction(deps.pool, async (client) => {
     if (!(await store.holds(client))) return null;

@@ -13,7 +13,10 @@ export interface LegacySummaryDeps {
   clock: () => Date;
 }
 
-/** Upserts the store's legacy summary and returns its legacy id; `screenshotUrl` null keeps the one it has. */
+/**
+ * Upserts the store's legacy summary and returns its legacy id; `screenshotUrl` null keeps the one it has.
+ * @param storeId the catalog store observed, when its row may still carry another domain (a store moving to this one)
+ */
 export async function writeLegacySummary(
   deps: LegacySummaryDeps,
   observation: Pick<
@@ -21,14 +24,25 @@ export async function writeLegacySummary(
     'domain' | 'name' | 'description' | 'socials' | 'emails'
   >,
   screenshotUrl: string | null,
+  storeId?: number,
 ): Promise<string> {
-  const existing = (await deps.legacy.findByDomains([observation.domain])).get(observation.domain);
+  let existing = (await deps.legacy.findByDomains([observation.domain])).get(observation.domain);
   const {
     rows: [store],
   } = await deps.pool.query<{ legacy_id: string | null }>(
-    'SELECT legacy_id FROM stores WHERE domain = $1',
-    [observation.domain],
+    storeId === undefined
+      ? 'SELECT legacy_id FROM stores WHERE domain = $1'
+      : 'SELECT legacy_id FROM stores WHERE id = $1',
+    [storeId ?? observation.domain],
   );
+  // a store that moved keeps its legacy id: its summary, still at an old domain, moves here with it
+  if (store?.legacy_id && existing?.legacyId !== store.legacy_id) {
+    const held = (await deps.legacy.findByLegacyIds([store.legacy_id])).get(store.legacy_id);
+    if (held && held.domain !== observation.domain) {
+      await deps.legacy.moveDomain(held.domain, observation.domain);
+      existing = held;
+    }
+  }
   const legacyId = store?.legacy_id ?? existing?.legacyId ?? newLegacyId(deps.clock());
   await deps.legacy.upsert({
     domain: observation.domain,

@@ -122,7 +122,19 @@ describe('a store that moved to a new host serving the same shop', () => {
       [id],
     );
     expect(schedule!.presence).toBe('active');
-  }, 90_000);
+
+    // observed again at its new host: the store keeps its legacy id, and its summary lives there
+    const afterMove = await harness.lastLogId();
+    await harness.advance(8 * DAY_MS);
+    const again = await harness.nextObservation('new-home.test', afterMove);
+    expect(again.outcome).toBe('ok');
+    const { rows: summaries } = await harness.pool.query<{ domain: string; same: boolean }>(
+      `SELECT l.domain, l.legacy_id = s.legacy_id AS same FROM legacy_store_summaries l, stores s
+        WHERE s.id = $1 AND l.domain IN ('old-home.test', 'new-home.test')`,
+      [id],
+    );
+    expect(summaries).toEqual([{ domain: 'new-home.test', same: true }]);
+  }, 120_000);
 
   it('is not followed to a host serving another shop: the move is a failed observation, as before', async () => {
     await harness.offer(['lender.test']);

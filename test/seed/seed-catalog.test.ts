@@ -414,6 +414,7 @@ describe('seedCatalog through a legacy store port', () => {
         batches++;
         received.push(...many);
       },
+      moveDomain: async () => {},
       health: async () => ({ ok: true, backend: 'test' }),
       close: async () => {},
     };

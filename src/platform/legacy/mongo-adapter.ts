@@ -90,6 +90,13 @@ export async function createMongoLegacyStore({
         { ordered: false },
       );
     },
+    async moveDomain(from, to) {
+      const doc = await collection.findOne({ _id: from });
+      if (!doc) return;
+      // the old document goes first: legacyId is unique, and _id (the domain) cannot change in place
+      await collection.deleteMany({ _id: { $in: [from, to] } });
+      await collection.insertOne({ ...doc, _id: to });
+    },
     async health(): Promise<LegacyHealth> {
       const started = performance.now();
       try {
@@ -241,6 +248,7 @@ function reconnectingLegacyStore(
     findByLegacyIds: async (ids) => (await store()).findByLegacyIds(ids),
     upsert: async (summary) => (await store()).upsert(summary),
     upsertMany: async (summaries) => (await store()).upsertMany(summaries),
+    moveDomain: async (from, to) => (await store()).moveDomain(from, to),
     async health() {
       try {
         return await (await store()).health();

@@ -51,6 +51,11 @@ export interface LegacyStore {
   upsert(summary: LegacySummary): Promise<void>;
   /** Many at once (seeding, scrapes of many stores). */
   upsertMany(summaries: readonly LegacySummary[]): Promise<void>;
+  /**
+   * The summary of a store that moved, re-keyed from its old domain to its new one with its legacy
+   * id (a summary already at the new domain is replaced); nothing when the old domain has none.
+   */
+  moveDomain(from: string, to: string): Promise<void>;
   health(): Promise<LegacyHealth>;
   close(): Promise<void>;
 }

@@ -53,6 +53,19 @@ export function createPostgresLegacyStore({ pool }: { pool: Queryable }): Legacy
     );
   }
 
+  async function moveDomain(from: string, to: string): Promise<void> {
+    // two statements, not one: a data-modifying WITH runs beside its UPDATE in no set order
+    await pool.query(
+      `DELETE FROM ${TABLE} WHERE domain = $2 AND EXISTS (SELECT 1 FROM ${TABLE} WHERE domain = $1)`,
+      [from, to],
+    );
+    await pool.query(
+      `UPDATE ${TABLE} SET domain = $2, doc = jsonb_set(doc, '{domain}', to_jsonb($2::text)), updated_at = now()
+        WHERE domain = $1`,
+      [from, to],
+    );
+  }
+
   return {
     source: `postgres:${TABLE}`,
     colocatedTable: TABLE,
@@ -60,6 +73,7 @@ export function createPostgresLegacyStore({ pool }: { pool: Queryable }): Legacy
     findByLegacyIds: (ids) => findBy('legacy_id', ids),
     upsert: (summary) => upsertMany([summary]),
     upsertMany,
+    moveDomain,
     async health(): Promise<LegacyHealth> {
       const started = performance.now();
       try {

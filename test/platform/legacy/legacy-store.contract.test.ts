@@ -177,6 +177,31 @@ function legacyStoreContract(name: string, open: () => Promise<AdapterUnderTest>
       ).toBe(owner.domain);
     });
 
+    it('moves a summary to the new domain of a store that moved, keeping its legacy id', async () => {
+      const before = summaryFixture({ title: 'Moving Co' });
+      await subject.store.upsert(before);
+      // a summary a failed earlier write left at the new domain is replaced
+      const stale = summaryFixture({ domain: `new-${before.domain}` });
+      await subject.store.upsert(stale);
+      await subject.store.moveDomain(before.domain, stale.domain);
+      expect((await subject.store.findByDomains([before.domain])).size).toBe(0);
+      const moved = (await subject.store.findByLegacyIds([before.legacyId])).get(before.legacyId);
+      expect(moved).toMatchObject({
+        domain: stale.domain,
+        legacyId: before.legacyId,
+        title: 'Moving Co',
+      });
+      expect((await subject.store.findByLegacyIds([stale.legacyId])).size).toBe(0);
+      // the store's legacy id can now be written at its new domain
+      await subject.store.upsert({ ...before, domain: stale.domain, title: 'Moved Co' });
+      expect((await subject.store.findByDomains([stale.domain])).get(stale.domain)?.title).toBe(
+        'Moved Co',
+      );
+      // nothing at the old domain: nothing moves
+      await subject.store.moveDomain(`none-${before.domain}`, `other-${before.domain}`);
+      expect((await subject.store.findByDomains([`other-${before.domain}`])).size).toBe(0);
+    });
+
     it('refuses a malformed summary and writes nothing', async () => {
       const bad = summaryFixture({ legacyId: 'not-a-legacy-id' });
       await expect(subject.store.upsert(bad)).rejects.toThrow(/legacyId/);

@@ -22,7 +22,8 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { cursorToOffset, decodeGlobalID } from '@pothos/plugin-relay';
+import { decodeGlobalID } from '@pothos/plugin-relay';
+import { cursorPosition } from '../graphql/cursors.ts';
 import { badRequest } from '../platform/errors.ts';
 import { rulesOf } from './field-rules.ts';
 import type { QuotaBucket } from './plans.ts';
@@ -253,12 +254,8 @@ export function checkResultWindow(
 }
 
 function safeOffset(cursor: string): number | undefined {
-  try {
-    const offset = cursorToOffset(cursor);
-    return Number.isSafeInteger(offset) ? offset + 1 : undefined;
-  } catch {
-    return undefined;
-  }
+  const position = cursorPosition(cursor);
+  return position && position.offset + 1;
 }
 
 export const resultWindowError = (window: number, planName: string) =>

@@ -2,7 +2,7 @@
 // fields are sorted so the printed SDL (schema/schema.graphql) is stable across edits.
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from '../graphql/builder.ts';
-import { stopPagingAtResultWindow } from '../graphql/pagination.ts';
+import { stopPagingAtResultWindow, tagListCursors } from '../graphql/pagination.ts';
 import '../graphql/scalars.ts';
 import '../stores/stores.schema.ts';
 import '../crawler/crawler.schema.ts';
@@ -15,4 +15,6 @@ import '../scrapes/scrapes.schema.ts';
 import '../signals/signals.schema.ts';
 import '../alerts/alerts.schema.ts';
 
-export const schema = stopPagingAtResultWindow(lexicographicSortSchema(builder.toSchema()));
+export const schema = tagListCursors(
+  stopPagingAtResultWindow(lexicographicSortSchema(builder.toSchema())),
+);

@@ -17,7 +17,7 @@ export const pageArgsUpTo = (maxSize: number) =>
     }),
     after: t.string({
       description:
-        'Cursor of the last edge already seen (pageInfo.endCursor); omit for the first page. Paging is forward-only (no last/before): page on while pageInfo.hasNextPage is true.',
+        'Cursor of the last edge already seen in this same list (its pageInfo.endCursor; a cursor of another list is refused); omit for the first page. Paging is forward-only (no last/before): page on while pageInfo.hasNextPage is true.',
       validate: { refine: [isOffsetCursor, { message: 'must be a cursor returned by this API' }] },
     }),
   }));

@@ -1,9 +1,17 @@
 // Offset pagination shared by every connection: `first` (default 20, at most 100) and `after`
 // (an opaque offset cursor), resolved with Pothos relay's offset cursors. The REST adapter maps
 // limit/offset onto exactly these arguments.
-import { defaultFieldResolver, type GraphQLSchema, isObjectType } from 'graphql';
 import {
-  cursorToOffset,
+  defaultFieldResolver,
+  getNamedType,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+  isObjectType,
+} from 'graphql';
+import { badRequest } from '../platform/errors.ts';
+import { cursorPosition, listCursor } from './cursors.ts';
+import {
+  offsetToCursor,
   resolveOffsetConnection,
   type DefaultConnectionArguments,
 } from '@pothos/plugin-relay';
@@ -13,15 +21,8 @@ export const MAX_PAGE_SIZE = 100;
 /** Store.history may be read whole: the contract asks for e.g. 90 or 180 daily snapshots in one call. */
 export const MAX_HISTORY_DAYS = 180;
 
-/** True when `cursor` is one of our offset cursors (a non-negative integer offset). */
-export function isOffsetCursor(cursor: string): boolean {
-  try {
-    const offset = cursorToOffset(cursor);
-    return Number.isSafeInteger(offset) && offset >= 0;
-  } catch {
-    return false;
-  }
-}
+/** True when `cursor` is one of our cursors (a list's, or an untagged offset). */
+export const isOffsetCursor = (cursor: string): boolean => cursorPosition(cursor) !== undefined;
 
 export interface Page<T> {
   rows: readonly T[];
@@ -120,7 +121,63 @@ export function stopPagingAtResultWindow(schema: GraphQLSchema): GraphQLSchema {
   ) => {
     const more = resolve(parent, args, context, info) as boolean;
     if (!more || context.resultWindow === undefined || !parent.endCursor) return more;
-    return cursorToOffset(parent.endCursor) + 1 < context.resultWindow;
+    const end = cursorPosition(parent.endCursor);
+    return end === undefined || end.offset + 1 < context.resultWindow;
   };
+  return schema;
+}
+
+interface ResolvedConnection {
+  edges?: ReadonlyArray<{ cursor: string }>;
+  pageInfo?: { startCursor?: string | null; endCursor?: string | null };
+}
+
+/**
+ * Every connection field's cursors name their list (`Type.field`): a cursor of another list is a
+ * bad_request naming `after`, an untagged offset cursor (REST's offset) is read as its position.
+ */
+export function tagListCursors(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      const returns = getNamedType(field.type);
+      if (!returns.name.endsWith('Connection') || !field.args.some((a) => a.name === 'after'))
+        continue;
+      const list = `${type.name}.${field.name}`;
+      const tag = (cursor: string | null | undefined) => {
+        const position = cursor ? cursorPosition(cursor) : undefined;
+        return position ? listCursor(list, position.offset) : cursor;
+      };
+      const retag = (connection: ResolvedConnection | null | undefined) =>
+        connection && {
+          ...connection,
+          edges: connection.edges?.map((edge) => ({ ...edge, cursor: tag(edge.cursor)! })),
+          pageInfo: connection.pageInfo && {
+            ...connection.pageInfo,
+            startCursor: tag(connection.pageInfo.startCursor),
+            endCursor: tag(connection.pageInfo.endCursor),
+          },
+        };
+      const resolve: GraphQLFieldResolver<unknown, unknown> = field.resolve ?? defaultFieldResolver;
+      field.resolve = (parent, args: { after?: unknown }, context, info) => {
+        let read = args;
+        if (typeof args.after === 'string') {
+          // a cursor that is not ours at all is left to the argument's own validation
+          const position = cursorPosition(args.after);
+          if (position?.list !== undefined && position.list !== list) {
+            throw badRequest(
+              `Invalid after: a cursor of ${position.list}, not of ${list}; page a list with its own pageInfo.endCursor.`,
+              { parameter: 'after', rule: `must be a cursor of ${list}` },
+            );
+          }
+          if (position) read = { ...args, after: offsetToCursor(position.offset) };
+        }
+        const connection = resolve(parent, read, context, info) as
+          | ResolvedConnection
+          | Promise<ResolvedConnection>;
+        return connection instanceof Promise ? connection.then(retag) : retag(connection);
+      };
+    }
+  }
   return schema;
 }

@@ -38,6 +38,30 @@ describe('paging', () => {
     expect(notACursor).toMatchObject({ code: 'bad_request', details: { parameter: 'after' } });
   });
 
+  it('refuses a cursor taken from another list, and pages a list with its own', async () => {
+    const { apps } = await query(t.services, '{ apps(first: 1) { pageInfo { endCursor } } }');
+    const foreign = await failure(
+      t.services,
+      `{ stores(first: 1, after: "${apps.pageInfo.endCursor}") { totalCount } }`,
+    );
+    expect(foreign).toMatchObject({
+      code: 'bad_request',
+      details: { parameter: 'after', rule: 'must be a cursor of Query.stores' },
+    });
+    const first = await query(
+      t.services,
+      '{ stores(first: 2) { edges { node { domain } } pageInfo { endCursor } } }',
+    );
+    const next = await query(
+      t.services,
+      `{ stores(first: 2, after: "${first.stores.pageInfo.endCursor}") { edges { node { domain } } } }`,
+    );
+    const domains = (page: { edges: Array<{ node: { domain: string } }> }) =>
+      page.edges.map((e) => e.node.domain);
+    expect(domains(next.stores)).toHaveLength(2);
+    expect(domains(next.stores)).not.toContain(domains(first.stores)[0]);
+  });
+
   it('never calls an estimated total a bound', async () => {
     const { __type } = await query(
       t.services,

@@ -371,7 +371,8 @@ export const DECISIONS: readonly Decision[] = [
       "With callbackUrl (HTTPS, the rules of a scrape's), `alert.matched` webhooks `{type, timestamp, data: {alert: {id, " +
       "name}, matches, matchesUrl}}` go through the scrape webhooks' outbox, signing and retries, at most one per alert a " +
       'minute (ALERT_WEBHOOK_INTERVAL_MS), each listing the matches since the previous one (at most 500; the rest follow ' +
-      'a minute later); a match and its pending webhook are written together, so neither is lost on a crash. Plans allow ' +
+      'a minute later); a match and its pending webhook are written together, so neither is lost on a crash; a delivery ' +
+      'that settled (delivered, or failed for good) is kept 7 days. Plans allow ' +
       `${DEFAULT_PLANS.starter.alerts} (starter) and ${DEFAULT_PLANS.pro.alerts} (pro) alerts per account; past that ` +
       'HTTP 409, code bad_request, `details.reason: "alert_limit"`. Another account\'s alert is not_found. Alert routes ' +
       'count against no daily bucket: only the per-minute rate and the per-key daily ceiling. DELETE answers `{id, ' +

@@ -140,3 +140,18 @@ export function alertBatchTask(deps: AlertBatchDeps) {
     });
   };
 }
+
+/** How long a settled alert delivery (delivered, or failed for good) is kept for inspection. */
+export const ALERT_DELIVERY_RETENTION_DAYS = 7;
+
+/**
+ * The worker's sweep: deletes alert deliveries settled more than ALERT_DELIVERY_RETENTION_DAYS ago,
+ * by the database's clock (the one that stamped created_at).
+ */
+export async function sweepAlertDeliveries(pool: Pick<pg.Pool, 'query'>): Promise<void> {
+  await pool.query(
+    `DELETE FROM webhook_deliveries
+      WHERE alert_id IS NOT NULL AND status <> 'pending' AND created_at < now() - make_interval(days => $1)`,
+    [ALERT_DELIVERY_RETENTION_DAYS],
+  );
+}

@@ -57,5 +57,10 @@ builder.queryType({
   description: `Store intelligence: stores, products, apps, changes and market analytics. A lookup by key (store, app, product, scrapeRequest, signal, node) answers null with not_found at its path when there is nothing to find; the other fields of the operation keep their data. Each root field is charged as one request to its quota bucket (node/nodes: one per id), as REST charges its route; the answer's extensions.quota says what the operation was charged and what each limit has left. ${QUERY_COST_RULES}`,
 });
 builder.mutationType({
-  description: "Changes: API key management (the web app's service credential only).",
+  description:
+    "Writes, each scoped to the key's account: scrape requests (requestScrape, requestScrapesBulk), Signals watches and their probes (createSignal, updateSignal, stopSignal, deleteSignal, probeSignal, probeSignalAds) and saved-search alerts (createAlert, deleteAlert); and API key management (mintApiKey, revokeApiKey), the web app's service credential only.",
+});
+builder.subscriptionType({
+  description:
+    "Live events: one scrape request's status (scrapeStatus), the account's recent scrapes (recentScrapes) and the crawler's status (crawlerStatus).",
 });

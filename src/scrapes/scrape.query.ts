@@ -164,8 +164,6 @@ builder.queryField('recentScrapes', (t) =>
   }),
 );
 
-builder.subscriptionType({ description: 'Live events: scrape request status.' });
-
 /**
  * The record now, then every change, ending after done or failed. The record is read again when
  * an event may have been lost (withRechecks), so a subscriber always sees the end.

@@ -2,6 +2,7 @@
 // receiver, signed per Standard Webhooks (the scrape webhooks' outbox and delivery), batched to at
 // most one delivery per alert per ALERT_WEBHOOK_INTERVAL_MS (2 s here, a minute by default): the
 // matches that arrive while a batch is recent wait for the next one, which lists them all.
+import { storefrontObservation } from '../support/storefront-observation.ts';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,28 +81,12 @@ const observation = (
   domain: string,
   slug: string,
   apps: { id: number; slug: string; name: string }[],
-): StorefrontObservation => ({
-  domain,
-  name: domain,
-  description: null,
-  themeName: null,
-  currency: 'USD',
-  countryCode: 'US',
-  socials: {
-    instagram: null,
-    facebook: null,
-    tiktok: null,
-    twitter: null,
-    youtube: null,
-    pinterest: null,
-  },
-  emails: [],
-  dropshipSignals: 0,
-  apps: apps.filter((a) => a.slug === slug).map((a) => ({ ...a, category: null, patterns: [] })),
-  products: [],
-  myshopifyDomain: null,
-  linkedDomains: [],
-});
+): StorefrontObservation =>
+  storefrontObservation({
+    domain,
+    themeName: null,
+    apps: apps.filter((a) => a.slug === slug).map((a) => ({ ...a, category: null, patterns: [] })),
+  });
 
 describe('alert.matched webhooks', () => {
   it('posts signed batches, at most one per interval per alert, each listing the matches since the last', async () => {

@@ -1,5 +1,6 @@
 // Observations for the alert tests: a store observed through the one observation writer
 // (writeObservation), as a scrape, a re-observation, a discovery or a probe writes it.
+import { storefrontObservation } from '../support/storefront-observation.ts';
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { upkeepMonthPartitions } from '../../src/platform/database/month-partitions.ts';
@@ -26,28 +27,11 @@ export async function observe(pool: pg.Pool, store: ObservedStore, now: Date): P
     [store.apps],
   );
   if (apps.length !== store.apps.length) throw new Error(`unknown apps in ${store.apps}`);
-  const observation: StorefrontObservation = {
+  const observation: StorefrontObservation = storefrontObservation({
     domain: store.domain,
-    name: store.domain,
-    description: null,
-    themeName: 'Dawn',
-    currency: 'USD',
     countryCode: store.countryCode ?? 'US',
-    socials: {
-      instagram: null,
-      facebook: null,
-      tiktok: null,
-      twitter: null,
-      youtube: null,
-      pinterest: null,
-    },
-    emails: [],
-    dropshipSignals: 0,
     apps: apps.map((a) => ({ ...a, category: null, patterns: [] })),
-    products: [],
-    myshopifyDomain: null,
-    linkedDomains: [],
-  };
+  });
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

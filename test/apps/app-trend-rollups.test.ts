@@ -2,6 +2,7 @@
 // out by hand for a small catalog (installs, stores newly observed running the app, uninstalls, the
 // install base and its share of the stores observed, per whole catalog, vertical, country and both);
 // kept by the observation writer as observations arrive, they equal a rebuild.
+import { storefrontObservation } from '../support/storefront-observation.ts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildAppTrendRollups } from '../../src/apps/app-trend-rollups.ts';
@@ -216,28 +217,18 @@ describe('app trend rollups kept by the observation writer', () => {
     domain: string,
     countryCode: string,
     slugs: string[],
-  ): StorefrontObservation => ({
-    domain,
-    name: domain,
-    description: null,
-    themeName: 'Dawn',
-    currency: 'USD',
-    countryCode,
-    socials: {
-      instagram: null,
-      facebook: null,
-      tiktok: null,
-      twitter: null,
-      youtube: null,
-      pinterest: null,
-    },
-    emails: [],
-    dropshipSignals: 0,
-    apps: slugs.map((slug) => ({ id: app[slug]!, slug, name: slug, category: null, patterns: [] })),
-    products: [],
-    myshopifyDomain: null,
-    linkedDomains: [],
-  });
+  ): StorefrontObservation =>
+    storefrontObservation({
+      domain,
+      countryCode,
+      apps: slugs.map((slug) => ({
+        id: app[slug]!,
+        slug,
+        name: slug,
+        category: null,
+        patterns: [],
+      })),
+    });
 
   async function observe(o: StorefrontObservation, at: Date) {
     const client = await pool.connect();

@@ -3,6 +3,7 @@
 // pg 9 removes it). Checked on a store's first observation and on a second one that is diffed
 // against the first (the path that reads the previous products and apps). And two observations
 // that write products sharing title words at once never deadlock on the product search vocabulary.
+import { storefrontObservation } from '../support/storefront-observation.ts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadReferenceData } from '../../src/seed/reference-data.ts';
@@ -39,31 +40,8 @@ const product = (handle: string, price: number): ObservedProduct => ({
   bestSellerRank: null,
 });
 
-const observation = (
-  products: ObservedProduct[],
-  domain = 'writer.test',
-): StorefrontObservation => ({
-  domain,
-  name: 'Writer',
-  description: null,
-  themeName: 'Dawn',
-  currency: 'USD',
-  countryCode: 'US',
-  socials: {
-    instagram: null,
-    facebook: null,
-    tiktok: null,
-    twitter: null,
-    youtube: null,
-    pinterest: null,
-  },
-  emails: [],
-  dropshipSignals: 0,
-  apps: [],
-  products,
-  myshopifyDomain: null,
-  linkedDomains: [],
-});
+const observation = (products: ObservedProduct[], domain = 'writer.test'): StorefrontObservation =>
+  storefrontObservation({ domain, name: 'Writer', products });
 
 /** Runs `fn` in a transaction on a client that records how many of its queries were in flight at once. */
 async function withCountingClient<T>(

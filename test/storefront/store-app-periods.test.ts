@@ -2,6 +2,7 @@
 // first time on a store already observed opens a period "seen installing", an app gone closes it at
 // the observation that first saw the store without it, and a reinstall opens a second period. The
 // apps a store already runs when first observed open periods that were not seen installing.
+import { storefrontObservation } from '../support/storefront-observation.ts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadReferenceData } from '../../src/seed/reference-data.ts';
@@ -26,28 +27,12 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const observation = (appIndexes: number[]): StorefrontObservation => ({
-  domain: 'periods.test',
-  name: 'Periods',
-  description: null,
-  themeName: 'Dawn',
-  currency: 'USD',
-  countryCode: 'US',
-  socials: {
-    instagram: null,
-    facebook: null,
-    tiktok: null,
-    twitter: null,
-    youtube: null,
-    pinterest: null,
-  },
-  emails: [],
-  dropshipSignals: 0,
-  apps: appIndexes.map((i) => ({ ...apps[i]!, category: null, patterns: [] })),
-  products: [],
-  myshopifyDomain: null,
-  linkedDomains: [],
-});
+const observation = (appIndexes: number[]): StorefrontObservation =>
+  storefrontObservation({
+    domain: 'periods.test',
+    name: 'Periods',
+    apps: appIndexes.map((i) => ({ ...apps[i]!, category: null, patterns: [] })),
+  });
 
 // the history tables hold partitions around today only: five observations a day apart, ending yesterday
 const day = (n: number) => new Date((Math.floor(Date.now() / 86_400_000) - 6 + n) * 86_400_000);

@@ -3,7 +3,7 @@
 // validated and before it answers. All of them or none: a bucket that cannot pay for every item
 // refuses the call with rate_limited and charges nothing.
 import { ACCESS_IN_CONTEXT, type Access } from './access.ts';
-import { rateLimitHeaders } from './headers.ts';
+import { sendRateLimitHeaders } from './headers.ts';
 import type { QuotaBucket } from './plans.ts';
 import { isDataPrincipal, principalOf } from './principal.ts';
 import type { Answer } from './provisional-charges.ts';
@@ -14,11 +14,6 @@ interface FoundContext {
   reply?: { header(name: string, value: string): unknown; raw?: Answer };
   [ACCESS_IN_CONTEXT]?: Access;
 }
-
-const sendLimits = (context: FoundContext, limits: readonly LimitState[]) => {
-  for (const [name, value] of Object.entries(rateLimitHeaders(limits)))
-    context.reply?.header(name, value);
-};
 
 /** Charges `units` items to `bucket` (the rate and per-key ceiling counted the call before it ran). */
 export async function chargeFound(
@@ -31,12 +26,12 @@ export async function chargeFound(
   const principal = principalOf(ctx.req);
   if (!access || !isDataPrincipal(principal) || units <= 0) return;
   try {
-    sendLimits(
+    sendRateLimitHeaders(
       ctx,
       await access.admit(principal, { units: 0, buckets: { [bucket]: units } }, ctx.reply?.raw),
     );
   } catch (error) {
-    if (error instanceof RateLimitedError) sendLimits(ctx, error.limits);
+    if (error instanceof RateLimitedError) sendRateLimitHeaders(ctx, error.limits);
     throw error;
   }
 }

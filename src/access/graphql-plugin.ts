@@ -19,7 +19,7 @@ import { ACCESS_IN_CONTEXT, type Access } from './access.ts';
 import { missingKey } from './authenticate.ts';
 import { bearerChallenge } from './challenge.ts';
 import { checkResultWindow, operationCost } from './graphql-charges.ts';
-import { rateLimitHeaders } from './headers.ts';
+import { rateLimitHeaders, sendRateLimitHeaders } from './headers.ts';
 import { isDataPrincipal, principalOf, type Principal } from './principal.ts';
 import { RateLimitedError, type Charge, type LimitState } from './quota.ts';
 import type { MaybePromise } from './counters.ts';
@@ -92,11 +92,6 @@ export function toGraphqlError(error: ApiError, limits: LimitState[] = []): Grap
   });
 }
 
-const sendLimits = (context: AccessContext, limits: LimitState[]) => {
-  for (const [name, value] of Object.entries(rateLimitHeaders(limits)))
-    context.reply?.header(name, value);
-};
-
 /** What onExecute and onSubscribe hand a plugin, as far as admission reads and answers it. */
 interface GateHook {
   args: Operation;
@@ -124,7 +119,7 @@ export function accessGraphqlPlugin(
   /** A refusal as the GraphQL error that answers it (with its rate-limit headers); anything else is a failure of ours. */
   function refusalOf(context: AccessContext, error: unknown): GraphQLError {
     if (error instanceof RateLimitedError) {
-      sendLimits(context, error.limits);
+      sendRateLimitHeaders(context, error.limits);
       return toGraphqlError(error, error.limits);
     }
     if (error instanceof ApiError) return toGraphqlError(error);
@@ -186,14 +181,14 @@ export function accessGraphqlPlugin(
       if (limits instanceof Promise) {
         return limits.then(
           (settled) => {
-            sendLimits(context, settled);
+            sendRateLimitHeaders(context, settled);
             context.quotaSpent = quotaSpent(charge, settled);
             return undefined;
           },
           (error: unknown) => refusalOf(context, error),
         );
       }
-      sendLimits(context, limits);
+      sendRateLimitHeaders(context, limits);
       context.quotaSpent = quotaSpent(charge, limits);
       return undefined;
     } catch (error) {

@@ -24,6 +24,15 @@ export function mostConstraining(limits: readonly LimitState[]): LimitState | un
   }, undefined);
 }
 
+/** Sets the rate-limit headers of `limits` on the reply of a GraphQL context, when it has one (not over WebSocket). */
+export function sendRateLimitHeaders(
+  context: { reply?: { header(name: string, value: string): unknown } },
+  limits: readonly LimitState[],
+): void {
+  for (const [name, value] of Object.entries(rateLimitHeaders(limits)))
+    context.reply?.header(name, value);
+}
+
 export function rateLimitHeaders(limits: readonly LimitState[]): Record<string, string> {
   const shown = mostConstraining(limits);
   if (!shown) return {};

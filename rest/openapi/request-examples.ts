@@ -1,8 +1,9 @@
 // Each operation's parameter examples are its route's documented example request (route.example),
-// and only that, and its 200 answer's example is the answer to that request on the seeded catalog: the /docs console fills its "try it" form from them, so the request it sends is
-// the one docs.md shows, whose answer is real data on the seeded catalog. A parameter the example
-// does not set has no example (a form filled with every parameter's own example asks for a
-// combination no store matches, e.g. the same apps in app and notApp).
+// and only that, and its success answer's example is the answer to that request on a fresh install
+// (the seeded catalog, its demo storefronts and the job worker): the /docs console fills its "try
+// it" form from them, so the request it sends is the one docs.md shows, whose answer is real data.
+// A parameter the example does not set has no example (a form filled with every parameter's own
+// example asks for a combination no store matches, e.g. the same apps in app and notApp).
 import type {
   OpenAPIObject,
   OperationObject,
@@ -47,6 +48,26 @@ export function exampleBody(route: RestRoute): unknown {
   return space < 0 ? undefined : JSON.parse(route.example.slice(space + 1));
 }
 
+/** An example path value that names what an earlier answer gives (`/v1/scrapes/{id}`), not a value. */
+export const isPlaceholder = (value: string): boolean => /^\{\w+\}$/.test(value);
+
+/** The status a route answers `body` with: 202 for a queued scrape, 201 for a created watch, … */
+export const statusOfAnswer = (route: RestRoute, body: unknown): number =>
+  route.status?.(body as never) ?? 200;
+
+type Operations = Record<string, OperationObject>;
+
+/** Every operation of the description with its path and method. */
+export function operationsOf(
+  document: OpenAPIObject,
+): Array<{ path: string; method: string; operation: OperationObject }> {
+  return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    Object.entries(item as Operations)
+      .filter(([, operation]) => typeof operation === 'object' && 'responses' in operation)
+      .map(([method, operation]) => ({ path, method, operation })),
+  );
+}
+
 export function applyRequestExamples(
   document: OpenAPIObject,
   routes: readonly RestRoute[],
@@ -58,8 +79,13 @@ export function applyRequestExamples(
     )?.[route.method.toLowerCase()];
     if (!operation) continue;
     const { path, query } = exampleValues(route);
+    const answer = responses[route.operationId] as Record<string, unknown> | undefined;
     for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
-      const value = (parameter.in === 'path' ? path : query).get(parameter.name);
+      let value = (parameter.in === 'path' ? path : query).get(parameter.name);
+      // {id} of GET /v1/scrapes/{id}: the id of the scrape its recorded answer is about (the one
+      // POST /v1/scrapes's example answer queued)
+      if (value !== undefined && isPlaceholder(value) && answer?.[parameter.name] !== undefined)
+        value = String(answer[parameter.name]);
       const schema = parameter.schema as SchemaObject | undefined;
       if (schema) delete schema.example;
       if (value === undefined) delete parameter.example;
@@ -70,11 +96,35 @@ export function applyRequestExamples(
       'application/json'
     ];
     if (requestJson && body !== undefined) requestJson.example = body;
-    // the answer to that request on the seeded catalog (response-examples.json, test/rest/response-examples.test.ts)
-    const responseJson = (operation.responses?.['200'] as ResponseObject | undefined)?.content?.[
-      'application/json'
-    ];
-    if (responseJson && route.operationId in responses)
-      responseJson.example = responses[route.operationId];
+  }
+  applyAnswerExamples(document, routes, responses);
+}
+
+/**
+ * Each recorded answer (response-examples.json, test/rest/response-examples.test.ts) as the example
+ * of the response it is: the status its route answers it with, JSON, or else the one media type of
+ * a discovery document (llms.txt and docs.md are recorded as their opening lines).
+ */
+function applyAnswerExamples(
+  document: OpenAPIObject,
+  routes: readonly RestRoute[],
+  responses: Readonly<Record<string, unknown>>,
+): void {
+  for (const { operation } of operationsOf(document)) {
+    const id = operation.operationId;
+    // an operation described beside its route (the screenshot's): its path values' examples are
+    // where the /docs console looks for them, on the parameter
+    for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
+      const schema = parameter.schema as SchemaObject | undefined;
+      if (parameter.in !== 'path' || parameter.example !== undefined || !schema?.example) continue;
+      parameter.example = schema.example;
+      delete schema.example;
+    }
+    if (id === undefined || !(id in responses)) continue;
+    const route = routes.find((r) => r.operationId === id);
+    const status = route ? statusOfAnswer(route, responses[id]) : 200;
+    const content = (operation.responses?.[String(status)] as ResponseObject | undefined)?.content;
+    const media = content?.['application/json'] ?? Object.values(content ?? {})[0];
+    if (media) media.example = responses[id];
   }
 }

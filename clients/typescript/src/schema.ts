@@ -2969,6 +2969,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Store-Intelligence API",
+                     *       "version": "0.1.0",
+                     *       "apiVersion": "v1",
+                     *       "description": "Facts about online stores on one e-commerce platform, their products and the apps they run: REST under /v1, GraphQL at /graphql. Start with the agent brief (links.llmsTxt).",
+                     *       "links": {
+                     *         "llmsTxt": "/v1/llms.txt",
+                     *         "docs": "/v1/docs.md",
+                     *         "reference": "/docs",
+                     *         "openapi": "/v1/openapi.json",
+                     *         "examples": "/v1/examples",
+                     *         "health": "/v1/health",
+                     *         "graphql": "/graphql",
+                     *         "mcp": "/mcp"
+                     *       },
+                     *       "auth": "Data routes need a key in one header: `Authorization: Bearer <API_KEY>` or `X-Api-Key: <API_KEY>`; never in the query string. A server in open-dev mode (no keys configured) accepts requests without one. Discovery routes (/, /v1/llms.txt, /v1/docs.md, /v1/openapi.json, /v1/health, /v1/examples) need no key and are not rate limited."
+                     *     }
+                     */
                     "application/json": components["schemas"]["RootDocument"];
                     "text/html": string;
                 };
@@ -2999,6 +3018,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example # Store-Intelligence API
+                     *
+                     *     > Facts about online stores on one e-commerce platform, their products and apps. REST/JSON under /v1 (this brief), GraphQL at /graphql. Paths are relative to the host serving this file.
+                     */
                     "text/plain": string;
                 };
             };
@@ -3028,6 +3052,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example # Store-Intelligence API reference (v1)
+                     *
+                     *     Generated from the route table by `npm run codegen`; served at /v1/docs.md. The same description as OpenAPI 3.1 is /v1/openapi.json (read in a browser at /docs); workflow recipes are /v1/examples. Paths are relative to the host serving this document.
+                     */
                     "text/markdown": string;
                 };
             };
@@ -3057,6 +3086,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Store-Intelligence API",
+                     *         "version": "0.1.0"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -3088,6 +3126,277 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "workflows": [
+                     *         {
+                     *           "id": "search-then-fetch",
+                     *           "title": "Search, then fetch by the domain the API returned",
+                     *           "steps": [
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores?q=riverbasket&limit=5",
+                     *               "purpose": "Find the store by brand, name or domain (typo-tolerant; the exact domain comes first).",
+                     *               "next": "Take data[i].domain of the right card as {domain}. Never guess a domain."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores/{domain}",
+                     *               "purpose": "Read the unified profile.",
+                     *               "next": "Present monthlyRevenueUsd as a modeled band and isDropshipper as a classification."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores/{domain}/products?isBestSeller=true",
+                     *               "purpose": "Read its best sellers.",
+                     *               "next": "Page with offset while page.hasMore is true."
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "cohort-rollup-then-drill-down",
+                     *           "title": "Roll a cohort up, then drill into one cell",
+                     *           "steps": [
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores?vertical=Apparel%20%26%20Accessories&minVisits=10000&groupBy=country&groupBy2=category&groupMetric=median&sort=stores",
+                     *               "purpose": "Grouped rows (meta.mode = grouped) of the filtered cohort by country, then category. Filter values are the catalog's own (GET /v1/analytics/verticals lists the verticals).",
+                     *               "next": "Pick a row; its parent is the country code and its leaf the category."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores?vertical=Apparel%20%26%20Accessories&minVisits=10000&countryCode=US&category=Clothing&sort=revenue",
+                     *               "purpose": "Drop groupBy and add the cell as filters: the store cards behind that cell.",
+                     *               "next": "Fetch profiles by the domains returned."
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "market-then-movers",
+                     *           "title": "Size a market, then find its movers",
+                     *           "steps": [
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/analytics/verticals?limit=10",
+                     *               "purpose": "Store count and modeled revenue, visits and ad spend per vertical.",
+                     *               "next": "Take data[i].vertical as the vertical to study."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/analytics/countries?vertical=Apparel%20%26%20Accessories&limit=10",
+                     *               "purpose": "The same vertical by country.",
+                     *               "next": "Modeled figures: present them as estimates."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/analytics/movers?metric=visits&direction=up&minPct=25&vertical=Apparel%20%26%20Accessories&limit=10",
+                     *               "purpose": "Stores of that vertical whose modeled visits grew by 25 % or more.",
+                     *               "next": "Fetch profiles by the domains returned."
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "app-then-its-stores",
+                     *           "title": "Find an app, then the stores running it",
+                     *           "steps": [
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/apps?q=reviews&limit=5",
+                     *               "purpose": "Apps matching a query.",
+                     *               "next": "Take data[i].slug as {slug}."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/apps/{slug}/stores?limit=20",
+                     *               "purpose": "Stores observed running the app, most visits first.",
+                     *               "next": "Fetch profiles by the domains returned, or follow the app over time."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/apps/{slug}/trend?months=12",
+                     *               "purpose": "Its installs, uninstalls, install base and share of the observed stores, month by month (GET /v1/analytics/apps?category=... ranks its category).",
+                     *               "next": "Narrow with vertical or countryCode."
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "technology-then-stores",
+                     *           "title": "Pick real filter values, then list the stores running an app",
+                     *           "steps": [
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores/facets?vertical=Apparel%20%26%20Accessories&perFacet=10",
+                     *               "purpose": "The valid values of every store filter (apps, themes, countries, tld, ...) with store counts in that vertical.",
+                     *               "next": "Take a value from facets.app (an app slug), facets.theme or facets.countryCode as the filter of the same name."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores?app=judgeme&countryCode=US&sort=visits&limit=10",
+                     *               "purpose": "Stores running the app in that country, most visited first (app takes several slugs: all must run; anyApp, notApp too).",
+                     *               "next": "An unknown value answers an empty list with meta.suggestions naming the nearest valid values."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores?app=judgeme&theme=Dawn&groupBy=country&sort=stores",
+                     *               "purpose": "The same technology cohort rolled up by country (meta.mode = grouped).",
+                     *               "next": "Drop groupBy and add a row's country as countryCode to list its stores."
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "lookup-a-list",
+                     *           "title": "Look up a list of domains at once, then fetch one",
+                     *           "steps": [
+                     *             {
+                     *               "method": "POST",
+                     *               "path": "/v1/stores/lookup",
+                     *               "body": {
+                     *                 "domains": [
+                     *                   "riverbasket.store.example",
+                     *                   "https://www.vistapeak.co.example/",
+                     *                   "no-such-brand.store.example"
+                     *                 ]
+                     *               },
+                     *               "purpose": "Up to 100 domains (JSON, or a text/csv column): cards in the order asked, notFound for the rest; each store found costs one store lookup. Accept: text/csv answers a CSV.",
+                     *               "next": "Take data[i].domain as {domain}; request a scrape for a domain in notFound."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores/{domain}",
+                     *               "purpose": "Read the unified profile of one of them.",
+                     *               "next": "Present monthlyRevenueUsd as a modeled band."
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "app-changes-then-stores",
+                     *           "title": "Find the stores that installed or dropped an app, and when",
+                     *           "steps": [
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores?installedApp=judgeme&installedSince=2025-01-01&installedBefore=2027-01-01&limit=10",
+                     *               "purpose": "Stores first seen running the app within the window (observation dates, UTC), whether or not they still run it.",
+                     *               "next": "Add app=<slug> to keep those that still run it; dates also take full ISO timestamps (2026-01-31T12:00:00Z)."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores?uninstalledApp=judgeme&uninstalledSince=2025-01-01&uninstalledBefore=2027-01-01",
+                     *               "purpose": "Stores first seen without the app within the window: they dropped it.",
+                     *               "next": "Combine with any other store filter, e.g. countryCode or anyApp to see what they run instead."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores?uninstalledApp=judgeme&app=judgeme",
+                     *               "purpose": "Stores that dropped the app at some point and run it again now.",
+                     *               "next": "Fetch a profile by a domain returned; GET /v1/stores/{domain}/apps shows its current stack."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores?installedApp=judgeme&installedSince=2025-01-01&groupBy=country",
+                     *               "purpose": "The same installs rolled up by country (meta.mode = grouped).",
+                     *               "next": "Drop groupBy and add a row's country as countryCode to list its stores."
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "scrape-then-poll",
+                     *           "title": "Scrape a store missing from the catalog, then poll",
+                     *           "steps": [
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores?q=new-brand.shop.example&limit=1",
+                     *               "purpose": "Check the catalog first (GET /v1/stores/{domain} answers 404 not_found for a store it lacks).",
+                     *               "next": "An exact domain comes first: when data[0].domain is not the store, it is not in the catalog: queue a scrape."
+                     *             },
+                     *             {
+                     *               "method": "POST",
+                     *               "path": "/v1/scrapes",
+                     *               "body": {
+                     *                 "domain": "new-brand.shop.example"
+                     *               },
+                     *               "purpose": "Queue the scrape (202 with an id; already_exists when the store is known and force is not true).",
+                     *               "next": "Keep the id as {id}. Optionally pass callbackUrl (HTTPS) to get scrape.done or scrape.failed once."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/scrapes/{id}",
+                     *               "purpose": "Poll the status: queued, validating, scraping, then done or failed.",
+                     *               "next": "Repeat every few seconds until done or failed (about two minutes typical; the record lives 15 minutes)."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/stores/new-brand.shop.example",
+                     *               "purpose": "Read the new profile once the scrape is done.",
+                     *               "next": "Done."
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "watch-then-read-sales",
+                     *           "title": "Watch a competitor, then read its estimated sales",
+                     *           "steps": [
+                     *             {
+                     *               "method": "POST",
+                     *               "path": "/v1/signals",
+                     *               "body": {
+                     *                 "domain": "riverbasket.store.example"
+                     *               },
+                     *               "purpose": "Create the watch of a store in the catalog whose storefront answers (a seeded store, or one just scraped; 409 if this key already tracks it); best sellers are tracked automatically.",
+                     *               "next": "Poll the first probe."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/signals/riverbasket.store.example/probe",
+                     *               "purpose": "Follow the first probe: the first inventory snapshot.",
+                     *               "next": "Repeat until progress.status is done or failed."
+                     *             },
+                     *             {
+                     *               "method": "POST",
+                     *               "path": "/v1/signals/riverbasket.store.example/probe",
+                     *               "purpose": "A day later, probe again (or wait for the scheduled probe): sales are estimated from 2 snapshots.",
+                     *               "next": "Poll GET /v1/signals/{domain}/probe again until done."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/signals/riverbasket.store.example/sales?from=2025-01-01",
+                     *               "purpose": "Daily units and revenue, estimated from stock decreases between snapshots.",
+                     *               "next": "Present them as estimates."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/signals/riverbasket.store.example/stats",
+                     *               "purpose": "Aggregate estimated sales of the watch.",
+                     *               "next": "Done."
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "alert-then-matches",
+                     *           "title": "Save a store search as an alert, then read the stores that newly match it",
+                     *           "steps": [
+                     *             {
+                     *               "method": "POST",
+                     *               "path": "/v1/alerts",
+                     *               "body": {
+                     *                 "name": "Stores that start running judgeme",
+                     *                 "filter": {
+                     *                   "app": "judgeme"
+                     *                 }
+                     *               },
+                     *               "purpose": "Save the filters of GET /v1/stores (sort, groupBy and pagination aside) as an alert (201 with its id). Stores already matching now are not matches; add callbackUrl (HTTPS) for signed alert.matched webhooks.",
+                     *               "next": "Keep the id as {id}. Matches appear as observations see stores newly match (install the app, ...)."
+                     *             },
+                     *             {
+                     *               "method": "GET",
+                     *               "path": "/v1/alerts/{id}/matches",
+                     *               "purpose": "The stores that newly matched, newest first, with when the observation saw it.",
+                     *               "next": "Read a store with GET /v1/stores/{domain}; page on while page.hasMore is true."
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ExamplesDocument"];
                 };
             };
@@ -3117,6 +3426,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "backends": {
+                     *         "structured": {
+                     *           "ok": true,
+                     *           "backend": "postgres",
+                     *           "latencyMs": 35
+                     *         },
+                     *         "legacy": {
+                     *           "ok": true,
+                     *           "backend": "postgres-jsonb",
+                     *           "latencyMs": 50.7
+                     *         },
+                     *         "redis": {
+                     *           "ok": true,
+                     *           "backend": "in-process"
+                     *         }
+                     *       },
+                     *       "openDevMode": true,
+                     *       "version": "0.1.0",
+                     *       "uptimeSeconds": 18
+                     *     }
+                     */
                     "application/json": components["schemas"]["HealthReport"];
                 };
             };
@@ -4127,10 +4460,10 @@ export interface operations {
                      *       "industry": "Pets",
                      *       "category": "Dog Supplies",
                      *       "currency": "EUR",
-                     *       "legacyId": "684ee861c0fe7d4b00000026",
+                     *       "legacyId": "685039e1c0fe7d4b00000026",
                      *       "theme": "Ride",
-                     *       "firstSeenAt": "2025-06-15T15:36:01.810Z",
-                     *       "lastScrapedAt": "2026-11-22T00:18:18.785Z",
+                     *       "firstSeenAt": "2025-06-16T15:36:01.810Z",
+                     *       "lastScrapedAt": "2026-11-23T00:18:18.785Z",
                      *       "metrics": {
                      *         "productCount": 14,
                      *         "bestSellerCount": 1,
@@ -4559,8 +4892,8 @@ export interface operations {
                      *           "available": false,
                      *           "variantCount": 12,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1038/4922/products/eco-friendly-interactive-dog-treats.jpg",
-                     *           "publishedAt": "2025-10-03T11:16:55.856Z",
-                     *           "updatedAt": "2026-11-22T00:18:18.785Z"
+                     *           "publishedAt": "2025-10-04T11:16:55.856Z",
+                     *           "updatedAt": "2026-11-23T00:18:18.785Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -4706,7 +5039,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "day": "2026-11-26",
+                     *           "day": "2026-11-27",
                      *           "monthlyVisits": 6387,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2715,
@@ -4717,7 +5050,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-25",
+                     *           "day": "2026-11-26",
                      *           "monthlyVisits": 6514,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2769,
@@ -4728,7 +5061,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-24",
+                     *           "day": "2026-11-25",
                      *           "monthlyVisits": 6643,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2823,
@@ -4739,7 +5072,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-23",
+                     *           "day": "2026-11-24",
                      *           "monthlyVisits": 6793,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2887,
@@ -4750,7 +5083,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-22",
+                     *           "day": "2026-11-23",
                      *           "monthlyVisits": 6725,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2858,
@@ -4761,7 +5094,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-21",
+                     *           "day": "2026-11-22",
                      *           "monthlyVisits": 6790,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2886,
@@ -4772,7 +5105,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-20",
+                     *           "day": "2026-11-21",
                      *           "monthlyVisits": 6716,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2854,
@@ -4783,7 +5116,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-19",
+                     *           "day": "2026-11-20",
                      *           "monthlyVisits": 6778,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2881,
@@ -4794,7 +5127,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-18",
+                     *           "day": "2026-11-19",
                      *           "monthlyVisits": 6750,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2869,
@@ -4805,7 +5138,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-17",
+                     *           "day": "2026-11-18",
                      *           "monthlyVisits": 6706,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2850,
@@ -4816,7 +5149,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-16",
+                     *           "day": "2026-11-17",
                      *           "monthlyVisits": 6795,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2888,
@@ -4827,7 +5160,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-15",
+                     *           "day": "2026-11-16",
                      *           "monthlyVisits": 6864,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2917,
@@ -4838,7 +5171,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-14",
+                     *           "day": "2026-11-15",
                      *           "monthlyVisits": 6866,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2918,
@@ -4849,7 +5182,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-13",
+                     *           "day": "2026-11-14",
                      *           "monthlyVisits": 6760,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2873,
@@ -4860,7 +5193,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-12",
+                     *           "day": "2026-11-13",
                      *           "monthlyVisits": 6862,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2916,
@@ -4871,7 +5204,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-11",
+                     *           "day": "2026-11-12",
                      *           "monthlyVisits": 6819,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2898,
@@ -4882,7 +5215,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-10",
+                     *           "day": "2026-11-11",
                      *           "monthlyVisits": 6843,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2908,
@@ -4893,7 +5226,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-09",
+                     *           "day": "2026-11-10",
                      *           "monthlyVisits": 6927,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2944,
@@ -4904,7 +5237,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-08",
+                     *           "day": "2026-11-09",
                      *           "monthlyVisits": 7003,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2976,
@@ -4915,7 +5248,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-07",
+                     *           "day": "2026-11-08",
                      *           "monthlyVisits": 7034,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2990,
@@ -4926,7 +5259,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-06",
+                     *           "day": "2026-11-07",
                      *           "monthlyVisits": 7038,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2991,
@@ -4937,7 +5270,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-05",
+                     *           "day": "2026-11-06",
                      *           "monthlyVisits": 7170,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3047,
@@ -4948,7 +5281,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-04",
+                     *           "day": "2026-11-05",
                      *           "monthlyVisits": 7149,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3038,
@@ -4959,7 +5292,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-03",
+                     *           "day": "2026-11-04",
                      *           "monthlyVisits": 7192,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3057,
@@ -4970,7 +5303,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-02",
+                     *           "day": "2026-11-03",
                      *           "monthlyVisits": 7097,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3016,
@@ -4981,7 +5314,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-01",
+                     *           "day": "2026-11-02",
                      *           "monthlyVisits": 7101,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3018,
@@ -4992,7 +5325,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-31",
+                     *           "day": "2026-11-01",
                      *           "monthlyVisits": 7365,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3130,
@@ -5003,7 +5336,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-30",
+                     *           "day": "2026-10-31",
                      *           "monthlyVisits": 7556,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3211,
@@ -5014,7 +5347,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-29",
+                     *           "day": "2026-10-30",
                      *           "monthlyVisits": 7703,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3274,
@@ -5025,7 +5358,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-28",
+                     *           "day": "2026-10-29",
                      *           "monthlyVisits": 7747,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3293,
@@ -5036,7 +5369,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-27",
+                     *           "day": "2026-10-28",
                      *           "monthlyVisits": 7635,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3245,
@@ -5047,7 +5380,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-26",
+                     *           "day": "2026-10-27",
                      *           "monthlyVisits": 7869,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3344,
@@ -5058,7 +5391,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-25",
+                     *           "day": "2026-10-26",
                      *           "monthlyVisits": 7760,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3298,
@@ -5069,7 +5402,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-24",
+                     *           "day": "2026-10-25",
                      *           "monthlyVisits": 7826,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3326,
@@ -5080,7 +5413,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-23",
+                     *           "day": "2026-10-24",
                      *           "monthlyVisits": 8002,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3401,
@@ -5091,7 +5424,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-22",
+                     *           "day": "2026-10-23",
                      *           "monthlyVisits": 8075,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3432,
@@ -5102,7 +5435,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-21",
+                     *           "day": "2026-10-22",
                      *           "monthlyVisits": 8172,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3473,
@@ -5113,7 +5446,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-20",
+                     *           "day": "2026-10-21",
                      *           "monthlyVisits": 8091,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3439,
@@ -5124,7 +5457,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-19",
+                     *           "day": "2026-10-20",
                      *           "monthlyVisits": 8049,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3421,
@@ -5135,7 +5468,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-18",
+                     *           "day": "2026-10-19",
                      *           "monthlyVisits": 8101,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3443,
@@ -5146,7 +5479,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-17",
+                     *           "day": "2026-10-18",
                      *           "monthlyVisits": 7940,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3375,
@@ -5157,7 +5490,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-16",
+                     *           "day": "2026-10-17",
                      *           "monthlyVisits": 8045,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3419,
@@ -5168,7 +5501,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-15",
+                     *           "day": "2026-10-16",
                      *           "monthlyVisits": 7967,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3386,
@@ -5179,7 +5512,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-14",
+                     *           "day": "2026-10-15",
                      *           "monthlyVisits": 8043,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3418,
@@ -5190,7 +5523,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-13",
+                     *           "day": "2026-10-14",
                      *           "monthlyVisits": 8125,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3453,
@@ -5201,7 +5534,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-12",
+                     *           "day": "2026-10-13",
                      *           "monthlyVisits": 8062,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3427,
@@ -5212,7 +5545,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-11",
+                     *           "day": "2026-10-12",
                      *           "monthlyVisits": 8079,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3434,
@@ -5223,7 +5556,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-10",
+                     *           "day": "2026-10-11",
                      *           "monthlyVisits": 8310,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3532,
@@ -5234,7 +5567,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-09",
+                     *           "day": "2026-10-10",
                      *           "monthlyVisits": 8444,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3589,
@@ -5245,7 +5578,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-08",
+                     *           "day": "2026-10-09",
                      *           "monthlyVisits": 8438,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3586,
@@ -5256,7 +5589,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-07",
+                     *           "day": "2026-10-08",
                      *           "monthlyVisits": 8430,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3583,
@@ -5267,7 +5600,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-06",
+                     *           "day": "2026-10-07",
                      *           "monthlyVisits": 8523,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3622,
@@ -5278,7 +5611,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-05",
+                     *           "day": "2026-10-06",
                      *           "monthlyVisits": 8526,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3624,
@@ -5289,7 +5622,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-04",
+                     *           "day": "2026-10-05",
                      *           "monthlyVisits": 8528,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3625,
@@ -5300,7 +5633,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-03",
+                     *           "day": "2026-10-04",
                      *           "monthlyVisits": 8571,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3643,
@@ -5311,7 +5644,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-02",
+                     *           "day": "2026-10-03",
                      *           "monthlyVisits": 8716,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3704,
@@ -5322,7 +5655,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-01",
+                     *           "day": "2026-10-02",
                      *           "monthlyVisits": 8815,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3747,
@@ -5333,7 +5666,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-30",
+                     *           "day": "2026-10-01",
                      *           "monthlyVisits": 8879,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3774,
@@ -5344,7 +5677,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-29",
+                     *           "day": "2026-09-30",
                      *           "monthlyVisits": 8784,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3733,
@@ -5355,7 +5688,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-28",
+                     *           "day": "2026-09-29",
                      *           "monthlyVisits": 8739,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3714,
@@ -5366,7 +5699,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-27",
+                     *           "day": "2026-09-28",
                      *           "monthlyVisits": 8828,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3752,
@@ -5377,7 +5710,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-26",
+                     *           "day": "2026-09-27",
                      *           "monthlyVisits": 8860,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3766,
@@ -5388,7 +5721,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-25",
+                     *           "day": "2026-09-26",
                      *           "monthlyVisits": 8926,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3794,
@@ -5399,7 +5732,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-24",
+                     *           "day": "2026-09-25",
                      *           "monthlyVisits": 9070,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3855,
@@ -5410,7 +5743,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-23",
+                     *           "day": "2026-09-24",
                      *           "monthlyVisits": 8972,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3813,
@@ -5421,7 +5754,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-22",
+                     *           "day": "2026-09-23",
                      *           "monthlyVisits": 8988,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3820,
@@ -5432,7 +5765,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-21",
+                     *           "day": "2026-09-22",
                      *           "monthlyVisits": 9078,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3858,
@@ -5443,7 +5776,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-20",
+                     *           "day": "2026-09-21",
                      *           "monthlyVisits": 9236,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3925,
@@ -5454,7 +5787,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-19",
+                     *           "day": "2026-09-20",
                      *           "monthlyVisits": 9554,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4061,
@@ -5465,7 +5798,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-18",
+                     *           "day": "2026-09-19",
                      *           "monthlyVisits": 9493,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4035,
@@ -5476,7 +5809,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-17",
+                     *           "day": "2026-09-18",
                      *           "monthlyVisits": 9565,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4065,
@@ -5487,7 +5820,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-16",
+                     *           "day": "2026-09-17",
                      *           "monthlyVisits": 9650,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4101,
@@ -5498,7 +5831,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-15",
+                     *           "day": "2026-09-16",
                      *           "monthlyVisits": 9475,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4027,
@@ -5509,7 +5842,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-14",
+                     *           "day": "2026-09-15",
                      *           "monthlyVisits": 9573,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4069,
@@ -5520,7 +5853,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-13",
+                     *           "day": "2026-09-14",
                      *           "monthlyVisits": 9550,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4059,
@@ -5531,7 +5864,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-12",
+                     *           "day": "2026-09-13",
                      *           "monthlyVisits": 9868,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4194,
@@ -5542,7 +5875,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-11",
+                     *           "day": "2026-09-12",
                      *           "monthlyVisits": 9922,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4217,
@@ -5553,7 +5886,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-10",
+                     *           "day": "2026-09-11",
                      *           "monthlyVisits": 10169,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4322,
@@ -5564,7 +5897,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-09",
+                     *           "day": "2026-09-10",
                      *           "monthlyVisits": 10152,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4315,
@@ -5575,7 +5908,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-08",
+                     *           "day": "2026-09-09",
                      *           "monthlyVisits": 10210,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4339,
@@ -5586,7 +5919,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-07",
+                     *           "day": "2026-09-08",
                      *           "monthlyVisits": 10333,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4392,
@@ -5597,7 +5930,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-06",
+                     *           "day": "2026-09-07",
                      *           "monthlyVisits": 10276,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4368,
@@ -5608,7 +5941,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-05",
+                     *           "day": "2026-09-06",
                      *           "monthlyVisits": 10228,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4347,
@@ -5619,7 +5952,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-04",
+                     *           "day": "2026-09-05",
                      *           "monthlyVisits": 10459,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4445,
@@ -5630,7 +5963,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-03",
+                     *           "day": "2026-09-04",
                      *           "monthlyVisits": 10360,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4403,
@@ -5641,7 +5974,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-02",
+                     *           "day": "2026-09-03",
                      *           "monthlyVisits": 10342,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4396,
@@ -5652,7 +5985,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-01",
+                     *           "day": "2026-09-02",
                      *           "monthlyVisits": 10346,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4397,
@@ -5663,7 +5996,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-08-31",
+                     *           "day": "2026-09-01",
                      *           "monthlyVisits": 10196,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4334,
@@ -5674,7 +6007,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-08-30",
+                     *           "day": "2026-08-31",
                      *           "monthlyVisits": 10337,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4393,
@@ -5685,7 +6018,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-08-29",
+                     *           "day": "2026-08-30",
                      *           "monthlyVisits": 10516,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4470,
@@ -6461,8 +6794,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 3,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1005/4595/products/signature-merino-hoodie.jpg",
-                     *           "publishedAt": "2026-01-23T06:50:31.377Z",
-                     *           "updatedAt": "2026-11-22T09:52:56.223Z"
+                     *           "publishedAt": "2026-01-24T06:50:31.377Z",
+                     *           "updatedAt": "2026-11-23T09:52:56.223Z"
                      *         },
                      *         {
                      *           "domain": "yarrowhome-store.example",
@@ -6478,8 +6811,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 1,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1006/3514/products/linen-hoodie-charcoal.jpg",
-                     *           "publishedAt": "2025-12-15T02:20:48.888Z",
-                     *           "updatedAt": "2026-11-19T16:25:05.615Z"
+                     *           "publishedAt": "2025-12-16T02:20:48.888Z",
+                     *           "updatedAt": "2026-11-20T16:25:05.615Z"
                      *         },
                      *         {
                      *           "domain": "lakeford.store.example",
@@ -6495,8 +6828,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 8,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1008/1352/products/minimal-hoodie-black.jpg",
-                     *           "publishedAt": "2026-09-21T02:42:20.568Z",
-                     *           "updatedAt": "2026-11-22T05:26:44.937Z"
+                     *           "publishedAt": "2026-09-22T02:42:20.568Z",
+                     *           "updatedAt": "2026-11-23T05:26:44.937Z"
                      *         },
                      *         {
                      *           "domain": "lakeford.store.example",
@@ -6512,8 +6845,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 12,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1008/1352/products/classic-hoodie.jpg",
-                     *           "publishedAt": "2024-09-18T09:54:35.817Z",
-                     *           "updatedAt": "2026-11-22T05:26:44.937Z"
+                     *           "publishedAt": "2024-09-19T09:54:35.817Z",
+                     *           "updatedAt": "2026-11-23T05:26:44.937Z"
                      *         },
                      *         {
                      *           "domain": "meadowhaven-hq.example",
@@ -6529,8 +6862,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 1,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1022/4218/products/blush-hoodie.jpg",
-                     *           "publishedAt": "2026-06-28T18:34:15.467Z",
-                     *           "updatedAt": "2026-11-19T01:58:44.498Z"
+                     *           "publishedAt": "2026-06-29T18:34:15.467Z",
+                     *           "updatedAt": "2026-11-20T01:58:44.498Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -6679,7 +7012,7 @@ export interface operations {
                      *           "newValue": "7.99",
                      *           "changePct": -21.9,
                      *           "currency": "GBP",
-                     *           "detectedAt": "2026-11-18T03:59:26.974Z"
+                     *           "detectedAt": "2026-11-19T03:59:26.974Z"
                      *         },
                      *         {
                      *           "id": "31",
@@ -6692,7 +7025,7 @@ export interface operations {
                      *           "newValue": "17.99",
                      *           "changePct": -39.41,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-17T20:31:34.563Z"
+                     *           "detectedAt": "2026-11-18T20:31:34.563Z"
                      *         },
                      *         {
                      *           "id": "38",
@@ -6705,7 +7038,7 @@ export interface operations {
                      *           "newValue": "7.99",
                      *           "changePct": -24.62,
                      *           "currency": "GBP",
-                     *           "detectedAt": "2026-11-17T08:20:45.635Z"
+                     *           "detectedAt": "2026-11-18T08:20:45.635Z"
                      *         },
                      *         {
                      *           "id": "114",
@@ -6718,7 +7051,7 @@ export interface operations {
                      *           "newValue": "45.99",
                      *           "changePct": -47.89,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-10-31T12:23:53.764Z"
+                     *           "detectedAt": "2026-11-01T12:23:53.764Z"
                      *         },
                      *         {
                      *           "id": "13",
@@ -6731,7 +7064,7 @@ export interface operations {
                      *           "newValue": "16.99",
                      *           "changePct": -24.76,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-10-25T07:20:35.701Z"
+                     *           "detectedAt": "2026-10-26T07:20:35.701Z"
                      *         },
                      *         {
                      *           "id": "30",
@@ -6744,7 +7077,7 @@ export interface operations {
                      *           "newValue": "29.99",
                      *           "changePct": -37.88,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-10-18T06:36:58.107Z"
+                     *           "detectedAt": "2026-10-19T06:36:58.107Z"
                      *         },
                      *         {
                      *           "id": "87",
@@ -6757,7 +7090,7 @@ export interface operations {
                      *           "newValue": "2826.00",
                      *           "changePct": -46.96,
                      *           "currency": "PHP",
-                     *           "detectedAt": "2026-10-08T10:27:24.410Z"
+                     *           "detectedAt": "2026-10-09T10:27:24.410Z"
                      *         },
                      *         {
                      *           "id": "65",
@@ -6770,7 +7103,7 @@ export interface operations {
                      *           "newValue": "65.99",
                      *           "changePct": -35.04,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-10-01T19:58:56.611Z"
+                     *           "detectedAt": "2026-10-02T19:58:56.611Z"
                      *         },
                      *         {
                      *           "id": "74",
@@ -6783,7 +7116,7 @@ export interface operations {
                      *           "newValue": "1372.99",
                      *           "changePct": -41.22,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-09-30T08:30:09.910Z"
+                     *           "detectedAt": "2026-10-01T08:30:09.910Z"
                      *         },
                      *         {
                      *           "id": "86",
@@ -6796,7 +7129,7 @@ export interface operations {
                      *           "newValue": "1146.00",
                      *           "changePct": -37.65,
                      *           "currency": "PHP",
-                     *           "detectedAt": "2026-09-24T15:15:32.612Z"
+                     *           "detectedAt": "2026-09-25T15:15:32.612Z"
                      *         },
                      *         {
                      *           "id": "37",
@@ -6809,7 +7142,7 @@ export interface operations {
                      *           "newValue": "100.99",
                      *           "changePct": -47.79,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-09-20T10:26:58.193Z"
+                     *           "detectedAt": "2026-09-21T10:26:58.193Z"
                      *         },
                      *         {
                      *           "id": "76",
@@ -6822,7 +7155,7 @@ export interface operations {
                      *           "newValue": "73.99",
                      *           "changePct": -25.91,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-09-13T03:14:54.567Z"
+                     *           "detectedAt": "2026-09-14T03:14:54.567Z"
                      *         },
                      *         {
                      *           "id": "101",
@@ -6835,7 +7168,7 @@ export interface operations {
                      *           "newValue": "11.99",
                      *           "changePct": -33.39,
                      *           "currency": "AUD",
-                     *           "detectedAt": "2026-09-13T01:25:17.709Z"
+                     *           "detectedAt": "2026-09-14T01:25:17.709Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -6980,8 +7313,8 @@ export interface operations {
                      *       "available": false,
                      *       "variantCount": 12,
                      *       "imageUrl": "https://cdn.shopify.com/s/files/1/1038/4922/products/eco-friendly-interactive-dog-treats.jpg",
-                     *       "publishedAt": "2025-10-03T11:16:55.856Z",
-                     *       "updatedAt": "2026-11-22T00:18:18.785Z"
+                     *       "publishedAt": "2025-10-04T11:16:55.856Z",
+                     *       "updatedAt": "2026-11-23T00:18:18.785Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -7131,7 +7464,7 @@ export interface operations {
                      *           "newValue": "33.99",
                      *           "changePct": -7.89,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-20T00:24:05.003Z"
+                     *           "detectedAt": "2026-11-21T00:24:05.003Z"
                      *         },
                      *         {
                      *           "id": "43",
@@ -7144,7 +7477,7 @@ export interface operations {
                      *           "newValue": "7.99",
                      *           "changePct": -21.9,
                      *           "currency": "GBP",
-                     *           "detectedAt": "2026-11-18T03:59:26.974Z"
+                     *           "detectedAt": "2026-11-19T03:59:26.974Z"
                      *         },
                      *         {
                      *           "id": "31",
@@ -7157,7 +7490,7 @@ export interface operations {
                      *           "newValue": "17.99",
                      *           "changePct": -39.41,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-17T20:31:34.563Z"
+                     *           "detectedAt": "2026-11-18T20:31:34.563Z"
                      *         },
                      *         {
                      *           "id": "91",
@@ -7170,7 +7503,7 @@ export interface operations {
                      *           "newValue": "119.99",
                      *           "changePct": -6.21,
                      *           "currency": "CAD",
-                     *           "detectedAt": "2026-11-17T09:09:13.000Z"
+                     *           "detectedAt": "2026-11-18T09:09:13.000Z"
                      *         },
                      *         {
                      *           "id": "38",
@@ -7183,7 +7516,7 @@ export interface operations {
                      *           "newValue": "7.99",
                      *           "changePct": -24.62,
                      *           "currency": "GBP",
-                     *           "detectedAt": "2026-11-17T08:20:45.635Z"
+                     *           "detectedAt": "2026-11-18T08:20:45.635Z"
                      *         },
                      *         {
                      *           "id": "115",
@@ -7196,7 +7529,7 @@ export interface operations {
                      *           "newValue": "23.99",
                      *           "changePct": 10.71,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-14T19:29:55.835Z"
+                     *           "detectedAt": "2026-11-15T19:29:55.835Z"
                      *         },
                      *         {
                      *           "id": "62",
@@ -7209,7 +7542,7 @@ export interface operations {
                      *           "newValue": "15.99",
                      *           "changePct": null,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-14T06:42:15.871Z"
+                     *           "detectedAt": "2026-11-15T06:42:15.871Z"
                      *         },
                      *         {
                      *           "id": "83",
@@ -7222,7 +7555,7 @@ export interface operations {
                      *           "newValue": "294.99",
                      *           "changePct": null,
                      *           "currency": "SEK",
-                     *           "detectedAt": "2026-11-12T17:50:52.955Z"
+                     *           "detectedAt": "2026-11-13T17:50:52.955Z"
                      *         },
                      *         {
                      *           "id": "26",
@@ -7235,7 +7568,7 @@ export interface operations {
                      *           "newValue": null,
                      *           "changePct": null,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-08T06:45:59.765Z"
+                     *           "detectedAt": "2026-11-09T06:45:59.765Z"
                      *         },
                      *         {
                      *           "id": "8",
@@ -7248,7 +7581,7 @@ export interface operations {
                      *           "newValue": "32.99",
                      *           "changePct": 23.88,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-04T11:25:46.770Z"
+                     *           "detectedAt": "2026-11-05T11:25:46.770Z"
                      *         },
                      *         {
                      *           "id": "42",
@@ -7261,7 +7594,7 @@ export interface operations {
                      *           "newValue": "19.99",
                      *           "changePct": null,
                      *           "currency": "GBP",
-                     *           "detectedAt": "2026-11-03T17:21:58.537Z"
+                     *           "detectedAt": "2026-11-04T17:21:58.537Z"
                      *         },
                      *         {
                      *           "id": "6",
@@ -7274,7 +7607,7 @@ export interface operations {
                      *           "newValue": "18.99",
                      *           "changePct": null,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-02T23:29:17.391Z"
+                     *           "detectedAt": "2026-11-03T23:29:17.391Z"
                      *         },
                      *         {
                      *           "id": "48",
@@ -7287,7 +7620,7 @@ export interface operations {
                      *           "newValue": "8.99",
                      *           "changePct": 5.27,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-02T12:33:47.823Z"
+                     *           "detectedAt": "2026-11-03T12:33:47.823Z"
                      *         },
                      *         {
                      *           "id": "2",
@@ -7300,7 +7633,7 @@ export interface operations {
                      *           "newValue": "52.99",
                      *           "changePct": null,
                      *           "currency": "CAD",
-                     *           "detectedAt": "2026-11-02T10:45:17.851Z"
+                     *           "detectedAt": "2026-11-03T10:45:17.851Z"
                      *         },
                      *         {
                      *           "id": "109",
@@ -7313,7 +7646,7 @@ export interface operations {
                      *           "newValue": "40.99",
                      *           "changePct": null,
                      *           "currency": "AUD",
-                     *           "detectedAt": "2026-11-02T04:25:48.138Z"
+                     *           "detectedAt": "2026-11-03T04:25:48.138Z"
                      *         },
                      *         {
                      *           "id": "89",
@@ -7326,7 +7659,7 @@ export interface operations {
                      *           "newValue": "40.99",
                      *           "changePct": null,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-01T04:27:11.393Z"
+                     *           "detectedAt": "2026-11-02T04:27:11.393Z"
                      *         },
                      *         {
                      *           "id": "114",
@@ -7339,7 +7672,7 @@ export interface operations {
                      *           "newValue": "45.99",
                      *           "changePct": -47.89,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-10-31T12:23:53.764Z"
+                     *           "detectedAt": "2026-11-01T12:23:53.764Z"
                      *         },
                      *         {
                      *           "id": "59",
@@ -7352,7 +7685,7 @@ export interface operations {
                      *           "newValue": "35.99",
                      *           "changePct": 17.27,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-10-31T06:02:40.876Z"
+                     *           "detectedAt": "2026-11-01T06:02:40.876Z"
                      *         },
                      *         {
                      *           "id": "40",
@@ -7365,7 +7698,7 @@ export interface operations {
                      *           "newValue": "13.99",
                      *           "changePct": null,
                      *           "currency": "GBP",
-                     *           "detectedAt": "2026-10-28T11:13:24.423Z"
+                     *           "detectedAt": "2026-10-29T11:13:24.423Z"
                      *         },
                      *         {
                      *           "id": "33",
@@ -7378,7 +7711,7 @@ export interface operations {
                      *           "newValue": "11.99",
                      *           "changePct": 18.36,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-10-28T10:33:33.001Z"
+                     *           "detectedAt": "2026-10-29T10:33:33.001Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -7578,7 +7911,7 @@ export interface operations {
                      *           "monthlyVisits": 465
                      *         }
                      *       ],
-                     *       "generatedAt": "2026-11-26T22:42:15.303Z"
+                     *       "generatedAt": "2026-11-27T00:54:17.065Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AnalyticsOverview"];
@@ -9656,6 +9989,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "17f3faa5-fb11-44ed-87cf-c705ac12c15b",
+                     *       "domain": "new-brand.shop.example",
+                     *       "status": "queued",
+                     *       "force": false,
+                     *       "callbackUrl": null,
+                     *       "failureReason": null,
+                     *       "createdAt": "2026-11-27T00:54:22.440Z",
+                     *       "updatedAt": "2026-11-27T00:54:22.440Z",
+                     *       "startedAt": null,
+                     *       "finishedAt": null,
+                     *       "expiresAt": null,
+                     *       "outcome": "queued",
+                     *       "storeUrl": "/v1/stores/new-brand.shop.example"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScrapeOrder"];
                 };
             };
@@ -9791,6 +10141,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "url": "new-brand.shop.example",
+                     *           "domain": "new-brand.shop.example",
+                     *           "outcome": "already_exists",
+                     *           "scrape": null,
+                     *           "error": null,
+                     *           "id": null
+                     *         },
+                     *         {
+                     *           "url": "other-brand.shop.example",
+                     *           "domain": "other-brand.shop.example",
+                     *           "outcome": "queued",
+                     *           "scrape": {
+                     *             "id": "c7398c65-4320-4623-8c0a-765623a0164c",
+                     *             "domain": "other-brand.shop.example",
+                     *             "status": "queued",
+                     *             "force": false,
+                     *             "callbackUrl": null,
+                     *             "failureReason": null,
+                     *             "createdAt": "2026-11-27T00:54:27.696Z",
+                     *             "updatedAt": "2026-11-27T00:54:27.696Z",
+                     *             "startedAt": null,
+                     *             "finishedAt": null,
+                     *             "expiresAt": null
+                     *           },
+                     *           "error": null,
+                     *           "id": "c7398c65-4320-4623-8c0a-765623a0164c"
+                     *         }
+                     *       ],
+                     *       "counts": {
+                     *         "queued": 1,
+                     *         "alreadyExists": 1,
+                     *         "duplicate": 0,
+                     *         "rejected": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BulkScrapeResult"];
                 };
             };
@@ -9880,7 +10270,7 @@ export interface operations {
             path: {
                 /**
                  * @description The id POST /v1/scrapes returned.
-                 * @example {id}
+                 * @example 17f3faa5-fb11-44ed-87cf-c705ac12c15b
                  */
                 id: string;
             };
@@ -9904,6 +10294,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "17f3faa5-fb11-44ed-87cf-c705ac12c15b",
+                     *       "domain": "new-brand.shop.example",
+                     *       "status": "done",
+                     *       "force": false,
+                     *       "callbackUrl": null,
+                     *       "failureReason": null,
+                     *       "createdAt": "2026-11-27T00:54:22.440Z",
+                     *       "updatedAt": "2026-11-27T00:54:27.515Z",
+                     *       "startedAt": "2026-11-27T00:54:22.524Z",
+                     *       "finishedAt": "2026-11-27T00:54:27.515Z",
+                     *       "expiresAt": "2026-11-27T01:09:27.515Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScrapeRequest"];
                 };
             };
@@ -10028,6 +10433,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "domain": "new-brand.shop.example",
+                     *           "legacyId": "6b08d4c327a22ac298cb70b2",
+                     *           "status": "tracked",
+                     *           "createdAt": "2026-11-27T00:54:32.640Z",
+                     *           "updatedAt": "2026-11-27T00:54:32.640Z",
+                     *           "lastProbeAt": "2026-11-27T00:54:39.308Z",
+                     *           "nextProbeAt": "2026-11-27T06:54:32.640Z",
+                     *           "trackedVariants": [
+                     *             {
+                     *               "productHandle": "canvas-tote-bag",
+                     *               "variantId": "331001",
+                     *               "sku": "CANVAS-TOTE-BAG-1",
+                     *               "title": "Canvas Tote Bag",
+                     *               "active": true
+                     *             },
+                     *             {
+                     *               "productHandle": "everyday-hoodie",
+                     *               "variantId": "330001",
+                     *               "sku": "EVERYDAY-HOODIE-1",
+                     *               "title": "Everyday Hoodie",
+                     *               "active": true
+                     *             },
+                     *             {
+                     *               "productHandle": "organic-cotton-tee",
+                     *               "variantId": "329001",
+                     *               "sku": "ORGANIC-COTTON-TEE-1",
+                     *               "title": "Organic Cotton Tee",
+                     *               "active": true
+                     *             }
+                     *           ],
+                     *           "probe": {
+                     *             "id": 2,
+                     *             "kind": "manual",
+                     *             "error": null,
+                     *             "createdAt": "2026-11-27T00:54:36.170Z",
+                     *             "startedAt": "2026-11-27T00:54:36.203Z",
+                     *             "finishedAt": "2026-11-27T00:54:39.308Z",
+                     *             "progress": {
+                     *               "status": "done",
+                     *               "snapshots": 3
+                     *             }
+                     *           },
+                     *           "links": {
+                     *             "probe": "/v1/signals/new-brand.shop.example/probe",
+                     *             "stats": "/v1/signals/new-brand.shop.example/stats",
+                     *             "sales": "/v1/signals/new-brand.shop.example/sales",
+                     *             "inventory": "/v1/signals/new-brand.shop.example/inventory",
+                     *             "insights": "/v1/signals/new-brand.shop.example/insights"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 1,
+                     *         "hasMore": false,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignalList"];
                 };
             };
@@ -10150,6 +10619,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "new-brand.shop.example",
+                     *       "legacyId": "6b08d4c327a22ac298cb70b2",
+                     *       "status": "tracked",
+                     *       "createdAt": "2026-11-27T00:54:32.640Z",
+                     *       "updatedAt": "2026-11-27T00:54:32.640Z",
+                     *       "lastProbeAt": null,
+                     *       "nextProbeAt": "2026-11-27T06:54:32.640Z",
+                     *       "trackedVariants": [
+                     *         {
+                     *           "productHandle": "canvas-tote-bag",
+                     *           "variantId": null,
+                     *           "sku": null,
+                     *           "title": "Canvas Tote Bag",
+                     *           "active": true
+                     *         },
+                     *         {
+                     *           "productHandle": "everyday-hoodie",
+                     *           "variantId": null,
+                     *           "sku": null,
+                     *           "title": "Everyday Hoodie",
+                     *           "active": true
+                     *         },
+                     *         {
+                     *           "productHandle": "organic-cotton-tee",
+                     *           "variantId": null,
+                     *           "sku": null,
+                     *           "title": "Organic Cotton Tee",
+                     *           "active": true
+                     *         }
+                     *       ],
+                     *       "probe": {
+                     *         "id": 1,
+                     *         "kind": "first",
+                     *         "error": null,
+                     *         "createdAt": "2026-11-27T00:54:32.640Z",
+                     *         "startedAt": null,
+                     *         "finishedAt": null,
+                     *         "progress": {
+                     *           "status": "queued",
+                     *           "snapshots": 0
+                     *         }
+                     *       },
+                     *       "links": {
+                     *         "probe": "/v1/signals/new-brand.shop.example/probe",
+                     *         "stats": "/v1/signals/new-brand.shop.example/stats",
+                     *         "sales": "/v1/signals/new-brand.shop.example/sales",
+                     *         "inventory": "/v1/signals/new-brand.shop.example/inventory",
+                     *         "insights": "/v1/signals/new-brand.shop.example/insights"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Signal"];
                 };
             };
@@ -10285,6 +10807,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 0,
+                     *         "hasMore": false,
+                     *         "total": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["InsightList"];
                 };
             };
@@ -10398,6 +10932,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "new-brand.shop.example",
+                     *       "legacyId": "6b08d4c327a22ac298cb70b2",
+                     *       "status": "tracked",
+                     *       "createdAt": "2026-11-27T00:54:32.640Z",
+                     *       "updatedAt": "2026-11-27T00:54:32.640Z",
+                     *       "lastProbeAt": "2026-11-27T00:54:39.308Z",
+                     *       "nextProbeAt": "2026-11-27T06:54:32.640Z",
+                     *       "trackedVariants": [
+                     *         {
+                     *           "productHandle": "canvas-tote-bag",
+                     *           "variantId": "331001",
+                     *           "sku": "CANVAS-TOTE-BAG-1",
+                     *           "title": "Canvas Tote Bag",
+                     *           "active": true
+                     *         },
+                     *         {
+                     *           "productHandle": "everyday-hoodie",
+                     *           "variantId": "330001",
+                     *           "sku": "EVERYDAY-HOODIE-1",
+                     *           "title": "Everyday Hoodie",
+                     *           "active": true
+                     *         },
+                     *         {
+                     *           "productHandle": "organic-cotton-tee",
+                     *           "variantId": "329001",
+                     *           "sku": "ORGANIC-COTTON-TEE-1",
+                     *           "title": "Organic Cotton Tee",
+                     *           "active": true
+                     *         }
+                     *       ],
+                     *       "probe": {
+                     *         "id": 2,
+                     *         "kind": "manual",
+                     *         "error": null,
+                     *         "createdAt": "2026-11-27T00:54:36.170Z",
+                     *         "startedAt": "2026-11-27T00:54:36.203Z",
+                     *         "finishedAt": "2026-11-27T00:54:39.308Z",
+                     *         "progress": {
+                     *           "status": "done",
+                     *           "snapshots": 3
+                     *         }
+                     *       },
+                     *       "links": {
+                     *         "probe": "/v1/signals/new-brand.shop.example/probe",
+                     *         "stats": "/v1/signals/new-brand.shop.example/stats",
+                     *         "sales": "/v1/signals/new-brand.shop.example/sales",
+                     *         "inventory": "/v1/signals/new-brand.shop.example/inventory",
+                     *         "insights": "/v1/signals/new-brand.shop.example/insights"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Signal"];
                 };
             };
@@ -10520,6 +11107,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "new-brand.shop.example",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedSignal"];
                 };
             };
@@ -10665,6 +11258,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "new-brand.shop.example",
+                     *       "legacyId": "6b08d4c327a22ac298cb70b2",
+                     *       "status": "paused",
+                     *       "createdAt": "2026-11-27T00:54:32.640Z",
+                     *       "updatedAt": "2026-11-27T00:54:40.030Z",
+                     *       "lastProbeAt": "2026-11-27T00:54:39.308Z",
+                     *       "nextProbeAt": null,
+                     *       "trackedVariants": [
+                     *         {
+                     *           "productHandle": "canvas-tote-bag",
+                     *           "variantId": "331001",
+                     *           "sku": "CANVAS-TOTE-BAG-1",
+                     *           "title": "Canvas Tote Bag",
+                     *           "active": true
+                     *         },
+                     *         {
+                     *           "productHandle": "everyday-hoodie",
+                     *           "variantId": "330001",
+                     *           "sku": "EVERYDAY-HOODIE-1",
+                     *           "title": "Everyday Hoodie",
+                     *           "active": true
+                     *         },
+                     *         {
+                     *           "productHandle": "organic-cotton-tee",
+                     *           "variantId": "329001",
+                     *           "sku": "ORGANIC-COTTON-TEE-1",
+                     *           "title": "Organic Cotton Tee",
+                     *           "active": true
+                     *         }
+                     *       ],
+                     *       "probe": {
+                     *         "id": 2,
+                     *         "kind": "manual",
+                     *         "error": null,
+                     *         "createdAt": "2026-11-27T00:54:36.170Z",
+                     *         "startedAt": "2026-11-27T00:54:36.203Z",
+                     *         "finishedAt": "2026-11-27T00:54:39.308Z",
+                     *         "progress": {
+                     *           "status": "done",
+                     *           "snapshots": 3
+                     *         }
+                     *       },
+                     *       "links": {
+                     *         "probe": "/v1/signals/new-brand.shop.example/probe",
+                     *         "stats": "/v1/signals/new-brand.shop.example/stats",
+                     *         "sales": "/v1/signals/new-brand.shop.example/sales",
+                     *         "inventory": "/v1/signals/new-brand.shop.example/inventory",
+                     *         "insights": "/v1/signals/new-brand.shop.example/insights"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Signal"];
                 };
             };
@@ -10787,6 +11433,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "new-brand.shop.example",
+                     *       "legacyId": "6b08d4c327a22ac298cb70b2",
+                     *       "status": "paused",
+                     *       "createdAt": "2026-11-27T00:54:32.640Z",
+                     *       "updatedAt": "2026-11-27T00:54:40.061Z",
+                     *       "lastProbeAt": "2026-11-27T00:54:39.308Z",
+                     *       "nextProbeAt": null,
+                     *       "trackedVariants": [
+                     *         {
+                     *           "productHandle": "canvas-tote-bag",
+                     *           "variantId": "331001",
+                     *           "sku": "CANVAS-TOTE-BAG-1",
+                     *           "title": "Canvas Tote Bag",
+                     *           "active": true
+                     *         },
+                     *         {
+                     *           "productHandle": "everyday-hoodie",
+                     *           "variantId": "330001",
+                     *           "sku": "EVERYDAY-HOODIE-1",
+                     *           "title": "Everyday Hoodie",
+                     *           "active": true
+                     *         },
+                     *         {
+                     *           "productHandle": "organic-cotton-tee",
+                     *           "variantId": "329001",
+                     *           "sku": "ORGANIC-COTTON-TEE-1",
+                     *           "title": "Organic Cotton Tee",
+                     *           "active": true
+                     *         }
+                     *       ],
+                     *       "probe": {
+                     *         "id": 2,
+                     *         "kind": "manual",
+                     *         "error": null,
+                     *         "createdAt": "2026-11-27T00:54:36.170Z",
+                     *         "startedAt": "2026-11-27T00:54:36.203Z",
+                     *         "finishedAt": "2026-11-27T00:54:39.308Z",
+                     *         "progress": {
+                     *           "status": "done",
+                     *           "snapshots": 3
+                     *         }
+                     *       },
+                     *       "links": {
+                     *         "probe": "/v1/signals/new-brand.shop.example/probe",
+                     *         "stats": "/v1/signals/new-brand.shop.example/stats",
+                     *         "sales": "/v1/signals/new-brand.shop.example/sales",
+                     *         "inventory": "/v1/signals/new-brand.shop.example/inventory",
+                     *         "insights": "/v1/signals/new-brand.shop.example/insights"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Signal"];
                 };
             };
@@ -10909,6 +11608,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "new-brand.shop.example",
+                     *       "id": 2,
+                     *       "kind": "manual",
+                     *       "error": null,
+                     *       "createdAt": "2026-11-27T00:54:36.170Z",
+                     *       "startedAt": "2026-11-27T00:54:36.203Z",
+                     *       "finishedAt": "2026-11-27T00:54:39.308Z",
+                     *       "progress": {
+                     *         "status": "done",
+                     *         "snapshots": 3
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignalProbeStatus"];
                 };
             };
@@ -11031,6 +11745,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "kind": "manual",
+                     *       "error": null,
+                     *       "createdAt": "2026-11-27T00:54:36.170Z",
+                     *       "startedAt": null,
+                     *       "finishedAt": null,
+                     *       "progress": {
+                     *         "status": "queued",
+                     *         "snapshots": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignalProbe"];
                 };
             };
@@ -11153,6 +11881,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "new-brand.shop.example",
+                     *       "ready": true,
+                     *       "note": null,
+                     *       "method": "Estimate: for each tracked variant, consecutive inventory snapshots are compared. A stock decrease of n is n units sold, valued at the earlier snapshot's price and counted on the UTC day of the later snapshot. A stock increase is a restock, reported apart and never a negative sale; sales inside a restocked interval cannot be seen, so figures are a lower bound. Variants whose storefront hides stock count nothing. Not merchant-reported sales.",
+                     *       "snapshots": 6,
+                     *       "probes": 2,
+                     *       "firstSnapshotAt": "2026-11-27T00:54:35.854Z",
+                     *       "lastSnapshotAt": "2026-11-27T00:54:39.308Z",
+                     *       "trackedVariants": 3,
+                     *       "variantsWithoutStock": 0,
+                     *       "sales": {
+                     *         "days": 1,
+                     *         "units": 7,
+                     *         "revenue": 216.8,
+                     *         "revenuePerDay": 216.8,
+                     *         "currency": "USD",
+                     *         "revenueUsd": 216.8,
+                     *         "unitsPerDay": 7,
+                     *         "revenuePerDayUsd": 216.8,
+                     *         "restocks": 0,
+                     *         "restockedUnits": 0
+                     *       },
+                     *       "topVariants": [
+                     *         {
+                     *           "productHandle": "organic-cotton-tee",
+                     *           "variantId": "329001",
+                     *           "sku": "ORGANIC-COTTON-TEE-1",
+                     *           "title": "Organic Cotton Tee",
+                     *           "units": 3,
+                     *           "revenue": 64.8,
+                     *           "currency": "USD",
+                     *           "revenueUsd": 64.8
+                     *         },
+                     *         {
+                     *           "productHandle": "everyday-hoodie",
+                     *           "variantId": "330001",
+                     *           "sku": "EVERYDAY-HOODIE-1",
+                     *           "title": "Everyday Hoodie",
+                     *           "units": 2,
+                     *           "revenue": 116,
+                     *           "currency": "USD",
+                     *           "revenueUsd": 116
+                     *         },
+                     *         {
+                     *           "productHandle": "canvas-tote-bag",
+                     *           "variantId": "331001",
+                     *           "sku": "CANVAS-TOTE-BAG-1",
+                     *           "title": "Canvas Tote Bag",
+                     *           "units": 2,
+                     *           "revenue": 36,
+                     *           "currency": "USD",
+                     *           "revenueUsd": 36
+                     *         }
+                     *       ],
+                     *       "estimate": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignalStats"];
                 };
             };
@@ -11285,6 +12072,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "day": "2026-11-27",
+                     *           "units": 7,
+                     *           "revenue": 216.8,
+                     *           "currency": "USD",
+                     *           "revenueUsd": 216.8
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 1,
+                     *         "hasMore": false,
+                     *         "total": 1
+                     *       },
+                     *       "meta": {
+                     *         "domain": "new-brand.shop.example",
+                     *         "ready": true,
+                     *         "note": null,
+                     *         "method": "Estimate: for each tracked variant, consecutive inventory snapshots are compared. A stock decrease of n is n units sold, valued at the earlier snapshot's price and counted on the UTC day of the later snapshot. A stock increase is a restock, reported apart and never a negative sale; sales inside a restocked interval cannot be seen, so figures are a lower bound. Variants whose storefront hides stock count nothing. Not merchant-reported sales.",
+                     *         "from": "2026-01-01",
+                     *         "estimate": true
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignalSales"];
                 };
             };
@@ -11417,6 +12232,73 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "productHandle": "canvas-tote-bag",
+                     *           "variantId": "331001",
+                     *           "sku": "CANVAS-TOTE-BAG-1",
+                     *           "title": "Canvas Tote Bag",
+                     *           "active": true,
+                     *           "startStock": 121,
+                     *           "endStock": 119,
+                     *           "startAt": "2026-11-27T00:54:35.854Z",
+                     *           "endAt": "2026-11-27T00:54:39.308Z",
+                     *           "unitsSold": 2,
+                     *           "price": 18,
+                     *           "currency": "USD",
+                     *           "restocks": {
+                     *             "count": 0,
+                     *             "units": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "productHandle": "everyday-hoodie",
+                     *           "variantId": "330001",
+                     *           "sku": "EVERYDAY-HOODIE-1",
+                     *           "title": "Everyday Hoodie",
+                     *           "active": true,
+                     *           "startStock": 140,
+                     *           "endStock": 138,
+                     *           "startAt": "2026-11-27T00:54:35.854Z",
+                     *           "endAt": "2026-11-27T00:54:39.308Z",
+                     *           "unitsSold": 2,
+                     *           "price": 58,
+                     *           "currency": "USD",
+                     *           "restocks": {
+                     *             "count": 0,
+                     *             "units": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "productHandle": "organic-cotton-tee",
+                     *           "variantId": "329001",
+                     *           "sku": "ORGANIC-COTTON-TEE-1",
+                     *           "title": "Organic Cotton Tee",
+                     *           "active": true,
+                     *           "startStock": 134,
+                     *           "endStock": 131,
+                     *           "startAt": "2026-11-27T00:54:35.854Z",
+                     *           "endAt": "2026-11-27T00:54:39.308Z",
+                     *           "unitsSold": 3,
+                     *           "price": 21.6,
+                     *           "currency": "USD",
+                     *           "restocks": {
+                     *             "count": 0,
+                     *             "units": 0
+                     *           }
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 3,
+                     *         "hasMore": false,
+                     *         "total": 3
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignalInventory"];
                 };
             };
@@ -11549,6 +12431,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 0,
+                     *         "hasMore": false,
+                     *         "total": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["InsightList"];
                 };
             };
@@ -11676,6 +12570,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "slug": "judgeme",
+                     *           "name": "Judge.me Product Reviews",
+                     *           "developer": "Judge.me",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free plan available; Awesome $15/month",
+                     *           "rating": 5,
+                     *           "appStoreUrl": "https://apps.shopify.com/judgeme",
+                     *           "installCount": 8,
+                     *           "firstSeenAt": "2026-11-27T00:54:27.515Z",
+                     *           "lastSeenAt": "2026-11-27T00:54:39.288Z"
+                     *         },
+                     *         {
+                     *           "slug": "klaviyo-email-marketing",
+                     *           "name": "Klaviyo: Email Marketing & SMS",
+                     *           "developer": "Klaviyo",
+                     *           "category": "Email marketing",
+                     *           "pricing": "Free plan available; from $20/month",
+                     *           "rating": 4.6,
+                     *           "appStoreUrl": "https://apps.shopify.com/klaviyo-email-marketing",
+                     *           "installCount": 6,
+                     *           "firstSeenAt": "2026-11-27T00:54:27.515Z",
+                     *           "lastSeenAt": "2026-11-27T00:54:39.288Z"
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 2,
+                     *         "hasMore": false,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignalAppList"];
                 };
             };
@@ -11806,6 +12737,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 0,
+                     *         "hasMore": false,
+                     *         "total": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignalAppChangeList"];
                 };
             };
@@ -11938,6 +12881,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "119",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "new-brand.shop.example",
+                     *           "subject": "everyday-hoodie",
+                     *           "summary": "Price of \"Everyday Hoodie\" dropped 10.0% from 58.00 USD to 52.20 USD",
+                     *           "oldValue": "58.00",
+                     *           "newValue": "52.20",
+                     *           "changePct": -10,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-27T00:54:39.288Z"
+                     *         },
+                     *         {
+                     *           "id": "118",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "new-brand.shop.example",
+                     *           "subject": "organic-cotton-tee",
+                     *           "summary": "Price of \"Organic Cotton Tee\" dropped 10.0% from 24.00 USD to 21.60 USD",
+                     *           "oldValue": "24.00",
+                     *           "newValue": "21.60",
+                     *           "changePct": -10,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-27T00:54:35.783Z"
+                     *         }
+                     *       ],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 2,
+                     *         "hasMore": false,
+                     *         "total": 2
+                     *       },
+                     *       "meta": {
+                     *         "watchedSince": "2026-11-27T00:54:32.640Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignalProductChangeList"];
                 };
             };
@@ -12060,6 +13045,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "new-brand.shop.example",
+                     *       "probedAt": "2026-11-27T00:54:39.880Z",
+                     *       "networks": [
+                     *         {
+                     *           "network": "meta",
+                     *           "status": "not_configured",
+                     *           "adsFound": 0,
+                     *           "newAds": 0,
+                     *           "endedAds": 0,
+                     *           "error": "ADS_META_BASE_URL and ADS_META_TOKEN not set"
+                     *         },
+                     *         {
+                     *           "network": "tiktok",
+                     *           "status": "not_configured",
+                     *           "adsFound": 0,
+                     *           "newAds": 0,
+                     *           "endedAds": 0,
+                     *           "error": "ADS_TIKTOK_BASE_URL and ADS_TIKTOK_TOKEN not set"
+                     *         },
+                     *         {
+                     *           "network": "google",
+                     *           "status": "not_configured",
+                     *           "adsFound": 0,
+                     *           "newAds": 0,
+                     *           "endedAds": 0,
+                     *           "error": "ADS_GOOGLE_BASE_URL and ADS_GOOGLE_TOKEN not set"
+                     *         }
+                     *       ],
+                     *       "insightsCreated": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["AdsProbe"];
                 };
             };
@@ -12195,6 +13213,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [],
+                     *       "page": {
+                     *         "limit": 20,
+                     *         "offset": 0,
+                     *         "count": 0,
+                     *         "hasMore": false,
+                     *         "total": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignalAdList"];
                 };
             };
@@ -12323,6 +13353,604 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domain": "new-brand.shop.example",
+                     *       "days": 30,
+                     *       "from": "2026-10-29",
+                     *       "to": "2026-11-27",
+                     *       "isEstimate": true,
+                     *       "snapshots": 2,
+                     *       "method": "Estimate. A creative runs from the day it was first seen (the library's first-shown day when given) through the day it was last seen, or through today while active. A day is \"after a launch\" when a creative was first seen on it or in the 6 days before. Only days with a sales estimate count. Lift = mean daily units (revenue) on days after a launch / mean on the other days - 1, in percent; null when a group is empty or the other days sold nothing. Sales are the watch's inventory-based estimate. A correlation over few days, not a causal measure.",
+                     *       "note": "No day with a sales estimate follows an ad launch yet: no lift to measure.",
+                     *       "currency": "USD",
+                     *       "daily": [
+                     *         {
+                     *           "day": "2026-10-29",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-10-30",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-10-31",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-01",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-02",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-03",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-04",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-05",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-06",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-07",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-08",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-09",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-10",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-11",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-12",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-13",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-14",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-15",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-16",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-17",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-18",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-19",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-20",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-21",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-22",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-23",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-24",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-25",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-26",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-27",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": 7,
+                     *           "revenue": 216.8,
+                     *           "revenueUsd": 216.8
+                     *         }
+                     *       ],
+                     *       "lift": {
+                     *         "windowDays": 7,
+                     *         "daysAfterLaunch": 0,
+                     *         "otherDays": 1,
+                     *         "meanUnitsAfterLaunch": null,
+                     *         "meanUnitsOtherDays": 7,
+                     *         "unitsLiftPercent": null,
+                     *         "meanRevenueAfterLaunch": null,
+                     *         "meanRevenueOtherDays": 216.8,
+                     *         "meanRevenueAfterLaunchUsd": null,
+                     *         "meanRevenueOtherDaysUsd": 216.8,
+                     *         "revenueLiftPercent": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AdsOverview"];
                 };
             };
@@ -12457,8 +14085,8 @@ export interface operations {
                      *             "app": "klaviyo-email-marketing"
                      *           },
                      *           "callbackUrl": null,
-                     *           "createdAt": "2026-11-26T22:42:15.799Z",
-                     *           "matchCount": 0,
+                     *           "createdAt": "2026-11-27T00:54:22.425Z",
+                     *           "matchCount": 1,
                      *           "links": {
                      *             "matches": "/v1/alerts/1/matches"
                      *           }
@@ -12700,6 +14328,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Stores that start running Klaviyo",
+                     *       "filter": {
+                     *         "app": "klaviyo-email-marketing"
+                     *       },
+                     *       "callbackUrl": null,
+                     *       "createdAt": "2026-11-27T00:54:22.425Z",
+                     *       "matchCount": 0,
+                     *       "links": {
+                     *         "matches": "/v1/alerts/1/matches"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Alert"];
                 };
             };
@@ -12832,13 +14475,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": [],
+                     *       "data": [
+                     *         {
+                     *           "domain": "new-brand.shop.example",
+                     *           "matchedAt": "2026-11-27T00:54:27.515Z"
+                     *         }
+                     *       ],
                      *       "page": {
                      *         "limit": 20,
                      *         "offset": 0,
-                     *         "count": 0,
+                     *         "count": 1,
                      *         "hasMore": false,
-                     *         "total": 0
+                     *         "total": 1
                      *       }
                      *     }
                      */
@@ -12964,6 +14612,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedAlert"];
                 };
             };
@@ -13088,9 +14742,9 @@ export interface operations {
                      *           "name": "perMinute",
                      *           "window": "minute",
                      *           "limit": 600,
-                     *           "used": 25,
-                     *           "remaining": 575,
-                     *           "resetSeconds": 60
+                     *           "used": 22,
+                     *           "remaining": 578,
+                     *           "resetSeconds": 58
                      *         }
                      *       ]
                      *     }
@@ -13182,7 +14836,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The store domain, e.g. new-brand.shop.example once scraped. */
+                /**
+                 * @description The store domain, e.g. new-brand.shop.example once scraped.
+                 * @example new-brand.shop.example
+                 */
                 domain: string;
             };
             cookie?: never;

@@ -21,12 +21,10 @@ import { startGatewayJobs } from '../../app/jobs.ts';
 import { buildServer } from '../../app/server.ts';
 import { buildOpenApiDocument } from '../../rest/openapi/document.ts';
 import {
-  exampleBody,
   isPlaceholder,
   operationsOf,
   statusOfAnswer,
 } from '../../rest/openapi/request-examples.ts';
-import type { RestRoute } from '../../rest/route.ts';
 import { catalogRoutes } from '../../rest/routes/index.ts';
 import type { JobWorker } from '../../src/platform/jobs/job-worker.ts';
 import type { Services } from '../../src/platform/services.ts';
@@ -191,7 +189,33 @@ describe('every example request, sent as written on a fresh install', () => {
     }
   };
   const ended = (status: unknown) => status === 'done' || status === 'failed';
-  const routeOf = (id: string): RestRoute => catalogRoutes.find((r) => r.operationId === id)!;
+
+  /**
+   * The request an operation's examples make: its path and query parameters' examples and its JSON
+   * body's, as the /docs console sends them; `values` replaces a path value.
+   */
+  const requestOf = (id: string, values: Record<string, string> = {}) => {
+    const { path, method, operation } = operations.find((o) => o.operation.operationId === id)!;
+    let url = path;
+    const query = new URLSearchParams();
+    for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
+      const value: unknown = values[parameter.name] ?? parameter.example;
+      if (value === undefined) continue;
+      if (parameter.in === 'path')
+        url = url.replace(`{${parameter.name}}`, encodeURIComponent(String(value)));
+      else if (parameter.in === 'query')
+        for (const item of Array.isArray(value) ? value : [value])
+          query.append(parameter.name, String(item));
+    }
+    const body = (operation.requestBody as RequestBodyObject | undefined)?.content[
+      'application/json'
+    ]?.example;
+    return {
+      method: method.toUpperCase(),
+      url: query.size > 0 ? `${url}?${query}` : url,
+      ...(body === undefined ? {} : { body }),
+    };
+  };
 
   beforeAll(async () => {
     test = await createSeededServices(40);
@@ -207,38 +231,32 @@ describe('every example request, sent as written on a fresh install', () => {
     app = await buildServer(services);
 
     const record = (id: string, url: string, answer: Answer) => answers.set(id, { url, ...answer });
-    /** sends a catalog route's example as written */
-    const follow = async (id: string, url?: string): Promise<Answer> => {
-      const route = routeOf(id);
-      const sent = url ?? route.example.split(' ')[0]!;
-      const answer = await send(route.method, sent, exampleBody(route));
-      record(id, sent, answer);
+    /** sends the operation's example request as the description gives it (`values` for a path value an earlier answer gave) */
+    const follow = async (id: string, values: Record<string, string> = {}): Promise<Answer> => {
+      const request = requestOf(id, values);
+      const answer = await send(request.method, request.url, request.body);
+      record(id, request.url, answer);
       return answer;
     };
 
-    // the discovery routes (each GET without parameters) and the catalog's reads
-    for (const { path, method, operation } of operations) {
+    // the discovery routes and the catalog's reads, then the story
+    for (const { operation } of operations) {
       const id = operation.operationId!;
-      if (catalogRoutes.some((route) => route.operationId === id) || BINARY.includes(id)) continue;
-      record(id, path, await send(method.toUpperCase(), path));
+      if (!STORY.includes(id) && !BINARY.includes(id)) await follow(id);
     }
-    for (const route of catalogRoutes.filter((r) => !STORY.includes(r.operationId)))
-      await follow(route.operationId);
 
     await follow('createAlert');
     const queued = await follow('requestScrape');
-    const scrape = `/v1/scrapes/${queued.body.id}`;
-    const done = await pollUntil('GET', scrape, (a) => ended(a.body?.status));
-    record('getScrapeRequest', scrape, done);
-    // the screenshot that scrape took (when Chromium is there to take it), at the operation's example
-    const shot = operations.find(
-      ({ operation }) => operation.operationId === 'getStoreScreenshot',
-    )!;
-    const [domain] = (shot.operation.parameters as ParameterObject[]).map((p) => p.example);
-    const image = await app.inject({
-      method: 'GET',
-      url: shot.path.replace('{domain}', String(domain)),
-    });
+    const scrape = requestOf('getScrapeRequest', { id: queued.body.id }).url;
+    record(
+      'getScrapeRequest',
+      scrape,
+      await pollUntil('GET', scrape, (a) => ended(a.body?.status)),
+    );
+    // the screenshot that scrape took (when Chromium is there to take it)
+    const image = await app.inject(
+      requestOf('getStoreScreenshot') as { method: 'GET'; url: string },
+    );
     screenshot = {
       taken: services.config.CHROMIUM_PATH !== undefined,
       status: image.statusCode,
@@ -248,7 +266,7 @@ describe('every example request, sent as written on a fresh install', () => {
     for (const item of (bulk.body?.data ?? []) as Array<{ id: string | null }>)
       if (item.id) await pollUntil('GET', `/v1/scrapes/${item.id}`, (a) => ended(a.body?.status));
 
-    const probe = routeOf('getSignalProbe').example;
+    const probe = requestOf('getSignalProbe').url;
     await follow('createSignal');
     const first = await pollUntil('GET', probe, (a) => ended(a.body?.progress?.status));
     await follow('probeSignal');
@@ -302,6 +320,28 @@ describe('every example request, sent as written on a fresh install', () => {
       (route) => route.method !== 'GET' && route.operationId !== 'lookupStores',
     );
     expect(writes.filter((route) => !STORY.includes(route.operationId))).toEqual([]);
+  });
+
+  it("the description's example requests are the routes' documented examples (docs.md's Example lines)", () => {
+    for (const route of catalogRoutes) {
+      const [path, body] = route.example.split(/ (.*)/s);
+      const documented = new URL(path!, 'http://x');
+      const described = new URL(requestOf(route.operationId).url, 'http://x');
+      const sorted = (url: URL) => [...url.searchParams].sort();
+      expect([route.operationId, sorted(described)]).toEqual([
+        route.operationId,
+        sorted(documented),
+      ]);
+      if (!route.example.includes('{'))
+        expect([route.operationId, described.pathname]).toEqual([
+          route.operationId,
+          documented.pathname,
+        ]);
+      expect([route.operationId, requestOf(route.operationId).body]).toEqual([
+        route.operationId,
+        body === undefined ? undefined : JSON.parse(body),
+      ]);
+    }
   });
 
   it('each answers its documented success status with a body its response schema accepts', () => {

@@ -103,13 +103,20 @@ export function applyRequestExamples(
 /**
  * Each recorded answer (response-examples.json, test/rest/response-examples.test.ts) as the example
  * of the response it is: the status its route answers it with, JSON, or else the one media type of
- * a discovery document (llms.txt and docs.md are recorded as their opening lines).
+ * a discovery document (llms.txt and docs.md are recorded as their opening lines). A key
+ * `operationId:status` holds the answer of another success status of the same request (POST
+ * /v1/scrapes sent again once the store is in: 200 already_exists), so no success status shows a
+ * placeholder.
  */
 function applyAnswerExamples(
   document: OpenAPIObject,
   routes: readonly RestRoute[],
   responses: Readonly<Record<string, unknown>>,
 ): void {
+  const answers = Object.entries(responses).map(([key, body]) => {
+    const [id, status] = key.split(':');
+    return { id: id!, status: status === undefined ? undefined : Number(status), body };
+  });
   for (const { operation } of operationsOf(document)) {
     const id = operation.operationId;
     // an operation described beside its route (the screenshot's): its path values' examples are
@@ -120,11 +127,13 @@ function applyAnswerExamples(
       parameter.example = schema.example;
       delete schema.example;
     }
-    if (id === undefined || !(id in responses)) continue;
     const route = routes.find((r) => r.operationId === id);
-    const status = route ? statusOfAnswer(route, responses[id]) : 200;
-    const content = (operation.responses?.[String(status)] as ResponseObject | undefined)?.content;
-    const media = content?.['application/json'] ?? Object.values(content ?? {})[0];
-    if (media) media.example = responses[id];
+    for (const answer of answers.filter((a) => a.id === id)) {
+      const status = answer.status ?? (route ? statusOfAnswer(route, answer.body) : 200);
+      const content = (operation.responses?.[String(status)] as ResponseObject | undefined)
+        ?.content;
+      const media = content?.['application/json'] ?? Object.values(content ?? {})[0];
+      if (media) media.example = answer.body;
+    }
   }
 }

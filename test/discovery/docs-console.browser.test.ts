@@ -1,10 +1,14 @@
 // A newcomer's first clicks in headless Chromium, on a server in open-dev mode over the seeded
 // catalog: GET / is a page linking to the reference; the reference's "Test Request" for a store
 // search and for the facets sends the documented example (no empty Authorization header, a JSON
-// Accept answered with JSON, to this host, not //v1/…) and gets real data back.
-import { existsSync } from 'node:fs';
+// Accept answered with JSON, to this host, not //v1/…) and gets real data back; every Scrapes, Signals
+// and Alerts operation shows its example request and the answer recorded for it on a fresh install.
+import { existsSync, readFileSync } from 'node:fs';
+import type { ParameterObject, RequestBodyObject } from 'openapi3-ts/oas31';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../rest/openapi/document.ts';
+import { operationsOf } from '../../rest/openapi/request-examples.ts';
 import { SEEDED } from '../../src/seed/seeded-catalog.ts';
 import { startSeededServer, type SeededServer } from '../support/seeded-server.ts';
 import { skipWithout } from '../support/skip-without.ts';
@@ -86,6 +90,54 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
       const { status, body } = await tryIt(page, '/v1/stores/facets');
       expect(status).toBe(200);
       expect((body as { stores: number }).stores).toBeGreaterThan(0);
+      await page.close();
+    }, 300_000);
+
+    it('every Scrapes, Signals and Alerts operation shows its example request and its recorded answer', async () => {
+      const stored = JSON.parse(
+        readFileSync(new URL('../../rest/openapi/response-examples.json', import.meta.url), 'utf8'),
+      ) as Record<string, unknown>;
+      const operations = operationsOf(buildOpenApiDocument());
+      const page = await newPage();
+      await page.goto(`${server.baseUrl}/docs/`);
+      await page.getByRole('heading', { name: 'Store-Intelligence API', level: 1 }).waitFor();
+      const missing: string[] = [];
+      for (const tag of ['Scrapes', 'Signals', 'Alerts']) {
+        await page.getByText(tag, { exact: true }).first().click();
+        for (const { path, operation } of operations.filter((o) => o.operation.tags?.[0] === tag)) {
+          const id = operation.operationId!;
+          await page
+            .locator('nav, aside')
+            .getByText(operation.summary!, { exact: true })
+            .first()
+            .click();
+          // the request: its path with the example values, its JSON body
+          let url = path;
+          for (const parameter of (operation.parameters ?? []) as ParameterObject[])
+            if (parameter.in === 'path')
+              url = url.replace(`{${parameter.name}}`, String(parameter.example));
+          const body = (operation.requestBody as RequestBodyObject | undefined)?.content[
+            'application/json'
+          ]?.example;
+          // the answer: the opening lines of one of its recorded answers, as Scalar prints JSON
+          const answers = Object.keys(stored)
+            .filter((key) => key.split(':')[0] === id)
+            .map((key) => JSON.stringify(stored[key], null, 2).split('\n').slice(0, 4).join('\n'));
+          const shown = async () => {
+            // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, the examples' JSON with its line breaks
+            const text = await page.locator('body').innerText();
+            return (
+              text.includes(url) &&
+              (body === undefined || text.includes(JSON.stringify(body, null, 2))) &&
+              answers.some((answer) => text.includes(answer))
+            );
+          };
+          const deadline = Date.now() + 10_000;
+          while (!(await shown()) && Date.now() < deadline) await page.waitForTimeout(250);
+          if (!(await shown())) missing.push(id);
+        }
+      }
+      expect(missing).toEqual([]);
       await page.close();
     }, 300_000);
   },

@@ -3433,12 +3433,12 @@ export interface operations {
                      *         "structured": {
                      *           "ok": true,
                      *           "backend": "postgres",
-                     *           "latencyMs": 35
+                     *           "latencyMs": 19
                      *         },
                      *         "legacy": {
                      *           "ok": true,
                      *           "backend": "postgres-jsonb",
-                     *           "latencyMs": 50.7
+                     *           "latencyMs": 130.1
                      *         },
                      *         "redis": {
                      *           "ok": true,
@@ -3447,7 +3447,7 @@ export interface operations {
                      *       },
                      *       "openDevMode": true,
                      *       "version": "0.1.0",
-                     *       "uptimeSeconds": 18
+                     *       "uptimeSeconds": 31
                      *     }
                      */
                     "application/json": components["schemas"]["HealthReport"];
@@ -7911,7 +7911,7 @@ export interface operations {
                      *           "monthlyVisits": 465
                      *         }
                      *       ],
-                     *       "generatedAt": "2026-11-27T00:54:17.065Z"
+                     *       "generatedAt": "2026-11-27T01:10:59.437Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AnalyticsOverview"];
@@ -9970,6 +9970,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "outcome": "already_exists",
+                     *       "domain": "new-brand.shop.example",
+                     *       "storeUrl": "/v1/stores/new-brand.shop.example"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScrapeOrder"];
                 };
             };
@@ -9991,14 +9998,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "17f3faa5-fb11-44ed-87cf-c705ac12c15b",
+                     *       "id": "ace19dc4-5a0a-4aad-85d0-06787778c6cb",
                      *       "domain": "new-brand.shop.example",
                      *       "status": "queued",
                      *       "force": false,
                      *       "callbackUrl": null,
                      *       "failureReason": null,
-                     *       "createdAt": "2026-11-27T00:54:22.440Z",
-                     *       "updatedAt": "2026-11-27T00:54:22.440Z",
+                     *       "createdAt": "2026-11-27T01:11:11.243Z",
+                     *       "updatedAt": "2026-11-27T01:11:11.243Z",
                      *       "startedAt": null,
                      *       "finishedAt": null,
                      *       "expiresAt": null,
@@ -10157,20 +10164,20 @@ export interface operations {
                      *           "domain": "other-brand.shop.example",
                      *           "outcome": "queued",
                      *           "scrape": {
-                     *             "id": "c7398c65-4320-4623-8c0a-765623a0164c",
+                     *             "id": "715c5a79-e33d-43f5-83e3-7c443b63fcd4",
                      *             "domain": "other-brand.shop.example",
                      *             "status": "queued",
                      *             "force": false,
                      *             "callbackUrl": null,
                      *             "failureReason": null,
-                     *             "createdAt": "2026-11-27T00:54:27.696Z",
-                     *             "updatedAt": "2026-11-27T00:54:27.696Z",
+                     *             "createdAt": "2026-11-27T01:11:18.942Z",
+                     *             "updatedAt": "2026-11-27T01:11:18.942Z",
                      *             "startedAt": null,
                      *             "finishedAt": null,
                      *             "expiresAt": null
                      *           },
                      *           "error": null,
-                     *           "id": "c7398c65-4320-4623-8c0a-765623a0164c"
+                     *           "id": "715c5a79-e33d-43f5-83e3-7c443b63fcd4"
                      *         }
                      *       ],
                      *       "counts": {
@@ -10270,7 +10277,7 @@ export interface operations {
             path: {
                 /**
                  * @description The id POST /v1/scrapes returned.
-                 * @example 17f3faa5-fb11-44ed-87cf-c705ac12c15b
+                 * @example ace19dc4-5a0a-4aad-85d0-06787778c6cb
                  */
                 id: string;
             };
@@ -10296,17 +10303,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "17f3faa5-fb11-44ed-87cf-c705ac12c15b",
+                     *       "id": "ace19dc4-5a0a-4aad-85d0-06787778c6cb",
                      *       "domain": "new-brand.shop.example",
                      *       "status": "done",
                      *       "force": false,
                      *       "callbackUrl": null,
                      *       "failureReason": null,
-                     *       "createdAt": "2026-11-27T00:54:22.440Z",
-                     *       "updatedAt": "2026-11-27T00:54:27.515Z",
-                     *       "startedAt": "2026-11-27T00:54:22.524Z",
-                     *       "finishedAt": "2026-11-27T00:54:27.515Z",
-                     *       "expiresAt": "2026-11-27T01:09:27.515Z"
+                     *       "createdAt": "2026-11-27T01:11:11.243Z",
+                     *       "updatedAt": "2026-11-27T01:11:18.603Z",
+                     *       "startedAt": "2026-11-27T01:11:11.457Z",
+                     *       "finishedAt": "2026-11-27T01:11:18.603Z",
+                     *       "expiresAt": "2026-11-27T01:26:18.603Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ScrapeRequest"];
@@ -10438,12 +10445,12 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "domain": "new-brand.shop.example",
-                     *           "legacyId": "6b08d4c327a22ac298cb70b2",
+                     *           "legacyId": "6b08d8b628f262bd63e36df8",
                      *           "status": "tracked",
-                     *           "createdAt": "2026-11-27T00:54:32.640Z",
-                     *           "updatedAt": "2026-11-27T00:54:32.640Z",
-                     *           "lastProbeAt": "2026-11-27T00:54:39.308Z",
-                     *           "nextProbeAt": "2026-11-27T06:54:32.640Z",
+                     *           "createdAt": "2026-11-27T01:11:27.322Z",
+                     *           "updatedAt": "2026-11-27T01:11:27.322Z",
+                     *           "lastProbeAt": "2026-11-27T01:11:34.728Z",
+                     *           "nextProbeAt": "2026-11-27T07:11:27.322Z",
                      *           "trackedVariants": [
                      *             {
                      *               "productHandle": "canvas-tote-bag",
@@ -10471,9 +10478,9 @@ export interface operations {
                      *             "id": 2,
                      *             "kind": "manual",
                      *             "error": null,
-                     *             "createdAt": "2026-11-27T00:54:36.170Z",
-                     *             "startedAt": "2026-11-27T00:54:36.203Z",
-                     *             "finishedAt": "2026-11-27T00:54:39.308Z",
+                     *             "createdAt": "2026-11-27T01:11:31.201Z",
+                     *             "startedAt": "2026-11-27T01:11:31.323Z",
+                     *             "finishedAt": "2026-11-27T01:11:34.728Z",
                      *             "progress": {
                      *               "status": "done",
                      *               "snapshots": 3
@@ -10622,12 +10629,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "legacyId": "6b08d4c327a22ac298cb70b2",
+                     *       "legacyId": "6b08d8b628f262bd63e36df8",
                      *       "status": "tracked",
-                     *       "createdAt": "2026-11-27T00:54:32.640Z",
-                     *       "updatedAt": "2026-11-27T00:54:32.640Z",
+                     *       "createdAt": "2026-11-27T01:11:27.322Z",
+                     *       "updatedAt": "2026-11-27T01:11:27.322Z",
                      *       "lastProbeAt": null,
-                     *       "nextProbeAt": "2026-11-27T06:54:32.640Z",
+                     *       "nextProbeAt": "2026-11-27T07:11:27.322Z",
                      *       "trackedVariants": [
                      *         {
                      *           "productHandle": "canvas-tote-bag",
@@ -10655,7 +10662,7 @@ export interface operations {
                      *         "id": 1,
                      *         "kind": "first",
                      *         "error": null,
-                     *         "createdAt": "2026-11-27T00:54:32.640Z",
+                     *         "createdAt": "2026-11-27T01:11:27.322Z",
                      *         "startedAt": null,
                      *         "finishedAt": null,
                      *         "progress": {
@@ -10935,12 +10942,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "legacyId": "6b08d4c327a22ac298cb70b2",
+                     *       "legacyId": "6b08d8b628f262bd63e36df8",
                      *       "status": "tracked",
-                     *       "createdAt": "2026-11-27T00:54:32.640Z",
-                     *       "updatedAt": "2026-11-27T00:54:32.640Z",
-                     *       "lastProbeAt": "2026-11-27T00:54:39.308Z",
-                     *       "nextProbeAt": "2026-11-27T06:54:32.640Z",
+                     *       "createdAt": "2026-11-27T01:11:27.322Z",
+                     *       "updatedAt": "2026-11-27T01:11:27.322Z",
+                     *       "lastProbeAt": "2026-11-27T01:11:34.728Z",
+                     *       "nextProbeAt": "2026-11-27T07:11:27.322Z",
                      *       "trackedVariants": [
                      *         {
                      *           "productHandle": "canvas-tote-bag",
@@ -10968,9 +10975,9 @@ export interface operations {
                      *         "id": 2,
                      *         "kind": "manual",
                      *         "error": null,
-                     *         "createdAt": "2026-11-27T00:54:36.170Z",
-                     *         "startedAt": "2026-11-27T00:54:36.203Z",
-                     *         "finishedAt": "2026-11-27T00:54:39.308Z",
+                     *         "createdAt": "2026-11-27T01:11:31.201Z",
+                     *         "startedAt": "2026-11-27T01:11:31.323Z",
+                     *         "finishedAt": "2026-11-27T01:11:34.728Z",
                      *         "progress": {
                      *           "status": "done",
                      *           "snapshots": 3
@@ -11261,11 +11268,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "legacyId": "6b08d4c327a22ac298cb70b2",
+                     *       "legacyId": "6b08d8b628f262bd63e36df8",
                      *       "status": "paused",
-                     *       "createdAt": "2026-11-27T00:54:32.640Z",
-                     *       "updatedAt": "2026-11-27T00:54:40.030Z",
-                     *       "lastProbeAt": "2026-11-27T00:54:39.308Z",
+                     *       "createdAt": "2026-11-27T01:11:27.322Z",
+                     *       "updatedAt": "2026-11-27T01:11:36.807Z",
+                     *       "lastProbeAt": "2026-11-27T01:11:34.728Z",
                      *       "nextProbeAt": null,
                      *       "trackedVariants": [
                      *         {
@@ -11294,9 +11301,9 @@ export interface operations {
                      *         "id": 2,
                      *         "kind": "manual",
                      *         "error": null,
-                     *         "createdAt": "2026-11-27T00:54:36.170Z",
-                     *         "startedAt": "2026-11-27T00:54:36.203Z",
-                     *         "finishedAt": "2026-11-27T00:54:39.308Z",
+                     *         "createdAt": "2026-11-27T01:11:31.201Z",
+                     *         "startedAt": "2026-11-27T01:11:31.323Z",
+                     *         "finishedAt": "2026-11-27T01:11:34.728Z",
                      *         "progress": {
                      *           "status": "done",
                      *           "snapshots": 3
@@ -11436,11 +11443,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "legacyId": "6b08d4c327a22ac298cb70b2",
+                     *       "legacyId": "6b08d8b628f262bd63e36df8",
                      *       "status": "paused",
-                     *       "createdAt": "2026-11-27T00:54:32.640Z",
-                     *       "updatedAt": "2026-11-27T00:54:40.061Z",
-                     *       "lastProbeAt": "2026-11-27T00:54:39.308Z",
+                     *       "createdAt": "2026-11-27T01:11:27.322Z",
+                     *       "updatedAt": "2026-11-27T01:11:36.929Z",
+                     *       "lastProbeAt": "2026-11-27T01:11:34.728Z",
                      *       "nextProbeAt": null,
                      *       "trackedVariants": [
                      *         {
@@ -11469,9 +11476,9 @@ export interface operations {
                      *         "id": 2,
                      *         "kind": "manual",
                      *         "error": null,
-                     *         "createdAt": "2026-11-27T00:54:36.170Z",
-                     *         "startedAt": "2026-11-27T00:54:36.203Z",
-                     *         "finishedAt": "2026-11-27T00:54:39.308Z",
+                     *         "createdAt": "2026-11-27T01:11:31.201Z",
+                     *         "startedAt": "2026-11-27T01:11:31.323Z",
+                     *         "finishedAt": "2026-11-27T01:11:34.728Z",
                      *         "progress": {
                      *           "status": "done",
                      *           "snapshots": 3
@@ -11614,9 +11621,9 @@ export interface operations {
                      *       "id": 2,
                      *       "kind": "manual",
                      *       "error": null,
-                     *       "createdAt": "2026-11-27T00:54:36.170Z",
-                     *       "startedAt": "2026-11-27T00:54:36.203Z",
-                     *       "finishedAt": "2026-11-27T00:54:39.308Z",
+                     *       "createdAt": "2026-11-27T01:11:31.201Z",
+                     *       "startedAt": "2026-11-27T01:11:31.323Z",
+                     *       "finishedAt": "2026-11-27T01:11:34.728Z",
                      *       "progress": {
                      *         "status": "done",
                      *         "snapshots": 3
@@ -11750,7 +11757,7 @@ export interface operations {
                      *       "id": 2,
                      *       "kind": "manual",
                      *       "error": null,
-                     *       "createdAt": "2026-11-27T00:54:36.170Z",
+                     *       "createdAt": "2026-11-27T01:11:31.201Z",
                      *       "startedAt": null,
                      *       "finishedAt": null,
                      *       "progress": {
@@ -11889,8 +11896,8 @@ export interface operations {
                      *       "method": "Estimate: for each tracked variant, consecutive inventory snapshots are compared. A stock decrease of n is n units sold, valued at the earlier snapshot's price and counted on the UTC day of the later snapshot. A stock increase is a restock, reported apart and never a negative sale; sales inside a restocked interval cannot be seen, so figures are a lower bound. Variants whose storefront hides stock count nothing. Not merchant-reported sales.",
                      *       "snapshots": 6,
                      *       "probes": 2,
-                     *       "firstSnapshotAt": "2026-11-27T00:54:35.854Z",
-                     *       "lastSnapshotAt": "2026-11-27T00:54:39.308Z",
+                     *       "firstSnapshotAt": "2026-11-27T01:11:30.902Z",
+                     *       "lastSnapshotAt": "2026-11-27T01:11:34.728Z",
                      *       "trackedVariants": 3,
                      *       "variantsWithoutStock": 0,
                      *       "sales": {
@@ -12243,8 +12250,8 @@ export interface operations {
                      *           "active": true,
                      *           "startStock": 121,
                      *           "endStock": 119,
-                     *           "startAt": "2026-11-27T00:54:35.854Z",
-                     *           "endAt": "2026-11-27T00:54:39.308Z",
+                     *           "startAt": "2026-11-27T01:11:30.902Z",
+                     *           "endAt": "2026-11-27T01:11:34.728Z",
                      *           "unitsSold": 2,
                      *           "price": 18,
                      *           "currency": "USD",
@@ -12261,8 +12268,8 @@ export interface operations {
                      *           "active": true,
                      *           "startStock": 140,
                      *           "endStock": 138,
-                     *           "startAt": "2026-11-27T00:54:35.854Z",
-                     *           "endAt": "2026-11-27T00:54:39.308Z",
+                     *           "startAt": "2026-11-27T01:11:30.902Z",
+                     *           "endAt": "2026-11-27T01:11:34.728Z",
                      *           "unitsSold": 2,
                      *           "price": 58,
                      *           "currency": "USD",
@@ -12279,8 +12286,8 @@ export interface operations {
                      *           "active": true,
                      *           "startStock": 134,
                      *           "endStock": 131,
-                     *           "startAt": "2026-11-27T00:54:35.854Z",
-                     *           "endAt": "2026-11-27T00:54:39.308Z",
+                     *           "startAt": "2026-11-27T01:11:30.902Z",
+                     *           "endAt": "2026-11-27T01:11:34.728Z",
                      *           "unitsSold": 3,
                      *           "price": 21.6,
                      *           "currency": "USD",
@@ -12582,8 +12589,8 @@ export interface operations {
                      *           "rating": 5,
                      *           "appStoreUrl": "https://apps.shopify.com/judgeme",
                      *           "installCount": 8,
-                     *           "firstSeenAt": "2026-11-27T00:54:27.515Z",
-                     *           "lastSeenAt": "2026-11-27T00:54:39.288Z"
+                     *           "firstSeenAt": "2026-11-27T01:11:18.603Z",
+                     *           "lastSeenAt": "2026-11-27T01:11:34.453Z"
                      *         },
                      *         {
                      *           "slug": "klaviyo-email-marketing",
@@ -12594,8 +12601,8 @@ export interface operations {
                      *           "rating": 4.6,
                      *           "appStoreUrl": "https://apps.shopify.com/klaviyo-email-marketing",
                      *           "installCount": 6,
-                     *           "firstSeenAt": "2026-11-27T00:54:27.515Z",
-                     *           "lastSeenAt": "2026-11-27T00:54:39.288Z"
+                     *           "firstSeenAt": "2026-11-27T01:11:18.603Z",
+                     *           "lastSeenAt": "2026-11-27T01:11:34.453Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -12895,7 +12902,7 @@ export interface operations {
                      *           "newValue": "52.20",
                      *           "changePct": -10,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-27T00:54:39.288Z"
+                     *           "detectedAt": "2026-11-27T01:11:34.453Z"
                      *         },
                      *         {
                      *           "id": "118",
@@ -12908,7 +12915,7 @@ export interface operations {
                      *           "newValue": "21.60",
                      *           "changePct": -10,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-27T00:54:35.783Z"
+                     *           "detectedAt": "2026-11-27T01:11:30.571Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -12919,7 +12926,7 @@ export interface operations {
                      *         "total": 2
                      *       },
                      *       "meta": {
-                     *         "watchedSince": "2026-11-27T00:54:32.640Z"
+                     *         "watchedSince": "2026-11-27T01:11:27.322Z"
                      *       }
                      *     }
                      */
@@ -13048,7 +13055,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "probedAt": "2026-11-27T00:54:39.880Z",
+                     *       "probedAt": "2026-11-27T01:11:36.291Z",
                      *       "networks": [
                      *         {
                      *           "network": "meta",
@@ -14085,7 +14092,7 @@ export interface operations {
                      *             "app": "klaviyo-email-marketing"
                      *           },
                      *           "callbackUrl": null,
-                     *           "createdAt": "2026-11-27T00:54:22.425Z",
+                     *           "createdAt": "2026-11-27T01:11:11.066Z",
                      *           "matchCount": 1,
                      *           "links": {
                      *             "matches": "/v1/alerts/1/matches"
@@ -14336,7 +14343,7 @@ export interface operations {
                      *         "app": "klaviyo-email-marketing"
                      *       },
                      *       "callbackUrl": null,
-                     *       "createdAt": "2026-11-27T00:54:22.425Z",
+                     *       "createdAt": "2026-11-27T01:11:11.066Z",
                      *       "matchCount": 0,
                      *       "links": {
                      *         "matches": "/v1/alerts/1/matches"
@@ -14478,7 +14485,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "domain": "new-brand.shop.example",
-                     *           "matchedAt": "2026-11-27T00:54:27.515Z"
+                     *           "matchedAt": "2026-11-27T01:11:18.603Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -14744,7 +14751,7 @@ export interface operations {
                      *           "limit": 600,
                      *           "used": 22,
                      *           "remaining": 578,
-                     *           "resetSeconds": 58
+                     *           "resetSeconds": 56
                      *         }
                      *       ]
                      *     }

@@ -3433,12 +3433,12 @@ export interface operations {
                      *         "structured": {
                      *           "ok": true,
                      *           "backend": "postgres",
-                     *           "latencyMs": 19
+                     *           "latencyMs": 38
                      *         },
                      *         "legacy": {
                      *           "ok": true,
                      *           "backend": "postgres-jsonb",
-                     *           "latencyMs": 130.1
+                     *           "latencyMs": 200.5
                      *         },
                      *         "redis": {
                      *           "ok": true,
@@ -3447,7 +3447,7 @@ export interface operations {
                      *       },
                      *       "openDevMode": true,
                      *       "version": "0.1.0",
-                     *       "uptimeSeconds": 31
+                     *       "uptimeSeconds": 114
                      *     }
                      */
                     "application/json": components["schemas"]["HealthReport"];
@@ -3602,14 +3602,112 @@ export interface operations {
                      *             "postgres:legacy_store_summaries",
                      *             "postgres:traffic_monthly"
                      *           ]
+                     *         },
+                     *         {
+                     *           "domain": "riverbasket-official.example",
+                     *           "monthlyVisits": 22,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 9,
+                     *             "high": 21
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 26,
+                     *           "serviceGrade": "F",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.438,
+                     *               "paid": 0.193,
+                     *               "social": 0.072,
+                     *               "direct": 0.253,
+                     *               "referral": 0.044,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "ravenbasket.shop.example",
+                     *           "monthlyVisits": 2709,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 753,
+                     *             "high": 1805
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 28,
+                     *           "serviceGrade": "F",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "AU",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.375,
+                     *               "paid": 0.143,
+                     *               "social": 0.157,
+                     *               "direct": 0.271,
+                     *               "referral": 0.054,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "rivermarket-co.example",
+                     *           "monthlyVisits": 148,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 148,
+                     *             "high": 438
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 47,
+                     *           "serviceGrade": "D",
+                     *           "vertical": "Furniture",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "silverbasket-co.example",
+                     *           "monthlyVisits": 119,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 40,
+                     *             "high": 95
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 48,
+                     *           "serviceGrade": "D",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "NZ",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
                      *         }
                      *       ],
                      *       "page": {
                      *         "limit": 5,
                      *         "offset": 0,
-                     *         "count": 1,
+                     *         "count": 5,
                      *         "hasMore": false,
-                     *         "total": 1
+                     *         "total": 5
                      *       }
                      *     }
                      */
@@ -3779,180 +3877,204 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "stores": 18,
+                     *       "stores": 2736,
                      *       "facets": {
                      *         "vertical": [
                      *           {
                      *             "value": "Apparel & Accessories",
-                     *             "stores": 18
+                     *             "stores": 2736
                      *           }
                      *         ],
                      *         "industry": [
                      *           {
                      *             "value": "Fashion",
-                     *             "stores": 18
+                     *             "stores": 2736
                      *           }
                      *         ],
                      *         "category": [
                      *           {
                      *             "value": "Clothing",
-                     *             "stores": 12
-                     *           },
-                     *           {
-                     *             "value": "Clothing Accessories",
-                     *             "stores": 2
+                     *             "stores": 1359
                      *           },
                      *           {
                      *             "value": "Jewelry",
-                     *             "stores": 2
+                     *             "stores": 454
                      *           },
                      *           {
-                     *             "value": "Costumes & Accessories",
-                     *             "stores": 1
+                     *             "value": "Clothing Accessories",
+                     *             "stores": 278
+                     *           },
+                     *           {
+                     *             "value": "Shoes",
+                     *             "stores": 250
                      *           },
                      *           {
                      *             "value": "Handbags, Wallets & Cases",
-                     *             "stores": 1
+                     *             "stores": 212
+                     *           },
+                     *           {
+                     *             "value": "Costumes & Accessories",
+                     *             "stores": 89
+                     *           },
+                     *           {
+                     *             "value": "Shoe Accessories",
+                     *             "stores": 67
+                     *           },
+                     *           {
+                     *             "value": "Handbag & Wallet Accessories",
+                     *             "stores": 27
                      *           }
                      *         ],
                      *         "countryCode": [
                      *           {
                      *             "value": "US",
-                     *             "stores": 9
+                     *             "stores": 1611
+                     *           },
+                     *           {
+                     *             "value": "GB",
+                     *             "stores": 172
                      *           },
                      *           {
                      *             "value": "CA",
-                     *             "stores": 3
+                     *             "stores": 151
                      *           },
                      *           {
                      *             "value": "AU",
-                     *             "stores": 2
+                     *             "stores": 124
                      *           },
                      *           {
                      *             "value": "DE",
-                     *             "stores": 1
+                     *             "stores": 94
+                     *           },
+                     *           {
+                     *             "value": "FR",
+                     *             "stores": 56
+                     *           },
+                     *           {
+                     *             "value": "NL",
+                     *             "stores": 51
                      *           },
                      *           {
                      *             "value": "ES",
-                     *             "stores": 1
+                     *             "stores": 47
+                     *           },
+                     *           {
+                     *             "value": "IN",
+                     *             "stores": 46
                      *           },
                      *           {
                      *             "value": "IT",
-                     *             "stores": 1
-                     *           },
-                     *           {
-                     *             "value": "JP",
-                     *             "stores": 1
+                     *             "stores": 45
                      *           }
                      *         ],
                      *         "theme": [
                      *           {
                      *             "value": "Dawn",
-                     *             "stores": 8
-                     *           },
-                     *           {
-                     *             "value": "Be Yours",
-                     *             "stores": 1
-                     *           },
-                     *           {
-                     *             "value": "Brooklyn",
-                     *             "stores": 1
+                     *             "stores": 849
                      *           },
                      *           {
                      *             "value": "Crave",
-                     *             "stores": 1
+                     *             "stores": 64
+                     *           },
+                     *           {
+                     *             "value": "Colorblock",
+                     *             "stores": 60
                      *           },
                      *           {
                      *             "value": "Empire",
-                     *             "stores": 1
+                     *             "stores": 60
                      *           },
                      *           {
-                     *             "value": "Express",
-                     *             "stores": 1
+                     *             "value": "Origin",
+                     *             "stores": 60
+                     *           },
+                     *           {
+                     *             "value": "Simple",
+                     *             "stores": 59
+                     *           },
+                     *           {
+                     *             "value": "Ride",
+                     *             "stores": 58
                      *           },
                      *           {
                      *             "value": "Impulse",
-                     *             "stores": 1
+                     *             "stores": 56
                      *           },
                      *           {
-                     *             "value": "Palo Alto",
-                     *             "stores": 1
+                     *             "value": "Brooklyn",
+                     *             "stores": 54
                      *           },
                      *           {
-                     *             "value": "Refresh",
-                     *             "stores": 1
-                     *           },
-                     *           {
-                     *             "value": "Showcase",
-                     *             "stores": 1
+                     *             "value": "Symmetry",
+                     *             "stores": 54
                      *           }
                      *         ],
                      *         "tld": [
                      *           {
                      *             "value": "example",
-                     *             "stores": 18
-                     *           },
-                     *           {
-                     *             "value": "net.example",
-                     *             "stores": 2
+                     *             "stores": 2736
                      *           },
                      *           {
                      *             "value": "store.example",
-                     *             "stores": 2
+                     *             "stores": 276
+                     *           },
+                     *           {
+                     *             "value": "net.example",
+                     *             "stores": 275
                      *           },
                      *           {
                      *             "value": "co.example",
-                     *             "stores": 1
-                     *           },
-                     *           {
-                     *             "value": "com.example",
-                     *             "stores": 1
+                     *             "stores": 268
                      *           },
                      *           {
                      *             "value": "shop.example",
-                     *             "stores": 1
+                     *             "stores": 268
+                     *           },
+                     *           {
+                     *             "value": "com.example",
+                     *             "stores": 248
                      *           }
                      *         ],
                      *         "app": [
                      *           {
                      *             "value": "facebook",
-                     *             "stores": 10
+                     *             "stores": 1072
                      *           },
                      *           {
                      *             "value": "google",
-                     *             "stores": 8
+                     *             "stores": 799
                      *           },
                      *           {
-                     *             "value": "klaviyo-email-marketing",
-                     *             "stores": 4
+                     *             "value": "inbox",
+                     *             "stores": 558
                      *           },
                      *           {
                      *             "value": "judgeme",
-                     *             "stores": 3
+                     *             "stores": 540
                      *           },
                      *           {
-                     *             "value": "tidio-chat",
-                     *             "stores": 3
+                     *             "value": "klaviyo-email-marketing",
+                     *             "stores": 361
                      *           },
                      *           {
-                     *             "value": "aftership",
-                     *             "stores": 2
-                     *           },
-                     *           {
-                     *             "value": "ali-reviews",
-                     *             "stores": 2
-                     *           },
-                     *           {
-                     *             "value": "bundler-product-bundles",
-                     *             "stores": 2
+                     *             "value": "tiktok",
+                     *             "stores": 282
                      *           },
                      *           {
                      *             "value": "dsers",
-                     *             "stores": 2
+                     *             "stores": 202
                      *           },
                      *           {
-                     *             "value": "gempages",
-                     *             "stores": 2
+                     *             "value": "pagefly",
+                     *             "stores": 189
+                     *           },
+                     *           {
+                     *             "value": "instafeed",
+                     *             "stores": 182
+                     *           },
+                     *           {
+                     *             "value": "pinterest",
+                     *             "stores": 181
                      *           }
                      *         ]
                      *       },
@@ -4502,7 +4624,7 @@ export interface operations {
                      *           "rating": 3.9,
                      *           "reviewCount": 2100,
                      *           "appStoreUrl": "https://apps.shopify.com/facebook",
-                     *           "installCount": 19
+                     *           "installCount": 4009
                      *         },
                      *         {
                      *           "slug": "judgeme",
@@ -4513,7 +4635,7 @@ export interface operations {
                      *           "rating": 5,
                      *           "reviewCount": 31800,
                      *           "appStoreUrl": "https://apps.shopify.com/judgeme",
-                     *           "installCount": 6
+                     *           "installCount": 1910
                      *         },
                      *         {
                      *           "slug": "aftership",
@@ -4524,7 +4646,7 @@ export interface operations {
                      *           "rating": 4.7,
                      *           "reviewCount": 1700,
                      *           "appStoreUrl": "https://apps.shopify.com/aftership",
-                     *           "installCount": 5
+                     *           "installCount": 586
                      *         },
                      *         {
                      *           "slug": "sumo",
@@ -4535,7 +4657,7 @@ export interface operations {
                      *           "rating": 4.3,
                      *           "reviewCount": 1200,
                      *           "appStoreUrl": "https://apps.shopify.com/sumo",
-                     *           "installCount": 2
+                     *           "installCount": 139
                      *         },
                      *         {
                      *           "slug": "loop-subscriptions",
@@ -4546,7 +4668,7 @@ export interface operations {
                      *           "rating": 4.9,
                      *           "reviewCount": 620,
                      *           "appStoreUrl": "https://apps.shopify.com/loop-subscriptions",
-                     *           "installCount": 1
+                     *           "installCount": 40
                      *         },
                      *         {
                      *           "slug": "trendsi",
@@ -4557,7 +4679,7 @@ export interface operations {
                      *           "rating": 4.6,
                      *           "reviewCount": 520,
                      *           "appStoreUrl": "https://apps.shopify.com/trendsi",
-                     *           "installCount": 1
+                     *           "installCount": 32
                      *         }
                      *       ],
                      *       "models": {
@@ -6569,7 +6691,7 @@ export interface operations {
                      *           "rating": 3.9,
                      *           "reviewCount": 2100,
                      *           "appStoreUrl": "https://apps.shopify.com/facebook",
-                     *           "installCount": 19
+                     *           "installCount": 4009
                      *         },
                      *         {
                      *           "slug": "judgeme",
@@ -6580,7 +6702,7 @@ export interface operations {
                      *           "rating": 5,
                      *           "reviewCount": 31800,
                      *           "appStoreUrl": "https://apps.shopify.com/judgeme",
-                     *           "installCount": 6
+                     *           "installCount": 1910
                      *         },
                      *         {
                      *           "slug": "aftership",
@@ -6591,7 +6713,7 @@ export interface operations {
                      *           "rating": 4.7,
                      *           "reviewCount": 1700,
                      *           "appStoreUrl": "https://apps.shopify.com/aftership",
-                     *           "installCount": 5
+                     *           "installCount": 586
                      *         },
                      *         {
                      *           "slug": "sumo",
@@ -6602,7 +6724,7 @@ export interface operations {
                      *           "rating": 4.3,
                      *           "reviewCount": 1200,
                      *           "appStoreUrl": "https://apps.shopify.com/sumo",
-                     *           "installCount": 2
+                     *           "installCount": 139
                      *         },
                      *         {
                      *           "slug": "loop-subscriptions",
@@ -6613,7 +6735,7 @@ export interface operations {
                      *           "rating": 4.9,
                      *           "reviewCount": 620,
                      *           "appStoreUrl": "https://apps.shopify.com/loop-subscriptions",
-                     *           "installCount": 1
+                     *           "installCount": 40
                      *         },
                      *         {
                      *           "slug": "trendsi",
@@ -6624,7 +6746,7 @@ export interface operations {
                      *           "rating": 4.6,
                      *           "reviewCount": 520,
                      *           "appStoreUrl": "https://apps.shopify.com/trendsi",
-                     *           "installCount": 1
+                     *           "installCount": 32
                      *         }
                      *       ],
                      *       "page": {
@@ -6864,14 +6986,269 @@ export interface operations {
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1022/4218/products/blush-hoodie.jpg",
                      *           "publishedAt": "2026-06-29T18:34:15.467Z",
                      *           "updatedAt": "2026-11-20T01:58:44.498Z"
+                     *         },
+                     *         {
+                     *           "domain": "willowport.store.example",
+                     *           "handle": "sage-hoodie",
+                     *           "title": "Sage Hoodie",
+                     *           "vendor": "Willowport Studio",
+                     *           "productType": "Clothing",
+                     *           "price": 22.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "USD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 1,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1048/3112/products/sage-hoodie.jpg",
+                     *           "publishedAt": "2026-03-22T12:23:52.122Z",
+                     *           "updatedAt": "2026-11-25T21:09:11.553Z"
+                     *         },
+                     *         {
+                     *           "domain": "cloudbox.co.example",
+                     *           "handle": "sage-hoodie",
+                     *           "title": "Sage Hoodie",
+                     *           "vendor": "Cloudbox Footwear",
+                     *           "productType": "Clothing",
+                     *           "price": 21.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "USD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 2,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1080/4520/products/sage-hoodie.jpg",
+                     *           "publishedAt": "2026-05-11T14:27:07.892Z",
+                     *           "updatedAt": "2026-11-22T21:13:22.546Z"
+                     *         },
+                     *         {
+                     *           "domain": "brookway.shop.example",
+                     *           "handle": "minimal-washed-hoodie",
+                     *           "title": "Minimal Washed Hoodie",
+                     *           "vendor": "Brookway Threads",
+                     *           "productType": "Clothing",
+                     *           "price": 9.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "GBP",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 3,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1089/3791/products/minimal-washed-hoodie.jpg",
+                     *           "publishedAt": "2026-07-08T22:40:30.387Z",
+                     *           "updatedAt": "2026-11-23T05:18:26.773Z"
+                     *         },
+                     *         {
+                     *           "domain": "foxgarden.shop.example",
+                     *           "handle": "linen-waterproof-hoodie",
+                     *           "title": "Linen Waterproof Hoodie",
+                     *           "vendor": "Foxgarden Collective",
+                     *           "productType": "Clothing",
+                     *           "price": 17.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "CAD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 1,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1099/1981/products/linen-waterproof-hoodie.jpg",
+                     *           "publishedAt": "2024-12-06T20:09:19.789Z",
+                     *           "updatedAt": "2026-11-22T15:23:50.980Z"
+                     *         },
+                     *         {
+                     *           "domain": "foxgarden.shop.example",
+                     *           "handle": "minimal-hoodie",
+                     *           "title": "Minimal Hoodie",
+                     *           "vendor": "Foxgarden Collective",
+                     *           "productType": "Clothing",
+                     *           "price": 45.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "CAD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 1,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1099/1981/products/minimal-hoodie.jpg",
+                     *           "publishedAt": "2025-12-06T22:11:53.518Z",
+                     *           "updatedAt": "2026-11-22T15:23:50.980Z"
+                     *         },
+                     *         {
+                     *           "domain": "sparrowworks-store.example",
+                     *           "handle": "minimal-merino-hoodie",
+                     *           "title": "Minimal Merino Hoodie",
+                     *           "vendor": "Sparrowworks Footwear",
+                     *           "productType": "Clothing",
+                     *           "price": 28.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "EUR",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 2,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1106/3414/products/minimal-merino-hoodie.jpg",
+                     *           "publishedAt": "2026-05-31T18:42:19.938Z",
+                     *           "updatedAt": "2026-11-26T16:00:24.188Z"
+                     *         },
+                     *         {
+                     *           "domain": "sparrowworks-store.example",
+                     *           "handle": "minimal-hoodie-olive",
+                     *           "title": "Minimal Hoodie - Olive",
+                     *           "vendor": "Sparrowworks Footwear",
+                     *           "productType": "Clothing",
+                     *           "price": 71.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "EUR",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 1,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1106/3414/products/minimal-hoodie-olive.jpg",
+                     *           "publishedAt": "2026-07-04T18:29:38.557Z",
+                     *           "updatedAt": "2026-11-26T16:00:24.188Z"
+                     *         },
+                     *         {
+                     *           "domain": "noblepond-shop.example",
+                     *           "handle": "recycled-hoodie-cream",
+                     *           "title": "Recycled Hoodie - Cream",
+                     *           "vendor": "Noblepond Atelier",
+                     *           "productType": "Clothing",
+                     *           "price": 37.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "USD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 12,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1137/5903/products/recycled-hoodie-cream.jpg",
+                     *           "publishedAt": "2026-05-28T23:30:11.529Z",
+                     *           "updatedAt": "2026-11-22T03:24:43.185Z"
+                     *         },
+                     *         {
+                     *           "domain": "noblepond-shop.example",
+                     *           "handle": "sterling-silver-everyday-hoodie",
+                     *           "title": "Sterling Silver Everyday Hoodie",
+                     *           "vendor": "Noblepond Atelier",
+                     *           "productType": "Clothing",
+                     *           "price": 67.99,
+                     *           "compareAtPrice": 82.99,
+                     *           "currency": "USD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 1,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1137/5903/products/sterling-silver-everyday-hoodie.jpg",
+                     *           "publishedAt": "2026-08-20T00:23:02.448Z",
+                     *           "updatedAt": "2026-11-22T03:24:43.185Z"
+                     *         },
+                     *         {
+                     *           "domain": "noblepond-shop.example",
+                     *           "handle": "heritage-signature-hoodie",
+                     *           "title": "Heritage Signature Hoodie",
+                     *           "vendor": "Noblepond Atelier",
+                     *           "productType": "Clothing",
+                     *           "price": 17.99,
+                     *           "compareAtPrice": 20.99,
+                     *           "currency": "USD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": false,
+                     *           "variantCount": 6,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1137/5903/products/heritage-signature-hoodie.jpg",
+                     *           "publishedAt": "2025-11-08T18:23:42.717Z",
+                     *           "updatedAt": "2026-11-22T03:24:43.185Z"
+                     *         },
+                     *         {
+                     *           "domain": "noblepond-shop.example",
+                     *           "handle": "essential-washed-hoodie",
+                     *           "title": "Essential Washed Hoodie",
+                     *           "vendor": "Noblepond Atelier",
+                     *           "productType": "Clothing",
+                     *           "price": 38.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "USD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 3,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1137/5903/products/essential-washed-hoodie.jpg",
+                     *           "publishedAt": "2025-11-24T09:27:08.718Z",
+                     *           "updatedAt": "2026-11-22T03:24:43.185Z"
+                     *         },
+                     *         {
+                     *           "domain": "noblepond-shop.example",
+                     *           "handle": "merino-hoodie",
+                     *           "title": "Merino Hoodie",
+                     *           "vendor": "Noblepond Atelier",
+                     *           "productType": "Clothing",
+                     *           "price": 21.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "USD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 4,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1137/5903/products/merino-hoodie.jpg",
+                     *           "publishedAt": "2025-12-30T07:06:00.792Z",
+                     *           "updatedAt": "2026-11-22T03:24:43.185Z"
+                     *         },
+                     *         {
+                     *           "domain": "lotuscrate.com.example",
+                     *           "handle": "leather-hoodie-blush",
+                     *           "title": "Leather Hoodie - Blush",
+                     *           "vendor": "Lotuscrate Studio",
+                     *           "productType": "Clothing",
+                     *           "price": 63.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "USD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 6,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1141/1579/products/leather-hoodie-blush.jpg",
+                     *           "publishedAt": "2025-03-11T14:51:40.017Z",
+                     *           "updatedAt": "2026-11-25T03:08:03.693Z"
+                     *         },
+                     *         {
+                     *           "domain": "onyxmade.shop.example",
+                     *           "handle": "sage-hoodie",
+                     *           "title": "Sage Hoodie",
+                     *           "vendor": "Onyxmade Apparel",
+                     *           "productType": "Clothing",
+                     *           "price": 49.99,
+                     *           "compareAtPrice": null,
+                     *           "currency": "USD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 2,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1169/7311/products/sage-hoodie.jpg",
+                     *           "publishedAt": "2025-07-22T04:14:55.832Z",
+                     *           "updatedAt": "2026-11-20T12:56:13.289Z"
+                     *         },
+                     *         {
+                     *           "domain": "onyxmade.shop.example",
+                     *           "handle": "sand-hoodie",
+                     *           "title": "Sand Hoodie",
+                     *           "vendor": "Onyxmade Apparel",
+                     *           "productType": "Clothing",
+                     *           "price": 41.99,
+                     *           "compareAtPrice": 62.99,
+                     *           "currency": "USD",
+                     *           "isBestSeller": false,
+                     *           "bestSellerRank": null,
+                     *           "available": true,
+                     *           "variantCount": 1,
+                     *           "imageUrl": "https://cdn.shopify.com/s/files/1/1169/7311/products/sand-hoodie.jpg",
+                     *           "publishedAt": "2026-02-24T05:41:13.706Z",
+                     *           "updatedAt": "2026-11-20T12:56:13.289Z"
                      *         }
                      *       ],
                      *       "page": {
                      *         "limit": 20,
                      *         "offset": 0,
-                     *         "count": 5,
-                     *         "hasMore": false,
-                     *         "total": 5
+                     *         "count": 20,
+                     *         "hasMore": true,
+                     *         "total": 694
                      *       }
                      *     }
                      */
@@ -7002,181 +7379,272 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "43",
+                     *           "id": "11405",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
-                     *           "domain": "whitsail.net.example",
-                     *           "subject": "stainless-steel-stoneware-floor-lamp",
-                     *           "summary": "Price of \"Stainless Steel Stoneware Floor Lamp\" dropped 21.9% from 10.23 GBP to 7.99 GBP",
-                     *           "oldValue": "10.23",
-                     *           "newValue": "7.99",
-                     *           "changePct": -21.9,
-                     *           "currency": "GBP",
-                     *           "detectedAt": "2026-11-19T03:59:26.974Z"
+                     *           "domain": "hollowkiln-co.example",
+                     *           "subject": "charcoal-hose-nozzle",
+                     *           "summary": "Price of \"Charcoal Hose Nozzle\" dropped 49.5% from 24511.17 INR to 12371.00 INR",
+                     *           "oldValue": "24511.17",
+                     *           "newValue": "12371.00",
+                     *           "changePct": -49.53,
+                     *           "currency": "INR",
+                     *           "detectedAt": "2026-11-26T19:05:31.134Z"
                      *         },
                      *         {
-                     *           "id": "31",
+                     *           "id": "29039",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
-                     *           "domain": "flinthive-hq.example",
-                     *           "subject": "gold-plated-cropped-costume-set",
-                     *           "summary": "Price of \"Gold-Plated Cropped Costume Set\" dropped 39.4% from 29.69 EUR to 17.99 EUR",
-                     *           "oldValue": "29.69",
-                     *           "newValue": "17.99",
-                     *           "changePct": -39.41,
+                     *           "domain": "honeypond.store.example",
+                     *           "subject": "charcoal-stacking-ring",
+                     *           "summary": "Price of \"Charcoal Stacking Ring\" dropped 20.1% from 77.61 EUR to 61.99 EUR",
+                     *           "oldValue": "77.61",
+                     *           "newValue": "61.99",
+                     *           "changePct": -20.13,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-18T20:31:34.563Z"
+                     *           "detectedAt": "2026-11-26T07:45:02.204Z"
                      *         },
                      *         {
-                     *           "id": "38",
+                     *           "id": "1664",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
-                     *           "domain": "whitsail.net.example",
-                     *           "subject": "glass-led-strip-oat",
-                     *           "summary": "Price of \"Glass LED Strip - Oat\" dropped 24.6% from 10.60 GBP to 7.99 GBP",
-                     *           "oldValue": "10.60",
-                     *           "newValue": "7.99",
-                     *           "changePct": -24.62,
-                     *           "currency": "GBP",
-                     *           "detectedAt": "2026-11-18T08:20:45.635Z"
-                     *         },
-                     *         {
-                     *           "id": "114",
-                     *           "entity": "product",
-                     *           "changeType": "price_decrease",
-                     *           "domain": "larkunion.co.example",
-                     *           "subject": "cropped-bucket-hat",
-                     *           "summary": "Price of \"Cropped Bucket Hat\" dropped 47.9% from 88.25 USD to 45.99 USD",
-                     *           "oldValue": "88.25",
-                     *           "newValue": "45.99",
-                     *           "changePct": -47.89,
+                     *           "domain": "snowgrove-shop.example",
+                     *           "subject": "custom-shopping-bags-clear",
+                     *           "summary": "Price of \"Custom Shopping Bags - Clear\" dropped 30.1% from 28.58 USD to 19.99 USD",
+                     *           "oldValue": "28.58",
+                     *           "newValue": "19.99",
+                     *           "changePct": -30.06,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-01T12:23:53.764Z"
+                     *           "detectedAt": "2026-11-26T05:08:01.377Z"
                      *         },
                      *         {
-                     *           "id": "13",
+                     *           "id": "21379",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
-                     *           "domain": "yarrowhome-store.example",
-                     *           "subject": "oversized-relaxed-denim-jacket",
-                     *           "summary": "Price of \"Oversized Relaxed Denim Jacket\" dropped 24.8% from 22.58 USD to 16.99 USD",
-                     *           "oldValue": "22.58",
-                     *           "newValue": "16.99",
-                     *           "changePct": -24.76,
+                     *           "domain": "amberloom-store.example",
+                     *           "subject": "glow-in-the-dark-deluxe-stacking-toy",
+                     *           "summary": "Price of \"Glow-in-the-Dark Deluxe Stacking Toy\" dropped 40.0% from 33.29 CHF to 19.99 CHF",
+                     *           "oldValue": "33.29",
+                     *           "newValue": "19.99",
+                     *           "changePct": -39.95,
+                     *           "currency": "CHF",
+                     *           "detectedAt": "2026-11-25T22:37:55.626Z"
+                     *         },
+                     *         {
+                     *           "id": "15452",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "rustfold.shop.example",
+                     *           "subject": "charcoal-midi-dress",
+                     *           "summary": "Price of \"Charcoal Midi Dress\" dropped 30.7% from 167.31 USD to 115.99 USD",
+                     *           "oldValue": "167.31",
+                     *           "newValue": "115.99",
+                     *           "changePct": -30.67,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-10-26T07:20:35.701Z"
+                     *           "detectedAt": "2026-11-25T14:10:05.649Z"
                      *         },
                      *         {
-                     *           "id": "30",
+                     *           "id": "18921",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
-                     *           "domain": "flinthive-hq.example",
-                     *           "subject": "slim-fit-costume-set",
-                     *           "summary": "Price of \"Slim Fit Costume Set\" dropped 37.9% from 48.28 EUR to 29.99 EUR",
-                     *           "oldValue": "48.28",
-                     *           "newValue": "29.99",
-                     *           "changePct": -37.88,
+                     *           "domain": "velvetbarrel.shop.example",
+                     *           "subject": "competition-resistance-bands-volt",
+                     *           "summary": "Price of \"Competition Resistance Bands - Volt\" dropped 36.0% from 120.36 USD to 76.99 USD",
+                     *           "oldValue": "120.36",
+                     *           "newValue": "76.99",
+                     *           "changePct": -36.03,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-25T13:00:41.925Z"
+                     *         },
+                     *         {
+                     *           "id": "24108",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "marshlight-hq.example",
+                     *           "subject": "adjustable-bike-lock",
+                     *           "summary": "Price of \"Adjustable Bike Lock\" dropped 30.8% from 505.71 CAD to 349.99 CAD",
+                     *           "oldValue": "505.71",
+                     *           "newValue": "349.99",
+                     *           "changePct": -30.79,
+                     *           "currency": "CAD",
+                     *           "detectedAt": "2026-11-25T07:59:47.790Z"
+                     *         },
+                     *         {
+                     *           "id": "9333",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "crimsoncreek.net.example",
+                     *           "subject": "handmade-sticker-sheet",
+                     *           "summary": "Price of \"Handmade Sticker Sheet\" dropped 30.7% from 173.13 USD to 119.99 USD",
+                     *           "oldValue": "173.13",
+                     *           "newValue": "119.99",
+                     *           "changePct": -30.69,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-25T04:45:16.269Z"
+                     *         },
+                     *         {
+                     *           "id": "18190",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "reedpath.com.example",
+                     *           "subject": "heritage-cropped-bandana",
+                     *           "summary": "Price of \"Heritage Cropped Bandana\" dropped 34.4% from 193.68 EUR to 126.99 EUR",
+                     *           "oldValue": "193.68",
+                     *           "newValue": "126.99",
+                     *           "changePct": -34.43,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-10-19T06:36:58.107Z"
+                     *           "detectedAt": "2026-11-25T03:43:13.156Z"
                      *         },
                      *         {
-                     *           "id": "87",
+                     *           "id": "23803",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
-                     *           "domain": "moonfall.shop.example",
-                     *           "subject": "hyaluronic-beard-oil",
-                     *           "summary": "Price of \"Hyaluronic Beard Oil\" dropped 47.0% from 5327.92 PHP to 2826.00 PHP",
-                     *           "oldValue": "5327.92",
-                     *           "newValue": "2826.00",
-                     *           "changePct": -46.96,
-                     *           "currency": "PHP",
-                     *           "detectedAt": "2026-10-09T10:27:24.410Z"
+                     *           "domain": "opalpack.net.example",
+                     *           "subject": "light-roast-sour-candy-mix",
+                     *           "summary": "Price of \"Light Roast Sour Candy Mix\" dropped 38.8% from 26.11 NZD to 15.99 NZD",
+                     *           "oldValue": "26.11",
+                     *           "newValue": "15.99",
+                     *           "changePct": -38.76,
+                     *           "currency": "NZD",
+                     *           "detectedAt": "2026-11-25T03:03:47.093Z"
                      *         },
                      *         {
-                     *           "id": "65",
+                     *           "id": "7440",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
-                     *           "domain": "meadowhaven-hq.example",
-                     *           "subject": "essential-sweatshirt",
-                     *           "summary": "Price of \"Essential Sweatshirt\" dropped 35.0% from 101.58 USD to 65.99 USD",
-                     *           "oldValue": "101.58",
-                     *           "newValue": "65.99",
-                     *           "changePct": -35.04,
+                     *           "domain": "falconleaf-store.example",
+                     *           "subject": "black-headlamp",
+                     *           "summary": "Price of \"Black Headlamp\" dropped 30.1% from 148.82 USD to 103.99 USD",
+                     *           "oldValue": "148.82",
+                     *           "newValue": "103.99",
+                     *           "changePct": -30.12,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-10-02T19:58:56.611Z"
+                     *           "detectedAt": "2026-11-25T02:57:45.837Z"
                      *         },
                      *         {
-                     *           "id": "74",
+                     *           "id": "23948",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
-                     *           "domain": "cloudmarket.net.example",
-                     *           "subject": "velvet-rattan-floating-shelves",
-                     *           "summary": "Price of \"Velvet Rattan Floating Shelves\" dropped 41.2% from 2335.75 USD to 1372.99 USD",
-                     *           "oldValue": "2335.75",
-                     *           "newValue": "1372.99",
-                     *           "changePct": -41.22,
+                     *           "domain": "willowwind.shop.example",
+                     *           "subject": "brightening-blush",
+                     *           "summary": "Price of \"Brightening Blush\" dropped 43.9% from 133.58 USD to 74.99 USD",
+                     *           "oldValue": "133.58",
+                     *           "newValue": "74.99",
+                     *           "changePct": -43.86,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-10-01T08:30:09.910Z"
+                     *           "detectedAt": "2026-11-25T00:27:07.685Z"
                      *         },
                      *         {
-                     *           "id": "86",
+                     *           "id": "4979",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
-                     *           "domain": "moonfall.shop.example",
-                     *           "subject": "gentle-shaving-cream-rose",
-                     *           "summary": "Price of \"Gentle Shaving Cream - Rose\" dropped 37.6% from 1838.06 PHP to 1146.00 PHP",
-                     *           "oldValue": "1838.06",
-                     *           "newValue": "1146.00",
-                     *           "changePct": -37.65,
-                     *           "currency": "PHP",
-                     *           "detectedAt": "2026-09-25T15:15:32.612Z"
+                     *           "domain": "indigopeak-co.example",
+                     *           "subject": "matte-blush",
+                     *           "summary": "Price of \"Matte Blush\" dropped 26.8% from 72.41 USD to 52.99 USD",
+                     *           "oldValue": "72.41",
+                     *           "newValue": "52.99",
+                     *           "changePct": -26.82,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-24T23:36:30.603Z"
                      *         },
                      *         {
-                     *           "id": "37",
+                     *           "id": "10258",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
-                     *           "domain": "flinthive-hq.example",
-                     *           "subject": "organic-cotton-cosplay-wig",
-                     *           "summary": "Price of \"Organic Cotton Cosplay Wig\" dropped 47.8% from 193.44 EUR to 100.99 EUR",
-                     *           "oldValue": "193.44",
-                     *           "newValue": "100.99",
-                     *           "changePct": -47.79,
+                     *           "domain": "sprucecompany-shop.example",
+                     *           "subject": "gold-plated-tennis-bracelet",
+                     *           "summary": "Price of \"Gold-Plated Tennis Bracelet\" dropped 29.6% from 76.65 USD to 53.99 USD",
+                     *           "oldValue": "76.65",
+                     *           "newValue": "53.99",
+                     *           "changePct": -29.56,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-24T23:31:14.892Z"
+                     *         },
+                     *         {
+                     *           "id": "14456",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "linenbridge-store.example",
+                     *           "subject": "nordic-reclaimed-wood-pillowcase-set",
+                     *           "summary": "Price of \"Nordic Reclaimed Wood Pillowcase Set\" dropped 41.6% from 32.50 EUR to 18.99 EUR",
+                     *           "oldValue": "32.50",
+                     *           "newValue": "18.99",
+                     *           "changePct": -41.57,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-09-21T10:26:58.193Z"
+                     *           "detectedAt": "2026-11-24T18:35:29.886Z"
                      *         },
                      *         {
-                     *           "id": "76",
+                     *           "id": "4079",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
-                     *           "domain": "hazecompany-store.example",
-                     *           "subject": "hyaluronic-greens-powder",
-                     *           "summary": "Price of \"Hyaluronic Greens Powder\" dropped 25.9% from 99.87 USD to 73.99 USD",
-                     *           "oldValue": "99.87",
-                     *           "newValue": "73.99",
-                     *           "changePct": -25.91,
+                     *           "domain": "wildgrove.shop.example",
+                     *           "subject": "cold-brew-cookie-box",
+                     *           "summary": "Price of \"Cold Brew Cookie Box\" dropped 34.0% from 22.71 USD to 14.99 USD",
+                     *           "oldValue": "22.71",
+                     *           "newValue": "14.99",
+                     *           "changePct": -33.99,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-09-14T03:14:54.567Z"
+                     *           "detectedAt": "2026-11-24T15:22:24.834Z"
                      *         },
                      *         {
-                     *           "id": "101",
+                     *           "id": "13298",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
-                     *           "domain": "silkbridge-shop.example",
-                     *           "subject": "annotated-cookbook",
-                     *           "summary": "Price of \"Annotated Cookbook\" dropped 33.4% from 18.00 AUD to 11.99 AUD",
-                     *           "oldValue": "18.00",
-                     *           "newValue": "11.99",
-                     *           "changePct": -33.39,
-                     *           "currency": "AUD",
-                     *           "detectedAt": "2026-09-14T01:25:17.709Z"
+                     *           "domain": "atlasridge-hq.example",
+                     *           "subject": "hydrating-water-flosser-bronze",
+                     *           "summary": "Price of \"Hydrating Water Flosser - Bronze\" dropped 32.0% from 129.48 USD to 87.99 USD",
+                     *           "oldValue": "129.48",
+                     *           "newValue": "87.99",
+                     *           "changePct": -32.04,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-24T12:25:34.693Z"
+                     *         },
+                     *         {
+                     *           "id": "19988",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "heatherford.co.example",
+                     *           "subject": "certified-custom-shopping-bags",
+                     *           "summary": "Price of \"Certified Custom Shopping Bags\" dropped 29.9% from 82.75 USD to 57.99 USD",
+                     *           "oldValue": "82.75",
+                     *           "newValue": "57.99",
+                     *           "changePct": -29.92,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-24T11:09:24.149Z"
+                     *         },
+                     *         {
+                     *           "id": "6452",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "slatemade-hq.example",
+                     *           "subject": "recycled-hiking-boots-olive",
+                     *           "summary": "Price of \"Recycled Hiking Boots - Olive\" dropped 23.3% from 3539 JPY to 2714 JPY",
+                     *           "oldValue": "3538.62",
+                     *           "newValue": "2714.00",
+                     *           "changePct": -23.3,
+                     *           "currency": "JPY",
+                     *           "detectedAt": "2026-11-24T07:03:33.489Z"
+                     *         },
+                     *         {
+                     *           "id": "24711",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "boldanchor.co.example",
+                     *           "subject": "magnetic-wireless-earbuds-silver-2",
+                     *           "summary": "Price of \"Magnetic Wireless Earbuds - Silver\" dropped 21.3% from 13.97 USD to 10.99 USD",
+                     *           "oldValue": "13.97",
+                     *           "newValue": "10.99",
+                     *           "changePct": -21.33,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-24T06:39:34.203Z"
                      *         }
                      *       ],
                      *       "page": {
                      *         "limit": 20,
                      *         "offset": 0,
-                     *         "count": 13,
-                     *         "hasMore": false,
-                     *         "total": 13
+                     *         "count": 20,
+                     *         "hasMore": true,
+                     *         "total": 4309
                      *       }
                      *     }
                      */
@@ -7454,264 +7922,264 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "5",
+                     *           "id": "22774",
                      *           "entity": "product",
-                     *           "changeType": "price_decrease",
-                     *           "domain": "opalstudio-co.example",
-                     *           "subject": "fragrance-free-hyaluronic-bamboo-toothbrush",
-                     *           "summary": "Price of \"Fragrance-Free Hyaluronic Bamboo Toothbrush\" dropped 7.9% from 36.90 USD to 33.99 USD",
-                     *           "oldValue": "36.90",
-                     *           "newValue": "33.99",
-                     *           "changePct": -7.89,
+                     *           "changeType": "new_sku",
+                     *           "domain": "northcraft.com.example",
+                     *           "subject": "dotted-file-folders-blush",
+                     *           "summary": "New product \"Dotted File Folders - Blush\" at 4.99 USD",
+                     *           "oldValue": null,
+                     *           "newValue": "4.99",
+                     *           "changePct": null,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-21T00:24:05.003Z"
+                     *           "detectedAt": "2026-11-26T19:30:47.636Z"
                      *         },
                      *         {
-                     *           "id": "43",
+                     *           "id": "11405",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
-                     *           "domain": "whitsail.net.example",
-                     *           "subject": "stainless-steel-stoneware-floor-lamp",
-                     *           "summary": "Price of \"Stainless Steel Stoneware Floor Lamp\" dropped 21.9% from 10.23 GBP to 7.99 GBP",
-                     *           "oldValue": "10.23",
-                     *           "newValue": "7.99",
-                     *           "changePct": -21.9,
-                     *           "currency": "GBP",
-                     *           "detectedAt": "2026-11-19T03:59:26.974Z"
+                     *           "domain": "hollowkiln-co.example",
+                     *           "subject": "charcoal-hose-nozzle",
+                     *           "summary": "Price of \"Charcoal Hose Nozzle\" dropped 49.5% from 24511.17 INR to 12371.00 INR",
+                     *           "oldValue": "24511.17",
+                     *           "newValue": "12371.00",
+                     *           "changePct": -49.53,
+                     *           "currency": "INR",
+                     *           "detectedAt": "2026-11-26T19:05:31.134Z"
                      *         },
                      *         {
-                     *           "id": "31",
+                     *           "id": "6208",
                      *           "entity": "product",
-                     *           "changeType": "price_decrease",
-                     *           "domain": "flinthive-hq.example",
-                     *           "subject": "gold-plated-cropped-costume-set",
-                     *           "summary": "Price of \"Gold-Plated Cropped Costume Set\" dropped 39.4% from 29.69 EUR to 17.99 EUR",
-                     *           "oldValue": "29.69",
-                     *           "newValue": "17.99",
-                     *           "changePct": -39.41,
-                     *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-18T20:31:34.563Z"
+                     *           "changeType": "new_sku",
+                     *           "domain": "honeybox-official.example",
+                     *           "subject": "refillable-weekly-cork-board",
+                     *           "summary": "New product \"Refillable Weekly Cork Board\" at 73.99 MXN",
+                     *           "oldValue": null,
+                     *           "newValue": "73.99",
+                     *           "changePct": null,
+                     *           "currency": "MXN",
+                     *           "detectedAt": "2026-11-26T13:08:31.856Z"
                      *         },
                      *         {
-                     *           "id": "91",
-                     *           "entity": "product",
-                     *           "changeType": "price_decrease",
-                     *           "domain": "timberburrow-official.example",
-                     *           "subject": "black-signet-ring",
-                     *           "summary": "Price of \"Black Signet Ring\" dropped 6.2% from 127.93 CAD to 119.99 CAD",
-                     *           "oldValue": "127.93",
-                     *           "newValue": "119.99",
-                     *           "changePct": -6.21,
-                     *           "currency": "CAD",
-                     *           "detectedAt": "2026-11-18T09:09:13.000Z"
-                     *         },
-                     *         {
-                     *           "id": "38",
-                     *           "entity": "product",
-                     *           "changeType": "price_decrease",
-                     *           "domain": "whitsail.net.example",
-                     *           "subject": "glass-led-strip-oat",
-                     *           "summary": "Price of \"Glass LED Strip - Oat\" dropped 24.6% from 10.60 GBP to 7.99 GBP",
-                     *           "oldValue": "10.60",
-                     *           "newValue": "7.99",
-                     *           "changePct": -24.62,
-                     *           "currency": "GBP",
-                     *           "detectedAt": "2026-11-18T08:20:45.635Z"
-                     *         },
-                     *         {
-                     *           "id": "115",
+                     *           "id": "15075",
                      *           "entity": "product",
                      *           "changeType": "price_increase",
-                     *           "domain": "larkunion.co.example",
-                     *           "subject": "leather-bandana-cream",
-                     *           "summary": "Price of \"Leather Bandana - Cream\" rose 10.7% from 21.67 USD to 23.99 USD",
-                     *           "oldValue": "21.67",
-                     *           "newValue": "23.99",
-                     *           "changePct": 10.71,
+                     *           "domain": "kindguild-co.example",
+                     *           "subject": "stainless-steel-planter-sage",
+                     *           "summary": "Price of \"Stainless Steel Planter - Sage\" rose 22.0% from 16.38 USD to 19.99 USD",
+                     *           "oldValue": "16.38",
+                     *           "newValue": "19.99",
+                     *           "changePct": 22.04,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-15T19:29:55.835Z"
+                     *           "detectedAt": "2026-11-26T13:08:28.686Z"
                      *         },
                      *         {
-                     *           "id": "62",
+                     *           "id": "2361",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
-                     *           "domain": "echofold.com.example",
-                     *           "subject": "coral-face-serum",
-                     *           "summary": "New product \"Coral Face Serum\" at 15.99 USD",
+                     *           "domain": "saltstore-store.example",
+                     *           "subject": "water-resistant-makeup-pouch",
+                     *           "summary": "New product \"Water-Resistant Makeup Pouch\" at 22.99 USD",
                      *           "oldValue": null,
-                     *           "newValue": "15.99",
+                     *           "newValue": "22.99",
                      *           "changePct": null,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-15T06:42:15.871Z"
+                     *           "detectedAt": "2026-11-26T13:01:59.405Z"
                      *         },
                      *         {
-                     *           "id": "83",
+                     *           "id": "3811",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
-                     *           "domain": "springgate.store.example",
-                     *           "subject": "hydrating-collagen-powder-mocha",
-                     *           "summary": "New product \"Hydrating Collagen Powder - Mocha\" at 294.99 SEK",
+                     *           "domain": "ravenbridge.co.example",
+                     *           "subject": "portable-laptop-stand-blue",
+                     *           "summary": "New product \"Portable Laptop Stand - Blue\" at 80.99 EUR",
                      *           "oldValue": null,
-                     *           "newValue": "294.99",
+                     *           "newValue": "80.99",
                      *           "changePct": null,
-                     *           "currency": "SEK",
-                     *           "detectedAt": "2026-11-13T17:50:52.955Z"
+                     *           "currency": "EUR",
+                     *           "detectedAt": "2026-11-26T12:02:15.296Z"
                      *         },
                      *         {
-                     *           "id": "26",
+                     *           "id": "18108",
+                     *           "entity": "product",
+                     *           "changeType": "price_increase",
+                     *           "domain": "snowforge.net.example",
+                     *           "subject": "linen-dutch-oven",
+                     *           "summary": "Price of \"Linen Dutch Oven\" rose 29.1% from 78.99 USD to 101.99 USD",
+                     *           "oldValue": "78.99",
+                     *           "newValue": "101.99",
+                     *           "changePct": 29.12,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-26T08:05:22.219Z"
+                     *         },
+                     *         {
+                     *           "id": "6298",
+                     *           "entity": "product",
+                     *           "changeType": "new_sku",
+                     *           "domain": "orchidleaf-store.example",
+                     *           "subject": "reclaimed-wood-toothbrush-holder",
+                     *           "summary": "New product \"Reclaimed Wood Toothbrush Holder\" at 96.99 USD",
+                     *           "oldValue": null,
+                     *           "newValue": "96.99",
+                     *           "changePct": null,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-26T07:49:19.035Z"
+                     *         },
+                     *         {
+                     *           "id": "29039",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "honeypond.store.example",
+                     *           "subject": "charcoal-stacking-ring",
+                     *           "summary": "Price of \"Charcoal Stacking Ring\" dropped 20.1% from 77.61 EUR to 61.99 EUR",
+                     *           "oldValue": "77.61",
+                     *           "newValue": "61.99",
+                     *           "changePct": -20.13,
+                     *           "currency": "EUR",
+                     *           "detectedAt": "2026-11-26T07:45:02.204Z"
+                     *         },
+                     *         {
+                     *           "id": "11281",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "roseglade-co.example",
+                     *           "subject": "montessori-doll-house",
+                     *           "summary": "Price of \"Montessori Doll House\" dropped 17.2% from 10.86 USD to 8.99 USD",
+                     *           "oldValue": "10.86",
+                     *           "newValue": "8.99",
+                     *           "changePct": -17.22,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-26T07:43:55.129Z"
+                     *         },
+                     *         {
+                     *           "id": "1664",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "snowgrove-shop.example",
+                     *           "subject": "custom-shopping-bags-clear",
+                     *           "summary": "Price of \"Custom Shopping Bags - Clear\" dropped 30.1% from 28.58 USD to 19.99 USD",
+                     *           "oldValue": "28.58",
+                     *           "newValue": "19.99",
+                     *           "changePct": -30.06,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-26T05:08:01.377Z"
+                     *         },
+                     *         {
+                     *           "id": "22098",
+                     *           "entity": "product",
+                     *           "changeType": "new_sku",
+                     *           "domain": "southroot-hq.example",
+                     *           "subject": "competition-adjustable-dumbbells",
+                     *           "summary": "New product \"Competition Adjustable Dumbbells\" at 79.99 USD",
+                     *           "oldValue": null,
+                     *           "newValue": "79.99",
+                     *           "changePct": null,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-26T03:44:17.723Z"
+                     *         },
+                     *         {
+                     *           "id": "22267",
+                     *           "entity": "product",
+                     *           "changeType": "new_sku",
+                     *           "domain": "quillorchard.co.example",
+                     *           "subject": "graphite-water-bottle",
+                     *           "summary": "New product \"Graphite Water Bottle\" at 88.99 EUR",
+                     *           "oldValue": null,
+                     *           "newValue": "88.99",
+                     *           "changePct": null,
+                     *           "currency": "EUR",
+                     *           "detectedAt": "2026-11-26T03:37:51.698Z"
+                     *         },
+                     *         {
+                     *           "id": "11455",
+                     *           "entity": "product",
+                     *           "changeType": "price_decrease",
+                     *           "domain": "hollowkiln-co.example",
+                     *           "subject": "rattan-seed-starter-kit-2",
+                     *           "summary": "Price of \"Rattan Seed Starter Kit\" dropped 17.2% from 2181.89 INR to 1807.00 INR",
+                     *           "oldValue": "2181.89",
+                     *           "newValue": "1807.00",
+                     *           "changePct": -17.18,
+                     *           "currency": "INR",
+                     *           "detectedAt": "2026-11-26T03:12:34.341Z"
+                     *         },
+                     *         {
+                     *           "id": "6297",
+                     *           "entity": "product",
+                     *           "changeType": "price_increase",
+                     *           "domain": "orchidleaf-store.example",
+                     *           "subject": "linen-soap-dispenser-amber",
+                     *           "summary": "Price of \"Linen Soap Dispenser - Amber\" rose 21.9% from 33.63 USD to 40.99 USD",
+                     *           "oldValue": "33.63",
+                     *           "newValue": "40.99",
+                     *           "changePct": 21.89,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-26T03:10:24.788Z"
+                     *         },
+                     *         {
+                     *           "id": "25340",
+                     *           "entity": "product",
+                     *           "changeType": "new_sku",
+                     *           "domain": "starport-shop.example",
+                     *           "subject": "vintage-crew-tee",
+                     *           "summary": "New product \"Vintage Crew Tee\" at 45.99 USD",
+                     *           "oldValue": null,
+                     *           "newValue": "45.99",
+                     *           "changePct": null,
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-26T02:57:12.565Z"
+                     *         },
+                     *         {
+                     *           "id": "16925",
                      *           "entity": "product",
                      *           "changeType": "removed_sku",
-                     *           "domain": "vistapeak.co.example",
-                     *           "subject": "waterproof-calming-bird-seed-mix",
-                     *           "summary": "Product \"Waterproof Calming Bird Seed Mix\" removed (was 14.99 EUR)",
-                     *           "oldValue": "14.99",
+                     *           "domain": "timberreef-store.example",
+                     *           "subject": "blue-power-bank",
+                     *           "summary": "Product \"Blue Power Bank\" removed (was 29.99 EUR)",
+                     *           "oldValue": "29.99",
                      *           "newValue": null,
                      *           "changePct": null,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-09T06:45:59.765Z"
+                     *           "detectedAt": "2026-11-26T02:10:52.363Z"
                      *         },
                      *         {
-                     *           "id": "8",
+                     *           "id": "11473",
+                     *           "entity": "product",
+                     *           "changeType": "new_sku",
+                     *           "domain": "hollowkiln-co.example",
+                     *           "subject": "ceramic-raised-garden-bed-2",
+                     *           "summary": "New product \"Ceramic Raised Garden Bed\" at 3649.00 INR",
+                     *           "oldValue": null,
+                     *           "newValue": "3649.00",
+                     *           "changePct": null,
+                     *           "currency": "INR",
+                     *           "detectedAt": "2026-11-26T01:59:54.213Z"
+                     *         },
+                     *         {
+                     *           "id": "6429",
                      *           "entity": "product",
                      *           "changeType": "price_increase",
-                     *           "domain": "slatetrading.net.example",
-                     *           "subject": "washed-joggers",
-                     *           "summary": "Price of \"Washed Joggers\" rose 23.9% from 26.63 EUR to 32.99 EUR",
-                     *           "oldValue": "26.63",
-                     *           "newValue": "32.99",
-                     *           "changePct": 23.88,
-                     *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-05T11:25:46.770Z"
-                     *         },
-                     *         {
-                     *           "id": "42",
-                     *           "entity": "product",
-                     *           "changeType": "new_sku",
-                     *           "domain": "whitsail.net.example",
-                     *           "subject": "linen-pendant-light",
-                     *           "summary": "New product \"Linen Pendant Light\" at 19.99 GBP",
-                     *           "oldValue": null,
-                     *           "newValue": "19.99",
-                     *           "changePct": null,
-                     *           "currency": "GBP",
-                     *           "detectedAt": "2026-11-04T17:21:58.537Z"
-                     *         },
-                     *         {
-                     *           "id": "6",
-                     *           "entity": "product",
-                     *           "changeType": "new_sku",
-                     *           "domain": "opalstudio-co.example",
-                     *           "subject": "nourishing-clinical-strength-mouthwash",
-                     *           "summary": "New product \"Nourishing Clinical-Strength Mouthwash\" at 18.99 USD",
-                     *           "oldValue": null,
-                     *           "newValue": "18.99",
-                     *           "changePct": null,
-                     *           "currency": "USD",
-                     *           "detectedAt": "2026-11-03T23:29:17.391Z"
-                     *         },
-                     *         {
-                     *           "id": "48",
-                     *           "entity": "product",
-                     *           "changeType": "price_increase",
-                     *           "domain": "crystaltrack-store.example",
-                     *           "subject": "spicy-granola",
-                     *           "summary": "Price of \"Spicy Granola\" rose 5.3% from 8.54 USD to 8.99 USD",
-                     *           "oldValue": "8.54",
-                     *           "newValue": "8.99",
-                     *           "changePct": 5.27,
-                     *           "currency": "USD",
-                     *           "detectedAt": "2026-11-03T12:33:47.823Z"
-                     *         },
-                     *         {
-                     *           "id": "2",
-                     *           "entity": "product",
-                     *           "changeType": "new_sku",
-                     *           "domain": "harborcraft-official.example",
-                     *           "subject": "gold-plated-linen-shirt",
-                     *           "summary": "New product \"Gold-Plated Linen Shirt\" at 52.99 CAD",
-                     *           "oldValue": null,
-                     *           "newValue": "52.99",
-                     *           "changePct": null,
-                     *           "currency": "CAD",
-                     *           "detectedAt": "2026-11-03T10:45:17.851Z"
-                     *         },
-                     *         {
-                     *           "id": "109",
-                     *           "entity": "product",
-                     *           "changeType": "new_sku",
-                     *           "domain": "aspenbag.shop.example",
-                     *           "subject": "handcrafted-bbq-sauce",
-                     *           "summary": "New product \"Handcrafted BBQ Sauce\" at 40.99 AUD",
-                     *           "oldValue": null,
-                     *           "newValue": "40.99",
-                     *           "changePct": null,
-                     *           "currency": "AUD",
-                     *           "detectedAt": "2026-11-03T04:25:48.138Z"
-                     *         },
-                     *         {
-                     *           "id": "89",
-                     *           "entity": "product",
-                     *           "changeType": "new_sku",
-                     *           "domain": "roseknot-hq.example",
-                     *           "subject": "organic-swaddle-set-mustard",
-                     *           "summary": "New product \"Organic Swaddle Set - Mustard\" at 40.99 USD",
-                     *           "oldValue": null,
-                     *           "newValue": "40.99",
-                     *           "changePct": null,
-                     *           "currency": "USD",
-                     *           "detectedAt": "2026-11-02T04:27:11.393Z"
-                     *         },
-                     *         {
-                     *           "id": "114",
-                     *           "entity": "product",
-                     *           "changeType": "price_decrease",
-                     *           "domain": "larkunion.co.example",
-                     *           "subject": "cropped-bucket-hat",
-                     *           "summary": "Price of \"Cropped Bucket Hat\" dropped 47.9% from 88.25 USD to 45.99 USD",
-                     *           "oldValue": "88.25",
-                     *           "newValue": "45.99",
-                     *           "changePct": -47.89,
-                     *           "currency": "USD",
-                     *           "detectedAt": "2026-11-01T12:23:53.764Z"
-                     *         },
-                     *         {
-                     *           "id": "59",
-                     *           "entity": "product",
-                     *           "changeType": "price_increase",
-                     *           "domain": "echofold.com.example",
-                     *           "subject": "hydrating-nourishing-eyeshadow-palette",
-                     *           "summary": "Price of \"Hydrating Nourishing Eyeshadow Palette\" rose 17.3% from 30.69 USD to 35.99 USD",
-                     *           "oldValue": "30.69",
+                     *           "domain": "falconjar.net.example",
+                     *           "subject": "black-denim-jacket",
+                     *           "summary": "Price of \"Black Denim Jacket\" rose 10.2% from 32.66 USD to 35.99 USD",
+                     *           "oldValue": "32.66",
                      *           "newValue": "35.99",
-                     *           "changePct": 17.27,
+                     *           "changePct": 10.2,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-01T06:02:40.876Z"
+                     *           "detectedAt": "2026-11-26T01:47:40.207Z"
                      *         },
                      *         {
-                     *           "id": "40",
+                     *           "id": "6183",
                      *           "entity": "product",
                      *           "changeType": "new_sku",
-                     *           "domain": "whitsail.net.example",
-                     *           "subject": "linen-string-lights-2",
-                     *           "summary": "New product \"Linen String Lights\" at 13.99 GBP",
+                     *           "domain": "mistybeam.shop.example",
+                     *           "subject": "vintage-professional-watercolor-set",
+                     *           "summary": "New product \"Vintage Professional Watercolor Set\" at 12.99 USD",
                      *           "oldValue": null,
-                     *           "newValue": "13.99",
+                     *           "newValue": "12.99",
                      *           "changePct": null,
-                     *           "currency": "GBP",
-                     *           "detectedAt": "2026-10-29T11:13:24.423Z"
-                     *         },
-                     *         {
-                     *           "id": "33",
-                     *           "entity": "product",
-                     *           "changeType": "price_increase",
-                     *           "domain": "flinthive-hq.example",
-                     *           "subject": "recycled-costume-set-2",
-                     *           "summary": "Price of \"Recycled Costume Set\" rose 18.4% from 10.13 EUR to 11.99 EUR",
-                     *           "oldValue": "10.13",
-                     *           "newValue": "11.99",
-                     *           "changePct": 18.36,
-                     *           "currency": "EUR",
-                     *           "detectedAt": "2026-10-29T10:33:33.001Z"
+                     *           "currency": "USD",
+                     *           "detectedAt": "2026-11-26T01:23:00.718Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -7719,7 +8187,7 @@ export interface operations {
                      *         "offset": 0,
                      *         "count": 20,
                      *         "hasMore": true,
-                     *         "total": 89
+                     *         "total": 22556
                      *       }
                      *     }
                      */
@@ -7832,86 +8300,86 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "stores": 40,
-                     *       "productsTracked": 328,
+                     *       "stores": 10000,
+                     *       "productsTracked": 98327,
                      *       "appsTracked": 105,
-                     *       "storesWithTraffic": 10,
-                     *       "dropshippers": 7,
+                     *       "storesWithTraffic": 3124,
+                     *       "dropshippers": 870,
                      *       "averages": {
-                     *         "monthlyVisits": 1919.775,
-                     *         "monthlyRevenueUsdHigh": 2288.2,
-                     *         "serviceRating": 44.8
+                     *         "monthlyVisits": 3486.427,
+                     *         "monthlyRevenueUsdHigh": 4453.0769,
+                     *         "serviceRating": 46.1759
                      *       },
                      *       "topVerticals": [
                      *         {
                      *           "vertical": "Apparel & Accessories",
-                     *           "stores": 18,
-                     *           "monthlyRevenueUsd": 24652,
-                     *           "monthlyVisits": 21767,
-                     *           "adSpendUsd": 2440
+                     *           "stores": 2736,
+                     *           "monthlyRevenueUsd": 12260691,
+                     *           "monthlyVisits": 9611716,
+                     *           "adSpendUsd": 1215736
                      *         },
                      *         {
                      *           "vertical": "Health & Beauty",
-                     *           "stores": 8,
-                     *           "monthlyRevenueUsd": 1993,
-                     *           "monthlyVisits": 1535,
-                     *           "adSpendUsd": 159
+                     *           "stores": 1546,
+                     *           "monthlyRevenueUsd": 8548665,
+                     *           "monthlyVisits": 6802477,
+                     *           "adSpendUsd": 716422
                      *         },
                      *         {
                      *           "vertical": "Home & Garden",
-                     *           "stores": 6,
-                     *           "monthlyRevenueUsd": 5473,
-                     *           "monthlyVisits": 5057,
-                     *           "adSpendUsd": 637
+                     *           "stores": 1236,
+                     *           "monthlyRevenueUsd": 3569798,
+                     *           "monthlyVisits": 3507670,
+                     *           "adSpendUsd": 441085
                      *         },
                      *         {
                      *           "vertical": "Food, Beverages & Tobacco",
-                     *           "stores": 3,
-                     *           "monthlyRevenueUsd": 1559,
-                     *           "monthlyVisits": 1690,
-                     *           "adSpendUsd": 102
+                     *           "stores": 625,
+                     *           "monthlyRevenueUsd": 2707568,
+                     *           "monthlyVisits": 2048834,
+                     *           "adSpendUsd": 163387
                      *         },
                      *         {
-                     *           "vertical": "Animals & Pet Supplies",
-                     *           "stores": 2,
-                     *           "monthlyRevenueUsd": 6612,
-                     *           "monthlyVisits": 7115,
-                     *           "adSpendUsd": 1118
+                     *           "vertical": "Electronics",
+                     *           "stores": 496,
+                     *           "monthlyRevenueUsd": 1963317,
+                     *           "monthlyVisits": 1480742,
+                     *           "adSpendUsd": 244456
                      *         }
                      *       ],
                      *       "topCountries": [
                      *         {
                      *           "countryCode": "US",
-                     *           "stores": 21,
-                     *           "monthlyRevenueUsd": 32724,
-                     *           "monthlyVisits": 13026
-                     *         },
-                     *         {
-                     *           "countryCode": "AU",
-                     *           "stores": 4,
-                     *           "monthlyRevenueUsd": 31631,
-                     *           "monthlyVisits": 37497
-                     *         },
-                     *         {
-                     *           "countryCode": "ES",
-                     *           "stores": 4,
-                     *           "monthlyRevenueUsd": 20419,
-                     *           "monthlyVisits": 20639
-                     *         },
-                     *         {
-                     *           "countryCode": "CA",
-                     *           "stores": 3,
-                     *           "monthlyRevenueUsd": 2878,
-                     *           "monthlyVisits": 2054
+                     *           "stores": 5913,
+                     *           "monthlyRevenueUsd": 24763659,
+                     *           "monthlyVisits": 19308868
                      *         },
                      *         {
                      *           "countryCode": "GB",
-                     *           "stores": 2,
-                     *           "monthlyRevenueUsd": 422,
-                     *           "monthlyVisits": 465
+                     *           "stores": 656,
+                     *           "monthlyRevenueUsd": 3240856,
+                     *           "monthlyVisits": 2790282
+                     *         },
+                     *         {
+                     *           "countryCode": "CA",
+                     *           "stores": 558,
+                     *           "monthlyRevenueUsd": 3632004,
+                     *           "monthlyVisits": 2917130
+                     *         },
+                     *         {
+                     *           "countryCode": "AU",
+                     *           "stores": 450,
+                     *           "monthlyRevenueUsd": 1580039,
+                     *           "monthlyVisits": 1302336
+                     *         },
+                     *         {
+                     *           "countryCode": "DE",
+                     *           "stores": 346,
+                     *           "monthlyRevenueUsd": 916891,
+                     *           "monthlyVisits": 696900
                      *         }
                      *       ],
-                     *       "generatedAt": "2026-11-27T01:10:59.437Z"
+                     *       "generatedAt": "2026-11-27T01:24:23.580Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AnalyticsOverview"];
@@ -8034,67 +8502,81 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "vertical": "Apparel & Accessories",
-                     *           "stores": 18,
-                     *           "monthlyRevenueUsd": 24652,
-                     *           "monthlyVisits": 21767,
-                     *           "adSpendUsd": 2440
+                     *           "stores": 2736,
+                     *           "monthlyRevenueUsd": 12260691,
+                     *           "monthlyVisits": 9611716,
+                     *           "adSpendUsd": 1215736
                      *         },
                      *         {
                      *           "vertical": "Health & Beauty",
-                     *           "stores": 8,
-                     *           "monthlyRevenueUsd": 1993,
-                     *           "monthlyVisits": 1535,
-                     *           "adSpendUsd": 159
+                     *           "stores": 1546,
+                     *           "monthlyRevenueUsd": 8548665,
+                     *           "monthlyVisits": 6802477,
+                     *           "adSpendUsd": 716422
                      *         },
                      *         {
                      *           "vertical": "Home & Garden",
-                     *           "stores": 6,
-                     *           "monthlyRevenueUsd": 5473,
-                     *           "monthlyVisits": 5057,
-                     *           "adSpendUsd": 637
+                     *           "stores": 1236,
+                     *           "monthlyRevenueUsd": 3569798,
+                     *           "monthlyVisits": 3507670,
+                     *           "adSpendUsd": 441085
                      *         },
                      *         {
                      *           "vertical": "Food, Beverages & Tobacco",
-                     *           "stores": 3,
-                     *           "monthlyRevenueUsd": 1559,
-                     *           "monthlyVisits": 1690,
-                     *           "adSpendUsd": 102
+                     *           "stores": 625,
+                     *           "monthlyRevenueUsd": 2707568,
+                     *           "monthlyVisits": 2048834,
+                     *           "adSpendUsd": 163387
+                     *         },
+                     *         {
+                     *           "vertical": "Electronics",
+                     *           "stores": 496,
+                     *           "monthlyRevenueUsd": 1963317,
+                     *           "monthlyVisits": 1480742,
+                     *           "adSpendUsd": 244456
+                     *         },
+                     *         {
+                     *           "vertical": "Sporting Goods",
+                     *           "stores": 473,
+                     *           "monthlyRevenueUsd": 1472135,
+                     *           "monthlyVisits": 1158785,
+                     *           "adSpendUsd": 148760
+                     *         },
+                     *         {
+                     *           "vertical": "Toys & Games",
+                     *           "stores": 374,
+                     *           "monthlyRevenueUsd": 1570211,
+                     *           "monthlyVisits": 1590572,
+                     *           "adSpendUsd": 164066
+                     *         },
+                     *         {
+                     *           "vertical": "Arts & Entertainment",
+                     *           "stores": 371,
+                     *           "monthlyRevenueUsd": 1103648,
+                     *           "monthlyVisits": 1078142,
+                     *           "adSpendUsd": 103428
                      *         },
                      *         {
                      *           "vertical": "Animals & Pet Supplies",
-                     *           "stores": 2,
-                     *           "monthlyRevenueUsd": 6612,
-                     *           "monthlyVisits": 7115,
-                     *           "adSpendUsd": 1118
-                     *         },
-                     *         {
-                     *           "vertical": "Media",
-                     *           "stores": 1,
-                     *           "monthlyRevenueUsd": 29757,
-                     *           "monthlyVisits": 36236,
-                     *           "adSpendUsd": 2291
+                     *           "stores": 362,
+                     *           "monthlyRevenueUsd": 1369354,
+                     *           "monthlyVisits": 1084503,
+                     *           "adSpendUsd": 112192
                      *         },
                      *         {
                      *           "vertical": "Furniture",
-                     *           "stores": 1,
-                     *           "monthlyRevenueUsd": 20181,
-                     *           "monthlyVisits": 2575,
-                     *           "adSpendUsd": 773
-                     *         },
-                     *         {
-                     *           "vertical": "Baby & Toddler",
-                     *           "stores": 1,
-                     *           "monthlyRevenueUsd": 1301,
-                     *           "monthlyVisits": 816,
-                     *           "adSpendUsd": 194
+                     *           "stores": 275,
+                     *           "monthlyRevenueUsd": 2816220,
+                     *           "monthlyVisits": 920354,
+                     *           "adSpendUsd": 307222
                      *         }
                      *       ],
                      *       "page": {
                      *         "limit": 10,
                      *         "offset": 0,
-                     *         "count": 8,
-                     *         "hasMore": false,
-                     *         "total": 8
+                     *         "count": 10,
+                     *         "hasMore": true,
+                     *         "total": 20
                      *       }
                      *     }
                      */
@@ -8220,53 +8702,131 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "countryCode": "US",
-                     *           "stores": 9,
-                     *           "monthlyRevenueUsd": 4206,
-                     *           "monthlyVisits": 3158
+                     *           "stores": 1611,
+                     *           "monthlyRevenueUsd": 7155688,
+                     *           "monthlyVisits": 5820021
+                     *         },
+                     *         {
+                     *           "countryCode": "GB",
+                     *           "stores": 172,
+                     *           "monthlyRevenueUsd": 629739,
+                     *           "monthlyVisits": 459540
                      *         },
                      *         {
                      *           "countryCode": "CA",
-                     *           "stores": 3,
-                     *           "monthlyRevenueUsd": 2878,
-                     *           "monthlyVisits": 2054
+                     *           "stores": 151,
+                     *           "monthlyRevenueUsd": 543287,
+                     *           "monthlyVisits": 456828
                      *         },
                      *         {
                      *           "countryCode": "AU",
-                     *           "stores": 2,
-                     *           "monthlyRevenueUsd": 1502,
-                     *           "monthlyVisits": 997
-                     *         },
-                     *         {
-                     *           "countryCode": "ES",
-                     *           "stores": 1,
-                     *           "monthlyRevenueUsd": 13567,
-                     *           "monthlyVisits": 13314
-                     *         },
-                     *         {
-                     *           "countryCode": "IT",
-                     *           "stores": 1,
-                     *           "monthlyRevenueUsd": 1605,
-                     *           "monthlyVisits": 1671
-                     *         },
-                     *         {
-                     *           "countryCode": "JP",
-                     *           "stores": 1,
-                     *           "monthlyRevenueUsd": 642,
-                     *           "monthlyVisits": 361
+                     *           "stores": 124,
+                     *           "monthlyRevenueUsd": 512638,
+                     *           "monthlyVisits": 440507
                      *         },
                      *         {
                      *           "countryCode": "DE",
-                     *           "stores": 1,
-                     *           "monthlyRevenueUsd": 252,
-                     *           "monthlyVisits": 212
+                     *           "stores": 94,
+                     *           "monthlyRevenueUsd": 206466,
+                     *           "monthlyVisits": 174356
+                     *         },
+                     *         {
+                     *           "countryCode": "FR",
+                     *           "stores": 56,
+                     *           "monthlyRevenueUsd": 203370,
+                     *           "monthlyVisits": 180155
+                     *         },
+                     *         {
+                     *           "countryCode": "NL",
+                     *           "stores": 51,
+                     *           "monthlyRevenueUsd": 268677,
+                     *           "monthlyVisits": 253734
+                     *         },
+                     *         {
+                     *           "countryCode": "ES",
+                     *           "stores": 47,
+                     *           "monthlyRevenueUsd": 220008,
+                     *           "monthlyVisits": 186199
+                     *         },
+                     *         {
+                     *           "countryCode": "IN",
+                     *           "stores": 46,
+                     *           "monthlyRevenueUsd": 123097,
+                     *           "monthlyVisits": 99420
+                     *         },
+                     *         {
+                     *           "countryCode": "IT",
+                     *           "stores": 45,
+                     *           "monthlyRevenueUsd": 74893,
+                     *           "monthlyVisits": 62143
+                     *         },
+                     *         {
+                     *           "countryCode": "NZ",
+                     *           "stores": 37,
+                     *           "monthlyRevenueUsd": 69665,
+                     *           "monthlyVisits": 48074
+                     *         },
+                     *         {
+                     *           "countryCode": "SE",
+                     *           "stores": 33,
+                     *           "monthlyRevenueUsd": 443069,
+                     *           "monthlyVisits": 335921
+                     *         },
+                     *         {
+                     *           "countryCode": "BR",
+                     *           "stores": 33,
+                     *           "monthlyRevenueUsd": 46047,
+                     *           "monthlyVisits": 39403
+                     *         },
+                     *         {
+                     *           "countryCode": "JP",
+                     *           "stores": 32,
+                     *           "monthlyRevenueUsd": 62353,
+                     *           "monthlyVisits": 46115
+                     *         },
+                     *         {
+                     *           "countryCode": "MX",
+                     *           "stores": 26,
+                     *           "monthlyRevenueUsd": 47478,
+                     *           "monthlyVisits": 43204
+                     *         },
+                     *         {
+                     *           "countryCode": "ZA",
+                     *           "stores": 25,
+                     *           "monthlyRevenueUsd": 1029685,
+                     *           "monthlyVisits": 503276
+                     *         },
+                     *         {
+                     *           "countryCode": "SG",
+                     *           "stores": 24,
+                     *           "monthlyRevenueUsd": 72259,
+                     *           "monthlyVisits": 47781
+                     *         },
+                     *         {
+                     *           "countryCode": "DK",
+                     *           "stores": 20,
+                     *           "monthlyRevenueUsd": 164509,
+                     *           "monthlyVisits": 126201
+                     *         },
+                     *         {
+                     *           "countryCode": "IE",
+                     *           "stores": 17,
+                     *           "monthlyRevenueUsd": 21180,
+                     *           "monthlyVisits": 20079
+                     *         },
+                     *         {
+                     *           "countryCode": "PL",
+                     *           "stores": 14,
+                     *           "monthlyRevenueUsd": 24172,
+                     *           "monthlyVisits": 18151
                      *         }
                      *       ],
                      *       "page": {
                      *         "limit": 20,
                      *         "offset": 0,
-                     *         "count": 7,
-                     *         "hasMore": false,
-                     *         "total": 7
+                     *         "count": 20,
+                     *         "hasMore": true,
+                     *         "total": 27
                      *       }
                      *     }
                      */
@@ -8401,13 +8961,588 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": [],
+                     *       "data": [
+                     *         {
+                     *           "store": {
+                     *             "domain": "rainpoint-co.example",
+                     *             "monthlyVisits": 334,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 153,
+                     *               "high": 383
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 38,
+                     *             "serviceGrade": "F",
+                     *             "vertical": "Home & Garden",
+                     *             "countryCode": "US",
+                     *             "traffic": {
+                     *               "latest": null
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 53.21,
+                     *           "current": 334,
+                     *           "previous": 218
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "cobaltsail-hq.example",
+                     *             "monthlyVisits": 201,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 140,
+                     *               "high": 425
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 35,
+                     *             "serviceGrade": "F",
+                     *             "vertical": "Furniture",
+                     *             "countryCode": "US",
+                     *             "traffic": {
+                     *               "latest": null
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 48.89,
+                     *           "current": 201,
+                     *           "previous": 135
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "prairiecraft.co.example",
+                     *             "monthlyVisits": 92,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 38,
+                     *               "high": 91
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 33,
+                     *             "serviceGrade": "F",
+                     *             "vertical": "Apparel & Accessories",
+                     *             "countryCode": "GB",
+                     *             "traffic": {
+                     *               "latest": null
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 48.39,
+                     *           "current": 92,
+                     *           "previous": 62
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "rivermarket-co.example",
+                     *             "monthlyVisits": 148,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 148,
+                     *               "high": 438
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 47,
+                     *             "serviceGrade": "D",
+                     *             "vertical": "Furniture",
+                     *             "countryCode": "US",
+                     *             "traffic": {
+                     *               "latest": null
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 48,
+                     *           "current": 148,
+                     *           "previous": 100
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "oakbend.shop.example",
+                     *             "monthlyVisits": 74,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 50,
+                     *               "high": 120
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 26,
+                     *             "serviceGrade": "F",
+                     *             "vertical": "Apparel & Accessories",
+                     *             "countryCode": "US",
+                     *             "traffic": {
+                     *               "latest": null
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 48,
+                     *           "current": 74,
+                     *           "previous": 50
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "rowanberry-store.example",
+                     *             "monthlyVisits": 31259,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 10896,
+                     *               "high": 26191
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 59,
+                     *             "serviceGrade": "C",
+                     *             "vertical": "Arts & Entertainment",
+                     *             "countryCode": "GB",
+                     *             "traffic": {
+                     *               "latest": null
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 47.73,
+                     *           "current": 31259,
+                     *           "previous": 21160
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "mapleburrow.net.example",
+                     *             "monthlyVisits": 281,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 158,
+                     *               "high": 350
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 15,
+                     *             "serviceGrade": "F",
+                     *             "vertical": "Food, Beverages & Tobacco",
+                     *             "countryCode": "US",
+                     *             "traffic": {
+                     *               "latest": {
+                     *                 "month": "2026-11-01",
+                     *                 "organic": 0.568,
+                     *                 "paid": 0.032,
+                     *                 "social": 0.152,
+                     *                 "direct": 0.187,
+                     *                 "referral": 0.061,
+                     *                 "source": "synthetic_panel"
+                     *               }
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries",
+                     *               "postgres:traffic_monthly"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 47.12,
+                     *           "current": 281,
+                     *           "previous": 191
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "scarletworks-co.example",
+                     *             "monthlyVisits": 172,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 95,
+                     *               "high": 219
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 28,
+                     *             "serviceGrade": "F",
+                     *             "vertical": "Health & Beauty",
+                     *             "countryCode": "ES",
+                     *             "traffic": {
+                     *               "latest": null
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 45.76,
+                     *           "current": 172,
+                     *           "previous": 118
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "indigovine.shop.example",
+                     *             "monthlyVisits": 2081,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 819,
+                     *               "high": 1970
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 46,
+                     *             "serviceGrade": "D",
+                     *             "vertical": "Toys & Games",
+                     *             "countryCode": "US",
+                     *             "traffic": {
+                     *               "latest": {
+                     *                 "month": "2026-11-01",
+                     *                 "organic": 0.234,
+                     *                 "paid": 0.211,
+                     *                 "social": 0.118,
+                     *                 "direct": 0.365,
+                     *                 "referral": 0.072,
+                     *                 "source": "synthetic_panel"
+                     *               }
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries",
+                     *               "postgres:traffic_monthly"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 45.63,
+                     *           "current": 2081,
+                     *           "previous": 1429
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "sandworks-official.example",
+                     *             "monthlyVisits": 26,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 13,
+                     *               "high": 32
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 41,
+                     *             "serviceGrade": "D",
+                     *             "vertical": "Apparel & Accessories",
+                     *             "countryCode": "US",
+                     *             "traffic": {
+                     *               "latest": {
+                     *                 "month": "2026-11-01",
+                     *                 "organic": 0.412,
+                     *                 "paid": 0.11,
+                     *                 "social": 0.231,
+                     *                 "direct": 0.197,
+                     *                 "referral": 0.05,
+                     *                 "source": "synthetic_panel"
+                     *               }
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries",
+                     *               "postgres:traffic_monthly"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 44.44,
+                     *           "current": 26,
+                     *           "previous": 18
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "ivoryroad-official.example",
+                     *             "monthlyVisits": 150,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 61,
+                     *               "high": 140
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 25,
+                     *             "serviceGrade": "F",
+                     *             "vertical": "Health & Beauty",
+                     *             "countryCode": "US",
+                     *             "traffic": {
+                     *               "latest": null
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 44.23,
+                     *           "current": 150,
+                     *           "previous": 104
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "loftstore.shop.example",
+                     *             "monthlyVisits": 216,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 96,
+                     *               "high": 230
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 36,
+                     *             "serviceGrade": "F",
+                     *             "vertical": "Apparel & Accessories",
+                     *             "countryCode": "US",
+                     *             "traffic": {
+                     *               "latest": null
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 44,
+                     *           "current": 216,
+                     *           "previous": 150
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "arrowglade-official.example",
+                     *             "monthlyVisits": 331,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 255,
+                     *               "high": 588
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 39,
+                     *             "serviceGrade": "F",
+                     *             "vertical": "Health & Beauty",
+                     *             "countryCode": "US",
+                     *             "traffic": {
+                     *               "latest": {
+                     *                 "month": "2026-11-01",
+                     *                 "organic": 0.419,
+                     *                 "paid": 0.12,
+                     *                 "social": 0.133,
+                     *                 "direct": 0.282,
+                     *                 "referral": 0.046,
+                     *                 "source": "synthetic_panel"
+                     *               }
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries",
+                     *               "postgres:traffic_monthly"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 43.91,
+                     *           "current": 331,
+                     *           "previous": 230
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "sparrowlight-official.example",
+                     *             "monthlyVisits": 122,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 81,
+                     *               "high": 194
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 40,
+                     *             "serviceGrade": "D",
+                     *             "vertical": "Apparel & Accessories",
+                     *             "countryCode": "ES",
+                     *             "traffic": {
+                     *               "latest": {
+                     *                 "month": "2026-11-01",
+                     *                 "organic": 0.341,
+                     *                 "paid": 0.107,
+                     *                 "social": 0.175,
+                     *                 "direct": 0.299,
+                     *                 "referral": 0.078,
+                     *                 "source": "synthetic_panel"
+                     *               }
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries",
+                     *               "postgres:traffic_monthly"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 43.53,
+                     *           "current": 122,
+                     *           "previous": 85
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "hazellab-shop.example",
+                     *             "monthlyVisits": 3505,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 1271,
+                     *               "high": 3390
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 45,
+                     *             "serviceGrade": "D",
+                     *             "vertical": "Electronics",
+                     *             "countryCode": "GB",
+                     *             "traffic": {
+                     *               "latest": null
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 43.3,
+                     *           "current": 3505,
+                     *           "previous": 2446
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "arrowroot-co.example",
+                     *             "monthlyVisits": 997,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 508,
+                     *               "high": 1273
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 52,
+                     *             "serviceGrade": "D",
+                     *             "vertical": "Hardware",
+                     *             "countryCode": "US",
+                     *             "traffic": {
+                     *               "latest": null
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 43.04,
+                     *           "current": 997,
+                     *           "previous": 697
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "saffronwind.store.example",
+                     *             "monthlyVisits": 3631,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 1857,
+                     *               "high": 4439
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 45,
+                     *             "serviceGrade": "D",
+                     *             "vertical": "Apparel & Accessories",
+                     *             "countryCode": "DE",
+                     *             "traffic": {
+                     *               "latest": null
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 42.84,
+                     *           "current": 3631,
+                     *           "previous": 2542
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "orchidmoor.co.example",
+                     *             "monthlyVisits": 243,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 112,
+                     *               "high": 269
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 27,
+                     *             "serviceGrade": "F",
+                     *             "vertical": "Apparel & Accessories",
+                     *             "countryCode": "NL",
+                     *             "traffic": {
+                     *               "latest": null
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 42.11,
+                     *           "current": 243,
+                     *           "previous": 171
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "saintden-hq.example",
+                     *             "monthlyVisits": 832,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 484,
+                     *               "high": 1117
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 69,
+                     *             "serviceGrade": "C",
+                     *             "vertical": "Health & Beauty",
+                     *             "countryCode": "AU",
+                     *             "traffic": {
+                     *               "latest": {
+                     *                 "month": "2026-11-01",
+                     *                 "organic": 0.398,
+                     *                 "paid": 0.142,
+                     *                 "social": 0.126,
+                     *                 "direct": 0.306,
+                     *                 "referral": 0.028,
+                     *                 "source": "synthetic_panel"
+                     *               }
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries",
+                     *               "postgres:traffic_monthly"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 41.98,
+                     *           "current": 832,
+                     *           "previous": 586
+                     *         },
+                     *         {
+                     *           "store": {
+                     *             "domain": "westseed-official.example",
+                     *             "monthlyVisits": 296,
+                     *             "monthlyRevenueUsd": {
+                     *               "low": 134,
+                     *               "high": 321
+                     *             },
+                     *             "isDropshipper": false,
+                     *             "serviceRating": 61,
+                     *             "serviceGrade": "C",
+                     *             "vertical": "Apparel & Accessories",
+                     *             "countryCode": "US",
+                     *             "traffic": {
+                     *               "latest": null
+                     *             },
+                     *             "sources": [
+                     *               "postgres:stores",
+                     *               "postgres:legacy_store_summaries"
+                     *             ]
+                     *           },
+                     *           "metric": "visits",
+                     *           "changePct": 41.63,
+                     *           "current": 296,
+                     *           "previous": 209
+                     *         }
+                     *       ],
                      *       "page": {
                      *         "limit": 20,
                      *         "offset": 0,
-                     *         "count": 0,
-                     *         "hasMore": false,
-                     *         "total": 0
+                     *         "count": 20,
+                     *         "hasMore": true,
+                     *         "total": 148
                      *       }
                      *     }
                      */
@@ -8541,67 +9676,13 @@ export interface operations {
                      *             "rating": 5,
                      *             "reviewCount": 31800,
                      *             "appStoreUrl": "https://apps.shopify.com/judgeme",
-                     *             "installCount": 6
+                     *             "installCount": 1910
                      *           },
-                     *           "installBase": 6,
-                     *           "share": 0.15,
-                     *           "installs90d": 0,
-                     *           "uninstalls90d": 0,
-                     *           "netChange90d": 0
-                     *         },
-                     *         {
-                     *           "app": {
-                     *             "slug": "ali-reviews",
-                     *             "name": "Ali Reviews ‑ Product Reviews",
-                     *             "developer": "FireApps",
-                     *             "category": "Reviews",
-                     *             "pricing": "Free plan available; from $9.99/month",
-                     *             "rating": 4.8,
-                     *             "reviewCount": 11300,
-                     *             "appStoreUrl": "https://apps.shopify.com/ali-reviews",
-                     *             "installCount": 3
-                     *           },
-                     *           "installBase": 3,
-                     *           "share": 0.075,
-                     *           "installs90d": 1,
-                     *           "uninstalls90d": 0,
-                     *           "netChange90d": 1
-                     *         },
-                     *         {
-                     *           "app": {
-                     *             "slug": "fera",
-                     *             "name": "Fera Product Reviews App",
-                     *             "developer": "Fera.ai",
-                     *             "category": "Reviews",
-                     *             "pricing": "Free plan available; from $9/month",
-                     *             "rating": 4.8,
-                     *             "reviewCount": 3000,
-                     *             "appStoreUrl": "https://apps.shopify.com/fera",
-                     *             "installCount": 2
-                     *           },
-                     *           "installBase": 2,
-                     *           "share": 0.05,
-                     *           "installs90d": 0,
-                     *           "uninstalls90d": 0,
-                     *           "netChange90d": 0
-                     *         },
-                     *         {
-                     *           "app": {
-                     *             "slug": "product-reviews-addon",
-                     *             "name": "Stamped Product Reviews & UGC",
-                     *             "developer": "Stamped.io",
-                     *             "category": "Reviews",
-                     *             "pricing": "Free plan available; from $23/month",
-                     *             "rating": 4.7,
-                     *             "reviewCount": 4900,
-                     *             "appStoreUrl": "https://apps.shopify.com/product-reviews-addon",
-                     *             "installCount": 2
-                     *           },
-                     *           "installBase": 2,
-                     *           "share": 0.05,
-                     *           "installs90d": 0,
-                     *           "uninstalls90d": 0,
-                     *           "netChange90d": 0
+                     *           "installBase": 1910,
+                     *           "share": 0.191,
+                     *           "installs90d": 236,
+                     *           "uninstalls90d": 82,
+                     *           "netChange90d": 154
                      *         },
                      *         {
                      *           "app": {
@@ -8613,31 +9694,31 @@ export interface operations {
                      *             "rating": 4.9,
                      *             "reviewCount": 19200,
                      *             "appStoreUrl": "https://apps.shopify.com/loox",
-                     *             "installCount": 1
+                     *             "installCount": 657
                      *           },
-                     *           "installBase": 1,
-                     *           "share": 0.025,
-                     *           "installs90d": 0,
-                     *           "uninstalls90d": 0,
-                     *           "netChange90d": 0
+                     *           "installBase": 657,
+                     *           "share": 0.0657,
+                     *           "installs90d": 86,
+                     *           "uninstalls90d": 25,
+                     *           "netChange90d": 61
                      *         },
                      *         {
                      *           "app": {
-                     *             "slug": "okendo-reviews",
-                     *             "name": "Okendo: Reviews & Loyalty",
-                     *             "developer": "Okendo",
+                     *             "slug": "ali-reviews",
+                     *             "name": "Ali Reviews ‑ Product Reviews",
+                     *             "developer": "FireApps",
                      *             "category": "Reviews",
-                     *             "pricing": "From $19/month",
-                     *             "rating": 4.9,
-                     *             "reviewCount": 1100,
-                     *             "appStoreUrl": "https://apps.shopify.com/okendo-reviews",
-                     *             "installCount": 1
+                     *             "pricing": "Free plan available; from $9.99/month",
+                     *             "rating": 4.8,
+                     *             "reviewCount": 11300,
+                     *             "appStoreUrl": "https://apps.shopify.com/ali-reviews",
+                     *             "installCount": 406
                      *           },
-                     *           "installBase": 1,
-                     *           "share": 0.025,
-                     *           "installs90d": 0,
-                     *           "uninstalls90d": 0,
-                     *           "netChange90d": 0
+                     *           "installBase": 406,
+                     *           "share": 0.0406,
+                     *           "installs90d": 51,
+                     *           "uninstalls90d": 25,
+                     *           "netChange90d": 26
                      *         },
                      *         {
                      *           "app": {
@@ -8649,67 +9730,31 @@ export interface operations {
                      *             "rating": 4.7,
                      *             "reviewCount": 7600,
                      *             "appStoreUrl": "https://apps.shopify.com/yotpo-social-reviews",
-                     *             "installCount": 1
+                     *             "installCount": 377
                      *           },
-                     *           "installBase": 1,
-                     *           "share": 0.025,
-                     *           "installs90d": 0,
-                     *           "uninstalls90d": 0,
-                     *           "netChange90d": 0
+                     *           "installBase": 377,
+                     *           "share": 0.0377,
+                     *           "installs90d": 67,
+                     *           "uninstalls90d": 25,
+                     *           "netChange90d": 42
                      *         },
                      *         {
                      *           "app": {
-                     *             "slug": "opinew-reviews",
-                     *             "name": "Opinew Product Reviews",
-                     *             "developer": "Opinew",
+                     *             "slug": "product-reviews-addon",
+                     *             "name": "Stamped Product Reviews & UGC",
+                     *             "developer": "Stamped.io",
                      *             "category": "Reviews",
-                     *             "pricing": "Free plan available; from $9/month",
-                     *             "rating": 4.8,
-                     *             "reviewCount": 1900,
-                     *             "appStoreUrl": "https://apps.shopify.com/opinew-reviews",
-                     *             "installCount": 0
+                     *             "pricing": "Free plan available; from $23/month",
+                     *             "rating": 4.7,
+                     *             "reviewCount": 4900,
+                     *             "appStoreUrl": "https://apps.shopify.com/product-reviews-addon",
+                     *             "installCount": 259
                      *           },
-                     *           "installBase": 0,
-                     *           "share": 0,
-                     *           "installs90d": 0,
-                     *           "uninstalls90d": 1,
-                     *           "netChange90d": -1
-                     *         },
-                     *         {
-                     *           "app": {
-                     *             "slug": "product-reviews",
-                     *             "name": "Product Reviews",
-                     *             "developer": "Shopify",
-                     *             "category": "Reviews",
-                     *             "pricing": "Free",
-                     *             "rating": 3.6,
-                     *             "reviewCount": 2200,
-                     *             "appStoreUrl": "https://apps.shopify.com/product-reviews",
-                     *             "installCount": 0
-                     *           },
-                     *           "installBase": 0,
-                     *           "share": 0,
-                     *           "installs90d": 0,
-                     *           "uninstalls90d": 0,
-                     *           "netChange90d": 0
-                     *         },
-                     *         {
-                     *           "app": {
-                     *             "slug": "rivyo-product-review",
-                     *             "name": "Rivyo Product Reviews",
-                     *             "developer": "Rivyo",
-                     *             "category": "Reviews",
-                     *             "pricing": "Free plan available; from $9.99/month",
-                     *             "rating": 4.8,
-                     *             "reviewCount": 4100,
-                     *             "appStoreUrl": "https://apps.shopify.com/rivyo-product-review",
-                     *             "installCount": 0
-                     *           },
-                     *           "installBase": 0,
-                     *           "share": 0,
-                     *           "installs90d": 0,
-                     *           "uninstalls90d": 0,
-                     *           "netChange90d": 0
+                     *           "installBase": 259,
+                     *           "share": 0.0259,
+                     *           "installs90d": 24,
+                     *           "uninstalls90d": 22,
+                     *           "netChange90d": 2
                      *         },
                      *         {
                      *           "app": {
@@ -8721,6 +9766,96 @@ export interface operations {
                      *             "rating": 4.3,
                      *             "reviewCount": 240,
                      *             "appStoreUrl": "https://apps.shopify.com/trustpilot-reviews",
+                     *             "installCount": 163
+                     *           },
+                     *           "installBase": 163,
+                     *           "share": 0.0163,
+                     *           "installs90d": 32,
+                     *           "uninstalls90d": 16,
+                     *           "netChange90d": 16
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "fera",
+                     *             "name": "Fera Product Reviews App",
+                     *             "developer": "Fera.ai",
+                     *             "category": "Reviews",
+                     *             "pricing": "Free plan available; from $9/month",
+                     *             "rating": 4.8,
+                     *             "reviewCount": 3000,
+                     *             "appStoreUrl": "https://apps.shopify.com/fera",
+                     *             "installCount": 131
+                     *           },
+                     *           "installBase": 131,
+                     *           "share": 0.0131,
+                     *           "installs90d": 24,
+                     *           "uninstalls90d": 16,
+                     *           "netChange90d": 8
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "rivyo-product-review",
+                     *             "name": "Rivyo Product Reviews",
+                     *             "developer": "Rivyo",
+                     *             "category": "Reviews",
+                     *             "pricing": "Free plan available; from $9.99/month",
+                     *             "rating": 4.8,
+                     *             "reviewCount": 4100,
+                     *             "appStoreUrl": "https://apps.shopify.com/rivyo-product-review",
+                     *             "installCount": 124
+                     *           },
+                     *           "installBase": 124,
+                     *           "share": 0.0124,
+                     *           "installs90d": 17,
+                     *           "uninstalls90d": 21,
+                     *           "netChange90d": -4
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "okendo-reviews",
+                     *             "name": "Okendo: Reviews & Loyalty",
+                     *             "developer": "Okendo",
+                     *             "category": "Reviews",
+                     *             "pricing": "From $19/month",
+                     *             "rating": 4.9,
+                     *             "reviewCount": 1100,
+                     *             "appStoreUrl": "https://apps.shopify.com/okendo-reviews",
+                     *             "installCount": 122
+                     *           },
+                     *           "installBase": 122,
+                     *           "share": 0.0122,
+                     *           "installs90d": 19,
+                     *           "uninstalls90d": 17,
+                     *           "netChange90d": 2
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "opinew-reviews",
+                     *             "name": "Opinew Product Reviews",
+                     *             "developer": "Opinew",
+                     *             "category": "Reviews",
+                     *             "pricing": "Free plan available; from $9/month",
+                     *             "rating": 4.8,
+                     *             "reviewCount": 1900,
+                     *             "appStoreUrl": "https://apps.shopify.com/opinew-reviews",
+                     *             "installCount": 95
+                     *           },
+                     *           "installBase": 95,
+                     *           "share": 0.0095,
+                     *           "installs90d": 15,
+                     *           "uninstalls90d": 13,
+                     *           "netChange90d": 2
+                     *         },
+                     *         {
+                     *           "app": {
+                     *             "slug": "product-reviews",
+                     *             "name": "Product Reviews",
+                     *             "developer": "Shopify",
+                     *             "category": "Reviews",
+                     *             "pricing": "Free",
+                     *             "rating": 3.6,
+                     *             "reviewCount": 2200,
+                     *             "appStoreUrl": "https://apps.shopify.com/product-reviews",
                      *             "installCount": 0
                      *           },
                      *           "installBase": 0,
@@ -8868,40 +10003,7 @@ export interface operations {
                      *           "rating": 5,
                      *           "reviewCount": 31800,
                      *           "appStoreUrl": "https://apps.shopify.com/judgeme",
-                     *           "installCount": 6
-                     *         },
-                     *         {
-                     *           "slug": "ali-reviews",
-                     *           "name": "Ali Reviews ‑ Product Reviews",
-                     *           "developer": "FireApps",
-                     *           "category": "Reviews",
-                     *           "pricing": "Free plan available; from $9.99/month",
-                     *           "rating": 4.8,
-                     *           "reviewCount": 11300,
-                     *           "appStoreUrl": "https://apps.shopify.com/ali-reviews",
-                     *           "installCount": 3
-                     *         },
-                     *         {
-                     *           "slug": "fera",
-                     *           "name": "Fera Product Reviews App",
-                     *           "developer": "Fera.ai",
-                     *           "category": "Reviews",
-                     *           "pricing": "Free plan available; from $9/month",
-                     *           "rating": 4.8,
-                     *           "reviewCount": 3000,
-                     *           "appStoreUrl": "https://apps.shopify.com/fera",
-                     *           "installCount": 2
-                     *         },
-                     *         {
-                     *           "slug": "product-reviews-addon",
-                     *           "name": "Stamped Product Reviews & UGC",
-                     *           "developer": "Stamped.io",
-                     *           "category": "Reviews",
-                     *           "pricing": "Free plan available; from $23/month",
-                     *           "rating": 4.7,
-                     *           "reviewCount": 4900,
-                     *           "appStoreUrl": "https://apps.shopify.com/product-reviews-addon",
-                     *           "installCount": 2
+                     *           "installCount": 1910
                      *         },
                      *         {
                      *           "slug": "loox",
@@ -8912,18 +10014,18 @@ export interface operations {
                      *           "rating": 4.9,
                      *           "reviewCount": 19200,
                      *           "appStoreUrl": "https://apps.shopify.com/loox",
-                     *           "installCount": 1
+                     *           "installCount": 657
                      *         },
                      *         {
-                     *           "slug": "okendo-reviews",
-                     *           "name": "Okendo: Reviews & Loyalty",
-                     *           "developer": "Okendo",
+                     *           "slug": "ali-reviews",
+                     *           "name": "Ali Reviews ‑ Product Reviews",
+                     *           "developer": "FireApps",
                      *           "category": "Reviews",
-                     *           "pricing": "From $19/month",
-                     *           "rating": 4.9,
-                     *           "reviewCount": 1100,
-                     *           "appStoreUrl": "https://apps.shopify.com/okendo-reviews",
-                     *           "installCount": 1
+                     *           "pricing": "Free plan available; from $9.99/month",
+                     *           "rating": 4.8,
+                     *           "reviewCount": 11300,
+                     *           "appStoreUrl": "https://apps.shopify.com/ali-reviews",
+                     *           "installCount": 406
                      *         },
                      *         {
                      *           "slug": "yotpo-social-reviews",
@@ -8934,40 +10036,18 @@ export interface operations {
                      *           "rating": 4.7,
                      *           "reviewCount": 7600,
                      *           "appStoreUrl": "https://apps.shopify.com/yotpo-social-reviews",
-                     *           "installCount": 1
+                     *           "installCount": 377
                      *         },
                      *         {
-                     *           "slug": "opinew-reviews",
-                     *           "name": "Opinew Product Reviews",
-                     *           "developer": "Opinew",
+                     *           "slug": "product-reviews-addon",
+                     *           "name": "Stamped Product Reviews & UGC",
+                     *           "developer": "Stamped.io",
                      *           "category": "Reviews",
-                     *           "pricing": "Free plan available; from $9/month",
-                     *           "rating": 4.8,
-                     *           "reviewCount": 1900,
-                     *           "appStoreUrl": "https://apps.shopify.com/opinew-reviews",
-                     *           "installCount": 0
-                     *         },
-                     *         {
-                     *           "slug": "product-reviews",
-                     *           "name": "Product Reviews",
-                     *           "developer": "Shopify",
-                     *           "category": "Reviews",
-                     *           "pricing": "Free",
-                     *           "rating": 3.6,
-                     *           "reviewCount": 2200,
-                     *           "appStoreUrl": "https://apps.shopify.com/product-reviews",
-                     *           "installCount": 0
-                     *         },
-                     *         {
-                     *           "slug": "rivyo-product-review",
-                     *           "name": "Rivyo Product Reviews",
-                     *           "developer": "Rivyo",
-                     *           "category": "Reviews",
-                     *           "pricing": "Free plan available; from $9.99/month",
-                     *           "rating": 4.8,
-                     *           "reviewCount": 4100,
-                     *           "appStoreUrl": "https://apps.shopify.com/rivyo-product-review",
-                     *           "installCount": 0
+                     *           "pricing": "Free plan available; from $23/month",
+                     *           "rating": 4.7,
+                     *           "reviewCount": 4900,
+                     *           "appStoreUrl": "https://apps.shopify.com/product-reviews-addon",
+                     *           "installCount": 259
                      *         },
                      *         {
                      *           "slug": "trustpilot-reviews",
@@ -8978,6 +10058,61 @@ export interface operations {
                      *           "rating": 4.3,
                      *           "reviewCount": 240,
                      *           "appStoreUrl": "https://apps.shopify.com/trustpilot-reviews",
+                     *           "installCount": 163
+                     *         },
+                     *         {
+                     *           "slug": "fera",
+                     *           "name": "Fera Product Reviews App",
+                     *           "developer": "Fera.ai",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free plan available; from $9/month",
+                     *           "rating": 4.8,
+                     *           "reviewCount": 3000,
+                     *           "appStoreUrl": "https://apps.shopify.com/fera",
+                     *           "installCount": 131
+                     *         },
+                     *         {
+                     *           "slug": "rivyo-product-review",
+                     *           "name": "Rivyo Product Reviews",
+                     *           "developer": "Rivyo",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free plan available; from $9.99/month",
+                     *           "rating": 4.8,
+                     *           "reviewCount": 4100,
+                     *           "appStoreUrl": "https://apps.shopify.com/rivyo-product-review",
+                     *           "installCount": 124
+                     *         },
+                     *         {
+                     *           "slug": "okendo-reviews",
+                     *           "name": "Okendo: Reviews & Loyalty",
+                     *           "developer": "Okendo",
+                     *           "category": "Reviews",
+                     *           "pricing": "From $19/month",
+                     *           "rating": 4.9,
+                     *           "reviewCount": 1100,
+                     *           "appStoreUrl": "https://apps.shopify.com/okendo-reviews",
+                     *           "installCount": 122
+                     *         },
+                     *         {
+                     *           "slug": "opinew-reviews",
+                     *           "name": "Opinew Product Reviews",
+                     *           "developer": "Opinew",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free plan available; from $9/month",
+                     *           "rating": 4.8,
+                     *           "reviewCount": 1900,
+                     *           "appStoreUrl": "https://apps.shopify.com/opinew-reviews",
+                     *           "installCount": 95
+                     *         },
+                     *         {
+                     *           "slug": "product-reviews",
+                     *           "name": "Product Reviews",
+                     *           "developer": "Shopify",
+                     *           "category": "Reviews",
+                     *           "pricing": "Free",
+                     *           "rating": 3.6,
+                     *           "reviewCount": 2200,
+                     *           "appStoreUrl": "https://apps.shopify.com/product-reviews",
                      *           "installCount": 0
                      *         }
                      *       ],
@@ -9113,20 +10248,20 @@ export interface operations {
                      *       "rating": 5,
                      *       "reviewCount": 31800,
                      *       "appStoreUrl": "https://apps.shopify.com/judgeme",
-                     *       "installCount": 6,
+                     *       "installCount": 1910,
                      *       "installBaseSample": [
                      *         {
-                     *           "domain": "slatetrading.net.example",
-                     *           "monthlyVisits": 13314,
+                     *           "domain": "quietlab.store.example",
+                     *           "monthlyVisits": 1100442,
                      *           "monthlyRevenueUsd": {
-                     *             "low": 5644,
-                     *             "high": 13567
+                     *             "low": 585856,
+                     *             "high": 1351316
                      *           },
                      *           "isDropshipper": false,
-                     *           "serviceRating": 72,
-                     *           "serviceGrade": "B",
-                     *           "vertical": "Apparel & Accessories",
-                     *           "countryCode": "ES",
+                     *           "serviceRating": 91,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Health & Beauty",
+                     *           "countryCode": "CA",
                      *           "traffic": {
                      *             "latest": null
                      *           },
@@ -9136,24 +10271,209 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "domain": "riverbasket.store.example",
-                     *           "monthlyVisits": 6387,
+                     *           "domain": "waveforge.store.example",
+                     *           "monthlyVisits": 515805,
                      *           "monthlyRevenueUsd": {
-                     *             "low": 2715,
-                     *             "high": 5842
+                     *             "low": 187161,
+                     *             "high": 430099
                      *           },
-                     *           "isDropshipper": true,
-                     *           "serviceRating": 62,
-                     *           "serviceGrade": "C",
-                     *           "vertical": "Animals & Pet Supplies",
-                     *           "countryCode": "ES",
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 73,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Health & Beauty",
+                     *           "countryCode": "GB",
                      *           "traffic": {
                      *             "latest": {
                      *               "month": "2026-11-01",
-                     *               "organic": 0.311,
-                     *               "paid": 0.249,
-                     *               "social": 0.18,
-                     *               "direct": 0.193,
+                     *               "organic": 0.328,
+                     *               "paid": 0.222,
+                     *               "social": 0.08,
+                     *               "direct": 0.296,
+                     *               "referral": 0.074,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "willowfall.co.example",
+                     *           "monthlyVisits": 489122,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 173538,
+                     *             "high": 417128
+                     *           },
+                     *           "isDropshipper": true,
+                     *           "serviceRating": 68,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.403,
+                     *               "paid": 0.126,
+                     *               "social": 0.131,
+                     *               "direct": 0.296,
+                     *               "referral": 0.044,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "ironshop-shop.example",
+                     *           "monthlyVisits": 459771,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 407681,
+                     *             "high": 974685
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 75,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "ZA",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.425,
+                     *               "paid": 0.076,
+                     *               "social": 0.161,
+                     *               "direct": 0.297,
+                     *               "referral": 0.041,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "brookstitch.co.example",
+                     *           "monthlyVisits": 430748,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 158868,
+                     *             "high": 398936
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 89,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Media",
+                     *           "countryCode": "GB",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.4,
+                     *               "paid": 0.16,
+                     *               "social": 0.065,
+                     *               "direct": 0.304,
+                     *               "referral": 0.071,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "lunarorchard-co.example",
+                     *           "monthlyVisits": 349934,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 227548,
+                     *             "high": 525111
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 88,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Health & Beauty",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.443,
+                     *               "paid": 0.152,
+                     *               "social": 0.09,
+                     *               "direct": 0.299,
+                     *               "referral": 0.016,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "velvetbasket-store.example",
+                     *           "monthlyVisits": 250794,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 121129,
+                     *             "high": 290230
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 79,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Toys & Games",
+                     *           "countryCode": "SE",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "prairieray-shop.example",
+                     *           "monthlyVisits": 240288,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 143204,
+                     *             "high": 343093
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 87,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "SE",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "shorecraft-hq.example",
+                     *           "monthlyVisits": 162358,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 56007,
+                     *             "high": 133908
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 65,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Toys & Games",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.295,
+                     *               "paid": 0.158,
+                     *               "social": 0.175,
+                     *               "direct": 0.305,
                      *               "referral": 0.067,
                      *               "source": "synthetic_panel"
                      *             }
@@ -9165,101 +10485,23 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "domain": "crystaltrack-store.example",
-                     *           "monthlyVisits": 1178,
+                     *           "domain": "yarrowcollective-hq.example",
+                     *           "monthlyVisits": 158006,
                      *           "monthlyRevenueUsd": {
-                     *             "low": 410,
-                     *             "high": 911
+                     *             "low": 138885,
+                     *             "high": 297762
                      *           },
                      *           "isDropshipper": false,
-                     *           "serviceRating": 58,
+                     *           "serviceRating": 59,
                      *           "serviceGrade": "C",
-                     *           "vertical": "Food, Beverages & Tobacco",
-                     *           "countryCode": "US",
+                     *           "vertical": "Animals & Pet Supplies",
+                     *           "countryCode": "IN",
                      *           "traffic": {
                      *             "latest": null
                      *           },
                      *           "sources": [
                      *             "postgres:stores",
                      *             "postgres:legacy_store_summaries"
-                     *           ]
-                     *         },
-                     *         {
-                     *           "domain": "lakeford.store.example",
-                     *           "monthlyVisits": 1073,
-                     *           "monthlyRevenueUsd": {
-                     *             "low": 731,
-                     *             "high": 1745
-                     *           },
-                     *           "isDropshipper": false,
-                     *           "serviceRating": 75,
-                     *           "serviceGrade": "B",
-                     *           "vertical": "Apparel & Accessories",
-                     *           "countryCode": "US",
-                     *           "traffic": {
-                     *             "latest": null
-                     *           },
-                     *           "sources": [
-                     *             "postgres:stores",
-                     *             "postgres:legacy_store_summaries"
-                     *           ]
-                     *         },
-                     *         {
-                     *           "domain": "roseknot-hq.example",
-                     *           "monthlyVisits": 816,
-                     *           "monthlyRevenueUsd": {
-                     *             "low": 542,
-                     *             "high": 1301
-                     *           },
-                     *           "isDropshipper": false,
-                     *           "serviceRating": 65,
-                     *           "serviceGrade": "C",
-                     *           "vertical": "Baby & Toddler",
-                     *           "countryCode": "US",
-                     *           "traffic": {
-                     *             "latest": {
-                     *               "month": "2026-11-01",
-                     *               "organic": 0.352,
-                     *               "paid": 0.197,
-                     *               "social": 0.177,
-                     *               "direct": 0.239,
-                     *               "referral": 0.035,
-                     *               "source": "synthetic_panel"
-                     *             }
-                     *           },
-                     *           "sources": [
-                     *             "postgres:stores",
-                     *             "postgres:legacy_store_summaries",
-                     *             "postgres:traffic_monthly"
-                     *           ]
-                     *         },
-                     *         {
-                     *           "domain": "yarrowhome-store.example",
-                     *           "monthlyVisits": 514,
-                     *           "monthlyRevenueUsd": {
-                     *             "low": 195,
-                     *             "high": 468
-                     *           },
-                     *           "isDropshipper": true,
-                     *           "serviceRating": 50,
-                     *           "serviceGrade": "D",
-                     *           "vertical": "Apparel & Accessories",
-                     *           "countryCode": "US",
-                     *           "traffic": {
-                     *             "latest": {
-                     *               "month": "2026-11-01",
-                     *               "organic": 0.215,
-                     *               "paid": 0.329,
-                     *               "social": 0.189,
-                     *               "direct": 0.23,
-                     *               "referral": 0.037,
-                     *               "source": "synthetic_panel"
-                     *             }
-                     *           },
-                     *           "sources": [
-                     *             "postgres:stores",
-                     *             "postgres:legacy_store_summaries",
-                     *             "postgres:traffic_monthly"
                      *           ]
                      *         }
                      *       ]
@@ -9405,17 +10647,17 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "domain": "slatetrading.net.example",
-                     *           "monthlyVisits": 13314,
+                     *           "domain": "quietlab.store.example",
+                     *           "monthlyVisits": 1100442,
                      *           "monthlyRevenueUsd": {
-                     *             "low": 5644,
-                     *             "high": 13567
+                     *             "low": 585856,
+                     *             "high": 1351316
                      *           },
                      *           "isDropshipper": false,
-                     *           "serviceRating": 72,
-                     *           "serviceGrade": "B",
-                     *           "vertical": "Apparel & Accessories",
-                     *           "countryCode": "ES",
+                     *           "serviceRating": 91,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Health & Beauty",
+                     *           "countryCode": "CA",
                      *           "traffic": {
                      *             "latest": null
                      *           },
@@ -9425,24 +10667,209 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "domain": "riverbasket.store.example",
-                     *           "monthlyVisits": 6387,
+                     *           "domain": "waveforge.store.example",
+                     *           "monthlyVisits": 515805,
                      *           "monthlyRevenueUsd": {
-                     *             "low": 2715,
-                     *             "high": 5842
+                     *             "low": 187161,
+                     *             "high": 430099
                      *           },
-                     *           "isDropshipper": true,
-                     *           "serviceRating": 62,
-                     *           "serviceGrade": "C",
-                     *           "vertical": "Animals & Pet Supplies",
-                     *           "countryCode": "ES",
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 73,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Health & Beauty",
+                     *           "countryCode": "GB",
                      *           "traffic": {
                      *             "latest": {
                      *               "month": "2026-11-01",
-                     *               "organic": 0.311,
-                     *               "paid": 0.249,
-                     *               "social": 0.18,
-                     *               "direct": 0.193,
+                     *               "organic": 0.328,
+                     *               "paid": 0.222,
+                     *               "social": 0.08,
+                     *               "direct": 0.296,
+                     *               "referral": 0.074,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "willowfall.co.example",
+                     *           "monthlyVisits": 489122,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 173538,
+                     *             "high": 417128
+                     *           },
+                     *           "isDropshipper": true,
+                     *           "serviceRating": 68,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.403,
+                     *               "paid": 0.126,
+                     *               "social": 0.131,
+                     *               "direct": 0.296,
+                     *               "referral": 0.044,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "ironshop-shop.example",
+                     *           "monthlyVisits": 459771,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 407681,
+                     *             "high": 974685
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 75,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "ZA",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.425,
+                     *               "paid": 0.076,
+                     *               "social": 0.161,
+                     *               "direct": 0.297,
+                     *               "referral": 0.041,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "brookstitch.co.example",
+                     *           "monthlyVisits": 430748,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 158868,
+                     *             "high": 398936
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 89,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Media",
+                     *           "countryCode": "GB",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.4,
+                     *               "paid": 0.16,
+                     *               "social": 0.065,
+                     *               "direct": 0.304,
+                     *               "referral": 0.071,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "lunarorchard-co.example",
+                     *           "monthlyVisits": 349934,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 227548,
+                     *             "high": 525111
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 88,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Health & Beauty",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.443,
+                     *               "paid": 0.152,
+                     *               "social": 0.09,
+                     *               "direct": 0.299,
+                     *               "referral": 0.016,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "velvetbasket-store.example",
+                     *           "monthlyVisits": 250794,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 121129,
+                     *             "high": 290230
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 79,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Toys & Games",
+                     *           "countryCode": "SE",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "prairieray-shop.example",
+                     *           "monthlyVisits": 240288,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 143204,
+                     *             "high": 343093
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 87,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "SE",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "shorecraft-hq.example",
+                     *           "monthlyVisits": 162358,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 56007,
+                     *             "high": 133908
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 65,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Toys & Games",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.295,
+                     *               "paid": 0.158,
+                     *               "social": 0.175,
+                     *               "direct": 0.305,
                      *               "referral": 0.067,
                      *               "source": "synthetic_panel"
                      *             }
@@ -9454,15 +10881,171 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "domain": "crystaltrack-store.example",
-                     *           "monthlyVisits": 1178,
+                     *           "domain": "yarrowcollective-hq.example",
+                     *           "monthlyVisits": 158006,
                      *           "monthlyRevenueUsd": {
-                     *             "low": 410,
-                     *             "high": 911
+                     *             "low": 138885,
+                     *             "high": 297762
                      *           },
                      *           "isDropshipper": false,
-                     *           "serviceRating": 58,
+                     *           "serviceRating": 59,
                      *           "serviceGrade": "C",
+                     *           "vertical": "Animals & Pet Supplies",
+                     *           "countryCode": "IN",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "reedhall.store.example",
+                     *           "monthlyVisits": 120676,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 67231,
+                     *             "high": 180602
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 87,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Vehicles & Parts",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.362,
+                     *               "paid": 0.236,
+                     *               "social": 0.048,
+                     *               "direct": 0.231,
+                     *               "referral": 0.123,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "plumlight.shop.example",
+                     *           "monthlyVisits": 118165,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 28072,
+                     *             "high": 83778
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 88,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Business & Industrial",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.239,
+                     *               "paid": 0.196,
+                     *               "social": 0.036,
+                     *               "direct": 0.397,
+                     *               "referral": 0.132,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "fernmill-official.example",
+                     *           "monthlyVisits": 110802,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 66936,
+                     *             "high": 161351
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 77,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "NO",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.341,
+                     *               "paid": 0.017,
+                     *               "social": 0.177,
+                     *               "direct": 0.334,
+                     *               "referral": 0.131,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "onyxloom-co.example",
+                     *           "monthlyVisits": 104485,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 40248,
+                     *             "high": 96293
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 79,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.485,
+                     *               "paid": 0.089,
+                     *               "social": 0.14,
+                     *               "direct": 0.213,
+                     *               "referral": 0.073,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "prismjar.store.example",
+                     *           "monthlyVisits": 103808,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 67097,
+                     *             "high": 154840
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 98,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Health & Beauty",
+                     *           "countryCode": "NZ",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "valebarrel.com.example",
+                     *           "monthlyVisits": 100663,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 58515,
+                     *             "high": 129838
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 70,
+                     *           "serviceGrade": "B",
                      *           "vertical": "Food, Beverages & Tobacco",
                      *           "countryCode": "US",
                      *           "traffic": {
@@ -9474,14 +11057,141 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "domain": "lakeford.store.example",
-                     *           "monthlyVisits": 1073,
+                     *           "domain": "cottonsociety.co.example",
+                     *           "monthlyVisits": 96958,
                      *           "monthlyRevenueUsd": {
-                     *             "low": 731,
-                     *             "high": 1745
+                     *             "low": 54438,
+                     *             "high": 146235
                      *           },
                      *           "isDropshipper": false,
                      *           "serviceRating": 75,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Electronics",
+                     *           "countryCode": "FR",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.646,
+                     *               "paid": 0,
+                     *               "social": 0.099,
+                     *               "direct": 0.153,
+                     *               "referral": 0.102,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "mesaleaf.store.example",
+                     *           "monthlyVisits": 96195,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 35149,
+                     *             "high": 87872
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 82,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Hardware",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "pilotwell.net.example",
+                     *           "monthlyVisits": 92472,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 50374,
+                     *             "high": 107847
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 64,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Animals & Pet Supplies",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.463,
+                     *               "paid": 0,
+                     *               "social": 0.08,
+                     *               "direct": 0.372,
+                     *               "referral": 0.085,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "atlashaven.com.example",
+                     *           "monthlyVisits": 91155,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 64575,
+                     *             "high": 149488
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 86,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Health & Beauty",
+                     *           "countryCode": "ES",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.391,
+                     *               "paid": 0.206,
+                     *               "social": 0.145,
+                     *               "direct": 0.211,
+                     *               "referral": 0.047,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "mesatrail-co.example",
+                     *           "monthlyVisits": 86631,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 84184,
+                     *             "high": 252553
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 85,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Furniture",
+                     *           "countryCode": "PH",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "swiftloom.net.example",
+                     *           "monthlyVisits": 86621,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 34083,
+                     *             "high": 81992
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 79,
                      *           "serviceGrade": "B",
                      *           "vertical": "Apparel & Accessories",
                      *           "countryCode": "US",
@@ -9494,25 +11204,45 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "domain": "roseknot-hq.example",
-                     *           "monthlyVisits": 816,
+                     *           "domain": "fernyard-hq.example",
+                     *           "monthlyVisits": 86088,
                      *           "monthlyRevenueUsd": {
-                     *             "low": 542,
-                     *             "high": 1301
+                     *             "low": 32120,
+                     *             "high": 77449
                      *           },
                      *           "isDropshipper": false,
-                     *           "serviceRating": 65,
-                     *           "serviceGrade": "C",
-                     *           "vertical": "Baby & Toddler",
+                     *           "serviceRating": 80,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Arts & Entertainment",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "vistastudio.com.example",
+                     *           "monthlyVisits": 85830,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 48880,
+                     *             "high": 113081
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 89,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Health & Beauty",
                      *           "countryCode": "US",
                      *           "traffic": {
                      *             "latest": {
                      *               "month": "2026-11-01",
-                     *               "organic": 0.352,
-                     *               "paid": 0.197,
-                     *               "social": 0.177,
-                     *               "direct": 0.239,
-                     *               "referral": 0.035,
+                     *               "organic": 0.281,
+                     *               "paid": 0.153,
+                     *               "social": 0.064,
+                     *               "direct": 0.4,
+                     *               "referral": 0.102,
                      *               "source": "synthetic_panel"
                      *             }
                      *           },
@@ -9523,25 +11253,642 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "domain": "yarrowhome-store.example",
-                     *           "monthlyVisits": 514,
+                     *           "domain": "brightreef.net.example",
+                     *           "monthlyVisits": 85015,
                      *           "monthlyRevenueUsd": {
-                     *             "low": 195,
-                     *             "high": 468
+                     *             "low": 43724,
+                     *             "high": 105113
                      *           },
-                     *           "isDropshipper": true,
-                     *           "serviceRating": 50,
-                     *           "serviceGrade": "D",
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 88,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "violetgate.shop.example",
+                     *           "monthlyVisits": 82794,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 25542,
+                     *             "high": 58894
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 89,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Health & Beauty",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.317,
+                     *               "paid": 0.158,
+                     *               "social": 0.149,
+                     *               "direct": 0.366,
+                     *               "referral": 0.01,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "driftbridge-official.example",
+                     *           "monthlyVisits": 75370,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 50103,
+                     *             "high": 120140
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 82,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Baby & Toddler",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.364,
+                     *               "paid": 0.139,
+                     *               "social": 0.146,
+                     *               "direct": 0.295,
+                     *               "referral": 0.056,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "ironberry-co.example",
+                     *           "monthlyVisits": 74051,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 70767,
+                     *             "high": 169841
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 89,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "northcove.store.example",
+                     *           "monthlyVisits": 72907,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 47399,
+                     *             "high": 109382
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 74,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Health & Beauty",
+                     *           "countryCode": "NZ",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.473,
+                     *               "paid": 0.114,
+                     *               "social": 0.132,
+                     *               "direct": 0.21,
+                     *               "referral": 0.071,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "valesociety-co.example",
+                     *           "monthlyVisits": 65783,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 42988,
+                     *             "high": 102898
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 80,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Arts & Entertainment",
+                     *           "countryCode": "FR",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "olivewind.store.example",
+                     *           "monthlyVisits": 56154,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 39201,
+                     *             "high": 94167
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 79,
+                     *           "serviceGrade": "B",
                      *           "vertical": "Apparel & Accessories",
                      *           "countryCode": "US",
                      *           "traffic": {
                      *             "latest": {
                      *               "month": "2026-11-01",
-                     *               "organic": 0.215,
-                     *               "paid": 0.329,
-                     *               "social": 0.189,
-                     *               "direct": 0.23,
-                     *               "referral": 0.037,
+                     *               "organic": 0.342,
+                     *               "paid": 0.124,
+                     *               "social": 0.157,
+                     *               "direct": 0.299,
+                     *               "referral": 0.078,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "amberoutfitters.net.example",
+                     *           "monthlyVisits": 51969,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 38573,
+                     *             "high": 93004
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 74,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.453,
+                     *               "paid": 0.13,
+                     *               "social": 0.171,
+                     *               "direct": 0.198,
+                     *               "referral": 0.048,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "deltaunion-shop.example",
+                     *           "monthlyVisits": 51520,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 20130,
+                     *             "high": 46380
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 85,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Health & Beauty",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "heatherbarrel.net.example",
+                     *           "monthlyVisits": 50906,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 33938,
+                     *             "high": 78398
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 78,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Health & Beauty",
+                     *           "countryCode": "NL",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.29,
+                     *               "paid": 0.041,
+                     *               "social": 0.324,
+                     *               "direct": 0.3,
+                     *               "referral": 0.045,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "orchidmill.co.example",
+                     *           "monthlyVisits": 50585,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 26156,
+                     *             "high": 62881
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 85,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Toys & Games",
+                     *           "countryCode": "AU",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.302,
+                     *               "paid": 0.19,
+                     *               "social": 0.145,
+                     *               "direct": 0.32,
+                     *               "referral": 0.043,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "hazeshop-co.example",
+                     *           "monthlyVisits": 50084,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 20923,
+                     *             "high": 50498
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 84,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Toys & Games",
+                     *           "countryCode": "DE",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "honeycraft.store.example",
+                     *           "monthlyVisits": 49341,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 38199,
+                     *             "high": 81696
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 71,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Animals & Pet Supplies",
+                     *           "countryCode": "MX",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.175,
+                     *               "paid": 0.243,
+                     *               "social": 0.232,
+                     *               "direct": 0.226,
+                     *               "referral": 0.124,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "sparrowmark-co.example",
+                     *           "monthlyVisits": 49196,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 27253,
+                     *             "high": 65744
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 70,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "alderseed.com.example",
+                     *           "monthlyVisits": 48608,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 19092,
+                     *             "high": 44159
+                     *           },
+                     *           "isDropshipper": true,
+                     *           "serviceRating": 78,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Health & Beauty",
+                     *           "countryCode": "DK",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.267,
+                     *               "paid": 0.31,
+                     *               "social": 0.178,
+                     *               "direct": 0.232,
+                     *               "referral": 0.013,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "galebloom.shop.example",
+                     *           "monthlyVisits": 47898,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 12328,
+                     *             "high": 30890
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 88,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Home & Garden",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.359,
+                     *               "paid": 0.131,
+                     *               "social": 0.041,
+                     *               "direct": 0.427,
+                     *               "referral": 0.042,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "wheatreef-store.example",
+                     *           "monthlyVisits": 47879,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 30381,
+                     *             "high": 67393
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 91,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Food, Beverages & Tobacco",
+                     *           "countryCode": "AU",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "driftridge-hq.example",
+                     *           "monthlyVisits": 46885,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 23682,
+                     *             "high": 56836
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 85,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "rosemarket-co.example",
+                     *           "monthlyVisits": 46685,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 16468,
+                     *             "high": 41071
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 87,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Luggage & Bags",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "granitemill-hq.example",
+                     *           "monthlyVisits": 46513,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 26750,
+                     *             "high": 63980
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 71,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Toys & Games",
+                     *           "countryCode": "IE",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "canyonden.net.example",
+                     *           "monthlyVisits": 44642,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 16048,
+                     *             "high": 38427
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 76,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "AU",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.407,
+                     *               "paid": 0.16,
+                     *               "social": 0.086,
+                     *               "direct": 0.266,
+                     *               "referral": 0.081,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "falconlight.co.example",
+                     *           "monthlyVisits": 43535,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 51697,
+                     *             "high": 157158
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 66,
+                     *           "serviceGrade": "C",
+                     *           "vertical": "Furniture",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.442,
+                     *               "paid": 0.097,
+                     *               "social": 0.104,
+                     *               "direct": 0.305,
+                     *               "referral": 0.052,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "ivoryjar-official.example",
+                     *           "monthlyVisits": 43363,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 26748,
+                     *             "high": 61601
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 77,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Health & Beauty",
+                     *           "countryCode": "NO",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "indigothread.store.example",
+                     *           "monthlyVisits": 43234,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 13358,
+                     *             "high": 33474
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 89,
+                     *           "serviceGrade": "A",
+                     *           "vertical": "Home & Garden",
+                     *           "countryCode": "JP",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.308,
+                     *               "paid": 0.298,
+                     *               "social": 0.23,
+                     *               "direct": 0.148,
+                     *               "referral": 0.016,
+                     *               "source": "synthetic_panel"
+                     *             }
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries",
+                     *             "postgres:traffic_monthly"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "rivergrove-store.example",
+                     *           "monthlyVisits": 43222,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 13651,
+                     *             "high": 32787
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 73,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Apparel & Accessories",
+                     *           "countryCode": "AU",
+                     *           "traffic": {
+                     *             "latest": null
+                     *           },
+                     *           "sources": [
+                     *             "postgres:stores",
+                     *             "postgres:legacy_store_summaries"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "domain": "arrowtrail.shop.example",
+                     *           "monthlyVisits": 43120,
+                     *           "monthlyRevenueUsd": {
+                     *             "low": 11659,
+                     *             "high": 27902
+                     *           },
+                     *           "isDropshipper": false,
+                     *           "serviceRating": 71,
+                     *           "serviceGrade": "B",
+                     *           "vertical": "Religious & Ceremonial",
+                     *           "countryCode": "US",
+                     *           "traffic": {
+                     *             "latest": {
+                     *               "month": "2026-11-01",
+                     *               "organic": 0.419,
+                     *               "paid": 0.177,
+                     *               "social": 0.15,
+                     *               "direct": 0.2,
+                     *               "referral": 0.054,
                      *               "source": "synthetic_panel"
                      *             }
                      *           },
@@ -9555,9 +11902,9 @@ export interface operations {
                      *       "page": {
                      *         "limit": 50,
                      *         "offset": 0,
-                     *         "count": 6,
-                     *         "hasMore": false,
-                     *         "total": 6
+                     *         "count": 50,
+                     *         "hasMore": true,
+                     *         "total": 1910
                      *       }
                      *     }
                      */
@@ -9704,130 +12051,130 @@ export interface operations {
                      *         "rating": 5,
                      *         "reviewCount": 31800,
                      *         "appStoreUrl": "https://apps.shopify.com/judgeme",
-                     *         "installCount": 6
+                     *         "installCount": 1910
                      *       },
                      *       "vertical": null,
                      *       "countryCode": null,
                      *       "months": [
                      *         {
                      *           "month": "2025-12-01",
-                     *           "installs": 0,
-                     *           "newlyObserved": 0,
-                     *           "uninstalls": 0,
-                     *           "net": 0,
-                     *           "installBase": 6,
-                     *           "observedStores": 34,
-                     *           "share": 0.17647058823529413
+                     *           "installs": 33,
+                     *           "newlyObserved": 38,
+                     *           "uninstalls": 6,
+                     *           "net": 27,
+                     *           "installBase": 1186,
+                     *           "observedStores": 8292,
+                     *           "share": 0.14302942595272553
                      *         },
                      *         {
                      *           "month": "2026-01-01",
-                     *           "installs": 0,
-                     *           "newlyObserved": 0,
-                     *           "uninstalls": 0,
-                     *           "net": 0,
-                     *           "installBase": 6,
-                     *           "observedStores": 35,
-                     *           "share": 0.17142857142857143
+                     *           "installs": 52,
+                     *           "newlyObserved": 37,
+                     *           "uninstalls": 13,
+                     *           "net": 39,
+                     *           "installBase": 1262,
+                     *           "observedStores": 8663,
+                     *           "share": 0.14567701719958445
                      *         },
                      *         {
                      *           "month": "2026-02-01",
-                     *           "installs": 0,
-                     *           "newlyObserved": 0,
-                     *           "uninstalls": 0,
-                     *           "net": 0,
-                     *           "installBase": 6,
-                     *           "observedStores": 36,
-                     *           "share": 0.16666666666666666
+                     *           "installs": 38,
+                     *           "newlyObserved": 30,
+                     *           "uninstalls": 6,
+                     *           "net": 32,
+                     *           "installBase": 1324,
+                     *           "observedStores": 8984,
+                     *           "share": 0.14737310774710596
                      *         },
                      *         {
                      *           "month": "2026-03-01",
-                     *           "installs": 0,
-                     *           "newlyObserved": 0,
-                     *           "uninstalls": 0,
-                     *           "net": 0,
-                     *           "installBase": 6,
-                     *           "observedStores": 38,
-                     *           "share": 0.15789473684210525
+                     *           "installs": 53,
+                     *           "newlyObserved": 33,
+                     *           "uninstalls": 14,
+                     *           "net": 39,
+                     *           "installBase": 1396,
+                     *           "observedStores": 9347,
+                     *           "share": 0.14935273349737885
                      *         },
                      *         {
                      *           "month": "2026-04-01",
-                     *           "installs": 1,
-                     *           "newlyObserved": 0,
-                     *           "uninstalls": 0,
-                     *           "net": 1,
-                     *           "installBase": 7,
-                     *           "observedStores": 38,
-                     *           "share": 0.18421052631578946
+                     *           "installs": 50,
+                     *           "newlyObserved": 47,
+                     *           "uninstalls": 11,
+                     *           "net": 39,
+                     *           "installBase": 1482,
+                     *           "observedStores": 9689,
+                     *           "share": 0.15295696150273505
                      *         },
                      *         {
                      *           "month": "2026-05-01",
-                     *           "installs": 0,
-                     *           "newlyObserved": 0,
-                     *           "uninstalls": 1,
-                     *           "net": -1,
-                     *           "installBase": 6,
-                     *           "observedStores": 40,
-                     *           "share": 0.15
+                     *           "installs": 74,
+                     *           "newlyObserved": 35,
+                     *           "uninstalls": 21,
+                     *           "net": 53,
+                     *           "installBase": 1570,
+                     *           "observedStores": 10000,
+                     *           "share": 0.157
                      *         },
                      *         {
                      *           "month": "2026-06-01",
-                     *           "installs": 1,
+                     *           "installs": 74,
                      *           "newlyObserved": 0,
-                     *           "uninstalls": 2,
-                     *           "net": -1,
-                     *           "installBase": 5,
-                     *           "observedStores": 40,
-                     *           "share": 0.125
+                     *           "uninstalls": 12,
+                     *           "net": 62,
+                     *           "installBase": 1632,
+                     *           "observedStores": 10000,
+                     *           "share": 0.1632
                      *         },
                      *         {
                      *           "month": "2026-07-01",
-                     *           "installs": 1,
+                     *           "installs": 82,
                      *           "newlyObserved": 0,
-                     *           "uninstalls": 0,
-                     *           "net": 1,
-                     *           "installBase": 6,
-                     *           "observedStores": 40,
-                     *           "share": 0.15
+                     *           "uninstalls": 15,
+                     *           "net": 67,
+                     *           "installBase": 1699,
+                     *           "observedStores": 10000,
+                     *           "share": 0.1699
                      *         },
                      *         {
                      *           "month": "2026-08-01",
-                     *           "installs": 0,
+                     *           "installs": 79,
                      *           "newlyObserved": 0,
-                     *           "uninstalls": 0,
-                     *           "net": 0,
-                     *           "installBase": 6,
-                     *           "observedStores": 40,
-                     *           "share": 0.15
+                     *           "uninstalls": 17,
+                     *           "net": 62,
+                     *           "installBase": 1761,
+                     *           "observedStores": 10000,
+                     *           "share": 0.1761
                      *         },
                      *         {
                      *           "month": "2026-09-01",
-                     *           "installs": 0,
+                     *           "installs": 80,
                      *           "newlyObserved": 0,
-                     *           "uninstalls": 0,
-                     *           "net": 0,
-                     *           "installBase": 6,
-                     *           "observedStores": 40,
-                     *           "share": 0.15
+                     *           "uninstalls": 20,
+                     *           "net": 60,
+                     *           "installBase": 1821,
+                     *           "observedStores": 10000,
+                     *           "share": 0.1821
                      *         },
                      *         {
                      *           "month": "2026-10-01",
-                     *           "installs": 0,
+                     *           "installs": 82,
                      *           "newlyObserved": 0,
-                     *           "uninstalls": 0,
-                     *           "net": 0,
-                     *           "installBase": 6,
-                     *           "observedStores": 40,
-                     *           "share": 0.15
+                     *           "uninstalls": 29,
+                     *           "net": 53,
+                     *           "installBase": 1874,
+                     *           "observedStores": 10000,
+                     *           "share": 0.1874
                      *         },
                      *         {
                      *           "month": "2026-11-01",
-                     *           "installs": 0,
+                     *           "installs": 68,
                      *           "newlyObserved": 0,
-                     *           "uninstalls": 0,
-                     *           "net": 0,
-                     *           "installBase": 6,
-                     *           "observedStores": 40,
-                     *           "share": 0.15
+                     *           "uninstalls": 32,
+                     *           "net": 36,
+                     *           "installBase": 1910,
+                     *           "observedStores": 10000,
+                     *           "share": 0.191
                      *         }
                      *       ]
                      *     }
@@ -9998,14 +12345,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ace19dc4-5a0a-4aad-85d0-06787778c6cb",
+                     *       "id": "af6cbf68-9362-4332-9de5-ff01956dc144",
                      *       "domain": "new-brand.shop.example",
                      *       "status": "queued",
                      *       "force": false,
                      *       "callbackUrl": null,
                      *       "failureReason": null,
-                     *       "createdAt": "2026-11-27T01:11:11.243Z",
-                     *       "updatedAt": "2026-11-27T01:11:11.243Z",
+                     *       "createdAt": "2026-11-27T01:24:47.145Z",
+                     *       "updatedAt": "2026-11-27T01:24:47.145Z",
                      *       "startedAt": null,
                      *       "finishedAt": null,
                      *       "expiresAt": null,
@@ -10164,20 +12511,20 @@ export interface operations {
                      *           "domain": "other-brand.shop.example",
                      *           "outcome": "queued",
                      *           "scrape": {
-                     *             "id": "715c5a79-e33d-43f5-83e3-7c443b63fcd4",
+                     *             "id": "9a9cf383-ca8e-43f2-97b1-667a3f375535",
                      *             "domain": "other-brand.shop.example",
                      *             "status": "queued",
                      *             "force": false,
                      *             "callbackUrl": null,
                      *             "failureReason": null,
-                     *             "createdAt": "2026-11-27T01:11:18.942Z",
-                     *             "updatedAt": "2026-11-27T01:11:18.942Z",
+                     *             "createdAt": "2026-11-27T01:24:54.318Z",
+                     *             "updatedAt": "2026-11-27T01:24:54.318Z",
                      *             "startedAt": null,
                      *             "finishedAt": null,
                      *             "expiresAt": null
                      *           },
                      *           "error": null,
-                     *           "id": "715c5a79-e33d-43f5-83e3-7c443b63fcd4"
+                     *           "id": "9a9cf383-ca8e-43f2-97b1-667a3f375535"
                      *         }
                      *       ],
                      *       "counts": {
@@ -10277,7 +12624,7 @@ export interface operations {
             path: {
                 /**
                  * @description The id POST /v1/scrapes returned.
-                 * @example ace19dc4-5a0a-4aad-85d0-06787778c6cb
+                 * @example af6cbf68-9362-4332-9de5-ff01956dc144
                  */
                 id: string;
             };
@@ -10303,17 +12650,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ace19dc4-5a0a-4aad-85d0-06787778c6cb",
+                     *       "id": "af6cbf68-9362-4332-9de5-ff01956dc144",
                      *       "domain": "new-brand.shop.example",
                      *       "status": "done",
                      *       "force": false,
                      *       "callbackUrl": null,
                      *       "failureReason": null,
-                     *       "createdAt": "2026-11-27T01:11:11.243Z",
-                     *       "updatedAt": "2026-11-27T01:11:18.603Z",
-                     *       "startedAt": "2026-11-27T01:11:11.457Z",
-                     *       "finishedAt": "2026-11-27T01:11:18.603Z",
-                     *       "expiresAt": "2026-11-27T01:26:18.603Z"
+                     *       "createdAt": "2026-11-27T01:24:47.145Z",
+                     *       "updatedAt": "2026-11-27T01:24:53.843Z",
+                     *       "startedAt": "2026-11-27T01:24:47.408Z",
+                     *       "finishedAt": "2026-11-27T01:24:53.843Z",
+                     *       "expiresAt": "2026-11-27T01:39:53.843Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ScrapeRequest"];
@@ -10445,30 +12792,30 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "domain": "new-brand.shop.example",
-                     *           "legacyId": "6b08d8b628f262bd63e36df8",
+                     *           "legacyId": "6b08dbe5b62596b15298756b",
                      *           "status": "tracked",
-                     *           "createdAt": "2026-11-27T01:11:27.322Z",
-                     *           "updatedAt": "2026-11-27T01:11:27.322Z",
-                     *           "lastProbeAt": "2026-11-27T01:11:34.728Z",
-                     *           "nextProbeAt": "2026-11-27T07:11:27.322Z",
+                     *           "createdAt": "2026-11-27T01:25:00.255Z",
+                     *           "updatedAt": "2026-11-27T01:25:00.255Z",
+                     *           "lastProbeAt": "2026-11-27T01:25:07.208Z",
+                     *           "nextProbeAt": "2026-11-27T07:25:00.255Z",
                      *           "trackedVariants": [
                      *             {
                      *               "productHandle": "canvas-tote-bag",
-                     *               "variantId": "331001",
+                     *               "variantId": "98330001",
                      *               "sku": "CANVAS-TOTE-BAG-1",
                      *               "title": "Canvas Tote Bag",
                      *               "active": true
                      *             },
                      *             {
                      *               "productHandle": "everyday-hoodie",
-                     *               "variantId": "330001",
+                     *               "variantId": "98329001",
                      *               "sku": "EVERYDAY-HOODIE-1",
                      *               "title": "Everyday Hoodie",
                      *               "active": true
                      *             },
                      *             {
                      *               "productHandle": "organic-cotton-tee",
-                     *               "variantId": "329001",
+                     *               "variantId": "98328001",
                      *               "sku": "ORGANIC-COTTON-TEE-1",
                      *               "title": "Organic Cotton Tee",
                      *               "active": true
@@ -10478,9 +12825,9 @@ export interface operations {
                      *             "id": 2,
                      *             "kind": "manual",
                      *             "error": null,
-                     *             "createdAt": "2026-11-27T01:11:31.201Z",
-                     *             "startedAt": "2026-11-27T01:11:31.323Z",
-                     *             "finishedAt": "2026-11-27T01:11:34.728Z",
+                     *             "createdAt": "2026-11-27T01:25:03.929Z",
+                     *             "startedAt": "2026-11-27T01:25:03.980Z",
+                     *             "finishedAt": "2026-11-27T01:25:07.208Z",
                      *             "progress": {
                      *               "status": "done",
                      *               "snapshots": 3
@@ -10629,12 +12976,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "legacyId": "6b08d8b628f262bd63e36df8",
+                     *       "legacyId": "6b08dbe5b62596b15298756b",
                      *       "status": "tracked",
-                     *       "createdAt": "2026-11-27T01:11:27.322Z",
-                     *       "updatedAt": "2026-11-27T01:11:27.322Z",
+                     *       "createdAt": "2026-11-27T01:25:00.255Z",
+                     *       "updatedAt": "2026-11-27T01:25:00.255Z",
                      *       "lastProbeAt": null,
-                     *       "nextProbeAt": "2026-11-27T07:11:27.322Z",
+                     *       "nextProbeAt": "2026-11-27T07:25:00.255Z",
                      *       "trackedVariants": [
                      *         {
                      *           "productHandle": "canvas-tote-bag",
@@ -10662,7 +13009,7 @@ export interface operations {
                      *         "id": 1,
                      *         "kind": "first",
                      *         "error": null,
-                     *         "createdAt": "2026-11-27T01:11:27.322Z",
+                     *         "createdAt": "2026-11-27T01:25:00.255Z",
                      *         "startedAt": null,
                      *         "finishedAt": null,
                      *         "progress": {
@@ -10942,30 +13289,30 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "legacyId": "6b08d8b628f262bd63e36df8",
+                     *       "legacyId": "6b08dbe5b62596b15298756b",
                      *       "status": "tracked",
-                     *       "createdAt": "2026-11-27T01:11:27.322Z",
-                     *       "updatedAt": "2026-11-27T01:11:27.322Z",
-                     *       "lastProbeAt": "2026-11-27T01:11:34.728Z",
-                     *       "nextProbeAt": "2026-11-27T07:11:27.322Z",
+                     *       "createdAt": "2026-11-27T01:25:00.255Z",
+                     *       "updatedAt": "2026-11-27T01:25:00.255Z",
+                     *       "lastProbeAt": "2026-11-27T01:25:07.208Z",
+                     *       "nextProbeAt": "2026-11-27T07:25:00.255Z",
                      *       "trackedVariants": [
                      *         {
                      *           "productHandle": "canvas-tote-bag",
-                     *           "variantId": "331001",
+                     *           "variantId": "98330001",
                      *           "sku": "CANVAS-TOTE-BAG-1",
                      *           "title": "Canvas Tote Bag",
                      *           "active": true
                      *         },
                      *         {
                      *           "productHandle": "everyday-hoodie",
-                     *           "variantId": "330001",
+                     *           "variantId": "98329001",
                      *           "sku": "EVERYDAY-HOODIE-1",
                      *           "title": "Everyday Hoodie",
                      *           "active": true
                      *         },
                      *         {
                      *           "productHandle": "organic-cotton-tee",
-                     *           "variantId": "329001",
+                     *           "variantId": "98328001",
                      *           "sku": "ORGANIC-COTTON-TEE-1",
                      *           "title": "Organic Cotton Tee",
                      *           "active": true
@@ -10975,9 +13322,9 @@ export interface operations {
                      *         "id": 2,
                      *         "kind": "manual",
                      *         "error": null,
-                     *         "createdAt": "2026-11-27T01:11:31.201Z",
-                     *         "startedAt": "2026-11-27T01:11:31.323Z",
-                     *         "finishedAt": "2026-11-27T01:11:34.728Z",
+                     *         "createdAt": "2026-11-27T01:25:03.929Z",
+                     *         "startedAt": "2026-11-27T01:25:03.980Z",
+                     *         "finishedAt": "2026-11-27T01:25:07.208Z",
                      *         "progress": {
                      *           "status": "done",
                      *           "snapshots": 3
@@ -11268,30 +13615,30 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "legacyId": "6b08d8b628f262bd63e36df8",
+                     *       "legacyId": "6b08dbe5b62596b15298756b",
                      *       "status": "paused",
-                     *       "createdAt": "2026-11-27T01:11:27.322Z",
-                     *       "updatedAt": "2026-11-27T01:11:36.807Z",
-                     *       "lastProbeAt": "2026-11-27T01:11:34.728Z",
+                     *       "createdAt": "2026-11-27T01:25:00.255Z",
+                     *       "updatedAt": "2026-11-27T01:25:08.484Z",
+                     *       "lastProbeAt": "2026-11-27T01:25:07.208Z",
                      *       "nextProbeAt": null,
                      *       "trackedVariants": [
                      *         {
                      *           "productHandle": "canvas-tote-bag",
-                     *           "variantId": "331001",
+                     *           "variantId": "98330001",
                      *           "sku": "CANVAS-TOTE-BAG-1",
                      *           "title": "Canvas Tote Bag",
                      *           "active": true
                      *         },
                      *         {
                      *           "productHandle": "everyday-hoodie",
-                     *           "variantId": "330001",
+                     *           "variantId": "98329001",
                      *           "sku": "EVERYDAY-HOODIE-1",
                      *           "title": "Everyday Hoodie",
                      *           "active": true
                      *         },
                      *         {
                      *           "productHandle": "organic-cotton-tee",
-                     *           "variantId": "329001",
+                     *           "variantId": "98328001",
                      *           "sku": "ORGANIC-COTTON-TEE-1",
                      *           "title": "Organic Cotton Tee",
                      *           "active": true
@@ -11301,9 +13648,9 @@ export interface operations {
                      *         "id": 2,
                      *         "kind": "manual",
                      *         "error": null,
-                     *         "createdAt": "2026-11-27T01:11:31.201Z",
-                     *         "startedAt": "2026-11-27T01:11:31.323Z",
-                     *         "finishedAt": "2026-11-27T01:11:34.728Z",
+                     *         "createdAt": "2026-11-27T01:25:03.929Z",
+                     *         "startedAt": "2026-11-27T01:25:03.980Z",
+                     *         "finishedAt": "2026-11-27T01:25:07.208Z",
                      *         "progress": {
                      *           "status": "done",
                      *           "snapshots": 3
@@ -11443,30 +13790,30 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "legacyId": "6b08d8b628f262bd63e36df8",
+                     *       "legacyId": "6b08dbe5b62596b15298756b",
                      *       "status": "paused",
-                     *       "createdAt": "2026-11-27T01:11:27.322Z",
-                     *       "updatedAt": "2026-11-27T01:11:36.929Z",
-                     *       "lastProbeAt": "2026-11-27T01:11:34.728Z",
+                     *       "createdAt": "2026-11-27T01:25:00.255Z",
+                     *       "updatedAt": "2026-11-27T01:25:08.546Z",
+                     *       "lastProbeAt": "2026-11-27T01:25:07.208Z",
                      *       "nextProbeAt": null,
                      *       "trackedVariants": [
                      *         {
                      *           "productHandle": "canvas-tote-bag",
-                     *           "variantId": "331001",
+                     *           "variantId": "98330001",
                      *           "sku": "CANVAS-TOTE-BAG-1",
                      *           "title": "Canvas Tote Bag",
                      *           "active": true
                      *         },
                      *         {
                      *           "productHandle": "everyday-hoodie",
-                     *           "variantId": "330001",
+                     *           "variantId": "98329001",
                      *           "sku": "EVERYDAY-HOODIE-1",
                      *           "title": "Everyday Hoodie",
                      *           "active": true
                      *         },
                      *         {
                      *           "productHandle": "organic-cotton-tee",
-                     *           "variantId": "329001",
+                     *           "variantId": "98328001",
                      *           "sku": "ORGANIC-COTTON-TEE-1",
                      *           "title": "Organic Cotton Tee",
                      *           "active": true
@@ -11476,9 +13823,9 @@ export interface operations {
                      *         "id": 2,
                      *         "kind": "manual",
                      *         "error": null,
-                     *         "createdAt": "2026-11-27T01:11:31.201Z",
-                     *         "startedAt": "2026-11-27T01:11:31.323Z",
-                     *         "finishedAt": "2026-11-27T01:11:34.728Z",
+                     *         "createdAt": "2026-11-27T01:25:03.929Z",
+                     *         "startedAt": "2026-11-27T01:25:03.980Z",
+                     *         "finishedAt": "2026-11-27T01:25:07.208Z",
                      *         "progress": {
                      *           "status": "done",
                      *           "snapshots": 3
@@ -11621,9 +13968,9 @@ export interface operations {
                      *       "id": 2,
                      *       "kind": "manual",
                      *       "error": null,
-                     *       "createdAt": "2026-11-27T01:11:31.201Z",
-                     *       "startedAt": "2026-11-27T01:11:31.323Z",
-                     *       "finishedAt": "2026-11-27T01:11:34.728Z",
+                     *       "createdAt": "2026-11-27T01:25:03.929Z",
+                     *       "startedAt": "2026-11-27T01:25:03.980Z",
+                     *       "finishedAt": "2026-11-27T01:25:07.208Z",
                      *       "progress": {
                      *         "status": "done",
                      *         "snapshots": 3
@@ -11757,7 +14104,7 @@ export interface operations {
                      *       "id": 2,
                      *       "kind": "manual",
                      *       "error": null,
-                     *       "createdAt": "2026-11-27T01:11:31.201Z",
+                     *       "createdAt": "2026-11-27T01:25:03.929Z",
                      *       "startedAt": null,
                      *       "finishedAt": null,
                      *       "progress": {
@@ -11896,52 +14243,52 @@ export interface operations {
                      *       "method": "Estimate: for each tracked variant, consecutive inventory snapshots are compared. A stock decrease of n is n units sold, valued at the earlier snapshot's price and counted on the UTC day of the later snapshot. A stock increase is a restock, reported apart and never a negative sale; sales inside a restocked interval cannot be seen, so figures are a lower bound. Variants whose storefront hides stock count nothing. Not merchant-reported sales.",
                      *       "snapshots": 6,
                      *       "probes": 2,
-                     *       "firstSnapshotAt": "2026-11-27T01:11:30.902Z",
-                     *       "lastSnapshotAt": "2026-11-27T01:11:34.728Z",
+                     *       "firstSnapshotAt": "2026-11-27T01:25:03.659Z",
+                     *       "lastSnapshotAt": "2026-11-27T01:25:07.208Z",
                      *       "trackedVariants": 3,
                      *       "variantsWithoutStock": 0,
                      *       "sales": {
                      *         "days": 1,
-                     *         "units": 7,
-                     *         "revenue": 216.8,
-                     *         "revenuePerDay": 216.8,
+                     *         "units": 4,
+                     *         "revenue": 115.6,
+                     *         "revenuePerDay": 115.6,
                      *         "currency": "USD",
-                     *         "revenueUsd": 216.8,
-                     *         "unitsPerDay": 7,
-                     *         "revenuePerDayUsd": 216.8,
+                     *         "revenueUsd": 115.6,
+                     *         "unitsPerDay": 4,
+                     *         "revenuePerDayUsd": 115.6,
                      *         "restocks": 0,
                      *         "restockedUnits": 0
                      *       },
                      *       "topVariants": [
                      *         {
-                     *           "productHandle": "organic-cotton-tee",
-                     *           "variantId": "329001",
-                     *           "sku": "ORGANIC-COTTON-TEE-1",
-                     *           "title": "Organic Cotton Tee",
-                     *           "units": 3,
-                     *           "revenue": 64.8,
-                     *           "currency": "USD",
-                     *           "revenueUsd": 64.8
-                     *         },
-                     *         {
-                     *           "productHandle": "everyday-hoodie",
-                     *           "variantId": "330001",
-                     *           "sku": "EVERYDAY-HOODIE-1",
-                     *           "title": "Everyday Hoodie",
-                     *           "units": 2,
-                     *           "revenue": 116,
-                     *           "currency": "USD",
-                     *           "revenueUsd": 116
-                     *         },
-                     *         {
                      *           "productHandle": "canvas-tote-bag",
-                     *           "variantId": "331001",
+                     *           "variantId": "98330001",
                      *           "sku": "CANVAS-TOTE-BAG-1",
                      *           "title": "Canvas Tote Bag",
                      *           "units": 2,
                      *           "revenue": 36,
                      *           "currency": "USD",
                      *           "revenueUsd": 36
+                     *         },
+                     *         {
+                     *           "productHandle": "everyday-hoodie",
+                     *           "variantId": "98329001",
+                     *           "sku": "EVERYDAY-HOODIE-1",
+                     *           "title": "Everyday Hoodie",
+                     *           "units": 1,
+                     *           "revenue": 58,
+                     *           "currency": "USD",
+                     *           "revenueUsd": 58
+                     *         },
+                     *         {
+                     *           "productHandle": "organic-cotton-tee",
+                     *           "variantId": "98328001",
+                     *           "sku": "ORGANIC-COTTON-TEE-1",
+                     *           "title": "Organic Cotton Tee",
+                     *           "units": 1,
+                     *           "revenue": 21.6,
+                     *           "currency": "USD",
+                     *           "revenueUsd": 21.6
                      *         }
                      *       ],
                      *       "estimate": true
@@ -12084,10 +14431,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "day": "2026-11-27",
-                     *           "units": 7,
-                     *           "revenue": 216.8,
+                     *           "units": 4,
+                     *           "revenue": 115.6,
                      *           "currency": "USD",
-                     *           "revenueUsd": 216.8
+                     *           "revenueUsd": 115.6
                      *         }
                      *       ],
                      *       "page": {
@@ -12244,14 +14591,14 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "productHandle": "canvas-tote-bag",
-                     *           "variantId": "331001",
+                     *           "variantId": "98330001",
                      *           "sku": "CANVAS-TOTE-BAG-1",
                      *           "title": "Canvas Tote Bag",
                      *           "active": true,
-                     *           "startStock": 121,
-                     *           "endStock": 119,
-                     *           "startAt": "2026-11-27T01:11:30.902Z",
-                     *           "endAt": "2026-11-27T01:11:34.728Z",
+                     *           "startStock": 73,
+                     *           "endStock": 71,
+                     *           "startAt": "2026-11-27T01:25:03.659Z",
+                     *           "endAt": "2026-11-27T01:25:07.208Z",
                      *           "unitsSold": 2,
                      *           "price": 18,
                      *           "currency": "USD",
@@ -12262,15 +14609,15 @@ export interface operations {
                      *         },
                      *         {
                      *           "productHandle": "everyday-hoodie",
-                     *           "variantId": "330001",
+                     *           "variantId": "98329001",
                      *           "sku": "EVERYDAY-HOODIE-1",
                      *           "title": "Everyday Hoodie",
                      *           "active": true,
-                     *           "startStock": 140,
-                     *           "endStock": 138,
-                     *           "startAt": "2026-11-27T01:11:30.902Z",
-                     *           "endAt": "2026-11-27T01:11:34.728Z",
-                     *           "unitsSold": 2,
+                     *           "startStock": 127,
+                     *           "endStock": 126,
+                     *           "startAt": "2026-11-27T01:25:03.659Z",
+                     *           "endAt": "2026-11-27T01:25:07.208Z",
+                     *           "unitsSold": 1,
                      *           "price": 58,
                      *           "currency": "USD",
                      *           "restocks": {
@@ -12280,15 +14627,15 @@ export interface operations {
                      *         },
                      *         {
                      *           "productHandle": "organic-cotton-tee",
-                     *           "variantId": "329001",
+                     *           "variantId": "98328001",
                      *           "sku": "ORGANIC-COTTON-TEE-1",
                      *           "title": "Organic Cotton Tee",
                      *           "active": true,
-                     *           "startStock": 134,
-                     *           "endStock": 131,
-                     *           "startAt": "2026-11-27T01:11:30.902Z",
-                     *           "endAt": "2026-11-27T01:11:34.728Z",
-                     *           "unitsSold": 3,
+                     *           "startStock": 180,
+                     *           "endStock": 179,
+                     *           "startAt": "2026-11-27T01:25:03.659Z",
+                     *           "endAt": "2026-11-27T01:25:07.208Z",
+                     *           "unitsSold": 1,
                      *           "price": 21.6,
                      *           "currency": "USD",
                      *           "restocks": {
@@ -12588,9 +14935,9 @@ export interface operations {
                      *           "pricing": "Free plan available; Awesome $15/month",
                      *           "rating": 5,
                      *           "appStoreUrl": "https://apps.shopify.com/judgeme",
-                     *           "installCount": 8,
-                     *           "firstSeenAt": "2026-11-27T01:11:18.603Z",
-                     *           "lastSeenAt": "2026-11-27T01:11:34.453Z"
+                     *           "installCount": 1912,
+                     *           "firstSeenAt": "2026-11-27T01:24:53.843Z",
+                     *           "lastSeenAt": "2026-11-27T01:25:07.055Z"
                      *         },
                      *         {
                      *           "slug": "klaviyo-email-marketing",
@@ -12600,9 +14947,9 @@ export interface operations {
                      *           "pricing": "Free plan available; from $20/month",
                      *           "rating": 4.6,
                      *           "appStoreUrl": "https://apps.shopify.com/klaviyo-email-marketing",
-                     *           "installCount": 6,
-                     *           "firstSeenAt": "2026-11-27T01:11:18.603Z",
-                     *           "lastSeenAt": "2026-11-27T01:11:34.453Z"
+                     *           "installCount": 1304,
+                     *           "firstSeenAt": "2026-11-27T01:24:53.843Z",
+                     *           "lastSeenAt": "2026-11-27T01:25:07.055Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -12892,7 +15239,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "119",
+                     *           "id": "29455",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "new-brand.shop.example",
@@ -12902,10 +15249,10 @@ export interface operations {
                      *           "newValue": "52.20",
                      *           "changePct": -10,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-27T01:11:34.453Z"
+                     *           "detectedAt": "2026-11-27T01:25:07.055Z"
                      *         },
                      *         {
-                     *           "id": "118",
+                     *           "id": "29454",
                      *           "entity": "product",
                      *           "changeType": "price_decrease",
                      *           "domain": "new-brand.shop.example",
@@ -12915,7 +15262,7 @@ export interface operations {
                      *           "newValue": "21.60",
                      *           "changePct": -10,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-27T01:11:30.571Z"
+                     *           "detectedAt": "2026-11-27T01:25:03.492Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -12926,7 +15273,7 @@ export interface operations {
                      *         "total": 2
                      *       },
                      *       "meta": {
-                     *         "watchedSince": "2026-11-27T01:11:27.322Z"
+                     *         "watchedSince": "2026-11-27T01:25:00.255Z"
                      *       }
                      *     }
                      */
@@ -13055,7 +15402,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "probedAt": "2026-11-27T01:11:36.291Z",
+                     *       "probedAt": "2026-11-27T01:25:08.164Z",
                      *       "networks": [
                      *         {
                      *           "network": "meta",
@@ -13938,9 +16285,9 @@ export interface operations {
                      *             "total": 0
                      *           },
                      *           "afterLaunch": false,
-                     *           "units": 7,
-                     *           "revenue": 216.8,
-                     *           "revenueUsd": 216.8
+                     *           "units": 4,
+                     *           "revenue": 115.6,
+                     *           "revenueUsd": 115.6
                      *         }
                      *       ],
                      *       "lift": {
@@ -13948,12 +16295,12 @@ export interface operations {
                      *         "daysAfterLaunch": 0,
                      *         "otherDays": 1,
                      *         "meanUnitsAfterLaunch": null,
-                     *         "meanUnitsOtherDays": 7,
+                     *         "meanUnitsOtherDays": 4,
                      *         "unitsLiftPercent": null,
                      *         "meanRevenueAfterLaunch": null,
-                     *         "meanRevenueOtherDays": 216.8,
+                     *         "meanRevenueOtherDays": 115.6,
                      *         "meanRevenueAfterLaunchUsd": null,
-                     *         "meanRevenueOtherDaysUsd": 216.8,
+                     *         "meanRevenueOtherDaysUsd": 115.6,
                      *         "revenueLiftPercent": null
                      *       }
                      *     }
@@ -14092,7 +16439,7 @@ export interface operations {
                      *             "app": "klaviyo-email-marketing"
                      *           },
                      *           "callbackUrl": null,
-                     *           "createdAt": "2026-11-27T01:11:11.066Z",
+                     *           "createdAt": "2026-11-27T01:24:46.872Z",
                      *           "matchCount": 1,
                      *           "links": {
                      *             "matches": "/v1/alerts/1/matches"
@@ -14343,7 +16690,7 @@ export interface operations {
                      *         "app": "klaviyo-email-marketing"
                      *       },
                      *       "callbackUrl": null,
-                     *       "createdAt": "2026-11-27T01:11:11.066Z",
+                     *       "createdAt": "2026-11-27T01:24:46.872Z",
                      *       "matchCount": 0,
                      *       "links": {
                      *         "matches": "/v1/alerts/1/matches"
@@ -14485,7 +16832,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "domain": "new-brand.shop.example",
-                     *           "matchedAt": "2026-11-27T01:11:18.603Z"
+                     *           "matchedAt": "2026-11-27T01:24:53.843Z"
                      *         }
                      *       ],
                      *       "page": {

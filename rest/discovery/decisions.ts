@@ -13,6 +13,7 @@ import {
 import { NARROW_SEARCH_DOCUMENTS } from '../../src/search/relevance-page.ts';
 import { TERMS_REFRESH_MS } from '../../src/search/nearest-terms.ts';
 import { SEEDED, UNLISTED } from '../../src/seed/seeded-catalog.ts';
+import { EXAMPLE_STORY_TEXT } from '../openapi/example-story.ts';
 import { QUERY_COST_RULES } from '../../src/graphql/query-cost.ts';
 import { APQ_MAX_DOCUMENTS } from '../../src/gateway/automatic-persisted-queries.ts';
 
@@ -73,7 +74,7 @@ export const DECISIONS: readonly Decision[] = [
       'units at every probe (sales from the second probe on). The scrape and Signals examples name ' +
       `${UNLISTED.store}, a store the catalog lacks that the demo storefronts also answer for. In production, or ` +
       'with DEMO_STOREFRONTS=false, a probe or scrape of a synthetic store fails with a reason saying it is synthetic. ' +
-      'Stores a scrape adds keep their real domains.',
+      `Stores a scrape adds keep their real domains. ${EXAMPLE_STORY_TEXT}`,
   },
   {
     topic: 'Freshness of whole-catalog figures',

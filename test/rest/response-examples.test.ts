@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayJobs } from '../../app/jobs.ts';
 import { buildServer } from '../../app/server.ts';
 import { buildOpenApiDocument } from '../../rest/openapi/document.ts';
+import { EXAMPLE_STORY } from '../../rest/openapi/example-story.ts';
 import {
   isPlaceholder,
   operationsOf,
@@ -43,42 +44,8 @@ const UPDATE = process.env.UPDATE_RESPONSE_EXAMPLES === '1';
 const STORES = UPDATE ? loadConfig({}).SEED_STORES : 2_000;
 const FILE = join(import.meta.dirname, '../../rest/openapi/response-examples.json');
 
-/**
- * The examples that change what the others read, in the order of their story: an alert first (stores
- * that start running Klaviyo); scrape the store the catalog lacks and poll it by the id its answer
- * gave (Klaviyo on its storefront matches the alert); bulk-scrape it again with a second store; watch
- * it, probe it a second time (sales from two snapshots), read the watch; refresh its ads; read and
- * delete the alert; pause, stop and delete the watch last. Every other operation only reads the
- * seeded catalog (or the server itself) and is sent before them.
- */
-const STORY = [
-  'createAlert',
-  'requestScrape',
-  'getScrapeRequest',
-  'requestScrapesBulk',
-  'createSignal',
-  'probeSignal',
-  'getSignalProbe',
-  'listSignals',
-  'getSignal',
-  'listInsightInbox',
-  'getSignalStats',
-  'getSignalSales',
-  'getSignalInventory',
-  'listSignalInsights',
-  'listSignalApps',
-  'listSignalAppChanges',
-  'listSignalProductChanges',
-  'probeSignalAds',
-  'listSignalAds',
-  'getSignalAdsOverview',
-  'listAlerts',
-  'listAlertMatches',
-  'deleteAlert',
-  'updateSignal',
-  'stopSignal',
-  'deleteSignal',
-];
+/** the examples that change what others read, in the order of their story */
+const STORY: string[] = EXAMPLE_STORY.map(([id]) => id);
 
 /**
  * Discovery documents too large to be their own example: the example is their real opening (the
@@ -331,7 +298,11 @@ describe('every example request, sent as written on a fresh install', () => {
     await test?.close();
   });
 
-  it('the story names every operation that changes data or reads what the story made', () => {
+  it('the story names every operation that changes data or reads what the story made, each by its route', () => {
+    for (const [id, named] of EXAMPLE_STORY) {
+      const route = catalogRoutes.find((r) => r.operationId === id);
+      expect([id, route && `${route.method} ${route.path}`]).toEqual([id, named]);
+    }
     const storyLike = catalogRoutes
       .filter((route) => /^\/v1\/(scrapes|signals|alerts)/.test(route.path))
       .map((route) => route.operationId);

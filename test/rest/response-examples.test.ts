@@ -37,8 +37,8 @@ import { responseValidator } from './support/openapi-validation.ts';
 
 /**
  * The examples are recorded on the catalog a first `npm start` seeds (SEED_STORES's default); the
- * check sends them to a smaller one, where every example store exists and every example list answers
- * as it does there (empty or not), at a fifth of the seeding time.
+ * check sends them to a smaller one that seeds faster, where every example store exists and every
+ * example list answers as it does there (empty or not).
  */
 const UPDATE = process.env.UPDATE_RESPONSE_EXAMPLES === '1';
 const STORES = UPDATE ? loadConfig({}).SEED_STORES : 2_000;

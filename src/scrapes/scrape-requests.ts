@@ -24,6 +24,8 @@ export const RECENT_SCRAPES_MAX = 100;
 export interface ScrapeOrder {
   /** canonical domain */
   domain: string;
+  /** the name the caller gave (the domain or its www. form): the storefront is read there first */
+  host?: string;
   force: boolean;
   callbackUrl?: string | null;
   accountId?: number | null;
@@ -104,7 +106,7 @@ export async function orderScrape(
       await enqueueJob(
         client,
         SCRAPE_TASK,
-        { requestId: scrape.id },
+        order.host ? { requestId: scrape.id, host: order.host } : { requestId: scrape.id },
         { jobKey: `scrape:${scrape.id}`, maxAttempts: SCRAPE_MAX_ATTEMPTS },
       );
       created = true;
@@ -155,7 +157,10 @@ export async function orderScrapes(
     }
     seen.add(parsed.domain);
     try {
-      items.push({ url, ...(await orderScrape(services, { ...options, domain: parsed.domain })) });
+      items.push({
+        url,
+        ...(await orderScrape(services, { ...options, domain: parsed.domain, host: parsed.host })),
+      });
     } catch (error) {
       if (!(error instanceof ApiError) || error.code === 'internal') throw error;
       items.push({

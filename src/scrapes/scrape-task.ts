@@ -24,7 +24,7 @@ import {
   validateStorefront,
   type StorefrontObservation,
 } from '../storefront/read-storefront.ts';
-import type { StorefrontClient } from '../storefront/storefront-client.ts';
+import { nameFirst, type StorefrontClient } from '../storefront/storefront-client.ts';
 import { StorefrontFailure } from '../storefront/storefront-failure.ts';
 import { saveScreenshot } from './screenshot/screenshot-store.ts';
 import type { Screenshot, Screenshotter } from './screenshot/take-screenshot.ts';
@@ -38,7 +38,8 @@ export const SCRAPE_TASK = 'scrape-store';
 /** attempts of a scrape job before its request fails (only faults of ours are retried) */
 export const SCRAPE_MAX_ATTEMPTS = 3;
 
-const Payload = z.object({ requestId: z.uuid() });
+/** host: the name the caller gave, the domain or its www. form (asked first, then the other form) */
+const Payload = z.object({ requestId: z.uuid(), host: z.string().optional() });
 
 export interface ScrapeTaskDeps {
   pool: pg.Pool;
@@ -93,7 +94,7 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
     );
 
   return async (payload: unknown, helpers: JobHelpers): Promise<void> => {
-    const { requestId } = Payload.parse(payload);
+    const { requestId, host } = Payload.parse(payload);
     const log = deps.logger.child({ scrapeId: requestId, attempt: helpers.job.attempts });
     const startedAt = deps.clock();
     const validating = await publish(
@@ -106,6 +107,7 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
         deps.pool,
         deps.reference.vocabulary.dropshipPhrases,
       );
+      if (host) nameFirst(deps.storefronts, validating.domain, host);
       const storefront = await validateStorefront(reader, validating.domain);
       if (!(await publish(await advanceScrape(deps.pool, requestId, 'scraping', deps.clock()))))
         return;

@@ -5,7 +5,7 @@
 import { checkCallbackUrl } from '../platform/egress/callback-url.ts';
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
-import { domainSchema } from '../stores/domain.ts';
+import { namedDomainSchema, parseDomain } from '../stores/domain.ts';
 import { withRechecks } from '../platform/pubsub/rechecks.ts';
 import { RECENT_SCRAPES_CHANNEL, scrapeChannel } from './scrape-events.ts';
 import { isFinished, isOwnedBy, SCRAPE_STATUSES, type ScrapeRecord } from './scrape-record.ts';
@@ -100,6 +100,13 @@ const BulkItemRef = builder.objectRef<BulkItem>('BulkScrapeItem').implement({
   }),
 });
 
+/** The canonical domain and the name as given, of an argument namedDomainSchema validated. */
+function namedDomain(input: string): { domain: string; host: string } {
+  const parsed = parseDomain(input);
+  if (!parsed.ok) throw new Error(`unvalidated domain argument: ${parsed.rule}`);
+  return { domain: parsed.domain, host: parsed.host };
+}
+
 const CALLBACK_URL =
   'HTTPS URL that receives scrape.done or scrape.failed once, signed per Standard Webhooks.';
 
@@ -110,13 +117,13 @@ builder.mutationField('requestScrape', (t) =>
     description:
       'Queue a scrape of a store missing from the catalog, or (force) refresh a known one; a forced re-scrape within 5 minutes is rate_limited.',
     args: {
-      domain: t.arg.string({ required: true, validate: { schema: domainSchema } }),
+      domain: t.arg.string({ required: true, validate: { schema: namedDomainSchema } }),
       force: t.arg.boolean({ defaultValue: false }),
       callbackUrl: t.arg.string({ description: CALLBACK_URL }),
     },
     resolve: (_root, args, ctx) =>
       orderScrape(ctx.services, {
-        domain: args.domain,
+        ...namedDomain(args.domain),
         force: args.force ?? false,
         callbackUrl: args.callbackUrl ? checkCallbackUrl(ctx.services, args.callbackUrl) : null,
         accountId: ctx.accountId,

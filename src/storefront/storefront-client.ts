@@ -40,6 +40,8 @@ export interface StorefrontClient {
   holdsChecked: LRUCache<string, true>;
   /** domain -> the host name that answers for it (the domain itself, or its www. form) */
   hosts: LRUCache<string, string>;
+  /** domain -> the form a caller named it by, asked first by its next read (nameFirst) */
+  named: LRUCache<string, string>;
 }
 
 /** how long a "no durable hold" answer is believed before the database is asked again */
@@ -53,6 +55,7 @@ export function createStorefrontClient(egress: Egress, holds?: HostHolds): Store
     holds,
     holdsChecked: new LRUCache<string, true>({ max: 100_000, ttl: HOLD_RECHECK_MS }),
     hosts: new LRUCache<string, string>({ max: 100_000 }),
+    named: new LRUCache<string, string>({ max: 10_000 }),
   };
   client.robots = new RobotsRules((domain, path, request) =>
     fetchStorefront(client, domain, path, request),
@@ -84,8 +87,25 @@ const nameDoesNotAnswer = (error: unknown) =>
   (error.failure === 'unresolvable' || error.failure === 'connection');
 
 /**
- * GET `path` of the storefront `domain` at the host that answers for it: the domain as named, else
- * (when that name does not resolve or refuses the connection) its other form, remembered once it answers.
+ * The next read of `domain` asks `host` first, the form a caller gave (www.example.com for
+ * example.com), and its other form only when that name does not answer; a name that is neither
+ * form of the domain is ignored.
+ */
+export function nameFirst(client: StorefrontClient, domain: string, host: string): void {
+  const named = host.toLowerCase();
+  if (named === domain || named === `www.${domain}`) client.named.set(domain, named);
+}
+
+/** `host` answered for `domain`: later reads go there, and a caller's named form has been asked. */
+function answeredAt(client: StorefrontClient, domain: string, host: string): void {
+  client.hosts.set(domain, host);
+  client.named.delete(domain);
+}
+
+/**
+ * GET `path` of the storefront `domain` at the host that answers for it: the form a caller named
+ * (nameFirst), else the one that answered before, else the domain as named; when that name does not
+ * resolve or refuses the connection, its other form. The form that answers is remembered.
  */
 export async function fetchStorefront(
   client: StorefrontClient,
@@ -94,19 +114,20 @@ export async function fetchStorefront(
   request: EgressRequest,
 ): Promise<EgressResponse> {
   const known = client.hosts.get(domain);
-  const first = known ?? domain;
+  const first = client.named.get(domain) ?? known ?? domain;
   try {
     const response = await client.egress.fetch(new URL(path, `https://${first}`), request);
-    if (!known) client.hosts.set(domain, first);
+    answeredAt(client, domain, first);
     return response;
   } catch (error) {
-    if (known || !nameDoesNotAnswer(error)) throw error;
+    // a form that answered before is not traded for the other on a failure of its own
+    if (first === known || !nameDoesNotAnswer(error)) throw error;
     try {
       const response = await client.egress.fetch(
         new URL(path, `https://${otherForm(first)}`),
         request,
       );
-      client.hosts.set(domain, otherForm(first));
+      answeredAt(client, domain, otherForm(first));
       return response;
     } catch (second) {
       // the form the caller gave is the one its failure names

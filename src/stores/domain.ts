@@ -8,7 +8,9 @@ import { badRequest, type ApiError } from '../platform/errors.ts';
 const MAX_DOMAIN_LENGTH = 253;
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
-export type DomainParse = { ok: true; domain: string } | { ok: false; rule: string };
+export type DomainParse =
+  /** host: the name as the caller gave it, the domain or its www. form (where a storefront is asked first) */
+  { ok: true; domain: string; host: string } | { ok: false; rule: string };
 
 function hostnameOf(input: string): string | null {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//.test(input) ? input : `http://${input}`;
@@ -44,7 +46,8 @@ export function parseDomain(input: string): DomainParse {
 
 /** The canonical domain of a hostname: no trailing dot, no leading www., a public DNS name's shape. */
 function checkedDomain(hostname: string): DomainParse {
-  const domain = hostname.replace(/\.$/, '').replace(/^www\./, '');
+  const named = hostname.replace(/\.$/, '');
+  const domain = named.replace(/^www\./, '');
   if (domain.length > MAX_DOMAIN_LENGTH)
     return { ok: false, rule: `must be at most ${MAX_DOMAIN_LENGTH} characters` };
   const labels = domain.split('.');
@@ -53,7 +56,7 @@ function checkedDomain(hostname: string): DomainParse {
     return { ok: false, rule: 'must be a valid domain name' };
   if (/^\d+$/.test(labels[labels.length - 1]!))
     return { ok: false, rule: 'must be a domain, not an IP address' };
-  return { ok: true, domain };
+  return { ok: true, domain, host: named === domain ? domain : `www.${domain}` };
 }
 
 /** The canonical domain, or bad_request with details { parameter, rule }. */
@@ -72,6 +75,15 @@ export const domainSchema = z.string().transform((value, ctx) => {
   if (parsed.ok) return parsed.domain;
   ctx.addIssue({ code: 'custom', message: parsed.rule });
   return z.NEVER;
+});
+
+/**
+ * zod schema for a domain argument whose resolver needs the name as given (a scrape reads the
+ * storefront at the form the caller typed first): validates like domainSchema, hands over the input.
+ */
+export const namedDomainSchema = z.string().superRefine((value, ctx) => {
+  const parsed = parseDomain(value);
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.rule });
 });
 
 /**

@@ -2,7 +2,8 @@
 // redirect there is never followed into a catalog entry under the old name), a redirect to its own
 // www name (the same store), and products.json rate limits (429 with Retry-After: waited out within
 // the job up to a bound, then a failure that says so).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { storefrontClient } from '../../src/storefront/storefront-client.ts';
 import { startFixtureStorefronts, type FixtureStorefronts } from './support/fixture-storefronts.ts';
 import { startScrapeHarness, type ScrapeHarness } from './support/scrape-harness.ts';
 
@@ -63,8 +64,25 @@ describe('a storefront that redirects to another host', () => {
 
 describe('a storefront that answers only on its www name', () => {
   it('is scraped when the caller gives the www name (its apex does not resolve), saved under its canonical domain', async () => {
-    const ended = await scrapeToEnd('www.wwwonly.test');
+    // every host the worker's storefront client asks of the transport, in order
+    const egress = storefrontClient(harness.services).egress;
+    const original = egress.fetch;
+    const asked: string[] = [];
+    const spy = vi.spyOn(egress, 'fetch').mockImplementation((input, request) => {
+      asked.push(new URL(input).hostname);
+      return original.call(egress, input, request);
+    });
+    let ended: Awaited<ReturnType<typeof scrapeToEnd>>;
+    try {
+      ended = await scrapeToEnd('www.wwwonly.test');
+    } finally {
+      spy.mockRestore();
+    }
     expect(ended.status, ended.failureReason).toBe('done');
+    // the name the caller typed is asked first; the apex it never gave is not looked up at all
+    const ofStore = asked.filter((host) => host.endsWith('wwwonly.test'));
+    expect(ofStore[0]).toBe('www.wwwonly.test');
+    expect(ofStore).not.toContain('wwwonly.test');
     expect(fixtures.requests).toContain('www.wwwonly.test/products.json?limit=250&page=1');
     const store = await harness.get('/v1/stores/wwwonly.test');
     expect(store.status).toBe(200);

@@ -14,7 +14,7 @@ import {
   validateStorefront,
   type StorefrontReader,
 } from '../../src/storefront/read-storefront.ts';
-import { createStorefrontClient } from '../../src/storefront/storefront-client.ts';
+import { createStorefrontClient, nameFirst } from '../../src/storefront/storefront-client.ts';
 import { StorefrontFailure } from '../../src/storefront/storefront-failure.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import pg from 'pg';
@@ -35,6 +35,8 @@ const HOSTS = [
   'locked-products.test',
   'www.wwwonly.test',
   'apexonly.test',
+  'bothforms.test',
+  'www.bothforms.test',
   'moving.test',
 ];
 
@@ -172,6 +174,18 @@ describe('the www and apex forms of a name', () => {
       await validateStorefront(reader, 'www.apexonly.test'),
     );
     expect(observed.products).toHaveLength(1);
+  });
+
+  it('asks the form a caller named first, even when the other form answered before', async () => {
+    const reader = processReader();
+    await validateStorefront(reader, 'bothforms.test');
+    expect(seen.filter((s) => s.endsWith('bothforms.test/'))).toEqual(['bothforms.test/']);
+    nameFirst(reader.client, 'bothforms.test', 'www.bothforms.test');
+    await validateStorefront(reader, 'bothforms.test');
+    expect(seen.filter((s) => s.endsWith('bothforms.test/'))).toEqual([
+      'bothforms.test/',
+      'www.bothforms.test/',
+    ]);
   });
 
   it('still fails as unresolvable when neither form answers, naming the form asked for', async () => {

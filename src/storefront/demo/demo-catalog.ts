@@ -28,10 +28,10 @@ export interface DemoStore {
 /** The price a storefront's sale shows: 10 % off, to the cent. */
 export const salePrice = (price: number): number => Math.round(price * 90) / 100;
 
-/** A pattern that is plain text once `\.` is undone ("cdn\.judge\.me" -> cdn.judge.me), or null. */
+/** A pattern that is plain text once `\.` is undone and `\b` dropped ("cdn\.judge\.me" -> cdn.judge.me), or null. */
 export function literalOfPatterns(patterns: readonly string[]): string | null {
   const plain = patterns
-    .map((p) => p.replace(/\\\./g, '.'))
+    .map((p) => p.replace(/\\b/g, '').replace(/\\\./g, '.'))
     .filter((text) => /^[a-z0-9._/-]+$/i.test(text));
   return plain.find((text) => text.includes('.')) ?? plain[0] ?? null;
 }

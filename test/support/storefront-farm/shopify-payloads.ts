@@ -25,10 +25,10 @@ const KNOWN_LOADERS: Record<string, (shop: string) => string> = {
   loox: (shop) => `https://loox.io/widget/loader.js?shop=${shop}`,
 };
 
-/** The app's patterns that are plain text once `\.` is undone: host-like ones (with a dot) and markers. */
+/** The app's patterns that are plain text once `\.` is undone and `\b` dropped: host-like ones (with a dot) and markers. */
 function literalsOf(app: AppReference): { hostLike: string | null; marker: string | null } {
   const plain = app.detectionPatterns
-    .map((p) => p.replace(/\\\./g, '.'))
+    .map((p) => p.replace(/\\b/g, '').replace(/\\\./g, '.'))
     .filter((text) => /^[a-z0-9._/-]+$/i.test(text));
   return {
     hostLike: plain.find((t) => t.includes('.')) ?? null,

@@ -290,7 +290,9 @@ export const DECISIONS: readonly Decision[] = [
       'closes its socket with code 1009 (message too big) before it is buffered; connection_init must arrive within ' +
       '10 seconds (else close 4408) and carry a valid key (else close 4403); one client address may hold at most 8 ' +
       'sockets whose connection_init has not been authorised yet, and an upgrade beyond that is refused with HTTP 429, ' +
-      'Retry-After: 1 and the rate_limited envelope (`details.bucket: "unauthenticatedSockets"`).',
+      'Retry-After: 1 and the rate_limited envelope (`details.bucket: "unauthenticatedSockets"`). The client address ' +
+      'is the one the per-address HTTP limit counts: the TCP peer, or what a TRUST_PROXY proxy forwarded, an IPv6 ' +
+      'client by its /64. An oversized message is logged as one structured warning (`reason: "message_too_big"`).',
   },
   {
     topic: 'Scrape requests',

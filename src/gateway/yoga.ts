@@ -51,6 +51,8 @@ export interface MountGraphqlOptions {
   jsonLane?: boolean;
   /** the largest WebSocket message accepted (the HTTP body limit: a bigger one closes its socket with 1009) */
   webSocketMaxPayloadBytes: number;
+  /** the client an upgrade request counts under for the per-address cap of unauthorised sockets */
+  webSocketClientOf?: (request: IncomingMessage) => string;
 }
 
 /** True from a document's second execution on (documents are Yoga's cached parses, held weakly). */
@@ -256,5 +258,6 @@ export async function mountGraphql(
     persistedOperations,
     authorize: options.authorizeWebSocket,
     maxPayloadBytes: options.webSocketMaxPayloadBytes,
+    clientOf: options.webSocketClientOf,
   });
 }

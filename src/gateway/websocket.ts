@@ -231,7 +231,8 @@ function serveGraphqlWs(
   wss: WebSocketServer,
   maxPayloadBytes: number,
 ): { dispose(): Promise<void> } {
-  const log = app.log.child({ component: 'graphql-ws' });
+  // the server's http logger (its component field) with the transport beside it
+  const log = app.log.child({ transport: 'graphql-ws' });
   const server = makeServer(serverOptions);
   wss.options.handleProtocols = handleProtocols;
   wss.on('error', (error) => log.error({ err: error }, 'WebSocket server failed'));

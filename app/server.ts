@@ -26,6 +26,8 @@ import { registerStoreScreenshot } from '../src/scrapes/screenshot/screenshot-ro
 import {
   accessGraphqlPlugin,
   bearerChallenge,
+  clientAddressOf,
+  clientKey,
   createAccess,
   registerAccess,
   trustedProxies,
@@ -159,6 +161,8 @@ export async function buildServer(
 
   // keys, quotas and rate limits: on the root scope, before any surface answers
   const access = await createAccess(services);
+  // request.ip's reading for the requests Fastify does not see (WebSocket upgrades)
+  const clientAddress = clientAddressOf(services.config.TRUST_PROXY);
   registerAccess(app, access);
 
   app.setErrorHandler((error, request, reply) => {
@@ -262,9 +266,11 @@ export async function buildServer(
   const surfaces: ServerPlugin[] = [
     (scope) =>
       mountGraphql(scope, yoga, persistedOperations, {
-        authorizeWebSocket: webSocketGate(access),
+        authorizeWebSocket: webSocketGate(access, clientAddress),
         jsonLane: options.graphqlJsonLane,
         webSocketMaxPayloadBytes: BODY_LIMIT_BYTES,
+        // the per-address cap counts the client the HTTP limiter counts (an IPv6 one by its /64)
+        webSocketClientOf: (request) => clientKey(clientAddress(request)),
       }),
     (scope) =>
       registerRest(scope, services, runRoute, {

@@ -5,9 +5,10 @@
 // its own and needs no key; its "test request" panel sends the key the reader types as a header.
 import scalarApiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
+import { cspNonce, withScriptNonces } from '../src/http/content-security-policy.ts';
 import { DISCOVERY_LINKS } from './discovery/root.ts';
 
-/** The page and its script change only with a deploy, like the discovery documents. */
+/** The script changes only with a deploy, like the discovery documents (the page itself carries a nonce per answer). */
 const CACHE_CONTROL = 'public, max-age=300';
 
 export async function registerReferencePage(app: FastifyInstance): Promise<void> {
@@ -16,12 +17,27 @@ export async function registerReferencePage(app: FastifyInstance): Promise<void>
     scope.addHook('onRoute', (route) => {
       route.config = { ...route.config, servesNoData: true };
     });
+    // the plugin's page (made from this file's configuration alone, the same on every answer) gets
+    // each answer's CSP nonce on its script tags; the nonce is drawn in preHandler, before the
+    // security headers name it. A page whose nonce is its own is never stored for others.
+    let page: { html: string; withNonce: (nonce: string) => string } | undefined;
+    scope.addHook('onSend', (_request, reply, payload, done) => {
+      if (
+        typeof payload !== 'string' ||
+        !String(reply.getHeader('content-type') ?? '').startsWith('text/html')
+      )
+        return done(null, payload);
+      if (page?.html !== payload) page = { html: payload, withNonce: withScriptNonces(payload) };
+      reply.header('cache-control', 'no-cache');
+      done(null, page.withNonce(cspNonce(reply)));
+    });
     await scope.register(scalarApiReference, {
       routePrefix: DISCOVERY_LINKS.reference,
       logLevel: 'warn',
       hooks: {
         preHandler: async (_request, reply) => {
           reply.header('cache-control', CACHE_CONTROL);
+          cspNonce(reply);
         },
       },
       configuration: {

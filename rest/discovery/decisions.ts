@@ -291,7 +291,9 @@ export const DECISIONS: readonly Decision[] = [
       'closes its socket with code 1009 (message too big) before it is buffered; connection_init must arrive within ' +
       '10 seconds (else close 4408) and carry a valid key (else close 4403); one client address may hold at most 8 ' +
       'sockets whose connection_init has not been authorised yet, and an upgrade beyond that is refused with HTTP 429, ' +
-      'Retry-After: 1 and the rate_limited envelope (`details.bucket: "unauthenticatedSockets"`).',
+      'Retry-After: 1 and the rate_limited envelope (`details.bucket: "unauthenticatedSockets"`). The client address ' +
+      'is the one the per-address HTTP limit counts: the TCP peer, or what a TRUST_PROXY proxy forwarded, an IPv6 ' +
+      'client by its /64. An oversized message is logged as one structured warning (`reason: "message_too_big"`).',
   },
   {
     topic: 'Scrape requests',
@@ -541,10 +543,28 @@ export const DECISIONS: readonly Decision[] = [
     topic: 'Security headers',
     decision:
       'Every answer carries X-Content-Type-Options: nosniff, Referrer-Policy: no-referrer, X-Frame-Options: DENY and ' +
-      "a Content-Security-Policy (`default-src 'none'; frame-ancestors 'none'`; HTML pages: `frame-ancestors " +
-      "'none'`). Data answers are Cache-Control: no-store; discovery documents state their own caching. " +
+      "a Content-Security-Policy: `default-src 'none'; frame-ancestors 'none'` on everything but HTML pages. The " +
+      'pages with scripts (GraphiQL at /graphql, the /docs reference, the operations console at /dashboard/scrapes) ' +
+      "send `script-src 'nonce-N' 'strict-dynamic'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; " +
+      "frame-ancestors 'none'`, N a fresh random value (128 bits) for each answer and set on every script tag of " +
+      'that answer: a script or inline event handler (onclick=…) that did not come with the page never runs, and ' +
+      "the browser reports it (securitypolicyviolation). 'strict-dynamic' lets the pages' own scripts load their " +
+      "chunks; GraphiQL's editor runs in blob: workers. eval is not allowed (Scalar's one probe for it is refused, " +
+      "and it does without). HTML without scripts (GET / in a browser) sends `script-src 'none'; object-src 'none'; " +
+      "base-uri 'none'; frame-ancestors 'none'`. Pages with a nonce are not stored in shared caches (/docs/ is " +
+      'Cache-Control: no-cache, its script still public for 5 minutes). Data answers are Cache-Control: no-store; ' +
+      'discovery documents state their own caching. ' +
       'Strict-Transport-Security (max-age one year) is sent when the request came over TLS, directly or through a ' +
       'proxy that sets X-Forwarded-Proto: https; TLS itself is terminated in front of the service.',
+  },
+  {
+    topic: 'Operations console key',
+    decision:
+      "The operations console (/dashboard/scrapes) keeps the API key typed into it in the page's memory only: not " +
+      'in sessionStorage or localStorage, which every page of the origin can read (GraphiQL, /docs), and not in a ' +
+      'cookie, since the API never authenticates by cookie (no cookie means no cross-site request forgery, and CORS ' +
+      'stays credential-free). A reload or a new tab asks for the key again. The key travels as an Authorization ' +
+      'header, never in a URL; GraphiQL likewise keeps its headers pane out of storage.',
   },
   {
     topic: 'MCP',

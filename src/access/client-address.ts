@@ -2,7 +2,10 @@
 // credential, open-dev mode): an IPv4 address as itself (also when it arrives IPv4-mapped), an
 // IPv6 address by its /64, the smallest block a subscriber is usually given, so one host cannot
 // hop between 2^64 addresses of its own to escape its limit. Which address is the client's (the
-// TCP peer, or what a trusted proxy forwarded) is Fastify's trustProxy, set from TRUST_PROXY.
+// TCP peer, or what a trusted proxy forwarded) is Fastify's trustProxy, set from TRUST_PROXY; a
+// request Fastify never sees (a WebSocket upgrade) reads it the same way (clientAddressOf).
+import type { IncomingMessage } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
 import ipaddr from 'ipaddr.js';
 
 export function clientKey(address: string): string {
@@ -26,4 +29,20 @@ export function trustedProxies(
   if (setting === undefined || setting === 0) return false;
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
   return setting;
+}
+
+/**
+ * The client address of a raw request as Fastify's request.ip reads it under the same TRUST_PROXY
+ * (the same library, the same trust): the nearest address no trusted proxy vouches for.
+ */
+export function clientAddressOf(
+  setting: number | string[] | undefined,
+): (request: IncomingMessage) => string {
+  const trust = trustedProxies(setting);
+  if (trust === false) return (request) => request.socket.remoteAddress ?? 'unknown';
+  const trusts = typeof trust === 'function' ? trust : proxyAddr.compile(trust);
+  return (request) => {
+    const addresses = proxyAddr.all(request, trusts);
+    return addresses[addresses.length - 1] ?? request.socket.remoteAddress ?? 'unknown';
+  };
 }

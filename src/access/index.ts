@@ -4,7 +4,7 @@
 // whose key a request carries.
 export { createAccess, type Access } from './access.ts';
 export { OpenDevMode } from './authenticate.ts';
-export { trustedProxies } from './client-address.ts';
+export { clientAddressOf, clientKey, trustedProxies } from './client-address.ts';
 export { bearerChallenge } from './challenge.ts';
 export { accessGraphqlPlugin } from './graphql-plugin.ts';
 export { registerAccess } from './http-hook.ts';

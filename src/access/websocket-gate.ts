@@ -24,7 +24,8 @@ function headersFrom(
     : { authorization: request.headers.authorization, 'x-api-key': request.headers['x-api-key'] };
 }
 
-export function webSocketGate(access: Access) {
+/** `clientOf`: the client's address (after TRUST_PROXY), as the HTTP hook's request.ip */
+export function webSocketGate(access: Access, clientOf: (request: IncomingMessage) => string) {
   return async (
     request: IncomingMessage,
     connectionParams: Record<string, unknown> | undefined,
@@ -33,7 +34,7 @@ export function webSocketGate(access: Access) {
     try {
       const principal = await access.identify(headersFrom(request, connectionParams), {
         allowAnonymous: false,
-        client: request.socket.remoteAddress ?? 'unknown',
+        client: clientOf(request),
       });
       if (!isDataPrincipal(principal)) return false;
       bindPrincipal(request, principal);

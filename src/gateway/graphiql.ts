@@ -4,6 +4,7 @@
 // domain the search returned, with the key header in the headers pane.
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphiQLOptions } from 'graphql-yoga';
+import { withScriptNonces } from '../http/content-security-policy.ts';
 import { SEEDED } from '../seed/seeded-catalog.ts';
 
 const EXAMPLE_QUERY = `# Search first, then fetch by a domain the search
@@ -72,15 +73,20 @@ const pageOptions: PageOptions = {
 };
 export const GRAPHIQL_OPTIONS: GraphiQLOptions = pageOptions;
 
-const rendered = new Map<string, string>();
+/** The page's options for one answer: its script tags carry that answer's CSP nonce (src/http/content-security-policy.ts). */
+export type NoncedGraphiQLOptions = GraphiQLOptions & { cspNonce: string };
 
-/** The offline page, rendered once per set of options: about 9 MB of inlined IDE that never changes while the process runs. */
+const rendered = new Map<string, (nonce: string) => string>();
+
+/** The offline page, rendered once per set of options (about 9 MB of inlined IDE that never changes while the process runs), with each answer's nonce. */
 export function renderOfflineGraphiQL(options: GraphiQLOptions): string {
-  const key = JSON.stringify(options);
+  const { cspNonce, ...pageOptions } = options as Partial<NoncedGraphiQLOptions>;
+  const key = JSON.stringify(pageOptions);
   let page = rendered.get(key);
   if (page === undefined) {
-    page = renderGraphiQL(options);
+    page = withScriptNonces(renderGraphiQL(pageOptions));
     rendered.set(key, page);
   }
-  return page;
+  // without a nonce (no answer drew one) the page's script matches no policy and does not run
+  return page(cspNonce ?? '');
 }

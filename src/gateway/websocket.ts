@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { GraphQLError, type ExecutionArgs } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
+import { CloseCode, handleProtocols, makeServer, type ServerOptions } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiError } from '../platform/errors.ts';
 import { writeErrorOnSocket } from '../http/error-envelope.ts';
@@ -29,6 +29,8 @@ export interface WebSocketOptions {
   maxPayloadBytes: number;
   /** sockets one address may hold open before their connection_init carried a valid key */
   maxUnauthenticatedPerAddress?: number;
+  /** the client an upgrade request counts under for that cap (the HTTP limiter's client key); default the TCP peer */
+  clientOf?: (request: IncomingMessage) => string;
 }
 
 /**
@@ -64,6 +66,8 @@ export function mountWebSocket(
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
   const perAddressCap =
     options.maxUnauthenticatedPerAddress ?? MAX_UNAUTHENTICATED_SOCKETS_PER_ADDRESS;
+  const clientOf =
+    options.clientOf ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? 'unknown');
 
   // sockets not yet authorised, per client address; a socket leaves the count when authorised or closed
   const unauthenticated = new Map<string, number>();
@@ -81,7 +85,7 @@ export function mountWebSocket(
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (path !== options.path) return;
-    const address = request.socket.remoteAddress ?? 'unknown';
+    const address = clientOf(request);
     if ((unauthenticated.get(address) ?? 0) >= perAddressCap) {
       const refusal = new ApiError(
         'rate_limited',
@@ -119,7 +123,8 @@ export function mountWebSocket(
   recheck.unref();
   const connections = new WeakMap<object, Connection>();
 
-  const server = useServer(
+  const server = serveGraphqlWs(
+    app,
     {
       connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       onConnect: async (ctx) => {
@@ -197,6 +202,7 @@ export function mountWebSocket(
       },
     },
     wss,
+    options.maxPayloadBytes,
   );
 
   app.addHook('onClose', async () => {
@@ -205,4 +211,90 @@ export function mountWebSocket(
     await server.dispose();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
+}
+
+/** what graphql-ws's handlers find in ctx.extra */
+type Extra = { socket: WebSocket; request: IncomingMessage };
+
+/** how often an idle socket is pinged; one that does not answer within as long again is dropped */
+const KEEP_ALIVE_MS = 12_000;
+
+/**
+ * graphql-ws's server on ws sockets: graphql-ws/use/ws's adapter, but whatever goes wrong on a
+ * socket goes to the structured log instead of console.error. A client's broken frame (over the
+ * size limit, bad UTF-8, a protocol violation) is its own fault, and ws has already closed the
+ * socket with the code that says which: one warning, no stack.
+ */
+function serveGraphqlWs(
+  app: FastifyInstance,
+  serverOptions: ServerOptions<Record<string, unknown> | undefined, Extra>,
+  wss: WebSocketServer,
+  maxPayloadBytes: number,
+): { dispose(): Promise<void> } {
+  // the server's http logger (its component field) with the transport beside it
+  const log = app.log.child({ transport: 'graphql-ws' });
+  const server = makeServer(serverOptions);
+  wss.options.handleProtocols = handleProtocols;
+  wss.on('error', (error) => log.error({ err: error }, 'WebSocket server failed'));
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH')
+        log.warn(
+          { reason: 'message_too_big', closeCode: 1009, limitBytes: maxPayloadBytes },
+          'WebSocket message over the size limit: socket closed',
+        );
+      else
+        log.warn(
+          { reason: 'protocol_error', code: error.code, message: error.message },
+          'WebSocket frame refused: socket closed',
+        );
+      // a receiver error has closed the socket with its own code already; anything else ends it here
+      if (socket.readyState === socket.OPEN)
+        socket.close(CloseCode.InternalServerError, 'Internal server error');
+    });
+    let pongWait: NodeJS.Timeout | undefined;
+    const ping = setInterval(() => {
+      if (socket.readyState !== socket.OPEN) return;
+      pongWait = setTimeout(() => socket.terminate(), KEEP_ALIVE_MS);
+      socket.once('pong', () => {
+        clearTimeout(pongWait);
+        pongWait = undefined;
+      });
+      socket.ping();
+    }, KEEP_ALIVE_MS);
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) =>
+          new Promise<void>((resolve, reject) => {
+            if (socket.readyState !== socket.OPEN) return resolve();
+            socket.send(data, (error) => (error ? reject(error) : resolve()));
+          }),
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (handle) =>
+          socket.on('message', async (data) => {
+            try {
+              await handle(String(data));
+            } catch (error) {
+              log.error({ err: error }, 'GraphQL over WebSocket: a message failed');
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            }
+          }),
+      },
+      { socket, request },
+    );
+    socket.once('close', (code, reason) => {
+      clearTimeout(pongWait);
+      clearInterval(ping);
+      closed(code, String(reason)).catch((error: unknown) =>
+        log.error({ err: error }, 'GraphQL over WebSocket: closing a socket failed'),
+      );
+    });
+  });
+  return {
+    async dispose() {
+      for (const client of wss.clients) client.close(1001, 'Going away');
+      wss.removeAllListeners();
+    },
+  };
 }

@@ -22,7 +22,8 @@ import {
   PERSISTED_QUERY_NOT_FOUND,
 } from './automatic-persisted-queries.ts';
 import { queryCostPlugin } from '../graphql/query-cost.ts';
-import { GRAPHIQL_OPTIONS, renderOfflineGraphiQL } from './graphiql.ts';
+import { GRAPHIQL_OPTIONS, renderOfflineGraphiQL, type NoncedGraphiQLOptions } from './graphiql.ts';
+import { cspNonce } from '../http/content-security-policy.ts';
 import { createGraphqlContext } from '../graphql/context.ts';
 import { callerFacingErrorsPlugin, createErrorMasker } from './errors.ts';
 import type { PersistedOperation, PersistedOperations } from './persisted-operations.ts';
@@ -51,6 +52,8 @@ export interface MountGraphqlOptions {
   jsonLane?: boolean;
   /** the largest WebSocket message accepted (the HTTP body limit: a bigger one closes its socket with 1009) */
   webSocketMaxPayloadBytes: number;
+  /** the client an upgrade request counts under for the per-address cap of unauthorised sockets */
+  webSocketClientOf?: (request: IncomingMessage) => string;
 }
 
 /** True from a document's second execution on (documents are Yoga's cached parses, held weakly). */
@@ -74,7 +77,13 @@ export function createGraphqlYoga(
   return createYoga<ServerContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
-    graphiql: GRAPHIQL_OPTIONS,
+    // each answer's page carries its own CSP nonce, drawn for the reply that sends it
+    graphiql: (_request, context) => {
+      const reply = (context as Partial<ServerContext> | undefined)?.reply;
+      return reply
+        ? ({ ...GRAPHIQL_OPTIONS, cspNonce: cspNonce(reply) } as NoncedGraphiQLOptions)
+        : GRAPHIQL_OPTIONS;
+    },
     renderGraphiQL: renderOfflineGraphiQL,
     landingPage: false,
     // the client preset's persisted documents may be sent as {documentId, variables}
@@ -256,5 +265,6 @@ export async function mountGraphql(
     persistedOperations,
     authorize: options.authorizeWebSocket,
     maxPayloadBytes: options.webSocketMaxPayloadBytes,
+    clientOf: options.webSocketClientOf,
   });
 }

@@ -9,11 +9,13 @@
 // key" free of exceptions.
 //
 // Headers: nosniff, no referrer, no framing (nothing of ours is meant to be framed), a CSP that
-// forbids a JSON answer from loading or running anything, HSTS when the request came over TLS, and
+// forbids a JSON answer from loading or running anything and lets an HTML page run only the
+// scripts it was sent with (content-security-policy.ts), HSTS when the request came over TLS, and
 // no-store on every answer whose route did not choose its own caching (data answers depend on the
 // caller's key; the discovery documents and screenshots set their own Cache-Control).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RATE_LIMIT_HEADER_NAMES } from '../access/headers.ts';
+import { htmlPolicy } from './content-security-policy.ts';
 
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 /** Mcp-Protocol-Version: what an MCP client sends after initialize (a browser-based one, e.g. an inspector) */
@@ -70,11 +72,11 @@ function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void 
   reply.header('x-content-type-options', 'nosniff');
   reply.header('referrer-policy', 'no-referrer');
   reply.header('x-frame-options', 'DENY');
-  // HTML pages (GraphiQL, the scrape dashboard) load their scripts; every other answer loads nothing
+  // HTML pages run the scripts they were sent with (content-security-policy.ts); every other answer loads nothing
   const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
   reply.header(
     'content-security-policy',
-    html ? "frame-ancestors 'none'" : "default-src 'none'; frame-ancestors 'none'",
+    html ? htmlPolicy(reply) : "default-src 'none'; frame-ancestors 'none'",
   );
   if (cameOverTls(request))
     reply.header('strict-transport-security', `max-age=${HSTS_MAX_AGE_SECONDS}`);

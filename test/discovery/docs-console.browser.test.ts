@@ -12,6 +12,7 @@ import { operationsOf } from '../../rest/openapi/request-examples.ts';
 import { SEEDED } from '../../src/seed/seeded-catalog.ts';
 import { startSeededServer, type SeededServer } from '../support/seeded-server.ts';
 import { skipWithout } from '../support/skip-without.ts';
+import { cspViolations, EVAL_PROBE, recordCspViolations } from '../support/csp-violations.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -36,6 +37,8 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
     const newPage = async () => {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
       page.setDefaultTimeout(120_000);
+      // the reference's Test Request works under its Content-Security-Policy: nothing of its own is refused
+      await recordCspViolations(page);
       return page;
     };
 
@@ -82,6 +85,7 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
       expect(url.searchParams.has('notApp')).toBe(false);
       expect(status).toBe(200);
       expect((body as { data: Array<{ domain: string }> }).data[0]?.domain).toBe(SEEDED.domain);
+      expect(await cspViolations(page)).toEqual([EVAL_PROBE]);
       await page.close();
     }, 300_000);
 

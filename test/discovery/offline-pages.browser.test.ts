@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED } from '../../src/seed/seeded-catalog.ts';
 import { startSeededServer, type SeededServer } from '../support/seeded-server.ts';
 import { skipWithout } from '../support/skip-without.ts';
+import { cspViolations, EVAL_PROBE, recordCspViolations } from '../support/csp-violations.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -38,6 +39,8 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
         ],
       });
       context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      // both pages work under their Content-Security-Policy: nothing of theirs is refused
+      await recordCspViolations(context);
       await context.route('**/*', (route) => {
         const url = new URL(route.request().url());
         if (url.protocol === 'data:' || url.protocol === 'blob:' || LOOPBACK.has(url.hostname))
@@ -99,6 +102,7 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
       expect(await result(page)).toContain(`"domain": "${SEEDED.domain}"`);
       await screenshot(page, 'graphiql-offline');
 
+      expect(await cspViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
       expect(blocked).toEqual([]);
     });
@@ -119,6 +123,7 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
       await page.getByText('Search stores, or roll them up by a grouping').first().waitFor();
       await screenshot(page, 'docs-offline');
 
+      expect(await cspViolations(page)).toEqual([EVAL_PROBE]);
       expect(errors).toEqual([]);
       expect(blocked).toEqual([]);
     });

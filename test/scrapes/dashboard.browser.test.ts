@@ -20,6 +20,7 @@ import {
   type StorefrontFarm,
 } from '../support/storefront-farm/farm-server.ts';
 import { skipWithout } from '../support/skip-without.ts';
+import { cspViolations, recordCspViolations } from '../support/csp-violations.ts';
 import { startScrapeHarness, type ScrapeHarness } from './support/scrape-harness.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -68,7 +69,7 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
       await farm?.close();
     });
 
-    /** a fresh tab in a fresh context (its own sessionStorage), cut off from every host but this machine */
+    /** a fresh tab in a fresh context (its own storage), cut off from every host but this machine */
     async function openConsole(): Promise<{
       page: Page;
       context: BrowserContext;
@@ -81,6 +82,8 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
         blocked.push(url.href);
         return route.abort('internetdisconnected');
       });
+      // the console works under its Content-Security-Policy: nothing of its own is refused
+      await recordCspViolations(context);
       const page = await context.newPage();
       page.on('pageerror', (error) => pageErrors.push(error.message));
       let graphql = 0;
@@ -183,6 +186,7 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
       await page.fill('#scrape-domain', '');
       await page.locator('#scrape-result').evaluate((node) => (node.textContent = ''));
       await shot(page, 'console-live');
+      expect(await cspViolations(page)).toEqual([]);
       await context.close();
     });
 
@@ -217,6 +221,22 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
       await shot(page, 'console-key-needed');
 
       // a user key: its account's scrapes, live; the crawler's panels say why they are closed
+      await page.fill('#key', user);
+      await page.click('#key-save');
+      await page.waitForSelector('body[data-live="true"]');
+      // the key is in the page's memory alone: no storage or cookie of the origin holds it, and a
+      // reload asks for it again
+      const kept = await page.evaluate(() => ({
+        session: Object.keys(sessionStorage).map((name) => sessionStorage.getItem(name)),
+        local: Object.keys(localStorage).map((name) => localStorage.getItem(name)),
+        cookie: document.cookie,
+      }));
+      expect(JSON.stringify(kept)).not.toContain(user);
+      expect(kept).toEqual({ session: [], local: [], cookie: '' });
+      expect(await context.cookies()).toEqual([]);
+      await page.reload();
+      await page.waitForSelector('#key-dialog[open]');
+      expect(await page.locator('#key').inputValue()).toBe('');
       await page.fill('#key', user);
       await page.click('#key-save');
       await page.waitForSelector('body[data-live="true"]');

@@ -2,8 +2,10 @@
 // events: crawlerStatus (the crawler's schedule, queue, recent observations, freshness and workers,
 // a fresh snapshot every few seconds) and recentScrapes (every status change of this key's
 // account's scrape requests); a query fills the scrape list once, a mutation queues a scrape.
-// The API key is kept in the tab (sessionStorage) and sent as a header, never in a URL, which is
-// why the event streams are read with fetch() rather than EventSource (no custom headers).
+// The API key lives in this page's memory alone: not in sessionStorage or localStorage, which every
+// page of this origin can read (GraphiQL, the /docs reference), and not in a cookie, which the API
+// never reads. A reload asks for it again. It is sent as a header, never in a URL, which is why the
+// event streams are read with fetch() rather than EventSource (no custom headers).
 // A refusal (401: no key or a key not accepted; 403: a key without operations:read) is shown and
 // waits for the person: it is never retried in a loop. A dropped stream reconnects with backoff.
 
@@ -102,7 +104,7 @@ const duration = (ms) =>
 
 // ---- the key ----------------------------------------------------------------------------------
 
-let apiKey = sessionStorage.getItem('apiKey') ?? '';
+let apiKey = '';
 const authHeaders = () => (apiKey ? { authorization: `Bearer ${apiKey}` } : {});
 
 /** What a refusal means for the page: a key is needed (401: none, or not accepted) or the key lacks a scope (403). */
@@ -134,12 +136,10 @@ $('key-button').addEventListener('click', () =>
 );
 $('key-form').addEventListener('submit', () => {
   apiKey = $('key').value.trim();
-  sessionStorage.setItem('apiKey', apiKey);
   restart();
 });
 $('key-clear').addEventListener('click', () => {
   apiKey = '';
-  sessionStorage.removeItem('apiKey');
   $('key-dialog').close();
   restart();
 });

@@ -6,12 +6,14 @@
 // it asks for one when the API does (console.js).
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { cspNonce, withScriptNonces } from '../../http/content-security-policy.ts';
 
 export const DASHBOARD_PATH = '/dashboard/scrapes';
 export const DASHBOARD_ASSETS_PATH = '/dashboard/assets';
 
 const file = (name: string) => readFileSync(new URL(name, import.meta.url), 'utf8');
-const PAGE = file('./console.html');
+/** the page, its script tag carrying each answer's CSP nonce */
+const PAGE = withScriptNonces(file('./console.html'));
 const ASSETS: Record<string, { type: string; body: string }> = {
   'console.css': { type: 'text/css; charset=utf-8', body: file('./console.css') },
   'console.js': { type: 'text/javascript; charset=utf-8', body: file('./console.js') },
@@ -22,7 +24,7 @@ export async function registerScrapeDashboard(app: FastifyInstance): Promise<voi
     reply
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .send(PAGE),
+      .send(PAGE(cspNonce(reply))),
   );
   app.get<{ Params: { name: string } }>(
     `${DASHBOARD_ASSETS_PATH}/:name`,

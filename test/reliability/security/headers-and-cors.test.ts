@@ -46,15 +46,54 @@ describe('security headers', () => {
     });
   });
 
-  it('let HTML pages load their scripts but never be framed', async () => {
-    const graphiql = await inject({
-      method: 'GET',
-      url: '/graphql',
-      headers: { accept: 'text/html' },
-    });
-    expect(graphiql.headers['content-type']).toMatch(/^text\/html/);
-    expect(graphiql.headers['content-security-policy']).toBe("frame-ancestors 'none'");
-    expect(graphiql.headers['x-frame-options']).toBe('DENY');
+  /** the page's opening tags outside script contents, as an HTML parser reads them */
+  const tagsOf = (html: string) =>
+    [
+      ...html
+        .replace(/(<script\b[^>]*>)[\s\S]*?<\/script/gi, '$1</script')
+        .matchAll(/<[a-z][^>]*>/gi),
+    ].map((match) => match[0]);
+
+  it.each([
+    ['GraphiQL', '/graphql'],
+    ['the /docs reference', '/docs/'],
+    ['the operations console', '/dashboard/scrapes'],
+  ])(
+    '%s runs only the scripts it was sent with: a nonce per answer on each, no inline handler, never framed',
+    async (_page, url) => {
+      const load = () => inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      const page = await load();
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      const policy = String(page.headers['content-security-policy']);
+      const nonce = /^script-src 'nonce-([A-Za-z0-9+/]{22}==)' 'strict-dynamic'; /.exec(
+        policy,
+      )?.[1];
+      expect(nonce, policy).toBeDefined();
+      expect(policy.split('; ').slice(1)).toEqual([
+        "worker-src 'self' blob:",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+      ]);
+      const tags = tagsOf(page.body);
+      const scripts = tags.filter((tag) => /^<script\b/i.test(tag));
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const script of scripts) expect(script).toContain(` nonce="${nonce}"`);
+      expect(tags.filter((tag) => /\son[a-z]+\s*=/i.test(tag))).toEqual([]);
+      expect(page.headers['x-frame-options']).toBe('DENY');
+      // a nonce is good for one answer only
+      const again = String((await load()).headers['content-security-policy']);
+      expect(again).not.toContain(nonce);
+    },
+  );
+
+  it('give an HTML page without scripts (GET / in a browser) no script at all', async () => {
+    const root = await inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+    expect(root.headers['content-type']).toMatch(/^text\/html/);
+    expect(root.headers['content-security-policy']).toBe(
+      "script-src 'none'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+    );
   });
 
   it('keep data answers out of every cache, while discovery documents keep their own policy', async () => {

@@ -3,7 +3,8 @@
 // afresh, and the stores each matches are taken with the store search's own SQL; after the run the
 // same again. Every store that matches after and did not before was made to match by the run's
 // epoch: it must have exactly one match row (missed and spurious count the exceptions; duplicated
-// counts rows beyond one per alert and store).
+// counts rows beyond one per alert and store). Stores that discovery brought into the catalog during
+// the run count too: they matched nothing before, since they did not exist.
 import type pg from 'pg';
 import { SqlParams } from '../../src/platform/database/sql.ts';
 import { resolveStoreFilter, storeFilterConditions } from '../../src/stores/store-filter.ts';
@@ -16,6 +17,13 @@ export interface AlertFigures {
   missed: number;
   spurious: number;
   duplicated: number;
+}
+
+interface RunAlerts {
+  alerts: BenchAlert[];
+  before: Map<number, Set<number>>;
+  /** the newest store id when the alerts were made: any id above it joined during the run */
+  newestStoreId: number;
 }
 
 interface BenchAlert {
@@ -44,7 +52,7 @@ export async function createRunAlerts(
   pool: pg.Pool,
   storeIds: readonly number[],
   apps = 10,
-): Promise<{ alerts: BenchAlert[]; before: Map<number, Set<number>> }> {
+): Promise<RunAlerts> {
   const {
     rows: [account],
   } = await pool.query<{ id: number }>(
@@ -66,14 +74,22 @@ export async function createRunAlerts(
   );
   const before = new Map<number, Set<number>>();
   for (const alert of alerts) before.set(alert.id, await matching(pool, alert, storeIds));
-  return { alerts, before };
+  const {
+    rows: [newest],
+  } = await pool.query<{ id: number }>('SELECT coalesce(max(id), 0)::int AS id FROM stores');
+  return { alerts, before, newestStoreId: newest!.id };
 }
 
 export async function alertFigures(
   pool: pg.Pool,
-  run: { alerts: BenchAlert[]; before: Map<number, Set<number>> },
+  run: RunAlerts,
   storeIds: readonly number[],
 ): Promise<AlertFigures> {
+  const { rows: joined } = await pool.query<{ id: number }>(
+    'SELECT id FROM stores WHERE id > $1',
+    [run.newestStoreId],
+  );
+  const ids = [...storeIds, ...joined.map((r) => r.id)];
   const figures: AlertFigures = {
     alerts: run.alerts.length,
     expected: 0,
@@ -83,7 +99,7 @@ export async function alertFigures(
     duplicated: 0,
   };
   for (const alert of run.alerts) {
-    const after = await matching(pool, alert, storeIds);
+    const after = await matching(pool, alert, ids);
     const before = run.before.get(alert.id)!;
     const expected = new Set([...after].filter((id) => !before.has(id)));
     const { rows } = await pool.query<{ store_id: number }>(

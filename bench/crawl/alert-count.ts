@@ -85,10 +85,9 @@ export async function alertFigures(
   run: RunAlerts,
   storeIds: readonly number[],
 ): Promise<AlertFigures> {
-  const { rows: joined } = await pool.query<{ id: number }>(
-    'SELECT id FROM stores WHERE id > $1',
-    [run.newestStoreId],
-  );
+  const { rows: joined } = await pool.query<{ id: number }>('SELECT id FROM stores WHERE id > $1', [
+    run.newestStoreId,
+  ]);
   const ids = [...storeIds, ...joined.map((r) => r.id)];
   const figures: AlertFigures = {
     alerts: run.alerts.length,

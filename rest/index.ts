@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Admission } from '../src/access/admission.ts';
 import { isDataPrincipal } from '../src/access/principal.ts';
 import type { Services } from '../src/platform/services.ts';
-import { registerDiscoveryRoutes } from './discovery-routes.ts';
+import { registerSelfDescriptionRoutes } from './self-description-routes.ts';
 import { callerQueryOf, exportTypeOf } from './export/export-format.ts';
 import { sendAnswerExport } from './export/export-answer.ts';
 import { sendExport } from './export/export-list.ts';
@@ -34,7 +34,7 @@ export async function registerRest(
   options: RestOptions,
 ): Promise<void> {
   for (const route of catalogRoutes) registerCatalogRoute(app, runRoute, route, options);
-  registerDiscoveryRoutes(app, services);
+  registerSelfDescriptionRoutes(app, services);
   await registerReferencePage(app);
 }
 

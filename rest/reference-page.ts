@@ -5,7 +5,7 @@
 // its own and needs no key; its "test request" panel sends the key the reader types as a header.
 import scalarApiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
-import { DISCOVERY_LINKS } from './discovery/root.ts';
+import { SELF_DESCRIPTION_LINKS } from './self-description/root.ts';
 
 /** The page and its script change only with a deploy, like the discovery documents. */
 const CACHE_CONTROL = 'public, max-age=300';
@@ -17,7 +17,7 @@ export async function registerReferencePage(app: FastifyInstance): Promise<void>
       route.config = { ...route.config, servesNoData: true };
     });
     await scope.register(scalarApiReference, {
-      routePrefix: DISCOVERY_LINKS.reference,
+      routePrefix: SELF_DESCRIPTION_LINKS.reference,
       logLevel: 'warn',
       hooks: {
         preHandler: async (_request, reply) => {
@@ -25,7 +25,7 @@ export async function registerReferencePage(app: FastifyInstance): Promise<void>
         },
       },
       configuration: {
-        url: DISCOVERY_LINKS.openapi,
+        url: SELF_DESCRIPTION_LINKS.openapi,
         pageTitle: 'Store-Intelligence API reference',
         withDefaultFonts: false,
         telemetry: false,

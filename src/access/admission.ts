@@ -3,8 +3,9 @@
 // it executes (admitOperation, called by graphql-plugin.ts); a route that runs no operation, the
 // screenshot image or MCP's protocol messages (admitRequest, called by http-hook.ts); a resolver's
 // charge for what it found (chargeFound); and a caller without a valid credential, against its
-// address's per-minute limit (chargeUnauthenticated, called by identify in access.ts). Each checks
-// the plan, then the result window, then charges, and writes the rate-limit headers.
+// address's per-minute limit (chargeUnauthenticated, called by identify in access.ts). A data
+// request's plan is checked first, then its result window, then it is charged and its answer
+// carries the rate-limit headers.
 import { getOperationAST, getVariableValues, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { DEFAULT_PAGE_SIZE } from '../graphql/pagination.ts';
 import { ApiError, reasonError } from '../platform/errors.ts';

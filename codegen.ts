@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { schema } from './src/gateway/schema.ts';
 import {
-  discoveryFiles,
+  selfDescriptionFiles,
   graphqlFiles,
   type GeneratedFile,
 } from './rest/codegen/generated-files.ts';
@@ -39,7 +39,7 @@ function apply(files: GeneratedFile[]): string[] {
 
 // Stage 2 imports the route table, which imports stage 1's output: write stage 1 first.
 const stale = apply(await graphqlFiles(schema, root));
-stale.push(...apply(await discoveryFiles()));
+stale.push(...apply(await selfDescriptionFiles()));
 stale.push(...apply(await clientFiles(root)));
 
 if (check && stale.length > 0) {

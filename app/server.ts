@@ -1,35 +1,27 @@
 // The composition root: the HTTP shell (Fastify with request ids, credential-free logging, a body
 // limit, the contract's error envelope for every failure, GET /v1/health) with everything mounted on
-// it, each surface in its own encapsulated scope: GraphQL at /graphql (src/graphql), the REST /v1
-// routes and MCP (rest/), the scrape dashboard and the screenshot route (src/scrapes). The only
-// place that sees src/ and rest/ together.
+// it, each surface in its own encapsulated scope: GraphQL at /graphql (src/gateway), the REST /v1
+// routes and MCP (rest/), the scrape dashboard and the screenshot route (src/scrapes), all behind
+// the request pipeline (src/gateway/pipeline.ts). The only place that sees src/ and rest/ together.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ApiError } from '../src/platform/errors.ts';
 import { checkHealth } from '../src/platform/health.ts';
 import { isDatabaseUnavailable } from '../src/platform/database/database-errors.ts';
 import type { Services } from '../src/platform/services.ts';
-import {
-  createGraphqlYoga,
-  GRAPHQL_PATH,
-  mountGraphql,
-  operationRunner,
-} from '../src/gateway/yoga.ts';
+import { GRAPHQL_PATH, mountGraphql } from '../src/gateway/yoga.ts';
+import { createPipeline } from '../src/gateway/pipeline.ts';
 import { PersistedOperations, readManifest } from '../src/gateway/persisted-operations.ts';
-import { DEFAULT_PAGE_SIZE } from '../src/graphql/pagination.ts';
 import { schema } from '../src/gateway/schema.ts';
-import { parseDomain } from '../src/stores/domain.ts';
 import { catalogRoutes, registerRest, routeRunner, type RunRoute } from '../rest/index.ts';
 import { MCP_PATH, mcpResourceMetadataUrl, registerMcp } from '../rest/mcp/index.ts';
 import { registerScrapeDashboard } from '../src/scrapes/dashboard/dashboard-page.ts';
 import { registerStoreScreenshot } from '../src/scrapes/screenshot/screenshot-route.ts';
 import {
-  accessGraphqlPlugin,
   bearerChallenge,
   clientAddressOf,
   clientKey,
   createAccess,
-  registerAccess,
   trustedProxies,
   webSocketGate,
 } from '../src/access/index.ts';
@@ -42,27 +34,15 @@ import {
   toApiError,
   writeClientError,
 } from '../src/http/error-envelope.ts';
-import {
-  DEFAULT_RESPONSE_CACHE_TTL_MS,
-  ResponseCache,
-  responseCachePlugin,
-} from '../src/http/response-cache.ts';
+import { DEFAULT_RESPONSE_CACHE_TTL_MS, ResponseCache } from '../src/http/response-cache.ts';
 import { invalidateOnCatalogWrites } from './catalog-invalidation.ts';
 import { registerSecurityHeaders } from '../src/http/security-headers.ts';
 import { registerCsvBodyParser, registerJsonBodyParser } from '../src/http/json-body.ts';
 import { registerRawRequestAnswers } from '../src/http/raw-requests.ts';
 import { looksLikeApiKey } from '../src/access/key-format.ts';
-import { isDataPrincipal, principalOf } from '../src/access/principal.ts';
 
 /** Routes mounted on the server in their own encapsulated Fastify scope. */
 export type ServerPlugin = (app: FastifyInstance, services: Services) => Promise<void>;
-
-/** The canonical domain an operation's `domain` variable names (a scrape event names it so); undefined = about no single store. */
-function storeDomainOf(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const parsed = parseDomain(value);
-  return parsed.ok ? parsed.domain : undefined;
-}
 
 export interface BuildServerOptions {
   /** mounted after the GraphQL and REST surfaces (tests mount probe routes this way) */
@@ -159,11 +139,22 @@ export async function buildServer(
   // security headers and CORS; before the access check, which a key-less CORS preflight would fail
   registerSecurityHeaders(app);
 
-  // keys, quotas and rate limits: on the root scope, before any surface answers
+  // the request pipeline (src/gateway/pipeline.ts): identify, then parse, admit, cache, execute and
+  // shape each operation. Its hooks are on the root scope, before any surface answers; /graphql and
+  // every REST route run their operations through its one envelope.
   const access = await createAccess(services);
   // request.ip's reading for the requests Fastify does not see (WebSocket upgrades)
   const clientAddress = clientAddressOf(services.config.TRUST_PROXY);
-  registerAccess(app, access);
+  const clientDocuments = services.config.PERSISTED_DOCUMENTS_FILE
+    ? readManifest(services.config.PERSISTED_DOCUMENTS_FILE)
+    : {};
+  const persistedOperations = new PersistedOperations(schema, readManifest(), clientDocuments);
+  const ttlMs = services.config.RESPONSE_CACHE_TTL_MS ?? DEFAULT_RESPONSE_CACHE_TTL_MS;
+  const cache = ttlMs > 0 ? new ResponseCache({ ttlMs }) : undefined;
+  const { yoga, runOperation } = createPipeline(app, services, persistedOperations, {
+    access,
+    cache,
+  });
 
   app.setErrorHandler((error, request, reply) => {
     // a client that hangs up before its request arrived whole (Node's "aborted", code ECONNRESET) is
@@ -225,14 +216,6 @@ export async function buildServer(
       .send(report);
   });
 
-  // One envelop pipeline for both faces: /graphql and every REST route run their operations through
-  // it, so charging (the access plugin) and the response cache (after it) apply once to each.
-  const clientDocuments = services.config.PERSISTED_DOCUMENTS_FILE
-    ? readManifest(services.config.PERSISTED_DOCUMENTS_FILE)
-    : {};
-  const persistedOperations = new PersistedOperations(schema, readManifest(), clientDocuments);
-  const ttlMs = services.config.RESPONSE_CACHE_TTL_MS ?? DEFAULT_RESPONSE_CACHE_TTL_MS;
-  const cache = ttlMs > 0 ? new ResponseCache({ ttlMs }) : undefined;
   if (cache)
     app.addHook(
       'onClose',
@@ -243,25 +226,7 @@ export async function buildServer(
         services.db.replicas?.replayBoundMs,
       ),
     );
-  const pipeline = [
-    accessGraphqlPlugin(access, { defaultPageSize: DEFAULT_PAGE_SIZE }),
-    ...(cache
-      ? [
-          responseCachePlugin({
-            cache,
-            isPersisted: (d) => persistedOperations.isPersisted(d),
-            domainOf: storeDomainOf,
-          }),
-        ]
-      : []),
-  ];
-  const yoga = createGraphqlYoga(services, persistedOperations, pipeline);
-  const runRoute = routeRunner(
-    catalogRoutes,
-    persistedOperations,
-    operationRunner(yoga),
-    services.logger,
-  );
+  const runRoute = routeRunner(catalogRoutes, persistedOperations, runOperation, services.logger);
   routeRunners.set(app, runRoute);
   const surfaces: ServerPlugin[] = [
     (scope) =>
@@ -274,10 +239,7 @@ export async function buildServer(
       }),
     (scope) =>
       registerRest(scope, services, runRoute, {
-        resultWindowOf: (request) => {
-          const principal = principalOf(request);
-          return isDataPrincipal(principal) ? access.resultWindowOf(principal).window : 0;
-        },
+        admission: access.admission,
         exportPageSize: options.exportPageSize,
       }),
     // MCP tools are the same routes, run the same way for the caller of each /mcp request

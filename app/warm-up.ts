@@ -4,7 +4,7 @@
 // once through the route runner. They run as the warm-up's own open-dev caller, bound to a request
 // object no HTTP request can be (its own per-minute bucket, never a key); a failure leaves them unpaid.
 import { KeyAuthenticator } from '../src/access/authenticate.ts';
-import { bindPrincipal, type OpenDevPrincipal } from '../src/access/principal.ts';
+import type { OpenDevPrincipal } from '../src/access/principal.ts';
 import { catalogRoutes, type RunRoute } from '../rest/index.ts';
 import { parseParams } from '../rest/parse-params.ts';
 import type { Logger } from '../src/platform/logger.ts';
@@ -69,8 +69,6 @@ async function warmConnection(pool: Queryable, words: SearchWords): Promise<void
 
 /** The search routes with `words`, then the profile of the first store found, as their handlers run them. */
 async function warmRoutes(runRoute: RunRoute, words: SearchWords): Promise<void> {
-  const request = {};
-  bindPrincipal(request, WARM_UP_CALLER);
   const run = (
     operationId: string,
     path: Record<string, string>,
@@ -78,7 +76,7 @@ async function warmRoutes(runRoute: RunRoute, words: SearchWords): Promise<void>
   ) => {
     const route = catalogRoutes.find((r) => r.operationId === operationId);
     if (!route) throw new Error(`no route ${operationId}`);
-    return runRoute(route, parseParams(route, path, query), { req: request as never });
+    return runRoute(route, parseParams(route, path, query), { principal: WARM_UP_CALLER });
   };
   const found = await run('searchStores', {}, { q: words.stores, limit: '20' });
   await run('searchProducts', {}, { q: words.products, limit: '20' });

@@ -1,11 +1,13 @@
-// registerRest(app, services, runRoute): the /v1 catalog routes and the discovery routes on a
-// Fastify scope. A catalog route parses its parameters and runs through runRoute (its persisted
-// operation through the one envelop pipeline: the same context, access charging, response cache
-// and error masking as /graphql) to the /v1 body: no business logic, no execution or charging of
-// its own.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// registerRest(app, services, runRoute): the /v1 catalog routes and the self-description routes on
+// a Fastify scope. A catalog route parses its parameters (the pipeline's parse stage) and runs
+// through runRoute (its persisted operation through the request pipeline, src/gateway/pipeline.ts:
+// the same context, admission, response cache and error masking as /graphql) to the /v1 body: no
+// business logic, no execution or charging of its own.
+import type { FastifyInstance } from 'fastify';
+import type { Admission } from '../src/access/admission.ts';
+import { isDataPrincipal } from '../src/access/principal.ts';
 import type { Services } from '../src/platform/services.ts';
-import { registerDiscoveryRoutes } from './discovery-routes.ts';
+import { registerSelfDescriptionRoutes } from './self-description-routes.ts';
 import { callerQueryOf, exportTypeOf } from './export/export-format.ts';
 import { sendAnswerExport } from './export/export-answer.ts';
 import { sendExport } from './export/export-list.ts';
@@ -19,8 +21,8 @@ export { catalogRoutes } from './routes/index.ts';
 export { routeRunner, type RunRoute } from './run-route.ts';
 
 export interface RestOptions {
-  /** how deep the caller of a request may list (its plan's result window): exports stop there */
-  resultWindowOf(request: FastifyRequest): number;
+  /** how deep a caller may list (its plan's result window): exports stop there */
+  admission: Admission;
   /** items per page of an export, each page one list call (default 100, the largest `limit`) */
   exportPageSize?: number;
 }
@@ -32,7 +34,7 @@ export async function registerRest(
   options: RestOptions,
 ): Promise<void> {
   for (const route of catalogRoutes) registerCatalogRoute(app, runRoute, route, options);
-  registerDiscoveryRoutes(app, services);
+  registerSelfDescriptionRoutes(app, services);
   await registerReferencePage(app);
 }
 
@@ -63,8 +65,9 @@ function registerCatalogRoute(
         reply.header('vary', 'Accept');
         const exportType = exportTypeOf(params.format, request.headers.accept);
         if (exportType) {
+          const caller = request.principal;
           return sendExport(exportType, route, params, request, reply, runRoute, {
-            window: options.resultWindowOf(request),
+            window: isDataPrincipal(caller) ? options.admission.resultWindowOf(caller).window : 0,
             pageSize: options.exportPageSize,
           });
         }
@@ -73,7 +76,11 @@ function registerCatalogRoute(
         ? exportTypeOf(params.format, request.headers.accept)
         : undefined;
       if (route.answerExport) reply.header('vary', 'Accept');
-      const { status, body } = await runRoute(route, params, { req: request, reply });
+      const { status, body } = await runRoute(route, params, {
+        principal: request.principal,
+        req: request,
+        reply,
+      });
       if (exportType) return sendAnswerExport(exportType, route, body, params, reply);
       return reply.status(status).send(body);
     },

@@ -6,7 +6,7 @@
 import scalarApiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
 import { cspNonce, withScriptNonces } from '../src/http/content-security-policy.ts';
-import { DISCOVERY_LINKS } from './discovery/root.ts';
+import { SELF_DESCRIPTION_LINKS } from './self-description/root.ts';
 
 /** The script changes only with a deploy, like the discovery documents (the page itself carries a nonce per answer). */
 const CACHE_CONTROL = 'public, max-age=300';
@@ -32,7 +32,7 @@ export async function registerReferencePage(app: FastifyInstance): Promise<void>
       done(null, page.withNonce(cspNonce(reply)));
     });
     await scope.register(scalarApiReference, {
-      routePrefix: DISCOVERY_LINKS.reference,
+      routePrefix: SELF_DESCRIPTION_LINKS.reference,
       logLevel: 'warn',
       hooks: {
         preHandler: async (_request, reply) => {
@@ -41,7 +41,7 @@ export async function registerReferencePage(app: FastifyInstance): Promise<void>
         },
       },
       configuration: {
-        url: DISCOVERY_LINKS.openapi,
+        url: SELF_DESCRIPTION_LINKS.openapi,
         pageTitle: 'Store-Intelligence API reference',
         withDefaultFonts: false,
         telemetry: false,

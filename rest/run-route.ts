@@ -1,10 +1,11 @@
 // One route run once: its parsed parameters become variables, its persisted operation runs through
-// the one envelop pipeline (runOperation: the caller bound to the request, access charging, the
-// response cache, error masking) and its data becomes the /v1 body and status. REST's handlers,
-// MCP's tool calls and the list exports all run routes through this, so each is charged, cached and
-// answers errors exactly as a plain REST request would.
+// the request pipeline (src/gateway/pipeline.ts, runOperation: admission with the caller its server
+// context carries, the response cache, execution, error masking) and its data becomes the /v1 body
+// and status, the pipeline's shape stage for REST. REST's handlers, MCP's tool calls and the list
+// exports all run routes through this, so each is charged, cached and answers errors exactly as a
+// plain REST request would.
 import type { PersistedOperations } from '../src/gateway/persisted-operations.ts';
-import type { RunOperation } from '../src/gateway/yoga.ts';
+import type { RunOperation } from '../src/gateway/pipeline.ts';
 import type { ServerContext } from '../src/gateway/server-context.ts';
 import type { Logger } from '../src/platform/logger.ts';
 import { toApiError } from './graphql-errors.ts';

@@ -31,9 +31,9 @@ export async function graphqlFiles(schema: GraphQLSchema, root: string): Promise
   ];
 }
 
-/** Stage 2: the discovery texts, generated from the route table (which imports stage 1's output). */
-export async function discoveryFiles(): Promise<GeneratedFile[]> {
-  const { renderDocsMarkdown, renderLlmsTxt } = await import('../discovery/index.ts');
+/** Stage 2: the self-description texts, generated from the route table (which imports stage 1's output). */
+export async function selfDescriptionFiles(): Promise<GeneratedFile[]> {
+  const { renderDocsMarkdown, renderLlmsTxt } = await import('../self-description/index.ts');
   return [
     { path: 'docs.md', content: renderDocsMarkdown() },
     { path: 'llms.txt', content: renderLlmsTxt() },

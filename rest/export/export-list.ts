@@ -76,7 +76,12 @@ export async function sendExport(
   const page = async (from: number, listCalls?: number) => {
     // an offset already past the window still runs (limit 1): it is refused as GET would refuse it
     const limit = Math.max(1, Math.min(pageSize, end - from));
-    const context = { req: request, reply, ...(listCalls === undefined ? {} : { listCalls }) };
+    const context = {
+      principal: request.principal,
+      req: request,
+      reply,
+      ...(listCalls === undefined ? {} : { listCalls }),
+    };
     return (await runRoute(route, { ...params, offset: from, limit }, context)).body as ListBody;
   };
 

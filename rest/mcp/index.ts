@@ -1,7 +1,8 @@
 // MCP at /mcp over Streamable HTTP (the official TypeScript SDK's transport), stateless: each HTTP
 // request gets its own MCP server bound to that request, so a tool call runs with the caller the
-// access hook identified from this request's key header (Authorization: Bearer or X-Api-Key),
-// through runRoute like the REST route it stands for. Answers are JSON (no server-initiated
+// identify stage found from this request's key header (Authorization: Bearer or X-Api-Key),
+// through runRoute like the REST route it stands for (its messages other than tool calls are
+// admitted by the HTTP hook, rateUnitsOf). Answers are JSON (no server-initiated
 // stream: every tool answers at once). Desktop agents that speak MCP over stdio use `npm run mcp`,
 // which relays to this endpoint.
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -94,7 +95,9 @@ export async function registerMcp(
         return reply.status(200).header('content-type', 'application/json').send(invalid);
       const server = createMcpServer(
         routes,
-        async (route, params) => (await runRoute(route, params, { req: request, reply })).body,
+        async (route, params) =>
+          (await runRoute(route, params, { principal: request.principal, req: request, reply }))
+            .body,
         logger,
       );
       const transport = new WebStandardStreamableHTTPServerTransport({

@@ -7,14 +7,14 @@ import { Kind, getOperationAST } from 'graphql';
 import { rulesOf, type FieldRules } from '../../src/access/field-rules.ts';
 import { schema } from '../../src/gateway/schema.ts';
 import { QUOTA_BUCKET_DESCRIPTIONS } from '../../src/access/plans.ts';
-import { DECISIONS } from '../discovery/decisions.ts';
-import { USAGE_RULES } from '../discovery/usage-rules.ts';
+import { DECISIONS } from '../self-description/decisions.ts';
+import { USAGE_RULES } from '../self-description/usage-rules.ts';
 import { callerQueryOf } from '../export/export-format.ts';
 import { EXPORT_HEADERS } from '../export/export-list.ts';
 import { TAGS, type RestRoute } from '../route.ts';
 import { catalogRoutes } from '../routes/index.ts';
 import { DATA_ROUTE_ERRORS, errorResponses } from './error-responses.ts';
-import { registerDiscoveryPaths } from './discovery-paths.ts';
+import { registerSelfDescriptionPaths } from './self-description-paths.ts';
 import { RATE_LIMIT_HEADERS } from './rate-limit-headers.ts';
 import { registerWebhooks } from './webhooks.ts';
 import { applyRequestExamples } from './request-examples.ts';
@@ -167,7 +167,7 @@ export function buildOpenApiDocument(
   const registry = new OpenAPIRegistry();
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES))
     registry.registerComponent('securitySchemes', name, scheme);
-  registerDiscoveryPaths(registry);
+  registerSelfDescriptionPaths(registry);
   for (const route of options.routes ?? catalogRoutes) registerRoute(registry, route);
   registerScreenshotPath(registry);
   registerWebhooks(registry);

@@ -1,7 +1,7 @@
-// The access layer in one object: who is calling (API key, the web app's credential, open-dev
-// mode) and what a request may cost (plans, quotas, rate). The HTTP hook (http-hook.ts), the
-// GraphQL plugin (graphql-plugin.ts) and the WebSocket gate all go through identify() and admit(),
-// so REST, GraphQL over HTTP and GraphQL over WebSocket follow the same rules.
+// The access layer in one object: who is calling (identify: an API key, the web app's credential,
+// open-dev mode) and what a request may cost (admission.ts: plans, quotas, rate). The HTTP hook
+// (http-hook.ts) and the WebSocket gate identify through it, and every charge goes through its
+// admission, so REST, GraphQL over HTTP and over WebSocket, and MCP follow the same rules.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../platform/errors.ts';
@@ -19,11 +19,10 @@ import { asInvalidToken } from './challenge.ts';
 import { clientKey } from './client-address.ts';
 import { createCounters, type Counters, type MaybePromise } from './counters.ts';
 import { presentedApiKey, presentedServiceToken } from './credentials.ts';
-import { paidPlanRequired } from './api-keys.ts';
+import { Admission } from './admission.ts';
 import { resolvePlans } from './plans.ts';
-import type { Answer } from './provisional-charges.ts';
-import { Quotas, type Charge, type LimitState } from './quota.ts';
-import type { DataPrincipal, Principal } from './principal.ts';
+import { Quotas } from './quota.ts';
+import type { Principal } from './principal.ts';
 
 export interface IdentifyOptions {
   /** what to call a request without credentials when open-dev mode is off: anonymous (/graphql) or unauthorized */
@@ -35,24 +34,14 @@ export interface IdentifyOptions {
 }
 
 export interface Access {
-  readonly quotas: Quotas;
   readonly counters: Counters;
+  /** what a request may cost, and its charge: the one place a request is charged */
+  readonly admission: Admission;
   /** The caller, at once for a cached key (nearly every request) or through a promise; never throws, it rejects. */
   identify(headers: IncomingHttpHeaders, options: IdentifyOptions): MaybePromise<Principal>;
-  /**
-   * Checks the plan allows this request, then charges it; returns the limits for the headers (at
-   * once with in-process counters). With shared counters the charge is final once `answer` (the
-   * HTTP response) closes, and refunded if this process dies before (provisional-charges.ts).
-   */
-  admit(principal: DataPrincipal, charge: Charge, answer?: Answer): MaybePromise<LimitState[]>;
-  /** a list read past the plan's result window: bad_request (GraphQL checks its own arguments with this) */
-  resultWindowOf(principal: DataPrincipal): { window: number; planName: string };
   isOpenDevMode(): Promise<boolean>;
   close(): Promise<void>;
 }
-
-/** Where the GraphQL plugin puts the access layer for the key-management resolvers (quota counters). */
-export const ACCESS_IN_CONTEXT = Symbol('access');
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
@@ -65,7 +54,7 @@ export async function createAccess(services: Services): Promise<Access> {
     keyPrefix: config.QUOTA_REDIS_PREFIX,
     logger,
   });
-  const quotas = new Quotas(counters, plans);
+  const admission = new Admission(new Quotas(counters, plans), config.UNAUTHENTICATED_PER_MINUTE);
   const authenticator = new KeyAuthenticator(db.prisma, logger);
   // not awaited: with Redis down at start the subscription completes once it is back (until then
   // the cache's TTL bounds how long a revocation takes)
@@ -120,25 +109,19 @@ export async function createAccess(services: Services): Promise<Access> {
 
   // a caller without a valid credential counts against its address's per-minute limit
   const identified = async (principal: Principal, options: IdentifyOptions): Promise<Principal> => {
-    await quotas.chargeUnauthenticated(
-      clientKey(options.client),
-      config.UNAUTHENTICATED_PER_MINUTE,
-    );
+    await admission.chargeUnauthenticated(clientKey(options.client));
     return principal;
   };
   const refused = async (error: unknown, options: IdentifyOptions): Promise<never> => {
     if (error instanceof ApiError && error.code === 'unauthorized') {
-      await quotas.chargeUnauthenticated(
-        clientKey(options.client),
-        config.UNAUTHENTICATED_PER_MINUTE,
-      );
+      await admission.chargeUnauthenticated(clientKey(options.client));
     }
     throw error;
   };
 
   const access: Access = {
-    quotas,
     counters,
+    admission,
     identify(headers, options) {
       let principal: MaybePromise<Principal>;
       try {
@@ -153,15 +136,6 @@ export async function createAccess(services: Services): Promise<Access> {
         );
       }
       return principal.kind === 'anonymous' ? identified(principal, options) : principal;
-    },
-    admit(principal, charge, answer) {
-      if (principal.kind === 'key' && !plans[principal.plan].apiAccess)
-        throw paidPlanRequired(principal.plan);
-      return quotas.charge(principal, charge, answer);
-    },
-    resultWindowOf(principal) {
-      const planName = principal.kind === 'key' ? principal.plan : 'open-dev';
-      return { window: quotas.planOf(principal).resultWindow, planName };
     },
     isOpenDevMode,
     close: async () => {

@@ -1,5 +1,5 @@
 // The access rules a root field (or a node type) declares where it is defined, as GraphQL
-// extensions: `extensions: rules({ quota: 'storeSearches' })`. The access plugin reads them from
+// extensions: `extensions: rules({ quota: 'storeSearches' })`. Admission reads them from
 // the schema (graphql-charges.ts), REST's OpenAPI description reads the same ones through the
 // route's operation, and the response cache reads `cache`. Adding a feature needs no table here.
 import type { GraphQLField, GraphQLNamedType } from 'graphql';
@@ -13,7 +13,7 @@ export interface FieldRules {
   unitsFrom?: string;
   /**
    * the call's units in `quota` are the items it found, charged by its resolver once it knows them
-   * (found-charges.ts); before it runs it counts once against the rate and per-key ceiling only
+   * (chargeFound, admission.ts); before it runs it counts once against the rate and per-key ceiling only
    */
   unitsFound?: true;
   /** only the web app's service credential may call it (key management) */

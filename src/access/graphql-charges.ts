@@ -122,7 +122,7 @@ function costOf(
       continue;
     }
     if (declared.unitsFound) {
-      // its bucket is charged by the resolver, per item found (found-charges.ts)
+      // its bucket is charged by the resolver, per item found (chargeFound, admission.ts)
       count(undefined, 1);
       continue;
     }

@@ -1,29 +1,20 @@
-// The one place a request is charged: every operation, from /graphql or from a REST route (which
-// runs its persisted operation through the same envelope), has its root fields charged before it
-// runs (graphql-charges.ts, from the rules each field declares), key management needs the web app's
-// credential, lists stay inside the plan's result window, and the HTTP answer carries the rate-limit
-// headers. Works for HTTP (the caller was identified by the HTTP hook) and WebSocket (identified at
-// connection_init by the WebSocket gate).
-import {
-  getOperationAST,
-  getVariableValues,
-  GraphQLError,
-  type DocumentNode,
-  type ExecutionResult,
-  type GraphQLSchema,
-} from 'graphql';
-import type { IncomingHttpHeaders } from 'node:http';
+// Admission as a plugin of the GraphQL envelope (the pipeline's admit stage, src/gateway/pipeline.ts):
+// every operation, from /graphql, a REST route or an MCP tool call, is admitted and charged by
+// admission.ts before it executes, and a refusal answers instead of it, as a GraphQL error with
+// its HTTP status and rate-limit headers. Over SSE a subscription ends once its key is refused;
+// over WebSocket the socket is checked by the gateway. The answer carries its charge in
+// `extensions.quota`.
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ApiError, reasonError } from '../platform/errors.ts';
-import { ACCESS_IN_CONTEXT, type Access } from './access.ts';
-import { missingKey } from './authenticate.ts';
+import { ApiError } from '../platform/errors.ts';
+import type { Access } from './access.ts';
+import type { CallerContext, Operation } from './admission.ts';
 import { bearerChallenge } from './challenge.ts';
-import { checkResultWindow, operationCost } from './graphql-charges.ts';
-import { rateLimitHeaders, sendRateLimitHeaders } from './headers.ts';
-import { isDataPrincipal, principalOf, type Principal } from './principal.ts';
-import { RateLimitedError, type Charge, type LimitState } from './quota.ts';
-import type { MaybePromise } from './counters.ts';
+import { rateLimitHeaders } from './headers.ts';
+import { isDataPrincipal } from './principal.ts';
+import { RateLimitedError, type LimitState } from './quota.ts';
 import { endOnRevocation, type StillAdmitted } from './stream-revocation.ts';
+import type { IncomingHttpHeaders } from 'node:http';
 
 /** What a Fastify request offers for identifying its caller again (a WebSocket's upgrade request has no `raw`). */
 interface HttpRequest {
@@ -33,55 +24,9 @@ interface HttpRequest {
 }
 const isHttpRequest = (req: object | undefined): req is HttpRequest =>
   req !== undefined && 'raw' in req && 'ip' in req;
-import type { Answer } from './provisional-charges.ts';
 
-interface AccessContext {
-  /** FastifyRequest over HTTP, the upgrade IncomingMessage over WebSocket */
-  req?: object;
-  /** the Fastify reply over HTTP (both faces): the rate-limit headers are set on it, and its response settles the charge */
-  reply?: { header(name: string, value: string): unknown; raw?: Answer };
-  /** how many calls this operation is charged as (default 1; an export's pages, src/gateway/server-context.ts) */
-  listCalls?: number;
-  /** set on admission: the caller's result window, where pageInfo.hasNextPage stops (src/graphql/pagination.ts) */
-  resultWindow?: number;
-  /** set on admission: what the operation was charged and the limits left, for `extensions.quota` */
-  quotaSpent?: QuotaSpent;
-}
-
-/** `extensions.quota` of an answer: the operation's charge and, per limit, what is left (the RateLimit headers' figures). */
-interface QuotaSpent {
-  charged: { requests: number; buckets: Charge['buckets'] };
-  limits: Array<Pick<LimitState, 'policy' | 'limit' | 'remaining' | 'resetSeconds'>>;
-}
-
-const quotaSpent = (charge: Charge, limits: LimitState[]): QuotaSpent => ({
-  charged: { requests: charge.units, buckets: charge.buckets },
-  limits: limits.map(({ policy, limit, remaining, resetSeconds }) => ({
-    policy,
-    limit,
-    remaining,
-    resetSeconds,
-  })),
-});
-
-interface Operation {
-  schema: GraphQLSchema;
-  document: DocumentNode;
-  operationName?: string | null;
-  variableValues?: Record<string, unknown> | null;
-  contextValue: unknown;
-}
-
-const webAppOnly = (principal: Principal) =>
-  principal.kind === 'anonymous'
-    ? new ApiError(
-        'unauthorized',
-        "Key management needs the web app's service credential (X-Service-Token).",
-      )
-    : reasonError(
-        'scope',
-        "Key management is reserved to the web app's service credential; an API key cannot mint, list or revoke keys.",
-      );
+/** The context as admission reads it, with the request the SSE recheck identifies again. */
+type AccessContext = CallerContext & { req?: object };
 
 export function toGraphqlError(error: ApiError, limits: LimitState[] = []): GraphQLError {
   const headers: Record<string, string> = { ...rateLimitHeaders(limits) };
@@ -94,122 +39,37 @@ export function toGraphqlError(error: ApiError, limits: LimitState[] = []): Grap
 
 /** What onExecute and onSubscribe hand a plugin, as far as admission reads and answers it. */
 interface GateHook {
-  args: Operation;
+  args: Operation & { contextValue: unknown };
   setResultAndStopExecution(result: { errors: GraphQLError[] }): void;
-  extendContext(extension: object): void;
 }
 
-/** A charge counted `times` over (an export's pages, charged together before it streams). */
-const timesCharge = (charge: Charge, times: number): Charge => ({
-  units: charge.units * times,
-  buckets: Object.fromEntries(
-    Object.entries(charge.buckets).map(([bucket, units]) => [bucket, (units ?? 0) * times]),
-  ),
-});
-
-export interface AccessPluginOptions {
-  /** the page size of a connection whose `first` is omitted (the schema's pagination default) */
-  defaultPageSize: number;
+/** A refusal as the GraphQL error that answers it (with its rate-limit headers); anything else is a failure of ours. */
+function refusalOf(error: unknown): GraphQLError {
+  if (error instanceof RateLimitedError) return toGraphqlError(error, error.limits);
+  if (error instanceof ApiError) return toGraphqlError(error);
+  throw error;
 }
 
-export function accessGraphqlPlugin(
-  access: Access,
-  { defaultPageSize }: AccessPluginOptions,
-): Plugin {
-  /** A refusal as the GraphQL error that answers it (with its rate-limit headers); anything else is a failure of ours. */
-  function refusalOf(context: AccessContext, error: unknown): GraphQLError {
-    if (error instanceof RateLimitedError) {
-      sendRateLimitHeaders(context, error.limits);
-      return toGraphqlError(error, error.limits);
-    }
-    if (error instanceof ApiError) return toGraphqlError(error);
-    throw error;
-  }
+/** Stops the operation with the error that refuses it. */
+function refuse(hook: GateHook, error: unknown): void {
+  hook.setResultAndStopExecution({ errors: [refusalOf(error)] });
+}
 
+export function accessGraphqlPlugin(access: Access): Plugin {
   /**
-   * Admits the operation (charging it) or returns the error that refuses it: at once with in-process
-   * counters, through a promise with Redis's (every operation runs this; a promise costs it CPU).
+   * Runs the operation's admission; a refusal answers instead of the operation. At once with
+   * in-process counters, through a promise with Redis's (every operation runs this).
    */
-  function admit(operation: Operation): MaybePromise<GraphQLError | undefined> {
-    const context = operation.contextValue as AccessContext;
-    const principal = principalOf(context.req) ?? { kind: 'anonymous' };
-    const ast = getOperationAST(operation.document, operation.operationName);
-    if (!ast) return undefined; // execution reports the missing operation itself
-    // charge what will execute: the variables as execution coerces them (defaults applied, a single
-    // value as a list of one); variables that fail coercion refuse the operation, which then costs nothing
-    const coerced = getVariableValues(
-      operation.schema,
-      ast.variableDefinitions ?? [],
-      operation.variableValues ?? {},
-    );
-    if (coerced.errors) return undefined;
-    const variables = coerced.coerced;
+  function gate(hook: GateHook): void | Promise<void> {
+    const context = hook.args.contextValue as AccessContext;
+    let admitted: void | Promise<void>;
     try {
-      const cost = operationCost(operation.schema, operation.document, ast, variables);
-      if (cost.webAppFields.length > 0 && principal.kind !== 'webApp') throw webAppOnly(principal);
-      if (cost.dataFields.length === 0) return undefined;
-      if (!isDataPrincipal(principal)) {
-        throw principal.kind === 'webApp'
-          ? new ApiError(
-              'unauthorized',
-              'The service token manages keys only; reading data needs an API key.',
-            )
-          : missingKey();
-      }
-      const unscoped =
-        principal.kind === 'key'
-          ? cost.scopedFields.find(({ scope }) => !principal.scopes.includes(scope))
-          : undefined;
-      if (unscoped) {
-        throw reasonError(
-          'scope',
-          `${unscoped.field} needs a key with the ${unscoped.scope} scope; this key does not carry it.`,
-          { scope: unscoped.scope },
-        );
-      }
-      const { window, planName } = access.resultWindowOf(principal);
-      context.resultWindow = window;
-      checkResultWindow(operation.schema, operation.document, variables, {
-        window,
-        planName,
-        defaultPageSize,
-      });
-      const calls = context.listCalls ?? 1;
-      if (calls === 0) return undefined;
-      const charge = calls === 1 ? cost.charge : timesCharge(cost.charge, calls);
-      const limits = access.admit(principal, charge, context.reply?.raw);
-      if (limits instanceof Promise) {
-        return limits.then(
-          (settled) => {
-            sendRateLimitHeaders(context, settled);
-            context.quotaSpent = quotaSpent(charge, settled);
-            return undefined;
-          },
-          (error: unknown) => refusalOf(context, error),
-        );
-      }
-      sendRateLimitHeaders(context, limits);
-      context.quotaSpent = quotaSpent(charge, limits);
-      return undefined;
+      admitted = access.admission.admitOperation(hook.args, context);
     } catch (error) {
-      return refusalOf(context, error);
+      return refuse(hook, error);
     }
-  }
-
-  /** Runs the operation's admission; a refusal answers instead of the operation. */
-  function gate({
-    args,
-    setResultAndStopExecution,
-    extendContext,
-  }: GateHook): void | Promise<void> {
-    extendContext({ [ACCESS_IN_CONTEXT]: access } as object);
-    const refusal = admit(args);
-    if (refusal instanceof Promise) {
-      return refusal.then((settled) => {
-        if (settled) setResultAndStopExecution({ errors: [settled] });
-      });
-    }
-    if (refusal) setResultAndStopExecution({ errors: [refusal] });
+    if (admitted instanceof Promise)
+      return admitted.then(undefined, (error: unknown) => refuse(hook, error));
   }
 
   /**
@@ -218,7 +78,7 @@ export function accessGraphqlPlugin(
    */
   function stillAdmittedOf(context: AccessContext): StillAdmitted | undefined {
     const req = context.req;
-    if (!isHttpRequest(req) || !isDataPrincipal(principalOf(req))) return undefined;
+    if (!isHttpRequest(req) || !isDataPrincipal(context.principal)) return undefined;
     const options = { allowAnonymous: false, client: req.ip, connection: req.raw.socket };
     return () =>
       Promise.resolve()

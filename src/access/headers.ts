@@ -55,7 +55,7 @@ export function rateLimitHeaders(limits: readonly LimitState[]): Record<string, 
 
 /**
  * The headers of a starter key's first request of the day to a route of `bucket`, an hour before
- * UTC midnight: the examples the documentation shows (test/discovery/recipes.test.ts compares
+ * UTC midnight: the examples the documentation shows (test/self-description/recipes.test.ts compares
  * them with a real answer's).
  */
 export function exampleRateLimitHeaders(

@@ -1,5 +1,6 @@
-// Who is calling. Set by the HTTP hook (and the WebSocket gate) once per request or connection,
-// read by the GraphQL plugin and by any feature that scopes data to the key's owner (Signals).
+// Who is calling. Found by the identify stage once per request (the HTTP hook sets it on the
+// Fastify request) or connection (the WebSocket gate), then carried in the server context and the
+// GraphQL context (`principal`) to admission and to any feature that scopes data to the key's owner.
 import type { AccountPlan } from './plans.ts';
 
 export interface KeyPrincipal {
@@ -32,36 +33,19 @@ export interface AnonymousPrincipal {
 
 export type Principal = KeyPrincipal | OpenDevPrincipal | WebAppPrincipal | AnonymousPrincipal;
 
+/** A caller without credentials (frozen: shared by every such request). */
+export const ANONYMOUS: AnonymousPrincipal = Object.freeze({ kind: 'anonymous' });
+
 /** the principals data may be served to */
 export type DataPrincipal = KeyPrincipal | OpenDevPrincipal;
 
-/**
- * Where a request object carries its principal: a property under a symbol only this module holds
- * (so nothing else can set or forge it, and neither JSON nor a log serializer sees it). A WeakMap
- * did the same at a cost on every request: an entry per request in a table the garbage collector
- * must sweep.
- */
-const PRINCIPAL = Symbol('principal');
-
-type Carrier = { [PRINCIPAL]?: Principal };
-
-/** Binds a principal to a request object (a FastifyRequest, or a WebSocket's upgrade IncomingMessage). */
-export function bindPrincipal(request: object, principal: Principal): void {
-  (request as Carrier)[PRINCIPAL] = principal;
-}
-
-/** The principal of a request or WebSocket upgrade request; undefined when the access layer did not see it. */
-export function principalOf(request: object | undefined): Principal | undefined {
-  return request ? (request as Carrier)[PRINCIPAL] : undefined;
-}
-
-export const isDataPrincipal = (p: Principal | undefined): p is DataPrincipal =>
+export const isDataPrincipal = (p: Principal | null | undefined): p is DataPrincipal =>
   p?.kind === 'key' || p?.kind === 'openDev';
 
 /** The account data a principal creates belongs to: its key's account; null in open-dev mode (and for no data principal). */
-export const accountIdOf = (p: Principal | undefined): number | null =>
+export const accountIdOf = (p: Principal | null | undefined): number | null =>
   p?.kind === 'key' ? p.accountId : null;
 
 /** The scopes a principal's key carries (signals:read for a partner service key); none otherwise. */
-export const scopesOf = (p: Principal | undefined): readonly string[] =>
+export const scopesOf = (p: Principal | null | undefined): readonly string[] =>
   p?.kind === 'key' ? p.scopes : [];

@@ -1,11 +1,12 @@
 // GraphQL over WebSocket: the key travels in connection_init's payload ({"Authorization": "Bearer
 // <key>"} or {"X-Api-Key": "<key>"}, any case) or in the upgrade request's headers; a key in the
-// URL refuses the socket like any request. The socket's principal then applies to each operation
-// it runs (graphql-plugin.ts charges them one by one).
+// URL refuses the socket like any request. The gate answers the socket's principal (undefined:
+// refused), which the gateway then carries in the context of each operation it runs (admission
+// charges them one by one).
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Access } from './access.ts';
 import { credentialInQuery } from './credentials.ts';
-import { bindPrincipal, isDataPrincipal } from './principal.ts';
+import { isDataPrincipal, type DataPrincipal } from './principal.ts';
 
 function headersFrom(
   request: IncomingMessage,
@@ -29,18 +30,16 @@ export function webSocketGate(access: Access, clientOf: (request: IncomingMessag
   return async (
     request: IncomingMessage,
     connectionParams: Record<string, unknown> | undefined,
-  ): Promise<boolean> => {
-    if (credentialInQuery(request.url ?? '') !== undefined) return false;
+  ): Promise<DataPrincipal | undefined> => {
+    if (credentialInQuery(request.url ?? '') !== undefined) return undefined;
     try {
       const principal = await access.identify(headersFrom(request, connectionParams), {
         allowAnonymous: false,
         client: clientOf(request),
       });
-      if (!isDataPrincipal(principal)) return false;
-      bindPrincipal(request, principal);
-      return true;
+      return isDataPrincipal(principal) ? principal : undefined;
     } catch {
-      return false;
+      return undefined;
     }
   };
 }

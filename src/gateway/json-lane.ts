@@ -1,6 +1,6 @@
 // The common GraphQL request (a POST of one JSON query or mutation that parses and validates, from a
 // client that takes a JSON answer) run straight on Yoga's envelope, as REST runs its persisted
-// operations: same caches, context, rules and error masking, without the Fetch API objects Yoga
+// operations: same caches, context, pipeline stages and error masking, without the Fetch API objects Yoga
 // builds around each request. Anything else is handed back (undefined) before it runs, for Yoga.
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
@@ -96,7 +96,13 @@ export function jsonLane(yoga: GraphqlYoga) {
     // the context Yoga's handler builds (handleParams): its plugins read the request's method (a
     // mutation over GET, an operation it cannot determine) and the params while parsing, and the
     // parse cache keeps what they made of a document for the other lane too
-    const enveloped = yoga.getEnveloped({ req, reply, request: LANE_REQUEST, params });
+    const enveloped = yoga.getEnveloped({
+      principal: req.principal,
+      req,
+      reply,
+      request: LANE_REQUEST,
+      params,
+    });
     let document;
     try {
       document = enveloped.parse(params.query);

@@ -1,11 +1,14 @@
-// The types the transports share: what the HTTP server hands each execution, and the Yoga
-// instance built with it (yoga.ts builds it; json-lane.ts and websocket.ts run on its envelope).
+// The types the transports share: what each face hands an execution, and the Yoga instance built
+// with it (pipeline.ts builds it; yoga.ts, json-lane.ts and websocket.ts run on its envelope).
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { YogaServerInstance } from 'graphql-yoga';
+import type { Principal } from '../access/principal.ts';
 
-/** What the HTTP server hands each execution: the Fastify request (the access layer bound its caller to it) and reply. */
+/** What a face hands each execution: who is calling (the identify stage's answer), its request and reply. */
 export interface ServerContext {
+  /** absent: anonymous */
+  principal?: Principal | null;
   req?: FastifyRequest | IncomingMessage;
   reply?: FastifyReply;
   /** how many calls this run is charged as (default 1): an export charges its later pages at once, then runs them for 0 */

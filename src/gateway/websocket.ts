@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { GraphQLError, type ExecutionArgs } from 'graphql';
 import { CloseCode, handleProtocols, makeServer, type ServerOptions } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { Principal } from '../access/principal.ts';
 import { ApiError } from '../platform/errors.ts';
 import { writeErrorOnSocket } from '../http/error-envelope.ts';
 import type { GraphqlYoga } from './server-context.ts';
@@ -20,11 +21,11 @@ import { socketFacing } from './errors.ts';
 export interface WebSocketOptions {
   path: string;
   persistedOperations: PersistedOperations;
-  /** decides whether a socket may run operations, from the upgrade request and connection_init payload */
+  /** identifies a socket's caller from the upgrade request and connection_init payload; undefined refuses it */
   authorize?: (
     request: IncomingMessage,
     connectionParams: Record<string, unknown> | undefined,
-  ) => Promise<boolean> | boolean;
+  ) => Promise<Principal | undefined> | Principal | undefined;
   /** the largest message a socket may send (larger: closed with 1009 before it is buffered); the HTTP body limit */
   maxPayloadBytes: number;
   /** sockets one address may hold open before their connection_init carried a valid key */
@@ -108,11 +109,17 @@ export function mountWebSocket(
     request: IncomingMessage;
     params: Record<string, unknown> | undefined;
     socket: { close(code: number, reason: string): void };
+    /** the socket's caller, as its last check found it: each operation runs as it */
+    principal?: Principal;
   };
   const open = new Set<Connection>();
   const stillAuthorized = async (connection: Connection) => {
-    if (!options.authorize || (await options.authorize(connection.request, connection.params)))
+    if (!options.authorize) return true;
+    const principal = await options.authorize(connection.request, connection.params);
+    if (principal) {
+      connection.principal = principal;
       return true;
+    }
     open.delete(connection);
     connection.socket.close(REVOKED, 'Forbidden: the API key is no longer valid');
     return false;
@@ -128,16 +135,16 @@ export function mountWebSocket(
     {
       connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       onConnect: async (ctx) => {
-        if (
-          options.authorize &&
-          !(await options.authorize(ctx.extra.request, ctx.connectionParams))
-        )
-          return false;
+        const principal = options.authorize
+          ? await options.authorize(ctx.extra.request, ctx.connectionParams)
+          : undefined;
+        if (options.authorize && !principal) return false;
         authorised(ctx.extra.socket);
         const connection: Connection = {
           request: ctx.extra.request,
           params: ctx.connectionParams,
           socket: ctx.extra.socket,
+          principal,
         };
         connections.set(ctx, connection);
         open.add(connection);
@@ -170,6 +177,7 @@ export function mountWebSocket(
         if (!query) return [persistedQueryNotFound()];
         const enveloped = yoga.getEnveloped({
           ...ctx,
+          principal: connection?.principal,
           req: ctx.extra.request,
           socket: ctx.extra.socket,
           params: payload,

@@ -1,35 +1,26 @@
-// GraphQL on the Fastify server: graphql-yoga at /graphql and graphql-ws on the same path, with the
-// cross-cutting rules as plugins around one execution path (armor, persisted operations, compiled
-// queries, charging, the response cache, error masking). REST (operationRunner) and the JSON lane
-// (json-lane.ts) run on the same envelope, so every rule applies to every face once.
+// GraphQL on the Fastify server: the Yoga server (its logging, error masking, GraphiQL) and /graphql
+// mounted on it, over HTTP and graphql-ws on the same path. The stages every operation runs are the
+// pipeline's (pipeline.ts); REST (runOperation) and the JSON lane (json-lane.ts) run on the same
+// envelope, so every rule applies to every face once.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { format } from 'node:util';
-import { createYoga, type Plugin } from 'graphql-yoga';
-import { documentStringMap } from '@envelop/core';
-import { useGraphQlJit } from '@envelop/graphql-jit';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { accountIdOf, principalOf, scopesOf } from '../access/principal.ts';
-import { redactApiKeys } from '../access/key-format.ts';
-import { GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import { ApiError, isErrorCode } from '../platform/errors.ts';
-import type { Services } from '../platform/services.ts';
-import { armorPlugin } from './armor.ts';
 import {
-  automaticPersistedQueriesPlugin,
-  persistedQueryHash,
-  PERSISTED_QUERY_NOT_FOUND,
-} from './automatic-persisted-queries.ts';
-import { queryCostPlugin } from '../graphql/query-cost.ts';
+  createYoga,
+  type YogaInitialContext,
+  type YogaServerOptions as YogaOptions,
+} from 'graphql-yoga';
+import { redactApiKeys } from '../access/key-format.ts';
+import { GraphQLError } from 'graphql';
+import { ApiError, isErrorCode } from '../platform/errors.ts';
+import type { Logger } from '../platform/logger.ts';
 import { GRAPHIQL_OPTIONS, renderOfflineGraphiQL, type NoncedGraphiQLOptions } from './graphiql.ts';
 import { cspNonce } from '../http/content-security-policy.ts';
-import { createGraphqlContext } from '../graphql/context.ts';
-import { callerFacingErrorsPlugin, createErrorMasker } from './errors.ts';
-import type { PersistedOperation, PersistedOperations } from './persisted-operations.ts';
+import { createErrorMasker } from './errors.ts';
+import type { PersistedOperations } from './persisted-operations.ts';
 import { schema } from './schema.ts';
 import { jsonLane } from './json-lane.ts';
-import { mountWebSocket } from './websocket.ts';
+import { mountWebSocket, type WebSocketOptions } from './websocket.ts';
 import type { GraphqlYoga, ServerContext } from './server-context.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -43,11 +34,8 @@ const unsupportedContentType = () =>
   });
 
 export interface MountGraphqlOptions {
-  /** gate for WebSocket connections (HTTP requests pass the server's own hooks first) */
-  authorizeWebSocket?: (
-    request: IncomingMessage,
-    connectionParams: Record<string, unknown> | undefined,
-  ) => Promise<boolean> | boolean;
+  /** identify for WebSocket connections: the socket's caller, undefined to refuse it (HTTP requests pass the server's own hooks first) */
+  authorizeWebSocket?: WebSocketOptions['authorize'];
   /** false: every request goes through Yoga's own handler (tests compare the two answers) */
   jsonLane?: boolean;
   /** the largest WebSocket message accepted (the HTTP body limit: a bigger one closes its socket with 1009) */
@@ -56,24 +44,22 @@ export interface MountGraphqlOptions {
   webSocketClientOf?: (request: IncomingMessage) => string;
 }
 
-/** True from a document's second execution on (documents are Yoga's cached parses, held weakly). */
-function executionCounter() {
-  const seen = new WeakSet<DocumentNode>();
-  return (document: DocumentNode): boolean => {
-    if (seen.has(document)) return true;
-    seen.add(document);
-    return false;
-  };
+/** Plugins of the Yoga envelope, as createYoga takes them. */
+// biome-ignore lint/complexity/noBannedTypes: Yoga's own default for "no user context"
+export type EnvelopePlugins = NonNullable<YogaOptions<ServerContext, {}>['plugins']>;
+
+export interface YogaServerOptions {
+  /** the envelope's plugins, in the pipeline's order (pipeline.ts) */
+  plugins: EnvelopePlugins;
+  /** the GraphQL context of one execution, from what its face handed over */
+  context(initial: YogaInitialContext & ServerContext): object;
 }
 
-export function createGraphqlYoga(
-  services: Services,
-  persistedOperations: PersistedOperations,
-  /** cross-cutting plugins around the one execution path, in order (the access layer's charging, then the response cache) */
-  extraPlugins: Plugin[] = [],
+/** The Yoga server at /graphql with the pipeline's plugins and context; `log` is the GraphQL component's logger. */
+export function createYogaServer(
+  log: Logger,
+  { plugins, context }: YogaServerOptions,
 ): GraphqlYoga {
-  const log = services.logger.child({ component: 'graphql' });
-  const seenBefore = executionCounter();
   return createYoga<ServerContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -127,98 +113,12 @@ export function createGraphqlYoga(
       },
     },
     maskedErrors: { maskError: createErrorMasker(log) },
-    context: ({ req }) => {
-      const requestId = req && 'id' in req ? String(req.id) : undefined;
-      // the access layer bound the caller to the request (HTTP hook) or upgrade request (WebSocket gate)
-      const principal = principalOf(req);
-      return createGraphqlContext(services, {
-        requestId,
-        accountId: accountIdOf(principal),
-        scopes: scopesOf(principal),
-      });
-    },
-    plugins: [
-      armorPlugin(),
-      usePersistedOperations({
-        allowArbitraryOperations: true,
-        // Apollo's and urql's extension, or the client preset's documentId
-        extractPersistedOperationId: (params) =>
-          persistedQueryHash(params.extensions) ??
-          (typeof (params as { documentId?: unknown }).documentId === 'string'
-            ? (params as { documentId: string }).documentId
-            : null),
-        getPersistedOperation: (hash) => persistedOperations.textOf(hash),
-        customErrors: {
-          notFound: {
-            message: 'PersistedQueryNotFound',
-            extensions: { code: PERSISTED_QUERY_NOT_FOUND },
-          },
-        },
-      }),
-      automaticPersistedQueriesPlugin(persistedOperations.registered),
-      queryCostPlugin(),
-      // compiled: the persisted operations (at start, so no request pays for it) and any other
-      // document from its second execution on (Yoga's parse cache hands back the same document)
-      useGraphQlJit(
-        {},
-        {
-          enableIf: (args) =>
-            persistedOperations.isPersisted(args.document) || seenBefore(args.document),
-          cache: precompiled(schema, persistedOperations),
-          onError: (failure) =>
-            log.warn(
-              { errors: failure.errors?.map((e) => e.message) },
-              'persisted operation runs uncompiled',
-            ),
-        },
-      ),
-      ...extraPlugins,
-      callerFacingErrorsPlugin(),
-    ],
+    context,
+    plugins,
   });
 }
 
-/**
- * graphql-jit's compiled queries of the persisted operations, by document text (the cache
- * useGraphQlJit consults before compiling; it reads a document's text from envelop's map, filled
- * here for ours). Other documents stay in the plugin's own per-document cache.
- */
-function precompiled(schema: GraphQLSchema, persistedOperations: PersistedOperations) {
-  const compiled = new Map<string, CompiledQuery>();
-  for (const operation of persistedOperations.all()) {
-    const result = compileQuery(schema, operation.document);
-    if (!isCompiledQuery(result)) continue;
-    documentStringMap.set(operation.document, operation.text);
-    compiled.set(operation.text, result);
-  }
-  return { get: (text: string) => compiled.get(text), set: () => undefined };
-}
-
-/** Runs a persisted operation through Yoga's envelope: the same context, plugins and error masking as /graphql. */
-export type RunOperation = (
-  operation: PersistedOperation,
-  variables: Record<string, unknown>,
-  serverContext: ServerContext,
-) => Promise<ExecutionResult>;
-
-export function operationRunner(yoga: GraphqlYoga): RunOperation {
-  return async (operation, variables, serverContext) => {
-    const { contextFactory, execute, schema: envelopedSchema } = yoga.getEnveloped(serverContext);
-    const contextValue = await contextFactory(serverContext);
-    const result = await execute({
-      schema: envelopedSchema,
-      document: operation.document,
-      operationName: operation.name,
-      variableValues: variables,
-      contextValue,
-    });
-    if (Symbol.asyncIterator in result)
-      throw new Error(`${operation.name} is a subscription: REST runs queries and mutations only`);
-    return result;
-  };
-}
-
-/** Mounts /graphql (HTTP and WebSocket) on the yoga whose envelope REST runs through too (operationRunner). */
+/** Mounts /graphql (HTTP and WebSocket) on the yoga whose envelope REST runs through too (the pipeline's runOperation). */
 export async function mountGraphql(
   app: FastifyInstance,
   yoga: GraphqlYoga,
@@ -244,7 +144,11 @@ export async function mountGraphql(
         headers: req.headers,
         body: req.body,
       };
-      const response = await yoga.handleNodeRequestAndResponse(nodeRequest, reply, { req, reply });
+      const response = await yoga.handleNodeRequestAndResponse(nodeRequest, reply, {
+        principal: req.principal,
+        req,
+        reply,
+      });
       // Yoga answers a body it has no parser for (e.g. a POST without Content-Type) with a bare 415;
       // the contract's answer to a malformed request is bad_request
       if (response.status === 415) throw unsupportedContentType();

@@ -1,7 +1,7 @@
 // The response cache of the global catalog: a persisted operation's answer (a REST route) whose
 // every root field is `cache: 'public'` is reused for the same variables for RESPONSE_CACHE_TTL_MS,
-// in memory. It runs after the access plugin, so every request is still authenticated and charged;
-// only the execution is shared. A scrape's or observation's event drops the answers it may change
+// in memory. It runs after admission (src/gateway/pipeline.ts), so every request is still
+// identified and charged; only the execution is shared. A scrape's or observation's event drops the answers it may change
 // (app/catalog-invalidation.ts wires them); other writes are bounded by the TTL.
 import {
   getOperationAST,

@@ -6,7 +6,7 @@
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import { reasonError, notFound } from '../platform/errors.ts';
-import { ACCESS_IN_CONTEXT, type Access } from '../access/access.ts';
+import type { Admission, CallerContext } from '../access/admission.ts';
 import {
   KEY_SCOPES,
   listApiKeys,
@@ -21,18 +21,14 @@ import {
   type AccountPlan,
   type QuotaBucket,
 } from '../access/plans.ts';
-import { principalOf } from '../access/principal.ts';
 import { rules } from '../access/field-rules.ts';
 
-type KeysContext = GraphqlContext & { req?: object; [ACCESS_IN_CONTEXT]?: Access };
-
-function requireWebApp(ctx: GraphqlContext): Access {
-  const context = ctx as KeysContext;
-  const access = context[ACCESS_IN_CONTEXT];
-  if (principalOf(context.req)?.kind !== 'webApp' || !access) {
+function requireWebApp(ctx: GraphqlContext): Admission {
+  const { principal, admission } = ctx as GraphqlContext & CallerContext;
+  if (principal?.kind !== 'webApp' || !admission) {
     throw reasonError('scope', "Key management is reserved to the web app's service credential.");
   }
-  return access;
+  return admission;
 }
 
 const AccountPlanEnum = builder.enumType('AccountPlan', {
@@ -138,13 +134,13 @@ builder.queryField('quotaUsage', (t) =>
       }),
     },
     resolve: async (_root, { accountExternalId }, ctx) => {
-      const access = requireWebApp(ctx);
+      const admission = requireWebApp(ctx);
       const account = await ctx.services.db.prisma.account.findUnique({
         where: { externalId: accountExternalId },
       });
       if (!account)
         throw notFound(`No account ${accountExternalId} has used the API.`, { accountExternalId });
-      return access.quotas.accountUsage(accountExternalId, access.quotas.plans[account.plan]);
+      return admission.quotas.accountUsage(accountExternalId, admission.quotas.plans[account.plan]);
     },
   }),
 );

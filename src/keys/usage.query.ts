@@ -3,11 +3,11 @@
 // long to wait; its rate-limit headers show the rate and per-key ceiling as they stand.
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
-import { ACCESS_IN_CONTEXT, type Access } from '../access/access.ts';
+import type { CallerContext } from '../access/admission.ts';
 import { missingKey } from '../access/authenticate.ts';
 import { rules } from '../access/field-rules.ts';
 import { rateLimitHeaders } from '../access/headers.ts';
-import { isDataPrincipal, principalOf } from '../access/principal.ts';
+import { isDataPrincipal } from '../access/principal.ts';
 import type { LimitState } from '../access/quota.ts';
 
 type Standing = LimitState & { used: number };
@@ -55,22 +55,20 @@ builder.queryField('usage', (t) =>
     description:
       "The calling key's per-minute rate, per-key daily ceiling and the account's daily buckets: limit, used, remaining and reset.",
     resolve: async (_root, _args, ctx) => {
-      const context = ctx as GraphqlContext & {
-        req?: object;
-        reply?: { headers(values: Record<string, string>): unknown };
-        [ACCESS_IN_CONTEXT]?: Access;
-      };
-      const access = context[ACCESS_IN_CONTEXT];
-      const principal = principalOf(context.req);
-      if (!access || !isDataPrincipal(principal)) throw missingKey();
-      const limits = await access.quotas.standing(principal);
+      const context = ctx as GraphqlContext &
+        Omit<CallerContext, 'reply'> & {
+          reply?: { headers(values: Record<string, string>): unknown };
+        };
+      const { admission, principal } = context;
+      if (!admission || !isDataPrincipal(principal)) throw missingKey();
+      const limits = await admission.quotas.standing(principal);
       // what a data request without a bucket would count against
       context.reply?.headers(
         rateLimitHeaders(
           limits.filter((limit) => limit.policy === 'perMinute' || limit.policy === 'perKeyDaily'),
         ),
       );
-      return { plan: access.resultWindowOf(principal).planName, limits };
+      return { plan: admission.resultWindowOf(principal).planName, limits };
     },
   }),
 );

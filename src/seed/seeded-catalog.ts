@@ -2,7 +2,7 @@
 // examples and the GraphQL IDE's first tab use them, so each answers data when followed literally.
 // Store domains derive from the store id alone (src/seed/names.ts) and a store's facts from the
 // seed and its id, so these exist in every catalog seeded with seed 1 and at least 38 stores.
-// test/discovery/recipes.test.ts follows every recipe on such a catalog.
+// test/self-description/recipes.test.ts follows every recipe on such a catalog.
 export const SEEDED = {
   /** a brand whose search finds `domain` first */
   brand: 'riverbasket',
@@ -35,7 +35,7 @@ export const SEEDED = {
  * hyphen in their brand, which no seeded name has: the demo storefronts (src/storefront/demo) answer
  * for them on a fresh install, so every example works offline.
  * test/storefront/fresh-install-lifecycle.e2e.test.ts follows every example on a fresh install;
- * test/discovery/storefront-route-examples.test.ts against fixture storefronts answering as these names.
+ * test/self-description/storefront-route-examples.test.ts against fixture storefronts answering as these names.
  */
 export const UNLISTED = {
   store: 'new-brand.shop.example',

@@ -2,7 +2,7 @@
 // domain missing from the catalog is an answer (notFound), not an error; unlike it, a store that
 // moved answers under its old domain too, and each store found is charged as one store lookup.
 import { z } from 'zod';
-import { chargeFound } from '../access/found-charges.ts';
+import { chargeFound } from '../access/admission.ts';
 import { rules } from '../access/field-rules.ts';
 import { builder } from '../graphql/builder.ts';
 import { domainSchema } from './domain.ts';

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { buildServer } from '../../app/server.ts';
-import { createGraphqlYoga } from '../../src/gateway/yoga.ts';
+import { createGraphqlYoga } from '../../src/gateway/pipeline.ts';
 import {
   operationHash,
   PersistedOperations,

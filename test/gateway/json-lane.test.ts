@@ -8,7 +8,7 @@ import { buildServer } from '../../app/server.ts';
 import { jsonAnswerType, jsonLane } from '../../src/gateway/json-lane.ts';
 import { operationHash, PersistedOperations } from '../../src/gateway/persisted-operations.ts';
 import { schema } from '../../src/gateway/schema.ts';
-import { createGraphqlYoga } from '../../src/gateway/yoga.ts';
+import { createGraphqlYoga } from '../../src/gateway/pipeline.ts';
 import { loadCatalogFixture } from '../support/catalog-fixture.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 

@@ -6,8 +6,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../rest/openapi/document.ts';
-import { renderDocsMarkdown } from '../../rest/discovery/docs-md.ts';
-import { renderLlmsTxt } from '../../rest/discovery/llms-txt.ts';
+import { renderDocsMarkdown } from '../../rest/self-description/docs-md.ts';
+import { renderLlmsTxt } from '../../rest/self-description/llms-txt.ts';
 import { ERROR_CODES, HTTP_STATUS, REASONS, reasonError } from '../../src/platform/errors.ts';
 
 /** Spec part 7, word for word. */

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/gateway/schema.ts';
-import { discoveryFiles, graphqlFiles } from '../../rest/codegen/generated-files.ts';
+import { selfDescriptionFiles, graphqlFiles } from '../../rest/codegen/generated-files.ts';
 import { clientFiles } from '../../rest/codegen/client-files.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -28,7 +28,7 @@ describe('generated files', () => {
   it('are up to date with the schema, the operations and the route table (npm run codegen)', async () => {
     const files = [
       ...(await graphqlFiles(schema, root)),
-      ...(await discoveryFiles()),
+      ...(await selfDescriptionFiles()),
       ...(await clientFiles(root)),
     ];
     expect(files.map((file) => file.path)).toEqual([

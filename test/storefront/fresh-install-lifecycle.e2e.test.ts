@@ -16,7 +16,7 @@ import {
   docsExamples,
   needsStorefront,
   type DocsExample,
-} from '../discovery/support/docs-examples.ts';
+} from '../self-description/support/docs-examples.ts';
 import { freePort } from '../support/free-port.ts';
 import { pollUntil } from '../support/poll.ts';
 

@@ -1,8 +1,8 @@
-// The open discovery routes in the OpenAPI description: no security, no rate-limit headers.
+// The self-description routes (the spec's open discovery routes) in the OpenAPI description: no security, no rate-limit headers.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ExamplesDocument } from '../discovery/examples.ts';
-import { RootDocument } from '../discovery/root.ts';
+import { ExamplesDocument } from '../self-description/examples.ts';
+import { RootDocument } from '../self-description/root.ts';
 import { errorResponses } from './error-responses.ts';
 
 const HealthReport = z
@@ -26,7 +26,7 @@ const text = (mediaType: string, description: string) => ({
   content: { [mediaType]: { schema: z.string() } },
 });
 
-export function registerDiscoveryPaths(registry: OpenAPIRegistry): void {
+export function registerSelfDescriptionPaths(registry: OpenAPIRegistry): void {
   const open = (
     path: string,
     operationId: string,

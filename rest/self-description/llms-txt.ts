@@ -6,7 +6,7 @@ import { ERROR_CODES, HTTP_STATUS } from '../../src/platform/errors.ts';
 import { describedRoutes } from './api-description.ts';
 import { DECISIONS } from './decisions.ts';
 import { EXAMPLES } from './examples.ts';
-import { DISCOVERY_LINKS } from './root.ts';
+import { SELF_DESCRIPTION_LINKS } from './root.ts';
 import { AUTH_RULE, PAGINATION_RULE, USAGE_RULES } from './usage-rules.ts';
 
 export function renderLlmsTxt(document: OpenAPIObject = buildOpenApiDocument()): string {
@@ -40,11 +40,11 @@ export function renderLlmsTxt(document: OpenAPIObject = buildOpenApiDocument()):
     DECISIONS.map((d) => `- ${d.topic}: ${d.decision}`).join('\n'),
     '## Docs',
     [
-      `- [Reference](${DISCOVERY_LINKS.docs}): every route, parameter, default, limit, response shape and error`,
-      `- [HTML reference](${DISCOVERY_LINKS.reference}): the same, to read in a browser`,
-      `- [MCP](${DISCOVERY_LINKS.mcp}): Model Context Protocol over Streamable HTTP (POST), one tool per data route, the same key header`,
-      `- [OpenAPI 3.1](${DISCOVERY_LINKS.openapi}): the machine-readable description`,
-      `- [Workflow recipes](${DISCOVERY_LINKS.examples}): ${EXAMPLES.workflows.map((workflow) => workflow.title.toLowerCase()).join('; ')}`,
+      `- [Reference](${SELF_DESCRIPTION_LINKS.docs}): every route, parameter, default, limit, response shape and error`,
+      `- [HTML reference](${SELF_DESCRIPTION_LINKS.reference}): the same, to read in a browser`,
+      `- [MCP](${SELF_DESCRIPTION_LINKS.mcp}): Model Context Protocol over Streamable HTTP (POST), one tool per data route, the same key header`,
+      `- [OpenAPI 3.1](${SELF_DESCRIPTION_LINKS.openapi}): the machine-readable description`,
+      `- [Workflow recipes](${SELF_DESCRIPTION_LINKS.examples}): ${EXAMPLES.workflows.map((workflow) => workflow.title.toLowerCase()).join('; ')}`,
     ].join('\n'),
   ].join('\n\n')}\n`;
 }

@@ -1,8 +1,8 @@
-// GET /: what this service is and where its discovery documents live.
+// GET /: what this service is and where its self-description documents live.
 import { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 
-export const DISCOVERY_LINKS = {
+export const SELF_DESCRIPTION_LINKS = {
   llmsTxt: '/v1/llms.txt',
   docs: '/v1/docs.md',
   reference: '/docs',
@@ -49,7 +49,7 @@ export function rootDocument(authRule: string): z.infer<typeof RootDocument> {
     description:
       'Facts about online stores on one e-commerce platform, their products and the apps they run: REST under /v1, ' +
       'GraphQL at /graphql. Start with the agent brief (links.llmsTxt).',
-    links: { ...DISCOVERY_LINKS },
+    links: { ...SELF_DESCRIPTION_LINKS },
     auth: authRule,
   };
 }

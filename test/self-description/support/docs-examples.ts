@@ -1,6 +1,6 @@
 // The `Example:` lines of docs.md (one per route: "Example: `METHOD /path?query {json body}`"),
-// parsed for the tests that follow them literally: test/discovery/recipes.test.ts follows the
-// catalog routes' on the seeded catalog, test/discovery/storefront-route-examples.test.ts the
+// parsed for the tests that follow them literally: test/self-description/recipes.test.ts follows the
+// catalog routes' on the seeded catalog, test/self-description/storefront-route-examples.test.ts the
 // storefront routes' (scrapes, screenshots, Signals) against fixture storefronts.
 
 export interface DocsExample {

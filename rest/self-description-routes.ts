@@ -1,19 +1,20 @@
-// The open discovery routes (no key, no rate limit): GET / (an HTML page for a browser), /v1/llms.txt, /v1/docs.md,
-// /v1/openapi.json and /v1/examples. Documents are rendered once, at registration.
+// The API's self-description, served as the spec's open discovery routes (no key, no rate limit):
+// GET / (an HTML page for a browser), /v1/llms.txt, /v1/docs.md, /v1/openapi.json and /v1/examples.
+// Documents are rendered once, at registration.
 import type { FastifyInstance } from 'fastify';
-import { EXAMPLES } from './discovery/examples.ts';
-import { renderDocsMarkdown, renderLlmsTxt } from './discovery/index.ts';
-import { rootDocument } from './discovery/root.ts';
-import { prefersHtml, rootPage } from './discovery/root-page.ts';
+import { EXAMPLES } from './self-description/examples.ts';
+import { renderDocsMarkdown, renderLlmsTxt } from './self-description/index.ts';
+import { rootDocument } from './self-description/root.ts';
+import { prefersHtml, rootPage } from './self-description/root-page.ts';
 import { DASHBOARD_PATH } from '../src/scrapes/dashboard/dashboard-page.ts';
-import { AUTH_RULE } from './discovery/usage-rules.ts';
+import { AUTH_RULE } from './self-description/usage-rules.ts';
 import type { Services } from '../src/platform/services.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 
-/** Discovery documents change only with a deploy; a short shared cache spares repeated fetches. */
+/** Self-description documents change only with a deploy; a short shared cache spares repeated fetches. */
 const CACHE_CONTROL = 'public, max-age=300';
 
-export function registerDiscoveryRoutes(app: FastifyInstance, services: Services): void {
+export function registerSelfDescriptionRoutes(app: FastifyInstance, services: Services): void {
   const openapi = JSON.stringify(
     buildOpenApiDocument({ serverUrl: services.config.PUBLIC_BASE_URL }),
   );

@@ -4,7 +4,7 @@
 // estimated sales. Between the watch's two probes the world moves on as it would: a day passes
 // and the storefront sells some stock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLES } from '../../rest/discovery/examples.ts';
+import { EXAMPLES } from '../../rest/self-description/examples.ts';
 import {
   startFixtureStorefronts,
   type FixtureStorefronts,

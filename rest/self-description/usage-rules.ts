@@ -1,4 +1,4 @@
-// The usage rules of spec part 1, as every discovery document states them.
+// The usage rules of spec part 1, as every self-description document states them.
 export const USAGE_RULES: readonly string[] = [
   'Search first, then fetch by the domain the API returned. Do not guess domains.',
   'Revenue (`monthlyRevenueUsd`) is a modeled low/high band, not merchant-reported sales. Never treat it as audited ' +

@@ -2,6 +2,7 @@
 // /v1/scrapes and /v1/scrapes/bulk), Query.scrapeRequest (GET /v1/scrapes/{id}) and recentScrapes,
 // and the live status subscriptions scrapeStatus(id) and recentScrapes (for dashboards), fed by
 // the shared pub/sub so a subscriber on one replica sees jobs run by any other.
+import { decodeGlobalID } from '@pothos/plugin-relay';
 import { orNullIfNotFound } from '../graphql/node-lookup.ts';
 import { checkCallbackUrl } from '../platform/egress/callback-url.ts';
 import { builder } from '../graphql/builder.ts';
@@ -193,6 +194,18 @@ builder.mutationField('requestScrapesBulk', (t) =>
   }),
 );
 
+/** A request id as given: its UUID, or its global id (ScrapeRequest.id), which names the same request. */
+function requestIdOf(id: string | number): string {
+  const text = String(id);
+  try {
+    const { typename, id: raw } = decodeGlobalID(text);
+    if (typename === 'ScrapeRequest') return raw;
+  } catch {
+    // not a global id: a UUID (or nothing findScrape finds)
+  }
+  return text;
+}
+
 builder.queryField('scrapeRequest', (t) =>
   t.field({
     type: ScrapeRequestRef,
@@ -202,10 +215,11 @@ builder.queryField('scrapeRequest', (t) =>
     args: {
       id: t.arg.id({
         required: true,
-        description: 'The request id, ScrapeRequest.scrapeRequestId (a UUID).',
+        description:
+          'The request: its UUID (ScrapeRequest.scrapeRequestId) or its global id (ScrapeRequest.id).',
       }),
     },
-    resolve: (_root, { id }, ctx) => findScrape(ctx.services, String(id), ctx.accountId),
+    resolve: (_root, { id }, ctx) => findScrape(ctx.services, requestIdOf(id), ctx.accountId),
   }),
 );
 
@@ -293,10 +307,11 @@ builder.subscriptionField('scrapeStatus', (t) =>
     args: {
       id: t.arg.id({
         required: true,
-        description: 'The request id, ScrapeRequest.scrapeRequestId (a UUID).',
+        description:
+          'The request: its UUID (ScrapeRequest.scrapeRequestId) or its global id (ScrapeRequest.id).',
       }),
     },
-    subscribe: (_root, { id }, ctx) => followScrape(ctx, String(id)),
+    subscribe: (_root, { id }, ctx) => followScrape(ctx, requestIdOf(id)),
     resolve: (record) => record,
   }),
 );

@@ -1,7 +1,7 @@
 // One id strategy (issue 32 item 5): every entity with an identity implements Node with a global
 // id that node(id:) and nodes(ids:) resolve, with the access rules of its root field (another
-// account's watch, alert, insight, probe, ad or scrape request, and any key to a non-web-app
-// caller, is null). The record's own number or UUID stays readable under a named field, which REST
+// account's watch, alert, insight, probe, ad or scrape request is null; an API key asking for a
+// key is refused as apiKeys refuses it). The record's own number or UUID stays readable under a named field, which REST
 // keeps showing as `id`. Apollo Client's InMemoryCache normalises each of them without keyFields.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
@@ -196,8 +196,16 @@ describe('global ids', () => {
     );
     expect(byWebApp.errors).toBeUndefined();
     expect(byWebApp.data).toEqual({ node: { prefix: key.prefix } });
-    const { node } = await data('query($id: ID!) { node(id: $id) { id } }', { id: key.id }, alice);
-    expect(node).toBeNull();
+    // as apiKeys refuses an API key, so does node(id) of a key
+    const byKey = await graphql(
+      'query($id: ID!) { node(id: $id) { id } }',
+      { id: key.id },
+      as(alice),
+    );
+    expect(byKey.errors?.[0].extensions).toMatchObject({
+      code: 'unauthorized',
+      details: { reason: 'scope' },
+    });
   });
 
   it('keeps REST showing the raw ids', async () => {

@@ -7,7 +7,7 @@ import {
   ListSignalAdsDocument,
   ProbeSignalAdsDocument,
 } from '../generated/operations.ts';
-import { connectionArgs, listEnvelope, listEnvelopeOf } from '../pagination.ts';
+import { connectionArgs, listEnvelopeOf } from '../pagination.ts';
 import { enumParam, integerParam, paginationParams, textParam } from '../params.ts';
 import { defineRoute, noQuery } from '../route.ts';
 import { AdsOverview, AdsProbe, SignalAdList } from '../schemas/signals-ads.ts';

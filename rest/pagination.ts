@@ -16,9 +16,18 @@ export function connectionArgs({ limit, offset }: Pagination): { first: number; 
 
 export function listEnvelope<TNode>(
   connection: ConnectionPage<TNode>,
+  pagination: Pagination,
+): ReturnType<typeof listEnvelopeOf<TNode, TNode>> {
+  return listEnvelopeOf(connection, pagination, (node) => node);
+}
+
+/** The envelope of a page whose nodes become /v1 items through `toBody` (raw ids, REST's enum spelling). */
+export function listEnvelopeOf<TNode, TBody>(
+  connection: ConnectionPage<TNode>,
   { limit, offset }: Pagination,
+  toBody: (node: TNode) => TBody,
 ) {
-  const data = connection.edges.map((edge) => edge.node);
+  const data = connection.edges.map((edge) => toBody(edge.node));
   return {
     data,
     page: {

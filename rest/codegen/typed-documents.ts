@@ -20,8 +20,10 @@ export async function generateTypedDocuments(
     // operations and fragments as written; typed-document-node inlines the fragments each uses
     documents: [...sources.operations, ...sources.fragments],
     config: {
-      scalars: { Date: 'string', DateTime: 'string', ID: 'string' },
+      scalars: { Date: 'string', DateTime: 'string', ID: 'string', JSON: 'unknown' },
       enumType: 'string-literal',
+      // the wire's UPPER_CASE names, not the lower-case values the resolvers see behind them
+      ignoreEnumValuesFromSchema: true,
       useTypeImports: true,
     },
     plugins: [{ typescriptOperations: {} }, { typedDocumentNode: {} }],

@@ -64,9 +64,9 @@ const SCOPE =
 const ISO_MIDNIGHT = /^(\d{4}-\d{2}-\d{2})T00:00:00\.000Z$/;
 
 /** The stored filter in the query parameters' formats: lists comma-separated, days as YYYY-MM-DD. */
-const restFilter = (json: string): Record<string, string | number | boolean> =>
+const restFilter = (filter: Record<string, unknown>): Record<string, string | number | boolean> =>
   Object.fromEntries(
-    Object.entries(JSON.parse(json) as Record<string, unknown>).map(([name, value]) => [
+    Object.entries(filter).map(([name, value]) => [
       name,
       Array.isArray(value)
         ? value.join(',')
@@ -76,10 +76,11 @@ const restFilter = (json: string): Record<string, string | number | boolean> =>
     ]),
   );
 
-const alertBody = (alert: AlertFieldsFragment) => ({
+const alertBody = ({ alertId, ...alert }: AlertFieldsFragment) => ({
+  id: alertId,
   ...alert,
-  filter: restFilter(alert.filter),
-  links: { matches: `/v1/alerts/${alert.id}/matches` },
+  filter: restFilter(alert.filter as Record<string, unknown>),
+  links: { matches: `/v1/alerts/${alertId}/matches` },
 });
 
 export const createAlert = defineRoute({

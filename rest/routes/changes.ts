@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { changeBody } from '../bodies.ts';
+import { toGraphqlEnum } from '../../src/graphql/enums.ts';
 import { ListChangesDocument } from '../generated/operations.ts';
-import { connectionArgs, listEnvelope } from '../pagination.ts';
+import { connectionArgs, listEnvelopeOf } from '../pagination.ts';
 import { dateParam, enumParam, paginationParams, textParam } from '../params.ts';
 import { defineRoute, noPathParams } from '../route.ts';
 import { CHANGE_ENTITIES, ChangeList } from '../schemas/changes.ts';
@@ -30,10 +32,10 @@ export const listChanges = defineRoute({
   }),
   canBeNotFound: false,
   variables: (p) => ({
-    filter: { entity: p.entity, domain: p.domain, since: p.since },
+    filter: { entity: p.entity && toGraphqlEnum(p.entity), domain: p.domain, since: p.since },
     ...connectionArgs(p),
   }),
   response: ChangeList,
-  respond: (data, p) => listEnvelope(data.changes, p),
+  respond: (data, p) => listEnvelopeOf(data.changes, p, changeBody),
   example: '/v1/changes?entity=product&since=2025-01-01',
 });

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { changeBody } from '../bodies.ts';
+import { toGraphqlEnum } from '../../src/graphql/enums.ts';
 import {
   GetProductDocument,
   ListProductChangesDocument,
   SearchProductsDocument,
 } from '../generated/operations.ts';
-import { connectionArgs, listEnvelope } from '../pagination.ts';
+import { connectionArgs, listEnvelope, listEnvelopeOf } from '../pagination.ts';
 import {
   booleanParam,
   dateParam,
@@ -120,7 +122,7 @@ export const listProductChanges = defineRoute({
   canBeNotFound: false,
   variables: (p) => ({
     filter: {
-      changeType: p.changeType,
+      changeType: p.changeType && toGraphqlEnum(p.changeType),
       minPriceChangePct: p.minPriceChangePct,
       since: p.since,
       domain: p.domain,
@@ -128,6 +130,6 @@ export const listProductChanges = defineRoute({
     ...connectionArgs(p),
   }),
   response: ChangeList,
-  respond: (data, p) => listEnvelope(data.productChanges, p),
+  respond: (data, p) => listEnvelopeOf(data.productChanges, p, changeBody),
   example: '/v1/products/changes?changeType=price_decrease&minPriceChangePct=20',
 });

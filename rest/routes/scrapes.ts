@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scrapeBody } from '../bodies.ts';
 import {
   GetScrapeRequestDocument,
   RequestScrapeDocument,
@@ -51,7 +52,7 @@ export const requestScrape = defineRoute({
   respond: ({ requestScrape: { outcome, domain, scrape } }) => {
     const storeUrl = `/v1/stores/${domain}`;
     return scrape
-      ? { ...scrape, outcome: 'queued' as const, storeUrl }
+      ? { ...scrapeBody(scrape), outcome: 'queued' as const, storeUrl }
       : { outcome: 'already_exists' as const, domain, storeUrl };
   },
   status: (body) => (body.outcome === 'queued' ? 202 : 200),
@@ -82,7 +83,7 @@ export const getScrapeRequest = defineRoute({
   canBeNotFound: true,
   variables: (p) => ({ id: p.id }),
   response: ScrapeRequest,
-  respond: (data) => data.scrapeRequest,
+  respond: (data) => scrapeBody(data.scrapeRequest),
   example: '/v1/scrapes/{id}',
 });
 
@@ -120,7 +121,11 @@ export const requestScrapesBulk = defineRoute({
     const items = data.requestScrapesBulk;
     const count = (outcome: string) => items.filter((i) => i.outcome === outcome).length;
     return {
-      data: items.map((item) => ({ ...item, id: item.scrape?.id ?? null })),
+      data: items.map((item) => ({
+        ...item,
+        id: item.scrape?.scrapeRequestId ?? null,
+        scrape: item.scrape && scrapeBody(item.scrape),
+      })),
       counts: {
         queued: count('queued'),
         alreadyExists: count('already_exists'),

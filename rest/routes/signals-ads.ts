@@ -7,7 +7,7 @@ import {
   ListSignalAdsDocument,
   ProbeSignalAdsDocument,
 } from '../generated/operations.ts';
-import { connectionArgs, listEnvelope } from '../pagination.ts';
+import { connectionArgs, listEnvelopeOf } from '../pagination.ts';
 import { enumParam, integerParam, paginationParams, textParam } from '../params.ts';
 import { defineRoute, noQuery } from '../route.ts';
 import { AdsOverview, AdsProbe, SignalAdList } from '../schemas/signals-ads.ts';
@@ -79,7 +79,8 @@ export const listSignalAds = defineRoute({
   canBeNotFound: true,
   variables: (p) => ({ domain: p.domain, network: p.network, ...connectionArgs(p) }),
   response: SignalAdList,
-  respond: (data, p) => listEnvelope(data.signal.ads, p),
+  respond: (data, p) =>
+    listEnvelopeOf(data.signal.ads, p, ({ adId, ...ad }) => ({ id: adId, ...ad })),
   example: `/v1/signals/${UNLISTED.store}/ads?network=meta&limit=20`,
 });
 

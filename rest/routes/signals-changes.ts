@@ -1,5 +1,7 @@
 // The watched store's apps, app history and product changes (spec part 4, Signals). Like every
 // Signals route, {domain} names the caller's own watch; another account's is not_found.
+import { changeBody } from '../bodies.ts';
+import { toGraphqlEnum } from '../../src/graphql/enums.ts';
 import { z } from 'zod';
 import { PRODUCT_CHANGE_TYPES } from '../../src/change-feed/change.sql.ts';
 import {
@@ -7,7 +9,7 @@ import {
   ListSignalAppsDocument,
   ListSignalProductChangesDocument,
 } from '../generated/operations.ts';
-import { connectionArgs, listEnvelope, pageOfList } from '../pagination.ts';
+import { connectionArgs, listEnvelope, listEnvelopeOf, pageOfList } from '../pagination.ts';
 import { enumParam, paginationParams, textParam } from '../params.ts';
 import { defineRoute } from '../route.ts';
 import {
@@ -66,7 +68,7 @@ export const listSignalAppChanges = defineRoute({
   canBeNotFound: true,
   variables: (p) => ({ domain: p.domain, ...connectionArgs(p) }),
   response: SignalAppChangeList,
-  respond: (data, p) => listEnvelope(data.signal.appChanges, p),
+  respond: (data, p) => listEnvelopeOf(data.signal.appChanges, p, changeBody),
   example: `/v1/signals/${UNLISTED.store}/apps/changes?limit=20`,
 });
 
@@ -91,10 +93,14 @@ export const listSignalProductChanges = defineRoute({
     ...paginationParams(),
   }),
   canBeNotFound: true,
-  variables: (p) => ({ domain: p.domain, changeType: p.changeType, ...connectionArgs(p) }),
+  variables: (p) => ({
+    domain: p.domain,
+    changeType: p.changeType && toGraphqlEnum(p.changeType),
+    ...connectionArgs(p),
+  }),
   response: SignalProductChangeList,
   respond: (data, p) => ({
-    ...listEnvelope(data.signal.productChanges, p),
+    ...listEnvelopeOf(data.signal.productChanges, p, changeBody),
     meta: { watchedSince: data.signal.productChangesSince },
   }),
   example: `/v1/signals/${UNLISTED.store}/products/changes?changeType=price_decrease`,

@@ -74,7 +74,8 @@ const links = (domain: string) => ({
   insights: `/v1/signals/${domain}/insights`,
 });
 
-const probeBody = ({ status, snapshots, ...probe }: SignalProbeFieldsFragment) => ({
+const probeBody = ({ probeId, status, snapshots, ...probe }: SignalProbeFieldsFragment) => ({
+  id: probeId,
   ...probe,
   progress: { status, snapshots },
 });
@@ -85,9 +86,10 @@ const signalBody = ({ probe, ...watch }: SignalFieldsFragment) => ({
   links: links(watch.domain),
 });
 
-const insightBody = ({ data, ...insight }: InsightFieldsFragment) => ({
+const insightBody = ({ insightId, data, ...insight }: InsightFieldsFragment) => ({
+  id: insightId,
   ...insight,
-  data: JSON.parse(data) as Record<string, unknown>,
+  data: data as Record<string, unknown>,
 });
 
 export const createSignal = defineRoute({

@@ -40,6 +40,7 @@ import {
   StoreTraffic,
 } from '../schemas/stores.ts';
 import { SEEDED } from '../../src/seed/seeded-catalog.ts';
+import { toGraphqlEnum } from '../../src/graphql/enums.ts';
 
 const domainPath = z.strictObject({ domain: domainParam() });
 
@@ -48,6 +49,22 @@ const GROUP_SORTS = ['stores', 'revenue', 'visits'] as const;
 type GroupSort = (typeof GROUP_SORTS)[number];
 const isGroupSort = (sort: string | undefined): sort is GroupSort =>
   GROUP_SORTS.some((s) => s === sort);
+
+/** REST's sort values as GraphQL's orderBy fields (newest is FIRST_SEEN, DESC). */
+const STORE_ORDER_FIELDS = {
+  revenue: 'REVENUE',
+  visits: 'VISITS',
+  rating: 'RATING',
+  newest: 'FIRST_SEEN',
+  relevance: 'RELEVANCE',
+} as const;
+/** REST's groupBy values as GraphQL's StoreGrouping (country is COUNTRY_CODE). */
+const GROUPINGS = {
+  country: 'COUNTRY_CODE',
+  vertical: 'VERTICAL',
+  industry: 'INDUSTRY',
+  category: 'CATEGORY',
+} as const;
 
 const slugRule = `must be 1 to ${MAX_APP_SLUGS} comma-separated app slugs (lower-case letters, digits and dashes)`;
 /** app, anyApp, notApp: comma-separated app slugs (as GET /v1/apps lists them). */
@@ -304,11 +321,17 @@ export const searchStores = defineRoute({
     return {
       grouped,
       filter: storeFilterVariables(p),
-      sort: grouped || p.sort === 'stores' ? undefined : p.sort,
-      groupBy: p.groupBy,
-      groupBy2: grouped ? p.groupBy2 : undefined,
-      groupMetric: grouped ? p.groupMetric : undefined,
-      groupSort: grouped && isGroupSort(p.sort) ? p.sort : undefined,
+      orderBy:
+        grouped || p.sort === undefined || p.sort === 'stores'
+          ? undefined
+          : { field: STORE_ORDER_FIELDS[p.sort], direction: 'DESC' as const },
+      groupBy: p.groupBy && GROUPINGS[p.groupBy],
+      groupBy2: grouped && p.groupBy2 ? GROUPINGS[p.groupBy2] : undefined,
+      groupMetric: grouped ? toGraphqlEnum(p.groupMetric) : undefined,
+      groupOrderBy:
+        grouped && isGroupSort(p.sort)
+          ? { field: toGraphqlEnum(p.sort), direction: 'DESC' as const }
+          : undefined,
       ...connectionArgs(p),
     };
   },

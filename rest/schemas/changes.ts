@@ -15,8 +15,9 @@ export const Change = z
     entity: z.enum(CHANGE_ENTITIES),
     changeType: z.string().meta({
       description:
-        `product: ${PRODUCT_CHANGE_TYPES.join(', ')}; app: app_installed, app_uninstalled; store: what changed, ` +
-        'e.g. theme_changed.',
+        `product: ${PRODUCT_CHANGE_TYPES.join(', ')}; app: app_installed, app_uninstalled; store: what changed: ` +
+        'theme_changed, revenue_band_changed (the modeled monthly revenue band moved; oldValue and newValue "low-high" ' +
+        'USD, changePct its 30-day change) or domain_changed (the store moved to a new host).',
     }),
     domain: z.string(),
     subject: z

@@ -142,6 +142,19 @@ export async function listApiKeys(
   return rows.map(toRecord);
 }
 
+/** Keys by id (node lookups for the web app), in the order asked; null for a missing one. */
+export async function apiKeysByIds(
+  prisma: PrismaClient,
+  ids: readonly number[],
+): Promise<Array<ApiKeyRecord | null>> {
+  const rows = await prisma.apiKey.findMany({
+    where: { id: { in: ids.filter((id) => Number.isSafeInteger(id)) } },
+    include: withAccount,
+  });
+  const byId = new Map(rows.map((row) => [row.id, toRecord(row)]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
 /**
  * Revokes one key, named by its id or its displayed prefix (which must then name exactly one live
  * key). With accountExternalId, only that account's keys can be named. Revoking twice is harmless.

@@ -112,15 +112,22 @@ function costOf(
       continue;
     }
     if (declared.free) continue;
-    cost.dataFields.push(name);
-    if (declared.scope) cost.scopedFields.push({ field: name, scope: declared.scope });
     if ((name === 'node' || name === 'nodes') && definition) {
       byVariables = true;
       const args = getArgumentValues(definition, field, variables);
-      const ids = name === 'node' ? [args.id] : Array.isArray(args.ids) ? args.ids : [];
-      for (const id of ids) count(rulesOf(schema.getType(typeOfGlobalId(id))).quota, 1);
+      const ids: unknown[] = name === 'node' ? [args.id] : Array.isArray(args.ids) ? args.ids : [];
+      const types = ids.map((id) => rulesOf(schema.getType(typeOfGlobalId(id))));
+      // ids of types only the web app reads (ApiKey) are a web-app call, as apiKeys is
+      if (types.length > 0 && types.every((type) => type.webAppOnly)) {
+        cost.webAppFields.push(name);
+        continue;
+      }
+      cost.dataFields.push(name);
+      for (const type of types) count(type.quota, 1);
       continue;
     }
+    cost.dataFields.push(name);
+    if (declared.scope) cost.scopedFields.push({ field: name, scope: declared.scope });
     if (declared.unitsFound) {
       // its bucket is charged by the resolver, per item found (chargeFound, admission.ts)
       count(undefined, 1);

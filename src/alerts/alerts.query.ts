@@ -6,6 +6,7 @@ import { pageArgs } from '../graphql/page-args.ts';
 import { offsetConnection } from '../graphql/pagination.ts';
 import { StoreFilter } from '../stores/store-filter.ts';
 import {
+  alertsByIds,
   countAlerts,
   createAlert,
   deleteAlert,
@@ -33,16 +34,25 @@ const AlertMatchConnection = builder.connectionObject(
   { name: 'AlertMatchEdge' },
 );
 
-const AlertRef = builder.objectRef<AlertRecord>('Alert').implement({
+const AlertRef = builder.objectRef<AlertRecord>('Alert');
+
+builder.node(AlertRef, {
   description:
     "A saved search that alerts, scoped to the key's account: a store filter and the stores that newly matched it.",
+  id: { resolve: (a) => a.id, parse: (id) => Number(id) },
+  // as Query.alert: the key's own account's alerts
+  loadMany: (ids, ctx) => alertsByIds(ctx, ids),
   fields: (t) => ({
-    id: t.exposeInt('id', { description: 'The alert id (GET /v1/alerts/{id}/matches).' }),
-    name: t.exposeString('name'),
-    filter: t.string({
+    alertId: t.exposeInt('id', {
       description:
-        'The filter as JSON: the StoreFilter fields given (dates as ISO 8601 timestamps at midnight UTC).',
-      resolve: (a) => JSON.stringify(a.filter),
+        "The alert's own number: what Query.alert, Mutation.deleteAlert and REST /v1/alerts/{id} take (id is the global Node id).",
+    }),
+    name: t.exposeString('name'),
+    filter: t.field({
+      type: 'JSON',
+      description:
+        'The filter: a JSON object of the StoreFilter fields given (dates as ISO 8601 timestamps at midnight UTC).',
+      resolve: (a) => a.filter,
     }),
     callbackUrl: t.exposeString('callbackUrl', {
       nullable: true,
@@ -88,7 +98,7 @@ builder.queryField('alert', (t) =>
     type: AlertRef,
     nullable: true,
     description: "One alert of the key's account; not_found otherwise (another account's too).",
-    args: { id: t.arg.int({ required: true, description: 'The alert id.' }) },
+    args: { id: t.arg.int({ required: true, description: 'The alert id (Alert.alertId).' }) },
     resolve: (_root, { id }, ctx) => findAlert(ctx, id),
   }),
 );
@@ -131,7 +141,7 @@ builder.mutationField('deleteAlert', (t) =>
   t.field({
     type: DeletedAlertRef,
     description: 'Delete an alert with its matches; pending webhooks of it are dropped.',
-    args: { id: t.arg.int({ required: true, description: 'The alert id.' }) },
+    args: { id: t.arg.int({ required: true, description: 'The alert id (Alert.alertId).' }) },
     resolve: async (_root, { id }, ctx) => ({ id: (await deleteAlert(ctx, id)).id }),
   }),
 );

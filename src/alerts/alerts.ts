@@ -49,6 +49,23 @@ export async function findAlert(ctx: GraphqlContext, id: number): Promise<AlertR
   return alert;
 }
 
+/** The caller's alerts by id (node lookups), in the order asked; null for another account's or a missing one. */
+export async function alertsByIds(
+  ctx: GraphqlContext,
+  ids: readonly number[],
+): Promise<Array<AlertRecord | null>> {
+  const owner = await ownerAccountId(ctx);
+  const rows = await guardDb(
+    queryRows<AlertRecord>(
+      ctx.services.db.pool,
+      `SELECT ${ALERT_COLUMNS} FROM alerts a WHERE a.id = ANY($1::int[]) AND a.account_id = $2`,
+      [ids.filter((id) => Number.isSafeInteger(id)), owner],
+    ),
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
 export interface AlertOrder {
   name: string;
   filter: StoreFilterValues;

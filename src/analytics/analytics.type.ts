@@ -10,8 +10,13 @@ export const VerticalStat = builder.objectRef<VerticalStatRow>('VerticalStat').i
   fields: (t) => ({
     vertical: t.exposeString('vertical'),
     stores: t.exposeInt('stores'),
+    monthlyRevenueUsdHigh: t.exposeFloat('monthlyRevenueUsd', {
+      description: "Sum of the revenue bands' high ends, USD (modeled).",
+    }),
     monthlyRevenueUsd: t.exposeFloat('monthlyRevenueUsd', {
       description: "Sum of the revenue bands' high ends, USD (modeled).",
+      deprecationReason:
+        'Use monthlyRevenueUsdHigh: monthlyRevenueUsd names a RevenueBand {low, high} on Store and HistoryPoint.',
     }),
     monthlyVisits: t.exposeFloat('monthlyVisits', {
       description: 'Sum of modeled monthly visits.',
@@ -27,8 +32,13 @@ export const CountryStat = builder.objectRef<CountryStatRow>('CountryStat').impl
   fields: (t) => ({
     countryCode: t.exposeString('countryCode'),
     stores: t.exposeInt('stores'),
+    monthlyRevenueUsdHigh: t.exposeFloat('monthlyRevenueUsd', {
+      description: "Sum of the revenue bands' high ends, USD (modeled).",
+    }),
     monthlyRevenueUsd: t.exposeFloat('monthlyRevenueUsd', {
       description: "Sum of the revenue bands' high ends, USD (modeled).",
+      deprecationReason:
+        'Use monthlyRevenueUsdHigh: monthlyRevenueUsd names a RevenueBand {low, high} on Store and HistoryPoint.',
     }),
     monthlyVisits: t.exposeFloat('monthlyVisits', {
       description: 'Sum of modeled monthly visits.',
@@ -57,7 +67,9 @@ const OverviewAverages = builder.objectRef<CatalogTotals>('OverviewAverages').im
   description: 'Catalog-wide means of the modeled figures.',
   fields: (t) => ({
     monthlyVisits: t.exposeFloat('averageMonthlyVisits'),
-    monthlyRevenueUsdHigh: t.exposeFloat('averageRevenueHighUsd'),
+    monthlyRevenueUsdHigh: t.exposeFloat('averageRevenueHighUsd', {
+      description: "Mean of the revenue bands' high ends, USD (modeled).",
+    }),
     serviceRating: t.exposeFloat('averageServiceRating'),
   }),
 });

@@ -4,15 +4,22 @@ import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { offsetConnection } from '../graphql/pagination.ts';
 import { domainSchema } from '../stores/domain.ts';
-import { countChanges, findChanges, PRODUCT_CHANGE_TYPES, type ChangeQuery } from './change.sql.ts';
-import { ChangeConnection, ChangeEntityEnum } from './change.type.ts';
+import { countChanges, findChanges, type ChangeQuery } from './change.sql.ts';
+import {
+  ChangeConnection,
+  ChangeEntityEnum,
+  ChangeTypeEnum,
+  PRODUCT_CHANGE_TYPE_NAMES,
+  productChangeTypes,
+} from './change.type.ts';
 import { rules } from '../access/field-rules.ts';
-
-const ProductChangeType = builder.enumType('ProductChangeType', { values: PRODUCT_CHANGE_TYPES });
 
 const ProductChangeFilter = builder.inputType('ProductChangeFilter', {
   fields: (t) => ({
-    changeType: t.field({ type: ProductChangeType }),
+    changeType: t.field({
+      type: ChangeTypeEnum,
+      description: `Only this kind, a product change: ${PRODUCT_CHANGE_TYPE_NAMES} (another is bad_request).`,
+    }),
     minPriceChangePct: t.float({
       description: 'Absolute price change of at least this many percent (either direction).',
       validate: { type: 'number', min: [0, { message: 'must not be negative' }] },
@@ -27,12 +34,9 @@ const ChangeFilter = builder.inputType('ChangeFilter', {
     entity: t.field({ type: ChangeEntityEnum }),
     domain: t.string({ validate: { schema: domainSchema } }),
     since: t.field({ type: 'Date', description: 'Detected on or after this day (UTC).' }),
-    changeType: t.string({
-      validate: {
-        type: 'string',
-        minLength: [1, { message: 'must not be empty' }],
-        maxLength: 100,
-      },
+    changeType: t.field({
+      type: ChangeTypeEnum,
+      description: 'Only changes of this type (see ChangeType).',
     }),
   }),
 });
@@ -58,7 +62,7 @@ builder.queryField('productChanges', (t) =>
     resolve: (_root, { filter, ...args }, ctx) =>
       changeConnection(args, ctx.services.db.read, {
         entity: 'product',
-        changeTypes: filter?.changeType ? [filter.changeType] : PRODUCT_CHANGE_TYPES,
+        changeTypes: productChangeTypes(filter?.changeType, 'changeType'),
         domain: filter?.domain,
         since: filter?.since,
         minChangePct: filter?.minPriceChangePct,

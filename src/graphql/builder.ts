@@ -14,6 +14,7 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     Date: { Input: Date; Output: Date | string };
+    JSON: { Input: unknown; Output: unknown };
   };
   /** every connection resolver returns its total (see pagination.ts) */
   Connection: { totalCount: number; totalCountExact?: boolean };

@@ -1,4 +1,5 @@
 // DateTime: an ISO 8601 UTC timestamp string. Date: a calendar day 'YYYY-MM-DD' (days, months).
+// JSON: any JSON value, sent as itself (an object stays an object, not JSON text in a string).
 import { builder } from './builder.ts';
 import { badRequest } from '../platform/errors.ts';
 
@@ -52,4 +53,11 @@ builder.scalarType('Date', {
   description: "A calendar day 'YYYY-MM-DD' (UTC).",
   serialize: formatDay,
   parseValue: parseDay,
+});
+
+builder.scalarType('JSON', {
+  description:
+    'Any JSON value (object, array, string, number, boolean or null), sent as JSON itself, not as text. Its shape is described by the field that has it.',
+  serialize: (value) => value,
+  parseValue: (value) => value,
 });

@@ -8,6 +8,7 @@ import type { GraphqlContext } from '../graphql/context.ts';
 import { reasonError, notFound } from '../platform/errors.ts';
 import type { Admission, CallerContext } from '../access/admission.ts';
 import {
+  apiKeysByIds,
   KEY_SCOPES,
   listApiKeys,
   mintApiKey,
@@ -44,10 +45,21 @@ const QuotaBucketEnum = builder.enumType('QuotaBucket', {
   ) as Record<QuotaBucket, { description: string }>,
 });
 
-const ApiKeyRef = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
+const ApiKeyRef = builder.objectRef<ApiKeyRecord>('ApiKey');
+
+builder.node(ApiKeyRef, {
+  // node(id) of a key is the web app's, as apiKeys is: null for any other caller
+  extensions: rules({ webAppOnly: true }),
   description: 'An API key, without the key itself (shown once, at minting).',
+  id: { resolve: (k) => k.id, parse: (id) => Number(id) },
+  loadMany: (ids, ctx) =>
+    principalOf((ctx as KeysContext).req)?.kind === 'webApp'
+      ? apiKeysByIds(ctx.services.db.prisma, ids)
+      : ids.map(() => null),
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    apiKeyId: t.exposeInt('id', {
+      description: "The key's own number: what revokeApiKey takes (id is the global Node id).",
+    }),
     name: t.exposeString('name', { nullable: true }),
     prefix: t.exposeString('prefix', {
       description: 'First characters of the key, to tell keys apart.',
@@ -199,7 +211,7 @@ builder.mutationField('revokeApiKey', (t) =>
         required: true,
         description: "The web app's id of the account.",
       }),
-      id: t.arg.int({ required: true, description: 'ApiKey.id' }),
+      id: t.arg.int({ required: true, description: 'The key to revoke: ApiKey.apiKeyId.' }),
     },
     resolve: async (_root, { accountExternalId, id }, ctx) => {
       requireWebApp(ctx);

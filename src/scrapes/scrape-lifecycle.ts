@@ -7,6 +7,7 @@ import {
   SCRAPE_COLUMNS,
   STATUS_TTL_MS,
   toScrapeRecord,
+  type ScrapeFailureCode,
   type ScrapeRecord,
 } from './scrape-record.ts';
 import { queueScrapeWebhook } from './webhooks/webhook-outbox.ts';
@@ -32,7 +33,7 @@ export async function advanceScrape(
 
 export type ScrapeOutcome =
   | { status: 'done'; storeId: number }
-  | { status: 'failed'; reason: string };
+  | { status: 'failed'; reason: string; code: ScrapeFailureCode };
 
 /** Ends an unfinished request and queues its webhook; null when it had already ended. */
 export async function finishScrape(
@@ -47,7 +48,8 @@ export async function finishScrape(
   } = await db.query(
     `UPDATE scrape_requests
         SET status = $2::scrape_status, failure_reason = $3, store_id = COALESCE($4, store_id),
-            started_at = COALESCE(started_at, $5), finished_at = $5, expires_at = $6, updated_at = $5
+            started_at = COALESCE(started_at, $5), finished_at = $5, expires_at = $6, updated_at = $5,
+            failure_code = $7
       WHERE id = $1 AND ${ACTIVE} RETURNING ${SCRAPE_COLUMNS}`,
     [
       id,
@@ -56,6 +58,7 @@ export async function finishScrape(
       outcome.status === 'done' ? outcome.storeId : null,
       now,
       new Date(now.getTime() + STATUS_TTL_MS),
+      outcome.status === 'failed' ? outcome.code : null,
     ],
   );
   if (!row) return null;

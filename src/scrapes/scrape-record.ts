@@ -2,11 +2,16 @@
 // webhook bodies), read from scrape_requests. Times are ISO 8601 strings so the record is the same
 // object before and after a pub/sub JSON round trip.
 import type { Queryable } from '../platform/jobs/job-queue.ts';
+import { STOREFRONT_FAILURE_KINDS } from '../storefront/storefront-failure.ts';
 
 export const SCRAPE_STATUSES = ['queued', 'validating', 'scraping', 'done', 'failed'] as const;
 export type ScrapeStatus = (typeof SCRAPE_STATUSES)[number];
 export const ACTIVE_STATUSES: readonly ScrapeStatus[] = ['queued', 'validating', 'scraping'];
 export const isFinished = (status: ScrapeStatus) => status === 'done' || status === 'failed';
+
+/** Why a request failed: what went wrong reading the storefront, or internal (a fault of ours, or a job that could not run). */
+export const SCRAPE_FAILURE_CODES = [...STOREFRONT_FAILURE_KINDS, 'internal'] as const;
+export type ScrapeFailureCode = (typeof SCRAPE_FAILURE_CODES)[number];
 
 /** the status record lives this long after the request ends (spec part 3) */
 export const STATUS_TTL_MS = 15 * 60_000;
@@ -20,6 +25,8 @@ export interface ScrapeRecord {
   force: boolean;
   callbackUrl: string | null;
   failureReason: string | null;
+  /** set with failureReason when the request failed */
+  failureCode: ScrapeFailureCode | null;
   createdAt: string;
   updatedAt: string;
   startedAt: string | null;
@@ -30,7 +37,7 @@ export interface ScrapeRecord {
 }
 
 export const SCRAPE_COLUMNS =
-  'id::text, domain, status::text, force, callback_url, failure_reason, created_at, updated_at, started_at, finished_at, expires_at, account_id';
+  'id::text, domain, status::text, force, callback_url, failure_reason, failure_code, created_at, updated_at, started_at, finished_at, expires_at, account_id';
 
 interface ScrapeRow {
   id: string;
@@ -39,6 +46,7 @@ interface ScrapeRow {
   force: boolean;
   callback_url: string | null;
   failure_reason: string | null;
+  failure_code: ScrapeFailureCode | null;
   created_at: Date;
   updated_at: Date;
   started_at: Date | null;
@@ -57,6 +65,7 @@ export function toScrapeRecord(row: ScrapeRow): ScrapeRecord {
     force: row.force,
     callbackUrl: row.callback_url,
     failureReason: row.failure_reason,
+    failureCode: row.failure_code,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     startedAt: iso(row.started_at),

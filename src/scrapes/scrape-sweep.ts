@@ -38,7 +38,7 @@ export async function sweepScrapes(pool: pg.Pool, deps: ScrapeSweepDeps): Promis
       finishScrape(
         client,
         request.id,
-        { status: 'failed', reason },
+        { status: 'failed', reason, code: 'internal' },
         deps.clock(),
         deps.webhookMaxAttempts,
       ),

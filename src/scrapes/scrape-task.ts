@@ -155,7 +155,7 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
         log.info({ reason: error.message }, 'scrape failed');
         await finish(
           requestId,
-          { status: 'failed', reason: error.message },
+          { status: 'failed', reason: error.message, code: error.kind },
           { domain: validating.domain, startedAt, failure: error },
         );
         return;
@@ -165,7 +165,7 @@ export function scrapeTask(deps: ScrapeTaskDeps) {
         const reason = `internal error after ${helpers.job.attempts} attempts; try again later`;
         await finish(
           requestId,
-          { status: 'failed', reason },
+          { status: 'failed', reason, code: 'internal' },
           { domain: validating.domain, startedAt, failure: { kind: 'internal', message: reason } },
         );
         return;

@@ -2,13 +2,23 @@
 // /v1/scrapes and /v1/scrapes/bulk), Query.scrapeRequest (GET /v1/scrapes/{id}) and recentScrapes,
 // and the live status subscriptions scrapeStatus(id) and recentScrapes (for dashboards), fed by
 // the shared pub/sub so a subscriber on one replica sees jobs run by any other.
+import { decodeGlobalID } from '@pothos/plugin-relay';
+import { orNullIfNotFound } from '../graphql/node-lookup.ts';
 import { checkCallbackUrl } from '../platform/egress/callback-url.ts';
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import { namedDomainSchema, parseDomain } from '../stores/domain.ts';
 import { withRechecks } from '../platform/pubsub/rechecks.ts';
 import { RECENT_SCRAPES_CHANNEL, scrapeChannel } from './scrape-events.ts';
-import { isFinished, isOwnedBy, SCRAPE_STATUSES, type ScrapeRecord } from './scrape-record.ts';
+import { upperCaseValues } from '../graphql/enums.ts';
+import {
+  isFinished,
+  isOwnedBy,
+  SCRAPE_FAILURE_CODES,
+  SCRAPE_STATUSES,
+  type ScrapeFailureCode,
+  type ScrapeRecord,
+} from './scrape-record.ts';
 import {
   BULK_MAX_URLS,
   findScrape,
@@ -26,16 +36,57 @@ const ScrapeStatusEnum = builder.enumType('ScrapeStatus', {
   values: SCRAPE_STATUSES,
 });
 
-export const ScrapeRequestRef = builder.objectRef<ScrapeRecord>('ScrapeRequest').implement({
+const FAILURE_CODE_DESCRIPTIONS: Record<ScrapeFailureCode, string> = {
+  unresolvable: 'The domain does not resolve (DNS).',
+  unreachable: 'Connection refused or reset, TLS not trusted, or no answer in time.',
+  refused: 'The address is one the service never fetches (a private address, another scheme).',
+  moved: 'The storefront redirects to another host.',
+  not_found: 'The homepage or products.json answers 404 or 410.',
+  not_shopify: 'The homepage carries no Shopify markers.',
+  rate_limited: 'The storefront kept answering 429 (or 503 with Retry-After).',
+  server_error: 'The storefront answered another 5xx.',
+  http_error: 'The storefront answered another unexpected status.',
+  malformed: 'A document that is not what a storefront serves (not JSON, too large, ...).',
+  password_protected: 'The store shows its password page (closed to visitors).',
+  robots: 'robots.txt disallows a path the scrape needs.',
+  synthetic: 'A synthetic store (reserved .example domain): never contacted.',
+  internal: 'A fault of the service, or a job that could no longer run; try again later.',
+};
+
+const ScrapeFailureCodeEnum = builder.enumType('ScrapeFailureCode', {
+  description:
+    'Why a scrape request failed, as a code to branch on (failureReason says the same for people). REST shows failureReason alone.',
+  values: upperCaseValues(SCRAPE_FAILURE_CODES, FAILURE_CODE_DESCRIPTIONS),
+});
+
+export const ScrapeRequestRef = builder.objectRef<ScrapeRecord>('ScrapeRequest');
+
+builder.node(ScrapeRequestRef, {
   description:
     'An on-demand scrape of one store. Readable until 15 minutes after it ends (expiresAt).',
+  id: { resolve: (r) => r.id, parse: (id) => id },
+  // as Query.scrapeRequest: the caller's own account's requests, within their lifetime
+  loadMany: (ids, ctx) =>
+    Promise.all(ids.map((id) => orNullIfNotFound(findScrape(ctx.services, id, ctx.accountId)))),
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The request id (a UUID).' }),
+    scrapeRequestId: t.exposeString('id', {
+      description:
+        'The request id (a UUID): what Query.scrapeRequest, Subscription.scrapeStatus and REST GET /v1/scrapes/{id} take (id is the global Node id).',
+    }),
     domain: t.exposeString('domain'),
     status: t.field({ type: ScrapeStatusEnum, resolve: (r) => r.status }),
     force: t.exposeBoolean('force'),
     callbackUrl: t.exposeString('callbackUrl', { nullable: true }),
-    failureReason: t.exposeString('failureReason', { nullable: true }),
+    failureReason: t.exposeString('failureReason', {
+      nullable: true,
+      description: 'Why the request failed, for people; null unless status is failed.',
+    }),
+    failureCode: t.field({
+      type: ScrapeFailureCodeEnum,
+      nullable: true,
+      description: 'Why the request failed, as a code; null unless status is failed.',
+      resolve: (r) => r.failureCode,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     startedAt: t.expose('startedAt', {
@@ -150,14 +201,32 @@ builder.mutationField('requestScrapesBulk', (t) =>
   }),
 );
 
+/** A request id as given: its UUID, or its global id (ScrapeRequest.id), which names the same request. */
+function requestIdOf(id: string | number): string {
+  const text = String(id);
+  try {
+    const { typename, id: raw } = decodeGlobalID(text);
+    if (typename === 'ScrapeRequest') return raw;
+  } catch {
+    // not a global id: a UUID (or nothing findScrape finds)
+  }
+  return text;
+}
+
 builder.queryField('scrapeRequest', (t) =>
   t.field({
     type: ScrapeRequestRef,
     nullable: true,
     description:
       "One scrape request by id, of the caller's own account; not_found 15 minutes after it ended.",
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => findScrape(ctx.services, String(id), ctx.accountId),
+    args: {
+      id: t.arg.id({
+        required: true,
+        description:
+          'The request: its UUID (ScrapeRequest.scrapeRequestId) or its global id (ScrapeRequest.id).',
+      }),
+    },
+    resolve: (_root, { id }, ctx) => findScrape(ctx.services, requestIdOf(id), ctx.accountId),
   }),
 );
 
@@ -242,8 +311,14 @@ builder.subscriptionField('scrapeStatus', (t) =>
     type: ScrapeRequestRef,
     description:
       'The status of one scrape request: its current state first, then each change until done or failed.',
-    args: { id: t.arg.id({ required: true }) },
-    subscribe: (_root, { id }, ctx) => followScrape(ctx, String(id)),
+    args: {
+      id: t.arg.id({
+        required: true,
+        description:
+          'The request: its UUID (ScrapeRequest.scrapeRequestId) or its global id (ScrapeRequest.id).',
+      }),
+    },
+    subscribe: (_root, { id }, ctx) => followScrape(ctx, requestIdOf(id)),
     resolve: (record) => record,
   }),
 );

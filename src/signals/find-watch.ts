@@ -44,3 +44,30 @@ export async function findWatch(
   if (!watch) throw notFound(`No watch on ${value} for this key's account.`, { domain: id });
   return watch;
 }
+
+/**
+ * Watches by id (node lookups), in the order asked, with Query.signal's access: the caller's own
+ * account's watches; a partner key reads, of each store, the watch it would find by domain (the
+ * oldest). Any other id is null, as a missing one is.
+ */
+export async function watchesByIds(
+  ctx: GraphqlContext,
+  ids: readonly number[],
+): Promise<Array<WatchRecord | null>> {
+  const wanted = ids.filter((id) => Number.isSafeInteger(id));
+  if (wanted.length === 0) return ids.map(() => null);
+  const partner = isPartner(ctx);
+  const owner = await ownerAccountId(ctx);
+  const rows = await guardDb(
+    queryRows<WatchRecord>(
+      ctx.services.db.pool,
+      `SELECT ${WATCH_COLUMNS} FROM signals w JOIN stores s ON s.id = w.store_id
+        WHERE w.id = ANY($1::int[])
+          AND (w.account_id = $2 OR ($3 AND w.id = (SELECT o.id FROM signals o WHERE o.store_id = w.store_id
+                                                    ORDER BY o.created_at, o.id LIMIT 1)))`,
+      [wanted, owner, partner],
+    ),
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
+}

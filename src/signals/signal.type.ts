@@ -1,6 +1,7 @@
 // The Signal GraphQL type's base fields (a watch: one account following one store) and the
 // variants it tracks. Probes, sales, insights, ads and changes add their fields in their own files.
 import { builder } from '../graphql/builder.ts';
+import { watchesByIds } from './find-watch.ts';
 import { SignalRef } from './signal.ref.ts';
 import { trackedVariants, type TrackedVariantRecord } from './tracked-variants.ts';
 import { SIGNAL_STATUSES } from './watch-record.ts';
@@ -30,8 +31,11 @@ export const TrackedVariantRef = builder
     }),
   });
 
-SignalRef.implement({
+builder.node(SignalRef, {
   description: "A watch on a competitor store, scoped to the key's account (spec part 3, Signal).",
+  id: { resolve: (w) => w.id, parse: (id) => Number(id) },
+  // as Query.signal: the key's account's watches (a partner key: any store's, as by domain)
+  loadMany: (ids, ctx) => watchesByIds(ctx, ids),
   fields: (t) => ({
     domain: t.exposeString('domain', { description: "The store's canonical domain." }),
     legacyId: t.exposeString('legacyId', {

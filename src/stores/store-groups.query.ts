@@ -16,22 +16,83 @@ import {
   type StoreGroupRow,
 } from './store-groups.sql.ts';
 import { rules } from '../access/field-rules.ts';
+import { upperCaseValues } from '../graphql/enums.ts';
+import { OrderDirectionEnum, type OrderDirection } from '../graphql/order.ts';
+import { badRequest } from '../platform/errors.ts';
+import type { GroupSort as GroupSortValue } from './store-groups.sql.ts';
 
-const StoreGrouping = builder.enumType('StoreGrouping', { values: STORE_GROUPINGS });
+const StoreGrouping = builder.enumType('StoreGrouping', {
+  description:
+    'A store field to group by, named as the store filter and facet of the same values. REST spells each in lower case (groupBy=country for COUNTRY_CODE).',
+  values: {
+    COUNTRY_CODE: { value: 'country', description: 'The ISO 3166-1 alpha-2 country code.' },
+    VERTICAL: { value: 'vertical', description: 'The vertical.' },
+    INDUSTRY: { value: 'industry', description: 'The industry.' },
+    CATEGORY: { value: 'category', description: 'The category.' },
+  } as const satisfies Record<
+    string,
+    { value: (typeof STORE_GROUPINGS)[number]; description: string }
+  >,
+});
 const GroupMetric = builder.enumType('GroupMetric', {
   description: 'Aggregate applied to each group: mean, median (50th percentile), max or min.',
-  values: GROUP_METRICS,
+  values: upperCaseValues(GROUP_METRICS, {
+    mean: 'The mean.',
+    median: 'The 50th percentile.',
+    max: 'The largest value.',
+    min: 'The smallest value.',
+  }),
 });
 const GroupSort = builder.enumType('GroupSort', {
   description: 'stores = number of stores in the group; revenue and visits = the group metric.',
   values: GROUP_SORTS,
 });
+const StoreGroupOrderField = builder.enumType('StoreGroupOrderField', {
+  description: 'What orderBy orders groups by. REST spells each in lower case (sort=stores).',
+  values: upperCaseValues(GROUP_SORTS, {
+    stores: 'The number of stores in the group.',
+    revenue: "The groupMetric of the revenue band's high end.",
+    visits: 'The groupMetric of monthly visits.',
+  }),
+});
+const StoreGroupOrder = builder.inputType('StoreGroupOrder', {
+  description: 'The order of grouped rows: a field and a direction; ties by key.',
+  fields: (t) => ({
+    field: t.field({
+      type: StoreGroupOrderField,
+      required: true,
+      description: 'What to order by.',
+    }),
+    direction: t.field({
+      type: OrderDirectionEnum,
+      defaultValue: 'desc',
+      description: 'DESC (default): largest first.',
+    }),
+  }),
+});
+
+/** The groups' order: orderBy, else the deprecated sort, else STORES DESC. */
+function groupOrder(
+  orderBy: { field: GroupSortValue; direction?: OrderDirection | null } | null | undefined,
+  sort: GroupSortValue | null | undefined,
+): { sort: GroupSortValue; direction: OrderDirection } {
+  if (orderBy && sort) {
+    const rule = 'give orderBy or sort, not both';
+    throw badRequest(`Invalid orderBy: ${rule}`, { parameter: 'orderBy', rule });
+  }
+  return { sort: orderBy?.field ?? sort ?? 'stores', direction: orderBy?.direction ?? 'desc' };
+}
 
 const GroupMetrics = builder.objectRef<StoreGroupRow>('GroupMetrics').implement({
   description: 'The groupMetric aggregate of the stores in the group (modeled figures).',
   fields: (t) => ({
+    monthlyRevenueUsdHigh: t.exposeFloat('monthlyRevenueUsd', {
+      description: "Aggregate of the revenue band's high end, USD.",
+    }),
     monthlyRevenueUsd: t.exposeFloat('monthlyRevenueUsd', {
       description: "Aggregate of the revenue band's high end, USD.",
+      deprecationReason:
+        'Use monthlyRevenueUsdHigh: monthlyRevenueUsd names a RevenueBand {low, high} on Store and HistoryPoint.',
     }),
     monthlyVisits: t.exposeFloat('monthlyVisits', {
       description: 'Aggregate of modeled monthly visits.',
@@ -84,7 +145,15 @@ builder.queryField('storeGroups', (t) =>
       groupBy: t.arg({ type: StoreGrouping, required: true }),
       groupBy2: t.arg({ type: StoreGrouping }),
       groupMetric: t.arg({ type: GroupMetric, defaultValue: 'median' }),
-      sort: t.arg({ type: GroupSort, defaultValue: 'stores' }),
+      orderBy: t.arg({
+        type: StoreGroupOrder,
+        description: 'The order (default: STORES, DESC).',
+      }),
+      sort: t.arg({
+        type: GroupSort,
+        deprecationReason: 'Use orderBy: {field, direction}.',
+        description: 'The order, as REST spells it; orderBy replaces it.',
+      }),
     },
     validate: [
       (args) => args.groupBy2 == null || args.groupBy2 !== args.groupBy,
@@ -102,7 +171,7 @@ builder.queryField('storeGroups', (t) =>
               groupBy: args.groupBy,
               groupBy2: args.groupBy2,
               metric: args.groupMetric ?? 'median',
-              sort: args.sort ?? 'stores',
+              ...groupOrder(args.orderBy, args.sort),
             },
             window,
           ),

@@ -4,6 +4,7 @@
 // from the pre-computed rollups (src/stores/rollups/) while they are fresh, and so do one app's groups by
 // one dimension: the same figures without a scan of the whole catalog.
 import type { Window } from '../graphql/pagination.ts';
+import { orderSql, type OrderDirection } from '../graphql/order.ts';
 import { queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
 import { FRESH_ROLLUPS, ROLLUP_COLUMN, rollupDimensions } from './rollups/store-rollups.ts';
 import { storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
@@ -54,14 +55,20 @@ export interface GroupQuery {
   groupBy2?: StoreGrouping | null;
   metric: GroupMetric;
   sort: GroupSort;
+  direction?: OrderDirection;
 }
 
 /** The page of groups and their number, out of `source` (a query yielding key, parent, leaf, stores and the two metrics). */
-const groupPage = (source: string, sort: GroupSort, limit: string, offset: string) =>
+const groupPage = (
+  source: string,
+  { sort, direction = 'desc' }: Pick<GroupQuery, 'sort' | 'direction'>,
+  limit: string,
+  offset: string,
+) =>
   `WITH groups AS (${source})
      SELECT (SELECT count(*)::int FROM groups) AS total,
-            (SELECT json_agg(page ORDER BY ${ORDER_BY[sort]}) FROM (
-               SELECT * FROM groups ORDER BY ${ORDER_BY[sort]}
+            (SELECT json_agg(page ORDER BY ${orderSql(ORDER_BY[sort], direction)}) FROM (
+               SELECT * FROM groups ORDER BY ${orderSql(ORDER_BY[sort], direction)}
                LIMIT ${limit} OFFSET ${offset}
              ) page) AS rows`;
 
@@ -85,7 +92,7 @@ async function rolledUpGroups(pool: Queryable, query: GroupQuery, { offset, limi
        FROM store_rollups r WHERE r.dimensions = ${dimensions}`;
   const [result] = await queryRows<{ fresh: boolean; total: number; rows: StoreGroupRow[] | null }>(
     pool,
-    `SELECT ${FRESH_ROLLUPS} AS fresh, paged.* FROM (${groupPage(source, query.sort, params.add(limit), params.add(offset))}) paged`,
+    `SELECT ${FRESH_ROLLUPS} AS fresh, paged.* FROM (${groupPage(source, query, params.add(limit), params.add(offset))}) paged`,
     params.values,
   );
   return result?.fresh ? { rows: result.rows ?? [], total: result.total } : null;
@@ -106,7 +113,7 @@ async function rolledUpAppGroups(
        FROM store_app_rollups r WHERE r.app_id = ${params.add(appId)} AND r.dimensions = ${params.add(rollupDimensions([query.groupBy]))}`;
   const [result] = await queryRows<{ fresh: boolean; total: number; rows: StoreGroupRow[] | null }>(
     pool,
-    `SELECT ${FRESH_ROLLUPS} AS fresh, paged.* FROM (${groupPage(source, query.sort, params.add(limit), params.add(offset))}) paged`,
+    `SELECT ${FRESH_ROLLUPS} AS fresh, paged.* FROM (${groupPage(source, query, params.add(limit), params.add(offset))}) paged`,
     params.values,
   );
   return result?.fresh ? { rows: result.rows ?? [], total: result.total } : null;
@@ -152,7 +159,7 @@ export async function storeGroups(
        GROUP BY ${parent}${leaf ? `, ${leaf}` : ''}`;
   const [result] = await queryRows<{ total: number; rows: StoreGroupRow[] | null }>(
     pool,
-    groupPage(source, query.sort, params.add(window.limit), params.add(window.offset)),
+    groupPage(source, query, params.add(window.limit), params.add(window.offset)),
     params.values,
   );
   return { rows: result?.rows ?? [], total: result?.total ?? 0 };

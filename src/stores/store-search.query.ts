@@ -10,12 +10,68 @@ import { StoreRef } from './store.ref.ts';
 import { filterSuggestions, type FilterSuggestion } from './filter-suggestions.ts';
 import { FilterSuggestionRef } from './store-facets.query.ts';
 import { rules } from '../access/field-rules.ts';
+import { OrderDirectionEnum, type OrderDirection } from '../graphql/order.ts';
+import { badRequest } from '../platform/errors.ts';
+import type { StoreSort } from './store-search.sql.ts';
 
 export const StoreSortEnum = builder.enumType('StoreSort', {
   description:
     'Order of the store search. relevance: how well name and domain words match q (see StoreFilter.q), then visits.',
   values: STORE_SORTS,
 });
+
+export const StoreOrderFieldEnum = builder.enumType('StoreOrderField', {
+  description:
+    'What orderBy orders stores by. REST spells each as its sort value (sort=revenue, newest for FIRST_SEEN).',
+  values: {
+    RELEVANCE: {
+      value: 'relevance',
+      description:
+        'How well name and domain words match filter.q (see StoreFilter.q), then visits; DESC only. Without q: REVENUE.',
+    },
+    REVENUE: {
+      value: 'revenue',
+      description: "The modeled monthly revenue band's high end, then visits.",
+    },
+    VISITS: { value: 'visits', description: 'Modeled monthly visits.' },
+    RATING: { value: 'rating', description: 'The service rating, then visits.' },
+    FIRST_SEEN: {
+      value: 'newest',
+      description: 'When the catalog first saw the store (DESC: newest first).',
+    },
+  } as const,
+});
+
+export const StoreOrder = builder.inputType('StoreOrder', {
+  description: 'The order of a store list: a field and a direction.',
+  fields: (t) => ({
+    field: t.field({ type: StoreOrderFieldEnum, required: true, description: 'What to order by.' }),
+    direction: t.field({
+      type: OrderDirectionEnum,
+      defaultValue: 'desc',
+      description: 'DESC (default): largest or newest first.',
+    }),
+  }),
+});
+
+/** The search's order: orderBy, else the deprecated sort, else the default (relevance with q, revenue without). */
+function storeOrder(
+  orderBy: { field: StoreSort; direction?: OrderDirection | null } | null | undefined,
+  sort: StoreSort | null | undefined,
+  q: string | null | undefined,
+): { sort: StoreSort; direction: OrderDirection } {
+  if (orderBy && sort) {
+    const rule = 'give orderBy or sort, not both';
+    throw badRequest(`Invalid orderBy: ${rule}`, { parameter: 'orderBy', rule });
+  }
+  const direction = orderBy?.direction ?? 'desc';
+  const effective = effectiveSort(orderBy?.field ?? sort, q);
+  if (effective === 'relevance' && direction === 'asc') {
+    const rule = 'RELEVANCE orders DESC only';
+    throw badRequest(`Invalid orderBy: ${rule}`, { parameter: 'orderBy.direction', rule });
+  }
+  return { sort: effective, direction };
+}
 
 /** The store search's connection: the store connection plus the suggestions for filter values the catalog does not have. */
 const StoreSearchConnection = builder.connectionObject(
@@ -45,11 +101,19 @@ builder.queryField('stores', (t) =>
     args: {
       ...pageArgs,
       filter: t.arg({ type: StoreFilter }),
-      sort: t.arg({ type: StoreSortEnum }),
+      orderBy: t.arg({
+        type: StoreOrder,
+        description: 'The order (default: RELEVANCE with filter.q, REVENUE without; DESC).',
+      }),
+      sort: t.arg({
+        type: StoreSortEnum,
+        deprecationReason: 'Use orderBy: {field, direction}.',
+        description: 'The order, as REST spells it; orderBy replaces it.',
+      }),
     },
     resolve: async (_root, args, ctx, info) => {
       const pool = ctx.services.db.read;
-      const sort = effectiveSort(args.sort, args.filter?.q);
+      const { sort, direction } = storeOrder(args.orderBy, args.sort, args.filter?.q);
       const filter = await resolveStoreFilter(pool, args.filter);
       const selected = selectedFieldNames(info);
       const [connection, suggestions] = await Promise.all([
@@ -63,7 +127,7 @@ builder.queryField('stores', (t) =>
           const match = { ...filter, textMatch: filter.textMatch };
           // a search: the vocabulary's statement (in resolveStoreFilter), then its page and total in one
           return pagedConnection(args, async (window) => {
-            const page = await textSearchPage(pool, match, sort, window);
+            const page = await textSearchPage(pool, match, sort, window, direction);
             primeStores(ctx, page.rows);
             return page;
           });
@@ -87,6 +151,7 @@ builder.queryField('stores', (t) =>
             window,
             needs,
             ctx.services.legacy.colocatedTable,
+            direction,
           );
           return { ...page, rows: primeStoreReads(ctx, page.rows, needs) };
         });

@@ -1,6 +1,7 @@
 // The store search behind `stores` (GET /v1/stores without groupBy): filter, sort, one page.
 import type { Window } from '../graphql/pagination.ts';
 import type { Page } from '../graphql/pagination.ts';
+import { orderSql, type OrderDirection } from '../graphql/order.ts';
 import {
   cappedCount,
   countUpTo,
@@ -60,6 +61,7 @@ export async function sortedStorePage(
   needs: StoreReadNeeds & { total: boolean },
   /** the co-located legacy table (LegacyStore.colocatedTable), joined when the cards need it */
   legacyTable?: string,
+  direction: OrderDirection = 'desc',
 ): Promise<Page<StoreReadRow>> {
   const params = new SqlParams();
   const filters = storeFilterConditions(filter, params, false);
@@ -75,7 +77,7 @@ export async function sortedStorePage(
   const rows = await queryRows<StoreReadRow & { cappedTotal?: number }>(
     pool,
     `SELECT ${storeReadColumns(needs, legacyTable)}${countColumn} FROM ${matching}
-     ORDER BY ${ORDER_BY[sort]} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
+     ORDER BY ${orderSql(ORDER_BY[sort], direction)} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
     params.values,
   );
   const page = rows.map(({ cappedTotal: _, ...row }) => row);
@@ -102,6 +104,7 @@ export async function textSearchPage(
   filter: ResolvedStoreFilter & { textMatch: StoreTextMatch },
   sort: StoreSort,
   window: Window,
+  direction: OrderDirection = 'desc',
 ): Promise<Page<StoreRecord>> {
   const match = filter.textMatch;
   const narrow = isNarrow(match);
@@ -123,7 +126,7 @@ export async function textSearchPage(
     const params = new SqlParams();
     const where = whereClause(storeFilterConditions(filter, params));
     text = `SELECT ${storeColumns('s')}${narrow ? ', count(*) OVER ()::int AS "matchTotal"' : ''} FROM stores s ${where}
-            ORDER BY ${ORDER_BY[sort]} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`;
+            ORDER BY ${orderSql(ORDER_BY[sort], direction)} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`;
     values = params.values;
   }
   const rows = await queryRows<StoreRecord & { matchTotal?: number }>(pool, text, values);

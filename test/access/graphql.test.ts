@@ -55,7 +55,10 @@ describe('/graphql under the same access rules', () => {
         .statusCode,
     ).toBe(200);
 
-    const refused = await graphql('{ storeGroups(groupBy: country) { totalCount } }', bearer(key));
+    const refused = await graphql(
+      '{ storeGroups(groupBy: COUNTRY_CODE) { totalCount } }',
+      bearer(key),
+    );
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
@@ -131,7 +134,7 @@ describe('/graphql under the same access rules', () => {
   describe('key management for the web app', () => {
     const service = { 'x-service-token': SERVICE_TOKEN };
     const MINT =
-      'mutation($input: MintApiKeyInput!) { mintApiKey(input: $input) { key apiKey { id prefix scopes } } }';
+      'mutation($input: MintApiKeyInput!) { mintApiKey(input: $input) { key apiKey { id apiKeyId prefix scopes } } }';
 
     it("mints, lists and revokes an account's keys, and reads its quota usage", async () => {
       const minted = await graphql(MINT, service, {
@@ -157,10 +160,15 @@ describe('/graphql under the same access rules', () => {
         remaining: 4_999,
       });
 
-      const listed = await graphql('{ apiKeys(accountExternalId: "web-1") { id name } }', service);
-      expect(listed.json().data.apiKeys).toEqual([{ id: apiKey.id, name: 'prod' }]);
+      const listed = await graphql(
+        '{ apiKeys(accountExternalId: "web-1") { id apiKeyId name } }',
+        service,
+      );
+      expect(listed.json().data.apiKeys).toEqual([
+        { id: apiKey.id, apiKeyId: apiKey.apiKeyId, name: 'prod' },
+      ]);
       const revoked = await graphql(
-        `mutation { revokeApiKey(accountExternalId: "web-1", id: ${apiKey.id}) { revokedAt } }`,
+        `mutation { revokeApiKey(accountExternalId: "web-1", id: ${apiKey.apiKeyId}) { revokedAt } }`,
         service,
       );
       expect(revoked.json().data.revokeApiKey.revokedAt).toEqual(expect.any(String));

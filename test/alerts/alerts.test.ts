@@ -193,20 +193,20 @@ describe('alerts in GraphQL', () => {
   it('creates with a StoreFilter, reads its own alert, and answers another account with null and not_found', async () => {
     const created = await graphql(
       alice,
-      `mutation ($filter: StoreFilter!) { createAlert(name: "gql", filter: $filter) { id name filter matchCount } }`,
+      `mutation ($filter: StoreFilter!) { createAlert(name: "gql", filter: $filter) { alertId name filter matchCount } }`,
       { filter: { app: ['judgeme'], minVisits: 5 } },
     );
     expect(created.errors).toBeUndefined();
-    const { id } = created.data.createAlert;
+    const { alertId: id } = created.data.createAlert;
     expect(created.data.createAlert).toEqual({
-      id,
+      alertId: id,
       name: 'gql',
-      filter: JSON.stringify({ app: ['judgeme'], minVisits: 5 }),
+      filter: { app: ['judgeme'], minVisits: 5 },
       matchCount: 0,
     });
-    const query = `query ($id: Int!) { alert(id: $id) { id matches(first: 5) { totalCount } } alerts { totalCount } }`;
+    const query = `query ($id: Int!) { alert(id: $id) { alertId matches(first: 5) { totalCount } } alerts { totalCount } }`;
     const mine = await graphql(alice, query, { id });
-    expect(mine.data.alert).toEqual({ id, matches: { totalCount: 0 } });
+    expect(mine.data.alert).toEqual({ alertId: id, matches: { totalCount: 0 } });
     const theirs = await graphql(bob, query, { id });
     expect(theirs.data.alert).toBeNull();
     expect(theirs.errors[0].extensions.code).toBe('not_found');

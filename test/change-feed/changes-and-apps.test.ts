@@ -24,8 +24,8 @@ describe('productChanges', () => {
     expect(subjects(result)).toEqual(EXPECTED.productChanges);
     expect(result.productChanges.totalCount).toBe(6);
     expect(result.productChanges.edges[0].node).toEqual({
-      entity: 'product',
-      changeType: 'removed_sku',
+      entity: 'PRODUCT',
+      changeType: 'REMOVED_SKU',
       domain: 'dropfast.shop',
       subject: 'fidget-cube',
       changePct: null,
@@ -35,14 +35,14 @@ describe('productChanges', () => {
 
   it('filters price decreases by size of change, either direction', async () => {
     const result = await query(t.services, PRODUCT_CHANGES, {
-      filter: { changeType: 'price_decrease', minPriceChangePct: 15 },
+      filter: { changeType: 'PRICE_DECREASE', minPriceChangePct: 15 },
     });
     expect(subjects(result)).toEqual(EXPECTED.bigPriceDrops);
   });
 
   it('filters by day and by store', async () => {
     const since = await query(t.services, PRODUCT_CHANGES, {
-      filter: { changeType: 'price_decrease', since: '2025-12-01' },
+      filter: { changeType: 'PRICE_DECREASE', since: '2025-12-01' },
     });
     expect(subjects(since)).toEqual(['led-strip-lights', 'classic-hoodie']);
     const acme = await query(t.services, PRODUCT_CHANGES, {
@@ -57,16 +57,30 @@ describe('changes', () => {
     const all = await query(t.services, CHANGES);
     expect(all.changes.totalCount).toBe(8);
     const acme = await query(t.services, CHANGES, { filter: { domain: 'acme-apparel.com' } });
-    expect(acme.changes.edges.map((e: any) => e.node.changeType)).toEqual(EXPECTED.acmeChanges);
-    const stores = await query(t.services, CHANGES, { filter: { entity: 'store' } });
+    expect(acme.changes.edges.map((e: any) => e.node.changeType)).toEqual(
+      EXPECTED.acmeChanges.map((c) => c.toUpperCase()),
+    );
+    const stores = await query(t.services, CHANGES, { filter: { entity: 'STORE' } });
     expect(stores.changes.edges.map((e: any) => e.node)).toEqual([
       expect.objectContaining({
-        entity: 'store',
-        changeType: 'theme_changed',
+        entity: 'STORE',
+        changeType: 'THEME_CHANGED',
         domain: 'bella-beauty.co.uk',
         summary: 'Theme Dawn → Prestige',
       }),
     ]);
+  });
+
+  it('refuses a change type that is not a product change in the product feed', async () => {
+    const error = await failure(t.services, PRODUCT_CHANGES, {
+      filter: { changeType: 'THEME_CHANGED' },
+    });
+    expect(error).toMatchObject({ code: 'bad_request', details: { parameter: 'changeType' } });
+  });
+
+  it('filters the feed by one change type, a store-level one included', async () => {
+    const stores = await query(t.services, CHANGES, { filter: { changeType: 'THEME_CHANGED' } });
+    expect(stores.changes.edges.map((e: any) => e.node.domain)).toEqual(['bella-beauty.co.uk']);
   });
 
   it('rejects an impossible day', async () => {

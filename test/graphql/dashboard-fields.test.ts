@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogFixture } from '../support/catalog-fixture.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
-import { query } from './support/execute.ts';
+import { failure, query } from './support/execute.ts';
 
 let t: CatalogTestServices;
 
@@ -22,19 +22,19 @@ describe('fields a dashboard reaches for', () => {
       t.services,
       `{ store(domain: "acme-apparel.com") {
            changes { totalCount nodes { changeType subject } }
-           appChanges: changes(entity: app) { nodes { changeType subject } }
+           appChanges: changes(entity: APP) { nodes { changeType subject } }
            since: changes(since: "2025-12-21") { nodes { subject } } } }`,
     );
     expect(store.changes).toEqual({
       totalCount: 3,
       nodes: [
-        { changeType: 'new_sku', subject: 'canvas-tote' },
-        { changeType: 'price_decrease', subject: 'classic-hoodie' },
-        { changeType: 'app_installed', subject: expect.any(String) },
+        { changeType: 'NEW_SKU', subject: 'canvas-tote' },
+        { changeType: 'PRICE_DECREASE', subject: 'classic-hoodie' },
+        { changeType: 'APP_INSTALLED', subject: expect.any(String) },
       ],
     });
     expect(store.appChanges.nodes).toEqual([
-      { changeType: 'app_installed', subject: expect.any(String) },
+      { changeType: 'APP_INSTALLED', subject: expect.any(String) },
     ]);
     expect(store.since.nodes).toEqual([{ subject: 'canvas-tote' }]);
   });
@@ -75,5 +75,42 @@ describe('fields a dashboard reaches for', () => {
       'judgeme',
       'klaviyo',
     ]);
+  });
+
+  it('orders stores with orderBy {field, direction}, as REST sorts them, in either direction', async () => {
+    const ALL =
+      'query($orderBy: StoreOrder) { stores(first: 100, orderBy: $orderBy) { totalCount nodes { domain monthlyVisits firstSeenAt } } }';
+    const asc = (await query(t.services, ALL, { orderBy: { field: 'VISITS', direction: 'ASC' } }))
+      .stores;
+    const visits = asc.nodes.map((n: { monthlyVisits: number }) => n.monthlyVisits);
+    expect(asc.nodes).toHaveLength(asc.totalCount);
+    expect(visits).toEqual([...visits].sort((a, b) => a - b));
+    const desc = (await query(t.services, ALL, { orderBy: { field: 'VISITS' } })).stores;
+    expect(desc.nodes.map((n: { monthlyVisits: number }) => n.monthlyVisits)).toEqual(
+      [...visits].sort((a, b) => b - a),
+    );
+    // the deprecated sort gives the same order as orderBy's DESC
+    const sorted = (
+      await query(t.services, '{ stores(first: 100, sort: visits) { nodes { domain } } }')
+    ).stores;
+    expect(sorted.nodes.map((n: { domain: string }) => n.domain)).toEqual(
+      desc.nodes.map((n: { domain: string }) => n.domain),
+    );
+    const newest = (await query(t.services, ALL, { orderBy: { field: 'FIRST_SEEN' } })).stores;
+    const seen = newest.nodes.map((n: { firstSeenAt: string }) => n.firstSeenAt);
+    expect(seen).toEqual([...seen].sort().reverse());
+
+    expect(
+      await failure(
+        t.services,
+        '{ stores(filter: { q: "glow" }, orderBy: { field: RELEVANCE, direction: ASC }) { totalCount } }',
+      ),
+    ).toMatchObject({ code: 'bad_request', details: { parameter: 'orderBy.direction' } });
+    expect(
+      await failure(
+        t.services,
+        '{ stores(sort: visits, orderBy: { field: VISITS }) { totalCount } }',
+      ),
+    ).toMatchObject({ code: 'bad_request', details: { parameter: 'orderBy' } });
   });
 });

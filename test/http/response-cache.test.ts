@@ -27,6 +27,7 @@ const finishedScrape = (domain: string, status: 'done' | 'failed'): ScrapeRecord
     force: false,
     callbackUrl: null,
     failureReason: status === 'failed' ? 'the storefront did not answer' : null,
+    failureCode: status === 'failed' ? 'unreachable' : null,
     createdAt: now,
     updatedAt: now,
     startedAt: now,

@@ -334,7 +334,7 @@ const failure = async (document: string, variables: Record<string, unknown>) => 
 
 describe('GraphQL StoreFilter over POST /graphql: installedApp and uninstalledApp', () => {
   const STORES = `query($filter: StoreFilter) { stores(filter: $filter, first: 100) { totalCount edges { node { domain } } } }`;
-  const GROUPS = `query($filter: StoreFilter) { storeGroups(filter: $filter, groupBy: country, first: 100) { totalCount edges { node { key stores } } } }`;
+  const GROUPS = `query($filter: StoreFilter) { storeGroups(filter: $filter, groupBy: COUNTRY_CODE, first: 100) { totalCount edges { node { key stores } } } }`;
 
   it('filters the store search, the grouped rows and the facets alike', async () => {
     const q = { installedApp: 'klaviyo', installedSince: '2025-02-01T00:00:00+02:00' };

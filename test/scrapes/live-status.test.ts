@@ -57,13 +57,16 @@ describe.skipIf(skipWithout(REDIS_URL))(
 
     it('streams queued, validating, scraping and done to a subscriber on the other replica', async () => {
       fixtures.hold('/'); // keeps the job in validating until the subscriptions are open
-      const recent = await subscribe(baseUrl, 'subscription { recentScrapes { id status } }');
+      const recent = await subscribe(
+        baseUrl,
+        'subscription { recentScrapes { scrapeRequestId status } }',
+      );
       let status: Awaited<ReturnType<typeof subscribe>> | undefined;
       try {
         const recentOf = (id: string) =>
           recent.events
             .map((e) => e.data.recentScrapes)
-            .filter((r) => r.id === id)
+            .filter((r) => r.scrapeRequestId === id)
             .map((r) => r.status);
         // the dashboard stream is live once it carries a request made after it opened: a name that never
         // resolves fails at once, and is asked again until the stream shows it

@@ -69,23 +69,23 @@ describe('scrape requests of accounts with keys', () => {
   it('does the same for requests ordered through GraphQL, one by one or in bulk', async () => {
     const single = await graphql(
       bob,
-      'mutation ($d: String!) { requestScrape(domain: $d) { scrape { id } } }',
+      'mutation ($d: String!) { requestScrape(domain: $d) { scrape { scrapeRequestId } } }',
       { d: newDomain() },
     );
     const bulk = await graphql(
       bob,
-      'mutation ($u: [String!]!) { requestScrapesBulk(urls: $u) { scrape { id } } }',
+      'mutation ($u: [String!]!) { requestScrapesBulk(urls: $u) { scrape { scrapeRequestId } } }',
       { u: [newDomain()] },
     );
     const ids = [
-      single.json().data.requestScrape.scrape.id,
-      bulk.json().data.requestScrapesBulk[0].scrape.id,
+      single.json().data.requestScrape.scrape.scrapeRequestId,
+      bulk.json().data.requestScrapesBulk[0].scrape.scrapeRequestId,
     ] as string[];
 
     for (const id of ids) {
       expect(await ownerOf(server, id)).toBe('bob');
-      const read = 'query ($id: ID!) { scrapeRequest(id: $id) { id } }';
-      expect((await graphql(bob, read, { id })).json().data.scrapeRequest.id).toBe(id);
+      const read = 'query ($id: ID!) { scrapeRequest(id: $id) { scrapeRequestId } }';
+      expect((await graphql(bob, read, { id })).json().data.scrapeRequest.scrapeRequestId).toBe(id);
       const foreign = (await graphql(alice, read, { id })).json();
       expect(foreign.data).toEqual({ scrapeRequest: null });
       expect(foreign.errors[0].extensions.code).toBe('not_found');

@@ -174,14 +174,28 @@ describe('a store already in the catalog', () => {
 
 describe('validation failures', () => {
   it.each([
-    ['notshop.test', /not a Shopify storefront/],
-    ['silent.test', /did not answer within 1500 ms/],
-    ['nowhere.test', /does not resolve/],
-  ])('fails %s with a clear reason', async (domain, reason) => {
-    const failed = await harness.waitFor(await scrape(domain), ['done', 'failed']);
-    expect(failed.status).toBe('failed');
-    expect(failed.failureReason).toMatch(reason);
-  });
+    ['notshop.test', /not a Shopify storefront/, 'NOT_SHOPIFY'],
+    ['silent.test', /did not answer within 1500 ms/, 'UNREACHABLE'],
+    ['nowhere.test', /does not resolve/, 'UNRESOLVABLE'],
+  ])(
+    'fails %s with a clear reason, and GraphQL with its failure code',
+    async (domain, reason, code) => {
+      const id = await scrape(domain);
+      const failed = await harness.waitFor(id, ['done', 'failed']);
+      expect(failed.status).toBe('failed');
+      expect(failed.failureReason).toMatch(reason);
+      // REST's record is the contract's: the code is GraphQL's alone
+      expect(failed).not.toHaveProperty('failureCode');
+      const read = await harness.post('/graphql', {
+        query: 'query ($id: ID!) { scrapeRequest(id: $id) { failureReason failureCode } }',
+        variables: { id },
+      });
+      expect(read.body.data.scrapeRequest).toEqual({
+        failureReason: failed.failureReason,
+        failureCode: code,
+      });
+    },
+  );
 });
 
 describe('request validation', () => {

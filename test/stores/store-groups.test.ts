@@ -25,7 +25,7 @@ const rows = (result: any) => result.storeGroups.edges.map((e: any) => e.node);
 
 describe('storeGroups', () => {
   it('rolls stores up by country with the median by default, most stores first', async () => {
-    const result = await query(t.services, GROUPS, { groupBy: 'country' });
+    const result = await query(t.services, GROUPS, { groupBy: 'COUNTRY_CODE' });
     expect(result.storeGroups.totalCount).toBe(3);
     expect(rows(result)).toEqual(
       EXPECTED.countryGroups.map((g) => ({
@@ -39,13 +39,13 @@ describe('storeGroups', () => {
   });
 
   it.each([
-    ['mean', 'meanRevenue'],
-    ['max', 'maxRevenue'],
-    ['min', 'minRevenue'],
+    ['MEAN', 'meanRevenue'],
+    ['MAX', 'maxRevenue'],
+    ['MIN', 'minRevenue'],
   ] as const)(
     'aggregates the revenue band high end with groupMetric %s',
     async (groupMetric, field) => {
-      const result = await query(t.services, GROUPS, { groupBy: 'country', groupMetric });
+      const result = await query(t.services, GROUPS, { groupBy: 'COUNTRY_CODE', groupMetric });
       expect(rows(result).map((r: any) => r.metrics.monthlyRevenueUsd)).toEqual(
         EXPECTED.countryGroups.map((g) => g[field]),
       );
@@ -53,14 +53,42 @@ describe('storeGroups', () => {
   );
 
   it('sorts groups by the metric with sort=revenue', async () => {
-    const result = await query(t.services, GROUPS, { groupBy: 'country', sort: 'revenue' });
+    const result = await query(t.services, GROUPS, { groupBy: 'COUNTRY_CODE', sort: 'revenue' });
     expect(rows(result).map((r: any) => r.key)).toEqual(EXPECTED.countryKeysByMedianRevenue);
+  });
+
+  it('orders groups with orderBy {field, direction}; ASC is the DESC order reversed, ties included', async () => {
+    const ORDERED = `query($orderBy: StoreGroupOrder) {
+      storeGroups(groupBy: COUNTRY_CODE, orderBy: $orderBy, first: 100) {
+        nodes { key metrics { monthlyRevenueUsdHigh } }
+      }
+    }`;
+    const desc = await query(t.services, ORDERED, { orderBy: { field: 'REVENUE' } });
+    expect(desc.storeGroups.nodes.map((r: any) => r.key)).toEqual(
+      EXPECTED.countryKeysByMedianRevenue,
+    );
+    const asc = await query(t.services, ORDERED, {
+      orderBy: { field: 'REVENUE', direction: 'ASC' },
+    });
+    expect(asc.storeGroups.nodes.map((r: any) => r.key)).toEqual(
+      [...EXPECTED.countryKeysByMedianRevenue].reverse(),
+    );
+    expect(asc.storeGroups.nodes.map((r: any) => r.metrics.monthlyRevenueUsdHigh)).toEqual(
+      [...EXPECTED.countryGroups]
+        .sort((a, b) => a.medianRevenue - b.medianRevenue)
+        .map((g) => g.medianRevenue),
+    );
+    const both = await failure(
+      t.services,
+      `{ storeGroups(groupBy: COUNTRY_CODE, sort: stores, orderBy: { field: STORES }) { totalCount } }`,
+    );
+    expect(both).toMatchObject({ code: 'bad_request', details: { parameter: 'orderBy' } });
   });
 
   it('nests groupBy2 under groupBy as parent / leaf; total is the number of groups', async () => {
     const result = await query(t.services, GROUPS, {
-      groupBy: 'country',
-      groupBy2: 'vertical',
+      groupBy: 'COUNTRY_CODE',
+      groupBy2: 'VERTICAL',
       first: 100,
     });
     expect(result.storeGroups.totalCount).toBe(9);
@@ -75,7 +103,7 @@ describe('storeGroups', () => {
 
   it('applies the store filters before grouping', async () => {
     const result = await query(t.services, GROUPS, {
-      groupBy: 'vertical',
+      groupBy: 'VERTICAL',
       filter: { countryCode: 'US' },
     });
     expect(rows(result).map((r: any) => [r.key, r.stores])).toEqual([
@@ -87,7 +115,7 @@ describe('storeGroups', () => {
 
   it('keeps the total when a page starts past the last group', async () => {
     const result = await query(t.services, GROUPS, {
-      groupBy: 'country',
+      groupBy: 'COUNTRY_CODE',
       after: offsetToCursor(5),
     });
     expect(result.storeGroups).toMatchObject({
@@ -99,8 +127,8 @@ describe('storeGroups', () => {
 
   it('pages through groups', async () => {
     const first = await query(t.services, GROUPS, {
-      groupBy: 'country',
-      groupBy2: 'vertical',
+      groupBy: 'COUNTRY_CODE',
+      groupBy2: 'VERTICAL',
       first: 4,
     });
     expect(rows(first).map((r: any) => r.key)).toEqual(EXPECTED.countryVerticalKeys.slice(0, 4));
@@ -108,7 +136,10 @@ describe('storeGroups', () => {
   });
 
   it('rejects groupBy2 equal to groupBy with bad_request on groupBy2', async () => {
-    const error = await failure(t.services, GROUPS, { groupBy: 'country', groupBy2: 'country' });
+    const error = await failure(t.services, GROUPS, {
+      groupBy: 'COUNTRY_CODE',
+      groupBy2: 'COUNTRY_CODE',
+    });
     expect(error).toMatchObject({ code: 'bad_request', details: { parameter: 'groupBy2' } });
   });
 });

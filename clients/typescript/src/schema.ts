@@ -2027,7 +2027,7 @@ export interface components {
             id: string;
             /** @enum {string} */
             entity: "product" | "app" | "store";
-            /** @description product: price_decrease, price_increase, new_sku, removed_sku; app: app_installed, app_uninstalled; store: what changed, e.g. theme_changed. */
+            /** @description product: price_decrease, price_increase, new_sku, removed_sku; app: app_installed, app_uninstalled; store: what changed: theme_changed, revenue_band_changed (the modeled monthly revenue band moved; oldValue and newValue "low-high" USD, changePct its 30-day change) or domain_changed (the store moved to a new host). */
             changeType: string;
             domain: string;
             /** @description What changed inside the store: a product handle or an app slug. */

@@ -3,6 +3,9 @@
 // watch of it (and a partner key) sees the same list.
 import { queryRows, type Queryable } from '../../platform/database/sql.ts';
 import type { Window } from '../../graphql/pagination.ts';
+import type { GraphqlContext } from '../../graphql/context.ts';
+import { ownerAccountId } from '../../access/account-owner.ts';
+import { isPartner } from '../signal-owner.ts';
 import type { AdNetwork } from './ad-library.ts';
 
 export interface AdCreative {
@@ -46,4 +49,23 @@ export async function countAdCreatives(
     [storeId, network],
   );
   return row?.n ?? 0;
+}
+
+/**
+ * Creatives by id (node lookups), in the order asked, as Signal.ads shows them: a creative of a
+ * store the key's account watches (a partner key: of any store on Signals); null otherwise.
+ */
+export async function adCreativesByIds(
+  ctx: GraphqlContext,
+  ids: readonly number[],
+): Promise<Array<AdCreative | null>> {
+  const rows = await queryRows<AdCreative>(
+    ctx.services.db.pool,
+    `SELECT ${COLUMNS} FROM ads a
+      WHERE a.id = ANY($1::int[])
+        AND EXISTS (SELECT 1 FROM signals w WHERE w.store_id = a.store_id AND ($3 OR w.account_id = $2))`,
+    [ids.filter((id) => Number.isSafeInteger(id)), await ownerAccountId(ctx), isPartner(ctx)],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
 }

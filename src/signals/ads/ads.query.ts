@@ -6,7 +6,12 @@ import { pageArgs } from '../../graphql/page-args.ts';
 import { offsetConnection } from '../../graphql/pagination.ts';
 import { SignalRef } from '../signal.ref.ts';
 import { AD_NETWORKS } from './ad-library.ts';
-import { adCreativesPage, countAdCreatives, type AdCreative } from './ad-creatives.ts';
+import {
+  adCreativesByIds,
+  adCreativesPage,
+  countAdCreatives,
+  type AdCreative,
+} from './ad-creatives.ts';
 import type { NetworkCounts } from './ads-lift.ts';
 import {
   adsOverview,
@@ -29,10 +34,17 @@ const AdNetworkEnum = builder.enumType('AdNetwork', {
   values: AD_NETWORKS,
 });
 
-const SignalAdRef = builder.objectRef<AdCreative>('SignalAd').implement({
+const SignalAdRef = builder.objectRef<AdCreative>('SignalAd');
+
+builder.node(SignalAdRef, {
   description: 'An ad creative of the watched store, as a public ad library listed it.',
+  id: { resolve: (a) => a.id, parse: (id) => Number(id) },
+  loadMany: (ids, ctx) => adCreativesByIds(ctx, ids),
   fields: (t) => ({
-    id: t.exposeInt('id', { description: "The service's id of the creative." }),
+    adId: t.exposeInt('id', {
+      description:
+        "The service's own number of the creative, as REST's `id` shows it (id is the global Node id).",
+    }),
     network: t.field({ type: AdNetworkEnum, resolve: (a) => a.network }),
     externalId: t.exposeString('externalId', {
       description: "The library's id (Meta ad archive id, TikTok ad id, Google creative id).",

@@ -30,6 +30,8 @@ export async function insertInsights(
   );
 }
 
+const INSIGHT_COLUMNS = `i.id, i.signal_id AS "signalId", s.domain, i.kind, i.title, i.body, i.data, i.created_at AS "createdAt"`;
+
 export interface InsightFilter {
   /** one watch's insights, or (null) every watch of the account */
   signalId: number | null;
@@ -47,6 +49,23 @@ function where(filter: InsightFilter): { sql: string; values: unknown[] } {
   return { sql, values };
 }
 
+/** Insights by id of one account (node lookups), in the order asked; null for another account's or a missing one. */
+export async function insightsByIds(
+  db: Queryable,
+  ids: readonly number[],
+  accountId: number,
+): Promise<Array<InsightRecord | null>> {
+  const rows = await queryRows<InsightRecord>(
+    db,
+    `SELECT ${INSIGHT_COLUMNS}
+       FROM insights i JOIN signals w ON w.id = i.signal_id JOIN stores s ON s.id = w.store_id
+      WHERE i.id = ANY($1::int[]) AND i.account_id = $2`,
+    [ids.filter((id) => Number.isSafeInteger(id)), accountId],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
 export async function listInsights(
   db: Queryable,
   filter: InsightFilter,
@@ -55,7 +74,7 @@ export async function listInsights(
   const { sql, values } = where(filter);
   return queryRows<InsightRecord>(
     db,
-    `SELECT i.id, i.signal_id AS "signalId", s.domain, i.kind, i.title, i.body, i.data, i.created_at AS "createdAt"
+    `SELECT ${INSIGHT_COLUMNS}
        FROM insights i JOIN signals w ON w.id = i.signal_id JOIN stores s ON s.id = w.store_id
       WHERE ${sql} ORDER BY i.created_at DESC, i.id DESC LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
     [...values, window.limit, window.offset],

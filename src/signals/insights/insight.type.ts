@@ -9,6 +9,7 @@ import { ownerAccountId } from '../../access/account-owner.ts';
 import { INSIGHT_KINDS, type InsightKind } from './insight-rules.ts';
 import {
   countInsights,
+  insightsByIds,
   listInsights,
   type InsightFilter,
   type InsightRecord,
@@ -21,18 +22,26 @@ const InsightKindEnum = builder.enumType('InsightKind', {
   values: INSIGHT_KINDS,
 });
 
-const InsightRef = builder.objectRef<InsightRecord>('Insight').implement({
+const InsightRef = builder.objectRef<InsightRecord>('Insight');
+
+builder.node(InsightRef, {
   description: 'An insight card on a watched store.',
+  id: { resolve: (i) => i.id, parse: (id) => Number(id) },
+  // as Query.signalInsights: the cards of the key's own account
+  loadMany: async (ids, ctx) => insightsByIds(ctx.services.db.pool, ids, await ownerAccountId(ctx)),
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    insightId: t.exposeInt('id', {
+      description: "The card's own number, as REST's `id` shows it (id is the global Node id).",
+    }),
     domain: t.exposeString('domain', { description: 'The watched store.' }),
     kind: t.field({ type: InsightKindEnum, resolve: (i) => i.kind as InsightKind }),
     title: t.exposeString('title'),
     body: t.exposeString('body'),
-    data: t.string({
+    data: t.field({
+      type: 'JSON',
       description:
-        'The facts behind the card as JSON text (an object whose keys depend on kind); REST returns it as an object.',
-      resolve: (i) => JSON.stringify(i.data ?? {}),
+        'The facts behind the card: a JSON object whose keys depend on kind (as REST shows it).',
+      resolve: (i) => i.data ?? {},
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),

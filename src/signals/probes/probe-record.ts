@@ -51,3 +51,17 @@ export async function probeById(db: Queryable, id: number): Promise<ProbeRecord 
   );
   return probe ?? null;
 }
+
+/** Inventory probes by id (node lookups), in the order asked; null for a missing one. */
+export async function probesByIds(
+  db: Queryable,
+  ids: readonly number[],
+): Promise<Array<ProbeRecord | null>> {
+  const rows = await queryRows<ProbeRecord>(
+    db,
+    `SELECT ${PROBE_COLUMNS} FROM signal_probes p WHERE p.id = ANY($1::int[]) AND p.kind <> 'ads'`,
+    [ids.filter((id) => Number.isSafeInteger(id))],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
+}

@@ -1,7 +1,14 @@
 // SignalProbe and Signal.probe: the latest probe of a watch, polled at GET /v1/signals/{domain}/probe.
 import { builder } from '../../graphql/builder.ts';
+import { watchesByIds } from '../find-watch.ts';
 import { SignalRef } from '../signal.ref.ts';
-import { latestProbe, PROBE_KINDS, PROBE_STATUSES, type ProbeRecord } from './probe-record.ts';
+import {
+  latestProbe,
+  PROBE_KINDS,
+  PROBE_STATUSES,
+  probesByIds,
+  type ProbeRecord,
+} from './probe-record.ts';
 
 const ProbeStatusEnum = builder.enumType('SignalProbeStatus', {
   description: 'queued -> running -> done, or failed (see error).',
@@ -14,10 +21,24 @@ const ProbeKindEnum = builder.enumType('SignalProbeKind', {
   values: PROBE_KINDS,
 });
 
-export const SignalProbeRef = builder.objectRef<ProbeRecord>('SignalProbe').implement({
+export const SignalProbeRef = builder.objectRef<ProbeRecord>('SignalProbe');
+
+builder.node(SignalProbeRef, {
   description: "One reading of the tracked variants' stock and prices from the storefront.",
+  id: { resolve: (p) => p.id, parse: (id) => Number(id) },
+  // readable when its watch is (node(id) of the Signal)
+  loadMany: async (ids, ctx) => {
+    const probes = await probesByIds(ctx.services.db.pool, ids);
+    const watches = await watchesByIds(
+      ctx,
+      probes.map((p) => p?.signalId ?? Number.NaN),
+    );
+    return probes.map((probe, i) => (probe && watches[i] ? probe : null));
+  },
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    probeId: t.exposeInt('id', {
+      description: "The probe's own number, as REST's `id` shows it (id is the global Node id).",
+    }),
     kind: t.field({ type: ProbeKindEnum, resolve: (p) => p.kind }),
     status: t.field({ type: ProbeStatusEnum, resolve: (p) => p.status }),
     snapshots: t.exposeInt('snapshots', {

@@ -88,7 +88,7 @@ const StatsRef = builder.objectRef<WatchStats>('SignalStats').implement({
 
 const DailySalesRef = builder.objectRef<DailyRevenue>('SignalDailySales').implement({
   fields: (t) => ({
-    day: t.exposeString('day', { description: 'UTC day YYYY-MM-DD.' }),
+    day: t.expose('day', { type: 'Date', description: 'The UTC day.' }),
     units: t.exposeInt('units'),
     revenue: t.exposeFloat('revenue', { description: 'Estimated revenue, in `currency`.' }),
     currency: t.exposeString('currency', { description: CURRENCY }),

@@ -2,22 +2,24 @@
 // /apps/changes and /products/changes): the watched store's app stack and the change records the
 // scrapes and the watch's own storefront observations wrote. App history is the store's whole
 // observed history; product changes are this watch's, detected since it was created.
-import { z } from 'zod';
 import {
+  APP_CHANGE_TYPES,
   countChanges,
   findChanges,
-  PRODUCT_CHANGE_TYPES,
   type ChangeQuery,
 } from '../../change-feed/change.sql.ts';
-import { ChangeConnection } from '../../change-feed/change.type.ts';
+import {
+  ChangeConnection,
+  ChangeTypeEnum,
+  PRODUCT_CHANGE_TYPE_NAMES,
+  productChangeTypes,
+} from '../../change-feed/change.type.ts';
 import { builder } from '../../graphql/builder.ts';
 import type { GraphqlContext } from '../../graphql/context.ts';
 import { pageArgs } from '../../graphql/page-args.ts';
 import { offsetConnection } from '../../graphql/pagination.ts';
 import { SignalRef } from '../signal.ref.ts';
 import { watchedAppsByStoreId, type WatchedAppRow } from './watched-apps.sql.ts';
-
-const APP_CHANGE_TYPES = ['app_installed', 'app_uninstalled'] as const;
 
 const SignalAppRef = builder.objectRef<WatchedAppRow>('SignalApp');
 
@@ -85,15 +87,15 @@ builder.objectFields(SignalRef, (t) => ({
       '(productChangesSince), newest first.',
     args: {
       ...pageArgs,
-      changeType: t.arg.string({
-        description: `Only this kind: ${PRODUCT_CHANGE_TYPES.join(', ')}.`,
-        validate: { schema: z.enum(PRODUCT_CHANGE_TYPES) },
+      changeType: t.arg({
+        type: ChangeTypeEnum,
+        description: `Only this kind, a product change: ${PRODUCT_CHANGE_TYPE_NAMES} (another is bad_request).`,
       }),
     },
     resolve: (watch, { changeType, ...args }, ctx) =>
       changeConnection(args, ctx, {
         entity: 'product',
-        changeTypes: changeType ? [changeType] : PRODUCT_CHANGE_TYPES,
+        changeTypes: productChangeTypes(changeType, 'changeType'),
         domain: watch.domain,
         since: watch.createdAt,
       }),

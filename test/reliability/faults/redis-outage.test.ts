@@ -61,12 +61,13 @@ describe.skipIf(skipWithout(hasRedisServer))(
     });
 
     const scrapeDone = (id: string) => (event: any) =>
-      event.data?.recentScrapes?.id === id && event.data.recentScrapes.status === 'done';
+      event.data?.recentScrapes?.scrapeRequestId === id &&
+      event.data.recentScrapes.status === 'done';
 
     it('answers on local limits while Redis is down, and the open subscription resumes when it returns', async () => {
       const subscription = await subscribeOverSse(
         `${gateway.baseUrl}/graphql`,
-        'subscription { recentScrapes { id domain status } }',
+        'subscription { recentScrapes { scrapeRequestId domain status } }',
       );
       try {
         // before: the subscription delivers through Redis
@@ -154,7 +155,8 @@ describe.skipIf(skipWithout(hasRedisServer))(
     });
 
     const scrapeDone = (id: string) => (event: any) =>
-      event.data?.recentScrapes?.id === id && event.data.recentScrapes.status === 'done';
+      event.data?.recentScrapes?.scrapeRequestId === id &&
+      event.data.recentScrapes.status === 'done';
 
     it('tells subscribers how a scrape ended while Redis was down (its event was never delivered) once Redis is back', async () => {
       fixtures.hold('/'); // the scrape waits in validating until Redis is gone
@@ -171,7 +173,7 @@ describe.skipIf(skipWithout(hasRedisServer))(
       );
       const recent = await subscribeOverSse(
         `${gateway.baseUrl}/graphql`,
-        'subscription { recentScrapes { id domain status } }',
+        'subscription { recentScrapes { scrapeRequestId domain status } }',
       );
       try {
         await status.waitFor((e) => e.data?.scrapeStatus?.status !== undefined);

@@ -29,8 +29,12 @@ const AlertMatchRef = builder.objectRef<AlertMatchRecord>('AlertMatch').implemen
 });
 
 const AlertMatchConnection = builder.connectionObject(
-  { type: AlertMatchRef, name: 'AlertMatchConnection' },
-  { name: 'AlertMatchEdge' },
+  {
+    type: AlertMatchRef,
+    name: 'AlertMatchConnection',
+    description: "A page of an alert's matches, newest first.",
+  },
+  { name: 'AlertMatchEdge', description: 'One match, with its cursor.' },
 );
 
 const AlertRef = builder.objectRef<AlertRecord>('Alert').implement({
@@ -38,7 +42,7 @@ const AlertRef = builder.objectRef<AlertRecord>('Alert').implement({
     "A saved search that alerts, scoped to the key's account: a store filter and the stores that newly matched it.",
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The alert id (GET /v1/alerts/{id}/matches).' }),
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { description: 'The name given at creation.' }),
     filter: t.string({
       description:
         'The filter as JSON: the StoreFilter fields given (dates as ISO 8601 timestamps at midnight UTC).',
@@ -48,7 +52,10 @@ const AlertRef = builder.objectRef<AlertRecord>('Alert').implement({
       nullable: true,
       description: 'Where alert.matched webhooks are posted (at most one a minute); null: none.',
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', {
+      type: 'DateTime',
+      description: 'When the alert was created.',
+    }),
     matchCount: t.exposeInt('matchCount', { description: 'Stores matched so far.' }),
     matches: t.field({
       type: AlertMatchConnection,
@@ -65,8 +72,12 @@ const AlertRef = builder.objectRef<AlertRecord>('Alert').implement({
 });
 
 const AlertConnection = builder.connectionObject(
-  { type: AlertRef, name: 'AlertConnection' },
-  { name: 'AlertEdge' },
+  {
+    type: AlertRef,
+    name: 'AlertConnection',
+    description: "A page of the account's alerts, newest first.",
+  },
+  { name: 'AlertEdge', description: 'One alert, with its cursor.' },
 );
 
 builder.queryField('alerts', (t) =>
@@ -122,8 +133,11 @@ builder.mutationField('createAlert', (t) =>
 const DeletedAlertRef = builder.objectRef<{ id: number }>('DeletedAlert').implement({
   description: 'An alert deleted with its matches.',
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    deleted: t.boolean({ resolve: () => true }),
+    id: t.exposeInt('id', { description: 'The id of the deleted alert.' }),
+    deleted: t.boolean({
+      description: 'Always true: an alert that cannot be deleted answers an error instead.',
+      resolve: () => true,
+    }),
   }),
 });
 

@@ -1,6 +1,7 @@
 // Query.productChanges (GET /v1/products/changes) and Query.changes (GET /v1/changes).
 import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import { builder } from '../graphql/builder.ts';
+import { describedValues } from '../graphql/enum-values.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { offsetConnection } from '../graphql/pagination.ts';
 import { domainSchema } from '../stores/domain.ts';
@@ -8,26 +9,43 @@ import { countChanges, findChanges, PRODUCT_CHANGE_TYPES, type ChangeQuery } fro
 import { ChangeConnection, ChangeEntityEnum } from './change.type.ts';
 import { rules } from '../access/field-rules.ts';
 
-const ProductChangeType = builder.enumType('ProductChangeType', { values: PRODUCT_CHANGE_TYPES });
+const ProductChangeType = builder.enumType('ProductChangeType', {
+  description: 'Kinds of product change (REST changeType).',
+  values: describedValues(PRODUCT_CHANGE_TYPES, {
+    price_increase: "The cheapest variant's price went up.",
+    price_decrease: "The cheapest variant's price went down.",
+    new_sku: 'A product appeared on the storefront.',
+    removed_sku: 'A product disappeared from the storefront.',
+  }),
+});
 
 const ProductChangeFilter = builder.inputType('ProductChangeFilter', {
+  description: 'Narrows the product change feed; all given conditions must hold.',
   fields: (t) => ({
-    changeType: t.field({ type: ProductChangeType }),
+    changeType: t.field({ type: ProductChangeType, description: 'Only changes of this kind.' }),
     minPriceChangePct: t.float({
       description: 'Absolute price change of at least this many percent (either direction).',
       validate: { type: 'number', min: [0, { message: 'must not be negative' }] },
     }),
     since: t.field({ type: 'Date', description: 'Detected on or after this day (UTC).' }),
-    domain: t.string({ validate: { schema: domainSchema } }),
+    domain: t.string({
+      description: "Only this store's changes (a domain or URL).",
+      validate: { schema: domainSchema },
+    }),
   }),
 });
 
 const ChangeFilter = builder.inputType('ChangeFilter', {
+  description: 'Narrows the change feed; all given conditions must hold.',
   fields: (t) => ({
-    entity: t.field({ type: ChangeEntityEnum }),
-    domain: t.string({ validate: { schema: domainSchema } }),
+    entity: t.field({ type: ChangeEntityEnum, description: 'Only changes of this entity.' }),
+    domain: t.string({
+      description: "Only this store's changes (a domain or URL).",
+      validate: { schema: domainSchema },
+    }),
     since: t.field({ type: 'Date', description: 'Detected on or after this day (UTC).' }),
     changeType: t.string({
+      description: 'Only changes of this kind, as in Change.changeType (e.g. app_installed).',
       validate: {
         type: 'string',
         minLength: [1, { message: 'must not be empty' }],
@@ -54,7 +72,10 @@ builder.queryField('productChanges', (t) =>
     extensions: rules({ quota: 'productSearches', cache: 'public' }),
     type: ChangeConnection,
     description: 'Price changes, new and removed SKUs, newest first.',
-    args: { ...pageArgs, filter: t.arg({ type: ProductChangeFilter }) },
+    args: {
+      ...pageArgs,
+      filter: t.arg({ type: ProductChangeFilter, description: 'Omit for every product change.' }),
+    },
     resolve: (_root, { filter, ...args }, ctx) =>
       changeConnection(args, ctx.services.db.read, {
         entity: 'product',
@@ -71,7 +92,10 @@ builder.queryField('changes', (t) =>
     extensions: rules({ quota: 'productSearches', cache: 'public' }),
     type: ChangeConnection,
     description: 'One feed of product, app and store changes, newest first.',
-    args: { ...pageArgs, filter: t.arg({ type: ChangeFilter }) },
+    args: {
+      ...pageArgs,
+      filter: t.arg({ type: ChangeFilter, description: 'Omit for every change of the catalog.' }),
+    },
     resolve: (_root, { filter, ...args }, ctx) =>
       changeConnection(args, ctx.services.db.read, {
         entity: filter?.entity,

@@ -1,5 +1,6 @@
 // Query.storeGroups: grouped rows (GET /v1/stores with groupBy). Rows are cohorts, not stores.
 import { builder } from '../graphql/builder.ts';
+import { describedValues } from '../graphql/enum-values.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { pagedConnection } from '../graphql/pagination.ts';
 import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from './rollups/store-rollups.ts';
@@ -17,14 +18,31 @@ import {
 } from './store-groups.sql.ts';
 import { rules } from '../access/field-rules.ts';
 
-const StoreGrouping = builder.enumType('StoreGrouping', { values: STORE_GROUPINGS });
+const StoreGrouping = builder.enumType('StoreGrouping', {
+  description: 'The store attribute a rollup groups by (REST groupBy and groupBy2).',
+  values: describedValues(STORE_GROUPINGS, {
+    country: "The store's countryCode (ISO 3166-1 alpha-2).",
+    vertical: "The store's vertical (top level of the product taxonomy).",
+    industry: "The store's industry (a coarser grouping of verticals).",
+    category: "The store's category (second level of the taxonomy).",
+  }),
+});
 const GroupMetric = builder.enumType('GroupMetric', {
   description: 'Aggregate applied to each group: mean, median (50th percentile), max or min.',
-  values: GROUP_METRICS,
+  values: describedValues(GROUP_METRICS, {
+    mean: 'Arithmetic mean over the stores of the group.',
+    median: '50th percentile over the stores of the group (the default).',
+    max: 'Largest value in the group.',
+    min: 'Smallest value in the group.',
+  }),
 });
 const GroupSort = builder.enumType('GroupSort', {
   description: 'stores = number of stores in the group; revenue and visits = the group metric.',
-  values: GROUP_SORTS,
+  values: describedValues(GROUP_SORTS, {
+    stores: 'Most stores first (the default).',
+    revenue: 'Highest revenue metric (metrics.monthlyRevenueUsd) first.',
+    visits: 'Highest visits metric (metrics.monthlyVisits) first.',
+  }),
 });
 
 const GroupMetrics = builder.objectRef<StoreGroupRow>('GroupMetrics').implement({
@@ -49,7 +67,11 @@ const StoreGroup = builder.objectRef<StoreGroupRow>('StoreGroup').implement({
     }),
     leaf: t.exposeString('leaf', { nullable: true, description: 'Value of groupBy2.' }),
     stores: t.exposeInt('stores', { description: 'Number of stores in the group.' }),
-    metrics: t.field({ type: GroupMetrics, resolve: (row) => row }),
+    metrics: t.field({
+      type: GroupMetrics,
+      description: "The group's modeled figures, aggregated with the groupMetric argument.",
+      resolve: (row) => row,
+    }),
   }),
 });
 
@@ -57,6 +79,8 @@ const StoreGroupConnection = builder.connectionObject(
   {
     type: StoreGroup,
     name: 'StoreGroupConnection',
+    description:
+      'A page of store groups (Query.storeGroups); totalCount counts groups, not stores.',
     fields: (t) => ({
       filterSuggestions: t.field({
         type: [FilterSuggestionRef],
@@ -67,7 +91,7 @@ const StoreGroupConnection = builder.connectionObject(
       }),
     }),
   },
-  { name: 'StoreGroupEdge' },
+  { name: 'StoreGroupEdge', description: 'One group of stores, with its cursor.' },
 );
 
 builder.queryField('storeGroups', (t) =>
@@ -80,11 +104,26 @@ builder.queryField('storeGroups', (t) =>
       `each seed, never older than ${ROLLUP_MAX_AGE_MINUTES} minutes (computed live past that).`,
     args: {
       ...pageArgs,
-      filter: t.arg({ type: StoreFilter }),
-      groupBy: t.arg({ type: StoreGrouping, required: true }),
-      groupBy2: t.arg({ type: StoreGrouping }),
-      groupMetric: t.arg({ type: GroupMetric, defaultValue: 'median' }),
-      sort: t.arg({ type: GroupSort, defaultValue: 'stores' }),
+      filter: t.arg({
+        type: StoreFilter,
+        description: 'Which stores are grouped (as Query.stores filters them); omit for all.',
+      }),
+      groupBy: t.arg({
+        type: StoreGrouping,
+        required: true,
+        description: 'First grouping: each row is one value of it (StoreGroup.parent).',
+      }),
+      groupBy2: t.arg({
+        type: StoreGrouping,
+        description:
+          'Optional second grouping inside the first (StoreGroup.leaf); must differ from groupBy.',
+      }),
+      groupMetric: t.arg({
+        type: GroupMetric,
+        defaultValue: 'median',
+        description: "How each group's revenue and visits are aggregated.",
+      }),
+      sort: t.arg({ type: GroupSort, defaultValue: 'stores', description: 'Order of the groups.' }),
     },
     validate: [
       (args) => args.groupBy2 == null || args.groupBy2 !== args.groupBy,

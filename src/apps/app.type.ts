@@ -43,7 +43,7 @@ builder.node(AppRef, {
     }),
     rating: t.exposeFloat('rating', {
       nullable: true,
-      description: 'Average app store review rating, 1 to 5 stars; null when it has no reviews.',
+      description: 'Average app store review rating, 1 to 5 stars; null when unknown.',
     }),
     reviewCount: t.exposeInt('reviewCount', { description: 'Number of app store reviews.' }),
     appStoreUrl: t.exposeString('appStoreUrl', {

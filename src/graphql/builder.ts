@@ -63,7 +63,7 @@ export const builder = new SchemaBuilder<{
     },
     nodeQueryOptions: {
       description:
-        'The entity with this global id, of any type that implements Node; null, with not_found at this path, when there is none.',
+        'The entity with this global id, of any type that implements Node; null when no entity has it.',
       args: {
         id: { description: 'A global id read from an entity (Store.id, App.id, Product.id).' },
       },

@@ -41,7 +41,7 @@ SignalAppRef.implement({
     }),
     rating: t.exposeFloat('rating', {
       nullable: true,
-      description: 'Average app store review rating, 1 to 5 stars; null when it has no reviews.',
+      description: 'Average app store review rating, 1 to 5 stars; null when unknown.',
     }),
     appStoreUrl: t.exposeString('appStoreUrl', {
       nullable: true,

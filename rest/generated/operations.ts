@@ -7,21 +7,31 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** meta: Meta Ad Library (Facebook, Instagram). tiktok: TikTok Commercial Content Library. google: Google Ads Transparency Center. */
 export type AdNetwork =
+  /** Google Ads Transparency Center. */
   | 'google'
+  /** Meta Ad Library: Facebook and Instagram ads. */
   | 'meta'
+  /** TikTok Commercial Content Library. */
   | 'tiktok';
 
 /** ok: the library answered. not_configured: the server has no base URL or token for it. failed: see error. */
 export type AdNetworkProbeStatus =
+  /** The library was asked and did not answer usably (see error). */
   | 'failed'
+  /** The server has no base URL or token for this library: it was not asked. */
   | 'not_configured'
+  /** The library answered; its counts are complete. */
   | 'ok';
 
 /** queued and already_exists as for one request; duplicate: the same domain earlier in the list; rejected: see error. */
 export type BulkScrapeOutcome =
+  /** The store is in the catalog and force was not true: no job. */
   | 'already_exists'
+  /** The same domain came earlier in the list: handled there. */
   | 'duplicate'
+  /** A scrape job was created (see scrape). */
   | 'queued'
+  /** The URL was refused (see error); no job. */
   | 'rejected';
 
 /** What a change is about: a product, an app of the store, or the store itself. */
@@ -33,10 +43,13 @@ export type ChangeEntity =
   /** The store itself (theme, revenue band, domain). */
   | 'STORE';
 
+/** Narrows the change feed; all given conditions must hold. */
 export type ChangeFilter = {
   /** Only changes of this type (see ChangeType). */
   changeType?: ChangeType | null | undefined;
+  /** Only this store's changes (a domain or URL). */
   domain?: string | null | undefined;
+  /** Only changes of this entity. */
   entity?: ChangeEntity | null | undefined;
   /** Detected on or after this day (UTC). */
   since?: string | null | undefined;
@@ -76,18 +89,29 @@ export type GroupMetric =
 
 /** sales_spike: a day's estimated units reached 2x the trailing median. restock: a tracked variant's stock rose. price_change: a tracked variant's price changed. ad_new_campaign: a new ad creative was seen. app_change: an app was installed or removed. */
 export type InsightKind =
+  /** A new ad creative of the store was seen. */
   | 'ad_new_campaign'
+  /** An app was installed on or removed from the store. */
   | 'app_change'
+  /** A tracked variant's price changed. */
   | 'price_change'
+  /** A tracked variant's stock rose. */
   | 'restock'
+  /** A day's estimated units reached 2x the trailing median. */
   | 'sales_spike';
 
+/** Whether to rank the largest gains or the largest drops. */
 export type MoverDirection =
+  /** Largest decreases first. */
   | 'down'
+  /** Largest increases first. */
   | 'up';
 
+/** The modeled figure movers are ranked by. */
 export type MoverMetric =
+  /** High end of the modeled revenue band (metrics.revenueChangePct). */
   | 'revenue'
+  /** Modeled monthly visits (metrics.visitsChangePct). */
   | 'visits';
 
 /** The direction of an orderBy: ASC (smallest, oldest first) or DESC (largest, newest first). */
@@ -97,9 +121,11 @@ export type OrderDirection =
   /** Largest, newest or highest first. */
   | 'DESC';
 
+/** Narrows the product change feed; all given conditions must hold. */
 export type ProductChangeFilter = {
   /** Only this kind, a product change: PRICE_DECREASE, PRICE_INCREASE, NEW_SKU, REMOVED_SKU (another is bad_request). */
   changeType?: ChangeType | null | undefined;
+  /** Only this store's changes (a domain or URL). */
   domain?: string | null | undefined;
   /** Absolute price change of at least this many percent (either direction). */
   minPriceChangePct?: number | null | undefined;
@@ -109,7 +135,9 @@ export type ProductChangeFilter = {
 
 /** At least one of q, isBestSeller, priceMin, priceMax is required; domain narrows to one store. */
 export type ProductFilter = {
+  /** Only this store's products (a domain or URL); not a filter on its own. */
   domain?: string | null | undefined;
+  /** Only products in their store's best-sellers (true) or only the others (false). */
   isBestSeller?: boolean | null | undefined;
   /** In the product currency. */
   priceMax?: number | null | undefined;
@@ -121,33 +149,49 @@ export type ProductFilter = {
 
 /** queued: a job was created (HTTP 202). already_exists: the store is in the catalog and force was not true; no job. */
 export type ScrapeOrderOutcome =
+  /** The store is in the catalog and force was not true: no job was created. */
   | 'already_exists'
+  /** A scrape job was created; follow it by ScrapeOrder.scrape.id. */
   | 'queued';
 
 /** queued -> validating -> scraping -> done, or failed from validating or scraping. */
 export type ScrapeStatus =
+  /** Finished: the store is readable with Query.store(domain). */
   | 'done'
+  /** Ended without a result; failureReason says why. */
   | 'failed'
+  /** Accepted, waiting for a worker. */
   | 'queued'
+  /** Reading the storefront (catalog, apps, theme, screenshot). */
   | 'scraping'
+  /** Checking that the domain is a reachable storefront of the platform. */
   | 'validating';
 
 /** first: queued with the watch. scheduled: every SIGNAL_PROBE_INTERVAL_MINUTES while tracked. manual: POST /probe. */
 export type SignalProbeKind =
+  /** The probe queued when the watch was created. */
   | 'first'
+  /** Asked for with probeSignal (POST /v1/signals/{domain}/probe). */
   | 'manual'
+  /** A periodic probe of a tracked watch. */
   | 'scheduled';
 
 /** queued -> running -> done, or failed (see error). */
 export type SignalProbeStatus =
+  /** Finished: its snapshots are written. */
   | 'done'
+  /** Ended without snapshots; error says why. */
   | 'failed'
+  /** Waiting for a worker. */
   | 'queued'
+  /** Reading the storefront now. */
   | 'running';
 
 /** tracked: probed every SIGNAL_PROBE_INTERVAL_MINUTES. paused: scheduled probes stopped, history kept (PATCH status tracked resumes). */
 export type SignalStatus =
+  /** Scheduled probes stopped; everything gathered so far is kept. */
   | 'paused'
+  /** Probed on schedule: snapshots, sales and insights keep coming. */
   | 'tracked';
 
 /** Filters of the store search and of grouped rows. All given filters must hold. */
@@ -253,13 +297,18 @@ export type StoreOrderField =
 
 /** active: the last observation read the storefront. failing: the last observations failed; still listed. vanished: the storefront is gone (several observations in a row), so the store is left out of search results and grouped rows; it stays readable here and is looked at again weekly. */
 export type StorePresence =
+  /** The last observation read the storefront. */
   | 'active'
+  /** The last observations failed; the store is still listed. */
   | 'failing'
+  /** The storefront is gone: left out of search results, looked at again weekly. */
   | 'vanished';
 
 /** The window a limit counts in: a minute, or the UTC day. */
 export type UsageWindow =
+  /** The UTC day (the per-key ceiling and the daily buckets). */
   | 'day'
+  /** A one-minute window (the perMinute rate). */
   | 'minute';
 
 export type CreateAlertMutationVariables = Exact<{

@@ -30,8 +30,12 @@ const AlertMatchRef = builder.objectRef<AlertMatchRecord>('AlertMatch').implemen
 });
 
 const AlertMatchConnection = builder.connectionObject(
-  { type: AlertMatchRef, name: 'AlertMatchConnection' },
-  { name: 'AlertMatchEdge' },
+  {
+    type: AlertMatchRef,
+    name: 'AlertMatchConnection',
+    description: "A page of an alert's matches, newest first.",
+  },
+  { name: 'AlertMatchEdge', description: 'One match, with its cursor.' },
 );
 
 const AlertRef = builder.objectRef<AlertRecord>('Alert');
@@ -47,7 +51,7 @@ builder.node(AlertRef, {
       description:
         "The alert's own number: what Query.alert, Mutation.deleteAlert and REST /v1/alerts/{id} take (id is the global Node id).",
     }),
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { description: 'The name given at creation.' }),
     filter: t.field({
       type: 'JSON',
       description:
@@ -58,7 +62,10 @@ builder.node(AlertRef, {
       nullable: true,
       description: 'Where alert.matched webhooks are posted (at most one a minute); null: none.',
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', {
+      type: 'DateTime',
+      description: 'When the alert was created.',
+    }),
     matchCount: t.exposeInt('matchCount', { description: 'Stores matched so far.' }),
     matches: t.field({
       type: AlertMatchConnection,
@@ -75,8 +82,12 @@ builder.node(AlertRef, {
 });
 
 const AlertConnection = builder.connectionObject(
-  { type: AlertRef, name: 'AlertConnection' },
-  { name: 'AlertEdge' },
+  {
+    type: AlertRef,
+    name: 'AlertConnection',
+    description: "A page of the account's alerts, newest first.",
+  },
+  { name: 'AlertEdge', description: 'One alert, with its cursor.' },
 );
 
 builder.queryField('alerts', (t) =>
@@ -132,8 +143,11 @@ builder.mutationField('createAlert', (t) =>
 const DeletedAlertRef = builder.objectRef<{ id: number }>('DeletedAlert').implement({
   description: 'An alert deleted with its matches.',
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    deleted: t.boolean({ resolve: () => true }),
+    id: t.exposeInt('id', { description: 'The id of the deleted alert.' }),
+    deleted: t.boolean({
+      description: 'Always true: an alert that cannot be deleted answers an error instead.',
+      resolve: () => true,
+    }),
   }),
 });
 

@@ -27,6 +27,8 @@ builder.queryField('analyticsOverview', (t) =>
   t.field({
     extensions: rules({ quota: 'storeSearches', cache: 'public' }),
     type: AnalyticsOverview,
+    description:
+      'Coverage of the catalog (GET /v1/analytics/overview): store, product and app counts, averages, top verticals and countries.',
     resolve: async (_root, _args, ctx) => {
       const pool = ctx.services.db.read;
       const [totals, products, verticals, countries] = await Promise.all([
@@ -64,7 +66,13 @@ builder.queryField('countryStats', (t) =>
     type: CountryStatConnection,
     description:
       'Market size per country, of the whole catalog or inside one vertical; most stores first.',
-    args: { ...pageArgs, vertical: t.arg.string({ validate: verticalName }) },
+    args: {
+      ...pageArgs,
+      vertical: t.arg.string({
+        description: 'Only stores of this vertical (case-insensitive); omit for all.',
+        validate: verticalName,
+      }),
+    },
     resolve: async (_root, { vertical, ...args }, ctx) =>
       arrayConnection(args, await countryStats(ctx.services.db.read, vertical)),
   }),
@@ -77,14 +85,25 @@ builder.queryField('movers', (t) =>
     description: 'Stores growing (up) or shrinking (down) most over 30 days, by visits or revenue.',
     args: {
       ...pageArgs,
-      metric: t.arg({ type: MoverMetricEnum, required: true }),
-      direction: t.arg({ type: MoverDirectionEnum, required: true }),
+      metric: t.arg({
+        type: MoverMetricEnum,
+        required: true,
+        description: 'Rank by the change of visits or of revenue.',
+      }),
+      direction: t.arg({
+        type: MoverDirectionEnum,
+        required: true,
+        description: 'up: growing most; down: shrinking most.',
+      }),
       minPct: t.arg.float({
         description:
           'Minimum size of the change, percent (a magnitude: 10 means at least +10 % up or -10 % down).',
         validate: { type: 'number', min: [0, { message: 'must not be negative' }] },
       }),
-      vertical: t.arg.string({ validate: verticalName }),
+      vertical: t.arg.string({
+        description: 'Only stores of this vertical (case-insensitive); omit for all.',
+        validate: verticalName,
+      }),
     },
     resolve: (_root, { metric, direction, minPct, vertical, ...args }, ctx) => {
       const query = { metric, direction, minPct, vertical };

@@ -30,7 +30,11 @@ builder.queryField('appTrend', (t) =>
     description:
       "An app's installs, uninstalls, install base and share of the observed stores per calendar month (UTC), oldest first.",
     args: {
-      slug: t.arg.string({ required: true, validate: { ...name, maxLength: 200 } }),
+      slug: t.arg.string({
+        required: true,
+        description: "The app's slug in the app store, e.g. judgeme.",
+        validate: { ...name, maxLength: 200 },
+      }),
       months: t.arg.int({
         defaultValue: TREND_DEFAULT_MONTHS,
         description: `Months ending with the current one: 1 to ${TREND_MAX_MONTHS}.`,
@@ -79,7 +83,11 @@ builder.queryField('appRanking', (t) =>
       'with their share of the observed stores and their net change over 90 days.',
     args: {
       ...pageArgs,
-      category: t.arg.string({ required: true, validate: name }),
+      category: t.arg.string({
+        required: true,
+        description: 'An app store category, e.g. Reviews (App.category).',
+        validate: name,
+      }),
     },
     resolve: async (_root, { category, ...args }, ctx) =>
       arrayConnection(args, await readAppRanking(ctx.services.db.read, category.trim())),

@@ -50,7 +50,7 @@ const AppTrendMonth = builder.objectRef<AppTrendMonthRow>('AppTrendMonth').imple
 export const AppTrend = builder.objectRef<AppTrendResult>('AppTrend').implement({
   description: "An app's install trend, month by month, oldest first.",
   fields: (t) => ({
-    app: t.field({ type: AppRef, resolve: (r) => r.app }),
+    app: t.field({ type: AppRef, description: 'The app the trend is of.', resolve: (r) => r.app }),
     vertical: t.exposeString('vertical', {
       nullable: true,
       description: 'The vertical the counts are narrowed to, as asked; null for every vertical.',
@@ -59,14 +59,18 @@ export const AppTrend = builder.objectRef<AppTrendResult>('AppTrend').implement(
       nullable: true,
       description: 'The country the counts are narrowed to (upper case); null for every country.',
     }),
-    months: t.field({ type: [AppTrendMonth], resolve: (r) => r.months }),
+    months: t.field({
+      type: [AppTrendMonth],
+      description: 'One entry per month asked, oldest first, ending with the current month.',
+      resolve: (r) => r.months,
+    }),
   }),
 });
 
 const AppRank = builder.objectRef<AppRankRow>('AppRank').implement({
   description: 'An app of a category with its install base and its net change over 90 days.',
   fields: (t) => ({
-    app: t.field({ type: AppRef, resolve: (r) => r.app }),
+    app: t.field({ type: AppRef, description: 'The ranked app.', resolve: (r) => r.app }),
     installBase: t.exposeInt('installBase', { description: 'Catalog stores running the app now.' }),
     share: t.exposeFloat('share', {
       nullable: true,
@@ -83,6 +87,10 @@ const AppRank = builder.objectRef<AppRankRow>('AppRank').implement({
 });
 
 export const AppRankConnection = builder.connectionObject(
-  { type: AppRank, name: 'AppRankConnection' },
-  { name: 'AppRankEdge' },
+  {
+    type: AppRank,
+    name: 'AppRankConnection',
+    description: "A page of a category's app ranking, largest install base first.",
+  },
+  { name: 'AppRankEdge', description: 'One ranked app, with its cursor.' },
 );

@@ -14,9 +14,12 @@ builder.queryField('app', (t) =>
     extensions: rules({ quota: 'productAppLookups', cache: 'public' }),
     type: AppRef,
     nullable: true,
+    description:
+      'One app by its app store slug (GET /v1/apps/{slug}); null, with not_found at this path, when the catalog lacks it.',
     args: {
       slug: t.arg.string({
         required: true,
+        description: 'The slug: the handle in the app store URL, e.g. judgeme (case-insensitive).',
         validate: {
           type: 'string',
           minLength: [1, { message: 'must not be empty' }],
@@ -47,6 +50,7 @@ builder.queryField('apps', (t) =>
     args: {
       ...pageArgs,
       q: t.arg.string({
+        description: 'Name (typo-tolerant) or part of the slug; omit to list all apps.',
         validate: {
           type: 'string',
           minLength: [2, { message: 'must be at least 2 characters' }],

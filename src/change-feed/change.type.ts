@@ -46,8 +46,12 @@ export function productChangeTypes(
 export const ChangeRef = builder.objectRef<ChangeRecordRow>('Change');
 
 export const ChangeConnection = builder.connectionObject(
-  { type: ChangeRef, name: 'ChangeConnection' },
-  { name: 'ChangeEdge' },
+  {
+    type: ChangeRef,
+    name: 'ChangeConnection',
+    description: 'A page of changes, newest first, with the total across pages.',
+  },
+  { name: 'ChangeEdge', description: 'One change in a page of changes, with its cursor.' },
 );
 
 builder.node(ChangeRef, {
@@ -62,20 +66,35 @@ builder.node(ChangeRef, {
         "The change record's own number, as REST's `id` shows it (id is the global Node id).",
       resolve: (c) => String(c.id),
     }),
-    entity: t.field({ type: ChangeEntityEnum, resolve: (c) => c.entity }),
+    entity: t.field({
+      type: ChangeEntityEnum,
+      description: 'Whether a product, an app or the store itself changed.',
+      resolve: (c) => c.entity,
+    }),
     changeType: t.field({
       type: ChangeTypeEnum,
       description: 'What changed; its values are described on ChangeType.',
       resolve: (c) => c.changeType,
     }),
-    domain: t.exposeString('domain'),
+    domain: t.exposeString('domain', { description: "The store's canonical domain." }),
     subject: t.exposeString('subject', {
       nullable: true,
       description: 'Product handle or app slug; null for store-level changes.',
     }),
-    summary: t.exposeString('summary'),
-    oldValue: t.exposeString('oldValue', { nullable: true }),
-    newValue: t.exposeString('newValue', { nullable: true }),
+    summary: t.exposeString('summary', {
+      description:
+        'One English sentence for display, e.g. Price of "Tee" dropped 20.0% from $25.00 to $20.00.',
+    }),
+    oldValue: t.exposeString('oldValue', {
+      nullable: true,
+      description:
+        'The value before, as text: a price with two decimals, an app slug, a theme name; null for something new (new_sku, app_installed).',
+    }),
+    newValue: t.exposeString('newValue', {
+      nullable: true,
+      description:
+        'The value after, in the same form as oldValue; null for something gone (removed_sku, app_uninstalled).',
+    }),
     changePct: t.exposeFloat('changePct', {
       nullable: true,
       description: 'Signed percent change (prices and metrics).',
@@ -85,6 +104,9 @@ builder.node(ChangeRef, {
       description:
         "ISO 4217 currency of a product change's oldValue and newValue (prices): the store's own. Null for app and store changes.",
     }),
-    detectedAt: t.expose('detectedAt', { type: 'DateTime' }),
+    detectedAt: t.expose('detectedAt', {
+      type: 'DateTime',
+      description: 'When the observation that saw the change ran (not when the merchant made it).',
+    }),
   }),
 });

@@ -1,6 +1,7 @@
 // Query.productChanges (GET /v1/products/changes) and Query.changes (GET /v1/changes).
 import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import { builder } from '../graphql/builder.ts';
+import { describedValues } from '../graphql/enum-values.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { offsetConnection } from '../graphql/pagination.ts';
 import { domainSchema } from '../stores/domain.ts';
@@ -15,6 +16,7 @@ import {
 import { rules } from '../access/field-rules.ts';
 
 const ProductChangeFilter = builder.inputType('ProductChangeFilter', {
+  description: 'Narrows the product change feed; all given conditions must hold.',
   fields: (t) => ({
     changeType: t.field({
       type: ChangeTypeEnum,
@@ -25,14 +27,21 @@ const ProductChangeFilter = builder.inputType('ProductChangeFilter', {
       validate: { type: 'number', min: [0, { message: 'must not be negative' }] },
     }),
     since: t.field({ type: 'Date', description: 'Detected on or after this day (UTC).' }),
-    domain: t.string({ validate: { schema: domainSchema } }),
+    domain: t.string({
+      description: "Only this store's changes (a domain or URL).",
+      validate: { schema: domainSchema },
+    }),
   }),
 });
 
 const ChangeFilter = builder.inputType('ChangeFilter', {
+  description: 'Narrows the change feed; all given conditions must hold.',
   fields: (t) => ({
-    entity: t.field({ type: ChangeEntityEnum }),
-    domain: t.string({ validate: { schema: domainSchema } }),
+    entity: t.field({ type: ChangeEntityEnum, description: 'Only changes of this entity.' }),
+    domain: t.string({
+      description: "Only this store's changes (a domain or URL).",
+      validate: { schema: domainSchema },
+    }),
     since: t.field({ type: 'Date', description: 'Detected on or after this day (UTC).' }),
     changeType: t.field({
       type: ChangeTypeEnum,
@@ -58,7 +67,10 @@ builder.queryField('productChanges', (t) =>
     extensions: rules({ quota: 'productSearches', cache: 'public' }),
     type: ChangeConnection,
     description: 'Price changes, new and removed SKUs, newest first.',
-    args: { ...pageArgs, filter: t.arg({ type: ProductChangeFilter }) },
+    args: {
+      ...pageArgs,
+      filter: t.arg({ type: ProductChangeFilter, description: 'Omit for every product change.' }),
+    },
     resolve: (_root, { filter, ...args }, ctx) =>
       changeConnection(args, ctx.services.db.read, {
         entity: 'product',
@@ -75,7 +87,10 @@ builder.queryField('changes', (t) =>
     extensions: rules({ quota: 'productSearches', cache: 'public' }),
     type: ChangeConnection,
     description: 'One feed of product, app and store changes, newest first.',
-    args: { ...pageArgs, filter: t.arg({ type: ChangeFilter }) },
+    args: {
+      ...pageArgs,
+      filter: t.arg({ type: ChangeFilter, description: 'Omit for every change of the catalog.' }),
+    },
     resolve: (_root, { filter, ...args }, ctx) =>
       changeConnection(args, ctx.services.db.read, {
         entity: filter?.entity,

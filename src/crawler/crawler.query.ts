@@ -24,9 +24,14 @@ interface WorkerSettings {
 const ScheduleCounts = builder.objectRef<Status['stores']>('CrawlerScheduleCounts').implement({
   description: 'Real stores the scheduler keeps observed (synthetic stores are never scheduled).',
   fields: (t) => ({
-    scheduled: t.exposeInt('scheduled'),
-    active: t.exposeInt('active'),
-    failing: t.exposeInt('failing'),
+    scheduled: t.exposeInt('scheduled', { description: 'Stores on the observation schedule.' }),
+    active: t.exposeInt('active', {
+      description: 'Of those, stores whose last observation read the storefront.',
+    }),
+    failing: t.exposeInt('failing', {
+      description:
+        'Stores whose last observations failed but are still listed (see StorePresence).',
+    }),
     vanished: t.exposeInt('vanished', {
       description: 'Left out of search results; looked at again weekly.',
     }),
@@ -42,11 +47,16 @@ const CandidateCounts = builder
   .implement({
     description: 'Discovery candidates by status.',
     fields: (t) => ({
-      pending: t.exposeInt('pending'),
-      queued: t.exposeInt('queued'),
-      accepted: t.exposeInt('accepted'),
-      duplicate: t.exposeInt('duplicate'),
-      rejected: t.exposeInt('rejected'),
+      pending: t.exposeInt('pending', { description: 'Found, waiting to be checked.' }),
+      queued: t.exposeInt('queued', { description: 'Their check is on the job queue.' }),
+      accepted: t.exposeInt('accepted', { description: 'Checked and added to the catalog.' }),
+      duplicate: t.exposeInt('duplicate', {
+        description:
+          'Checked and found to be a store already in the catalog (another domain of it).',
+      }),
+      rejected: t.exposeInt('rejected', {
+        description: 'Checked and refused (not a storefront of the platform, unreachable, ...).',
+      }),
     }),
   });
 
@@ -59,7 +69,7 @@ const QueueDepth = builder.objectRef<Status['queue'][number]>('QueueDepth').impl
     }),
     waiting: t.exposeInt('waiting', { description: 'Due and not yet taken by a worker.' }),
     scheduled: t.exposeInt('scheduled', { description: 'Due later (retries, ticks).' }),
-    running: t.exposeInt('running'),
+    running: t.exposeInt('running', { description: 'Taken by a worker and running now.' }),
     failed: t.exposeInt('failed', { description: 'Attempts used up.' }),
   }),
 });
@@ -67,16 +77,18 @@ const QueueDepth = builder.objectRef<Status['queue'][number]>('QueueDepth').impl
 const MinuteCount = builder
   .objectRef<Status['recent']['perMinute'][number]>('ObservationMinute')
   .implement({
+    description: 'Observations that finished in one minute, by result.',
     fields: (t) => ({
-      minute: t.expose('minute', { type: 'DateTime' }),
-      ok: t.exposeInt('ok'),
-      failed: t.exposeInt('failed'),
+      minute: t.expose('minute', { type: 'DateTime', description: 'Start of the minute (UTC).' }),
+      ok: t.exposeInt('ok', { description: 'Observations that read the storefront.' }),
+      failed: t.exposeInt('failed', { description: 'Observations that failed.' }),
     }),
   });
 
 const OutcomeCount = builder
   .objectRef<Status['recent']['outcomes'][number]>('ObservationOutcomeCount')
   .implement({
+    description: 'Observations of the recent window with one outcome and one trigger.',
     fields: (t) => ({
       outcome: t.exposeString('outcome', {
         description:
@@ -86,18 +98,35 @@ const OutcomeCount = builder
         description:
           'scheduled, scrape, discovery or probe (the observation after a Signals probe).',
       }),
-      count: t.exposeInt('count'),
+      count: t.exposeInt('count', { description: 'Observations with this outcome and trigger.' }),
     }),
   });
 
 const RecentObservations = builder.objectRef<Status['recent']>('RecentObservations').implement({
+  description: 'Storefront observations that finished in the last recentMinutes minutes.',
   fields: (t) => ({
     minutes: t.exposeInt('minutes', { description: 'The window these figures cover.' }),
-    observations: t.exposeInt('observations'),
-    perMinute: t.field({ type: [MinuteCount], resolve: (r) => r.perMinute }),
-    outcomes: t.field({ type: [OutcomeCount], resolve: (r) => r.outcomes }),
-    p50Ms: t.exposeInt('p50Ms', { nullable: true }),
-    p99Ms: t.exposeInt('p99Ms', { nullable: true }),
+    observations: t.exposeInt('observations', {
+      description: 'Observations finished in the window.',
+    }),
+    perMinute: t.field({
+      type: [MinuteCount],
+      description: 'The same observations minute by minute.',
+      resolve: (r) => r.perMinute,
+    }),
+    outcomes: t.field({
+      type: [OutcomeCount],
+      description: 'The same observations by outcome and trigger.',
+      resolve: (r) => r.outcomes,
+    }),
+    p50Ms: t.exposeInt('p50Ms', {
+      nullable: true,
+      description: 'Median duration of an observation, milliseconds; null when there was none.',
+    }),
+    p99Ms: t.exposeInt('p99Ms', {
+      nullable: true,
+      description: '99th percentile duration, milliseconds; null when there was none.',
+    }),
   }),
 });
 
@@ -105,16 +134,27 @@ const FreshnessBucket = builder
   .objectRef<Status['freshness'][number]>('FreshnessBucket')
   .implement({
     description: 'Scheduled stores by the age of their last good observation.',
-    fields: (t) => ({ bucket: t.exposeString('bucket'), stores: t.exposeInt('stores') }),
+    fields: (t) => ({
+      bucket: t.exposeString('bucket', {
+        description:
+          'Age of the last good observation: never, under 1 hour, 1 to 24 hours, 1 to 3 days, 3 to 7 days or over 7 days.',
+      }),
+      stores: t.exposeInt('stores', { description: 'Scheduled stores of that age.' }),
+    }),
   });
 
 const CrawlerWorker = builder.objectRef<WorkerRow>('CrawlerWorker').implement({
   description: 'A worker process running the scheduler, and the settings it runs.',
   fields: (t) => ({
-    id: t.exposeString('id'),
+    id: t.exposeString('id', {
+      description: "The worker process's registration id (a live process, not a cacheable entity).",
+    }),
     host: t.exposeString('host', { description: 'The machine it runs on.' }),
-    pid: t.exposeInt('pid'),
-    startedAt: t.expose('startedAt', { type: 'DateTime' }),
+    pid: t.exposeInt('pid', { description: 'Its operating-system process id on that host.' }),
+    startedAt: t.expose('startedAt', {
+      type: 'DateTime',
+      description: 'When the process started.',
+    }),
     seenAt: t.expose('seenAt', {
       type: 'DateTime',
       description: 'Its last sweep (every few seconds while it lives).',
@@ -127,14 +167,19 @@ const CrawlerWorker = builder.objectRef<WorkerRow>('CrawlerWorker').implement({
     }),
     discoverLinks: t.boolean({
       nullable: true,
+      description:
+        'Whether observations queue the store links they find as discovery candidates (CATALOG_DISCOVER_LINKS); null when not reported.',
       resolve: (w) => (w.settings as WorkerSettings).discoverLinks ?? null,
     }),
     hostIntervalMs: t.int({
       nullable: true,
+      description:
+        'Least milliseconds between two requests to one host (EGRESS_HOST_INTERVAL_MS); null when not reported.',
       resolve: (w) => (w.settings as WorkerSettings).hostIntervalMs ?? null,
     }),
     userAgent: t.string({
       nullable: true,
+      description: 'The User-Agent its requests send; null when not reported.',
       resolve: (w) => (w.settings as WorkerSettings).userAgent ?? null,
     }),
   }),
@@ -143,23 +188,56 @@ const CrawlerWorker = builder.objectRef<WorkerRow>('CrawlerWorker').implement({
 const PopularityTier = builder
   .objectRef<(typeof policy.POPULARITY_TIERS)[number]>('PopularityTier')
   .implement({
+    description: 'A popularity tier: stores with at least minVisits get this base interval.',
     fields: (t) => ({
-      minVisits: t.exposeInt('minVisits'),
-      intervalHours: t.exposeFloat('intervalHours'),
+      minVisits: t.exposeInt('minVisits', {
+        description: 'Least modeled monthly visits of the tier.',
+      }),
+      intervalHours: t.exposeFloat('intervalHours', {
+        description: 'Base hours between observations, before the change rate scales it.',
+      }),
     }),
   });
 
 const ObservationPolicy = builder.objectRef<typeof policy>('ObservationPolicy').implement({
   description: 'When the scheduler observes a store again (docs.md, Crawler).',
   fields: (t) => ({
-    popularityTiers: t.field({ type: [PopularityTier], resolve: (p) => [...p.POPULARITY_TIERS] }),
-    minIntervalHours: t.float({ resolve: (p) => p.MIN_INTERVAL_HOURS }),
-    maxIntervalHours: t.float({ resolve: (p) => p.MAX_INTERVAL_HOURS }),
-    changeRateWeight: t.float({ resolve: (p) => p.CHANGE_RATE_WEIGHT }),
-    jitter: t.float({ resolve: (p) => p.JITTER }),
-    failureBackoffMinutes: t.float({ resolve: (p) => p.FAILURE_BACKOFF_MINUTES }),
-    vanishAfterFailures: t.int({ resolve: (p) => p.VANISH_AFTER_FAILURES }),
-    vanishedRecheckHours: t.float({ resolve: (p) => p.VANISHED_RECHECK_HOURS }),
+    popularityTiers: t.field({
+      type: [PopularityTier],
+      description: 'Base intervals by modeled monthly visits, most visited tier first.',
+      resolve: (p) => [...p.POPULARITY_TIERS],
+    }),
+    minIntervalHours: t.float({
+      description: 'Shortest interval between two observations of a store, hours.',
+      resolve: (p) => p.MIN_INTERVAL_HOURS,
+    }),
+    maxIntervalHours: t.float({
+      description: 'Longest interval: every store is observed at least this often, hours.',
+      resolve: (p) => p.MAX_INTERVAL_HOURS,
+    }),
+    changeRateWeight: t.float({
+      description:
+        "Weight of the latest observation in the change rate's moving average, 0 to 1; the interval is multiplied by 2^(1 - 2 x rate).",
+      resolve: (p) => p.CHANGE_RATE_WEIGHT,
+    }),
+    jitter: t.float({
+      description: 'Each next time is moved by up to this fraction of its interval, either way.',
+      resolve: (p) => p.JITTER,
+    }),
+    failureBackoffMinutes: t.float({
+      description:
+        'Wait after a first failure, minutes; doubled per further failure, capped at the interval.',
+      resolve: (p) => p.FAILURE_BACKOFF_MINUTES,
+    }),
+    vanishAfterFailures: t.int({
+      description:
+        'Failures in a row saying the storefront is gone after which a store is vanished.',
+      resolve: (p) => p.VANISH_AFTER_FAILURES,
+    }),
+    vanishedRecheckHours: t.float({
+      description: 'Hours between two looks at a vanished store.',
+      resolve: (p) => p.VANISHED_RECHECK_HOURS,
+    }),
   }),
 });
 
@@ -167,14 +245,45 @@ const CrawlerStatusRef = builder.objectRef<Status>('CrawlerStatus').implement({
   description:
     "The crawler's state: schedule, discovery, queue, recent observations, freshness, workers and policy.",
   fields: (t) => ({
-    at: t.expose('at', { type: 'DateTime' }),
-    stores: t.field({ type: ScheduleCounts, resolve: (s) => s.stores }),
-    candidates: t.field({ type: CandidateCounts, resolve: (s) => s.candidates }),
-    queue: t.field({ type: [QueueDepth], resolve: (s) => s.queue }),
-    recent: t.field({ type: RecentObservations, resolve: (s) => s.recent }),
-    freshness: t.field({ type: [FreshnessBucket], resolve: (s) => s.freshness }),
-    workers: t.field({ type: [CrawlerWorker], resolve: (s) => s.workers }),
-    policy: t.field({ type: ObservationPolicy, resolve: () => policy }),
+    at: t.expose('at', { type: 'DateTime', description: 'When this snapshot was read.' }),
+    stores: t.field({
+      type: ScheduleCounts,
+      description:
+        'The observation schedule: stores by presence, the backlog and what is in flight.',
+      resolve: (s) => s.stores,
+    }),
+    candidates: t.field({
+      type: CandidateCounts,
+      description: 'Discovery: domains found as possible stores, by status.',
+      resolve: (s) => s.candidates,
+    }),
+    queue: t.field({
+      type: [QueueDepth],
+      description: 'The durable job queue, one entry per kind of job.',
+      resolve: (s) => s.queue,
+    }),
+    recent: t.field({
+      type: RecentObservations,
+      description: 'Observations of the last recentMinutes minutes.',
+      resolve: (s) => s.recent,
+    }),
+    freshness: t.field({
+      type: [FreshnessBucket],
+      description:
+        'Scheduled stores by the age of their last good observation, freshest first, never-observed last.',
+      resolve: (s) => s.freshness,
+    }),
+    workers: t.field({
+      type: [CrawlerWorker],
+      description:
+        'Registered worker processes, oldest start first (seenAt tells whether one still lives).',
+      resolve: (s) => s.workers,
+    }),
+    policy: t.field({
+      type: ObservationPolicy,
+      description: 'The re-observation policy the workers apply.',
+      resolve: () => policy,
+    }),
   }),
 });
 

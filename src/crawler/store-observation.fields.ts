@@ -3,6 +3,7 @@
 // it is next. Null for a store the crawler never visits (the synthetic demo catalog).
 import DataLoader from 'dataloader';
 import { builder } from '../graphql/builder.ts';
+import { describedValues } from '../graphql/enum-values.ts';
 import { defineLoader } from '../graphql/context.ts';
 import { keyedRead, queryByKeys } from '../platform/database/sql.ts';
 import { StoreRef } from '../stores/store.ref.ts';
@@ -79,14 +80,25 @@ const PresenceEnum = builder.enumType('StorePresence', {
   description:
     'active: the last observation read the storefront. failing: the last observations failed; still listed. ' +
     'vanished: the storefront is gone (several observations in a row), so the store is left out of search results and grouped rows; it stays readable here and is looked at again weekly.',
-  values: ['active', 'failing', 'vanished'] as const,
+  values: describedValues(['active', 'failing', 'vanished'], {
+    active: 'The last observation read the storefront.',
+    failing: 'The last observations failed; the store is still listed.',
+    vanished: 'The storefront is gone: left out of search results, looked at again weekly.',
+  }),
 });
 
 const StoreObservation = builder.objectRef<StoreObservationRecord>('StoreObservation').implement({
   description: "The crawler's view of a store: its presence, and when it was and will be observed.",
   fields: (t) => ({
-    presence: t.field({ type: PresenceEnum, resolve: (o) => o.presence }),
-    presenceSince: t.expose('presenceSince', { type: 'DateTime' }),
+    presence: t.field({
+      type: PresenceEnum,
+      description: 'Whether the storefront is there: active, failing or vanished.',
+      resolve: (o) => o.presence,
+    }),
+    presenceSince: t.expose('presenceSince', {
+      type: 'DateTime',
+      description: 'Since when the store has had this presence.',
+    }),
     lastObservedAt: t.expose('lastObservedAt', {
       type: 'DateTime',
       nullable: true,
@@ -102,13 +114,20 @@ const StoreObservation = builder.objectRef<StoreObservationRecord>('StoreObserva
     changeRate: t.exposeFloat('changeRate', {
       description: 'Moving average, 0 to 1, of how often an observation found a change.',
     }),
-    consecutiveFailures: t.exposeInt('consecutiveFailures'),
+    consecutiveFailures: t.exposeInt('consecutiveFailures', {
+      description:
+        'Failed observations since the last good one; 0 when the last one read the storefront.',
+    }),
     failureKind: t.exposeString('failureKind', {
       nullable: true,
       description:
         'Why the last observation failed, e.g. not_found, unresolvable, moved, rate_limited.',
     }),
-    failureReason: t.exposeString('failureReason', { nullable: true }),
+    failureReason: t.exposeString('failureReason', {
+      nullable: true,
+      description:
+        "The last failure's message in English, for display; null after a good observation.",
+    }),
     movedTo: t.exposeString('movedTo', {
       nullable: true,
       description: 'The host the storefront now redirects to, when it moved.',

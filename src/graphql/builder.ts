@@ -26,8 +26,56 @@ export const builder = new SchemaBuilder<{
   defaultFieldNullability: false,
   relay: {
     // connections are non-null lists of non-null edges with non-null nodes
-    edgesFieldOptions: { nullable: false },
-    nodeFieldOptions: { nullable: false },
+    edgesFieldOptions: {
+      nullable: false,
+      description: "The page's items in order, each with its cursor.",
+    },
+    nodeFieldOptions: { nullable: false, description: 'The item at this position of the list.' },
+    cursorFieldOptions: {
+      description:
+        "This item's opaque cursor: pass it as `after` to read the items that follow it in this same list.",
+    },
+    pageInfoFieldOptions: {
+      description:
+        'Where this page sits in the list: its cursors and whether a further page exists.',
+    },
+    pageInfoTypeOptions: {
+      description:
+        'Position of one page in a forward-only list (Relay PageInfo): the cursors of its first and last items and whether more pages follow.',
+    },
+    startCursorFieldOptions: {
+      description: "The first item's cursor; null when the page is empty.",
+    },
+    endCursorFieldOptions: {
+      description:
+        "The last item's cursor, to pass as `after` for the next page; null when the page is empty.",
+    },
+    hasPreviousPageFieldOptions: {
+      description:
+        'True when items come before this page (it was read with `after`). Paging is forward-only: there is no `before`/`last` to read them backwards.',
+    },
+    nodeTypeOptions: {
+      description:
+        'An entity with a global id: any id it returns can be read back with node(id:) or nodes(ids:), and clients may cache entities by it.',
+    },
+    idFieldOptions: {
+      description:
+        'Global id: opaque, stable across requests; the argument node(id:) and nodes(ids:) take.',
+    },
+    nodeQueryOptions: {
+      description:
+        'The entity with this global id, of any type that implements Node; null when no entity has it.',
+      args: {
+        id: { description: 'A global id read from an entity (Store.id, App.id, Product.id).' },
+      },
+    },
+    nodesQueryOptions: {
+      description:
+        'The entities with these global ids, in the order asked; an id that names nothing answers null in its place. Charged one request per id.',
+      args: {
+        ids: { description: 'Global ids read from entities (Store.id, App.id, Product.id).' },
+      },
+    },
     nodesOnConnection: {
       description:
         "The page's items in order (each edge's node), for clients that need no per-item cursor.",

@@ -4,6 +4,7 @@
 // (accountExternalId); the GraphQL plugin refuses anyone else before execution, and each resolver
 // checks again, so a missing plugin fails closed.
 import { builder } from '../graphql/builder.ts';
+import { describedValues } from '../graphql/enum-values.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import { reasonError, notFound } from '../platform/errors.ts';
 import type { Admission, CallerContext } from '../access/admission.ts';
@@ -35,7 +36,11 @@ function requireWebApp(ctx: GraphqlContext): Admission {
 const AccountPlanEnum = builder.enumType('AccountPlan', {
   description:
     'Plan of a web-app account. API keys need a paid plan: starter (49 USD/month) or pro (149 USD/month).',
-  values: ['free', 'starter', 'pro'] as const,
+  values: describedValues(['free', 'starter', 'pro'], {
+    free: 'No API access: minting a key is refused.',
+    starter: 'Paid plan, 49 USD/month: API keys with the starter limits.',
+    pro: 'Paid plan, 149 USD/month: API keys with the pro limits.',
+  }),
 });
 
 const QuotaBucketEnum = builder.enumType('QuotaBucket', {
@@ -53,14 +58,17 @@ builder.node(ApiKeyRef, {
   description: 'An API key, without the key itself (shown once, at minting).',
   id: { resolve: (k) => k.id, parse: (id) => Number(id) },
   loadMany: (ids, ctx) =>
-    principalOf((ctx as KeysContext).req)?.kind === 'webApp'
+    (ctx as GraphqlContext & CallerContext).principal?.kind === 'webApp'
       ? apiKeysByIds(ctx.services.db.prisma, ids)
       : ids.map(() => null),
   fields: (t) => ({
     apiKeyId: t.exposeInt('id', {
       description: "The key's own number: what revokeApiKey takes (id is the global Node id).",
     }),
-    name: t.exposeString('name', { nullable: true }),
+    name: t.exposeString('name', {
+      nullable: true,
+      description: 'The name given at minting, e.g. "production"; null when none was given.',
+    }),
     prefix: t.exposeString('prefix', {
       description: 'First characters of the key, to tell keys apart.',
     }),
@@ -68,25 +76,36 @@ builder.node(ApiKeyRef, {
       description:
         'Empty for a user key; signals:read for a partner service key; operations:read for an operator (the operations console).',
     }),
-    accountExternalId: t.exposeString('accountExternalId'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    accountExternalId: t.exposeString('accountExternalId', {
+      description: "The web app's id of the account the key belongs to.",
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the key was minted.' }),
     lastUsedAt: t.expose('lastUsedAt', {
       type: 'DateTime',
       nullable: true,
       description: 'To the minute.',
     }),
-    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    revokedAt: t.expose('revokedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the key was revoked; null while it is live.',
+    }),
   }),
 });
 
 const MintedApiKeyRef = builder
   .objectRef<{ key: string; apiKey: ApiKeyRecord }>('MintedApiKey')
   .implement({
+    description: 'A newly minted key: the secret itself, once, and its record.',
     fields: (t) => ({
       key: t.exposeString('key', {
         description: 'The key itself. Shown this once: only its hash is stored.',
       }),
-      apiKey: t.field({ type: ApiKeyRef, resolve: (minted) => minted.apiKey }),
+      apiKey: t.field({
+        type: ApiKeyRef,
+        description: "The key's record, as Query.apiKeys lists it.",
+        resolve: (minted) => minted.apiKey,
+      }),
     }),
   });
 
@@ -101,10 +120,17 @@ const QuotaUsageRef = builder.objectRef<BucketUsage>('QuotaBucketUsage').impleme
   description:
     "Today's (UTC) use of one daily bucket: the web app's and the API's requests together.",
   fields: (t) => ({
-    bucket: t.field({ type: QuotaBucketEnum, resolve: (u) => u.bucket }),
-    used: t.exposeInt('used'),
-    limit: t.exposeInt('limit'),
-    remaining: t.int({ resolve: (u) => Math.max(0, u.limit - u.used) }),
+    bucket: t.field({
+      type: QuotaBucketEnum,
+      description: 'The bucket.',
+      resolve: (u) => u.bucket,
+    }),
+    used: t.exposeInt('used', { description: 'Requests counted in the bucket today (UTC).' }),
+    limit: t.exposeInt('limit', { description: "Requests the account's plan allows per day." }),
+    remaining: t.int({
+      description: 'limit - used, never below 0.',
+      resolve: (u) => Math.max(0, u.limit - u.used),
+    }),
     resetsInSeconds: t.int({
       description: 'Seconds until the bucket renews (UTC midnight).',
       resolve: (u) => u.resetSeconds,
@@ -122,7 +148,10 @@ builder.queryField('apiKeys', (t) =>
         required: true,
         description: "The web app's id of the account.",
       }),
-      includeRevoked: t.arg.boolean({ defaultValue: false }),
+      includeRevoked: t.arg.boolean({
+        defaultValue: false,
+        description: 'Also list revoked keys (with revokedAt set).',
+      }),
     },
     resolve: (_root, args, ctx) => {
       requireWebApp(ctx);
@@ -158,6 +187,7 @@ builder.queryField('quotaUsage', (t) =>
 );
 
 const MintApiKeyInput = builder.inputType('MintApiKeyInput', {
+  description: 'The account a key is minted for and how the key is named and scoped.',
   fields: (t) => ({
     accountExternalId: t.string({
       required: true,
@@ -183,7 +213,13 @@ builder.mutationField('mintApiKey', (t) =>
     description:
       'Mints a key for an account on a paid plan (web app service credential only). A free account is refused ' +
       'with unauthorized (details.reason plan). The key is in the answer once; only its hash is stored.',
-    args: { input: t.arg({ type: MintApiKeyInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: MintApiKeyInput,
+        required: true,
+        description: "The account, its plan and the new key's name and scopes.",
+      }),
+    },
     resolve: async (_root, { input }, ctx) => {
       requireWebApp(ctx);
       const minted = await mintApiKey(ctx.services.db.prisma, {

@@ -2,6 +2,7 @@
 // is never refused by a limit (as GitHub's /rate_limit), so a rate-limited caller can still ask how
 // long to wait; its rate-limit headers show the rate and per-key ceiling as they stand.
 import { builder } from '../graphql/builder.ts';
+import { describedValues } from '../graphql/enum-values.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import type { CallerContext } from '../access/admission.ts';
 import { missingKey } from '../access/authenticate.ts';
@@ -14,7 +15,10 @@ type Standing = LimitState & { used: number };
 
 const UsageWindowEnum = builder.enumType('UsageWindow', {
   description: 'The window a limit counts in: a minute, or the UTC day.',
-  values: ['minute', 'day'] as const,
+  values: describedValues(['minute', 'day'], {
+    minute: 'A one-minute window (the perMinute rate).',
+    day: 'The UTC day (the per-key ceiling and the daily buckets).',
+  }),
 });
 
 const UsageLimitRef = builder.objectRef<Standing>('UsageLimit').implement({
@@ -26,6 +30,7 @@ const UsageLimitRef = builder.objectRef<Standing>('UsageLimit').implement({
     }),
     window: t.field({
       type: UsageWindowEnum,
+      description: 'Whether the limit counts per minute or per UTC day.',
       resolve: (limit) => (limit.windowSeconds === 60 ? 'minute' : 'day'),
     }),
     limit: t.exposeInt('limit', { description: 'Requests allowed in the window.' }),
@@ -44,7 +49,11 @@ const UsageRef = builder.objectRef<{ plan: string; limits: Standing[] }>('Usage'
       description:
         'starter, pro, or open-dev (no key: limited per client address, no daily buckets).',
     }),
-    limits: t.field({ type: [UsageLimitRef], resolve: (usage) => usage.limits }),
+    limits: t.field({
+      type: [UsageLimitRef],
+      description: 'Every limit the key counts against, the rate first.',
+      resolve: (usage) => usage.limits,
+    }),
   }),
 });
 

@@ -33,10 +33,15 @@ const ProductFilter = builder.inputType('ProductFilter', {
         maxLength: 200,
       },
     }),
-    isBestSeller: t.boolean(),
+    isBestSeller: t.boolean({
+      description: "Only products in their store's best-sellers (true) or only the others (false).",
+    }),
     priceMin: t.float({ description: 'In the product currency.', validate: price }),
     priceMax: t.float({ description: 'In the product currency.', validate: price }),
-    domain: t.string({ validate: { schema: domainSchema } }),
+    domain: t.string({
+      description: "Only this store's products (a domain or URL); not a filter on its own.",
+      validate: { schema: domainSchema },
+    }),
   }),
   validate: {
     refine: [
@@ -58,7 +63,14 @@ builder.queryField('products', (t) =>
     type: ProductConnection,
     description:
       'Products across stores. With q: best title matches first (see ProductFilter.q); with a price range: cheapest first; otherwise by best-seller rank.',
-    args: { ...pageArgs, filter: t.arg({ type: ProductFilter, required: true }) },
+    args: {
+      ...pageArgs,
+      filter: t.arg({
+        type: ProductFilter,
+        required: true,
+        description: 'What to search for; at least one of q, isBestSeller, priceMin, priceMax.',
+      }),
+    },
     resolve: async (_root, { filter, ...args }, ctx) => {
       const pool = ctx.services.db.read;
       const resolved = await resolveProductFilter(pool, filter);

@@ -11,10 +11,17 @@ builder.queryField('product', (t) =>
     extensions: rules({ quota: 'productAppLookups', cache: 'public' }),
     type: ProductRef,
     nullable: true,
+    description:
+      "One product by its store's domain and its handle (GET /v1/products/{domain}/{handle}); null, with not_found at this path, when there is none.",
     args: {
-      domain: t.arg.string({ required: true, validate: { schema: domainSchema } }),
+      domain: t.arg.string({
+        required: true,
+        description: "The store's domain (or URL) the product is sold on.",
+        validate: { schema: domainSchema },
+      }),
       handle: t.arg.string({
         required: true,
+        description: 'The product handle, as in the storefront URL /products/{handle}.',
         validate: {
           type: 'string',
           minLength: [1, { message: 'must not be empty' }],

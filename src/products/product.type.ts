@@ -12,8 +12,13 @@ import { rules } from '../access/field-rules.ts';
 export const ProductRef = builder.objectRef<ProductRecord>('Product');
 
 export const ProductConnection = builder.connectionObject(
-  { type: ProductRef, name: 'ProductConnection' },
-  { name: 'ProductEdge' },
+  {
+    type: ProductRef,
+    name: 'ProductConnection',
+    description:
+      "A page of products (a product search, a store's catalog), with the total across pages.",
+  },
+  { name: 'ProductEdge', description: 'One product in a page of products, with its cursor.' },
 );
 
 builder.node(ProductRef, {
@@ -25,33 +30,67 @@ builder.node(ProductRef, {
   loadMany: (ids, ctx) =>
     Promise.all(ids.map((id) => (Number.isSafeInteger(id) ? productById(ctx).load(id) : null))),
   fields: (t) => ({
-    domain: t.exposeString('domain'),
-    handle: t.exposeString('handle'),
+    domain: t.exposeString('domain', { description: "The store's canonical domain." }),
+    handle: t.exposeString('handle', {
+      description: "The product's URL handle on its store; (domain, handle) names the product.",
+    }),
     url: t.string({
       description: "The product's page on the storefront: https://{domain}/products/{handle}.",
       resolve: (p) => `https://${p.domain}/products/${encodeURIComponent(p.handle)}`,
     }),
-    title: t.exposeString('title'),
-    vendor: t.exposeString('vendor', { nullable: true }),
-    productType: t.exposeString('productType', { nullable: true }),
-    price: t.exposeFloat('price'),
-    compareAtPrice: t.exposeFloat('compareAtPrice', { nullable: true }),
+    title: t.exposeString('title', {
+      description: 'The product title as the storefront shows it.',
+    }),
+    vendor: t.exposeString('vendor', {
+      nullable: true,
+      description: 'Brand or maker the storefront names; null when it names none.',
+    }),
+    productType: t.exposeString('productType', {
+      nullable: true,
+      description: "The merchant's own product type (free text, e.g. Hoodies); null when not set.",
+    }),
+    price: t.exposeFloat('price', {
+      description: "Price of the cheapest variant, in the product's currency.",
+    }),
+    compareAtPrice: t.exposeFloat('compareAtPrice', {
+      nullable: true,
+      description:
+        'The cheapest variant\'s struck-through "was" price, in the product\'s currency; null when not on sale.',
+    }),
     currency: t.string({
       description: 'ISO 4217; USD when the store did not state one.',
       resolve: (p) => p.currency ?? 'USD',
     }),
-    isBestSeller: t.exposeBoolean('isBestSeller'),
+    isBestSeller: t.exposeBoolean('isBestSeller', {
+      description: "True when the product is in the store's best-sellers (see bestSellerRank).",
+    }),
     bestSellerRank: t.exposeInt('bestSellerRank', {
       nullable: true,
       description: "Position in the store's best-sellers, 1 = best.",
     }),
-    available: t.exposeBoolean('available'),
-    variantCount: t.exposeInt('variantCount'),
-    imageUrl: t.exposeString('imageUrl', { nullable: true }),
-    publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    available: t.exposeBoolean('available', {
+      description: 'True when at least one variant could be bought at the last scrape.',
+    }),
+    variantCount: t.exposeInt('variantCount', {
+      description: 'Number of variants (sizes, colours, ...) the product has.',
+    }),
+    imageUrl: t.exposeString('imageUrl', {
+      nullable: true,
+      description: "URL of the product's first image; null when it has none.",
+    }),
+    publishedAt: t.expose('publishedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description:
+        'When the merchant published the product; null when the storefront does not say.',
+    }),
+    updatedAt: t.expose('updatedAt', {
+      type: 'DateTime',
+      description: 'When this record was last written from a scrape of the storefront.',
+    }),
     store: t.field({
       type: StoreRef,
+      description: 'The store that sells the product.',
       resolve: async (p, _args, ctx) => {
         const store = await storeById(ctx).load(p.storeId);
         if (!store)

@@ -6,6 +6,7 @@ import { decodeGlobalID } from '@pothos/plugin-relay';
 import { orNullIfNotFound } from '../graphql/node-lookup.ts';
 import { checkCallbackUrl } from '../platform/egress/callback-url.ts';
 import { builder } from '../graphql/builder.ts';
+import { describedValues } from '../graphql/enum-values.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import { namedDomainSchema, parseDomain } from '../stores/domain.ts';
 import { withRechecks } from '../platform/pubsub/rechecks.ts';
@@ -33,7 +34,13 @@ import { rules } from '../access/field-rules.ts';
 
 const ScrapeStatusEnum = builder.enumType('ScrapeStatus', {
   description: 'queued -> validating -> scraping -> done, or failed from validating or scraping.',
-  values: SCRAPE_STATUSES,
+  values: describedValues(SCRAPE_STATUSES, {
+    queued: 'Accepted, waiting for a worker.',
+    validating: 'Checking that the domain is a reachable storefront of the platform.',
+    scraping: 'Reading the storefront (catalog, apps, theme, screenshot).',
+    done: 'Finished: the store is readable with Query.store(domain).',
+    failed: 'Ended without a result; failureReason says why.',
+  }),
 });
 
 const FAILURE_CODE_DESCRIPTIONS: Record<ScrapeFailureCode, string> = {
@@ -73,10 +80,19 @@ builder.node(ScrapeRequestRef, {
       description:
         'The request id (a UUID): what Query.scrapeRequest, Subscription.scrapeStatus and REST GET /v1/scrapes/{id} take (id is the global Node id).',
     }),
-    domain: t.exposeString('domain'),
-    status: t.field({ type: ScrapeStatusEnum, resolve: (r) => r.status }),
-    force: t.exposeBoolean('force'),
-    callbackUrl: t.exposeString('callbackUrl', { nullable: true }),
+    domain: t.exposeString('domain', { description: 'The canonical domain being scraped.' }),
+    status: t.field({
+      type: ScrapeStatusEnum,
+      description: 'Where the request is: queued, validating, scraping, done or failed.',
+      resolve: (r) => r.status,
+    }),
+    force: t.exposeBoolean('force', {
+      description: 'True when the request refreshes a store already in the catalog.',
+    }),
+    callbackUrl: t.exposeString('callbackUrl', {
+      nullable: true,
+      description: 'The URL notified when the request ends; null when none was given.',
+    }),
     failureReason: t.exposeString('failureReason', {
       nullable: true,
       description: 'Why the request failed, for people; null unless status is failed.',
@@ -87,14 +103,24 @@ builder.node(ScrapeRequestRef, {
       description: 'Why the request failed, as a code; null unless status is failed.',
       resolve: (r) => r.failureCode,
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', {
+      type: 'DateTime',
+      description: 'When the request was made.',
+    }),
+    updatedAt: t.expose('updatedAt', {
+      type: 'DateTime',
+      description: 'When the status last changed.',
+    }),
     startedAt: t.expose('startedAt', {
       type: 'DateTime',
       nullable: true,
       description: 'When validation began.',
     }),
-    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    finishedAt: t.expose('finishedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the request ended (done or failed); null while it runs.',
+    }),
     expiresAt: t.expose('expiresAt', {
       type: 'DateTime',
       nullable: true,
@@ -106,16 +132,26 @@ builder.node(ScrapeRequestRef, {
 const OrderOutcomeEnum = builder.enumType('ScrapeOrderOutcome', {
   description:
     'queued: a job was created (HTTP 202). already_exists: the store is in the catalog and force was not true; no job.',
-  values: ['queued', 'already_exists'] as const,
+  values: describedValues(['queued', 'already_exists'], {
+    queued: 'A scrape job was created; follow it by ScrapeOrder.scrape.id.',
+    already_exists: 'The store is in the catalog and force was not true: no job was created.',
+  }),
 });
 
 const ScrapeOrderRef = builder.objectRef<ScrapeOrderResult>('ScrapeOrder').implement({
+  description:
+    'The answer to requestScrape: whether a job was created and, when it was, the request.',
   fields: (t) => ({
-    outcome: t.field({ type: OrderOutcomeEnum, resolve: (r) => r.outcome }),
+    outcome: t.field({
+      type: OrderOutcomeEnum,
+      description: 'queued, or already_exists when no job was needed.',
+      resolve: (r) => r.outcome,
+    }),
     domain: t.exposeString('domain', { description: 'The canonical domain.' }),
     scrape: t.field({
       type: ScrapeRequestRef,
       nullable: true,
+      description: 'The new scrape request; null when outcome is already_exists.',
       resolve: (r) => (r.outcome === 'queued' ? r.scrape : null),
     }),
   }),
@@ -124,28 +160,51 @@ const ScrapeOrderRef = builder.objectRef<ScrapeOrderResult>('ScrapeOrder').imple
 const BulkOutcomeEnum = builder.enumType('BulkScrapeOutcome', {
   description:
     'queued and already_exists as for one request; duplicate: the same domain earlier in the list; rejected: see error.',
-  values: ['queued', 'already_exists', 'duplicate', 'rejected'] as const,
+  values: describedValues(['queued', 'already_exists', 'duplicate', 'rejected'], {
+    queued: 'A scrape job was created (see scrape).',
+    already_exists: 'The store is in the catalog and force was not true: no job.',
+    duplicate: 'The same domain came earlier in the list: handled there.',
+    rejected: 'The URL was refused (see error); no job.',
+  }),
 });
 
 const BulkErrorRef = builder
   .objectRef<{ code: string; message: string }>('BulkScrapeError')
   .implement({
-    fields: (t) => ({ code: t.exposeString('code'), message: t.exposeString('message') }),
+    description: 'Why one URL of a bulk request was refused.',
+    fields: (t) => ({
+      code: t.exposeString('code', {
+        description:
+          'The error code a single requestScrape would answer, e.g. bad_request or rate_limited.',
+      }),
+      message: t.exposeString('message', { description: 'What was wrong, in English.' }),
+    }),
   });
 
 const BulkItemRef = builder.objectRef<BulkItem>('BulkScrapeItem').implement({
+  description: 'The outcome of one URL of requestScrapesBulk.',
   fields: (t) => ({
     url: t.exposeString('url', { description: 'The URL as given.' }),
-    domain: t.string({ nullable: true, resolve: (i) => i.domain }),
-    outcome: t.field({ type: BulkOutcomeEnum, resolve: (i) => i.outcome }),
+    domain: t.string({
+      nullable: true,
+      description: 'The canonical domain the URL names; null when the URL was not valid.',
+      resolve: (i) => i.domain,
+    }),
+    outcome: t.field({
+      type: BulkOutcomeEnum,
+      description: 'What happened to this URL.',
+      resolve: (i) => i.outcome,
+    }),
     scrape: t.field({
       type: ScrapeRequestRef,
       nullable: true,
+      description: 'The new scrape request; null unless outcome is queued.',
       resolve: (i) => (i.outcome === 'queued' ? i.scrape : null),
     }),
     error: t.field({
       type: BulkErrorRef,
       nullable: true,
+      description: 'Why the URL was refused; null unless outcome is rejected.',
       resolve: (i) => (i.outcome === 'rejected' ? i.error : null),
     }),
   }),
@@ -168,8 +227,15 @@ builder.mutationField('requestScrape', (t) =>
     description:
       'Queue a scrape of a store missing from the catalog, or (force) refresh a known one; a forced re-scrape within 5 minutes is rate_limited.',
     args: {
-      domain: t.arg.string({ required: true, validate: { schema: namedDomainSchema } }),
-      force: t.arg.boolean({ defaultValue: false }),
+      domain: t.arg.string({
+        required: true,
+        description: 'The store to scrape: a domain or a URL.',
+        validate: { schema: namedDomainSchema },
+      }),
+      force: t.arg.boolean({
+        defaultValue: false,
+        description: 'Scrape even when the store is already in the catalog (a refresh).',
+      }),
       callbackUrl: t.arg.string({ description: CALLBACK_URL }),
     },
     resolve: (_root, args, ctx) =>
@@ -188,8 +254,14 @@ builder.mutationField('requestScrapesBulk', (t) =>
     type: [BulkItemRef],
     description: `Up to ${BULK_MAX_URLS} URLs, each handled as its own requestScrape; one outcome per URL, in order.`,
     args: {
-      urls: t.arg.stringList({ required: true }),
-      force: t.arg.boolean({ defaultValue: false }),
+      urls: t.arg.stringList({
+        required: true,
+        description: `1 to ${BULK_MAX_URLS} store URLs or domains; each counts as one scrape request.`,
+      }),
+      force: t.arg.boolean({
+        defaultValue: false,
+        description: 'Scrape stores already in the catalog too (refreshes).',
+      }),
       callbackUrl: t.arg.string({ description: CALLBACK_URL }),
     },
     resolve: (_root, args, ctx) =>
@@ -235,7 +307,13 @@ builder.queryField('recentScrapes', (t) =>
     type: [ScrapeRequestRef],
     description:
       "The caller's account's newest scrape requests still within their lifetime, newest first (dashboards).",
-    args: { limit: t.arg.int({ defaultValue: 20, validate: { min: 1, max: RECENT_SCRAPES_MAX } }) },
+    args: {
+      limit: t.arg.int({
+        defaultValue: 20,
+        description: `How many requests, 1 to ${RECENT_SCRAPES_MAX}.`,
+        validate: { min: 1, max: RECENT_SCRAPES_MAX },
+      }),
+    },
     resolve: (_root, { limit }, ctx) => recentScrapes(ctx.services, limit ?? 20, ctx.accountId),
   }),
 );

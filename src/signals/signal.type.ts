@@ -1,6 +1,7 @@
 // The Signal GraphQL type's base fields (a watch: one account following one store) and the
 // variants it tracks. Probes, sales, insights, ads and changes add their fields in their own files.
 import { builder } from '../graphql/builder.ts';
+import { describedValues } from '../graphql/enum-values.ts';
 import { watchesByIds } from './find-watch.ts';
 import { SignalRef } from './signal.ref.ts';
 import { trackedVariants, type TrackedVariantRecord } from './tracked-variants.ts';
@@ -9,7 +10,10 @@ import { SIGNAL_STATUSES } from './watch-record.ts';
 export const SignalStatusEnum = builder.enumType('SignalStatus', {
   description:
     'tracked: probed every SIGNAL_PROBE_INTERVAL_MINUTES. paused: scheduled probes stopped, history kept (PATCH status tracked resumes).',
-  values: SIGNAL_STATUSES,
+  values: describedValues(SIGNAL_STATUSES, {
+    tracked: 'Probed on schedule: snapshots, sales and insights keep coming.',
+    paused: 'Scheduled probes stopped; everything gathered so far is kept.',
+  }),
 });
 
 export const TrackedVariantRef = builder
@@ -18,13 +22,20 @@ export const TrackedVariantRef = builder
     description:
       'A variant (SKU) the watch follows. Tracking is by product: every variant of a tracked product.',
     fields: (t) => ({
-      productHandle: t.exposeString('productHandle'),
+      productHandle: t.exposeString('productHandle', {
+        description: "Handle of the variant's product on the store (Product.handle).",
+      }),
       variantId: t.exposeString('variantId', {
         nullable: true,
         description: "The storefront's variant id; null until a probe has read the product.",
       }),
-      sku: t.exposeString('sku', { nullable: true }),
-      title: t.exposeString('title'),
+      sku: t.exposeString('sku', {
+        nullable: true,
+        description: "The merchant's SKU code; null when the variant has none.",
+      }),
+      title: t.exposeString('title', {
+        description: 'Product and variant title, e.g. "Classic Tee - M / Black".',
+      }),
       active: t.exposeBoolean('active', {
         description: 'False once its product left the tracked set (its history stays).',
       }),
@@ -42,9 +53,19 @@ builder.node(SignalRef, {
       nullable: true,
       description: "The store's legacy id, also accepted as {domain}.",
     }),
-    status: t.field({ type: SignalStatusEnum, resolve: (w) => w.status }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    status: t.field({
+      type: SignalStatusEnum,
+      description: 'tracked (probed on schedule) or paused.',
+      resolve: (w) => w.status,
+    }),
+    createdAt: t.expose('createdAt', {
+      type: 'DateTime',
+      description: 'When the watch was created.',
+    }),
+    updatedAt: t.expose('updatedAt', {
+      type: 'DateTime',
+      description: 'When updateSignal or stopSignal last touched the watch; createdAt until then.',
+    }),
     lastProbeAt: t.expose('lastProbeAt', {
       type: 'DateTime',
       nullable: true,

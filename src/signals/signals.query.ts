@@ -19,8 +19,12 @@ import {
 } from './watches.ts';
 
 const SignalConnection = builder.connectionObject(
-  { type: SignalRef, name: 'SignalConnection' },
-  { name: 'SignalEdge' },
+  {
+    type: SignalRef,
+    name: 'SignalConnection',
+    description: "A page of the account's watches, newest first.",
+  },
+  { name: 'SignalEdge', description: 'One watch, with its cursor.' },
 );
 
 builder.queryField('signals', (t) =>
@@ -70,8 +74,15 @@ builder.mutationField('updateSignal', (t) =>
     description:
       'Pause (status paused) or resume (tracked) a watch, and/or swap its tracked products.',
     args: {
-      domain: t.arg({ type: 'String', required: true }),
-      status: t.arg({ type: SignalStatusEnum }),
+      domain: t.arg({
+        type: 'String',
+        required: true,
+        description: "The watched store's domain, URL or legacy id.",
+      }),
+      status: t.arg({
+        type: SignalStatusEnum,
+        description: 'paused to stop scheduled probes, tracked to resume them; omit to keep.',
+      }),
       products: t.arg.stringList({
         description: `Product handles (1 to ${MAX_TRACKED_PRODUCTS}): the new tracked set, every variant of each.`,
       }),
@@ -85,17 +96,27 @@ builder.mutationField('stopSignal', (t) =>
   t.field({
     type: SignalRef,
     description: 'Same as updateSignal with status paused.',
-    args: { domain: t.arg({ type: 'String', required: true }) },
+    args: {
+      domain: t.arg({
+        type: 'String',
+        required: true,
+        description: "The watched store's domain, URL or legacy id.",
+      }),
+    },
     resolve: (_root, { domain }, ctx) => updateWatch(ctx, domain, { status: 'paused' }),
   }),
 );
 
 const DeletedSignalRef = builder.objectRef<{ domain: string }>('DeletedSignal').implement({
+  description: 'The answer to deleteSignal.',
   fields: (t) => ({
     domain: t.exposeString('domain', {
       description: 'The store whose watch was deleted; it stays in the catalog.',
     }),
-    deleted: t.boolean({ resolve: () => true }),
+    deleted: t.boolean({
+      description: 'Always true: a watch that cannot be deleted answers an error instead.',
+      resolve: () => true,
+    }),
   }),
 });
 
@@ -104,7 +125,13 @@ builder.mutationField('deleteSignal', (t) =>
     type: DeletedSignalRef,
     description:
       'Delete a watch with its probes, snapshots and insights; the catalog keeps the store.',
-    args: { domain: t.arg({ type: 'String', required: true }) },
+    args: {
+      domain: t.arg({
+        type: 'String',
+        required: true,
+        description: "The watched store's domain, URL or legacy id.",
+      }),
+    },
     resolve: async (_root, { domain }, ctx) => ({
       domain: (await deleteWatch(ctx, domain)).domain,
     }),
@@ -116,7 +143,13 @@ builder.mutationField('probeSignal', (t) =>
     type: SignalProbeRef,
     description:
       'Queue a manual probe; within 5 minutes of the previous manual probe: rate_limited with retryAfter.',
-    args: { domain: t.arg({ type: 'String', required: true }) },
+    args: {
+      domain: t.arg({
+        type: 'String',
+        required: true,
+        description: "The watched store's domain, URL or legacy id.",
+      }),
+    },
     resolve: (_root, { domain }, ctx) => requestManualProbe(ctx, domain),
   }),
 );

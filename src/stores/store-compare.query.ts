@@ -17,6 +17,7 @@ interface Comparison {
 }
 
 const StoreComparison = builder.objectRef<Comparison>('StoreComparison').implement({
+  description: 'Stores side by side (GET /v1/stores/compare), and the domains the catalog lacks.',
   fields: (t) => ({
     stores: t.field({
       type: [StoreRef],
@@ -33,6 +34,7 @@ builder.queryField('compareStores', (t) =>
   t.field({
     extensions: rules({ quota: 'storeSearches', cache: 'public' }),
     type: StoreComparison,
+    description: `${MIN_COMPARE} to ${MAX_COMPARE} stores side by side; a domain not in the catalog is listed in notFound, not an error.`,
     args: {
       domains: t.arg.stringList({
         required: true,

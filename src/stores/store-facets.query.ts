@@ -37,6 +37,7 @@ export const suggestionsOf =
     filterSuggestions(pool, filter);
 
 const FacetValueRef = builder.objectRef<FacetValue>('FacetValue').implement({
+  description: 'One value of a store filter and how many of the kept stores have it.',
   fields: (t) => ({
     value: t.exposeString('value', {
       description: 'A value as the catalog spells it; pass it as the filter of the same name.',
@@ -89,7 +90,11 @@ builder.queryField('storeFacets', (t) =>
     description:
       'The valid values of the store filters, with store counts, among the stores the filter keeps (all without one).',
     args: {
-      filter: t.arg({ type: StoreFilter }),
+      filter: t.arg({
+        type: StoreFilter,
+        description:
+          'The stores to count (as Query.stores filters them); omit for the whole catalog.',
+      }),
       perFacet: t.arg.int({
         defaultValue: DEFAULT_FACET_VALUES,
         description: `Values per facet, most stores first: 1 to ${MAX_FACET_VALUES}.`,

@@ -1,5 +1,6 @@
 // Query.storeGroups: grouped rows (GET /v1/stores with groupBy). Rows are cohorts, not stores.
 import { builder } from '../graphql/builder.ts';
+import { describedValues } from '../graphql/enum-values.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { pagedConnection } from '../graphql/pagination.ts';
 import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from './rollups/store-rollups.ts';
@@ -10,7 +11,7 @@ import { resolveStoreFilter, StoreFilter } from './store-filter.ts';
 import {
   GROUP_METRICS,
   GROUP_SORTS,
-  STORE_GROUPINGS,
+  type STORE_GROUPINGS,
   storeGroups,
   UNKNOWN_GROUP,
   type StoreGroupRow,
@@ -45,7 +46,11 @@ const GroupMetric = builder.enumType('GroupMetric', {
 });
 const GroupSort = builder.enumType('GroupSort', {
   description: 'stores = number of stores in the group; revenue and visits = the group metric.',
-  values: GROUP_SORTS,
+  values: describedValues(GROUP_SORTS, {
+    stores: 'Most stores first (the default).',
+    revenue: 'Highest revenue metric (metrics.monthlyRevenueUsd) first.',
+    visits: 'Highest visits metric (metrics.monthlyVisits) first.',
+  }),
 });
 const StoreGroupOrderField = builder.enumType('StoreGroupOrderField', {
   description: 'What orderBy orders groups by. REST spells each in lower case (sort=stores).',
@@ -110,7 +115,11 @@ const StoreGroup = builder.objectRef<StoreGroupRow>('StoreGroup').implement({
     }),
     leaf: t.exposeString('leaf', { nullable: true, description: 'Value of groupBy2.' }),
     stores: t.exposeInt('stores', { description: 'Number of stores in the group.' }),
-    metrics: t.field({ type: GroupMetrics, resolve: (row) => row }),
+    metrics: t.field({
+      type: GroupMetrics,
+      description: "The group's modeled figures, aggregated with the groupMetric argument.",
+      resolve: (row) => row,
+    }),
   }),
 });
 
@@ -118,6 +127,8 @@ const StoreGroupConnection = builder.connectionObject(
   {
     type: StoreGroup,
     name: 'StoreGroupConnection',
+    description:
+      'A page of store groups (Query.storeGroups); totalCount counts groups, not stores.',
     fields: (t) => ({
       filterSuggestions: t.field({
         type: [FilterSuggestionRef],
@@ -128,7 +139,7 @@ const StoreGroupConnection = builder.connectionObject(
       }),
     }),
   },
-  { name: 'StoreGroupEdge' },
+  { name: 'StoreGroupEdge', description: 'One group of stores, with its cursor.' },
 );
 
 builder.queryField('storeGroups', (t) =>
@@ -141,10 +152,25 @@ builder.queryField('storeGroups', (t) =>
       `each seed, never older than ${ROLLUP_MAX_AGE_MINUTES} minutes (computed live past that).`,
     args: {
       ...pageArgs,
-      filter: t.arg({ type: StoreFilter }),
-      groupBy: t.arg({ type: StoreGrouping, required: true }),
-      groupBy2: t.arg({ type: StoreGrouping }),
-      groupMetric: t.arg({ type: GroupMetric, defaultValue: 'median' }),
+      filter: t.arg({
+        type: StoreFilter,
+        description: 'Which stores are grouped (as Query.stores filters them); omit for all.',
+      }),
+      groupBy: t.arg({
+        type: StoreGrouping,
+        required: true,
+        description: 'First grouping: each row is one value of it (StoreGroup.parent).',
+      }),
+      groupBy2: t.arg({
+        type: StoreGrouping,
+        description:
+          'Optional second grouping inside the first (StoreGroup.leaf); must differ from groupBy.',
+      }),
+      groupMetric: t.arg({
+        type: GroupMetric,
+        defaultValue: 'median',
+        description: "How each group's revenue and visits are aggregated.",
+      }),
       orderBy: t.arg({
         type: StoreGroupOrder,
         description: 'The order (default: STORES, DESC).',

@@ -15,14 +15,39 @@ export const STRUCTURED_STORE_SOURCE = 'postgres:stores';
 export const TRAFFIC_SOURCE = 'postgres:traffic_monthly';
 
 const Socials = builder.objectRef<LegacySocials>('Socials').implement({
-  description: 'Social profiles seen on the storefront (legacy store). Null when none was seen.',
+  description:
+    'Social profiles linked from the storefront (legacy store); each is null when the storefront links none.',
   fields: (t) => ({
-    instagram: t.string({ nullable: true, resolve: (s) => s.instagram ?? null }),
-    facebook: t.string({ nullable: true, resolve: (s) => s.facebook ?? null }),
-    tiktok: t.string({ nullable: true, resolve: (s) => s.tiktok ?? null }),
-    twitter: t.string({ nullable: true, resolve: (s) => s.twitter ?? null }),
-    youtube: t.string({ nullable: true, resolve: (s) => s.youtube ?? null }),
-    pinterest: t.string({ nullable: true, resolve: (s) => s.pinterest ?? null }),
+    instagram: t.string({
+      nullable: true,
+      description: 'Instagram profile URL; null when none was seen.',
+      resolve: (s) => s.instagram ?? null,
+    }),
+    facebook: t.string({
+      nullable: true,
+      description: 'Facebook profile URL; null when none was seen.',
+      resolve: (s) => s.facebook ?? null,
+    }),
+    tiktok: t.string({
+      nullable: true,
+      description: 'TikTok profile URL; null when none was seen.',
+      resolve: (s) => s.tiktok ?? null,
+    }),
+    twitter: t.string({
+      nullable: true,
+      description: 'X (Twitter) profile URL; null when none was seen.',
+      resolve: (s) => s.twitter ?? null,
+    }),
+    youtube: t.string({
+      nullable: true,
+      description: 'YouTube profile URL; null when none was seen.',
+      resolve: (s) => s.youtube ?? null,
+    }),
+    pinterest: t.string({
+      nullable: true,
+      description: 'Pinterest profile URL; null when none was seen.',
+      resolve: (s) => s.pinterest ?? null,
+    }),
   }),
 });
 
@@ -41,13 +66,19 @@ builder.objectFields(StoreRef, (t) => ({
   }),
   screenshotUrl: t.string({
     nullable: true,
+    description:
+      "URL of a screenshot of the storefront's home page (legacy store); null when none was taken.",
     resolve: async (store, _args, ctx) => (await summaryOf(store, ctx))?.screenshotUrl ?? null,
   }),
   socials: t.field({
     type: Socials,
+    description:
+      'Social profiles linked from the storefront; every network null when none is known.',
     resolve: async (store, _args, ctx) => (await summaryOf(store, ctx))?.socials ?? {},
   }),
   emails: t.stringList({
+    description:
+      'Contact email addresses published on the storefront (legacy store); empty when none was seen.',
     resolve: async (store, _args, ctx) => (await summaryOf(store, ctx))?.emails ?? [],
   }),
   sources: t.stringList({

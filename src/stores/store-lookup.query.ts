@@ -40,6 +40,8 @@ const StoreLookupMatch = builder.objectRef<LookupMatch>('StoreLookupMatch').impl
 });
 
 const StoreLookup = builder.objectRef<Lookup>('StoreLookup').implement({
+  description:
+    'Stores looked up by domain: what each domain reached, the stores found and the domains not found.',
   fields: (t) => ({
     matches: t.field({
       type: [StoreLookupMatch],

@@ -6,11 +6,22 @@ import type { StoreRecord } from './store.sql.ts';
 const StoreMetrics = builder.objectRef<StoreRecord>('StoreMetrics').implement({
   description: 'Observed catalog and audience figures, and 30-day changes of the modeled ones.',
   fields: (t) => ({
-    productCount: t.exposeInt('productCount'),
-    bestSellerCount: t.exposeInt('bestSellerCount'),
-    appCount: t.exposeInt('appCount'),
-    medianPriceUsd: t.exposeFloat('medianPriceUsd', { nullable: true }),
-    socialFollowers: t.exposeInt('socialFollowers'),
+    productCount: t.exposeInt('productCount', {
+      description: 'Products in the storefront catalog at the last scrape.',
+    }),
+    bestSellerCount: t.exposeInt('bestSellerCount', {
+      description: 'Of those, products the storefront marks as best sellers.',
+    }),
+    appCount: t.exposeInt('appCount', {
+      description: 'Platform apps detected on the storefront (the length of Store.apps).',
+    }),
+    medianPriceUsd: t.exposeFloat('medianPriceUsd', {
+      nullable: true,
+      description: 'Median product price, USD; null when no product has a price.',
+    }),
+    socialFollowers: t.exposeInt('socialFollowers', {
+      description: "Followers summed over the store's social profiles; 0 when it has none.",
+    }),
     adSpendUsd: t.exposeInt('adSpendUsd', { description: 'Modeled monthly ad spend, USD.' }),
     visitsChangePct: t.exposeFloat('visitsChangePct', {
       nullable: true,
@@ -24,5 +35,9 @@ const StoreMetrics = builder.objectRef<StoreRecord>('StoreMetrics').implement({
 });
 
 builder.objectField(StoreRef, 'metrics', (t) =>
-  t.field({ type: StoreMetrics, resolve: (store) => store }),
+  t.field({
+    type: StoreMetrics,
+    description: "Observed catalog and audience figures (the models' inputs) and 30-day changes.",
+    resolve: (store) => store,
+  }),
 );

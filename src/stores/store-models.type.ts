@@ -38,17 +38,23 @@ const ModelInputRef = builder.objectRef<ModelInput>('ModelInput').implement({
   description:
     'One input of a model as this store supplied it; exactly one of number, boolean, text is set (none when unknown).',
   fields: (t) => ({
-    name: t.exposeString('name'),
+    name: t.exposeString('name', {
+      description: 'Name of the input as the model reads it, e.g. monthlyVisits or hasReviewsApp.',
+    }),
     number: t.float({
       nullable: true,
+      description: 'The value when the input is a number; null otherwise or when unknown.',
       resolve: (i) => (typeof i.value === 'number' ? i.value : null),
     }),
     boolean: t.boolean({
       nullable: true,
+      description: 'The value when the input is a yes/no fact; null otherwise or when unknown.',
       resolve: (i) => (typeof i.value === 'boolean' ? i.value : null),
     }),
     text: t.string({
       nullable: true,
+      description:
+        'The value when the input is text (e.g. a vertical); null otherwise or when unknown.',
       resolve: (i) => (typeof i.value === 'string' ? i.value : null),
     }),
   }),
@@ -59,13 +65,22 @@ const methodOf = (model: string) => MODEL_METHODS.find((m) => m.model === model)
 const ModelExplanationRef = builder.objectRef<ModelExplanation>('ModelExplanation').implement({
   description: 'How a modeled figure is computed: the method and the inputs of this store.',
   fields: (t) => ({
-    model: t.exposeString('model'),
+    model: t.exposeString('model', {
+      description: 'Name of the model: visits, revenue, adSpend, rating or dropshipper.',
+    }),
     fields: t.stringList({
       description: 'Fields of Store this model produces.',
       resolve: (e) => methodOf(e.model)?.fields ?? [],
     }),
-    method: t.string({ resolve: (e) => methodOf(e.model)?.method ?? '' }),
-    inputs: t.field({ type: [ModelInputRef], resolve: (e) => e.inputs }),
+    method: t.string({
+      description: 'Plain-language description of how the model computes its figures.',
+      resolve: (e) => methodOf(e.model)?.method ?? '',
+    }),
+    inputs: t.field({
+      type: [ModelInputRef],
+      description: 'The values this store fed into the model, one per input.',
+      resolve: (e) => e.inputs,
+    }),
   }),
 });
 
@@ -96,6 +111,7 @@ const StoreModels = builder.objectRef<StoreRecord>('StoreModels').implement({
   fields: (t) => ({
     visits: t.field({
       type: ModelExplanationRef,
+      description: 'How monthlyVisits was modeled.',
       resolve: async (s, _args, ctx) => {
         const { traffic } = await observed(s, ctx);
         const inputs: VisitsInputs = {
@@ -109,6 +125,8 @@ const StoreModels = builder.objectRef<StoreRecord>('StoreModels').implement({
     }),
     revenue: t.field({
       type: ModelExplanationRef,
+      description:
+        'How monthlyRevenueUsd, conversionRatePct and averageOrderValueUsd were modeled.',
       resolve: (s) => {
         const inputs: RevenueInputs = {
           monthlyVisits: s.monthlyVisits,
@@ -120,6 +138,7 @@ const StoreModels = builder.objectRef<StoreRecord>('StoreModels').implement({
     }),
     adSpend: t.field({
       type: ModelExplanationRef,
+      description: 'How metrics.adSpendUsd was modeled.',
       resolve: async (s, _args, ctx) => {
         const { traffic } = await observed(s, ctx);
         const inputs: AdSpendInputs = {
@@ -133,6 +152,7 @@ const StoreModels = builder.objectRef<StoreRecord>('StoreModels').implement({
     }),
     rating: t.field({
       type: ModelExplanationRef,
+      description: 'How serviceRating (and so serviceGrade) was computed.',
       resolve: async (s, _args, ctx) => {
         const seen = await observed(s, ctx);
         const inputs: RatingInputs = {
@@ -151,6 +171,7 @@ const StoreModels = builder.objectRef<StoreRecord>('StoreModels').implement({
     }),
     dropshipper: t.field({
       type: ModelExplanationRef,
+      description: 'How isDropshipper and dropshipperScore were classified.',
       resolve: async (s, _args, ctx) => {
         const seen = await observed(s, ctx);
         const inputs: DropshipperInputs = {

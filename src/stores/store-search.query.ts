@@ -1,5 +1,6 @@
 // Query.stores: the store search (GET /v1/stores without groupBy).
 import { builder } from '../graphql/builder.ts';
+import { describedValues } from '../graphql/enum-values.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { pagedConnection } from '../graphql/pagination.ts';
 import { selectedFieldNames } from '../graphql/selection.ts';
@@ -17,7 +18,13 @@ import type { StoreSort } from './store-search.sql.ts';
 export const StoreSortEnum = builder.enumType('StoreSort', {
   description:
     'Order of the store search. relevance: how well name and domain words match q (see StoreFilter.q), then visits.',
-  values: STORE_SORTS,
+  values: describedValues(STORE_SORTS, {
+    revenue: 'High end of the modeled revenue band, highest first (REST sort=revenue).',
+    visits: 'Modeled monthly visits, highest first.',
+    rating: 'Service rating, highest first.',
+    newest: 'Most recently added to the catalog first (firstSeenAt).',
+    relevance: 'Best match of filter.q first; without q, the same as revenue.',
+  }),
 });
 
 export const StoreOrderFieldEnum = builder.enumType('StoreOrderField', {
@@ -78,6 +85,8 @@ const StoreSearchConnection = builder.connectionObject(
   {
     type: StoreRef,
     name: 'StoreSearchConnection',
+    description:
+      'A page of the store search (Query.stores), with its total and suggestions for unknown filter values.',
     fields: (t) => ({
       filterSuggestions: t.field({
         type: [FilterSuggestionRef],
@@ -89,7 +98,7 @@ const StoreSearchConnection = builder.connectionObject(
       }),
     }),
   },
-  { name: 'StoreSearchEdge' },
+  { name: 'StoreSearchEdge', description: 'One store of the search, with its cursor.' },
 );
 
 builder.queryField('stores', (t) =>
@@ -100,7 +109,11 @@ builder.queryField('stores', (t) =>
       'Search and filter stores. Default order: relevance when filter.q is set, otherwise revenue (high end of the band).',
     args: {
       ...pageArgs,
-      filter: t.arg({ type: StoreFilter }),
+      filter: t.arg({
+        type: StoreFilter,
+        description:
+          'Conditions every store must meet (all must hold); omit for the whole catalog.',
+      }),
       orderBy: t.arg({
         type: StoreOrder,
         description: 'The order (default: RELEVANCE with filter.q, REVENUE without; DESC).',

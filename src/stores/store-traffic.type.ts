@@ -13,12 +13,31 @@ const share = (pct: number): number => Math.round(pct * 100) / 10_000;
 const TrafficMix = builder.objectRef<TrafficRecord>('TrafficMix').implement({
   description: 'Share of visits by channel in one month, from a third-party source (shares 0..1).',
   fields: (t) => ({
-    month: t.field({ type: 'Date', resolve: (r) => r.month }),
-    organic: t.float({ resolve: (r) => share(r.organicPct) }),
-    paid: t.float({ resolve: (r) => share(r.paidPct) }),
-    social: t.float({ resolve: (r) => share(r.socialPct) }),
-    direct: t.float({ resolve: (r) => share(r.directPct) }),
-    referral: t.float({ resolve: (r) => share(r.referralPct) }),
+    month: t.field({
+      type: 'Date',
+      description: 'The month, as its first day (YYYY-MM-01).',
+      resolve: (r) => r.month,
+    }),
+    organic: t.float({
+      description: 'Share of visits from organic search, 0 to 1 (0.45 means 45%).',
+      resolve: (r) => share(r.organicPct),
+    }),
+    paid: t.float({
+      description: 'Share of visits from paid ads (search and social), 0 to 1.',
+      resolve: (r) => share(r.paidPct),
+    }),
+    social: t.float({
+      description: 'Share of visits from unpaid social media, 0 to 1.',
+      resolve: (r) => share(r.socialPct),
+    }),
+    direct: t.float({
+      description: 'Share of visits typed in or bookmarked (no referrer), 0 to 1.',
+      resolve: (r) => share(r.directPct),
+    }),
+    referral: t.float({
+      description: 'Share of visits from links on other sites, 0 to 1.',
+      resolve: (r) => share(r.referralPct),
+    }),
     source: t.exposeString('source', { description: 'The third-party traffic source.' }),
   }),
 });
@@ -26,20 +45,45 @@ const TrafficMix = builder.objectRef<TrafficRecord>('TrafficMix').implement({
 const TrafficPoint = builder.objectRef<TrafficRecord>('TrafficPoint').implement({
   description: 'One month of third-party traffic: visits and channel shares (0..1).',
   fields: (t) => ({
-    month: t.field({ type: 'Date', resolve: (r) => r.month }),
-    visits: t.exposeInt('visits'),
-    organic: t.float({ resolve: (r) => share(r.organicPct) }),
-    paid: t.float({ resolve: (r) => share(r.paidPct) }),
-    social: t.float({ resolve: (r) => share(r.socialPct) }),
-    direct: t.float({ resolve: (r) => share(r.directPct) }),
-    referral: t.float({ resolve: (r) => share(r.referralPct) }),
-    source: t.exposeString('source'),
+    month: t.field({
+      type: 'Date',
+      description: 'The month, as its first day (YYYY-MM-01).',
+      resolve: (r) => r.month,
+    }),
+    visits: t.exposeInt('visits', {
+      description: "The source's estimate of the month's visits (not the modeled monthlyVisits).",
+    }),
+    organic: t.float({
+      description: 'Share of visits from organic search, 0 to 1 (0.45 means 45%).',
+      resolve: (r) => share(r.organicPct),
+    }),
+    paid: t.float({
+      description: 'Share of visits from paid ads (search and social), 0 to 1.',
+      resolve: (r) => share(r.paidPct),
+    }),
+    social: t.float({
+      description: 'Share of visits from unpaid social media, 0 to 1.',
+      resolve: (r) => share(r.socialPct),
+    }),
+    direct: t.float({
+      description: 'Share of visits typed in or bookmarked (no referrer), 0 to 1.',
+      resolve: (r) => share(r.directPct),
+    }),
+    referral: t.float({
+      description: 'Share of visits from links on other sites, 0 to 1.',
+      resolve: (r) => share(r.referralPct),
+    }),
+    source: t.exposeString('source', { description: 'The third-party source of this month.' }),
   }),
 });
 
 const TrafficConnection = builder.connectionObject(
-  { type: TrafficPoint, name: 'TrafficConnection' },
-  { name: 'TrafficEdge' },
+  {
+    type: TrafficPoint,
+    name: 'TrafficConnection',
+    description: "A page of a store's monthly third-party traffic, newest month first.",
+  },
+  { name: 'TrafficEdge', description: "One month of a store's traffic series, with its cursor." },
 );
 
 const StoreTraffic = builder.objectRef<StoreRecord>('StoreTraffic').implement({
@@ -49,6 +93,8 @@ const StoreTraffic = builder.objectRef<StoreRecord>('StoreTraffic').implement({
     latest: t.field({
       type: TrafficMix,
       nullable: true,
+      description:
+        'The latest month with third-party data (REST traffic.latest); null when the store has no coverage.',
       resolve: (store, _args, ctx) => latestTrafficByStoreId(ctx).load(store.id),
     }),
     series: t.field({
@@ -62,5 +108,9 @@ const StoreTraffic = builder.objectRef<StoreRecord>('StoreTraffic').implement({
 });
 
 builder.objectField(StoreRef, 'traffic', (t) =>
-  t.field({ type: StoreTraffic, resolve: (store) => store }),
+  t.field({
+    type: StoreTraffic,
+    description: 'Third-party traffic: the latest channel mix and the monthly series.',
+    resolve: (store) => store,
+  }),
 );

@@ -16,7 +16,13 @@ builder.queryField('store', (t) =>
     nullable: true,
     description:
       'One store by domain; a full URL with scheme and www. is accepted. A store that moved to a new host answers under its old domain too, with its new `domain`.',
-    args: { domain: t.arg.string({ required: true, validate: { schema: domainSchema } }) },
+    args: {
+      domain: t.arg.string({
+        required: true,
+        description: "The store's domain (e.g. example.com) or its URL (https://www.example.com/).",
+        validate: { schema: domainSchema },
+      }),
+    },
     resolve: async (_root, { domain }, ctx, info) => {
       // read what the selection needs, no more: a card of a few columns skips the app stack, the
       // traffic month and the legacy store; a full profile gets them in the same round trips

@@ -7,6 +7,11 @@ export const StoreRef = builder.objectRef<StoreRecord>('Store');
 
 /** Lists of stores (search results, an app's stores) share one connection type. */
 export const StoreConnection = builder.connectionObject(
-  { type: StoreRef, name: 'StoreConnection' },
-  { name: 'StoreEdge' },
+  {
+    type: StoreRef,
+    name: 'StoreConnection',
+    description:
+      'A page of stores (App.stores: the stores running an app), with the total across pages.',
+  },
+  { name: 'StoreEdge', description: 'One store in a page of stores, with its cursor.' },
 );

@@ -24,7 +24,9 @@ builder.node(StoreRef, {
       description: "The storefront's address: https:// and the domain.",
       resolve: (s) => `https://${s.domain}/`,
     }),
-    name: t.exposeString('name'),
+    name: t.exposeString('name', {
+      description: "The store's display name, as its storefront names itself.",
+    }),
     monthlyVisits: t.exposeInt('monthlyVisits', { description: 'Modeled monthly visits.' }),
     monthlyRevenueUsd: t.field({
       type: RevenueBand,
@@ -43,17 +45,39 @@ builder.node(StoreRef, {
     serviceGrade: t.exposeString('serviceGrade', {
       description: 'Letter bucket of serviceRating.',
     }),
-    vertical: t.exposeString('vertical', { nullable: true }),
-    industry: t.exposeString('industry', { nullable: true }),
-    category: t.exposeString('category', { nullable: true }),
+    vertical: t.exposeString('vertical', {
+      nullable: true,
+      description:
+        "Vertical: the top level of Shopify's product taxonomy, e.g. Apparel & Accessories (the vertical filter's value); null when unclassified.",
+    }),
+    industry: t.exposeString('industry', {
+      nullable: true,
+      description:
+        'Industry: a coarser grouping of verticals, e.g. Fashion; null when unclassified.',
+    }),
+    category: t.exposeString('category', {
+      nullable: true,
+      description:
+        'Category: a second-level taxonomy node under the vertical; null when unclassified.',
+    }),
     countryCode: t.exposeString('countryCode', {
       nullable: true,
       description: 'ISO 3166-1 alpha-2.',
     }),
     currency: t.exposeString('currency', { description: "The storefront's currency (ISO 4217)." }),
-    theme: t.exposeString('themeName', { nullable: true }),
-    firstSeenAt: t.expose('firstSeenAt', { type: 'DateTime' }),
-    lastScrapedAt: t.expose('lastScrapedAt', { type: 'DateTime', nullable: true }),
+    theme: t.exposeString('themeName', {
+      nullable: true,
+      description: 'Name of the storefront theme; null when it was not detected.',
+    }),
+    firstSeenAt: t.expose('firstSeenAt', {
+      type: 'DateTime',
+      description: 'When the store entered the catalog.',
+    }),
+    lastScrapedAt: t.expose('lastScrapedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the storefront was last scraped; null when it never was (imported only).',
+    }),
     conversionRatePct: t.field({
       type: PercentBand,
       nullable: true,

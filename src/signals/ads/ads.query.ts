@@ -2,6 +2,7 @@
 // Signal.adsOverview(days) (ads versus estimated sales) and Mutation.probeSignalAds(id) (refresh
 // from the Meta, TikTok and Google ad libraries). REST: rest/routes/signals-ads.ts.
 import { builder } from '../../graphql/builder.ts';
+import { describedValues } from '../../graphql/enum-values.ts';
 import { pageArgs } from '../../graphql/page-args.ts';
 import { offsetConnection } from '../../graphql/pagination.ts';
 import { SignalRef } from '../signal.ref.ts';
@@ -31,7 +32,11 @@ import {
 const AdNetworkEnum = builder.enumType('AdNetwork', {
   description:
     'meta: Meta Ad Library (Facebook, Instagram). tiktok: TikTok Commercial Content Library. google: Google Ads Transparency Center.',
-  values: AD_NETWORKS,
+  values: describedValues(AD_NETWORKS, {
+    meta: 'Meta Ad Library: Facebook and Instagram ads.',
+    tiktok: 'TikTok Commercial Content Library.',
+    google: 'Google Ads Transparency Center.',
+  }),
 });
 
 const SignalAdRef = builder.objectRef<AdCreative>('SignalAd');
@@ -45,11 +50,18 @@ builder.node(SignalAdRef, {
       description:
         "The service's own number of the creative, as REST's `id` shows it (id is the global Node id).",
     }),
-    network: t.field({ type: AdNetworkEnum, resolve: (a) => a.network }),
+    network: t.field({
+      type: AdNetworkEnum,
+      description: 'The ad library that listed the creative.',
+      resolve: (a) => a.network,
+    }),
     externalId: t.exposeString('externalId', {
       description: "The library's id (Meta ad archive id, TikTok ad id, Google creative id).",
     }),
-    headline: t.exposeString('headline', { nullable: true }),
+    headline: t.exposeString('headline', {
+      nullable: true,
+      description: "The ad's headline or title; null when the library gives none.",
+    }),
     body: t.exposeString('body', {
       nullable: true,
       description: 'The ad text, when the library gives it (TikTok does not).',
@@ -77,8 +89,12 @@ builder.node(SignalAdRef, {
 });
 
 const SignalAdConnection = builder.connectionObject(
-  { type: SignalAdRef, name: 'SignalAdConnection' },
-  { name: 'SignalAdEdge' },
+  {
+    type: SignalAdRef,
+    name: 'SignalAdConnection',
+    description: "A page of the watched store's ad creatives.",
+  },
+  { name: 'SignalAdEdge', description: 'One ad creative, with its cursor.' },
 );
 
 builder.objectFields(SignalRef, (t) => ({
@@ -129,16 +145,19 @@ builder.objectFields(SignalRef, (t) => ({
 const NetworkCountsRef = builder.objectRef<NetworkCounts>('AdNetworkCounts').implement({
   description: 'Creatives per network, and their total.',
   fields: (t) => ({
-    meta: t.exposeInt('meta'),
-    tiktok: t.exposeInt('tiktok'),
-    google: t.exposeInt('google'),
-    total: t.exposeInt('total'),
+    meta: t.exposeInt('meta', { description: 'Creatives from the Meta Ad Library.' }),
+    tiktok: t.exposeInt('tiktok', { description: 'Creatives from the TikTok library.' }),
+    google: t.exposeInt('google', {
+      description: 'Creatives from the Google Ads Transparency Center.',
+    }),
+    total: t.exposeInt('total', { description: 'meta + tiktok + google.' }),
   }),
 });
 
 const OverviewDayRef = builder.objectRef<OverviewDayInCurrency>('AdsOverviewDay').implement({
+  description: "One UTC day of the overview: the store's ads and its estimated sales.",
   fields: (t) => ({
-    day: t.field({ type: 'Date', resolve: (d) => d.day }),
+    day: t.field({ type: 'Date', description: 'The UTC day.', resolve: (d) => d.day }),
     activeAds: t.field({
       type: NetworkCountsRef,
       description: 'Creatives running that day.',
@@ -181,8 +200,14 @@ const SalesLiftRef = builder.objectRef<SalesLiftInCurrency>('AdsSalesLift').impl
     otherDays: t.exposeInt('otherDays', {
       description: 'Days with a sales estimate and no launch in the window.',
     }),
-    meanUnitsAfterLaunch: t.exposeFloat('meanUnitsAfterLaunch', { nullable: true }),
-    meanUnitsOtherDays: t.exposeFloat('meanUnitsOtherDays', { nullable: true }),
+    meanUnitsAfterLaunch: t.exposeFloat('meanUnitsAfterLaunch', {
+      nullable: true,
+      description: 'Mean estimated units per day after a launch; null when there is no such day.',
+    }),
+    meanUnitsOtherDays: t.exposeFloat('meanUnitsOtherDays', {
+      nullable: true,
+      description: 'Mean estimated units per other day; null when there is no such day.',
+    }),
     unitsLiftPercent: t.exposeFloat('unitsLiftPercent', {
       nullable: true,
       description: 'Null when a group is empty or the other days sold nothing.',
@@ -203,16 +228,24 @@ const SalesLiftRef = builder.objectRef<SalesLiftInCurrency>('AdsSalesLift').impl
       nullable: true,
       description: 'USD stores only; null otherwise.',
     }),
-    revenueLiftPercent: t.exposeFloat('revenueLiftPercent', { nullable: true }),
+    revenueLiftPercent: t.exposeFloat('revenueLiftPercent', {
+      nullable: true,
+      description:
+        'Percent by which mean revenue after a launch exceeds that of other days (negative: below); null when a group is empty or the other days earned nothing.',
+    }),
   }),
 });
 
 const AdsOverviewRef = builder.objectRef<AdsOverview>('AdsOverview').implement({
   description: 'Ads versus estimated SKU sales of a watch. Sales and lift are estimates.',
   fields: (t) => ({
-    days: t.exposeInt('days'),
-    from: t.field({ type: 'Date', resolve: (o) => o.from }),
-    to: t.field({ type: 'Date', resolve: (o) => o.to }),
+    days: t.exposeInt('days', { description: 'Days the overview covers, today included.' }),
+    from: t.field({ type: 'Date', description: 'First UTC day covered.', resolve: (o) => o.from }),
+    to: t.field({
+      type: 'Date',
+      description: 'Last UTC day covered (today).',
+      resolve: (o) => o.to,
+    }),
     isEstimate: t.boolean({
       description: 'Always true: sales and lift are modeled.',
       resolve: () => true,
@@ -245,13 +278,26 @@ const AdsOverviewRef = builder.objectRef<AdsOverview>('AdsOverview').implement({
 const NetworkProbeStatusEnum = builder.enumType('AdNetworkProbeStatus', {
   description:
     'ok: the library answered. not_configured: the server has no base URL or token for it. failed: see error.',
-  values: ['ok', 'not_configured', 'failed'] as const,
+  values: describedValues(['ok', 'not_configured', 'failed'], {
+    ok: 'The library answered; its counts are complete.',
+    not_configured: 'The server has no base URL or token for this library: it was not asked.',
+    failed: 'The library was asked and did not answer usably (see error).',
+  }),
 });
 
 const NetworkProbeRef = builder.objectRef<NetworkProbeResult>('AdNetworkProbe').implement({
+  description: 'What one ad library answered during probeSignalAds.',
   fields: (t) => ({
-    network: t.field({ type: AdNetworkEnum, resolve: (n) => n.network }),
-    status: t.field({ type: NetworkProbeStatusEnum, resolve: (n) => n.status }),
+    network: t.field({
+      type: AdNetworkEnum,
+      description: 'The library asked.',
+      resolve: (n) => n.network,
+    }),
+    status: t.field({
+      type: NetworkProbeStatusEnum,
+      description: 'Whether it answered, was not configured or failed.',
+      resolve: (n) => n.status,
+    }),
     adsFound: t.exposeInt('adsFound', { description: 'Running creatives the library listed.' }),
     newAds: t.exposeInt('newAds', { description: 'Of those, creatives not on record before.' }),
     endedAds: t.exposeInt('endedAds', {
@@ -265,9 +311,13 @@ const NetworkProbeRef = builder.objectRef<NetworkProbeResult>('AdNetworkProbe').
 });
 
 const AdsProbeRef = builder.objectRef<AdsProbeResult>('AdsProbe').implement({
+  description: "The result of probeSignalAds: each library's answer and the insights it made.",
   fields: (t) => ({
-    domain: t.exposeString('domain'),
-    probedAt: t.expose('probedAt', { type: 'DateTime' }),
+    domain: t.exposeString('domain', { description: "The watched store's canonical domain." }),
+    probedAt: t.expose('probedAt', {
+      type: 'DateTime',
+      description: 'When the libraries were asked.',
+    }),
     networks: t.field({
       type: [NetworkProbeRef],
       description: 'One result per network: meta, tiktok, google.',

@@ -1,6 +1,7 @@
 // Insight cards (pulled, never pushed): Signal.insights per watch and Query.signalInsights, the
 // account-wide inbox across every watch of the key's account. Newest first, filtered by kind.
 import { builder } from '../../graphql/builder.ts';
+import { describedValues } from '../../graphql/enum-values.ts';
 import type { GraphqlContext } from '../../graphql/context.ts';
 import { pageArgs } from '../../graphql/page-args.ts';
 import { offsetConnection } from '../../graphql/pagination.ts';
@@ -19,7 +20,13 @@ const InsightKindEnum = builder.enumType('InsightKind', {
   description:
     "sales_spike: a day's estimated units reached 2x the trailing median. restock: a tracked variant's stock rose. " +
     "price_change: a tracked variant's price changed. ad_new_campaign: a new ad creative was seen. app_change: an app was installed or removed.",
-  values: INSIGHT_KINDS,
+  values: describedValues(INSIGHT_KINDS, {
+    sales_spike: "A day's estimated units reached 2x the trailing median.",
+    restock: "A tracked variant's stock rose.",
+    price_change: "A tracked variant's price changed.",
+    ad_new_campaign: 'A new ad creative of the store was seen.',
+    app_change: 'An app was installed on or removed from the store.',
+  }),
 });
 
 const InsightRef = builder.objectRef<InsightRecord>('Insight');
@@ -34,22 +41,30 @@ builder.node(InsightRef, {
       description: "The card's own number, as REST's `id` shows it (id is the global Node id).",
     }),
     domain: t.exposeString('domain', { description: 'The watched store.' }),
-    kind: t.field({ type: InsightKindEnum, resolve: (i) => i.kind as InsightKind }),
-    title: t.exposeString('title'),
-    body: t.exposeString('body'),
+    kind: t.field({
+      type: InsightKindEnum,
+      description: 'What the card is about; it decides the keys of data.',
+      resolve: (i) => i.kind as InsightKind,
+    }),
+    title: t.exposeString('title', { description: 'A short English headline for the card.' }),
+    body: t.exposeString('body', { description: 'One or two English sentences with the figures.' }),
     data: t.field({
       type: 'JSON',
       description:
         'The facts behind the card: a JSON object whose keys depend on kind (as REST shows it).',
       resolve: (i) => i.data ?? {},
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the card was made.' }),
   }),
 });
 
 const InsightConnection = builder.connectionObject(
-  { type: InsightRef, name: 'InsightConnection' },
-  { name: 'InsightEdge' },
+  {
+    type: InsightRef,
+    name: 'InsightConnection',
+    description: 'A page of insight cards, newest first.',
+  },
+  { name: 'InsightEdge', description: 'One insight card, with its cursor.' },
 );
 
 const insightArgs = builder.args((t) => ({

@@ -1,5 +1,6 @@
 // SignalProbe and Signal.probe: the latest probe of a watch, polled at GET /v1/signals/{domain}/probe.
 import { builder } from '../../graphql/builder.ts';
+import { describedValues } from '../../graphql/enum-values.ts';
 import { watchesByIds } from '../find-watch.ts';
 import { SignalRef } from '../signal.ref.ts';
 import {
@@ -12,13 +13,22 @@ import {
 
 const ProbeStatusEnum = builder.enumType('SignalProbeStatus', {
   description: 'queued -> running -> done, or failed (see error).',
-  values: PROBE_STATUSES,
+  values: describedValues(PROBE_STATUSES, {
+    queued: 'Waiting for a worker.',
+    running: 'Reading the storefront now.',
+    done: 'Finished: its snapshots are written.',
+    failed: 'Ended without snapshots; error says why.',
+  }),
 });
 
 const ProbeKindEnum = builder.enumType('SignalProbeKind', {
   description:
     'first: queued with the watch. scheduled: every SIGNAL_PROBE_INTERVAL_MINUTES while tracked. manual: POST /probe.',
-  values: PROBE_KINDS,
+  values: describedValues(PROBE_KINDS, {
+    first: 'The probe queued when the watch was created.',
+    scheduled: 'A periodic probe of a tracked watch.',
+    manual: 'Asked for with probeSignal (POST /v1/signals/{domain}/probe).',
+  }),
 });
 
 export const SignalProbeRef = builder.objectRef<ProbeRecord>('SignalProbe');
@@ -39,8 +49,16 @@ builder.node(SignalProbeRef, {
     probeId: t.exposeInt('id', {
       description: "The probe's own number, as REST's `id` shows it (id is the global Node id).",
     }),
-    kind: t.field({ type: ProbeKindEnum, resolve: (p) => p.kind }),
-    status: t.field({ type: ProbeStatusEnum, resolve: (p) => p.status }),
+    kind: t.field({
+      type: ProbeKindEnum,
+      description: 'What started the probe: first, scheduled or manual.',
+      resolve: (p) => p.kind,
+    }),
+    status: t.field({
+      type: ProbeStatusEnum,
+      description: 'Where the probe is (REST progress.status).',
+      resolve: (p) => p.status,
+    }),
     snapshots: t.exposeInt('snapshots', {
       description: 'Inventory snapshots written (one per variant read); 0 until done.',
     }),
@@ -48,9 +66,20 @@ builder.node(SignalProbeRef, {
       nullable: true,
       description: 'Why the probe failed; null otherwise.',
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
-    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', {
+      type: 'DateTime',
+      description: 'When the probe was queued.',
+    }),
+    startedAt: t.expose('startedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When a worker began it; null while queued.',
+    }),
+    finishedAt: t.expose('finishedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it ended (done or failed); null before.',
+    }),
   }),
 });
 

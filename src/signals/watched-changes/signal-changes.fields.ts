@@ -28,12 +28,27 @@ SignalAppRef.implement({
     'An app observed on a watched store, with when the storefront was first and last seen running it.',
   fields: (t) => ({
     slug: t.exposeString('slug', { description: "The app's slug in the platform's app store." }),
-    name: t.exposeString('name'),
-    developer: t.exposeString('developer', { nullable: true }),
-    category: t.exposeString('category', { nullable: true }),
-    pricing: t.exposeString('pricing', { nullable: true }),
-    rating: t.exposeFloat('rating', { nullable: true }),
-    appStoreUrl: t.exposeString('appStoreUrl', { nullable: true }),
+    name: t.exposeString('name', { description: "The app's name in the app store." }),
+    developer: t.exposeString('developer', {
+      nullable: true,
+      description: 'The company that publishes the app; null when unknown.',
+    }),
+    category: t.exposeString('category', {
+      nullable: true,
+      description: 'The app store category, e.g. Reviews; null when unknown.',
+    }),
+    pricing: t.exposeString('pricing', {
+      nullable: true,
+      description: 'Pricing as the app store words it; null when unknown.',
+    }),
+    rating: t.exposeFloat('rating', {
+      nullable: true,
+      description: 'Average app store review rating, 1 to 5 stars; null when unknown.',
+    }),
+    appStoreUrl: t.exposeString('appStoreUrl', {
+      nullable: true,
+      description: "The app's page in the app store; null when unknown.",
+    }),
     installCount: t.exposeInt('installCount', {
       description: 'Catalog stores observed running the app.',
     }),

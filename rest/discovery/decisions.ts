@@ -11,6 +11,7 @@ import {
   ROLLUP_REFRESH_MINUTES,
 } from '../../src/stores/rollups/store-rollups.ts';
 import { NARROW_SEARCH_DOCUMENTS } from '../../src/search/relevance-page.ts';
+import { EXACT_TOTAL_FILTERS } from '../../src/stores/rollups/store-filter-counts.ts';
 import { TERMS_REFRESH_MS } from '../../src/search/nearest-terms.ts';
 import { SEEDED, UNLISTED } from '../../src/seed/seeded-catalog.ts';
 import { QUERY_COST_RULES } from '../../src/graphql/query-cost.ts';
@@ -55,7 +56,10 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'page.total on very broad lists',
     decision:
-      "Exact up to 10,000 matches; beyond that it is PostgreSQL's estimate. page.hasMore is always exact: page " +
+      `Exact at any size on GET /v1/stores (GraphQL stores) without q whose filters are ${EXACT_TOTAL_FILTERS} ` +
+      '(app by slug, names case-insensitive): those totals are read from counts the database keeps exact as observations ' +
+      'change the catalog, not counted per request. Otherwise exact up to 10,000 matches; beyond that it is ' +
+      "PostgreSQL's estimate. page.hasMore is always exact: page " +
       'until it is false. A text search (q on stores or products) is counted exactly while the words it matched are held ' +
       `by at most ${NARROW_SEARCH_DOCUMENTS} stores or products (the search index counts them); beyond that its total is ` +
       "that count, or with other filters PostgreSQL's estimate, and it is not exact (GraphQL totalCountExact: false). An " +

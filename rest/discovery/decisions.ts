@@ -113,7 +113,9 @@ export const DECISIONS: readonly Decision[] = [
       "a store's or title's words as: itself; for the last word, any word it begins (typing); a word within one typing " +
       'mistake for 3 to 5 letters or two from 6 letters on (a swap of neighbouring letters is one); a longer word ' +
       "containing it (4 letters or more). Relevance adds, per word, the best match's quality (itself 1, begun 0.8, one " +
-      "mistake 0.7, contained 0.6, two mistakes 0.5) times the word's weight (rarer words weigh more). Stores: the store " +
+      "mistake 0.7, contained 0.6, two mistakes 0.5) times the word's weight (rarer words weigh more), so a store or title " +
+      'holding every word as typed ranks above those holding some of them, whichever order they are typed in. A last word of one or two letters after words that match ' +
+      '(sageland wh) is the word being typed: it matches any word it begins among the matches of the others. Stores: the store ' +
       'whose domain is q first, then exact names, then domains starting with q when q is typed as a domain (with a dot, ' +
       'dash or digit: birchgarden-official, birchgarden.shop), then relevance; ties go round-robin over the few brands a ' +
       'prefix or a typo can stand for, then to visits. Products: relevance, then id. A word near nothing in the catalog ' +

@@ -71,7 +71,7 @@ const WALK_ENTRIES_PER_HOLDER = 10;
  * held by at most this many (its holders bound the rows read): however common each word, the
  * document holding them all is then never left below the depth of each word's own source.
  */
-const MAX_ALL_WORDS_DOCUMENTS = 5_000;
+const MAX_ALL_WORDS_DOCUMENTS = 2_000;
 /** the quality of a term the typed word begins (vocabulary.ts QUALITY.prefix) */
 const TYPING_QUALITY = 0.8;
 

@@ -5,11 +5,28 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/** BENCH_PORTS=4700-4799 keeps the bench's servers in a range (a shared machine); any free port otherwise */
+const portRange = /^(\d+)-(\d+)$/.exec(process.env.BENCH_PORTS ?? '');
+let nextInRange = portRange ? Number(portRange[1]) : 0;
+
 export async function freePort(): Promise<number> {
+  if (!portRange) return listenOn(0);
+  while (nextInRange <= Number(portRange[2])) {
+    const port = nextInRange++;
+    try {
+      return await listenOn(port);
+    } catch {
+      // taken: the next one
+    }
+  }
+  throw new Error(`no free port left in BENCH_PORTS=${process.env.BENCH_PORTS}`);
+}
+
+function listenOn(wanted: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
+    probe.listen(wanted, '127.0.0.1', () => {
       const address = probe.address();
       probe.close(() =>
         typeof address === 'object' && address

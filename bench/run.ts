@@ -5,7 +5,9 @@
 // bench/peers/), and writes bench/results.json and bench/results.md.
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_catalog_1m),
 // BENCH_STORES (1,000,000), BENCH_DURATION_S (10), BENCH_WARMUP_S (3), BENCH_SINGLE_S (5), BENCH_FAMILIES (all): comma-separated
-// parts of family names, e.g. BENCH_FAMILIES=profile to time the store profile only; BENCH_FAMILIES=peers runs the peer comparison alone.
+// parts of family names, e.g. BENCH_FAMILIES=profile to time the store profile only; BENCH_FAMILIES=peers runs the peer comparison alone;
+// BENCH_PEER_ROWS (all): comma-separated parts of peer row names, e.g. BENCH_PEER_ROWS='card columns,without totalCount';
+// BENCH_PORTS (any free port): a range such as 4700-4799 for the servers it starts.
 import { execSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus, tmpdir } from 'node:os';
@@ -25,6 +27,10 @@ const databaseUrl =
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
 const warmupS = Number(process.env.BENCH_WARMUP_S ?? 3);
 const singleS = Number(process.env.BENCH_SINGLE_S ?? 5);
+const peerRowFilter = (process.env.BENCH_PEER_ROWS ?? '')
+  .split(',')
+  .map((part) => part.trim().toLowerCase())
+  .filter(Boolean);
 const familyFilter = (process.env.BENCH_FAMILIES ?? '')
   .split(',')
   .map((part) => part.trim().toLowerCase())
@@ -72,11 +78,12 @@ const runPeersToo = familyFilter.length === 0 || familyFilter.includes('peers');
 // every request end to end through the database and writes its own results (results.uncached.*)
 const cacheTtl = process.env.RESPONSE_CACHE_TTL_MS;
 const cacheOff = cacheTtl !== undefined && Number(cacheTtl) === 0;
-const out = familyFilter.length
-  ? 'bench/results.partial'
-  : cacheOff
-    ? 'bench/results.uncached'
-    : 'bench/results';
+const out =
+  familyFilter.length || peerRowFilter.length
+    ? 'bench/results.partial'
+    : cacheOff
+      ? 'bench/results.uncached'
+      : 'bench/results';
 if (families.length === 0 && !runPeersToo)
   throw new Error(
     `BENCH_FAMILIES=${process.env.BENCH_FAMILIES} names none of: ${allFamilies.map((f) => f.name).join(', ')}`,
@@ -189,7 +196,11 @@ try {
         databaseUrl,
         serviceEnv,
         headers,
-        rows: buildPeerRows(sample),
+        rows: buildPeerRows(sample).filter(
+          (row) =>
+            peerRowFilter.length === 0 ||
+            peerRowFilter.some((part) => row.route.toLowerCase().includes(part)),
+        ),
         durationS,
         warmupS,
         log,
@@ -199,7 +210,7 @@ try {
   writeReport(
     {
       started,
-      command: `npm run bench (BENCH_DURATION_S=${durationS} BENCH_WARMUP_S=${warmupS} BENCH_SINGLE_S=${singleS}${familyFilter.length ? ` BENCH_FAMILIES=${familyFilter.join(',')}` : ''}${cacheTtl !== undefined ? ` RESPONSE_CACHE_TTL_MS=${cacheTtl}` : ''})`,
+      command: `npm run bench (BENCH_DURATION_S=${durationS} BENCH_WARMUP_S=${warmupS} BENCH_SINGLE_S=${singleS}${familyFilter.length ? ` BENCH_FAMILIES=${familyFilter.join(',')}` : ''}${peerRowFilter.length ? ` BENCH_PEER_ROWS=${peerRowFilter.join(',')}` : ''}${cacheTtl !== undefined ? ` RESPONSE_CACHE_TTL_MS=${cacheTtl}` : ''})`,
       commit,
       workingTree: dirty ? `${dirty} uncommitted paths` : 'clean',
       machine: `${cpus().length} cores, load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg()

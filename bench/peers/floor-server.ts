@@ -29,6 +29,11 @@ const CARD = {
   name: 'floor-card',
   text: `SELECT ${cardColumns('s')} FROM stores s WHERE s.domain = $1`,
 };
+const CARD_COLUMNS = {
+  name: 'floor-card-columns',
+  text: `SELECT s.domain, s.monthly_visits, s.revenue_low_usd, s.revenue_high_usd, s.is_dropshipper, s.service_rating,
+    s.service_grade, s.vertical, s.country_code FROM stores s WHERE s.domain = $1`,
+};
 const PROFILE = {
   name: 'floor-profile',
   text: `SELECT s.*, ${latestTraffic('s')},
@@ -52,6 +57,16 @@ const LIST = {
         s.service_grade, s.vertical, s.country_code
       FROM stores s WHERE lower(s.vertical) = lower($1)
       ORDER BY s.monthly_visits DESC, s.id LIMIT $2 OFFSET $3) page ON true
+    ORDER BY page.monthly_visits DESC, page.id`,
+};
+// the page alone, no total
+const LIST_PAGE = {
+  name: 'floor-list-page',
+  text: `SELECT ${cardColumns('page')} FROM (
+      SELECT s.id, s.domain, s.monthly_visits, s.revenue_low_usd, s.revenue_high_usd, s.is_dropshipper, s.service_rating,
+        s.service_grade, s.vertical, s.country_code
+      FROM stores s WHERE lower(s.vertical) = lower($1)
+      ORDER BY s.monthly_visits DESC, s.id LIMIT $2 OFFSET $3) page
     ORDER BY page.monthly_visits DESC, page.id`,
 };
 
@@ -92,6 +107,22 @@ app.get<{ Params: { domain: string } }>('/floor/cards/:domain', async (request, 
   return rows[0] ? card(rows[0]) : reply.code(404).send({ error: { code: 'not_found' } });
 });
 
+app.get<{ Params: { domain: string } }>('/floor/card-columns/:domain', async (request, reply) => {
+  const { rows } = await pool.query({ ...CARD_COLUMNS, values: [request.params.domain] });
+  const r = rows[0];
+  if (!r) return reply.code(404).send({ error: { code: 'not_found' } });
+  return {
+    domain: r.domain,
+    monthlyVisits: r.monthly_visits,
+    monthlyRevenueUsd: { low: r.revenue_low_usd, high: r.revenue_high_usd },
+    isDropshipper: r.is_dropshipper,
+    serviceRating: r.service_rating,
+    serviceGrade: r.service_grade,
+    vertical: r.vertical,
+    countryCode: r.country_code,
+  };
+});
+
 app.get<{ Params: { domain: string } }>('/floor/stores/:domain', async (request, reply) => {
   const { rows } = await pool.query({
     ...PROFILE,
@@ -108,13 +139,14 @@ app.get<{ Params: { domain: string } }>('/floor/stores/:domain', async (request,
   };
 });
 
-app.get<{ Querystring: { vertical: string; limit?: string; offset?: string } }>(
+app.get<{ Querystring: { vertical: string; limit?: string; offset?: string; total?: string } }>(
   '/floor/stores',
   async (request) => {
     const limit = Number(request.query.limit ?? 20);
     const offset = Number(request.query.offset ?? 0);
+    const withTotal = request.query.total !== 'false';
     const { rows } = await pool.query({
-      ...LIST,
+      ...(withTotal ? LIST : LIST_PAGE),
       values: [request.query.vertical, limit + 1, offset],
     });
     const found = rows.filter((r) => r.domain !== null);
@@ -126,7 +158,7 @@ app.get<{ Querystring: { vertical: string; limit?: string; offset?: string } }>(
         offset,
         count: data.length,
         hasMore: found.length > limit,
-        total: rows[0]?.total ?? 0,
+        ...(withTotal ? { total: rows[0]?.total ?? 0 } : {}),
       },
     };
   },

@@ -3,11 +3,14 @@
 // values in the same order for all three.
 // - store card by domain, GraphQL: the card of spec part 2 (the StoreCard fragment: card columns, the
 //   newest traffic month, whether the legacy store holds a summary for `sources`).
+// - store card by domain, card columns only, GraphQL: the same card without its relations (no traffic,
+//   no sources): one row of stores by its unique key.
 // - store profile by domain, REST: GET /v1/stores/{domain}, the full profile (every store column,
 //   the newest traffic month, the app stack, the legacy summary, the crawler's observation schedule);
 //   PostGraphile is asked for the same data in one GraphQL request.
 // - filtered list (vertical, sort by visits, 20 rows), REST and GraphQL: the page of cards and its
-//   total; PostGraphile's totalCount is its exact count.
+//   total; PostGraphile is asked for totalCount, its exact count (REST always answers page.total).
+// - the same GraphQL list without totalCount, asked of both without it: the page alone.
 import type { CatalogSample } from '../catalog.ts';
 import type { BenchRequest } from '../load.ts';
 
@@ -31,6 +34,12 @@ const SERVICE_CARD = `query StoreCard($domain: String!) { store(domain: $domain)
 const SERVICE_LIST = `query FilteredStores($vertical: String!) {
   stores(filter: { vertical: $vertical }, sort: visits, first: 20) {
     totalCount pageInfo { hasNextPage } edges { node { ${SERVICE_CARD_FIELDS} } } } }`;
+const SERVICE_LIST_NO_TOTAL = `query FilteredStoresPage($vertical: String!) {
+  stores(filter: { vertical: $vertical }, sort: visits, first: 20) {
+    pageInfo { hasNextPage } edges { node { ${SERVICE_CARD_FIELDS} } } } }`;
+const CARD_COLUMNS = `domain monthlyVisits isDropshipper serviceRating serviceGrade vertical countryCode`;
+const SERVICE_CARD_COLUMNS = `query StoreCardColumns($domain: String!) { store(domain: $domain) {
+  ${CARD_COLUMNS} monthlyRevenueUsd { low high } } }`;
 
 const PG_LATEST = `trafficMonthliesByStoreId(first: 1, orderBy: PRIMARY_KEY_DESC) {
   nodes { month organicPct paidPct socialPct directPct referralPct source } }`;
@@ -48,6 +57,11 @@ const PG_PROFILE = `query StoreProfile($domain: String!) { storeByDomain(domain:
 const PG_LIST = `query FilteredStores($vertical: String!) {
   allStores(condition: { vertical: $vertical }, orderBy: [MONTHLY_VISITS_DESC, PRIMARY_KEY_ASC], first: 20) {
     totalCount pageInfo { hasNextPage } nodes { ${PG_CARD_FIELDS} } } }`;
+const PG_LIST_NO_TOTAL = `query FilteredStoresPage($vertical: String!) {
+  allStores(condition: { vertical: $vertical }, orderBy: [MONTHLY_VISITS_DESC, PRIMARY_KEY_ASC], first: 20) {
+    pageInfo { hasNextPage } nodes { ${PG_CARD_FIELDS} } } }`;
+const PG_CARD_COLUMNS = `query StoreCardColumns($domain: String!) { storeByDomain(domain: $domain) {
+  ${CARD_COLUMNS} revenueLowUsd revenueHighUsd } }`;
 
 export function buildPeerRows({ stores, verticals }: CatalogSample): PeerRow[] {
   const domains = stores.map((s) => s.domain);
@@ -61,13 +75,20 @@ export function buildPeerRows({ stores, verticals }: CatalogSample): PeerRow[] {
       plain: domains.map((domain) => get(`/floor/cards/${encodeURIComponent(domain)}`)),
     },
     {
+      route: 'store card by domain, card columns only (no relations) · GraphQL',
+      service: domains.map((domain) => graphql(SERVICE_CARD_COLUMNS, { domain })),
+      postgraphile: domains.map((domain) => graphql(PG_CARD_COLUMNS, { domain })),
+      plain: domains.map((domain) => get(`/floor/card-columns/${encodeURIComponent(domain)}`)),
+    },
+    {
       route: 'store profile by domain · REST GET /v1/stores/{domain}',
       service: domains.map((domain) => get(`/v1/stores/${encodeURIComponent(domain)}`)),
       postgraphile: domains.map((domain) => graphql(PG_PROFILE, { domain })),
       plain: domains.map((domain) => get(`/floor/stores/${encodeURIComponent(domain)}`)),
     },
     {
-      route: 'filtered list (vertical, sort by visits, 20 rows) · REST GET /v1/stores',
+      route:
+        'filtered list (vertical, sort by visits, 20 rows) with page.total · REST GET /v1/stores, PostGraphile asked for totalCount',
       service: listVerticals.map((vertical) => get(`/v1/stores?${q(vertical)}`)),
       postgraphile: listVerticals.map((vertical) => graphql(PG_LIST, { vertical })),
       plain: listVerticals.map((vertical) =>
@@ -75,11 +96,19 @@ export function buildPeerRows({ stores, verticals }: CatalogSample): PeerRow[] {
       ),
     },
     {
-      route: 'filtered list (vertical, sort by visits, 20 rows) · GraphQL',
+      route: 'filtered list (vertical, sort by visits, 20 rows) with totalCount · GraphQL',
       service: listVerticals.map((vertical) => graphql(SERVICE_LIST, { vertical })),
       postgraphile: listVerticals.map((vertical) => graphql(PG_LIST, { vertical })),
       plain: listVerticals.map((vertical) =>
         get(`/floor/stores?${new URLSearchParams({ vertical })}`),
+      ),
+    },
+    {
+      route: 'filtered list (vertical, sort by visits, 20 rows) without totalCount · GraphQL',
+      service: listVerticals.map((vertical) => graphql(SERVICE_LIST_NO_TOTAL, { vertical })),
+      postgraphile: listVerticals.map((vertical) => graphql(PG_LIST_NO_TOTAL, { vertical })),
+      plain: listVerticals.map((vertical) =>
+        get(`/floor/stores?${new URLSearchParams({ vertical, total: 'false' })}`),
       ),
     },
   ];

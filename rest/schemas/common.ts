@@ -11,10 +11,15 @@ export const Page = z
     offset: z.number().int().meta({ description: 'Items skipped before this page.' }),
     count: z.number().int().meta({ description: 'Items in this page.' }),
     hasMore: z.boolean().meta({ description: 'Whether a further page exists. Stop when false.' }),
-    total: z.number().int().meta({
-      description:
-        'Items matching the request across all pages: exact up to 10,000, an estimate beyond (hasMore is always exact).',
-    }),
+    total: z
+      .number()
+      .int()
+      .meta({
+        description:
+          'Items matching the request across all pages: exact up to 10,000, an estimate beyond (hasMore is always exact). ' +
+          'GET /v1/stores without q answers it exactly at any size when its filters are ones the catalog keeps counts of ' +
+          '(see the decisions in docs.md).',
+      }),
   })
   .meta({ id: 'Page' });
 

@@ -11,6 +11,7 @@ import {
   ROLLUP_REFRESH_MINUTES,
 } from '../../src/stores/rollups/store-rollups.ts';
 import { NARROW_SEARCH_DOCUMENTS } from '../../src/search/relevance-page.ts';
+import { EXACT_TOTAL_FILTERS } from '../../src/stores/rollups/store-filter-counts.ts';
 import { TERMS_REFRESH_MS } from '../../src/search/nearest-terms.ts';
 import { SEEDED, UNLISTED } from '../../src/seed/seeded-catalog.ts';
 import { EXAMPLE_STORY_TEXT } from '../openapi/example-story.ts';
@@ -56,7 +57,10 @@ export const DECISIONS: readonly Decision[] = [
   {
     topic: 'page.total on very broad lists',
     decision:
-      "Exact up to 10,000 matches; beyond that it is PostgreSQL's estimate. page.hasMore is always exact: page " +
+      `Exact at any size on GET /v1/stores (GraphQL stores) without q whose filters are ${EXACT_TOTAL_FILTERS} ` +
+      '(app by slug, names case-insensitive): those totals are read from counts the database keeps exact as observations ' +
+      'change the catalog, not counted per request. Otherwise exact up to 10,000 matches; beyond that it is ' +
+      "PostgreSQL's estimate. page.hasMore is always exact: page " +
       'until it is false. A text search (q on stores or products) is counted exactly while the words it matched are held ' +
       `by at most ${NARROW_SEARCH_DOCUMENTS} stores or products (the search index counts them); beyond that its total is ` +
       "that count, or with other filters PostgreSQL's estimate, and it is not exact (GraphQL totalCountExact: false). An " +
@@ -110,7 +114,9 @@ export const DECISIONS: readonly Decision[] = [
       "a store's or title's words as: itself; for the last word, any word it begins (typing); a word within one typing " +
       'mistake for 3 to 5 letters or two from 6 letters on (a swap of neighbouring letters is one); a longer word ' +
       "containing it (4 letters or more). Relevance adds, per word, the best match's quality (itself 1, begun 0.8, one " +
-      "mistake 0.7, contained 0.6, two mistakes 0.5) times the word's weight (rarer words weigh more). Stores: the store " +
+      "mistake 0.7, contained 0.6, two mistakes 0.5) times the word's weight (rarer words weigh more), so a store or title " +
+      'holding every word as typed ranks above those holding some of them, whichever order they are typed in. A last word of one or two letters after words that match ' +
+      '(sageland wh) is the word being typed: it matches any word it begins among the matches of the others. Stores: the store ' +
       'whose domain is q first, then exact names, then domains starting with q when q is typed as a domain (with a dot, ' +
       'dash or digit: birchgarden-official, birchgarden.shop), then relevance; ties go round-robin over the few brands a ' +
       'prefix or a typo can stand for, then to visits. Products: relevance, then id. A word near nothing in the catalog ' +

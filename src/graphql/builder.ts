@@ -97,7 +97,7 @@ builder.globalConnectionFields((t) => ({
   }),
   totalCountExact: t.boolean({
     description:
-      'False when totalCount is an estimate (broad filters past 10,000 matches, wide text searches): it may then be lower or higher than the items paging yields; page while pageInfo.hasNextPage is true.',
+      'False when totalCount is an estimate (broad filters past 10,000 matches, wide text searches): it may then be lower or higher than the items paging yields; page while pageInfo.hasNextPage is true. Always true for the filters whose totals the catalog keeps counted (see Query.stores).',
     resolve: (connection) => connection.totalCountExact ?? true,
   }),
 }));

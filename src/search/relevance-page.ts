@@ -66,6 +66,17 @@ const MAX_WALK = 200_000;
  * than a holder through the GIN index, not more.
  */
 const WALK_ENTRIES_PER_HOLDER = 10;
+/**
+ * The documents holding every word are a candidate source of their own while the rarest word is
+ * held by at most this many (its holders bound the rows read): however common each word, the
+ * document holding them all is then never left below the depth of each word's own source.
+ */
+const MAX_ALL_WORDS_DOCUMENTS = 2_000;
+/** the quality of a term the typed word begins (vocabulary.ts QUALITY.prefix) */
+const TYPING_QUALITY = 0.8;
+
+/** LIKE pattern over `' ' || array_to_string(search_terms, ' ')`: a term begins with `prefix` */
+const typedPattern = (prefix: string) => `% ${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Every term any word matched. */
 export const matchedTerms = (match: TextMatch): string[] => [
@@ -181,7 +192,11 @@ export function relevancePage(
   /** a walk of the covering index alone (no other filter needs the row) */
   const indexWalk = (condition: string) =>
     `(SELECT ${a}.id FROM ${table.walk} WHERE ${[condition, ...(table.listed ? [table.listed] : [])].join(' AND ')} LIMIT ${depthParam()})`;
-  const matched = match.words.filter((w) => w.terms.length > 0);
+  // the words that find documents; a word being typed (vocabulary.ts) only scores the others' documents
+  const matched = match.words.filter((w) => w.terms.length > 0 && !w.typing);
+  const typed = match.words.flatMap((w, word) =>
+    w.typing ? [{ ...w.typing, word, weight: w.weight }] : [],
+  );
   const sources: string[] = [];
   if (narrow) {
     const holds = holdsMatchedTerms(a, match, params);
@@ -212,18 +227,25 @@ export function relevancePage(
     const rarest = Math.min(
       ...matched.map((w) => w.terms.reduce((sum, t) => sum + t.documents, 0)),
     );
-    if (matched.length >= 2 && rarest <= NARROW_SEARCH_DOCUMENTS) {
+    if (matched.length + typed.length >= 2 && rarest <= MAX_ALL_WORDS_DOCUMENTS) {
       sources.push(
         source(
-          matched
-            .map((w) => `${a}.search_terms && ${params.add(w.terms.map((t) => t.term))}::text[]`)
-            .join(' AND '),
+          [
+            ...matched.map(
+              (w) => `${a}.search_terms && ${params.add(w.terms.map((t) => t.term))}::text[]`,
+            ),
+            ...typed.map(
+              (t) =>
+                `' ' || array_to_string(${a}.search_terms, ' ') LIKE ${params.add(typedPattern(t.prefix))}`,
+            ),
+          ].join(' AND '),
           'whole',
         ),
       );
     }
   }
-  const scored = matched.flatMap((w, word) =>
+  // word: the word's place in the text, shared with the typed words' scores
+  const scored = match.words.flatMap((w, word) =>
     w.terms.map((t) => ({
       term: t.term,
       word,
@@ -241,7 +263,16 @@ export function relevancePage(
       matched AS (
         SELECT ${a}.*, m.term, m.word, m.score, m.is_distinct
           FROM candidates c JOIN ${table.table} ${a} ON ${a}.id = c.id
-               CROSS JOIN LATERAL unnest(${a}.search_terms) AS t (term) JOIN m ON m.term = t.term
+               CROSS JOIN LATERAL unnest(${a}.search_terms) AS t (term) JOIN m ON m.term = t.term${typed
+                 .map(
+                   (t) => `
+        UNION ALL
+        SELECT ${a}.*, t.term, ${params.add(t.word)}::int, ${params.add(t.weight * TYPING_QUALITY)}::float8, false
+          FROM candidates c JOIN ${table.table} ${a} ON ${a}.id = c.id
+               CROSS JOIN LATERAL unnest(${a}.search_terms) AS t (term)
+         WHERE t.term LIKE ${params.add(`${t.prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} AND t.term <> ${params.add(t.prefix)}`,
+                 )
+                 .join('')}
       ),
       word_scores AS (SELECT id, word, max(score) AS score FROM matched GROUP BY id, word),
       term_ranks AS (

@@ -27,6 +27,12 @@ export interface WordMatches {
   terms: TermMatch[];
   /** rarer words weigh more: ln(1 + documents / (1 + documents matching the word)) */
   weight: number;
+  /**
+   * A last word of one or two letters after words that matched: the word being typed. Besides its
+   * few hundred most common completions (terms), it matches any term it begins (the quality of a
+   * prefix) among the documents the other words find. documents: those holding such a term.
+   */
+  typing?: { prefix: string; documents: number };
 }
 
 export interface Vocabulary {
@@ -50,6 +56,11 @@ const MAX_INFIX_TERMS = 50;
 const MIN_INFIX_LENGTH = 4;
 /** a prefix shorter than this stands for too many terms to be a search */
 const MIN_PREFIX_LENGTH = 2;
+/** a last word up to this long after other words is the word being typed (WordMatches.typing) */
+export const MAX_TYPING_LENGTH = 2;
+
+/** LIKE pattern of the terms `word` begins */
+const prefixPattern = (word: string) => `${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** `words` matched against the vocabulary; the last word is also taken as a prefix being typed. */
 export async function matchWords(
@@ -78,7 +89,15 @@ export async function matchWords(
                CROSS JOIN LATERAL (SELECT * FROM ${table} v WHERE v.term >= c.term AND v.term <= c.term AND v.${count} > 0) v`,
           )
         : null;
+    const typing = last && i > 0 && length <= MAX_TYPING_LENGTH;
     return [
+      typing
+        ? found(
+            'typing',
+            `FROM (SELECT ${w}::text AS term, coalesce(sum(v.${count}), 0)::float8 AS ${count} FROM ${table} v
+                    WHERE v.term LIKE ${params.add(prefixPattern(word))} AND v.term <> ${w} AND v.${count} > 0) v`,
+          )
+        : null,
       // written as a range of one term so that the primary key reads it: pg_trgm's index also serves
       // `=` at the same price, and reads many more buffers for it
       found('exact', `FROM ${table} v WHERE v.term >= ${w} AND v.term <= ${w} AND v.${count} > 0`),
@@ -119,12 +138,18 @@ export async function matchWords(
     params.values,
   );
   const documents = Math.max(1, rows[0]?.total ?? 1);
+  const typingRow = rows.find((row) => row.kind === 'typing');
+  // the other words narrow the match: the last one is typed among their documents
+  const typing =
+    typingRow && rows.some((row) => row.word !== typingRow.word && row.kind !== 'typing')
+      ? typingRow
+      : undefined;
   return {
     documents,
     words: words.map((word, i) => {
       const best = new Map<string, TermMatch>();
       for (const row of rows) {
-        if (row.word !== i) continue;
+        if (row.word !== i || row.kind === 'typing') continue;
         const match = classify(word, row.term, row.kind);
         if (!match) continue;
         const previous = best.get(row.term);
@@ -134,11 +159,18 @@ export async function matchWords(
       const terms = [...best.values()].sort(
         (a, b) => b.quality - a.quality || b.documents - a.documents || (a.term < b.term ? -1 : 1),
       );
+      const typed = typing?.word === i ? Number(typing.documents) : 0;
+      // a typed word's documents count every term it begins, its most common ones included
       const matching = Math.min(
         documents,
-        terms.reduce((sum, t) => sum + t.documents, 0),
+        terms.reduce((sum, t) => sum + (typed && t.kind === 'prefix' ? 0 : t.documents), typed),
       );
-      return { word, terms, weight: Math.log(1 + documents / (1 + matching)) };
+      return {
+        word,
+        terms,
+        weight: Math.log(1 + documents / (1 + matching)),
+        ...(typing?.word === i ? { typing: { prefix: word, documents: typed } } : {}),
+      };
     }),
   };
 }

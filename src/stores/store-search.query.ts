@@ -4,6 +4,7 @@ import { describedValues } from '../graphql/enum-values.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { pagedConnection } from '../graphql/pagination.ts';
 import { selectedFieldNames } from '../graphql/selection.ts';
+import { EXACT_TOTAL_FILTERS } from './rollups/store-filter-counts.ts';
 import { resolveStoreFilter, StoreFilter } from './store-filter.ts';
 import { effectiveSort, sortedStorePage, STORE_SORTS, textSearchPage } from './store-search.sql.ts';
 import { primeStoreReads, primeStores, storeReadNeeds } from './store.loaders.ts';
@@ -106,7 +107,9 @@ builder.queryField('stores', (t) =>
     extensions: rules({ quota: 'storeSearches', cache: 'public' }),
     type: StoreSearchConnection,
     description:
-      'Search and filter stores. Default order: relevance when filter.q is set, otherwise revenue (high end of the band).',
+      'Search and filter stores. Default order: relevance when filter.q is set, otherwise revenue (high end of the band). ' +
+      `totalCount is exact at any size, read from counts kept as observations change the catalog, when the filter has no q and its fields are ${EXACT_TOTAL_FILTERS}; ` +
+      'otherwise exact up to 10,000 matches and estimated beyond (totalCountExact).',
     args: {
       ...pageArgs,
       filter: t.arg({

@@ -14,6 +14,7 @@ import {
 
 import { periodsCountSource } from './app-change-filter.ts';
 import { LISTED_STORE, vanishedAmong } from './listed-stores.ts';
+import { filterCountKey, filterCountSql } from './rollups/store-filter-counts.ts';
 import { storeFilterConditions, whereClause, type ResolvedStoreFilter } from './store-filter.ts';
 import { isNarrow, matchedTermDocuments, relevancePage } from '../search/relevance-page.ts';
 import { STORE_SEARCH_TABLE, storeExactMatches, type StoreTextMatch } from './store-text-search.ts';
@@ -49,9 +50,10 @@ export function effectiveSort(
  * One page of a filtered list in a sorted order (any sort but relevance) in one statement: the
  * rows with what the selection needs along (the newest traffic month and, co-located, the legacy
  * summary or whether there is one) and, when the total
- * is asked for, the capped count as an uncorrelated subquery PostgreSQL runs once. Past
- * EXACT_COUNT_LIMIT the total is the planner's estimate (kept a minute per filter). Only a page
- * past the last row, which carries no count, costs a second statement.
+ * is asked for, the total as an uncorrelated subquery PostgreSQL runs once: the exact count of
+ * store_filter_counts when the filter is one it holds (rollups/store-filter-counts.ts), otherwise the
+ * capped count, and past EXACT_COUNT_LIMIT the planner's estimate (kept a minute per filter). Only a
+ * page past the last row, which carries no count, costs a second statement.
  */
 export async function sortedStorePage(
   pool: Queryable,
@@ -66,6 +68,30 @@ export async function sortedStorePage(
   const params = new SqlParams();
   const filters = storeFilterConditions(filter, params, false);
   const matching = `stores s ${whereClause([LISTED_STORE, ...filters])}`;
+  // asked once on scratch parameters: a filter it declines may have added some
+  const counted =
+    needs.total && filterCountKey(filter, new SqlParams()) ? filterCountKey(filter, params) : null;
+  if (counted) {
+    const rows = await queryRows<StoreReadRow & { countedTotal: number }>(
+      pool,
+      `SELECT ${storeReadColumns(needs, legacyTable)}, ${filterCountSql(counted)} AS "countedTotal" FROM ${matching}
+       ORDER BY ${ORDER_BY[sort]} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
+      params.values,
+    );
+    let total = rows[0]?.countedTotal;
+    if (total === undefined) {
+      // a page past the last row carries no count
+      const alone = new SqlParams();
+      const key = filterCountKey(filter, alone)!;
+      const [counts] = await queryRows<{ n: number }>(
+        pool,
+        `SELECT ${filterCountSql(key)} AS n`,
+        alone.values,
+      );
+      total = counts?.n ?? 0;
+    }
+    return { rows: rows.map(({ countedTotal: _, ...row }) => row), total, exact: true };
+  }
   // the count runs over every store the filter matches, less the vanished ones counted apart: it keeps its index-only plan
   const all =
     (filters.length === 1 && periodsCountSource(filters[0]!)) || `stores s ${whereClause(filters)}`;

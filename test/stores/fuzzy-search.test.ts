@@ -79,7 +79,11 @@ async function fullRanking(
           .filter((m) => store.terms.includes(m.term))
           .map((m) => m.quality * word.weight),
       );
-      sum += best;
+      // a short last word being typed: any term it begins, among the other words' matches
+      const typed = word.typing
+        ? store.terms.some((term) => term !== word.word && term.startsWith(word.word))
+        : false;
+      sum += Math.max(best, typed ? 0.8 * word.weight : 0);
     }
     return sum;
   };

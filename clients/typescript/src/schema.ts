@@ -1597,7 +1597,7 @@ export interface components {
             count: number;
             /** @description Whether a further page exists. Stop when false. */
             hasMore: boolean;
-            /** @description Items matching the request across all pages: exact up to 10,000, an estimate beyond (hasMore is always exact). */
+            /** @description Items matching the request across all pages: exact up to 10,000, an estimate beyond (hasMore is always exact). GET /v1/stores without q answers it exactly at any size when its filters are ones the catalog keeps counts of (see the decisions in docs.md). */
             total: number;
         };
         /** @description A filter value no store has (it matches nothing) and the nearest valid values. */

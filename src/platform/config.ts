@@ -82,6 +82,10 @@ export const configSchema = z
     /** MongoDB for the legacy store; absent = JSONB table in the structured PostgreSQL */
     MONGODB_URL: optionalUrl(['mongodb', 'mongodb+srv']),
     MONGODB_DB: z.string().min(1).default('store_intelligence'),
+    /** the driver's connect and server-selection timeout: how soon a read fails while MongoDB is down */
+    MONGODB_CONNECT_TIMEOUT_MS: int(5_000, 100, 120_000),
+    /** how often the driver checks the server: how soon a MongoDB that came back is used again */
+    MONGODB_HEARTBEAT_MS: int(2_000, 100, 60_000),
     /** Redis for pub/sub, shared counters and caches; absent = in-process (single instance) */
     REDIS_URL: optionalUrl(['redis', 'rediss']),
     DATA_DIR: z.string().min(1).default('.data'),

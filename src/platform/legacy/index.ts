@@ -7,7 +7,10 @@ import { createPostgresLegacyStore, type Queryable } from './postgres-jsonb-adap
 import type { LegacyStore } from './port.ts';
 
 export interface OpenLegacyStoreOptions {
-  config: Pick<Config, 'MONGODB_URL' | 'MONGODB_DB'>;
+  config: Pick<
+    Config,
+    'MONGODB_URL' | 'MONGODB_DB' | 'MONGODB_CONNECT_TIMEOUT_MS' | 'MONGODB_HEARTBEAT_MS'
+  >;
   /** the structured store's pool, used when no MongoDB is configured */
   pool: Queryable;
   logger: Logger;
@@ -19,7 +22,13 @@ export async function openLegacyStore({
   logger,
 }: OpenLegacyStoreOptions): Promise<LegacyStore> {
   if (config.MONGODB_URL) {
-    return connectMongoLegacyStore({ url: config.MONGODB_URL, dbName: config.MONGODB_DB, logger });
+    return connectMongoLegacyStore({
+      url: config.MONGODB_URL,
+      dbName: config.MONGODB_DB,
+      logger,
+      connectTimeoutMs: config.MONGODB_CONNECT_TIMEOUT_MS,
+      heartbeatMs: config.MONGODB_HEARTBEAT_MS,
+    });
   }
   logger.info(
     { backend: 'postgres-jsonb' },

@@ -64,6 +64,7 @@ export async function createAccess(services: Services): Promise<Access> {
     redisUrl: config.REDIS_URL,
     keyPrefix: config.QUOTA_REDIS_PREFIX,
     logger,
+    leaseMs: config.QUOTA_LEASE_MS,
   });
   const quotas = new Quotas(counters, plans);
   const authenticator = new KeyAuthenticator(db.prisma, logger);

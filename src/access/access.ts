@@ -53,6 +53,7 @@ export async function createAccess(services: Services): Promise<Access> {
     redisUrl: config.REDIS_URL,
     keyPrefix: config.QUOTA_REDIS_PREFIX,
     logger,
+    leaseMs: config.QUOTA_LEASE_MS,
   });
   const admission = new Admission(new Quotas(counters, plans), config.UNAUTHENTICATED_PER_MINUTE);
   const authenticator = new KeyAuthenticator(db.prisma, logger);

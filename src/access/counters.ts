@@ -35,6 +35,8 @@ export interface CreateCountersOptions {
   /** prefix of every Redis key (and of the insurance limiter's, which stands in for Redis) */
   keyPrefix: string;
   logger: Logger;
+  /** how long a dead process's provisional charges wait before another refunds them (QUOTA_LEASE_MS) */
+  leaseMs?: number;
 }
 
 /** far above any plan's limit: the limiter never refuses by itself */
@@ -142,7 +144,13 @@ export function createCounters(options: CreateCountersOptions): Counters {
   };
   redis.on('ready', noteConnection);
 
-  const provisional = new ProvisionalCharges(redis, options.keyPrefix, log, noteConnection);
+  const provisional = new ProvisionalCharges(
+    redis,
+    options.keyPrefix,
+    log,
+    noteConnection,
+    options.leaseMs,
+  );
   const close = async () => {
     await provisional.close();
     await closeRedis(redis);

@@ -34,10 +34,10 @@ export interface Answer {
   readonly closed?: boolean;
 }
 
-/** how long a process's records stay its own without a renewal */
+/** how long a process's records stay its own without a renewal (QUOTA_LEASE_MS's default) */
 export const LEASE_MS = 15_000;
-const RENEW_EVERY_MS = 3_000;
-const SWEEP_EVERY_MS = 3_000;
+/** renewals and sweeps per lease: a live process renews several times before its lease could lapse */
+const CHECKS_PER_LEASE = 5;
 /** only daily counters are refunded */
 const MINUTE_SECONDS = 60;
 
@@ -132,6 +132,7 @@ export class ProvisionalCharges {
     private readonly logger: Logger,
     /** notes the connection's state before each charge (the counters' outage warning) */
     private readonly beforeEachCharge: () => void = () => undefined,
+    private readonly leaseMs: number = LEASE_MS,
   ) {
     this.records = `${prefix}:provisional:${this.processId}`;
     this.lease = `${prefix}:alive:${this.processId}`;
@@ -142,8 +143,9 @@ export class ProvisionalCharges {
     redis.on('ready', () => void this.reconnected());
     void this.renew();
     void this.sweep();
-    this.timers.push(setInterval(() => void this.renew(), RENEW_EVERY_MS).unref());
-    this.timers.push(setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref());
+    const every = Math.floor(leaseMs / CHECKS_PER_LEASE);
+    this.timers.push(setInterval(() => void this.renew(), every).unref());
+    this.timers.push(setInterval(() => void this.sweep(), every).unref());
   }
 
   /**
@@ -236,7 +238,7 @@ export class ProvisionalCharges {
     if (this.redis.status !== 'ready') return;
     await this.redis
       .multi()
-      .set(this.lease, '1', 'PX', LEASE_MS)
+      .set(this.lease, '1', 'PX', this.leaseMs)
       .sadd(this.owners, this.processId)
       .exec()
       .catch(() => undefined);

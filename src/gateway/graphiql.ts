@@ -2,7 +2,6 @@
 // whole IDE (scripts, styles, editor workers) into the page, so it loads with no request leaving
 // the machine. Its first tab is a working example for this API: search, then a profile by the
 // domain the search returned, with the key header in the headers pane.
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphiQLOptions } from 'graphql-yoga';
 import { withScriptNonces } from '../http/content-security-policy.ts';
 import { SEEDED } from '../seed/seeded-catalog.ts';
@@ -78,12 +77,17 @@ export type NoncedGraphiQLOptions = GraphiQLOptions & { cspNonce: string };
 
 const rendered = new Map<string, (nonce: string) => string>();
 
-/** The offline page, rendered once per set of options (about 9 MB of inlined IDE that never changes while the process runs), with each answer's nonce. */
-export function renderOfflineGraphiQL(options: GraphiQLOptions): string {
+/**
+ * The offline page, rendered once per set of options (about 9 MB of inlined IDE that never changes
+ * while the process runs), with each answer's nonce. The renderer is loaded with the first page,
+ * not by every process that serves GraphQL.
+ */
+export async function renderOfflineGraphiQL(options: GraphiQLOptions): Promise<string> {
   const { cspNonce, ...pageOptions } = options as Partial<NoncedGraphiQLOptions>;
   const key = JSON.stringify(pageOptions);
   let page = rendered.get(key);
   if (page === undefined) {
+    const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
     page = withScriptNonces(renderGraphiQL(pageOptions));
     rendered.set(key, page);
   }

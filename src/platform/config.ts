@@ -82,6 +82,10 @@ export const configSchema = z
     /** MongoDB for the legacy store; absent = JSONB table in the structured PostgreSQL */
     MONGODB_URL: optionalUrl(['mongodb', 'mongodb+srv']),
     MONGODB_DB: z.string().min(1).default('store_intelligence'),
+    /** the driver's connect and server-selection timeout: how soon a read fails while MongoDB is down */
+    MONGODB_CONNECT_TIMEOUT_MS: int(5_000, 100, 120_000),
+    /** how often the driver checks the server: how soon a MongoDB that came back is used again */
+    MONGODB_HEARTBEAT_MS: int(2_000, 100, 60_000),
     /** Redis for pub/sub, shared counters and caches; absent = in-process (single instance) */
     REDIS_URL: optionalUrl(['redis', 'rediss']),
     DATA_DIR: z.string().min(1).default('.data'),
@@ -137,6 +141,8 @@ export const configSchema = z
     PLAN_LIMITS_JSON: z.string().trim().optional(),
     /** prefix of the quota and rate-limit counters in Redis; the web app uses the same keys */
     QUOTA_REDIS_PREFIX: z.string().min(1).default('store-intelligence:quota'),
+    /** a gateway's lease on its provisional charges in Redis: once a dead gateway's lapses, another refunds them (src/access/provisional-charges.ts) */
+    QUOTA_LEASE_MS: int(15_000, 1_000, 600_000),
     /** public base URL used in discovery documents; default http://localhost:PORT */
     PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
     /** run the job worker (scrapes, webhook deliveries) inside the gateway; false = only `npm run worker` processes run jobs */

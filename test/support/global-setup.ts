@@ -1,5 +1,6 @@
 // Runs once per `npm test`. Decides which PostgreSQL server the suites use and prepares a migrated
-// template database, so each suite gets a fresh database by a cheap CREATE DATABASE ... TEMPLATE.
+// template database (the app's schema and the job queue's), so each suite gets a fresh database by
+// a cheap CREATE DATABASE ... TEMPLATE.
 // With DATABASE_URL set (CI, this machine's PostgreSQL), that server; without it (a fresh machine),
 // an embedded PostgreSQL started here under a temporary directory.
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import {
   type EmbeddedPostgresHandle,
 } from '../../src/platform/database/embedded-postgres.ts';
 import { migrate } from '../../src/platform/database/migrate.ts';
+import { migrateJobQueue } from '../../src/platform/jobs/job-queue.ts';
 import { databaseUrl } from './database-url.ts';
 import { freePort } from './free-port.ts';
 
@@ -46,6 +48,24 @@ export default async function setup(project: TestProject) {
   await admin.connect();
   await admin.query(`CREATE DATABASE "${template}"`);
   await migrate(databaseUrl(adminUrl, template));
+  // the job queue's schema too (graphile-worker migrates it itself on first use): a suite that
+  // starts a worker or a gateway then finds it in place instead of building it again
+  const templatePool = new pg.Pool({ connectionString: databaseUrl(adminUrl, template), max: 1 });
+  try {
+    await migrateJobQueue(templatePool);
+  } finally {
+    await templatePool.end();
+  }
+  // CREATE DATABASE ... TEMPLATE needs the template without sessions, and the pool's last one
+  // closes a moment after end() resolves
+  for (let waited = 0; waited < 5_000; waited += 20) {
+    const { rows } = await admin.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+      [template],
+    );
+    if (rows[0]!.n === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 
   project.provide('pgAdminUrl', adminUrl);
   project.provide('pgTemplate', template);

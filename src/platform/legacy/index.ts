@@ -2,12 +2,14 @@
 // otherwise the JSONB table in the structured PostgreSQL. Callers only ever see LegacyStore.
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { connectMongoLegacyStore } from './mongo-adapter.ts';
 import { createPostgresLegacyStore, type Queryable } from './postgres-jsonb-adapter.ts';
 import type { LegacyStore } from './port.ts';
 
 export interface OpenLegacyStoreOptions {
-  config: Pick<Config, 'MONGODB_URL' | 'MONGODB_DB'>;
+  config: Pick<
+    Config,
+    'MONGODB_URL' | 'MONGODB_DB' | 'MONGODB_CONNECT_TIMEOUT_MS' | 'MONGODB_HEARTBEAT_MS'
+  >;
   /** the structured store's pool, used when no MongoDB is configured */
   pool: Queryable;
   logger: Logger;
@@ -19,7 +21,15 @@ export async function openLegacyStore({
   logger,
 }: OpenLegacyStoreOptions): Promise<LegacyStore> {
   if (config.MONGODB_URL) {
-    return connectMongoLegacyStore({ url: config.MONGODB_URL, dbName: config.MONGODB_DB, logger });
+    // the driver is loaded only where a MongoDB is configured (the embedded default has none)
+    const { connectMongoLegacyStore } = await import('./mongo-adapter.ts');
+    return connectMongoLegacyStore({
+      url: config.MONGODB_URL,
+      dbName: config.MONGODB_DB,
+      logger,
+      connectTimeoutMs: config.MONGODB_CONNECT_TIMEOUT_MS,
+      heartbeatMs: config.MONGODB_HEARTBEAT_MS,
+    });
   }
   logger.info(
     { backend: 'postgres-jsonb' },

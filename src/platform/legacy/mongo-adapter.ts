@@ -114,13 +114,20 @@ export interface ConnectMongoLegacyStoreOptions {
   url: string;
   dbName: string;
   logger?: Logger;
+  /** the driver's connect and server-selection timeout (MONGODB_CONNECT_TIMEOUT_MS) */
+  connectTimeoutMs: number;
+  /** how often the driver's monitor checks the server (MONGODB_HEARTBEAT_MS) */
+  heartbeatMs: number;
 }
 
 export async function connectMongoLegacyStore({
   url,
   dbName,
   logger,
+  connectTimeoutMs,
+  heartbeatMs,
 }: ConnectMongoLegacyStoreOptions): Promise<LegacyStore> {
+  const stuckCheckMs = stuckCheckLimitMs(connectTimeoutMs, heartbeatMs);
   const connect = async (onStuck: () => void) => {
     // A down server should fail a read or a health check within seconds, not the driver's 30 s,
     // and one that comes back should be found within seconds too: the monitor rechecks a server it
@@ -131,13 +138,13 @@ export async function connectMongoLegacyStore({
     // the server stayed unknown, every read failing, well after it was back. A timed-out check
     // also interrupts the reads waiting on that server's connections.
     const client = new MongoClient(url, {
-      serverSelectionTimeoutMS: CONNECT_TIMEOUT_MS,
-      connectTimeoutMS: CONNECT_TIMEOUT_MS,
-      heartbeatFrequencyMS: HEARTBEAT_FREQUENCY_MS,
+      serverSelectionTimeoutMS: connectTimeoutMs,
+      connectTimeoutMS: connectTimeoutMs,
+      heartbeatFrequencyMS: heartbeatMs,
       appName: 'store-intelligence-gateway',
     });
     // watched from the start: the first check of the server runs during connect()
-    const stopWatching = watchServerChecks(client, STUCK_CHECK_MS, onStuck);
+    const stopWatching = watchServerChecks(client, stuckCheckMs, onStuck);
     try {
       await client.connect();
       const store = await createMongoLegacyStore({ client, dbName, logger });
@@ -154,7 +161,7 @@ export async function connectMongoLegacyStore({
       throw error;
     }
   };
-  const store = reconnectingLegacyStore(connect, logger);
+  const store = reconnectingLegacyStore(connect, stuckCheckMs, logger);
   try {
     await store.connected();
   } catch (error) {
@@ -167,15 +174,14 @@ export async function connectMongoLegacyStore({
   return store;
 }
 
-const CONNECT_TIMEOUT_MS = 5_000;
-const HEARTBEAT_FREQUENCY_MS = 2_000;
 /**
  * How long one check of the server may run before it counts as stuck. A check on a new connection
  * takes at most connectTimeoutMS to connect plus connectTimeoutMS for the handshake; a streamed
  * check (a MongoDB that supports it) answers within heartbeatFrequencyMS; past all of that, no
  * timeout of the driver will end it.
  */
-const STUCK_CHECK_MS = 2 * CONNECT_TIMEOUT_MS + HEARTBEAT_FREQUENCY_MS;
+const stuckCheckLimitMs = (connectTimeoutMs: number, heartbeatMs: number) =>
+  2 * connectTimeoutMs + heartbeatMs;
 
 /**
  * Calls `onStuck` once when a check of a server by the driver's monitor has run for longer than
@@ -201,15 +207,19 @@ export function watchServerChecks(
   });
   client.on('serverHeartbeatSucceeded', ({ connectionId }) => running.delete(connectionId));
   client.on('serverHeartbeatFailed', ({ connectionId }) => running.delete(connectionId));
-  const timer = setInterval(() => {
-    for (const since of running.values()) {
-      if (Date.now() - since > limitMs) {
-        clearInterval(timer);
-        onStuck();
-        return;
+  // looked at a few times within the limit, so a stuck check is noticed soon after it passes it
+  const timer = setInterval(
+    () => {
+      for (const since of running.values()) {
+        if (Date.now() - since > limitMs) {
+          clearInterval(timer);
+          onStuck();
+          return;
+        }
       }
-    }
-  }, 1_000);
+    },
+    Math.min(1_000, Math.max(50, Math.floor(limitMs / 4))),
+  );
   timer.unref();
   return () => clearInterval(timer);
 }
@@ -222,6 +232,7 @@ export function watchServerChecks(
  */
 function reconnectingLegacyStore(
   connect: (onStuck: () => void) => Promise<LegacyStore>,
+  stuckCheckMs: number,
   logger: Logger | undefined,
 ): LegacyStore & { connected(): Promise<LegacyStore> } {
   let current: Promise<LegacyStore> | undefined;
@@ -230,7 +241,7 @@ function reconnectingLegacyStore(
       if (current !== attempt) return;
       current = undefined;
       logger?.warn(
-        { limitMs: STUCK_CHECK_MS },
+        { limitMs: stuckCheckMs },
         "legacy store: the driver's check of MongoDB is stuck; reconnecting with a new client",
       );
       void attempt.then((stuck) => stuck.close()).catch(() => undefined);

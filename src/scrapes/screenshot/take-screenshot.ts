@@ -6,7 +6,7 @@
 // second wall, JavaScript is off (no WebSocket, WebRTC or worker traffic can start) and Chromium's
 // own proxy is a closed local port, so anything that slipped past the interception cannot connect.
 import { existsSync } from 'node:fs';
-import { chromium, type Route } from 'playwright-core';
+import type { Route } from 'playwright-core';
 import type { Egress } from '../../platform/egress/egress.ts';
 import type { Logger } from '../../platform/logger.ts';
 
@@ -81,6 +81,9 @@ function unavailableReason(chromiumPath: string | undefined): string | null {
 }
 
 async function render(options: ScreenshotterOptions, domain: string): Promise<Screenshot> {
+  // loaded on the first screenshot: every process that can run a scrape imports this module, and
+  // playwright-core is among the heaviest of the service's dependencies to load
+  const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: options.chromiumPath,
     args: LAUNCH_ARGS,

@@ -56,6 +56,10 @@ beforeAll(async () => {
   store = await connectMongoLegacyStore({
     url: `mongodb://127.0.0.1:${gate.port}`,
     dbName: 'stuck_monitor',
+    // shorter than production's (5 s, 2 s) so the stuck check is noticed sooner; the wedge does not
+    // depend on them: no timeout of the driver covers it
+    connectTimeoutMs: 1_500,
+    heartbeatMs: 500,
   });
   await store.upsert({
     domain: 'acme.example',

@@ -33,7 +33,12 @@ describe('openLegacyStore', () => {
 
   it('uses the JSONB table in PostgreSQL when no MONGODB_URL is configured', async () => {
     const store = await openLegacyStore({
-      config: { MONGODB_URL: undefined, MONGODB_DB: 'unused' },
+      config: {
+        MONGODB_URL: undefined,
+        MONGODB_DB: 'unused',
+        MONGODB_CONNECT_TIMEOUT_MS: 5_000,
+        MONGODB_HEARTBEAT_MS: 2_000,
+      },
       pool,
       logger,
     });
@@ -46,6 +51,8 @@ describe('openLegacyStore', () => {
     const config = {
       MONGODB_URL: mongoUrl,
       MONGODB_DB: `legacy_open_${randomBytes(5).toString('hex')}`,
+      MONGODB_CONNECT_TIMEOUT_MS: 5_000,
+      MONGODB_HEARTBEAT_MS: 2_000,
     };
     const first = await openLegacyStore({ config, pool, logger });
     const second = await openLegacyStore({ config, pool, logger });

@@ -37,6 +37,9 @@ describe.skipIf(skipWithout(hasRedisServer))(
           REDIS_URL: redis.url,
           QUOTA_REDIS_PREFIX: prefix,
           RESPONSE_CACHE_TTL_MS: '0',
+          // a dead gateway's charges are refunded once its lease lapses: a short lease, as the
+          // refund's rule does not depend on its length
+          QUOTA_LEASE_MS: '3000',
         },
         150_000,
       );

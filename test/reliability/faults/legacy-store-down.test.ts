@@ -20,6 +20,8 @@ import { createTcpGate, type TcpGate } from '../support/tcp-gate.ts';
 
 const WITH_LEGACY = ['postgres:stores', 'mongo:store_summaries', 'postgres:traffic_monthly'];
 const WITHOUT_LEGACY = ['postgres:stores', 'postgres:traffic_monthly'];
+const CONNECT_TIMEOUT_MS = 1_500;
+const HEARTBEAT_MS = 500;
 const PROFILE_QUERY =
   '{ store(domain: "acme-apparel.com") { domain name screenshotUrl emails sources } }';
 
@@ -52,6 +54,10 @@ async function startGateway() {
     MONGODB_DB: 'reliability',
     // the response cache would answer a repeated request without reading any backend
     RESPONSE_CACHE_TTL_MS: '0',
+    // the driver's timeouts, shorter than in production so the outages are short; what is checked
+    // (bounded, never a hang; back once it answers) does not depend on their values
+    MONGODB_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
+    MONGODB_HEARTBEAT_MS: String(HEARTBEAT_MS),
   });
   const app = await buildServer(opened.services);
   gateways.push({ app, opened });
@@ -167,9 +173,9 @@ describe('the legacy store is unavailable', () => {
     expect((await gateway.get('/v1/stores/acme-apparel.com')).body.sources).toEqual(WITH_LEGACY);
 
     // a read waiting on a silent connection is released when the driver's check of the server
-    // times out: the next heartbeat (2 s) plus connectTimeoutMS (5 s), then the driver's one retry
-    // waits for a server (5 s). With the driver's default 30 s check the profile took over 35 s,
-    // and the server stayed unknown for as long after the partition healed.
+    // times out: the next heartbeat plus connectTimeoutMS, then the driver's one retry waits for a
+    // server (connectTimeoutMS again). With the driver's default 30 s check the profile took over
+    // 35 s, and the server stayed unknown for as long after the partition healed.
     await gate.stall();
     await expectServedWithoutLegacy(gateway, 15_000);
 

@@ -75,7 +75,7 @@ export async function sortedStorePage(
     const rows = await queryRows<StoreReadRow & { countedTotal: number }>(
       pool,
       `SELECT ${storeReadColumns(needs, legacyTable)}, ${filterCountSql(counted)} AS "countedTotal" FROM ${matching}
-       ORDER BY ${ORDER_BY[sort]} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
+       ORDER BY ${orderSql(ORDER_BY[sort], direction)} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
       params.values,
     );
     let total = rows[0]?.countedTotal;

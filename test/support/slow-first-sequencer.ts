@@ -8,17 +8,17 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** the suites that take longest, longest first (paths from the repository root) */
 export const LONGEST_SUITES = [
-  'test/discovery/docs-console.browser.test.ts',
+  'test/self-description/docs-console.browser.test.ts',
   'test/stores/relevance/relevance.test.ts',
   'test/storefront/fresh-install-lifecycle.e2e.test.ts',
   'test/platform/embedded-supervision.test.ts',
-  'test/discovery/offline-pages.browser.test.ts',
+  'test/self-description/offline-pages.browser.test.ts',
   'test/reliability/faults/legacy-store-down.test.ts',
   'test/contract/seed-rules.e2e.test.ts',
   'test/crawler/crash-resume.test.ts',
   'test/access/two-processes.test.ts',
-  'test/discovery/storefront-route-examples.test.ts',
-  'test/discovery/storefront-recipes.test.ts',
+  'test/self-description/storefront-route-examples.test.ts',
+  'test/self-description/storefront-recipes.test.ts',
   'test/reliability/faults/gateway-killed-mid-request.test.ts',
   'test/rest/query-plans.test.ts',
 ];

@@ -10,7 +10,8 @@
 // waits for the person: it is never retried in a loop. A dropped stream reconnects with backoff.
 
 const SCRAPE_FIELDS =
-  'id domain status force failureReason createdAt updatedAt startedAt finishedAt';
+  // the REST id (GET /v1/scrapes/{id}), not the global Node id
+  'id: scrapeRequestId domain status force failureReason createdAt updatedAt startedAt finishedAt';
 const STATUS_QUERY = `subscription Console($minutes: Int!) { crawlerStatus(recentMinutes: $minutes) {
   at
   stores { scheduled active failing vanished due inFlight }

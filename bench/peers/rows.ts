@@ -29,7 +29,7 @@ const SERVICE_CARD_FIELDS = `domain monthlyVisits monthlyRevenueUsd { low high }
   vertical countryCode traffic { latest { month organic paid social direct referral source } } sources`;
 const SERVICE_CARD = `query StoreCard($domain: String!) { store(domain: $domain) { ${SERVICE_CARD_FIELDS} } }`;
 const SERVICE_LIST = `query FilteredStores($vertical: String!) {
-  stores(filter: { vertical: $vertical }, sort: visits, first: 20) {
+  stores(filter: { vertical: $vertical }, sort: VISITS, first: 20) {
     totalCount pageInfo { hasNextPage } edges { node { ${SERVICE_CARD_FIELDS} } } } }`;
 
 const PG_LATEST = `trafficMonthliesByStoreId(first: 1, orderBy: PRIMARY_KEY_DESC) {

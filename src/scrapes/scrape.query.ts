@@ -95,12 +95,12 @@ builder.node(ScrapeRequestRef, {
     }),
     failureReason: t.exposeString('failureReason', {
       nullable: true,
-      description: 'Why the request failed, for people; null unless status is failed.',
+      description: 'Why the request failed, for people; null unless status is FAILED.',
     }),
     failureCode: t.field({
       type: ScrapeFailureCodeEnum,
       nullable: true,
-      description: 'Why the request failed, as a code; null unless status is failed.',
+      description: 'Why the request failed, as a code; null unless status is FAILED.',
       resolve: (r) => r.failureCode,
     }),
     createdAt: t.expose('createdAt', {
@@ -198,7 +198,7 @@ const BulkItemRef = builder.objectRef<BulkItem>('BulkScrapeItem').implement({
     scrape: t.field({
       type: ScrapeRequestRef,
       nullable: true,
-      description: 'The new scrape request; null unless outcome is queued.',
+      description: 'The new scrape request; null unless outcome is QUEUED.',
       resolve: (i) => (i.outcome === 'queued' ? i.scrape : null),
     }),
     error: t.field({
@@ -388,7 +388,7 @@ builder.subscriptionField('scrapeStatus', (t) =>
   t.field({
     type: ScrapeRequestRef,
     description:
-      'The status of one scrape request: its current state first, then each change until done or failed.',
+      'The status of one scrape request: its current state first, then each change until DONE or FAILED.',
     args: {
       id: t.arg.id({
         required: true,

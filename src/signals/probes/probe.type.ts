@@ -60,7 +60,7 @@ builder.node(SignalProbeRef, {
       resolve: (p) => p.status,
     }),
     snapshots: t.exposeInt('snapshots', {
-      description: 'Inventory snapshots written (one per variant read); 0 until done.',
+      description: 'Inventory snapshots written (one per variant read); 0 until DONE.',
     }),
     error: t.exposeString('error', {
       nullable: true,

@@ -14,4 +14,5 @@ export const changeBody = ({ changeId, ...change }: ChangeFieldsFragment) => ({
 export const scrapeBody = ({ scrapeRequestId, ...scrape }: ScrapeRequestFieldsFragment) => ({
   id: scrapeRequestId,
   ...scrape,
+  status: fromGraphqlEnum(scrape.status),
 });

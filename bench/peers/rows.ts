@@ -32,10 +32,10 @@ const SERVICE_CARD_FIELDS = `domain monthlyVisits monthlyRevenueUsd { low high }
   vertical countryCode traffic { latest { month organic paid social direct referral source } } sources`;
 const SERVICE_CARD = `query StoreCard($domain: String!) { store(domain: $domain) { ${SERVICE_CARD_FIELDS} } }`;
 const SERVICE_LIST = `query FilteredStores($vertical: String!) {
-  stores(filter: { vertical: $vertical }, sort: visits, first: 20) {
+  stores(filter: { vertical: $vertical }, sort: VISITS, first: 20) {
     totalCount pageInfo { hasNextPage } edges { node { ${SERVICE_CARD_FIELDS} } } } }`;
 const SERVICE_LIST_NO_TOTAL = `query FilteredStoresPage($vertical: String!) {
-  stores(filter: { vertical: $vertical }, sort: visits, first: 20) {
+  stores(filter: { vertical: $vertical }, sort: VISITS, first: 20) {
     pageInfo { hasNextPage } edges { node { ${SERVICE_CARD_FIELDS} } } } }`;
 const CARD_COLUMNS = `domain monthlyVisits isDropshipper serviceRating serviceGrade vertical countryCode`;
 const SERVICE_CARD_COLUMNS = `query StoreCardColumns($domain: String!) { store(domain: $domain) {

@@ -5,34 +5,34 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
-/** meta: Meta Ad Library (Facebook, Instagram). tiktok: TikTok Commercial Content Library. google: Google Ads Transparency Center. */
+/** META: Meta Ad Library (Facebook, Instagram). TIKTOK: TikTok Commercial Content Library. GOOGLE: Google Ads Transparency Center. REST spells each in lower case. */
 export type AdNetwork =
   /** Google Ads Transparency Center. */
-  | 'google'
+  | 'GOOGLE'
   /** Meta Ad Library: Facebook and Instagram ads. */
-  | 'meta'
+  | 'META'
   /** TikTok Commercial Content Library. */
-  | 'tiktok';
+  | 'TIKTOK';
 
-/** ok: the library answered. not_configured: the server has no base URL or token for it. failed: see error. */
+/** OK: the library answered. NOT_CONFIGURED: the server has no base URL or token for it. FAILED: see error. REST spells each in lower case. */
 export type AdNetworkProbeStatus =
   /** The library was asked and did not answer usably (see error). */
-  | 'failed'
+  | 'FAILED'
   /** The server has no base URL or token for this library: it was not asked. */
-  | 'not_configured'
+  | 'NOT_CONFIGURED'
   /** The library answered; its counts are complete. */
-  | 'ok';
+  | 'OK';
 
-/** queued and already_exists as for one request; duplicate: the same domain earlier in the list; rejected: see error. */
+/** QUEUED and ALREADY_EXISTS as for one request; DUPLICATE: the same domain earlier in the list; REJECTED: see error. REST spells each in lower case. */
 export type BulkScrapeOutcome =
   /** The store is in the catalog and force was not true: no job. */
-  | 'already_exists'
+  | 'ALREADY_EXISTS'
   /** The same domain came earlier in the list: handled there. */
-  | 'duplicate'
+  | 'DUPLICATE'
   /** A scrape job was created (see scrape). */
-  | 'queued'
+  | 'QUEUED'
   /** The URL was refused (see error); no job. */
-  | 'rejected';
+  | 'REJECTED';
 
 /** What a change is about: a product, an app of the store, or the store itself. */
 export type ChangeEntity =
@@ -87,32 +87,32 @@ export type GroupMetric =
   /** The smallest value. */
   | 'MIN';
 
-/** sales_spike: a day's estimated units reached 2x the trailing median. restock: a tracked variant's stock rose. price_change: a tracked variant's price changed. ad_new_campaign: a new ad creative was seen. app_change: an app was installed or removed. */
+/** SALES_SPIKE: a day's estimated units reached 2x the trailing median. RESTOCK: a tracked variant's stock rose. PRICE_CHANGE: a tracked variant's price changed. AD_NEW_CAMPAIGN: a new ad creative was seen. APP_CHANGE: an app was installed or removed. REST spells each in lower case. */
 export type InsightKind =
   /** A new ad creative of the store was seen. */
-  | 'ad_new_campaign'
+  | 'AD_NEW_CAMPAIGN'
   /** An app was installed on or removed from the store. */
-  | 'app_change'
+  | 'APP_CHANGE'
   /** A tracked variant's price changed. */
-  | 'price_change'
+  | 'PRICE_CHANGE'
   /** A tracked variant's stock rose. */
-  | 'restock'
+  | 'RESTOCK'
   /** A day's estimated units reached 2x the trailing median. */
-  | 'sales_spike';
+  | 'SALES_SPIKE';
 
 /** Whether to rank the largest gains or the largest drops. */
 export type MoverDirection =
   /** Largest decreases first. */
-  | 'down'
+  | 'DOWN'
   /** Largest increases first. */
-  | 'up';
+  | 'UP';
 
 /** The modeled figure movers are ranked by. */
 export type MoverMetric =
   /** High end of the modeled revenue band (metrics.revenueChangePct). */
-  | 'revenue'
+  | 'REVENUE'
   /** Modeled monthly visits (metrics.visitsChangePct). */
-  | 'visits';
+  | 'VISITS';
 
 /** The direction of an orderBy: ASC (smallest, oldest first) or DESC (largest, newest first). */
 export type OrderDirection =
@@ -147,52 +147,52 @@ export type ProductFilter = {
   q?: string | null | undefined;
 };
 
-/** queued: a job was created (HTTP 202). already_exists: the store is in the catalog and force was not true; no job. */
+/** QUEUED: a job was created (REST: HTTP 202). ALREADY_EXISTS: the store is in the catalog and force was not true; no job. REST spells each in lower case. */
 export type ScrapeOrderOutcome =
   /** The store is in the catalog and force was not true: no job was created. */
-  | 'already_exists'
+  | 'ALREADY_EXISTS'
   /** A scrape job was created; follow it by ScrapeOrder.scrape.id. */
-  | 'queued';
+  | 'QUEUED';
 
-/** queued -> validating -> scraping -> done, or failed from validating or scraping. */
+/** QUEUED -> VALIDATING -> SCRAPING -> DONE, or FAILED from VALIDATING or SCRAPING. REST spells each in lower case. */
 export type ScrapeStatus =
   /** Finished: the store is readable with Query.store(domain). */
-  | 'done'
+  | 'DONE'
   /** Ended without a result; failureReason says why. */
-  | 'failed'
+  | 'FAILED'
   /** Accepted, waiting for a worker. */
-  | 'queued'
+  | 'QUEUED'
   /** Reading the storefront (catalog, apps, theme, screenshot). */
-  | 'scraping'
+  | 'SCRAPING'
   /** Checking that the domain is a reachable storefront of the platform. */
-  | 'validating';
+  | 'VALIDATING';
 
-/** first: queued with the watch. scheduled: every SIGNAL_PROBE_INTERVAL_MINUTES while tracked. manual: POST /probe. */
+/** FIRST: queued with the watch. SCHEDULED: every SIGNAL_PROBE_INTERVAL_MINUTES while TRACKED. MANUAL: probeSignal (REST: POST /probe). REST spells each in lower case. */
 export type SignalProbeKind =
   /** The probe queued when the watch was created. */
-  | 'first'
+  | 'FIRST'
   /** Asked for with probeSignal (POST /v1/signals/{domain}/probe). */
-  | 'manual'
+  | 'MANUAL'
   /** A periodic probe of a tracked watch. */
-  | 'scheduled';
+  | 'SCHEDULED';
 
 /** queued -> running -> done, or failed (see error). */
 export type SignalProbeStatus =
   /** Finished: its snapshots are written. */
-  | 'done'
+  | 'DONE'
   /** Ended without snapshots; error says why. */
-  | 'failed'
+  | 'FAILED'
   /** Waiting for a worker. */
-  | 'queued'
+  | 'QUEUED'
   /** Reading the storefront now. */
-  | 'running';
+  | 'RUNNING';
 
-/** tracked: probed every SIGNAL_PROBE_INTERVAL_MINUTES. paused: scheduled probes stopped, history kept (PATCH status tracked resumes). */
+/** TRACKED: probed every SIGNAL_PROBE_INTERVAL_MINUTES. PAUSED: scheduled probes stopped, history kept (updateSignal with status TRACKED resumes). REST spells each in lower case. */
 export type SignalStatus =
   /** Scheduled probes stopped; everything gathered so far is kept. */
-  | 'paused'
+  | 'PAUSED'
   /** Probed on schedule: snapshots, sales and insights keep coming. */
-  | 'tracked';
+  | 'TRACKED';
 
 /** Filters of the store search and of grouped rows. All given filters must hold. */
 export type StoreFilter = {
@@ -295,21 +295,21 @@ export type StoreOrderField =
   /** Modeled monthly visits. */
   | 'VISITS';
 
-/** active: the last observation read the storefront. failing: the last observations failed; still listed. vanished: the storefront is gone (several observations in a row), so the store is left out of search results and grouped rows; it stays readable here and is looked at again weekly. */
+/** ACTIVE: the last observation read the storefront. FAILING: the last observations failed; still listed. VANISHED: the storefront is gone (several observations in a row), so the store is left out of search results and grouped rows; it stays readable here and is looked at again weekly. */
 export type StorePresence =
   /** The last observation read the storefront. */
-  | 'active'
+  | 'ACTIVE'
   /** The last observations failed; the store is still listed. */
-  | 'failing'
+  | 'FAILING'
   /** The storefront is gone: left out of search results, looked at again weekly. */
-  | 'vanished';
+  | 'VANISHED';
 
 /** The window a limit counts in: a minute, or the UTC day. */
 export type UsageWindow =
   /** The UTC day (the per-key ceiling and the daily buckets). */
-  | 'day'
+  | 'DAY'
   /** A one-minute window (the perMinute rate). */
-  | 'minute';
+  | 'MINUTE';
 
 export type CreateAlertMutationVariables = Exact<{
   name: string;

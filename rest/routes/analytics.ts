@@ -6,6 +6,7 @@ import {
   ListVerticalStatsDocument,
 } from '../generated/operations.ts';
 import { connectionArgs, listEnvelope } from '../pagination.ts';
+import { fromGraphqlEnum, toGraphqlEnum } from '../../src/graphql/enums.ts';
 import { enumParam, numberParam, paginationParams, textParam } from '../params.ts';
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
 import {
@@ -102,13 +103,16 @@ export const listMovers = defineRoute({
   }),
   canBeNotFound: false,
   variables: (p) => ({
-    metric: p.metric,
-    direction: p.direction,
+    metric: toGraphqlEnum(p.metric),
+    direction: toGraphqlEnum(p.direction),
     minPct: p.minPct,
     vertical: p.vertical,
     ...connectionArgs(p),
   }),
   response: MoverList,
-  respond: (data, p) => listEnvelope(data.movers, p),
+  respond: (data, p) => {
+    const page = listEnvelope(data.movers, p);
+    return { ...page, data: page.data.map((m) => ({ ...m, metric: fromGraphqlEnum(m.metric) })) };
+  },
   example: '/v1/analytics/movers?metric=visits&direction=up&minPct=25',
 });

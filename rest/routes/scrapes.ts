@@ -9,6 +9,7 @@ import { defineRoute, noPathParams, noQuery } from '../route.ts';
 import { BulkScrapeResult, ScrapeOrder, ScrapeRequest } from '../schemas/scrapes.ts';
 import { BULK_MAX_URLS } from '../../src/scrapes/scrape-requests.ts';
 import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
+import { fromGraphqlEnum } from '../../src/graphql/enums.ts';
 
 const callbackUrl = z.string().max(2_000).meta({
   description:
@@ -118,14 +119,15 @@ export const requestScrapesBulk = defineRoute({
   variables: (p) => ({ urls: p.urls, force: p.force, callbackUrl: p.callbackUrl }),
   response: BulkScrapeResult,
   respond: (data) => {
-    const items = data.requestScrapesBulk;
+    const items = data.requestScrapesBulk.map((item) => ({
+      ...item,
+      outcome: fromGraphqlEnum(item.outcome),
+      id: item.scrape?.scrapeRequestId ?? null,
+      scrape: item.scrape && scrapeBody(item.scrape),
+    }));
     const count = (outcome: string) => items.filter((i) => i.outcome === outcome).length;
     return {
-      data: items.map((item) => ({
-        ...item,
-        id: item.scrape?.scrapeRequestId ?? null,
-        scrape: item.scrape && scrapeBody(item.scrape),
-      })),
+      data: items,
       counts: {
         queued: count('queued'),
         alreadyExists: count('already_exists'),

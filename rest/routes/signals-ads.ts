@@ -19,6 +19,7 @@ import {
   MAX_OVERVIEW_DAYS,
 } from '../../src/signals/ads/ads-overview.ts';
 import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
+import { fromGraphqlEnum, toGraphqlEnum } from '../../src/graphql/enums.ts';
 
 const watchPath = z.strictObject({
   domain: textParam(2048).meta({
@@ -55,7 +56,14 @@ export const probeSignalAds = defineRoute({
   extraErrors: ['scope'],
   variables: (p) => ({ domain: p.domain }),
   response: AdsProbe,
-  respond: (data) => data.probeSignalAds,
+  respond: ({ probeSignalAds }) => ({
+    ...probeSignalAds,
+    networks: probeSignalAds.networks.map((n) => ({
+      ...n,
+      network: fromGraphqlEnum(n.network),
+      status: fromGraphqlEnum(n.status),
+    })),
+  }),
   example: `/v1/signals/${UNLISTED.store}/ads/probe`,
 });
 
@@ -77,10 +85,18 @@ export const listSignalAds = defineRoute({
     ...paginationParams(),
   }),
   canBeNotFound: true,
-  variables: (p) => ({ domain: p.domain, network: p.network, ...connectionArgs(p) }),
+  variables: (p) => ({
+    domain: p.domain,
+    network: p.network && toGraphqlEnum(p.network),
+    ...connectionArgs(p),
+  }),
   response: SignalAdList,
   respond: (data, p) =>
-    listEnvelopeOf(data.signal.ads, p, ({ adId, ...ad }) => ({ id: adId, ...ad })),
+    listEnvelopeOf(data.signal.ads, p, ({ adId, ...ad }) => ({
+      id: adId,
+      ...ad,
+      network: fromGraphqlEnum(ad.network),
+    })),
   example: `/v1/signals/${UNLISTED.store}/ads?network=meta&limit=20`,
 });
 

@@ -20,6 +20,7 @@ import {
   type SignalProbeFieldsFragment,
   type InsightFieldsFragment,
 } from '../generated/operations.ts';
+import { fromGraphqlEnum, toGraphqlEnum } from '../../src/graphql/enums.ts';
 import { connectionArgs, listEnvelope, pageOfList } from '../pagination.ts';
 import { dateParam, enumParam, integerParam, paginationParams, textParam } from '../params.ts';
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
@@ -77,11 +78,13 @@ const links = (domain: string) => ({
 const probeBody = ({ probeId, status, snapshots, ...probe }: SignalProbeFieldsFragment) => ({
   id: probeId,
   ...probe,
-  progress: { status, snapshots },
+  kind: fromGraphqlEnum(probe.kind),
+  progress: { status: fromGraphqlEnum(status), snapshots },
 });
 
 const signalBody = ({ probe, ...watch }: SignalFieldsFragment) => ({
   ...watch,
+  status: fromGraphqlEnum(watch.status),
   probe: probe ? probeBody(probe) : null,
   links: links(watch.domain),
 });
@@ -89,6 +92,7 @@ const signalBody = ({ probe, ...watch }: SignalFieldsFragment) => ({
 const insightBody = ({ insightId, data, ...insight }: InsightFieldsFragment) => ({
   id: insightId,
   ...insight,
+  kind: fromGraphqlEnum(insight.kind),
   data: data as Record<string, unknown>,
 });
 
@@ -199,7 +203,11 @@ export const updateSignal = defineRoute({
   }),
   canBeNotFound: true,
   extraErrors: ['scope'],
-  variables: (p) => ({ domain: p.domain, status: p.status, products: p.products }),
+  variables: (p) => ({
+    domain: p.domain,
+    status: p.status && toGraphqlEnum(p.status),
+    products: p.products,
+  }),
   response: Signal,
   respond: (data) => signalBody(data.updateSignal),
   example: `/v1/signals/${STORE} {"status":"paused"}`,
@@ -423,7 +431,11 @@ export const listSignalInsights = defineRoute({
   pathParams: watchPath,
   query: insightQuery,
   canBeNotFound: true,
-  variables: (p) => ({ domain: p.domain, kind: p.kind, ...connectionArgs(p) }),
+  variables: (p) => ({
+    domain: p.domain,
+    kind: p.kind && toGraphqlEnum(p.kind),
+    ...connectionArgs(p),
+  }),
   response: InsightList,
   respond: (data, p) => {
     const page = listEnvelope(data.signal.insights, p);
@@ -443,7 +455,7 @@ export const listInsightInbox = defineRoute({
   pathParams: noPathParams,
   query: insightQuery,
   canBeNotFound: false,
-  variables: (p) => ({ kind: p.kind, ...connectionArgs(p) }),
+  variables: (p) => ({ kind: p.kind && toGraphqlEnum(p.kind), ...connectionArgs(p) }),
   response: InsightList,
   respond: (data, p) => {
     const page = listEnvelope(data.signalInsights, p);

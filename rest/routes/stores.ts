@@ -40,7 +40,7 @@ import {
   StoreTraffic,
 } from '../schemas/stores.ts';
 import { SEEDED } from '../../src/seed/seeded-catalog.ts';
-import { toGraphqlEnum } from '../../src/graphql/enums.ts';
+import { fromGraphqlEnum, toGraphqlEnum } from '../../src/graphql/enums.ts';
 
 const domainPath = z.strictObject({ domain: domainParam() });
 
@@ -413,7 +413,14 @@ export const getStore = defineRoute({
   canBeNotFound: true,
   variables: (p) => ({ domain: p.domain }),
   response: StoreProfile,
-  respond: ({ store }) => ({ ...store, models: explainModels(store.models) }),
+  respond: ({ store }) => ({
+    ...store,
+    observation: store.observation && {
+      ...store.observation,
+      presence: fromGraphqlEnum(store.observation.presence),
+    },
+    models: explainModels(store.models),
+  }),
   example: `/v1/stores/${SEEDED.domain}`,
 });
 

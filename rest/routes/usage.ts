@@ -1,6 +1,7 @@
 import { GetUsageDocument } from '../generated/operations.ts';
 import { defineRoute, noPathParams, noQuery } from '../route.ts';
 import { Usage } from '../schemas/usage.ts';
+import { fromGraphqlEnum } from '../../src/graphql/enums.ts';
 
 export const getUsage = defineRoute({
   operationId: 'getUsage',
@@ -19,6 +20,9 @@ export const getUsage = defineRoute({
   canBeNotFound: false,
   variables: () => ({}),
   response: Usage,
-  respond: (data) => data.usage,
+  respond: ({ usage }) => ({
+    ...usage,
+    limits: usage.limits.map((l) => ({ ...l, window: fromGraphqlEnum(l.window) })),
+  }),
   example: '/v1/usage',
 });

@@ -1,6 +1,6 @@
 // Types of the market analytics: per-vertical and per-country sums, the coverage overview, movers.
 import { builder } from '../graphql/builder.ts';
-import { describedValues } from '../graphql/enum-values.ts';
+import { upperCaseValues } from '../graphql/enums.ts';
 import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from '../stores/rollups/store-rollups.ts';
 import { StoreRef } from '../stores/store.ref.ts';
 import type { CatalogTotals, CountryStatRow, VerticalStatRow } from './analytics.sql.ts';
@@ -135,14 +135,14 @@ export const AnalyticsOverview = builder.objectRef<Overview>('AnalyticsOverview'
 
 export const MoverMetricEnum = builder.enumType('MoverMetric', {
   description: 'The modeled figure movers are ranked by.',
-  values: describedValues(MOVER_METRICS, {
+  values: upperCaseValues(MOVER_METRICS, {
     visits: 'Modeled monthly visits (metrics.visitsChangePct).',
     revenue: 'High end of the modeled revenue band (metrics.revenueChangePct).',
   }),
 });
 export const MoverDirectionEnum = builder.enumType('MoverDirection', {
   description: 'Whether to rank the largest gains or the largest drops.',
-  values: describedValues(MOVER_DIRECTIONS, {
+  values: upperCaseValues(MOVER_DIRECTIONS, {
     up: 'Largest increases first.',
     down: 'Largest decreases first.',
   }),

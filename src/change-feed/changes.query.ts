@@ -1,7 +1,6 @@
 // Query.productChanges (GET /v1/products/changes) and Query.changes (GET /v1/changes).
 import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import { builder } from '../graphql/builder.ts';
-import { describedValues } from '../graphql/enum-values.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { offsetConnection } from '../graphql/pagination.ts';
 import { domainSchema } from '../stores/domain.ts';

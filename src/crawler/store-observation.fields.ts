@@ -3,7 +3,7 @@
 // it is next. Null for a store the crawler never visits (the synthetic demo catalog).
 import DataLoader from 'dataloader';
 import { builder } from '../graphql/builder.ts';
-import { describedValues } from '../graphql/enum-values.ts';
+import { upperCaseValues } from '../graphql/enums.ts';
 import { defineLoader } from '../graphql/context.ts';
 import { keyedRead, queryByKeys } from '../platform/database/sql.ts';
 import { StoreRef } from '../stores/store.ref.ts';
@@ -78,9 +78,9 @@ extendStoreRead({
 
 const PresenceEnum = builder.enumType('StorePresence', {
   description:
-    'active: the last observation read the storefront. failing: the last observations failed; still listed. ' +
-    'vanished: the storefront is gone (several observations in a row), so the store is left out of search results and grouped rows; it stays readable here and is looked at again weekly.',
-  values: describedValues(['active', 'failing', 'vanished'], {
+    'ACTIVE: the last observation read the storefront. FAILING: the last observations failed; still listed. ' +
+    'VANISHED: the storefront is gone (several observations in a row), so the store is left out of search results and grouped rows; it stays readable here and is looked at again weekly.',
+  values: upperCaseValues(['active', 'failing', 'vanished'], {
     active: 'The last observation read the storefront.',
     failing: 'The last observations failed; the store is still listed.',
     vanished: 'The storefront is gone: left out of search results, looked at again weekly.',

@@ -4,7 +4,7 @@
 // (accountExternalId); the GraphQL plugin refuses anyone else before execution, and each resolver
 // checks again, so a missing plugin fails closed.
 import { builder } from '../graphql/builder.ts';
-import { describedValues } from '../graphql/enum-values.ts';
+import { upperCaseValues } from '../graphql/enums.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import { reasonError, notFound } from '../platform/errors.ts';
 import type { Admission, CallerContext } from '../access/admission.ts';
@@ -35,8 +35,8 @@ function requireWebApp(ctx: GraphqlContext): Admission {
 
 const AccountPlanEnum = builder.enumType('AccountPlan', {
   description:
-    'Plan of a web-app account. API keys need a paid plan: starter (49 USD/month) or pro (149 USD/month).',
-  values: describedValues(['free', 'starter', 'pro'], {
+    'Plan of a web-app account. API keys need a paid plan: STARTER (49 USD/month) or PRO (149 USD/month).',
+  values: upperCaseValues(['free', 'starter', 'pro'], {
     free: 'No API access: minting a key is refused.',
     starter: 'Paid plan, 49 USD/month: API keys with the starter limits.',
     pro: 'Paid plan, 149 USD/month: API keys with the pro limits.',
@@ -45,9 +45,7 @@ const AccountPlanEnum = builder.enumType('AccountPlan', {
 
 const QuotaBucketEnum = builder.enumType('QuotaBucket', {
   description: 'Daily quota buckets shared by the web app and the API.',
-  values: Object.fromEntries(
-    QUOTA_BUCKETS.map((b) => [b, { description: QUOTA_BUCKET_DESCRIPTIONS[b] }]),
-  ) as Record<QuotaBucket, { description: string }>,
+  values: upperCaseValues(QUOTA_BUCKETS, QUOTA_BUCKET_DESCRIPTIONS),
 });
 
 const ApiKeyRef = builder.objectRef<ApiKeyRecord>('ApiKey');

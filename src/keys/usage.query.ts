@@ -2,7 +2,7 @@
 // is never refused by a limit (as GitHub's /rate_limit), so a rate-limited caller can still ask how
 // long to wait; its rate-limit headers show the rate and per-key ceiling as they stand.
 import { builder } from '../graphql/builder.ts';
-import { describedValues } from '../graphql/enum-values.ts';
+import { upperCaseValues } from '../graphql/enums.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import type { CallerContext } from '../access/admission.ts';
 import { missingKey } from '../access/authenticate.ts';
@@ -15,7 +15,7 @@ type Standing = LimitState & { used: number };
 
 const UsageWindowEnum = builder.enumType('UsageWindow', {
   description: 'The window a limit counts in: a minute, or the UTC day.',
-  values: describedValues(['minute', 'day'], {
+  values: upperCaseValues(['minute', 'day'], {
     minute: 'A one-minute window (the perMinute rate).',
     day: 'The UTC day (the per-key ceiling and the daily buckets).',
   }),

@@ -6,7 +6,6 @@ import { decodeGlobalID } from '@pothos/plugin-relay';
 import { orNullIfNotFound } from '../graphql/node-lookup.ts';
 import { checkCallbackUrl } from '../platform/egress/callback-url.ts';
 import { builder } from '../graphql/builder.ts';
-import { describedValues } from '../graphql/enum-values.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import { namedDomainSchema, parseDomain } from '../stores/domain.ts';
 import { withRechecks } from '../platform/pubsub/rechecks.ts';
@@ -33,8 +32,9 @@ import {
 import { rules } from '../access/field-rules.ts';
 
 const ScrapeStatusEnum = builder.enumType('ScrapeStatus', {
-  description: 'queued -> validating -> scraping -> done, or failed from validating or scraping.',
-  values: describedValues(SCRAPE_STATUSES, {
+  description:
+    'QUEUED -> VALIDATING -> SCRAPING -> DONE, or FAILED from VALIDATING or SCRAPING. REST spells each in lower case.',
+  values: upperCaseValues(SCRAPE_STATUSES, {
     queued: 'Accepted, waiting for a worker.',
     validating: 'Checking that the domain is a reachable storefront of the platform.',
     scraping: 'Reading the storefront (catalog, apps, theme, screenshot).',
@@ -95,12 +95,12 @@ builder.node(ScrapeRequestRef, {
     }),
     failureReason: t.exposeString('failureReason', {
       nullable: true,
-      description: 'Why the request failed, for people; null unless status is failed.',
+      description: 'Why the request failed, for people; null unless status is FAILED.',
     }),
     failureCode: t.field({
       type: ScrapeFailureCodeEnum,
       nullable: true,
-      description: 'Why the request failed, as a code; null unless status is failed.',
+      description: 'Why the request failed, as a code; null unless status is FAILED.',
       resolve: (r) => r.failureCode,
     }),
     createdAt: t.expose('createdAt', {
@@ -131,8 +131,8 @@ builder.node(ScrapeRequestRef, {
 
 const OrderOutcomeEnum = builder.enumType('ScrapeOrderOutcome', {
   description:
-    'queued: a job was created (HTTP 202). already_exists: the store is in the catalog and force was not true; no job.',
-  values: describedValues(['queued', 'already_exists'], {
+    'QUEUED: a job was created (REST: HTTP 202). ALREADY_EXISTS: the store is in the catalog and force was not true; no job. REST spells each in lower case.',
+  values: upperCaseValues(['queued', 'already_exists'], {
     queued: 'A scrape job was created; follow it by ScrapeOrder.scrape.id.',
     already_exists: 'The store is in the catalog and force was not true: no job was created.',
   }),
@@ -159,8 +159,8 @@ const ScrapeOrderRef = builder.objectRef<ScrapeOrderResult>('ScrapeOrder').imple
 
 const BulkOutcomeEnum = builder.enumType('BulkScrapeOutcome', {
   description:
-    'queued and already_exists as for one request; duplicate: the same domain earlier in the list; rejected: see error.',
-  values: describedValues(['queued', 'already_exists', 'duplicate', 'rejected'], {
+    'QUEUED and ALREADY_EXISTS as for one request; DUPLICATE: the same domain earlier in the list; REJECTED: see error. REST spells each in lower case.',
+  values: upperCaseValues(['queued', 'already_exists', 'duplicate', 'rejected'], {
     queued: 'A scrape job was created (see scrape).',
     already_exists: 'The store is in the catalog and force was not true: no job.',
     duplicate: 'The same domain came earlier in the list: handled there.',
@@ -198,7 +198,7 @@ const BulkItemRef = builder.objectRef<BulkItem>('BulkScrapeItem').implement({
     scrape: t.field({
       type: ScrapeRequestRef,
       nullable: true,
-      description: 'The new scrape request; null unless outcome is queued.',
+      description: 'The new scrape request; null unless outcome is QUEUED.',
       resolve: (i) => (i.outcome === 'queued' ? i.scrape : null),
     }),
     error: t.field({
@@ -388,7 +388,7 @@ builder.subscriptionField('scrapeStatus', (t) =>
   t.field({
     type: ScrapeRequestRef,
     description:
-      'The status of one scrape request: its current state first, then each change until done or failed.',
+      'The status of one scrape request: its current state first, then each change until DONE or FAILED.',
     args: {
       id: t.arg.id({
         required: true,

@@ -1,7 +1,7 @@
 // The Signal GraphQL type's base fields (a watch: one account following one store) and the
 // variants it tracks. Probes, sales, insights, ads and changes add their fields in their own files.
 import { builder } from '../graphql/builder.ts';
-import { describedValues } from '../graphql/enum-values.ts';
+import { upperCaseValues } from '../graphql/enums.ts';
 import { watchesByIds } from './find-watch.ts';
 import { SignalRef } from './signal.ref.ts';
 import { trackedVariants, type TrackedVariantRecord } from './tracked-variants.ts';
@@ -9,8 +9,8 @@ import { SIGNAL_STATUSES } from './watch-record.ts';
 
 export const SignalStatusEnum = builder.enumType('SignalStatus', {
   description:
-    'tracked: probed every SIGNAL_PROBE_INTERVAL_MINUTES. paused: scheduled probes stopped, history kept (PATCH status tracked resumes).',
-  values: describedValues(SIGNAL_STATUSES, {
+    'TRACKED: probed every SIGNAL_PROBE_INTERVAL_MINUTES. PAUSED: scheduled probes stopped, history kept (updateSignal with status TRACKED resumes). REST spells each in lower case.',
+  values: upperCaseValues(SIGNAL_STATUSES, {
     tracked: 'Probed on schedule: snapshots, sales and insights keep coming.',
     paused: 'Scheduled probes stopped; everything gathered so far is kept.',
   }),

@@ -72,7 +72,7 @@ builder.mutationField('updateSignal', (t) =>
   t.field({
     type: SignalRef,
     description:
-      'Pause (status paused) or resume (tracked) a watch, and/or swap its tracked products.',
+      'Pause (status PAUSED) or resume (TRACKED) a watch, and/or swap its tracked products.',
     args: {
       domain: t.arg({
         type: 'String',
@@ -95,7 +95,7 @@ builder.mutationField('updateSignal', (t) =>
 builder.mutationField('stopSignal', (t) =>
   t.field({
     type: SignalRef,
-    description: 'Same as updateSignal with status paused.',
+    description: 'Same as updateSignal with status PAUSED.',
     args: {
       domain: t.arg({
         type: 'String',

@@ -1,6 +1,5 @@
 // Query.storeGroups: grouped rows (GET /v1/stores with groupBy). Rows are cohorts, not stores.
 import { builder } from '../graphql/builder.ts';
-import { describedValues } from '../graphql/enum-values.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { pagedConnection } from '../graphql/pagination.ts';
 import { ROLLUP_MAX_AGE_MINUTES, ROLLUP_REFRESH_MINUTES } from './rollups/store-rollups.ts';
@@ -45,8 +44,8 @@ const GroupMetric = builder.enumType('GroupMetric', {
   }),
 });
 const GroupSort = builder.enumType('GroupSort', {
-  description: 'stores = number of stores in the group; revenue and visits = the group metric.',
-  values: describedValues(GROUP_SORTS, {
+  description: 'STORES = number of stores in the group; REVENUE and VISITS = the group metric.',
+  values: upperCaseValues(GROUP_SORTS, {
     stores: 'Most stores first (the default).',
     revenue: 'Highest revenue metric (metrics.monthlyRevenueUsd) first.',
     visits: 'Highest visits metric (metrics.monthlyVisits) first.',

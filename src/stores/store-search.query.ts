@@ -1,6 +1,6 @@
 // Query.stores: the store search (GET /v1/stores without groupBy).
 import { builder } from '../graphql/builder.ts';
-import { describedValues } from '../graphql/enum-values.ts';
+import { upperCaseValues } from '../graphql/enums.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { pagedConnection } from '../graphql/pagination.ts';
 import { selectedFieldNames } from '../graphql/selection.ts';
@@ -18,8 +18,8 @@ import type { StoreSort } from './store-search.sql.ts';
 
 export const StoreSortEnum = builder.enumType('StoreSort', {
   description:
-    'Order of the store search. relevance: how well name and domain words match q (see StoreFilter.q), then visits.',
-  values: describedValues(STORE_SORTS, {
+    'Order of the store search. RELEVANCE: how well name and domain words match q (see StoreFilter.q), then visits.',
+  values: upperCaseValues(STORE_SORTS, {
     revenue: 'High end of the modeled revenue band, highest first (REST sort=revenue).',
     visits: 'Modeled monthly visits, highest first.',
     rating: 'Service rating, highest first.',

@@ -138,7 +138,7 @@ describe('/graphql under the same access rules', () => {
 
     it("mints, lists and revokes an account's keys, and reads its quota usage", async () => {
       const minted = await graphql(MINT, service, {
-        input: { accountExternalId: 'web-1', plan: 'pro', name: 'prod' },
+        input: { accountExternalId: 'web-1', plan: 'PRO', name: 'prod' },
       });
       expect(minted.statusCode).toBe(200);
       const { key, apiKey } = minted.json().data.mintApiKey;
@@ -154,7 +154,7 @@ describe('/graphql under the same access rules', () => {
         service,
       );
       expect(usage.json().data.quotaUsage).toContainEqual({
-        bucket: 'storeSearches',
+        bucket: 'STORE_SEARCHES',
         used: 1,
         limit: 5_000,
         remaining: 4_999,
@@ -180,7 +180,7 @@ describe('/graphql under the same access rules', () => {
 
     it('refuses a free account with a clear forbidden error', async () => {
       const res = await graphql(MINT, service, {
-        input: { accountExternalId: 'web-free', plan: 'free' },
+        input: { accountExternalId: 'web-free', plan: 'FREE' },
       });
       expect(res.json().errors[0].extensions).toMatchObject({
         code: 'unauthorized',
@@ -191,14 +191,14 @@ describe('/graphql under the same access rules', () => {
 
     it("stores a partner key's signals:read scope", async () => {
       const res = await graphql(MINT, service, {
-        input: { accountExternalId: 'partner-1', plan: 'pro', scopes: ['signals:read'] },
+        input: { accountExternalId: 'partner-1', plan: 'PRO', scopes: ['signals:read'] },
       });
       expect(res.json().data.mintApiKey.apiKey.scopes).toEqual(['signals:read']);
     });
 
     it('is refused to API keys, to callers without credential and to a wrong service token', async () => {
       const key = await mintKey(server);
-      const input = { input: { accountExternalId: 'web-2', plan: 'pro' } };
+      const input = { input: { accountExternalId: 'web-2', plan: 'PRO' } };
       expect((await graphql(MINT, bearer(key), input)).json().errors[0].extensions).toMatchObject({
         code: 'unauthorized',
         details: { reason: 'scope' },

@@ -65,13 +65,13 @@ describe('analytics', () => {
   it('ranks movers up by visits with current and previous figures', async () => {
     const { movers } = await query(
       t.services,
-      `{ movers(metric: visits, direction: up, minPct: 20) {
+      `{ movers(metric: VISITS, direction: UP, minPct: 20) {
       totalCount edges { node { metric changePct current previous store { domain } } } } }`,
     );
     expect(movers.totalCount).toBe(3);
     expect(nodes(movers)).toEqual(
       EXPECTED.visitMoversUp20.map((m) => ({
-        metric: 'visits',
+        metric: 'VISITS',
         changePct: m.changePct,
         current: m.current,
         previous: m.previous,
@@ -83,14 +83,14 @@ describe('analytics', () => {
   it('ranks movers down by revenue, optionally inside one vertical', async () => {
     const down = await query(
       t.services,
-      `{ movers(metric: revenue, direction: down, minPct: 10) { edges { node { store { domain } } } } }`,
+      `{ movers(metric: REVENUE, direction: DOWN, minPct: 10) { edges { node { store { domain } } } } }`,
     );
     expect(nodes(down.movers).map((m: any) => m.store.domain)).toEqual(
       EXPECTED.revenueMoversDown10,
     );
     const beautyDown = await query(
       t.services,
-      `{ movers(metric: revenue, direction: down, vertical: "Beauty") { edges { node { store { domain } } } } }`,
+      `{ movers(metric: REVENUE, direction: DOWN, vertical: "Beauty") { edges { node { store { domain } } } } }`,
     );
     expect(nodes(beautyDown.movers).map((m: any) => m.store.domain)).toEqual(['quickship-uk.com']);
   });
@@ -98,7 +98,7 @@ describe('analytics', () => {
   it('rejects a negative minPct', async () => {
     const error = await failure(
       t.services,
-      `{ movers(metric: visits, direction: up, minPct: -5) { totalCount } }`,
+      `{ movers(metric: VISITS, direction: UP, minPct: -5) { totalCount } }`,
     );
     expect(error).toMatchObject({ code: 'bad_request', details: { parameter: 'minPct' } });
   });

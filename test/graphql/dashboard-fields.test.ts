@@ -52,7 +52,7 @@ describe('fields a dashboard reaches for', () => {
   it('answers nodes beside edges, the same items in the same order, with the fields asked of them', async () => {
     const { stores } = await query(
       t.services,
-      '{ stores(first: 4, sort: visits) { nodes { domain url monthlyVisits } edges { node { domain } } } }',
+      '{ stores(first: 4, sort: VISITS) { nodes { domain url monthlyVisits } edges { node { domain } } } }',
     );
     expect(stores.nodes).toHaveLength(4);
     expect(stores.nodes.map((n: { domain: string }) => n.domain)).toEqual(
@@ -91,7 +91,7 @@ describe('fields a dashboard reaches for', () => {
     );
     // the deprecated sort gives the same order as orderBy's DESC
     const sorted = (
-      await query(t.services, '{ stores(first: 100, sort: visits) { nodes { domain } } }')
+      await query(t.services, '{ stores(first: 100, sort: VISITS) { nodes { domain } } }')
     ).stores;
     expect(sorted.nodes.map((n: { domain: string }) => n.domain)).toEqual(
       desc.nodes.map((n: { domain: string }) => n.domain),
@@ -109,7 +109,7 @@ describe('fields a dashboard reaches for', () => {
     expect(
       await failure(
         t.services,
-        '{ stores(sort: visits, orderBy: { field: VISITS }) { totalCount } }',
+        '{ stores(sort: VISITS, orderBy: { field: VISITS }) { totalCount } }',
       ),
     ).toMatchObject({ code: 'bad_request', details: { parameter: 'orderBy' } });
   });

@@ -252,7 +252,7 @@ describe("Apollo Client's InMemoryCache", () => {
     // one entry per entity, the lists and the lookup pointing at it
     expect(cache[`Signal:${ids.Signal!.id}`]).toMatchObject({
       __typename: 'Signal',
-      status: 'tracked',
+      status: 'TRACKED',
     });
     expect(cache[`SignalProbe:${ids.SignalProbe!.id}`]).toMatchObject({
       __typename: 'SignalProbe',
@@ -273,7 +273,7 @@ describe("Apollo Client's InMemoryCache", () => {
       `,
     });
     const cached = client.readQuery({ query: list }) as any;
-    expect(cached.signals.nodes[0].status).toBe('paused');
+    expect(cached.signals.nodes[0].status).toBe('PAUSED');
     await h.request('PATCH', '/v1/signals/stock.test', { key: alice, body: { status: 'tracked' } });
   });
 });

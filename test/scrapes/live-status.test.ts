@@ -97,12 +97,12 @@ describe.skipIf(skipWithout(REDIS_URL))(
         await expect.poll(() => statuses().length, { timeout: 20_000 }).toBeGreaterThan(0);
         fixtures.release();
 
-        await expect.poll(() => statuses().at(-1), { timeout: 30_000 }).toBe('done');
-        expect(statuses()).toContain('scraping');
-        expect(statuses().slice(0, 1)).toEqual([expect.stringMatching(/queued|validating/)]);
+        await expect.poll(() => statuses().at(-1), { timeout: 30_000 }).toBe('DONE');
+        expect(statuses()).toContain('SCRAPING');
+        expect(statuses().slice(0, 1)).toEqual([expect.stringMatching(/QUEUED|VALIDATING/)]);
         await expect
           .poll(() => recentOf(id), { timeout: 10_000 })
-          .toEqual(expect.arrayContaining(['scraping', 'done']));
+          .toEqual(expect.arrayContaining(['SCRAPING', 'DONE']));
       } finally {
         fixtures.release();
         await Promise.all([recent.close(), status?.close()]);

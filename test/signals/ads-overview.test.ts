@@ -215,7 +215,7 @@ describe('ads list and ads-versus-sales overview', () => {
       url: '/graphql',
       headers: { authorization: `Bearer ${alice.key}` },
       payload: {
-        query: `{ signal(domain: "${DOMAIN}") { ads(network: tiktok, first: 5) { totalCount edges { node { externalId active } } }
+        query: `{ signal(domain: "${DOMAIN}") { ads(network: TIKTOK, first: 5) { totalCount edges { node { externalId active } } }
                   adsOverview(days: 10) { lift { unitsLiftPercent daysAfterLaunch } } } }`,
       },
     });

@@ -52,8 +52,8 @@ describe('storeGroups', () => {
     },
   );
 
-  it('sorts groups by the metric with sort=revenue', async () => {
-    const result = await query(t.services, GROUPS, { groupBy: 'COUNTRY_CODE', sort: 'revenue' });
+  it('sorts groups by the metric with sort: REVENUE', async () => {
+    const result = await query(t.services, GROUPS, { groupBy: 'COUNTRY_CODE', sort: 'REVENUE' });
     expect(rows(result).map((r: any) => r.key)).toEqual(EXPECTED.countryKeysByMedianRevenue);
   });
 
@@ -80,7 +80,7 @@ describe('storeGroups', () => {
     );
     const both = await failure(
       t.services,
-      `{ storeGroups(groupBy: COUNTRY_CODE, sort: stores, orderBy: { field: STORES }) { totalCount } }`,
+      `{ storeGroups(groupBy: COUNTRY_CODE, sort: STORES, orderBy: { field: STORES }) { totalCount } }`,
     );
     expect(both).toMatchObject({ code: 'bad_request', details: { parameter: 'orderBy' } });
   });

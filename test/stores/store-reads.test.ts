@@ -40,7 +40,7 @@ async function addStores(services: CatalogTestServices['services']): Promise<voi
 }
 
 const CARDS = `query($first: Int!) {
-  stores(first: $first, sort: visits) {
+  stores(first: $first, sort: VISITS) {
     totalCount
     edges { node {
       id domain name monthlyVisits monthlyRevenueUsd { low high } isDropshipper serviceRating serviceGrade
@@ -252,7 +252,7 @@ describe('a filtered list planned from its selection', () => {
 
   it('reads a page of cards with their traffic months, legacy summaries and the exact total in one statement', async () => {
     const page = await list(
-      'filter: { vertical: "home" }, sort: visits, first: 20',
+      'filter: { vertical: "home" }, sort: VISITS, first: 20',
       `totalCount pageInfo { hasNextPage } edges { node { ${CARD} } }`,
     );
     const cards = page.data.stores.edges.map((e: any) => e.node);
@@ -280,7 +280,7 @@ describe('a filtered list planned from its selection', () => {
 
   it('does not count when the total is not selected, nor read traffic months or columns no card asks for', async () => {
     const page = await list(
-      'filter: { vertical: "home" }, sort: visits, first: 5',
+      'filter: { vertical: "home" }, sort: VISITS, first: 5',
       'edges { node { domain } }',
     );
     expect(page.data.stores.edges).toHaveLength(5);
@@ -297,7 +297,7 @@ describe('a filtered list planned from its selection', () => {
     ).rows[0];
     const { offsetToCursor } = await import('@pothos/plugin-relay');
     const page = await list(
-      `filter: { vertical: "home" }, sort: visits, first: 5, after: "${offsetToCursor(n + 10)}"`,
+      `filter: { vertical: "home" }, sort: VISITS, first: 5, after: "${offsetToCursor(n + 10)}"`,
       'totalCount edges { node { domain } }',
     );
     expect(page.data.stores.edges).toEqual([]);
@@ -322,7 +322,7 @@ describe("another feature's column on the store read", () => {
       other: store(domain: "bella-beauty.co.uk") { domain observation { presence } } }`,
     );
     expect(data.store.observation).toEqual({
-      presence: 'failing',
+      presence: 'FAILING',
       presenceSince: '2025-12-30T00:00:00.000Z',
       lastObservedAt: null,
       nextObservationAt: '2026-01-02T03:04:05.000Z',

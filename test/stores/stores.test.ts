@@ -203,16 +203,16 @@ describe('stores', () => {
   });
 
   it.each([
-    ['visits', EXPECTED.byVisits],
-    ['rating', EXPECTED.byRating],
-    ['revenue', EXPECTED.byRevenue],
+    ['VISITS', EXPECTED.byVisits],
+    ['RATING', EXPECTED.byRating],
+    ['REVENUE', EXPECTED.byRevenue],
   ])('sorts by %s', async (sort, expected) => {
     const { stores } = await query(t.services, STORES, { sort, first: 100 });
     expect(domainsOf(stores)).toEqual(expected);
   });
 
   it('sorts newest first by first-seen date', async () => {
-    const { stores } = await query(t.services, STORES, { sort: 'newest', first: 2 });
+    const { stores } = await query(t.services, STORES, { sort: 'NEWEST', first: 2 });
     expect(domainsOf(stores)).toEqual(['quickship-uk.com', 'dropfast.shop']);
   });
 

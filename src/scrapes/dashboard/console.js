@@ -10,8 +10,7 @@
 // waits for the person: it is never retried in a loop. A dropped stream reconnects with backoff.
 
 const SCRAPE_FIELDS =
-  // the REST id (GET /v1/scrapes/{id}), not the global Node id
-  'id: scrapeRequestId domain status force failureReason createdAt updatedAt startedAt finishedAt';
+  'scrapeRequestId domain status force failureReason createdAt updatedAt startedAt finishedAt';
 const STATUS_QUERY = `subscription Console($minutes: Int!) { crawlerStatus(recentMinutes: $minutes) {
   at
   stores { scheduled active failing vanished due inFlight }
@@ -565,15 +564,19 @@ function renderWorkers(workers, now) {
 
 const scrapes = new Map();
 function showScrape(scrape) {
-  const known = scrapes.get(scrape.id);
+  // rows are keyed by the request's UUID, the id REST answers (GraphQL's id is the global id)
+  const id = scrape.scrapeRequestId;
+  const known = scrapes.get(id);
   if (known && known.updatedAt > scrape.updatedAt) return;
-  scrapes.set(scrape.id, scrape);
-  let row = document.querySelector(`tr[data-id="${scrape.id}"]`);
+  scrapes.set(id, scrape);
+  let row = document.querySelector(`tr[data-id="${id}"]`);
   if (!row) {
-    row = el('tr', { 'data-id': scrape.id });
+    row = el('tr', { 'data-id': id });
     $('scrapes').prepend(row);
   }
-  row.dataset.status = scrape.status;
+  // GraphQL spells the status in upper case; the page shows and styles the lower-case word
+  const status = scrape.status.toLowerCase();
+  row.dataset.status = status;
   const took =
     scrape.finishedAt && scrape.startedAt
       ? duration(new Date(scrape.finishedAt) - new Date(scrape.startedAt))
@@ -587,8 +590,8 @@ function showScrape(scrape) {
       {},
       el('span', {
         class: 'status',
-        'data-status': scrape.status,
-        text: scrape.status + (scrape.force ? ' · refresh' : ''),
+        'data-status': status,
+        text: status + (scrape.force ? ' · refresh' : ''),
       }),
     ),
     timeCell(scrape.createdAt),
@@ -623,7 +626,7 @@ $('scrape-form').addEventListener('submit', async (event) => {
       return;
     }
     const order = answer.data.requestScrape;
-    if (order.outcome === 'queued') {
+    if (order.outcome === 'QUEUED') {
       showScrape(order.scrape);
       result.dataset.kind = 'ok';
       result.textContent = `Queued ${order.domain}.`;

@@ -2,7 +2,7 @@
 // Signal.adsOverview(days) (ads versus estimated sales) and Mutation.probeSignalAds(id) (refresh
 // from the Meta, TikTok and Google ad libraries). REST: rest/routes/signals-ads.ts.
 import { builder } from '../../graphql/builder.ts';
-import { describedValues } from '../../graphql/enum-values.ts';
+import { upperCaseValues } from '../../graphql/enums.ts';
 import { pageArgs } from '../../graphql/page-args.ts';
 import { offsetConnection } from '../../graphql/pagination.ts';
 import { SignalRef } from '../signal.ref.ts';
@@ -31,8 +31,8 @@ import {
 
 const AdNetworkEnum = builder.enumType('AdNetwork', {
   description:
-    'meta: Meta Ad Library (Facebook, Instagram). tiktok: TikTok Commercial Content Library. google: Google Ads Transparency Center.',
-  values: describedValues(AD_NETWORKS, {
+    'META: Meta Ad Library (Facebook, Instagram). TIKTOK: TikTok Commercial Content Library. GOOGLE: Google Ads Transparency Center. REST spells each in lower case.',
+  values: upperCaseValues(AD_NETWORKS, {
     meta: 'Meta Ad Library: Facebook and Instagram ads.',
     tiktok: 'TikTok Commercial Content Library.',
     google: 'Google Ads Transparency Center.',
@@ -277,8 +277,8 @@ const AdsOverviewRef = builder.objectRef<AdsOverview>('AdsOverview').implement({
 
 const NetworkProbeStatusEnum = builder.enumType('AdNetworkProbeStatus', {
   description:
-    'ok: the library answered. not_configured: the server has no base URL or token for it. failed: see error.',
-  values: describedValues(['ok', 'not_configured', 'failed'], {
+    'OK: the library answered. NOT_CONFIGURED: the server has no base URL or token for it. FAILED: see error. REST spells each in lower case.',
+  values: upperCaseValues(['ok', 'not_configured', 'failed'], {
     ok: 'The library answered; its counts are complete.',
     not_configured: 'The server has no base URL or token for this library: it was not asked.',
     failed: 'The library was asked and did not answer usably (see error).',

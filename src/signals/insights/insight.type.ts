@@ -1,7 +1,7 @@
 // Insight cards (pulled, never pushed): Signal.insights per watch and Query.signalInsights, the
 // account-wide inbox across every watch of the key's account. Newest first, filtered by kind.
 import { builder } from '../../graphql/builder.ts';
-import { describedValues } from '../../graphql/enum-values.ts';
+import { upperCaseValues } from '../../graphql/enums.ts';
 import type { GraphqlContext } from '../../graphql/context.ts';
 import { pageArgs } from '../../graphql/page-args.ts';
 import { offsetConnection } from '../../graphql/pagination.ts';
@@ -18,9 +18,10 @@ import {
 
 const InsightKindEnum = builder.enumType('InsightKind', {
   description:
-    "sales_spike: a day's estimated units reached 2x the trailing median. restock: a tracked variant's stock rose. " +
-    "price_change: a tracked variant's price changed. ad_new_campaign: a new ad creative was seen. app_change: an app was installed or removed.",
-  values: describedValues(INSIGHT_KINDS, {
+    "SALES_SPIKE: a day's estimated units reached 2x the trailing median. RESTOCK: a tracked variant's stock rose. " +
+    "PRICE_CHANGE: a tracked variant's price changed. AD_NEW_CAMPAIGN: a new ad creative was seen. APP_CHANGE: an app was installed or removed. " +
+    'REST spells each in lower case.',
+  values: upperCaseValues(INSIGHT_KINDS, {
     sales_spike: "A day's estimated units reached 2x the trailing median.",
     restock: "A tracked variant's stock rose.",
     price_change: "A tracked variant's price changed.",

@@ -1,6 +1,6 @@
 // SignalProbe and Signal.probe: the latest probe of a watch, polled at GET /v1/signals/{domain}/probe.
 import { builder } from '../../graphql/builder.ts';
-import { describedValues } from '../../graphql/enum-values.ts';
+import { upperCaseValues } from '../../graphql/enums.ts';
 import { watchesByIds } from '../find-watch.ts';
 import { SignalRef } from '../signal.ref.ts';
 import {
@@ -13,7 +13,7 @@ import {
 
 const ProbeStatusEnum = builder.enumType('SignalProbeStatus', {
   description: 'queued -> running -> done, or failed (see error).',
-  values: describedValues(PROBE_STATUSES, {
+  values: upperCaseValues(PROBE_STATUSES, {
     queued: 'Waiting for a worker.',
     running: 'Reading the storefront now.',
     done: 'Finished: its snapshots are written.',
@@ -23,8 +23,8 @@ const ProbeStatusEnum = builder.enumType('SignalProbeStatus', {
 
 const ProbeKindEnum = builder.enumType('SignalProbeKind', {
   description:
-    'first: queued with the watch. scheduled: every SIGNAL_PROBE_INTERVAL_MINUTES while tracked. manual: POST /probe.',
-  values: describedValues(PROBE_KINDS, {
+    'FIRST: queued with the watch. SCHEDULED: every SIGNAL_PROBE_INTERVAL_MINUTES while TRACKED. MANUAL: probeSignal (REST: POST /probe). REST spells each in lower case.',
+  values: upperCaseValues(PROBE_KINDS, {
     first: 'The probe queued when the watch was created.',
     scheduled: 'A periodic probe of a tracked watch.',
     manual: 'Asked for with probeSignal (POST /v1/signals/{domain}/probe).',
@@ -60,7 +60,7 @@ builder.node(SignalProbeRef, {
       resolve: (p) => p.status,
     }),
     snapshots: t.exposeInt('snapshots', {
-      description: 'Inventory snapshots written (one per variant read); 0 until done.',
+      description: 'Inventory snapshots written (one per variant read); 0 until DONE.',
     }),
     error: t.exposeString('error', {
       nullable: true,

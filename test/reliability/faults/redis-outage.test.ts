@@ -62,7 +62,7 @@ describe.skipIf(skipWithout(hasRedisServer))(
 
     const scrapeDone = (id: string) => (event: any) =>
       event.data?.recentScrapes?.scrapeRequestId === id &&
-      event.data.recentScrapes.status === 'done';
+      event.data.recentScrapes.status === 'DONE';
 
     it('answers on local limits while Redis is down, and the open subscription resumes when it returns', async () => {
       const subscription = await subscribeOverSse(
@@ -156,7 +156,7 @@ describe.skipIf(skipWithout(hasRedisServer))(
 
     const scrapeDone = (id: string) => (event: any) =>
       event.data?.recentScrapes?.scrapeRequestId === id &&
-      event.data.recentScrapes.status === 'done';
+      event.data.recentScrapes.status === 'DONE';
 
     it('tells subscribers how a scrape ended while Redis was down (its event was never delivered) once Redis is back', async () => {
       fixtures.hold('/'); // the scrape waits in validating until Redis is gone
@@ -190,10 +190,10 @@ describe.skipIf(skipWithout(hasRedisServer))(
           (r) => r.body.status === 'done',
           30_000,
         );
-        expect(status.events.some((e) => e.data?.scrapeStatus?.status === 'done')).toBe(false);
+        expect(status.events.some((e) => e.data?.scrapeStatus?.status === 'DONE')).toBe(false);
 
         await redis.start();
-        await status.waitFor((e) => e.data?.scrapeStatus?.status === 'done', 30_000);
+        await status.waitFor((e) => e.data?.scrapeStatus?.status === 'DONE', 30_000);
         await recent.waitFor(scrapeDone(id), 30_000);
       } finally {
         status.close();

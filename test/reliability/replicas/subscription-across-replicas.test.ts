@@ -68,7 +68,7 @@ describe.skipIf(skipWithout(REDIS_URL))(
               if (result.errors) return reject(new Error(JSON.stringify(result.errors)));
               const status = result.data!.scrapeStatus.status;
               statuses.push(status);
-              if (status === 'done' || status === 'failed') resolve();
+              if (status === 'DONE' || status === 'FAILED') resolve();
             },
             error: reject,
             complete: resolve,
@@ -86,9 +86,9 @@ describe.skipIf(skipWithout(REDIS_URL))(
       ]);
 
       // the first event is the record as the subscription found it; the rest came from B's worker
-      expect(statuses[0]).toMatch(/queued|validating/);
-      expect(statuses).toContain('scraping');
-      expect(statuses.at(-1)).toBe('done');
+      expect(statuses[0]).toMatch(/QUEUED|VALIDATING/);
+      expect(statuses).toContain('SCRAPING');
+      expect(statuses.at(-1)).toBe('DONE');
       expect(fixtures.requests.some((r) => r.startsWith('shop-a.test/products.json'))).toBe(true);
     });
   },

@@ -105,7 +105,7 @@ const FILTERS: StoreFilterValues[] = [
   { app: ['fc-upsell'], isDropshipper: true },
 ];
 
-const TOTAL = `query($filter: StoreFilter) { stores(filter: $filter, sort: visits, first: 1) { totalCount totalCountExact } }`;
+const TOTAL = `query($filter: StoreFilter) { stores(filter: $filter, sort: VISITS, first: 1) { totalCount totalCountExact } }`;
 
 /** For every counted filter: the stored count, count(*) of the stores it lists, and the answered total. */
 async function totals(): Promise<

@@ -1,5 +1,6 @@
 // Change feeds over change_records: diffs between observations (scrapes), newest first.
 import type { Window } from '../graphql/pagination.ts';
+import { orderSql, type OrderDirection } from '../graphql/order.ts';
 import { countUpTo, queryRows, SqlParams, type Queryable } from '../platform/database/sql.ts';
 
 export const CHANGE_ENTITIES = ['product', 'app', 'store'] as const;
@@ -64,6 +65,8 @@ export interface ChangeQuery {
   since?: Date | null;
   /** |change_pct| at least this (percent); rows without a change_pct drop out */
   minChangePct?: number | null;
+  /** by detected_at; default desc (newest first) */
+  direction?: OrderDirection;
 }
 
 function conditions(query: ChangeQuery, params: SqlParams): string {
@@ -90,7 +93,7 @@ export function findChanges(pool: Queryable, query: ChangeQuery, { offset, limit
     pool,
     `SELECT ${CHANGE_COLUMNS}
      FROM change_records c JOIN stores s ON s.id = c.store_id ${where}
-     ORDER BY c.detected_at DESC, c.id DESC LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
+     ORDER BY ${orderSql('c.detected_at DESC, c.id DESC', query.direction ?? 'desc')} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
     params.values,
   );
 }

@@ -13,6 +13,33 @@ import {
   productChangeTypes,
 } from './change.type.ts';
 import { rules } from '../access/field-rules.ts';
+import { OrderDirectionEnum } from '../graphql/order.ts';
+
+const ChangeOrderFieldEnum = builder.enumType('ChangeOrderField', {
+  description: 'What orderBy orders a change feed by.',
+  values: {
+    DETECTED_AT: {
+      value: 'detectedAt',
+      description: 'When the change was detected (DESC: newest first), then the change id.',
+    },
+  } as const,
+});
+
+export const ChangeOrder = builder.inputType('ChangeOrder', {
+  description: 'The order of a change feed: a field and a direction.',
+  fields: (t) => ({
+    field: t.field({
+      type: ChangeOrderFieldEnum,
+      required: true,
+      description: 'What to order by.',
+    }),
+    direction: t.field({
+      type: OrderDirectionEnum,
+      defaultValue: 'desc',
+      description: 'DESC (default): newest first; ASC: oldest first.',
+    }),
+  }),
+});
 
 const ProductChangeFilter = builder.inputType('ProductChangeFilter', {
   description: 'Narrows the product change feed; all given conditions must hold.',
@@ -65,18 +92,23 @@ builder.queryField('productChanges', (t) =>
   t.field({
     extensions: rules({ quota: 'productSearches', cache: 'public' }),
     type: ChangeConnection,
-    description: 'Price changes, new and removed SKUs, newest first.',
+    description: 'Price changes, new and removed SKUs, newest first unless orderBy says otherwise.',
     args: {
       ...pageArgs,
       filter: t.arg({ type: ProductChangeFilter, description: 'Omit for every product change.' }),
+      orderBy: t.arg({
+        type: ChangeOrder,
+        description: 'The order (default: DETECTED_AT DESC, newest first).',
+      }),
     },
-    resolve: (_root, { filter, ...args }, ctx) =>
+    resolve: (_root, { filter, orderBy, ...args }, ctx) =>
       changeConnection(args, ctx.services.db.read, {
         entity: 'product',
         changeTypes: productChangeTypes(filter?.changeType, 'changeType'),
         domain: filter?.domain,
         since: filter?.since,
         minChangePct: filter?.minPriceChangePct,
+        direction: orderBy?.direction ?? 'desc',
       }),
   }),
 );
@@ -85,17 +117,23 @@ builder.queryField('changes', (t) =>
   t.field({
     extensions: rules({ quota: 'productSearches', cache: 'public' }),
     type: ChangeConnection,
-    description: 'One feed of product, app and store changes, newest first.',
+    description:
+      'One feed of product, app and store changes, newest first unless orderBy says otherwise.',
     args: {
       ...pageArgs,
       filter: t.arg({ type: ChangeFilter, description: 'Omit for every change of the catalog.' }),
+      orderBy: t.arg({
+        type: ChangeOrder,
+        description: 'The order (default: DETECTED_AT DESC, newest first).',
+      }),
     },
-    resolve: (_root, { filter, ...args }, ctx) =>
+    resolve: (_root, { filter, orderBy, ...args }, ctx) =>
       changeConnection(args, ctx.services.db.read, {
         entity: filter?.entity,
         changeTypes: filter?.changeType ? [filter.changeType] : null,
         domain: filter?.domain,
         since: filter?.since,
+        direction: orderBy?.direction ?? 'desc',
       }),
   }),
 );

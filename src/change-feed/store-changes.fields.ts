@@ -2,7 +2,7 @@
 import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { StoreRef } from '../stores/store.ref.ts';
-import { changeConnection } from './changes.query.ts';
+import { ChangeOrder, changeConnection } from './changes.query.ts';
 import { ChangeConnection, ChangeEntityEnum } from './change.type.ts';
 
 builder.objectField(StoreRef, 'changes', (t) =>
@@ -17,13 +17,18 @@ builder.objectField(StoreRef, 'changes', (t) =>
         description: 'Only changes about products, apps or the store itself.',
       }),
       since: t.arg({ type: 'Date', description: 'Detected on or after this day (UTC).' }),
+      orderBy: t.arg({
+        type: ChangeOrder,
+        description: 'The order (default: DETECTED_AT DESC, newest first).',
+      }),
     },
-    resolve: (store, { entity, since, ...args }, ctx) =>
+    resolve: (store, { entity, since, orderBy, ...args }, ctx) =>
       changeConnection(args, ctx.services.db.read, {
         entity: entity ?? undefined,
         changeTypes: null,
         domain: store.domain,
         since: since ?? undefined,
+        direction: orderBy?.direction ?? 'desc',
       }),
   }),
 );

@@ -12,6 +12,9 @@ import {
 } from './product-search.sql.ts';
 import { ProductConnection } from './product.type.ts';
 import { rules } from '../access/field-rules.ts';
+import { OrderDirectionEnum, type OrderDirection } from '../graphql/order.ts';
+import { badRequest } from '../platform/errors.ts';
+import type { ProductOrderField } from './product-search.sql.ts';
 
 const price: NumberValidationOptions = {
   type: 'number',
@@ -57,12 +60,63 @@ const ProductFilter = builder.inputType('ProductFilter', {
   },
 });
 
+const ProductOrderFieldEnum = builder.enumType('ProductOrderField', {
+  description: 'What orderBy orders products by.',
+  values: {
+    RELEVANCE: {
+      value: 'relevance',
+      description:
+        'How well the title matches filter.q (see ProductFilter.q); DESC only. Without q: the default order.',
+    },
+    PRICE: {
+      value: 'price',
+      description:
+        'The price in the product currency (currencies are not converted), then the product id.',
+    },
+  } as const,
+});
+
+const ProductOrder = builder.inputType('ProductOrder', {
+  description: 'The order of a product list: a field and a direction.',
+  fields: (t) => ({
+    field: t.field({
+      type: ProductOrderFieldEnum,
+      required: true,
+      description: 'What to order by.',
+    }),
+    direction: t.field({
+      type: OrderDirectionEnum,
+      defaultValue: 'desc',
+      description: 'DESC (default): largest first.',
+    }),
+  }),
+});
+
+/** orderBy's field and direction, or undefined for the default order (RELEVANCE is the default made explicit). */
+function productOrder(
+  orderBy:
+    | { field: 'relevance' | ProductOrderField; direction?: OrderDirection | null }
+    | null
+    | undefined,
+): { field: ProductOrderField; direction: OrderDirection } | undefined {
+  if (!orderBy) return undefined;
+  const direction = orderBy.direction ?? 'desc';
+  if (orderBy.field === 'relevance') {
+    if (direction === 'asc') {
+      const rule = 'RELEVANCE orders DESC only';
+      throw badRequest(`Invalid orderBy: ${rule}`, { parameter: 'orderBy.direction', rule });
+    }
+    return undefined;
+  }
+  return { field: orderBy.field, direction };
+}
+
 builder.queryField('products', (t) =>
   t.field({
     extensions: rules({ quota: 'productSearches', cache: 'public' }),
     type: ProductConnection,
     description:
-      'Products across stores. With q: best title matches first (see ProductFilter.q); with a price range: cheapest first; otherwise by best-seller rank.',
+      'Products across stores. Default order (orderBy overrides it): with q, best title matches first (see ProductFilter.q); with a price range, cheapest first; otherwise by best-seller rank.',
     args: {
       ...pageArgs,
       filter: t.arg({
@@ -70,17 +124,23 @@ builder.queryField('products', (t) =>
         required: true,
         description: 'What to search for; at least one of q, isBestSeller, priceMin, priceMax.',
       }),
+      orderBy: t.arg({
+        type: ProductOrder,
+        description:
+          'The order (default: RELEVANCE with filter.q, else cheapest first with a price range, else best-seller rank).',
+      }),
     },
-    resolve: async (_root, { filter, ...args }, ctx) => {
+    resolve: async (_root, { filter, orderBy, ...args }, ctx) => {
+      const order = productOrder(orderBy);
       const pool = ctx.services.db.read;
       const resolved = await resolveProductFilter(pool, filter);
-      if (resolved.textMatch) {
+      if (resolved.textMatch && !order) {
         const match = { ...resolved, textMatch: resolved.textMatch };
         return pagedConnection(args, (window) => titleSearchPage(pool, match, window));
       }
       return offsetConnection(
         args,
-        (window) => searchProducts(pool, resolved, window),
+        (window) => searchProducts(pool, resolved, window, order),
         () => countProducts(pool, resolved),
       );
     },

@@ -1,4 +1,5 @@
 // The product search behind `products` (GET /v1/products).
+import { orderSql, type OrderDirection } from '../graphql/order.ts';
 import type { Page, Window } from '../graphql/pagination.ts';
 import {
   countUpTo,
@@ -87,30 +88,40 @@ function conditions(filter: ResolvedProductFilter, params: SqlParams): string[] 
 const whereOf = (conditions: string[]) =>
   conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
 
-/** Without q: a price range → cheapest first; otherwise best-seller rank. */
-function orderBy(filter: ProductFilterValues): string {
+/** What an orderBy can order a product list by besides relevance (products_price_idx serves price). */
+export const PRODUCT_ORDER_SQL = { price: 'p.price DESC, p.id DESC' } as const;
+export type ProductOrderField = keyof typeof PRODUCT_ORDER_SQL;
+
+/** Without orderBy: a price range → cheapest first; otherwise best-seller rank. Ties end on the id. */
+function orderBy(
+  filter: ProductFilterValues,
+  order?: { field: ProductOrderField; direction: OrderDirection },
+): string {
+  if (order) return orderSql(PRODUCT_ORDER_SQL[order.field], order.direction);
   if (filter.priceMin != null || filter.priceMax != null) return 'p.price, p.id';
   return 'p.best_seller_rank ASC NULLS LAST, p.id';
 }
 
+/** A product list in `order` (else the default above); a title search here is only filtered by q, not ranked. */
 export function searchProducts(
   pool: Queryable,
-  filter: ProductFilterValues,
+  filter: ResolvedProductFilter,
   { offset, limit }: Window,
+  order?: { field: ProductOrderField; direction: OrderDirection },
 ) {
   const params = new SqlParams();
-  const where = whereOf(otherConditions(filter, params));
+  const where = whereOf(conditions(filter, params));
   return queryRows<ProductRecord>(
     pool,
     `SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCTS_WITH_STORE} ${where}
-     ORDER BY ${orderBy(filter)} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
+     ORDER BY ${orderBy(filter, order)} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
     params.values,
   );
 }
 
-export function countProducts(pool: Queryable, filter: ProductFilterValues) {
+export function countProducts(pool: Queryable, filter: ResolvedProductFilter) {
   const params = new SqlParams();
-  return countUpTo(pool, `products p ${whereOf(otherConditions(filter, params))}`, params.values);
+  return countUpTo(pool, `products p ${whereOf(conditions(filter, params))}`, params.values);
 }
 
 /**

@@ -71,6 +71,28 @@ describe('changes', () => {
     ]);
   });
 
+  it('orders by DETECTED_AT in either direction, on the root feed and on Store.changes', async () => {
+    const ORDERED = `query($orderBy: ChangeOrder) {
+      changes(first: 50, orderBy: $orderBy) { totalCount nodes { id detectedAt } }
+      store(domain: "acme-apparel.com") { changes(orderBy: $orderBy) { nodes { changeType } } }
+    }`;
+    const newest = await query(t.services, ORDERED, { orderBy: { field: 'DETECTED_AT' } });
+    const oldest = await query(t.services, ORDERED, {
+      orderBy: { field: 'DETECTED_AT', direction: 'ASC' },
+    });
+    const times = oldest.changes.nodes.map((n: any) => n.detectedAt);
+    expect(oldest.changes.nodes).toHaveLength(8);
+    expect(times).toEqual([...times].sort());
+    // ASC flips the id tie-break too, so it is DESC exactly reversed
+    expect(oldest.changes.nodes).toEqual([...newest.changes.nodes].reverse());
+    expect(oldest.store.changes.nodes.map((n: any) => n.changeType)).toEqual(
+      [...EXPECTED.acmeChanges].reverse().map((c) => c.toUpperCase()),
+    );
+    expect(newest.store.changes.nodes.map((n: any) => n.changeType)).toEqual(
+      EXPECTED.acmeChanges.map((c) => c.toUpperCase()),
+    );
+  });
+
   it('refuses a change type that is not a product change in the product feed', async () => {
     const error = await failure(t.services, PRODUCT_CHANGES, {
       filter: { changeType: 'THEME_CHANGED' },

@@ -102,3 +102,77 @@ describe('products', () => {
     expect(error).toMatchObject({ code: 'bad_request', details: { parameter: 'priceMax' } });
   });
 });
+
+describe('products orderBy', () => {
+  const ORDERED = `query($filter: ProductFilter!, $orderBy: ProductOrder, $first: Int, $after: String) {
+    products(filter: $filter, orderBy: $orderBy, first: $first, after: $after) {
+      totalCount nodes { handle price } pageInfo { endCursor hasNextPage } }
+  }`;
+  // every fixture product, by price high to low (hand-labelled from the fixture)
+  const BY_PRICE_DESC = [
+    'chelsea-boot',
+    'classic-hoodie',
+    'night-cream',
+    'vitamin-c-serum',
+    'everyday-tee',
+    'posture-corrector',
+    'led-strip-lights',
+    'canvas-tote',
+    'boot-wax',
+  ];
+
+  it('orders by PRICE in either direction, and pages without overlap', async () => {
+    const desc = (
+      await query(t.services, ORDERED, {
+        filter: { priceMin: 0 },
+        orderBy: { field: 'PRICE', direction: 'DESC' },
+        first: 50,
+      })
+    ).products;
+    expect(desc.nodes.map((n: any) => n.handle)).toEqual(BY_PRICE_DESC);
+    const prices = desc.nodes.map((n: any) => n.price);
+    expect(prices).toEqual([...prices].sort((a, b) => b - a));
+    const asc = (
+      await query(t.services, ORDERED, {
+        filter: { priceMin: 0 },
+        orderBy: { field: 'PRICE', direction: 'ASC' },
+        first: 50,
+      })
+    ).products;
+    expect(asc.nodes.map((n: any) => n.handle)).toEqual([...BY_PRICE_DESC].reverse());
+
+    const paged: string[] = [];
+    let after: string | undefined;
+    for (let i = 0; i < 10; i++) {
+      const page = (
+        await query(t.services, ORDERED, {
+          filter: { priceMin: 0 },
+          orderBy: { field: 'PRICE', direction: 'ASC' },
+          first: 2,
+          after,
+        })
+      ).products;
+      paged.push(...page.nodes.map((n: any) => n.handle));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    expect(paged).toEqual([...BY_PRICE_DESC].reverse());
+  });
+
+  it('orders a title search by PRICE; RELEVANCE is DESC only', async () => {
+    const boots = (
+      await query(t.services, ORDERED, {
+        filter: { q: 'boot' },
+        orderBy: { field: 'PRICE', direction: 'ASC' },
+      })
+    ).products;
+    expect(boots.nodes.map((n: any) => n.handle)).toEqual(['boot-wax', 'chelsea-boot']);
+    expect(boots.totalCount).toBe(2);
+    expect(
+      await failure(t.services, ORDERED, {
+        filter: { q: 'boot' },
+        orderBy: { field: 'RELEVANCE', direction: 'ASC' },
+      }),
+    ).toMatchObject({ code: 'bad_request', details: { parameter: 'orderBy.direction' } });
+  });
+});

@@ -10,9 +10,9 @@ import type { StoreRecord } from './store.sql.ts';
 
 const share = (pct: number): number => Math.round(pct * 100) / 10_000;
 
-const TrafficMix = builder.objectRef<TrafficRecord>('TrafficMix').implement({
-  description: 'Share of visits by channel in one month, from a third-party source (shares 0..1).',
-  fields: (t) => ({
+/** The month and its channel shares, on both the latest mix and each point of the series. */
+function monthAndShares(ref: typeof TrafficMix): void {
+  builder.objectFields(ref, (t) => ({
     month: t.field({
       type: 'Date',
       description: 'The month, as its first day (YYYY-MM-01).',
@@ -38,6 +38,12 @@ const TrafficMix = builder.objectRef<TrafficRecord>('TrafficMix').implement({
       description: 'Share of visits from links on other sites, 0 to 1.',
       resolve: (r) => share(r.referralPct),
     }),
+  }));
+}
+
+const TrafficMix = builder.objectRef<TrafficRecord>('TrafficMix').implement({
+  description: 'Share of visits by channel in one month, from a third-party source (shares 0..1).',
+  fields: (t) => ({
     source: t.exposeString('source', { description: 'The third-party traffic source.' }),
   }),
 });
@@ -45,37 +51,15 @@ const TrafficMix = builder.objectRef<TrafficRecord>('TrafficMix').implement({
 const TrafficPoint = builder.objectRef<TrafficRecord>('TrafficPoint').implement({
   description: 'One month of third-party traffic: visits and channel shares (0..1).',
   fields: (t) => ({
-    month: t.field({
-      type: 'Date',
-      description: 'The month, as its first day (YYYY-MM-01).',
-      resolve: (r) => r.month,
-    }),
     visits: t.exposeInt('visits', {
       description: "The source's estimate of the month's visits (not the modeled monthlyVisits).",
-    }),
-    organic: t.float({
-      description: 'Share of visits from organic search, 0 to 1 (0.45 means 45%).',
-      resolve: (r) => share(r.organicPct),
-    }),
-    paid: t.float({
-      description: 'Share of visits from paid ads (search and social), 0 to 1.',
-      resolve: (r) => share(r.paidPct),
-    }),
-    social: t.float({
-      description: 'Share of visits from unpaid social media, 0 to 1.',
-      resolve: (r) => share(r.socialPct),
-    }),
-    direct: t.float({
-      description: 'Share of visits typed in or bookmarked (no referrer), 0 to 1.',
-      resolve: (r) => share(r.directPct),
-    }),
-    referral: t.float({
-      description: 'Share of visits from links on other sites, 0 to 1.',
-      resolve: (r) => share(r.referralPct),
     }),
     source: t.exposeString('source', { description: 'The third-party source of this month.' }),
   }),
 });
+
+monthAndShares(TrafficMix);
+monthAndShares(TrafficPoint);
 
 const TrafficConnection = builder.connectionObject(
   {

@@ -1,6 +1,7 @@
 // orderBy {field, direction}: the one shape of a list's order argument. A list declares its
 // fields; each field's SQL order is written for DESC and ASC flips every term of it, ties included,
 // so an index serving one direction serves the other scanned backwards.
+import { badRequest } from '../platform/errors.ts';
 import { builder } from './builder.ts';
 
 export const ORDER_DIRECTIONS = ['asc', 'desc'] as const;
@@ -26,4 +27,12 @@ export function orderSql(descending: string, direction: OrderDirection): string 
       return `${trimmed.replace(/ ASC$/i, '')} DESC`;
     })
     .join(', ');
+}
+
+/** Relevance has one direction (best match first): ASC is refused as the orderBy.direction it is. */
+export function assertRelevanceDirection(direction: OrderDirection): void {
+  if (direction === 'asc') {
+    const rule = 'RELEVANCE orders DESC only';
+    throw badRequest(`Invalid orderBy: ${rule}`, { parameter: 'orderBy.direction', rule });
+  }
 }

@@ -12,8 +12,11 @@ import {
 } from './product-search.sql.ts';
 import { ProductConnection } from './product.type.ts';
 import { rules } from '../access/field-rules.ts';
-import { OrderDirectionEnum, type OrderDirection } from '../graphql/order.ts';
-import { badRequest } from '../platform/errors.ts';
+import {
+  assertRelevanceDirection,
+  OrderDirectionEnum,
+  type OrderDirection,
+} from '../graphql/order.ts';
 import type { ProductOrderField } from './product-search.sql.ts';
 
 const price: NumberValidationOptions = {
@@ -102,10 +105,7 @@ function productOrder(
   if (!orderBy) return undefined;
   const direction = orderBy.direction ?? 'desc';
   if (orderBy.field === 'relevance') {
-    if (direction === 'asc') {
-      const rule = 'RELEVANCE orders DESC only';
-      throw badRequest(`Invalid orderBy: ${rule}`, { parameter: 'orderBy.direction', rule });
-    }
+    assertRelevanceDirection(direction);
     return undefined;
   }
   return { field: orderBy.field, direction };

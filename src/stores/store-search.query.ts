@@ -12,7 +12,11 @@ import { StoreRef } from './store.ref.ts';
 import { filterSuggestions, type FilterSuggestion } from './filter-suggestions.ts';
 import { FilterSuggestionRef } from './store-facets.query.ts';
 import { rules } from '../access/field-rules.ts';
-import { OrderDirectionEnum, type OrderDirection } from '../graphql/order.ts';
+import {
+  assertRelevanceDirection,
+  OrderDirectionEnum,
+  type OrderDirection,
+} from '../graphql/order.ts';
 import { badRequest } from '../platform/errors.ts';
 import type { StoreSort } from './store-search.sql.ts';
 
@@ -74,10 +78,7 @@ function storeOrder(
   }
   const direction = orderBy?.direction ?? 'desc';
   const effective = effectiveSort(orderBy?.field ?? sort, q);
-  if (effective === 'relevance' && direction === 'asc') {
-    const rule = 'RELEVANCE orders DESC only';
-    throw badRequest(`Invalid orderBy: ${rule}`, { parameter: 'orderBy.direction', rule });
-  }
+  if (effective === 'relevance') assertRelevanceDirection(direction);
   return { sort: effective, direction };
 }
 

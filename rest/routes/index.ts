@@ -7,20 +7,20 @@ import {
   listCountryStats,
   listMovers,
   listVerticalStats,
-} from './analytics.ts';
-import { getApp, listAppStores, searchApps } from './apps.ts';
-import { getAppTrend, listAppRanking } from './app-trends.ts';
-import { listChanges } from './changes.ts';
-import { lookupStores } from './store-lookup.ts';
-import { getUsage } from './usage.ts';
-import { createAlert, deleteAlert, listAlertMatches, listAlerts } from './alerts.ts';
-import { getScrapeRequest, requestScrape, requestScrapesBulk } from './scrapes.ts';
+} from './analytics/analytics.ts';
+import { getApp, listAppStores, searchApps } from './apps/apps.ts';
+import { getAppTrend, listAppRanking } from './apps/app-trends.ts';
+import { listChanges } from './changes/changes.ts';
+import { lookupStores } from './stores/store-lookup.ts';
+import { getUsage } from './usage/usage.ts';
+import { createAlert, deleteAlert, listAlertMatches, listAlerts } from './alerts/alerts.ts';
+import { getScrapeRequest, requestScrape, requestScrapesBulk } from './scrapes/scrapes.ts';
 import {
   listSignalAppChanges,
   listSignalApps,
   listSignalProductChanges,
-} from './signals-changes.ts';
-import { getSignalAdsOverview, listSignalAds, probeSignalAds } from './signals-ads.ts';
+} from './signals/signals-changes.ts';
+import { getSignalAdsOverview, listSignalAds, probeSignalAds } from './signals/signals-ads.ts';
 import {
   createSignal,
   deleteSignal,
@@ -35,8 +35,8 @@ import {
   probeSignal,
   stopSignal,
   updateSignal,
-} from './signals.ts';
-import { getProduct, listProductChanges, searchProducts } from './products.ts';
+} from './signals/signals.ts';
+import { getProduct, listProductChanges, searchProducts } from './products/products.ts';
 import {
   compareStores,
   getStore,
@@ -46,7 +46,7 @@ import {
   listStoreProducts,
   searchStores,
   storeFacets,
-} from './stores.ts';
+} from './stores/stores.ts';
 
 export const catalogRoutes: readonly RestRoute[] = [
   searchStores,

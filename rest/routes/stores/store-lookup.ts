@@ -1,12 +1,12 @@
 // POST /v1/stores/lookup: up to 100 store cards by domain in one call (Query.lookupStores), as JSON
 // or, asked for, as a CSV/NDJSON export; the domains come as JSON or as a CSV column.
 import { z } from 'zod';
-import { SEEDED } from '../../src/seed/seeded-catalog.ts';
-import { parseDomain } from '../../src/stores/domain.ts';
-import { MAX_LOOKUP } from '../../src/stores/store-lookup.query.ts';
-import { LookupStoresDocument } from '../generated/operations.ts';
-import { defineRoute, noPathParams, noQuery } from '../route.ts';
-import { StoreCard } from '../schemas/stores.ts';
+import { SEEDED } from '../../../src/seed/seeded-catalog.ts';
+import { parseDomain } from '../../../src/stores/domain.ts';
+import { MAX_LOOKUP } from '../../../src/stores/store-lookup.query.ts';
+import { LookupStoresDocument } from '../../generated/operations.ts';
+import { defineRoute, noPathParams, noQuery } from '../../route.ts';
+import { StoreCard } from '../../schemas/stores.ts';
 
 const countRule = `must list 1 to ${MAX_LOOKUP} domains`;
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { changeBody } from '../bodies.ts';
-import { toGraphqlEnum } from '../../src/graphql/enums.ts';
+import { changeBody } from '../../bodies.ts';
+import { toGraphqlEnum } from '../../../src/graphql/enums.ts';
 import {
   GetProductDocument,
   ListProductChangesDocument,
   SearchProductsDocument,
-} from '../generated/operations.ts';
-import { connectionArgs, listEnvelope, listEnvelopeOf } from '../pagination.ts';
+} from '../../generated/operations.ts';
+import { connectionArgs, listEnvelope, listEnvelopeOf } from '../../pagination.ts';
 import {
   booleanParam,
   dateParam,
@@ -15,11 +15,11 @@ import {
   numberParam,
   paginationParams,
   textParam,
-} from '../params.ts';
-import { defineRoute, noPathParams, noQuery } from '../route.ts';
-import { ChangeList, PRODUCT_CHANGE_TYPES } from '../schemas/changes.ts';
-import { Product, ProductList } from '../schemas/products.ts';
-import { SEEDED } from '../../src/seed/seeded-catalog.ts';
+} from '../../params.ts';
+import { defineRoute, noPathParams, noQuery } from '../../route.ts';
+import { ChangeList, PRODUCT_CHANGE_TYPES } from '../../schemas/changes.ts';
+import { Product, ProductList } from '../../schemas/products.ts';
+import { SEEDED } from '../../../src/seed/seeded-catalog.ts';
 
 export const PRODUCT_FILTERS = ['q', 'isBestSeller', 'priceMin', 'priceMax'] as const;
 

@@ -1,23 +1,23 @@
 // The watched store's apps, app history and product changes (spec part 4, Signals). Like every
 // Signals route, {domain} names the caller's own watch; another account's is not_found.
-import { changeBody } from '../bodies.ts';
-import { toGraphqlEnum } from '../../src/graphql/enums.ts';
+import { changeBody } from '../../bodies.ts';
+import { toGraphqlEnum } from '../../../src/graphql/enums.ts';
 import { z } from 'zod';
-import { PRODUCT_CHANGE_TYPES } from '../../src/change-feed/change.sql.ts';
+import { PRODUCT_CHANGE_TYPES } from '../../../src/change-feed/change.sql.ts';
 import {
   ListSignalAppChangesDocument,
   ListSignalAppsDocument,
   ListSignalProductChangesDocument,
-} from '../generated/operations.ts';
-import { connectionArgs, listEnvelope, listEnvelopeOf, pageOfList } from '../pagination.ts';
-import { enumParam, paginationParams, textParam } from '../params.ts';
-import { defineRoute } from '../route.ts';
+} from '../../generated/operations.ts';
+import { connectionArgs, listEnvelope, listEnvelopeOf, pageOfList } from '../../pagination.ts';
+import { enumParam, paginationParams, textParam } from '../../params.ts';
+import { defineRoute } from '../../route.ts';
 import {
   SignalAppChangeList,
   SignalAppList,
   SignalProductChangeList,
-} from '../schemas/signals-changes.ts';
-import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
+} from '../../schemas/signals-changes.ts';
+import { UNLISTED } from '../../../src/seed/seeded-catalog.ts';
 
 const watchPath = z.strictObject({
   domain: textParam(2048).meta({

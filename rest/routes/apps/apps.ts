@@ -3,14 +3,14 @@ import {
   GetAppDocument,
   ListAppStoresDocument,
   SearchAppsDocument,
-} from '../generated/operations.ts';
-import { connectionArgs, listEnvelope } from '../pagination.ts';
-import { paginationParams, textParam } from '../params.ts';
-import { defineRoute, noPathParams, noQuery } from '../route.ts';
-import { AppDetail } from '../schemas/app-detail.ts';
-import { AppList, INSTALL_BASE_SAMPLE_SIZE } from '../schemas/apps.ts';
-import { StoreList } from '../schemas/stores.ts';
-import { SEEDED } from '../../src/seed/seeded-catalog.ts';
+} from '../../generated/operations.ts';
+import { connectionArgs, listEnvelope } from '../../pagination.ts';
+import { paginationParams, textParam } from '../../params.ts';
+import { defineRoute, noPathParams, noQuery } from '../../route.ts';
+import { AppDetail } from '../../schemas/app-detail.ts';
+import { AppList, INSTALL_BASE_SAMPLE_SIZE } from '../../schemas/apps.ts';
+import { StoreList } from '../../schemas/stores.ts';
+import { SEEDED } from '../../../src/seed/seeded-catalog.ts';
 
 const slugPath = z.strictObject({
   slug: textParam().meta({

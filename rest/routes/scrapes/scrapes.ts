@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { scrapeBody } from '../bodies.ts';
+import { scrapeBody } from '../../bodies.ts';
 import {
   GetScrapeRequestDocument,
   RequestScrapeDocument,
   RequestScrapesBulkDocument,
-} from '../generated/operations.ts';
-import { defineRoute, noPathParams, noQuery } from '../route.ts';
-import { BulkScrapeResult, ScrapeOrder, ScrapeRequest } from '../schemas/scrapes.ts';
-import { BULK_MAX_URLS } from '../../src/scrapes/scrape-requests.ts';
-import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
-import { fromGraphqlEnum } from '../../src/graphql/enums.ts';
+} from '../../generated/operations.ts';
+import { defineRoute, noPathParams, noQuery } from '../../route.ts';
+import { BulkScrapeResult, ScrapeOrder, ScrapeRequest } from '../../schemas/scrapes.ts';
+import { BULK_MAX_URLS } from '../../../src/scrapes/scrape-requests.ts';
+import { UNLISTED } from '../../../src/seed/seeded-catalog.ts';
+import { fromGraphqlEnum } from '../../../src/graphql/enums.ts';
 
 const callbackUrl = z.string().max(2_000).meta({
   description:

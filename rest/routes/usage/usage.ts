@@ -1,7 +1,7 @@
-import { GetUsageDocument } from '../generated/operations.ts';
-import { defineRoute, noPathParams, noQuery } from '../route.ts';
-import { Usage } from '../schemas/usage.ts';
-import { fromGraphqlEnum } from '../../src/graphql/enums.ts';
+import { GetUsageDocument } from '../../generated/operations.ts';
+import { defineRoute, noPathParams, noQuery } from '../../route.ts';
+import { Usage } from '../../schemas/usage.ts';
+import { fromGraphqlEnum } from '../../../src/graphql/enums.ts';
 
 export const getUsage = defineRoute({
   operationId: 'getUsage',

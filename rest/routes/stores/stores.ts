@@ -9,8 +9,8 @@ import {
   SearchStoresDocument,
   StoreFacetsDocument,
   type GetStoreQuery,
-} from '../generated/operations.ts';
-import { connectionArgs, listEnvelope, pageOfList } from '../pagination.ts';
+} from '../../generated/operations.ts';
+import { connectionArgs, listEnvelope, pageOfList } from '../../pagination.ts';
 import {
   booleanParam,
   dateParam,
@@ -20,14 +20,14 @@ import {
   momentParam,
   paginationParams,
   textParam,
-} from '../params.ts';
-import { defineRoute, noPathParams, noQuery } from '../route.ts';
-import { MAX_HISTORY_DAYS } from '../../src/graphql/pagination.ts';
-import { MAX_APP_SLUGS, TLD, TLD_RULE } from '../../src/stores/store-filter.ts';
-import { appChangeIssues } from '../../src/stores/app-change-filter.ts';
-import { DEFAULT_FACET_VALUES, MAX_FACET_VALUES } from '../../src/stores/store-facets.ts';
-import { AppList } from '../schemas/apps.ts';
-import { ProductList } from '../schemas/products.ts';
+} from '../../params.ts';
+import { defineRoute, noPathParams, noQuery } from '../../route.ts';
+import { MAX_HISTORY_DAYS } from '../../../src/graphql/pagination.ts';
+import { MAX_APP_SLUGS, TLD, TLD_RULE } from '../../../src/stores/store-filter.ts';
+import { appChangeIssues } from '../../../src/stores/app-change-filter.ts';
+import { DEFAULT_FACET_VALUES, MAX_FACET_VALUES } from '../../../src/stores/store-facets.ts';
+import { AppList } from '../../schemas/apps.ts';
+import { ProductList } from '../../schemas/products.ts';
 import {
   GROUP_METRICS,
   HistoryList,
@@ -38,9 +38,9 @@ import {
   StoreList,
   StoreProfile,
   StoreTraffic,
-} from '../schemas/stores.ts';
-import { SEEDED } from '../../src/seed/seeded-catalog.ts';
-import { fromGraphqlEnum, toGraphqlEnum } from '../../src/graphql/enums.ts';
+} from '../../schemas/stores.ts';
+import { SEEDED } from '../../../src/seed/seeded-catalog.ts';
+import { fromGraphqlEnum, toGraphqlEnum } from '../../../src/graphql/enums.ts';
 
 const domainPath = z.strictObject({ domain: domainParam() });
 

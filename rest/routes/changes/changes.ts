@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { changeBody } from '../bodies.ts';
-import { toGraphqlEnum } from '../../src/graphql/enums.ts';
-import { ListChangesDocument } from '../generated/operations.ts';
-import { connectionArgs, listEnvelopeOf } from '../pagination.ts';
-import { dateParam, enumParam, paginationParams, textParam } from '../params.ts';
-import { defineRoute, noPathParams } from '../route.ts';
-import { CHANGE_ENTITIES, ChangeList } from '../schemas/changes.ts';
+import { changeBody } from '../../bodies.ts';
+import { toGraphqlEnum } from '../../../src/graphql/enums.ts';
+import { ListChangesDocument } from '../../generated/operations.ts';
+import { connectionArgs, listEnvelopeOf } from '../../pagination.ts';
+import { dateParam, enumParam, paginationParams, textParam } from '../../params.ts';
+import { defineRoute, noPathParams } from '../../route.ts';
+import { CHANGE_ENTITIES, ChangeList } from '../../schemas/changes.ts';
 
 export const listChanges = defineRoute({
   operationId: 'listChanges',

@@ -4,11 +4,11 @@ import {
   ListCountryStatsDocument,
   ListMoversDocument,
   ListVerticalStatsDocument,
-} from '../generated/operations.ts';
-import { connectionArgs, listEnvelope } from '../pagination.ts';
-import { fromGraphqlEnum, toGraphqlEnum } from '../../src/graphql/enums.ts';
-import { enumParam, numberParam, paginationParams, textParam } from '../params.ts';
-import { defineRoute, noPathParams, noQuery } from '../route.ts';
+} from '../../generated/operations.ts';
+import { connectionArgs, listEnvelope } from '../../pagination.ts';
+import { fromGraphqlEnum, toGraphqlEnum } from '../../../src/graphql/enums.ts';
+import { enumParam, numberParam, paginationParams, textParam } from '../../params.ts';
+import { defineRoute, noPathParams, noQuery } from '../../route.ts';
 import {
   AnalyticsOverview,
   CountryStatList,
@@ -16,8 +16,8 @@ import {
   MOVER_METRICS,
   MoverList,
   VerticalStatList,
-} from '../schemas/analytics.ts';
-import { SEEDED } from '../../src/seed/seeded-catalog.ts';
+} from '../../schemas/analytics.ts';
+import { SEEDED } from '../../../src/seed/seeded-catalog.ts';
 
 const COHORT_HINT =
   'For a country, vertical or category breakdown of a filtered cohort, use GET /v1/stores with groupBy.';

@@ -8,14 +8,14 @@ import {
   ListAlertMatchesDocument,
   ListAlertsDocument,
   type AlertFieldsFragment,
-} from '../generated/operations.ts';
-import { connectionArgs, listEnvelope } from '../pagination.ts';
-import { integerParam, paginationParams } from '../params.ts';
-import { defineRoute, noPathParams, noQuery } from '../route.ts';
-import { Alert, AlertList, AlertMatchList, DeletedAlert } from '../schemas/alerts.ts';
-import { checkFilterRanges, storeFilterParams, storeFilterVariables } from './stores.ts';
-import { DEFAULT_PLANS } from '../../src/access/plans.ts';
-import { MAX_ALERT_NAME } from '../../src/alerts/alerts.ts';
+} from '../../generated/operations.ts';
+import { connectionArgs, listEnvelope } from '../../pagination.ts';
+import { integerParam, paginationParams } from '../../params.ts';
+import { defineRoute, noPathParams, noQuery } from '../../route.ts';
+import { Alert, AlertList, AlertMatchList, DeletedAlert } from '../../schemas/alerts.ts';
+import { checkFilterRanges, storeFilterParams, storeFilterVariables } from '../stores/stores.ts';
+import { DEFAULT_PLANS } from '../../../src/access/plans.ts';
+import { MAX_ALERT_NAME } from '../../../src/alerts/alerts.ts';
 
 const EXAMPLE_FILTER = { app: 'klaviyo-email-marketing' };
 

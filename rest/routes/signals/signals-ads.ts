@@ -1,25 +1,26 @@
 // The ads routes of Signals: refresh the watched store's creatives from the ad libraries, list
 // them, and set them beside the watch's estimated sales. Each runs its persisted operation
-// (schema/operations/signals-ads-*.graphql); no daily bucket, only the per-minute rate and per-key ceiling.
+// (signals-ads-*.graphql beside this file); no daily bucket, only the per-minute rate and per-key
+// ceiling.
 import { z } from 'zod';
 import {
   GetSignalAdsOverviewDocument,
   ListSignalAdsDocument,
   ProbeSignalAdsDocument,
-} from '../generated/operations.ts';
-import { connectionArgs, listEnvelopeOf } from '../pagination.ts';
-import { enumParam, integerParam, paginationParams, textParam } from '../params.ts';
-import { defineRoute, noQuery } from '../route.ts';
-import { AdsOverview, AdsProbe, SignalAdList } from '../schemas/signals-ads.ts';
-import { AD_NETWORKS } from '../../src/signals/ads/ad-library.ts';
-import { ADS_PROBE_COOLDOWN_MS } from '../../src/signals/ads/ads-probe.ts';
+} from '../../generated/operations.ts';
+import { connectionArgs, listEnvelopeOf } from '../../pagination.ts';
+import { enumParam, integerParam, paginationParams, textParam } from '../../params.ts';
+import { defineRoute, noQuery } from '../../route.ts';
+import { AdsOverview, AdsProbe, SignalAdList } from '../../schemas/signals-ads.ts';
+import { AD_NETWORKS } from '../../../src/signals/ads/ad-library.ts';
+import { ADS_PROBE_COOLDOWN_MS } from '../../../src/signals/ads/ads-probe.ts';
 import {
   DEFAULT_OVERVIEW_DAYS,
   LIFT_METHOD,
   MAX_OVERVIEW_DAYS,
-} from '../../src/signals/ads/ads-overview.ts';
-import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
-import { fromGraphqlEnum, toGraphqlEnum } from '../../src/graphql/enums.ts';
+} from '../../../src/signals/ads/ads-overview.ts';
+import { UNLISTED } from '../../../src/seed/seeded-catalog.ts';
+import { fromGraphqlEnum, toGraphqlEnum } from '../../../src/graphql/enums.ts';
 
 const watchPath = z.strictObject({
   domain: textParam(2048).meta({

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { GetAppTrendDocument, ListAppRankingDocument } from '../generated/operations.ts';
-import { connectionArgs, listEnvelope } from '../pagination.ts';
-import { integerParam, paginationParams, textParam } from '../params.ts';
-import { defineRoute, noPathParams } from '../route.ts';
-import { AppRankList, AppTrend } from '../schemas/app-trends.ts';
-import { SEEDED } from '../../src/seed/seeded-catalog.ts';
-import { TREND_DEFAULT_MONTHS, TREND_MAX_MONTHS } from '../../src/apps/app-trend.sql.ts';
+import { GetAppTrendDocument, ListAppRankingDocument } from '../../generated/operations.ts';
+import { connectionArgs, listEnvelope } from '../../pagination.ts';
+import { integerParam, paginationParams, textParam } from '../../params.ts';
+import { defineRoute, noPathParams } from '../../route.ts';
+import { AppRankList, AppTrend } from '../../schemas/app-trends.ts';
+import { SEEDED } from '../../../src/seed/seeded-catalog.ts';
+import { TREND_DEFAULT_MONTHS, TREND_MAX_MONTHS } from '../../../src/apps/app-trend.sql.ts';
 
 const OBSERVED =
   "Dates are the observations': an install counts in the month of the observation that first saw the app " +

@@ -1,5 +1,5 @@
 // The Signals routes of the watch lifecycle, probes, estimated sales and insights. Each runs its
-// persisted operation (schema/operations/signals-*.graphql). Signals routes count against no daily
+// persisted operation (signals-*.graphql beside this file). Signals routes count against no daily
 // bucket: only the key's per-minute rate and per-key daily ceiling apply.
 import { z } from 'zod';
 import {
@@ -19,11 +19,11 @@ import {
   type SignalFieldsFragment,
   type SignalProbeFieldsFragment,
   type InsightFieldsFragment,
-} from '../generated/operations.ts';
-import { fromGraphqlEnum, toGraphqlEnum } from '../../src/graphql/enums.ts';
-import { connectionArgs, listEnvelope, pageOfList } from '../pagination.ts';
-import { dateParam, enumParam, integerParam, paginationParams, textParam } from '../params.ts';
-import { defineRoute, noPathParams, noQuery } from '../route.ts';
+} from '../../generated/operations.ts';
+import { fromGraphqlEnum, toGraphqlEnum } from '../../../src/graphql/enums.ts';
+import { connectionArgs, listEnvelope, pageOfList } from '../../pagination.ts';
+import { dateParam, enumParam, integerParam, paginationParams, textParam } from '../../params.ts';
+import { defineRoute, noPathParams, noQuery } from '../../route.ts';
 import {
   DeletedSignal,
   InsightList,
@@ -34,20 +34,20 @@ import {
   SignalProbeStatus,
   SignalSales,
   SignalStats,
-} from '../schemas/signals.ts';
-import { INSIGHT_KINDS } from '../../src/signals/insights/insight-rules.ts';
+} from '../../schemas/signals.ts';
+import { INSIGHT_KINDS } from '../../../src/signals/insights/insight-rules.ts';
 import {
   SPIKE_FACTOR,
   SPIKE_MIN_TRAILING_DAYS,
   SPIKE_MIN_UNITS,
   SPIKE_TRAILING_DAYS,
-} from '../../src/signals/insights/insight-rules.ts';
-import { MANUAL_PROBE_COOLDOWN_MS } from '../../src/signals/probes/probe-record.ts';
-import { DEFAULT_WINDOW_DAYS, MAX_INVENTORY_DAYS } from '../../src/signals/sales/sales.type.ts';
-import { ESTIMATE_METHOD } from '../../src/signals/sales/watch-sales.ts';
-import { notFound } from '../../src/platform/errors.ts';
-import { AUTO_TRACKED_PRODUCTS, MAX_TRACKED_PRODUCTS } from '../../src/signals/watches.ts';
-import { UNLISTED } from '../../src/seed/seeded-catalog.ts';
+} from '../../../src/signals/insights/insight-rules.ts';
+import { MANUAL_PROBE_COOLDOWN_MS } from '../../../src/signals/probes/probe-record.ts';
+import { DEFAULT_WINDOW_DAYS, MAX_INVENTORY_DAYS } from '../../../src/signals/sales/sales.type.ts';
+import { ESTIMATE_METHOD } from '../../../src/signals/sales/watch-sales.ts';
+import { notFound } from '../../../src/platform/errors.ts';
+import { AUTO_TRACKED_PRODUCTS, MAX_TRACKED_PRODUCTS } from '../../../src/signals/watches.ts';
+import { UNLISTED } from '../../../src/seed/seeded-catalog.ts';
 
 /** the examples' store: the one the scrape examples scrape, then watched (src/seed/seeded-catalog.ts) */
 const STORE = UNLISTED.store;

@@ -4,20 +4,123 @@ import {
   ListCountryStatsDocument,
   ListMoversDocument,
   ListVerticalStatsDocument,
+  ListAppRankingDocument,
 } from '../../generated/operations.ts';
 import { connectionArgs, listEnvelope } from '../../pagination.ts';
 import { fromGraphqlEnum, toGraphqlEnum } from '../../../src/graphql/enums.ts';
 import { enumParam, numberParam, paginationParams, textParam } from '../../params.ts';
-import { defineRoute, noPathParams, noQuery } from '../../route.ts';
-import {
-  AnalyticsOverview,
-  CountryStatList,
-  MOVER_DIRECTIONS,
-  MOVER_METRICS,
-  MoverList,
-  VerticalStatList,
-} from '../../schemas/analytics.ts';
+import { defineRoute, noPathParams, noQuery, type RestRoute } from '../../route.ts';
+import { DateTime, listOf, StoreCard, App } from '../../shapes.ts';
 import { SEEDED } from '../../../src/seed/seeded-catalog.ts';
+
+export const VerticalStat = z
+  .strictObject({
+    vertical: z.string(),
+    stores: z.number().int(),
+    monthlyRevenueUsd: z
+      .number()
+      .meta({ description: 'Sum of the high ends of the modeled revenue bands, USD.' }),
+    monthlyVisits: z.number().meta({ description: 'Sum of modeled monthly visits.' }),
+    adSpendUsd: z.number().meta({ description: 'Sum of modeled monthly ad spend, USD.' }),
+  })
+  .meta({ id: 'VerticalStat' });
+
+export const CountryStat = z
+  .strictObject({
+    countryCode: z.string(),
+    stores: z.number().int(),
+    monthlyRevenueUsd: z
+      .number()
+      .meta({ description: 'Sum of the high ends of the modeled revenue bands, USD.' }),
+    monthlyVisits: z.number().meta({ description: 'Sum of modeled monthly visits.' }),
+  })
+  .meta({ id: 'CountryStat' });
+
+export const AnalyticsOverview = z
+  .strictObject({
+    stores: z.number().int(),
+    productsTracked: z.number().int(),
+    appsTracked: z.number().int(),
+    storesWithTraffic: z
+      .number()
+      .int()
+      .meta({ description: 'Stores with a third-party traffic observation.' }),
+    dropshippers: z.number().int().meta({ description: 'Stores classified as dropshippers.' }),
+    averages: z.strictObject({
+      monthlyVisits: z.number(),
+      monthlyRevenueUsdHigh: z
+        .number()
+        .meta({ description: 'Mean high end of the modeled revenue band, USD.' }),
+      serviceRating: z.number(),
+    }),
+    topVerticals: z
+      .array(VerticalStat)
+      .meta({ description: 'The 5 verticals with the most stores.' }),
+    topCountries: z
+      .array(CountryStat)
+      .meta({ description: 'The 5 countries with the most stores.' }),
+    generatedAt: DateTime,
+  })
+  .meta({
+    id: 'AnalyticsOverview',
+    description: 'Coverage counts, averages, top verticals and countries.',
+  });
+
+export const MOVER_METRICS = ['visits', 'revenue'] as const;
+export const MOVER_DIRECTIONS = ['up', 'down'] as const;
+
+export const Mover = z
+  .strictObject({
+    store: StoreCard,
+    metric: z.enum(MOVER_METRICS),
+    changePct: z.number().meta({ description: 'Signed change over 30 days, percent.' }),
+    current: z
+      .number()
+      .meta({ description: 'Current modeled value (visits, or revenue band high end in USD).' }),
+    previous: z.number().meta({ description: 'The value 30 days earlier.' }),
+  })
+  .meta({ id: 'Mover' });
+
+export const VerticalStatList = listOf(
+  VerticalStat,
+  'VerticalStatList',
+  'A page of verticals, most stores first.',
+);
+export const CountryStatList = listOf(
+  CountryStat,
+  'CountryStatList',
+  'A page of countries, most stores first.',
+);
+export const MoverList = listOf(Mover, 'MoverList', 'A page of movers, largest change first.');
+
+const Share = z.number().nullable();
+
+export const AppRank = z
+  .strictObject({
+    app: App,
+    installBase: z.number().int().meta({ description: 'Catalog stores running the app now.' }),
+    share: Share.meta({
+      description: 'installBase / the catalog stores observed, 0 to 1; null on an empty catalog.',
+    }),
+    installs90d: z.number().int().meta({
+      description: 'Stores seen installing the app over the last 90 UTC days, today included.',
+    }),
+    uninstalls90d: z
+      .number()
+      .int()
+      .meta({ description: 'Stores first seen without it over the same days.' }),
+    netChange90d: z.number().int().meta({ description: 'installs90d - uninstalls90d.' }),
+  })
+  .meta({
+    id: 'AppRank',
+    description: 'An app of a category with its install base and 90-day net change.',
+  });
+
+export const AppRankList = listOf(
+  AppRank,
+  'AppRankList',
+  'A page of apps, largest install base first.',
+);
 
 const COHORT_HINT =
   'For a country, vertical or category breakdown of a filtered cohort, use GET /v1/stores with groupBy.';
@@ -116,3 +219,39 @@ export const listMovers = defineRoute({
   },
   example: '/v1/analytics/movers?metric=visits&direction=up&minPct=25',
 });
+
+export const listAppRanking = defineRoute({
+  operationId: 'listAppRanking',
+  method: 'GET',
+  path: '/v1/analytics/apps',
+  tag: 'Analytics',
+  summary: 'The apps of one category by install base',
+  description:
+    'The apps of an app category (the `category` of GET /v1/apps, e.g. Reviews; case-insensitive), largest ' +
+    'install base first, with their share of the catalog stores observed and their net change over the last 90 ' +
+    'UTC days (installs90d - uninstalls90d; stores first observed already running an app are not installs). ' +
+    'An unknown category answers an empty list, as an unknown vertical does elsewhere.',
+  document: ListAppRankingDocument,
+  pathParams: noPathParams,
+  query: z.strictObject({
+    category: textParam(100).meta({
+      description: 'App category, case-insensitive.',
+      example: 'Reviews',
+    }),
+    ...paginationParams(),
+  }),
+  canBeNotFound: false,
+  variables: (p) => ({ category: p.category, ...connectionArgs(p) }),
+  response: AppRankList,
+  respond: (data, p) => listEnvelope(data.appRanking, p),
+  example: '/v1/analytics/apps?category=Reviews',
+});
+
+/** The analytics routes, in the order docs.md and the OpenAPI description list them. */
+export const analyticsRoutes: readonly RestRoute[] = [
+  getAnalyticsOverview,
+  listVerticalStats,
+  listCountryStats,
+  listMovers,
+  listAppRanking,
+];

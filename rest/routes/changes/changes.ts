@@ -4,8 +4,8 @@ import { toGraphqlEnum } from '../../../src/graphql/enums.ts';
 import { ListChangesDocument } from '../../generated/operations.ts';
 import { connectionArgs, listEnvelopeOf } from '../../pagination.ts';
 import { dateParam, enumParam, paginationParams, textParam } from '../../params.ts';
-import { defineRoute, noPathParams } from '../../route.ts';
-import { CHANGE_ENTITIES, ChangeList } from '../../schemas/changes.ts';
+import { defineRoute, noPathParams, type RestRoute } from '../../route.ts';
+import { CHANGE_ENTITIES, ChangeList } from '../../shapes.ts';
 
 export const listChanges = defineRoute({
   operationId: 'listChanges',
@@ -39,3 +39,6 @@ export const listChanges = defineRoute({
   respond: (data, p) => listEnvelopeOf(data.changes, p, changeBody),
   example: '/v1/changes?entity=product&since=2025-01-01',
 });
+
+/** The change feed route, in the order docs.md and the OpenAPI description list them. */
+export const changeRoutes: readonly RestRoute[] = [listChanges];

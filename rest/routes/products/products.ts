@@ -16,9 +16,8 @@ import {
   paginationParams,
   textParam,
 } from '../../params.ts';
-import { defineRoute, noPathParams, noQuery } from '../../route.ts';
-import { ChangeList, PRODUCT_CHANGE_TYPES } from '../../schemas/changes.ts';
-import { Product, ProductList } from '../../schemas/products.ts';
+import { defineRoute, noPathParams, noQuery, type RestRoute } from '../../route.ts';
+import { ChangeList, PRODUCT_CHANGE_TYPES, Product, ProductList } from '../../shapes.ts';
 import { SEEDED } from '../../../src/seed/seeded-catalog.ts';
 
 export const PRODUCT_FILTERS = ['q', 'isBestSeller', 'priceMin', 'priceMax'] as const;
@@ -133,3 +132,6 @@ export const listProductChanges = defineRoute({
   respond: (data, p) => listEnvelopeOf(data.productChanges, p, changeBody),
   example: '/v1/products/changes?changeType=price_decrease&minPriceChangePct=20',
 });
+
+/** The product routes, in the order docs.md and the OpenAPI description list them. */
+export const productRoutes: readonly RestRoute[] = [searchProducts, listProductChanges, getProduct];

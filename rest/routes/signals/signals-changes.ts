@@ -9,15 +9,59 @@ import {
   ListSignalAppsDocument,
   ListSignalProductChangesDocument,
 } from '../../generated/operations.ts';
-import { connectionArgs, listEnvelope, listEnvelopeOf, pageOfList } from '../../pagination.ts';
+import { connectionArgs, listEnvelopeOf, pageOfList } from '../../pagination.ts';
 import { enumParam, paginationParams, textParam } from '../../params.ts';
-import { defineRoute } from '../../route.ts';
-import {
-  SignalAppChangeList,
-  SignalAppList,
-  SignalProductChangeList,
-} from '../../schemas/signals-changes.ts';
+import { defineRoute, type RestRoute } from '../../route.ts';
+import { Change, DateTime, listOf, Page } from '../../shapes.ts';
 import { UNLISTED } from '../../../src/seed/seeded-catalog.ts';
+
+export const SignalApp = z
+  .strictObject({
+    slug: z.string().meta({ description: "Identifier from the platform's app store." }),
+    name: z.string(),
+    developer: z.string().nullable(),
+    category: z.string().nullable(),
+    pricing: z.string().nullable(),
+    rating: z.number().nullable(),
+    appStoreUrl: z.string().nullable(),
+    installCount: z
+      .number()
+      .int()
+      .meta({ description: 'Catalog stores observed running the app.' }),
+    firstSeenAt: DateTime.meta({
+      description: 'The first observation (scrape or probe) that saw the app on this store.',
+    }),
+    lastSeenAt: DateTime.meta({ description: 'The latest observation that saw it.' }),
+  })
+  .meta({ id: 'SignalApp', description: 'An app on a watched store.' });
+
+export const SignalAppList = listOf(
+  SignalApp,
+  'SignalAppList',
+  'The whole app stack of the watched store, most recently installed first (page.hasMore is always false).',
+);
+
+export const SignalAppChangeList = listOf(
+  Change,
+  'SignalAppChangeList',
+  "Installs (app_installed) and removals (app_uninstalled) of apps on the watched store, newest first: the store's whole observed history.",
+);
+
+export const SignalProductChangeList = z
+  .strictObject({
+    data: z.array(Change),
+    page: Page,
+    meta: z.strictObject({
+      watchedSince: DateTime.meta({
+        description: 'When the watch was created: the list holds changes detected from then on.',
+      }),
+    }),
+  })
+  .meta({
+    id: 'SignalProductChangeList',
+    description:
+      'Price changes, new and removed SKUs of the watched store since the watch was created, newest first.',
+  });
 
 const watchPath = z.strictObject({
   domain: textParam(2048).meta({
@@ -105,3 +149,10 @@ export const listSignalProductChanges = defineRoute({
   }),
   example: `/v1/signals/${UNLISTED.store}/products/changes?changeType=price_decrease`,
 });
+
+/** The Signals routes of the watched store's apps and changes, in the order docs.md and the OpenAPI description list them. */
+export const signalChangeRoutes: readonly RestRoute[] = [
+  listSignalApps,
+  listSignalAppChanges,
+  listSignalProductChanges,
+];

@@ -9,6 +9,7 @@ import {
   SearchStoresDocument,
   StoreFacetsDocument,
   type GetStoreQuery,
+  LookupStoresDocument,
 } from '../../generated/operations.ts';
 import { connectionArgs, listEnvelope, pageOfList } from '../../pagination.ts';
 import {
@@ -21,26 +22,315 @@ import {
   paginationParams,
   textParam,
 } from '../../params.ts';
-import { defineRoute, noPathParams, noQuery } from '../../route.ts';
+import { defineRoute, noPathParams, noQuery, type RestRoute } from '../../route.ts';
 import { MAX_HISTORY_DAYS } from '../../../src/graphql/pagination.ts';
 import { MAX_APP_SLUGS, TLD, TLD_RULE } from '../../../src/stores/store-filter.ts';
 import { appChangeIssues } from '../../../src/stores/app-change-filter.ts';
 import { DEFAULT_FACET_VALUES, MAX_FACET_VALUES } from '../../../src/stores/store-facets.ts';
-import { AppList } from '../../schemas/apps.ts';
-import { ProductList } from '../../schemas/products.ts';
 import {
-  GROUP_METRICS,
-  HistoryList,
-  STORE_GROUPINGS,
-  StoreComparison,
-  StoreFacets,
-  StoreGroupList,
+  AppList,
+  ProductList,
   StoreList,
-  StoreProfile,
-  StoreTraffic,
-} from '../../schemas/stores.ts';
+  DateTime,
+  Day,
+  Month,
+  PercentBand,
+  RevenueBand,
+  listOf,
+  orNull,
+  App,
+  StoreCard,
+  TrafficMix,
+  cardFields,
+  FilterSuggestion,
+  suggestions,
+} from '../../shapes.ts';
 import { SEEDED } from '../../../src/seed/seeded-catalog.ts';
 import { fromGraphqlEnum, toGraphqlEnum } from '../../../src/graphql/enums.ts';
+import { parseDomain } from '../../../src/stores/domain.ts';
+import { MAX_LOOKUP } from '../../../src/stores/store-lookup.query.ts';
+
+const Socials = z
+  .strictObject({
+    instagram: z.string().nullable(),
+    facebook: z.string().nullable(),
+    tiktok: z.string().nullable(),
+    twitter: z.string().nullable(),
+    youtube: z.string().nullable(),
+    pinterest: z.string().nullable(),
+  })
+  .meta({
+    id: 'Socials',
+    description: 'Social profile URLs from the legacy store; null when not observed.',
+  });
+
+const StoreMetrics = z
+  .strictObject({
+    productCount: z.number().int().meta({ description: 'Products in the catalog (catalog size).' }),
+    bestSellerCount: z.number().int(),
+    appCount: z.number().int(),
+    medianPriceUsd: z.number().nullable(),
+    socialFollowers: z.number().int().nullable(),
+    adSpendUsd: z.number().nullable().meta({ description: 'Modeled monthly ad spend, USD.' }),
+    visitsChangePct: z
+      .number()
+      .nullable()
+      .meta({ description: 'Change of modeled visits over 30 days, percent.' }),
+    revenueChangePct: z
+      .number()
+      .nullable()
+      .meta({ description: 'Change of the revenue band high end over 30 days, percent.' }),
+  })
+  .meta({ id: 'StoreMetrics' });
+
+const ModelExplanation = z
+  .strictObject({
+    model: z.string().meta({ description: 'Name and version of the model.' }),
+    method: z
+      .string()
+      .meta({ description: 'How the figure is computed, in one or two sentences.' }),
+    fields: z.array(z.string()).meta({ description: 'Profile fields this model produces.' }),
+    inputs: z
+      .array(
+        z.strictObject({
+          name: z.string(),
+          value: z
+            .union([z.number(), z.boolean(), z.string(), z.null()])
+            .meta({ description: 'null when not observed.' }),
+        }),
+      )
+      .meta({ description: "This store's inputs to the model." }),
+  })
+  .meta({
+    id: 'ModelExplanation',
+    description: 'How a modeled figure of this store is computed: method and inputs.',
+  });
+
+export const StoreModels = z
+  .strictObject({
+    revenue: ModelExplanation,
+    visits: ModelExplanation,
+    rating: ModelExplanation,
+    dropshipper: ModelExplanation,
+    adSpend: ModelExplanation,
+  })
+  .meta({
+    id: 'StoreModels',
+    description: 'The models behind the modeled figures, with the inputs of this store.',
+  });
+
+export const StoreObservation = z
+  .strictObject({
+    presence: z.enum(['active', 'failing', 'vanished']).meta({
+      description:
+        'active: the last observation read the storefront. failing: the last observations failed; still listed. vanished: ' +
+        'the storefront is gone (several observations in a row): the store is left out of search results and grouped ' +
+        'rows, stays readable here, and is looked at again weekly.',
+    }),
+    presenceSince: DateTime,
+    lastObservedAt: DateTime.nullable().meta({
+      description: 'The last observation that read the storefront.',
+    }),
+    nextObservationAt: DateTime.meta({
+      description: 'When the scheduler next observes the store.',
+    }),
+    intervalHours: z.number().meta({
+      description: 'Hours between observations, by popularity and how often the store changes.',
+    }),
+    failureKind: z.string().nullable().meta({
+      description: 'Why the last observation failed, e.g. not_found, unresolvable, moved.',
+    }),
+    movedTo: z
+      .string()
+      .nullable()
+      .meta({ description: 'The host the storefront now redirects to, when it moved.' }),
+  })
+  .meta({
+    id: 'StoreObservation',
+    description: "The crawler's view of a store (see the Crawler section).",
+  });
+
+export const StoreProfile = z
+  .strictObject({
+    ...cardFields,
+    name: z.string(),
+    industry: z.string().nullable(),
+    category: z.string().nullable(),
+    currency: z
+      .string()
+      .meta({ description: "The storefront's own currency; money fields stay USD." }),
+    legacyId: z
+      .string()
+      .nullable()
+      .meta({ description: 'Id in the legacy store database, when known.' }),
+    theme: z.string().nullable(),
+    firstSeenAt: DateTime,
+    lastScrapedAt: DateTime.nullable(),
+    metrics: StoreMetrics,
+    conversionRatePct: orNull(PercentBand).meta({
+      description: 'Modeled conversion rate band, percent.',
+    }),
+    averageOrderValueUsd: z
+      .number()
+      .nullable()
+      .meta({ description: 'Modeled average order value, USD.' }),
+    dropshipperScore: z
+      .number()
+      .meta({ description: 'Classifier score behind isDropshipper, 0 to 1.' }),
+    screenshotUrl: z.string().nullable(),
+    socials: Socials,
+    emails: z.array(z.string()),
+    apps: z.array(App).meta({ description: 'Installed apps (the whole observed stack).' }),
+    models: StoreModels,
+    observation: orNull(StoreObservation).meta({
+      description:
+        'How the crawler sees the store; null for a store it never visits (the synthetic demo catalog).',
+    }),
+  })
+  .meta({
+    id: 'StoreProfile',
+    description: 'The unified store profile: the card plus the profile fields.',
+  });
+
+export const StoreGroupRow = z
+  .strictObject({
+    key: z.string().meta({ description: 'parent, or "parent / leaf" with groupBy2.' }),
+    parent: z.string().nullable().meta({ description: 'Value of the groupBy grouping.' }),
+    leaf: z
+      .string()
+      .nullable()
+      .meta({ description: 'Value of the groupBy2 grouping; null without groupBy2.' }),
+    stores: z
+      .number()
+      .int()
+      .meta({ description: 'Stores in the group (what sort=stores orders by).' }),
+    metrics: z.strictObject({
+      monthlyRevenueUsd: z.number().meta({
+        description:
+          'The groupMetric aggregate of the high end of the revenue band: modeled, not GMV.',
+      }),
+      monthlyVisits: z
+        .number()
+        .meta({ description: 'The groupMetric aggregate of modeled monthly visits.' }),
+    }),
+  })
+  .meta({ id: 'StoreGroupRow', description: 'A grouped row. Grouped rows are not stores.' });
+
+export const STORE_GROUPINGS = ['country', 'vertical', 'industry', 'category'] as const;
+export const GROUP_METRICS = ['mean', 'median', 'max', 'min'] as const;
+
+export const StoreGroupList = z
+  .strictObject({
+    data: z.array(StoreGroupRow),
+    page: StoreList.shape.page,
+    meta: z.strictObject({
+      mode: z.literal('grouped'),
+      groupBy: z.enum(STORE_GROUPINGS),
+      groupBy2: z.enum(STORE_GROUPINGS).nullable(),
+      groupMetric: z.enum(GROUP_METRICS),
+      suggestions: suggestions.optional(),
+    }),
+  })
+  .meta({
+    id: 'StoreGroupList',
+    description: 'A page of grouped rows (GET /v1/stores with groupBy).',
+  });
+
+const FacetValue = z
+  .strictObject({
+    value: z.string().meta({
+      description: 'A value as the catalog spells it: pass it as the filter of the same name.',
+    }),
+    stores: z
+      .number()
+      .int()
+      .meta({ description: 'Stores with this value among those the filters keep.' }),
+  })
+  .meta({ id: 'FacetValue' });
+
+const facetValues = (description: string) => z.array(FacetValue).meta({ description });
+
+export const StoreFacets = z
+  .strictObject({
+    stores: z.number().int().meta({ description: 'Stores the filters keep.' }),
+    facets: z.strictObject({
+      vertical: facetValues('Values of the vertical filter.'),
+      industry: facetValues('Values of the industry filter.'),
+      category: facetValues('Values of the category filter.'),
+      countryCode: facetValues('Values of the countryCode filter.'),
+      theme: facetValues('Values of the theme filter.'),
+      tld: facetValues(
+        'Values of the tld filter: domain endings (store.example, example), each counting every store whose domain ends in it.',
+      ),
+      app: facetValues('App slugs, for the app, anyApp and notApp filters.'),
+    }),
+    suggestions: z.array(FilterSuggestion).meta({
+      description:
+        'For each filter value no store of the catalog has, the nearest valid values; empty when every value exists.',
+    }),
+  })
+  .meta({
+    id: 'StoreFacets',
+    description:
+      "The store filters' valid values with store counts among the stores the filters keep, most stores first.",
+  });
+
+export const StoreComparison = z
+  .strictObject({
+    data: z
+      .array(StoreCard)
+      .meta({ description: 'Cards of the stores found, in the order asked.' }),
+    notFound: z
+      .array(z.string())
+      .meta({ description: 'Domains asked for that are not in the catalog.' }),
+  })
+  .meta({ id: 'StoreComparison' });
+
+export const HistoryPoint = z
+  .strictObject({
+    day: Day,
+    monthlyVisits: z.number().int(),
+    monthlyRevenueUsd: RevenueBand,
+    serviceRating: z.number(),
+    productCount: z.number().int().meta({ description: 'Catalog size on that day.' }),
+    synthetic: z.boolean().meta({
+      description:
+        "True for the demo catalog's synthetic history (the seed); false for a day written by an observation of the storefront.",
+    }),
+  })
+  .meta({
+    id: 'HistoryPoint',
+    description: 'Daily snapshot of a store (modeled figures as observed that day).',
+  });
+
+export const HistoryList = listOf(
+  HistoryPoint,
+  'HistoryList',
+  'A page of daily snapshots, newest first.',
+);
+
+export const TrafficPoint = z
+  .strictObject({
+    month: Month,
+    visits: z.number().int(),
+    organic: z.number(),
+    paid: z.number(),
+    social: z.number(),
+    direct: z.number(),
+    referral: z.number(),
+    source: z.string(),
+  })
+  .meta({ id: 'TrafficPoint', description: 'One month of modeled traffic; shares 0 to 1.' });
+
+export const StoreTraffic = z
+  .strictObject({
+    data: z.array(TrafficPoint).meta({ description: 'Monthly series, newest month first.' }),
+    page: StoreList.shape.page,
+    latest: orNull(TrafficMix).meta({
+      description: 'Latest third-party mix; null when none was observed.',
+    }),
+  })
+  .meta({ id: 'StoreTraffic' });
 
 const domainPath = z.strictObject({ domain: domainParam() });
 
@@ -575,3 +865,142 @@ function required<T>(value: T | null | undefined, field: string): T {
   if (value === null || value === undefined) throw new Error(`operation result lacks ${field}`);
   return value;
 }
+
+// POST /v1/stores/lookup: up to 100 store cards by domain in one call (Query.lookupStores), as JSON
+// or, asked for, as a CSV/NDJSON export; the domains come as JSON or as a CSV column.
+const countRule = `must list 1 to ${MAX_LOOKUP} domains`;
+
+const domains = z
+  .array(z.string({ error: 'each domain must be a string' }), { error: countRule })
+  .min(1, { error: countRule })
+  .max(MAX_LOOKUP, { error: countRule })
+  .superRefine((values, ctx) => {
+    // the first malformed domain is named, with its position, before anything runs or is charged
+    const bad = values.findIndex((value) => !parseDomain(value).ok);
+    if (bad < 0) return;
+    const parsed = parseDomain(values[bad]!);
+    const rule = parsed.ok ? '' : parsed.rule;
+    ctx.addIssue({
+      code: 'custom',
+      message: `item ${bad + 1} (${JSON.stringify(values[bad]!.slice(0, 100))}) ${rule}`,
+    });
+  })
+  .meta({
+    description: `1 to ${MAX_LOOKUP} domains (bare or full URLs). Repeats (after canonicalising: case, scheme, www.) count once, at their first position.`,
+    example: [SEEDED.domain, `https://www.${SEEDED.otherDomain}/`],
+  });
+
+const MovedDomain = z
+  .strictObject({
+    requested: z.string().meta({ description: 'The domain asked for (canonical).' }),
+    domain: z.string().meta({ description: "The store's domain now." }),
+  })
+  .meta({ id: 'MovedDomain' });
+
+export const StoreLookupResult = z
+  .strictObject({
+    data: z.array(StoreCard).meta({
+      description:
+        'Cards of the stores found, in the order asked, each store once (its first position).',
+    }),
+    notFound: z
+      .array(z.string())
+      .meta({ description: 'Canonical domains asked for that are not in the catalog, in order.' }),
+    moved: z.array(MovedDomain).meta({
+      description:
+        'Domains asked for that belong to a store that moved to a new host: its card (in data) carries its new domain.',
+    }),
+  })
+  .meta({ id: 'StoreLookupResult' });
+
+/** One CSV/NDJSON row per different domain asked, in the order asked. */
+const LookupRow = z.strictObject({
+  requested: z.string().meta({ description: 'The domain asked for (canonical).' }),
+  found: z
+    .boolean()
+    .meta({ description: 'Whether the catalog has it; the card columns are empty when not.' }),
+  ...StoreCard.shape,
+});
+
+export const lookupStores = defineRoute({
+  operationId: 'lookupStores',
+  method: 'POST',
+  path: '/v1/stores/lookup',
+  tag: 'Stores',
+  summary: `Look up to ${MAX_LOOKUP} stores by domain`,
+  description:
+    `Body \`{"domains": [1 to ${MAX_LOOKUP} domains]}\`, or the domains as a \`text/csv\` body: one column, with or ` +
+    'without a `domain` header row. Returns `{data: [store cards in the order asked], notFound: [domains not in the ' +
+    'catalog], moved: [{requested, domain}]}`; missing domains never make it fail. Domains are canonicalised as ' +
+    'everywhere (case, scheme, `www.`); a repeat is answered once, at its first position, and so is a store asked for ' +
+    'by its old and its new domain. A store that moved to a new host answers under its old domain too (listed in ' +
+    '`moved`). A malformed domain, an empty list, more than 100 domains or an unknown field is a bad_request that ' +
+    'charges nothing.\n\n' +
+    'Charge: each store found counts as one store lookup (the `storeLookups` bucket, as GET /v1/stores/{domain}); ' +
+    'domains not found cost nothing, and the call counts once against the per-minute rate and per-key ceiling. All ' +
+    'or nothing: when the bucket cannot pay for every store found the call is rate_limited, answers no card and ' +
+    'charges nothing.\n\n' +
+    'Export: `format=csv` or `format=ndjson`, or an Accept header preferring `text/csv` or `application/x-ndjson` ' +
+    'to JSON (RFC 9110), answers one row per different domain asked, in order: `requested`, `found`, then the card ' +
+    'columns (empty when not found; nested fields as dotted names), then the `#export rows=R total=R complete=true` line.',
+  document: LookupStoresDocument,
+  pathParams: noPathParams,
+  query: noQuery,
+  body: z.strictObject({ domains }),
+  csvBody: 'domains',
+  canBeNotFound: false,
+  variables: (p) => ({ domains: p.domains }),
+  response: StoreLookupResult,
+  respond: (data) => {
+    const { matches } = data.lookupStores;
+    const seen = new Set<string>();
+    const cards: z.input<typeof StoreCard>[] = [];
+    for (const { store } of matches) {
+      if (!store || seen.has(store.domain)) continue;
+      seen.add(store.domain);
+      cards.push(store);
+    }
+    return {
+      data: cards,
+      notFound: matches.filter((m) => !m.store).map((m) => m.requested),
+      moved: matches.flatMap((m) =>
+        m.store && m.store.domain !== m.requested
+          ? [{ requested: m.requested, domain: m.store.domain }]
+          : [],
+      ),
+    };
+  },
+  answerExport: {
+    row: LookupRow,
+    // one row per different domain asked, in order: the request's domains, canonical, lead to their cards
+    rows: (body, params) => {
+      const answer = body as z.output<typeof StoreLookupResult>;
+      const byDomain = new Map(answer.data.map((card) => [card.domain, card]));
+      const movedTo = new Map(answer.moved.map((m) => [m.requested, m.domain]));
+      const asked = new Set(
+        (params.domains as string[]).flatMap((value) => {
+          const parsed = parseDomain(value);
+          return parsed.ok ? [parsed.domain] : [];
+        }),
+      );
+      return [...asked].map((requested) => {
+        const card = byDomain.get(movedTo.get(requested) ?? requested);
+        return card ? { requested, found: true, ...card } : { requested, found: false };
+      });
+    },
+  },
+  example: `/v1/stores/lookup {"domains":["${SEEDED.domain}","https://www.${SEEDED.otherDomain}/","no-such-brand.store.example"]}`,
+});
+
+/** The store routes, in the order docs.md and the OpenAPI description list them. */
+export const storeRoutes: readonly RestRoute[] = [
+  searchStores,
+  storeFacets,
+  compareStores,
+  lookupStores,
+  getStore,
+  listStoreProducts,
+  listStoreHistory,
+  getStoreTraffic,
+  listStoreApps,
+];

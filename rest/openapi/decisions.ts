@@ -14,7 +14,7 @@ import { NARROW_SEARCH_DOCUMENTS } from '../../src/search/relevance-page.ts';
 import { EXACT_TOTAL_FILTERS } from '../../src/stores/rollups/store-filter-counts.ts';
 import { TERMS_REFRESH_MS } from '../../src/search/nearest-terms.ts';
 import { SEEDED, UNLISTED } from '../../src/seed/seeded-catalog.ts';
-import { EXAMPLE_STORY_TEXT } from '../openapi/example-story.ts';
+import { EXAMPLE_STORY_TEXT } from './example-story.ts';
 import { QUERY_COST_RULES } from '../../src/graphql/query-cost.ts';
 import { APQ_MAX_DOCUMENTS } from '../../src/gateway/automatic-persisted-queries.ts';
 

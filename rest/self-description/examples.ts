@@ -2,7 +2,7 @@
 // in a path is taken from the previous step's answer, as its `next` says. Catalog values are the
 // seeded catalog's (src/seed/seeded-catalog.ts): every catalog recipe answers data, followed as is.
 import { SEEDED, UNLISTED } from '../../src/seed/seeded-catalog.ts';
-import { ExamplesDocument } from '../openapi/self-description-paths.ts';
+import type { ExamplesDocument } from '../openapi/self-description-paths.ts';
 
 /** the catalog's own spelling of a value, as it goes into a query string */
 const q = encodeURIComponent;

@@ -104,7 +104,10 @@ describe('import direction', () => {
       ['src/stores/domain.ts', "import { DOMAIN_ENDINGS } from '../seed/names.ts';"],
       ['src/platform/health.ts', "import { isOpenDevMode } from '../access/authenticate.ts';"],
       ['src/access/api-keys.ts', "import { storedWebhookSecret } from '../scrapes/x.ts';"],
-      ['rest/routes/stores/stores.ts', "import { startGatewayJobs } from '../../../app/jobs.ts';"],
+      [
+        'rest/routes/stores/store-profile.ts',
+        "import { startGatewayJobs } from '../../../app/jobs.ts';",
+      ],
       // the OpenAPI description stands below the documents rendered from it
       ['rest/openapi/document.ts', "import { DECISIONS } from '../self-description/x.ts';"],
       ['src/stores/store.ts', "import { x } from '../newfolder/x.ts';"],

@@ -3,7 +3,7 @@
 // where both could match; Fastify matches static first anyway, the order is for readers), so a new
 // route of a group is added there, not here.
 import type { RestRoute } from '../route.ts';
-import { storeRoutes } from './stores/stores.ts';
+import { storeRoutes } from './stores/index.ts';
 import { productRoutes } from './products/products.ts';
 import { changeRoutes } from './changes/changes.ts';
 import { analyticsRoutes } from './analytics/analytics.ts';

@@ -13,7 +13,11 @@ import { connectionArgs, listEnvelope } from '../../pagination.ts';
 import { integerParam, paginationParams } from '../../params.ts';
 import { defineRoute, noPathParams, noQuery, type RestRoute } from '../../route.ts';
 import { DateTime, listOf } from '../../shapes.ts';
-import { checkFilterRanges, storeFilterParams, storeFilterVariables } from '../stores/stores.ts';
+import {
+  checkFilterRanges,
+  storeFilterParams,
+  storeFilterVariables,
+} from '../stores/store-filters.ts';
 import { DEFAULT_PLANS } from '../../../src/access/plans.ts';
 import { MAX_ALERT_NAME } from '../../../src/alerts/alerts.ts';
 

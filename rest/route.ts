@@ -4,7 +4,7 @@
 // The Fastify registration, the OpenAPI description and docs.md are all generated from these.
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { z } from 'zod';
-import type { ErrorKind } from './openapi/error-responses.ts';
+import type { ErrorCode, ErrorReason } from '../src/platform/errors.ts';
 
 export const TAGS = {
   Discovery: 'Open routes: no key, no rate limit.',
@@ -62,7 +62,7 @@ export interface RouteSpec<
   /** whether a missing resource in the path gives not_found */
   canBeNotFound: boolean;
   /** errors this route answers beyond every data route's and not_found, e.g. already_tracked (409) */
-  extraErrors?: readonly ErrorKind[];
+  extraErrors?: readonly (ErrorCode | ErrorReason)[];
   variables(params: Params<TPath, TQuery, TBody>): TVariables;
   response: TResponse;
   respond(data: Found<TData>, params: Params<TPath, TQuery, TBody>): z.input<TResponse>;

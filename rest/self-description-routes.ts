@@ -7,7 +7,7 @@ import { renderDocsMarkdown, renderLlmsTxt } from './self-description/index.ts';
 import { rootDocument } from './self-description/root.ts';
 import { prefersHtml, rootPage } from './self-description/root-page.ts';
 import { DASHBOARD_PATH } from '../src/scrapes/dashboard/dashboard-page.ts';
-import { AUTH_RULE } from './self-description/usage-rules.ts';
+import { AUTH_RULE } from './openapi/usage-rules.ts';
 import type { Services } from '../src/platform/services.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 

@@ -38,6 +38,8 @@ function broken(edge: Edge, floors: readonly string[] = FLOORS): string | undefi
     return 'src/ never imports rest/ or the composition root (app/)';
   if (/^rest\//.test(edge.from) && /^app\//.test(edge.to))
     return 'rest/ never imports the composition root (app/)';
+  if (/^rest\/openapi\//.test(edge.from) && /^rest\/self-description\//.test(edge.to))
+    return 'rest/openapi/ never imports rest/self-description/ (docs.md and llms.txt read the OpenAPI document)';
   if (!/^src\//.test(edge.from) || !/^src\//.test(edge.to)) return undefined;
   const from = srcFolder(edge.from);
   const to = srcFolder(edge.to);
@@ -102,7 +104,12 @@ describe('import direction', () => {
       ['src/stores/domain.ts', "import { DOMAIN_ENDINGS } from '../seed/names.ts';"],
       ['src/platform/health.ts', "import { isOpenDevMode } from '../access/authenticate.ts';"],
       ['src/access/api-keys.ts', "import { storedWebhookSecret } from '../scrapes/x.ts';"],
-      ['rest/routes/stores.ts', "import { startGatewayJobs } from '../../app/jobs.ts';"],
+      [
+        'rest/routes/stores/store-profile.ts',
+        "import { startGatewayJobs } from '../../../app/jobs.ts';",
+      ],
+      // the OpenAPI description stands below the documents rendered from it
+      ['rest/openapi/document.ts', "import { DECISIONS } from '../self-description/x.ts';"],
       ['src/stores/store.ts', "import { x } from '../newfolder/x.ts';"],
     ];
     for (const [file, text] of wrongWay) expect(violations(importsOf(file, text))).toHaveLength(1);
@@ -115,6 +122,7 @@ describe('import direction', () => {
       ['src/seed/names.ts', "import { SYNTHETIC_TLD } from '../stores/domain.ts';"],
       ['src/gateway/schema.ts', "import '../stores/stores.schema.ts';"],
       ['app/cli/keys.ts', "import { storedWebhookSecret } from '../../src/scrapes/x.ts';"],
+      ['rest/self-description/docs-md.ts', "import { DECISIONS } from '../openapi/decisions.ts';"],
     ];
     for (const [file, text] of rightWay) expect(violations(importsOf(file, text))).toEqual([]);
   });

@@ -1,8 +1,9 @@
-// Reads schema/operations: one operation per file (one per REST route) and shared fragments under
-// fragments/. A persisted document is the operation plus exactly the fragments it uses, printed
-// canonically, so its sha256 is stable and a document never depends on files it does not name.
+// Reads the operations beside their routes: one operation per .graphql file in each route group's
+// folder of rest/routes (one per REST route) and shared fragments in rest/routes/fragments/. A
+// persisted document is the operation plus exactly the fragments it uses, printed canonically, so
+// its sha256 is stable and a document never depends on files it does not name.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import {
   Kind,
   parse,
@@ -28,21 +29,37 @@ export interface PersistedDocument {
   text: string;
 }
 
+/** Where the operation documents live, relative to the repository root: a folder per route group. */
+export const OPERATIONS_DIR = 'rest/routes';
+
 export function readOperationSources(root: string): {
   operations: OperationSource[];
   fragments: OperationSource[];
 } {
-  const dir = join(root, 'schema/operations');
-  const read = (folder: string) =>
-    readdirSync(folder)
-      .filter((file) => file.endsWith('.graphql'))
-      .sort()
-      .map((file) => {
-        const path = join(folder, file);
-        return { location: relative(root, path), document: parse(readFileSync(path, 'utf8')) };
-      });
-  return { operations: read(dir), fragments: read(join(dir, 'fragments')) };
+  const dir = join(root, OPERATIONS_DIR);
+  const fragmentsDir = join(dir, 'fragments');
+  const groups = readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'fragments')
+    .map((entry) => join(dir, entry.name));
+  // sorted by file name, not path, so a document's place in the generated files does not depend
+  // on the group its route sits in
+  const read = (folders: string[]) =>
+    folders
+      .flatMap((folder) =>
+        readdirSync(folder)
+          .filter((file) => file.endsWith('.graphql'))
+          .map((file) => join(folder, file)),
+      )
+      .sort(byFileName)
+      .map((path) => ({
+        location: relative(root, path),
+        document: parse(readFileSync(path, 'utf8')),
+      }));
+  return { operations: read(groups), fragments: read([fragmentsDir]) };
 }
+
+const byFileName = (a: string, b: string) => compare(basename(a), basename(b)) || compare(a, b);
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function buildPersistedDocuments(
   schema: GraphQLSchema,
@@ -52,7 +69,7 @@ export function buildPersistedDocuments(
   for (const source of sources.fragments) {
     for (const definition of source.document.definitions) {
       if (definition.kind !== Kind.FRAGMENT_DEFINITION) {
-        throw new Error(`${source.location}: only fragments belong in schema/operations/fragments`);
+        throw new Error(`${source.location}: only fragments belong in ${OPERATIONS_DIR}/fragments`);
       }
       if (fragments.has(definition.name.value)) {
         throw new Error(`${source.location}: fragment ${definition.name.value} is defined twice`);

@@ -9,7 +9,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import packageJson from '../../package.json' with { type: 'json' };
-import { AUTH_RULE, PAGINATION_RULE, USAGE_RULES } from '../self-description/usage-rules.ts';
+import { AUTH_RULE, PAGINATION_RULE, USAGE_RULES } from '../openapi/usage-rules.ts';
 import { ApiError } from '../../src/platform/errors.ts';
 import type { Logger } from '../../src/platform/logger.ts';
 import type { ErrorEnvelope } from '../../src/http/error-envelope.ts';

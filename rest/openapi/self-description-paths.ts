@@ -1,9 +1,57 @@
 // The self-description routes (the spec's open discovery routes) in the OpenAPI description: no security, no rate-limit headers.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ExamplesDocument } from '../self-description/examples.ts';
-import { RootDocument } from '../self-description/root.ts';
 import { errorResponses } from './error-responses.ts';
+
+/** GET /: what the service is and where its self-description documents live (self-description/root.ts). */
+export const RootDocument = z
+  .strictObject({
+    name: z.string(),
+    version: z.string(),
+    apiVersion: z.literal('v1'),
+    description: z.string(),
+    links: z.strictObject({
+      llmsTxt: z.string(),
+      docs: z.string(),
+      reference: z
+        .string()
+        .meta({ description: 'The HTML reference over the OpenAPI description.' }),
+      openapi: z.string(),
+      examples: z.string(),
+      health: z.string(),
+      graphql: z.string(),
+      mcp: z.string().meta({
+        description:
+          'MCP over Streamable HTTP (POST): one tool per data route, the same key header.',
+      }),
+    }),
+    auth: z.string(),
+  })
+  .meta({
+    id: 'RootDocument',
+    description: 'Root discovery document; links are paths on this host.',
+  });
+
+/** GET /v1/examples: the contract's workflows as HTTP steps (self-description/examples.ts). */
+const Step = z
+  .strictObject({
+    method: z.enum(['GET', 'POST', 'PATCH', 'DELETE']),
+    path: z.string().meta({ description: 'Path with query string, relative to the base URL.' }),
+    body: z.record(z.string(), z.unknown()).optional(),
+    purpose: z.string(),
+    next: z.string().meta({ description: 'What to take from the answer, or when to repeat.' }),
+  })
+  .meta({ id: 'ExampleStep' });
+
+const Workflow = z
+  .strictObject({ id: z.string(), title: z.string(), steps: z.array(Step) })
+  .meta({ id: 'ExampleWorkflow' });
+
+export const ExamplesDocument = z
+  .strictObject({ workflows: z.array(Workflow) })
+  .meta({ id: 'ExamplesDocument', description: 'Workflow recipes.' });
+
+export type ExamplesDocument = z.infer<typeof ExamplesDocument>;
 
 const HealthReport = z
   .object({

@@ -1,101 +1,27 @@
-// The catalog route table, in the order docs.md and the OpenAPI description list the routes.
-// Static segments before parameters where both could match (Fastify matches static first anyway;
-// the order here is for readers).
+// The catalog route table: the route groups in the order docs.md and the OpenAPI description list
+// the routes. Each group lists its own routes in order (static segments before parameters where
+// both could match; Fastify matches static first anyway, the order is for readers): in its route
+// file, or, for a group split by topic (stores/, signals/), in its index.ts over the topic files'
+// arrays. A new route of a group is added there, not here.
 import type { RestRoute } from '../route.ts';
-import {
-  getAnalyticsOverview,
-  listCountryStats,
-  listMovers,
-  listVerticalStats,
-} from './analytics.ts';
-import { getApp, listAppStores, searchApps } from './apps.ts';
-import { getAppTrend, listAppRanking } from './app-trends.ts';
-import { listChanges } from './changes.ts';
-import { lookupStores } from './store-lookup.ts';
-import { getUsage } from './usage.ts';
-import { createAlert, deleteAlert, listAlertMatches, listAlerts } from './alerts.ts';
-import { getScrapeRequest, requestScrape, requestScrapesBulk } from './scrapes.ts';
-import {
-  listSignalAppChanges,
-  listSignalApps,
-  listSignalProductChanges,
-} from './signals-changes.ts';
-import { getSignalAdsOverview, listSignalAds, probeSignalAds } from './signals-ads.ts';
-import {
-  createSignal,
-  deleteSignal,
-  getSignal,
-  getSignalInventory,
-  getSignalProbe,
-  getSignalSales,
-  getSignalStats,
-  listInsightInbox,
-  listSignalInsights,
-  listSignals,
-  probeSignal,
-  stopSignal,
-  updateSignal,
-} from './signals.ts';
-import { getProduct, listProductChanges, searchProducts } from './products.ts';
-import {
-  compareStores,
-  getStore,
-  getStoreTraffic,
-  listStoreApps,
-  listStoreHistory,
-  listStoreProducts,
-  searchStores,
-  storeFacets,
-} from './stores.ts';
+import { storeRoutes } from './stores/index.ts';
+import { productRoutes } from './products/products.ts';
+import { changeRoutes } from './changes/changes.ts';
+import { analyticsRoutes } from './analytics/analytics.ts';
+import { appRoutes } from './apps/apps.ts';
+import { scrapeRoutes } from './scrapes/scrapes.ts';
+import { signalRoutes } from './signals/index.ts';
+import { alertRoutes } from './alerts/alerts.ts';
+import { usageRoutes } from './usage/usage.ts';
 
 export const catalogRoutes: readonly RestRoute[] = [
-  searchStores,
-  storeFacets,
-  compareStores,
-  lookupStores,
-  getStore,
-  listStoreProducts,
-  listStoreHistory,
-  getStoreTraffic,
-  listStoreApps,
-  searchProducts,
-  listProductChanges,
-  getProduct,
-  listChanges,
-  getAnalyticsOverview,
-  listVerticalStats,
-  listCountryStats,
-  listMovers,
-  listAppRanking,
-  searchApps,
-  getApp,
-  listAppStores,
-  getAppTrend,
-  requestScrape,
-  requestScrapesBulk,
-  getScrapeRequest,
-  createSignal,
-  listSignals,
-  listInsightInbox,
-  getSignal,
-  updateSignal,
-  stopSignal,
-  deleteSignal,
-  probeSignal,
-  getSignalProbe,
-  getSignalStats,
-  getSignalSales,
-  getSignalInventory,
-  listSignalInsights,
-  listSignalApps,
-  listSignalAppChanges,
-  listSignalProductChanges,
-  probeSignalAds,
-  listSignalAds,
-  getSignalAdsOverview,
-  createAlert,
-  listAlerts,
-  listAlertMatches,
-  deleteAlert,
-  getUsage,
+  ...storeRoutes,
+  ...productRoutes,
+  ...changeRoutes,
+  ...analyticsRoutes,
+  ...appRoutes,
+  ...scrapeRoutes,
+  ...signalRoutes,
+  ...alertRoutes,
+  ...usageRoutes,
 ];

@@ -14,7 +14,7 @@ import { TAGS } from '../route.ts';
 import { ERROR_CODES, HTTP_STATUS, REASONS, type ErrorReason } from '../../src/platform/errors.ts';
 import { describedRoutes, isOpen, type DescribedRoute } from './api-description.ts';
 import { CRAWLER_SECTION } from './crawler-section.ts';
-import { DECISIONS } from './decisions.ts';
+import { DECISIONS } from '../openapi/decisions.ts';
 import { EXAMPLES } from './examples.ts';
 import {
   constraintText,
@@ -25,7 +25,7 @@ import {
   typeText,
   type Schema,
 } from './schema-text.ts';
-import { AUTH_RULE, PAGINATION_RULE, USAGE_RULES } from './usage-rules.ts';
+import { AUTH_RULE, PAGINATION_RULE, USAGE_RULES } from '../openapi/usage-rules.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 

@@ -1,28 +1,8 @@
 // GET /v1/examples: the contract's workflows as concrete HTTP steps an agent can follow. A {name}
 // in a path is taken from the previous step's answer, as its `next` says. Catalog values are the
 // seeded catalog's (src/seed/seeded-catalog.ts): every catalog recipe answers data, followed as is.
-import { z } from 'zod';
 import { SEEDED, UNLISTED } from '../../src/seed/seeded-catalog.ts';
-
-const Step = z
-  .strictObject({
-    method: z.enum(['GET', 'POST', 'PATCH', 'DELETE']),
-    path: z.string().meta({ description: 'Path with query string, relative to the base URL.' }),
-    body: z.record(z.string(), z.unknown()).optional(),
-    purpose: z.string(),
-    next: z.string().meta({ description: 'What to take from the answer, or when to repeat.' }),
-  })
-  .meta({ id: 'ExampleStep' });
-
-const Workflow = z
-  .strictObject({ id: z.string(), title: z.string(), steps: z.array(Step) })
-  .meta({ id: 'ExampleWorkflow' });
-
-export const ExamplesDocument = z
-  .strictObject({ workflows: z.array(Workflow) })
-  .meta({ id: 'ExamplesDocument', description: 'Workflow recipes.' });
-
-export type ExamplesDocument = z.infer<typeof ExamplesDocument>;
+import type { ExamplesDocument } from '../openapi/self-description-paths.ts';
 
 /** the catalog's own spelling of a value, as it goes into a query string */
 const q = encodeURIComponent;

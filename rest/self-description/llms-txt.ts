@@ -4,10 +4,10 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { API_SUMMARY, buildOpenApiDocument } from '../openapi/document.ts';
 import { ERROR_CODES, HTTP_STATUS } from '../../src/platform/errors.ts';
 import { describedRoutes } from './api-description.ts';
-import { DECISIONS } from './decisions.ts';
+import { DECISIONS } from '../openapi/decisions.ts';
 import { EXAMPLES } from './examples.ts';
 import { SELF_DESCRIPTION_LINKS } from './root.ts';
-import { AUTH_RULE, PAGINATION_RULE, USAGE_RULES } from './usage-rules.ts';
+import { AUTH_RULE, PAGINATION_RULE, USAGE_RULES } from '../openapi/usage-rules.ts';
 
 export function renderLlmsTxt(document: OpenAPIObject = buildOpenApiDocument()): string {
   const routes = describedRoutes(document).map((route) => {

@@ -1,6 +1,7 @@
 // GET /: what this service is and where its self-description documents live.
-import { z } from 'zod';
+import type { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
+import type { RootDocument } from '../openapi/self-description-paths.ts';
 
 export const SELF_DESCRIPTION_LINKS = {
   llmsTxt: '/v1/llms.txt',
@@ -12,34 +13,6 @@ export const SELF_DESCRIPTION_LINKS = {
   graphql: '/graphql',
   mcp: '/mcp',
 } as const;
-
-export const RootDocument = z
-  .strictObject({
-    name: z.string(),
-    version: z.string(),
-    apiVersion: z.literal('v1'),
-    description: z.string(),
-    links: z.strictObject({
-      llmsTxt: z.string(),
-      docs: z.string(),
-      reference: z
-        .string()
-        .meta({ description: 'The HTML reference over the OpenAPI description.' }),
-      openapi: z.string(),
-      examples: z.string(),
-      health: z.string(),
-      graphql: z.string(),
-      mcp: z.string().meta({
-        description:
-          'MCP over Streamable HTTP (POST): one tool per data route, the same key header.',
-      }),
-    }),
-    auth: z.string(),
-  })
-  .meta({
-    id: 'RootDocument',
-    description: 'Root discovery document; links are paths on this host.',
-  });
 
 export function rootDocument(authRule: string): z.infer<typeof RootDocument> {
   return {

@@ -1,7 +1,7 @@
 // Guard rails on every operation, before execution: depth, aliases, tokens, directives. Cost is
 // priced after the variables are applied (query-cost.ts), so armor's literal-only cost rule is off.
-// Limits sit well above what the persisted operations (schema/operations) and GraphiQL's
-// introspection need, and far below what an alias bomb or a deeply nested query asks for.
+// Limits sit well above what the persisted operations (the .graphql files of rest/routes) and
+// GraphiQL's introspection need, and far below what an alias bomb or a deeply nested query asks for.
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 
 type GraphQLArmorConfig = NonNullable<Parameters<typeof EnvelopArmorPlugin>[0]>;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogRoutes } from '../../rest/routes/index.ts';
 import { mintApiKey } from '../../src/access/api-keys.ts';
 import { SEEDED } from '../../src/seed/seeded-catalog.ts';
-import { USAGE_RULES } from '../../rest/self-description/usage-rules.ts';
+import { USAGE_RULES } from '../../rest/openapi/usage-rules.ts';
 import { startSeededServer, type SeededServer } from '../support/seeded-server.ts';
 
 type ToolAnswer = {

@@ -112,6 +112,26 @@ describe('Redis pub/sub', () => {
     },
   );
 
+  it.skipIf(skipWithout(REDIS_URL))(
+    'lets a subscription end after the connections closed without an unhandled rejection (needs REDIS_URL)',
+    async () => {
+      const rejections: unknown[] = [];
+      const onRejection = (reason: unknown) => rejections.push(reason);
+      process.on('unhandledRejection', onRejection);
+      try {
+        const pubsub = open({ redisUrl: REDIS_URL, logger, keyPrefix: prefix() });
+        const live = await subscribed(pubsub, 'scrape.status');
+        // a server shutting down closes Redis while a client's subscription is still open
+        await pubsub.close();
+        live.stop();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(rejections).toEqual([]);
+      } finally {
+        process.off('unhandledRejection', onRejection);
+      }
+    },
+  );
+
   it('survives an unreachable Redis: unhealthy, publish fails, nothing crashes', async () => {
     const pubsub = open({ redisUrl: 'redis://127.0.0.1:1', logger, keyPrefix: prefix() });
     expect(await pubsub.health()).toMatchObject({ ok: false, backend: 'redis' });

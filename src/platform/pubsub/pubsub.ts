@@ -44,15 +44,21 @@ export const DEFAULT_CHANNEL_PREFIX = 'store-intelligence:';
  */
 class PrefixedPubSub extends PubSubEngine {
   private readonly resumeListeners = new Set<() => void>();
+  private closed = false;
 
   constructor(
     private readonly inner: PubSubEngine,
     private readonly prefix: string,
     readonly backend: PubSubBackend,
     readonly health: () => Promise<PubSubHealth>,
-    readonly close: () => Promise<void>,
+    private readonly closeBackend: () => Promise<void>,
   ) {
     super();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.closeBackend();
   }
 
   onResume(listener: () => void): () => void {
@@ -78,6 +84,9 @@ class PrefixedPubSub extends PubSubEngine {
   }
 
   unsubscribe(subId: number): void {
+    // RedisPubSub drops the promise of Redis's UNSUBSCRIBE: on a closed connection it would reject
+    // unhandled (and end the process); once closed, nothing is subscribed anyway
+    if (this.closed) return;
     this.inner.unsubscribe(subId);
   }
 }

@@ -88,7 +88,7 @@ function conditions(filter: ResolvedProductFilter, params: SqlParams): string[] 
 const whereOf = (conditions: string[]) =>
   conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
 
-/** What an orderBy can order a product list by besides relevance (products_price_idx serves price). */
+/** What an orderBy can order a product list by besides relevance (products_price_id_idx serves price, products_best_seller_price_id_idx a best-seller list by price). */
 export const PRODUCT_ORDER_SQL = { price: 'p.price DESC, p.id DESC' } as const;
 export type ProductOrderField = keyof typeof PRODUCT_ORDER_SQL;
 

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import type { Family } from './families.ts';
 import type { LoadResult } from './load.ts';
 import type { ProbeResult } from './probe.ts';
+import { CARD_FLOOR_TARGET, POSTGRAPHILE_TARGET } from './peers/rows.ts';
 import type { PeerFigures, PeerResult } from './peers/run-peers.ts';
 
 export interface FamilyResult {
@@ -82,6 +83,8 @@ export function writeReport(report: Report, out = 'bench/results'): void {
           probeFailures: result.probe.failures,
           statements: result.probe.sample.map((s) => s.text),
         })),
+        peerTargets: { postgraphile: POSTGRAPHILE_TARGET, cardFloor: CARD_FLOOR_TARGET },
+        peers: report.peers.map((p) => ({ ...p, verdict: peerVerdict(p) })),
       },
       null,
       2,
@@ -153,16 +156,28 @@ export function writeReport(report: Report, out = 'bench/results'): void {
 const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '-');
 const cpu = (f: PeerFigures) => `${ms(f.serverCpuMs)} / ${ms(f.postgresCpuMs)}`;
 
+/** A peer row against the targets: met, or what it missed. */
+export function peerVerdict(p: PeerResult): string {
+  const misses: string[] = [];
+  const ofPostGraphile = p.service.rps / p.postgraphile.rps;
+  if (!(ofPostGraphile >= POSTGRAPHILE_TARGET))
+    misses.push(`${ofPostGraphile.toFixed(2)}× PostGraphile < ${POSTGRAPHILE_TARGET}`);
+  const ofFloor = p.service.rps / p.plain.rps;
+  if (p.floorTarget !== undefined && !(ofFloor >= p.floorTarget))
+    misses.push(`${ofFloor.toFixed(2)}× floor < ${p.floorTarget}`);
+  return misses.length ? `MISSED (${misses.join('; ')})` : 'met';
+}
+
 function peerTable(peers: readonly PeerResult[]): string[] {
   if (peers.length === 0) return [];
   return [
-    '## Against peers on the same database (response cache off; targets: ≥ 1.0× PostGraphile on every row, ≥ 0.5× the floor on the card)',
+    `## Against peers on the same database (response cache off; targets: ≥ ${POSTGRAPHILE_TARGET}× PostGraphile on every row at every connection count, ≥ ${CARD_FLOOR_TARGET}× the floor on the store card)`,
     '',
-    '| route | conns | service req/s | PostGraphile req/s | floor req/s | × PostGraphile | × floor | p50 / p99 ms service | PostGraphile | floor | CPU ms/req node / Postgres: service | PostGraphile | floor |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| route | conns | service req/s | PostGraphile req/s | floor req/s | × PostGraphile | × floor | verdict | p50 / p99 ms service | PostGraphile | floor | CPU ms/req node / Postgres: service | PostGraphile | floor |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...peers.map(
       (p) =>
-        `| ${p.route} | ${p.connections} | ${int(p.service.rps)} | ${int(p.postgraphile.rps)} | ${int(p.plain.rps)} | ${ratio(p.service.rps, p.postgraphile.rps)} | ${ratio(p.service.rps, p.plain.rps)} | ${ms(p.service.p50Ms)} / ${ms(p.service.p99Ms)} | ${ms(p.postgraphile.p50Ms)} / ${ms(p.postgraphile.p99Ms)} | ${ms(p.plain.p50Ms)} / ${ms(p.plain.p99Ms)} | ${cpu(p.service)} | ${cpu(p.postgraphile)} | ${cpu(p.plain)} |`,
+        `| ${p.route} | ${p.connections} | ${int(p.service.rps)} | ${int(p.postgraphile.rps)} | ${int(p.plain.rps)} | ${ratio(p.service.rps, p.postgraphile.rps)} | ${ratio(p.service.rps, p.plain.rps)} | ${peerVerdict(p)} | ${ms(p.service.p50Ms)} / ${ms(p.service.p99Ms)} | ${ms(p.postgraphile.p50Ms)} / ${ms(p.postgraphile.p99Ms)} | ${ms(p.plain.p50Ms)} / ${ms(p.plain.p99Ms)} | ${cpu(p.service)} | ${cpu(p.postgraphile)} | ${cpu(p.plain)} |`,
     ),
     ...(peers.some(
       (p) =>

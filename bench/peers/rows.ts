@@ -14,8 +14,15 @@
 import type { CatalogSample } from '../catalog.ts';
 import type { BenchRequest } from '../load.ts';
 
+/** The targets every row is judged by: the service's req/s at least this many times PostGraphile's, at every connection count */
+export const POSTGRAPHILE_TARGET = 1.5;
+/** and on the store card, at least this share of the floor's */
+export const CARD_FLOOR_TARGET = 0.8;
+
 export interface PeerRow {
   route: string;
+  /** the least share of the floor's req/s this row must reach (the store card), if any */
+  floorTarget?: number;
   service: BenchRequest[];
   postgraphile: BenchRequest[];
   plain: BenchRequest[];
@@ -70,6 +77,7 @@ export function buildPeerRows({ stores, verticals }: CatalogSample): PeerRow[] {
   return [
     {
       route: 'store card by domain · GraphQL',
+      floorTarget: CARD_FLOOR_TARGET,
       service: domains.map((domain) => graphql(SERVICE_CARD, { domain })),
       postgraphile: domains.map((domain) => graphql(PG_CARD, { domain })),
       plain: domains.map((domain) => get(`/floor/cards/${encodeURIComponent(domain)}`)),

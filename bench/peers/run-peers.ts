@@ -28,6 +28,8 @@ export interface PeerFigures {
 
 export interface PeerResult {
   route: string;
+  /** the least share of the floor's req/s the row must reach, if any (PeerRow.floorTarget) */
+  floorTarget?: number;
   connections: number;
   service: PeerFigures;
   postgraphile: PeerFigures;
@@ -139,6 +141,7 @@ export async function runPeers(options: {
         }
         const result = {
           route: row.route,
+          floorTarget: row.floorTarget,
           connections,
           service: summarise(runs.service, loads.service),
           postgraphile: summarise(runs.postgraphile, loads.postgraphile),

@@ -3,7 +3,9 @@ import { orderSql, type OrderDirection } from '../graphql/order.ts';
 import type { Page, Window } from '../graphql/pagination.ts';
 import {
   countUpTo,
+  EXACT_COUNT_LIMIT,
   estimatedRows,
+  totalFromCapped,
   queryRows,
   SqlParams,
   type Queryable,
@@ -88,7 +90,7 @@ function conditions(filter: ResolvedProductFilter, params: SqlParams): string[] 
 const whereOf = (conditions: string[]) =>
   conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
 
-/** What an orderBy can order a product list by besides relevance (products_price_idx serves price). */
+/** What an orderBy can order a product list by besides relevance (products_price_id_idx serves price, products_best_seller_price_id_idx a best-seller list by price). */
 export const PRODUCT_ORDER_SQL = { price: 'p.price DESC, p.id DESC' } as const;
 export type ProductOrderField = keyof typeof PRODUCT_ORDER_SQL;
 
@@ -121,8 +123,22 @@ export function searchProducts(
 
 export function countProducts(pool: Queryable, filter: ResolvedProductFilter) {
   const params = new SqlParams();
-  return countUpTo(pool, `products p ${whereOf(conditions(filter, params))}`, params.values);
+  const fromWhere = `products p ${whereOf(conditions(filter, params))}`;
+  // q alone matches every holder of any matched term: when one term alone is held by more products
+  // than are ever counted, the count could only end at its cap, so it is not run (reading that many
+  // holders through the GIN index costs seconds at catalog scale) and the estimate follows at once
+  if (
+    filter.textMatch &&
+    otherConditions(filter, new SqlParams()).length === 0 &&
+    Math.max(0, ...matchedTermCounts(filter.textMatch)) > EXACT_COUNT_LIMIT
+  )
+    return totalFromCapped(pool, EXACT_COUNT_LIMIT + 1, fromWhere, params.values);
+  return countUpTo(pool, fromWhere, params.values);
 }
+
+/** The vocabulary's count of products holding each matched term (kept exact by its trigger). */
+const matchedTermCounts = (match: TextMatch): number[] =>
+  match.words.flatMap((word) => word.terms.map((term) => term.documents));
 
 /**
  * A title search's page in relevance order and its total, in one statement after the vocabulary's

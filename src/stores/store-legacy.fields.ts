@@ -3,11 +3,7 @@
 import { builder } from '../graphql/builder.ts';
 import type { GraphqlContext } from '../graphql/context.ts';
 import type { LegacySocials } from '../platform/legacy/port.ts';
-import {
-  hasLegacySummary,
-  latestTrafficByStoreId,
-  legacySummaryByDomain,
-} from './store.loaders.ts';
+import { hasLegacySummaryOf, latestTrafficOf, legacySummaryByDomain } from './store.loaders.ts';
 import { StoreRef } from './store.ref.ts';
 import type { StoreRecord } from './store.sql.ts';
 
@@ -84,16 +80,20 @@ builder.objectFields(StoreRef, (t) => ({
   sources: t.stringList({
     description:
       'Backends that contributed to this object, each `<backend>:<table_or_collection>`.',
-    resolve: async (store, _args, ctx) => {
-      const [legacy, traffic] = await Promise.all([
-        hasLegacySummary(ctx).load(store.domain),
-        latestTrafficByStoreId(ctx).load(store.id),
-      ]);
-      return [
+    // answered at once when the store's read carried both (a card or a page), else through the loaders
+    resolve: (store, _args, ctx) => {
+      const legacy = hasLegacySummaryOf(ctx, store);
+      const traffic = latestTrafficOf(ctx, store);
+      const sources = (hasLegacy: boolean, hasTraffic: boolean) => [
         STRUCTURED_STORE_SOURCE,
-        ...(legacy ? [ctx.services.legacy.source] : []),
-        ...(traffic ? [TRAFFIC_SOURCE] : []),
+        ...(hasLegacy ? [ctx.services.legacy.source] : []),
+        ...(hasTraffic ? [TRAFFIC_SOURCE] : []),
       ];
+      if (!(legacy instanceof Promise) && !(traffic instanceof Promise))
+        return sources(legacy, traffic !== null);
+      return Promise.all([legacy, traffic]).then(([hasLegacy, latest]) =>
+        sources(hasLegacy, latest !== null),
+      );
     },
   }),
 }));

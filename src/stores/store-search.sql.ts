@@ -12,6 +12,7 @@ import {
   type Queryable,
 } from '../platform/database/sql.ts';
 
+import { createHash } from 'node:crypto';
 import { periodsCountSource } from './app-change-filter.ts';
 import { LISTED_STORE, vanishedAmong } from './listed-stores.ts';
 import { filterCountKey, filterCountSql } from './rollups/store-filter-counts.ts';
@@ -36,6 +37,59 @@ const ORDER_BY: Record<Exclude<StoreSort, 'relevance'>, string> = {
   rating: 's.service_rating DESC, s.monthly_visits DESC, s.id',
   newest: 's.first_seen_at DESC, s.id DESC',
 };
+
+/**
+ * Filters whose conditions are equalities (a name, a country, a flag): a first page of such a filter
+ * is planned alike for any value, so its statement is prepared once per connection with its page
+ * size written in (PostgreSQL guesses a tenth of the rows for a LIMIT parameter, which keeps a
+ * generic plan from ever winning) and, after a few executions, runs on its generic plan without
+ * planning. Ranges, app lists, text search and later pages stay planned per request.
+ */
+const EQUALITY_FILTERS: ReadonlySet<string> = new Set([
+  'vertical',
+  'industry',
+  'category',
+  'countryCode',
+  'isDropshipper',
+  'theme',
+]);
+/** At most this many page statements are named (each connection keeps the ones it ran). */
+const MAX_PREPARED_PAGES = 256;
+const preparedPages = new Map<string, string>();
+
+const onlyEqualities = (filter: ResolvedStoreFilter | null | undefined): boolean =>
+  Object.entries(filter ?? {}).every(
+    ([field, value]) =>
+      value == null ||
+      value === '' ||
+      (Array.isArray(value) && value.length === 0) ||
+      field === 'textMatch' ||
+      EQUALITY_FILTERS.has(field),
+  );
+
+/**
+ * The statement of a page: `select` ordered and cut to `window`; named (prepared) when it is the
+ * first page of a filter of equalities, with LIMIT written in, else LIMIT and OFFSET as parameters.
+ */
+function pageStatement(
+  select: string,
+  order: string,
+  window: Window,
+  filter: ResolvedStoreFilter | null | undefined,
+  params: SqlParams,
+): { text: string; name?: string } {
+  if (window.offset !== 0 || !Number.isSafeInteger(window.limit) || !onlyEqualities(filter))
+    return {
+      text: `${select} ORDER BY ${order} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
+    };
+  const text = `${select} ORDER BY ${order} LIMIT ${window.limit}`;
+  let name = preparedPages.get(text);
+  if (name === undefined && preparedPages.size < MAX_PREPARED_PAGES) {
+    name = `store-page:${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    preparedPages.set(text, name);
+  }
+  return { text, name };
+}
 
 /** relevance needs a q; without one it falls back to revenue, as does an omitted sort. */
 export function effectiveSort(
@@ -72,11 +126,18 @@ export async function sortedStorePage(
   const counted =
     needs.total && filterCountKey(filter, new SqlParams()) ? filterCountKey(filter, params) : null;
   if (counted) {
+    const { text, name } = pageStatement(
+      `SELECT ${storeReadColumns(needs, legacyTable)}, ${filterCountSql(counted)} AS "countedTotal" FROM ${matching}`,
+      orderSql(ORDER_BY[sort], direction),
+      window,
+      filter,
+      params,
+    );
     const rows = await queryRows<StoreReadRow & { countedTotal: number }>(
       pool,
-      `SELECT ${storeReadColumns(needs, legacyTable)}, ${filterCountSql(counted)} AS "countedTotal" FROM ${matching}
-       ORDER BY ${orderSql(ORDER_BY[sort], direction)} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
+      text,
       params.values,
+      name,
     );
     let total = rows[0]?.countedTotal;
     if (total === undefined) {
@@ -100,11 +161,18 @@ export async function sortedStorePage(
   const countColumn = needs.total
     ? `, ${cappedCount(all)} - (SELECT count(*)::int FROM ${vanished}) AS "cappedTotal"`
     : '';
+  const { text, name } = pageStatement(
+    `SELECT ${storeReadColumns(needs, legacyTable)}${countColumn} FROM ${matching}`,
+    orderSql(ORDER_BY[sort], direction),
+    window,
+    filter,
+    params,
+  );
   const rows = await queryRows<StoreReadRow & { cappedTotal?: number }>(
     pool,
-    `SELECT ${storeReadColumns(needs, legacyTable)}${countColumn} FROM ${matching}
-     ORDER BY ${orderSql(ORDER_BY[sort], direction)} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
+    text,
     params.values,
+    name,
   );
   const page = rows.map(({ cappedTotal: _, ...row }) => row);
   if (!needs.total) return { rows: page, total: 0 };

@@ -3,7 +3,7 @@
 import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { pagedConnection } from '../graphql/pagination.ts';
-import { latestTrafficByStoreId, trafficPage } from './store.loaders.ts';
+import { latestTrafficOf, trafficPage } from './store.loaders.ts';
 import type { TrafficRecord } from './store.sql.ts';
 import { StoreRef } from './store.ref.ts';
 import type { StoreRecord } from './store.sql.ts';
@@ -79,7 +79,7 @@ const StoreTraffic = builder.objectRef<StoreRecord>('StoreTraffic').implement({
       nullable: true,
       description:
         'The latest month with third-party data (REST traffic.latest); null when the store has no coverage.',
-      resolve: (store, _args, ctx) => latestTrafficByStoreId(ctx).load(store.id),
+      resolve: (store, _args, ctx) => latestTrafficOf(ctx, store),
     }),
     series: t.field({
       type: TrafficConnection,

@@ -48,6 +48,32 @@ export const storeById = defineLoader(
     }),
 );
 
+/** What a planned read carried along for one store, kept on the store so its fields answer at once. */
+const CARRIED = Symbol('carried');
+interface Carried {
+  latestTraffic?: TrafficRecord | null;
+  hasLegacy?: boolean;
+}
+type CarryingStore = StoreRecord & { [CARRIED]?: Carried };
+
+/** The store's newest traffic month: what its read carried, else through the loader. */
+export function latestTrafficOf(
+  ctx: GraphqlContext,
+  store: StoreRecord,
+): TrafficRecord | null | Promise<TrafficRecord | null> {
+  const carried = (store as CarryingStore)[CARRIED]?.latestTraffic;
+  return carried !== undefined ? carried : latestTrafficByStoreId(ctx).load(store.id);
+}
+
+/** Whether the legacy store holds a summary of the store: what its read carried, else through the loader. */
+export function hasLegacySummaryOf(
+  ctx: GraphqlContext,
+  store: StoreRecord,
+): boolean | Promise<boolean> {
+  const carried = (store as CarryingStore)[CARRIED]?.hasLegacy;
+  return carried !== undefined ? carried : hasLegacySummary(ctx).load(store.domain);
+}
+
 /** Stores read by a list query are cached for the fields that look them up again by key. */
 export function primeStores(ctx: GraphqlContext, stores: readonly StoreRecord[]): void {
   for (const store of stores) {
@@ -67,23 +93,31 @@ export function primeStoreReads(
 ): StoreRecord[] {
   const joinsLegacy = needs.legacy !== 'none' && ctx.services.legacy.colocatedTable !== undefined;
   const stores = rows.map(({ latestTraffic, apps, legacyDoc, legacyExists, ...row }) => {
-    const store = row as StoreRecord & Record<string, unknown>;
+    const store = row as CarryingStore & Record<string, unknown>;
+    const carried: Carried = {};
+    store[CARRIED] = carried;
     for (const field of needs.extensions) {
       const alias = extensionAlias(field);
       storeReadPrimers.get(field)?.(ctx, store.id, store[alias] ?? null);
       delete store[alias];
     }
-    if (needs.traffic) latestTrafficByStoreId(ctx).prime(store.id, latestTraffic ?? null);
+    if (needs.traffic) {
+      carried.latestTraffic = latestTraffic ?? null;
+      latestTrafficByStoreId(ctx).prime(store.id, carried.latestTraffic);
+    }
     if (needs.apps) appsByStoreId(ctx).prime(store.id, apps ?? []);
     if (joinsLegacy && needs.legacy === 'doc') {
       legacySummaryByDomain(ctx).prime(
         store.domain,
         legacyDoc ? canonicalFromDocument(legacyDoc) : null,
       );
-      hasLegacySummary(ctx).prime(store.domain, Boolean(legacyDoc));
+      carried.hasLegacy = Boolean(legacyDoc);
+      hasLegacySummary(ctx).prime(store.domain, carried.hasLegacy);
     }
-    if (joinsLegacy && needs.legacy === 'exists')
-      hasLegacySummary(ctx).prime(store.domain, Boolean(legacyExists));
+    if (joinsLegacy && needs.legacy === 'exists') {
+      carried.hasLegacy = Boolean(legacyExists);
+      hasLegacySummary(ctx).prime(store.domain, carried.hasLegacy);
+    }
     return store;
   });
   // a card read carries some columns only: it must not stand in for the whole row elsewhere

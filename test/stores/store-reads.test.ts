@@ -289,6 +289,45 @@ describe('a filtered list planned from its selection', () => {
     expect(page.legacy).toBe(0);
   });
 
+  it('runs the first page of a filter of equalities as a named statement PostgreSQL stops planning', async () => {
+    const page = await list(
+      'filter: { vertical: "home" }, sort: VISITS, first: 20',
+      `pageInfo { hasNextPage } edges { node { ${CARD} } }`,
+    );
+    expect(page.statements).toBe(1);
+    const [sent] = t.counter!.sent;
+    expect(sent!.name).toMatch(/^store-page:/);
+    // the same text on one connection, run for several verticals: it must settle on its generic plan
+    const client = await t.services.db.pool.connect();
+    try {
+      for (const vertical of [
+        'home',
+        'apparel',
+        'beauty',
+        'home',
+        'apparel',
+        'beauty',
+        'home',
+        'apparel',
+      ])
+        await client.query({ name: 'page-plan-probe', text: sent!.text, values: [vertical] });
+      const { rows } = await client.query(
+        `SELECT generic_plans::int FROM pg_prepared_statements WHERE name = 'page-plan-probe'`,
+      );
+      expect(rows[0].generic_plans, sent!.text).toBeGreaterThan(0);
+      await client.query('DEALLOCATE "page-plan-probe"');
+    } finally {
+      client.release();
+    }
+    // a later page or a range filter is planned for its values, unnamed
+    const later = await list(
+      'filter: { vertical: "home", minVisits: 10 }, sort: VISITS, first: 20',
+      'edges { node { domain } }',
+    );
+    expect(later.statements).toBe(1);
+    expect(t.counter!.sent[0]!.name).toBeUndefined();
+  });
+
   it('still reports the total on a page past the last row', async () => {
     const { n } = (
       await t.services.db.pool.query(

@@ -23,7 +23,7 @@ export interface RoundTripCounter {
   /** the SQL text of each counted statement, in order (for failure messages) */
   readonly log: string[];
   /** each counted statement with its parameters, in order (to EXPLAIN what a request ran) */
-  readonly sent: Array<{ text: string; values: unknown[] }>;
+  readonly sent: Array<{ text: string; values: unknown[]; name?: string }>;
   reset(): void;
 }
 
@@ -79,7 +79,8 @@ function countingDatabase(
     const values =
       (typeof first === 'string' ? args[1] : (first as { values?: unknown[] }).values) ?? [];
     counter.log.push(text);
-    counter.sent.push({ text, values: Array.isArray(values) ? values : [] });
+    const name = typeof first === 'string' ? undefined : (first as { name?: string }).name;
+    counter.sent.push({ text, values: Array.isArray(values) ? values : [], name });
     return query(...args);
   }) as typeof pool.query;
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });

@@ -17,8 +17,21 @@ import { SEEDED, UNLISTED } from '../../src/seed/seeded-catalog.ts';
 import { EXAMPLE_STORY_TEXT } from './example-story.ts';
 import { QUERY_COST_RULES } from '../../src/graphql/query-cost.ts';
 import { APQ_MAX_DOCUMENTS } from '../../src/gateway/automatic-persisted-queries.ts';
+import { loadReferenceData } from '../../src/seed/reference-data.ts';
 
 const RATE_LIMIT_EXAMPLE = exampleRateLimitHeaders();
+
+/** The apps data/apps.json marks not detectable from a storefront, grouped by the reason it gives. */
+function notDetectableApps(): string {
+  const byReason = new Map<string, string[]>();
+  for (const app of loadReferenceData().apps) {
+    if (!app.notDetectable) continue;
+    const names = byReason.get(app.notDetectable) ?? [];
+    names.push(`${app.name} (${app.slug})`);
+    byReason.set(app.notDetectable, names);
+  }
+  return [...byReason].map(([reason, names]) => `${names.join(', ')}: ${reason}.`).join(' ');
+}
 
 export interface Decision {
   topic: string;
@@ -199,6 +212,16 @@ export const DECISIONS: readonly Decision[] = [
     decision:
       'GET /v1/stores/{domain}/apps answers every app at once in the list envelope (hasMore false). GET ' +
       '/v1/apps/{slug} adds `installBaseSample`: up to 10 store cards, most visits first.',
+  },
+  {
+    topic: 'App detection and apps not detectable from a storefront',
+    decision:
+      "A store's apps are the apps whose loader script or markup is on its homepage, each app found by " +
+      'patterns checked against loaders seen on real storefronts. An app that leaves nothing there, or whose ' +
+      'trace was never found, has no patterns: a scrape or probe never finds it and never sees it removed, so ' +
+      'an install of it recorded otherwise (the seeded demo catalog) stays as it is, no app_installed or ' +
+      'app_uninstalled change names it, and its installCount counts only such installs. It stays in the app ' +
+      `catalog (GET /v1/apps/{slug}). These apps: ${notDetectableApps()}`,
   },
   {
     topic: 'App trends',

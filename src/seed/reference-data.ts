@@ -6,18 +6,26 @@ import { WeightedPicker } from './random.ts';
 
 const DATA_DIR = new URL('../../data/', import.meta.url);
 
-const appSchema = z.object({
-  slug: z.string().regex(/^[a-z0-9-]+$/),
-  name: z.string().min(1),
-  developer: z.string().min(1),
-  category: z.string().min(1),
-  pricing: z.string().min(1),
-  rating: z.number().min(1).max(5),
-  reviewCount: z.number().int().nonnegative(),
-  installRate: z.number().min(0).max(1),
-  dropshipping: z.boolean(),
-  detectionPatterns: z.array(z.string().min(1)).min(1),
-});
+const appSchema = z
+  .object({
+    slug: z.string().regex(/^[a-z0-9-]+$/),
+    name: z.string().min(1),
+    developer: z.string().min(1),
+    category: z.string().min(1),
+    pricing: z.string().min(1),
+    rating: z.number().min(1).max(5),
+    reviewCount: z.number().int().nonnegative(),
+    installRate: z.number().min(0).max(1),
+    dropshipping: z.boolean(),
+    detectionPatterns: z.array(z.string().min(1)),
+    /** why the app cannot be detected from a storefront (it works from the admin only, or no
+     *  trace of it was ever found); such an app has no detection patterns */
+    notDetectable: z.string().min(1).optional(),
+  })
+  .refine((app) => (app.detectionPatterns.length === 0) === (app.notDetectable !== undefined), {
+    message: 'an app has detection patterns, or no patterns and a notDetectable reason',
+    path: ['detectionPatterns'],
+  });
 
 const categorySchema = z.object({
   slug: z.string().regex(/^[a-z0-9-]+$/),

@@ -110,7 +110,9 @@ export async function writeObservation(
        country_code = excluded.country_code, currency = excluded.currency, industry = excluded.industry,
        vertical = excluded.vertical, category = excluded.category, theme_name = excluded.theme_name,
        product_count = excluded.product_count, best_seller_count = excluded.best_seller_count,
-       app_count = excluded.app_count, median_price_usd = excluded.median_price_usd,
+       app_count = excluded.app_count + (SELECT count(*)::int FROM store_apps sa JOIN apps a ON a.id = sa.app_id
+         WHERE sa.store_id = stores.id AND a.detection_patterns = '{}'),
+       median_price_usd = excluded.median_price_usd,
        dropship_signals = excluded.dropship_signals, monthly_visits = excluded.monthly_visits,
        revenue_low_usd = excluded.revenue_low_usd, revenue_high_usd = excluded.revenue_high_usd,
        conversion_low_pct = excluded.conversion_low_pct, conversion_high_pct = excluded.conversion_high_pct,
@@ -243,8 +245,10 @@ async function readPrevious(
     'SELECT handle, title, price FROM products WHERE store_id = $1',
     [store.id],
   );
+  // only apps a storefront can show: one marked not detectable (no patterns, '{}') is never seen gone
   const apps = await client.query<{ id: number; slug: string; name: string }>(
-    'SELECT a.id, a.slug, a.name FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE sa.store_id = $1',
+    `SELECT a.id, a.slug, a.name FROM store_apps sa JOIN apps a ON a.id = sa.app_id
+      WHERE sa.store_id = $1 AND a.detection_patterns IS DISTINCT FROM '{}'`,
     [store.id],
   );
   return {
@@ -353,7 +357,8 @@ async function writeProducts(
 
 /**
  * The store's current app set (store_apps, apps.install_count) and its install periods
- * (store_app_periods): an app new to the set opens a period, an app gone closes it.
+ * (store_app_periods): an app new to the set opens a period, an app gone closes it. An app a
+ * storefront cannot show (data/apps.json notDetectable) is never gone: its recorded install stays.
  * @param seenBefore false on the store's first observation: its apps were already running, not seen installing
  */
 async function writeInstalls(
@@ -364,8 +369,12 @@ async function writeInstalls(
   seenBefore: boolean,
 ) {
   const appIds = observation.apps.map((a) => a.id);
+  // an install of an app not detectable from a storefront ('{}': data/apps.json gives it no
+  // patterns; NULL is a row whose patterns were never given) stays as recorded
   const { rows: removed } = await client.query<{ app_id: number }>(
-    'DELETE FROM store_apps WHERE store_id = $1 AND NOT (app_id = ANY($2::int[])) RETURNING app_id',
+    `DELETE FROM store_apps WHERE store_id = $1 AND NOT (app_id = ANY($2::int[]))
+        AND app_id IN (SELECT id FROM apps WHERE detection_patterns IS DISTINCT FROM '{}')
+      RETURNING app_id`,
     [storeId, appIds],
   );
   // xmax = 0 marks a row this statement inserted: a new install, not a store seen running it again

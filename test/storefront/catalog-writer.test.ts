@@ -248,3 +248,66 @@ describe('two observations at once whose products share title words', () => {
     });
   });
 });
+
+describe('an install of an app not detectable from a storefront', () => {
+  it('stays as recorded: a scrape neither sees it installed nor sees it gone', async () => {
+    const reference = loadReferenceData();
+    const {
+      rows: [shown, unseen],
+    } = await pool.query<{ id: number }>(
+      `INSERT INTO apps (slug, name, category, detection_patterns, install_count) VALUES
+         ('shown-app', 'Shown', 'Reviews', '{shown-widget}', 0),
+         ('admin-only-app', 'Admin only', 'Dropshipping', '{}', 1)
+       RETURNING id`,
+    );
+    const shownApp = {
+      id: shown!.id,
+      slug: 'shown-app',
+      name: 'Shown',
+      category: 'Reviews',
+      patterns: [/shown-widget/i],
+    };
+    const write = (apps: (typeof shownApp)[], day: string) =>
+      withCountingClient((client) =>
+        writeObservation(
+          client,
+          storefrontObservation({ domain: 'unseen.test', apps, products: [product('mug', 9)] }),
+          { now: new Date(`${day}T10:00:00Z`), reference, legacyId: 'unseen-1' },
+        ),
+      );
+    await write([shownApp], '2026-11-01');
+    // recorded from another source than its storefront, as the seed or an import records installs
+    await pool.query(
+      `INSERT INTO store_apps (store_id, app_id) SELECT id, $1 FROM stores WHERE domain = 'unseen.test'`,
+      [unseen!.id],
+    );
+    await pool.query(
+      `INSERT INTO store_app_periods (store_id, app_id, installed_at, seen_installing)
+         SELECT id, $1, '2026-10-01', false FROM stores WHERE domain = 'unseen.test'`,
+      [unseen!.id],
+    );
+
+    const second = await write([], '2026-11-02');
+    // the shown app's widget is gone: uninstalled; the admin-only app says nothing either way
+    expect(second.result.changeRecords.map((c) => [c.changeType, c.subject])).toEqual([
+      ['app_uninstalled', 'shown-app'],
+    ]);
+    const { rows } = await pool.query(
+      `SELECT a.slug, (sa.app_id IS NOT NULL) AS current, p.uninstalled_at IS NULL AS open, a.install_count
+         FROM apps a
+         LEFT JOIN stores s ON s.domain = 'unseen.test'
+         LEFT JOIN store_apps sa ON sa.app_id = a.id AND sa.store_id = s.id
+         LEFT JOIN store_app_periods p ON p.app_id = a.id AND p.store_id = s.id
+        WHERE a.slug IN ('shown-app', 'admin-only-app') ORDER BY a.slug`,
+    );
+    expect(rows).toEqual([
+      { slug: 'admin-only-app', current: true, open: true, install_count: 1 },
+      { slug: 'shown-app', current: false, open: false, install_count: 0 },
+    ]);
+    // the store's app count counts the install it keeps
+    const { rows: counted } = await pool.query(
+      `SELECT app_count FROM stores WHERE domain = 'unseen.test'`,
+    );
+    expect(counted).toEqual([{ app_count: 1 }]);
+  });
+});

@@ -578,7 +578,7 @@ export interface paths {
         };
         /**
          * An app with its observed install-base sample
-         * @description The app catalog row plus `installBaseSample`: up to 10 store cards of stores observed running it, most visits first (page through all of them with GET /v1/apps/{slug}/stores). installCount counts the catalog stores observed running the app.
+         * @description The app catalog row plus `installBaseSample`: up to 10 store cards of stores observed running it, most visits first (page through all of them with GET /v1/apps/{slug}/stores). installCount counts the catalog stores observed running the app. An app that leaves no trace on a storefront (most dropshipping, print-on-demand and shipping apps work from the admin only) is never detected by a scrape: the decision "App detection and apps not detectable from a storefront" lists them.
          *
          *     Quota: one request in the daily bucket `productAppLookups` (one product, and app searches and lookups), plus the key's per-minute rate and per-key daily ceiling.
          *

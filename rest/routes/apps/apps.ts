@@ -116,7 +116,9 @@ export const getApp = defineRoute({
   description:
     `The app catalog row plus \`installBaseSample\`: up to ${INSTALL_BASE_SAMPLE_SIZE} store cards of stores ` +
     'observed running it, most visits first (page through all of them with GET /v1/apps/{slug}/stores). ' +
-    'installCount counts the catalog stores observed running the app.',
+    'installCount counts the catalog stores observed running the app. An app that leaves no trace on a ' +
+    'storefront (most dropshipping, print-on-demand and shipping apps work from the admin only) is never ' +
+    'detected by a scrape: the decision "App detection and apps not detectable from a storefront" lists them.',
   document: GetAppDocument,
   pathParams: slugPath,
   query: noQuery,

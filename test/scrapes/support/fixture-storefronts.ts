@@ -86,7 +86,9 @@ const STORES: Record<string, (version: number) => FixtureStore> = {
     country: 'US',
     currency: 'USD',
     theme: 'Debut',
-    body: '<script src="https://app.dsers.com/widget.js"></script><script>var zendrop = 1;</script><p>Ships in 7-15 business days. Free worldwide shipping!</p>',
+    // Printful's real storefront loader: DSers and Zendrop, which such a store may run too, work
+    // from the admin and leave nothing on the page
+    body: '<script src="https://static.cdn.printful.com/static/js/external/shopify-product-customizer.js?v=0.17&amp;shop=gadget-drop.myshopify.com" defer="defer"></script><p>Ships in 7-15 business days. Free worldwide shipping!</p>',
     products: Array.from({ length: 12 }, (_, i) =>
       product(`gadget-${i + 1}`, `Gadget ${i + 1}`, `${9 + i}.99`, 'Electronics'),
     ),

@@ -351,7 +351,8 @@ function newProduct(
 
 /**
  * The apps a store installed and dropped at `epoch` (slugs): what an observation before it and one
- * after it see change. None at epoch 0: a first observation finds apps already running.
+ * after it see change, apart from apps not detectable from a storefront (no loader, data/apps.json
+ * notDetectable). None at epoch 0: a first observation finds apps already running.
  */
 export function appChangesAt(
   options: FarmOptions,

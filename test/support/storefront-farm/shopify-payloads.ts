@@ -38,12 +38,14 @@ function literalsOf(app: AppReference): { hostLike: string | null; marker: strin
 
 export type LoaderForm = 'async-load' | 'script-tag' | 'app-block' | 'pixel-json';
 
-/** How an app shows on the homepage: a loader URL (in one of the forms) or a theme app block carrying its marker. */
+/** How an app shows on the homepage: a loader URL (in one of the forms), a theme app block carrying its marker, or nothing (an app not detectable from a storefront). */
 export function appMarkup(
   app: AppReference,
   shop: string,
   form: LoaderForm,
 ): { url: string | null; block: string | null } {
+  // an app that works from the admin only runs on the store and leaves nothing on its storefront
+  if (app.notDetectable) return { url: null, block: null };
   const known = KNOWN_LOADERS[app.slug];
   if (known && form !== 'app-block') return { url: known(shop), block: null };
   const { hostLike, marker } = literalsOf(app);

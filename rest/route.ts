@@ -89,7 +89,15 @@ export interface RouteSpec<
   example: string;
 }
 
-export type RestRoute = RouteSpec<any, any, z.ZodObject, z.ZodObject, z.ZodType, z.ZodObject>;
+/** A route with its types erased for the route table: an operation's data, and its variables object. */
+export type RestRoute = RouteSpec<
+  unknown,
+  Record<string, unknown>,
+  z.ZodObject,
+  z.ZodObject,
+  z.ZodType,
+  z.ZodObject
+>;
 
 export function defineRoute<
   TData,

@@ -468,8 +468,10 @@ async function soak() {
   const waitFor = async (what: string, done: () => Promise<boolean>, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
     while (!(await done().catch(() => false))) {
-      if (Date.now() > deadline)
-        return (failures.push(`${what} within ${timeoutMs / 1000} s`), false);
+      if (Date.now() > deadline) {
+        failures.push(`${what} within ${timeoutMs / 1000} s`);
+        return false;
+      }
       await sleep(1_000);
     }
     return true;

@@ -67,8 +67,8 @@ const details = {
 
 const envelopes = new Map<string, z.ZodType>();
 
-/** The envelope of one status: the code it carries and, for a reason's status, details with that reason. */
-function envelopeOf(status: number, kinds: readonly ErrorKind[]): z.ZodType {
+/** The envelope of one status's error kinds: the code it carries and, for a reason's status, details with that reason. */
+function envelopeOf(kinds: readonly ErrorKind[]): z.ZodType {
   const code = codeOf(kinds[0]!);
   const reasons = kinds.filter((kind): kind is ErrorReason => kind in REASONS);
   const id = [`Error_${code}`, ...reasons].join('_');
@@ -119,7 +119,7 @@ export function errorResponses(kinds: readonly ErrorKind[]) {
             : group.includes('database_unavailable')
               ? { headers: RETRY_AFTER_HEADER }
               : {}),
-          content: { 'application/json': { schema: envelopeOf(status, group) } },
+          content: { 'application/json': { schema: envelopeOf(group) } },
         },
       ]),
   );

@@ -226,8 +226,7 @@ function connectionFieldsOf(schema: GraphQLSchema, document: DocumentNode) {
     visitWithTypeInfo(typeInfo, {
       Field(node) {
         const definition = typeInfo.getFieldDef();
-        if (!definition || !definition.args.some((a) => a.name === 'after' || a.name === 'first'))
-          return;
+        if (!definition?.args.some((a) => a.name === 'after' || a.name === 'first')) return;
         if (getNamedType(definition.type).name.endsWith('Connection'))
           fields.push({ node, definition });
       },

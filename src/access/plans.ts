@@ -172,19 +172,18 @@ function emptyDaily(): Record<QuotaBucket, number> {
 /** The paid plans in one sentence each, for the decisions list (docs.md, llms.txt, OpenAPI). */
 export function describePlans(plans: Plans = DEFAULT_PLANS): string {
   const n = (value: number) => value.toLocaleString('en-US');
-  return (
-    PAID_PLANS.map((name) => {
-      const plan = plans[name];
-      const daily = QUOTA_BUCKETS.map((b) => `${n(plan.daily?.[b] ?? 0)} ${b}`).join(', ');
-      const perKey =
-        plan.perKeyDaily === null
-          ? 'no per-key ceiling'
-          : `at most ${n(plan.perKeyDaily)} requests per key`;
-      return (
-        `${name} (${PLAN_PRICES_USD_PER_MONTH[name]} USD/month): ${daily} per account per UTC day; ${perKey} per day; ` +
-        `${n(plan.perMinute)} requests per key per minute; lists up to offset + limit = ${n(plan.resultWindow)}; ` +
-        `${n(plan.alerts)} alerts`
-      );
-    }).join('. ') + '.'
-  );
+  const sentences = PAID_PLANS.map((name) => {
+    const plan = plans[name];
+    const daily = QUOTA_BUCKETS.map((b) => `${n(plan.daily?.[b] ?? 0)} ${b}`).join(', ');
+    const perKey =
+      plan.perKeyDaily === null
+        ? 'no per-key ceiling'
+        : `at most ${n(plan.perKeyDaily)} requests per key`;
+    return (
+      `${name} (${PLAN_PRICES_USD_PER_MONTH[name]} USD/month): ${daily} per account per UTC day; ${perKey} per day; ` +
+      `${n(plan.perMinute)} requests per key per minute; lists up to offset + limit = ${n(plan.resultWindow)}; ` +
+      `${n(plan.alerts)} alerts`
+    );
+  }).join('. ');
+  return `${sentences}.`;
 }

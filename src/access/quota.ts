@@ -143,7 +143,7 @@ export class Quotas {
         windowSeconds: meter.windowSeconds,
       }),
     );
-    const exceeded = limits.filter((limit, i) => readings[i]!.consumed > meters[i]!.limit);
+    const exceeded = limits.filter((_limit, i) => readings[i]!.consumed > meters[i]!.limit);
     if (exceeded.length === 0) return limits;
 
     // the limit that keeps the caller waiting longest is the one worth naming

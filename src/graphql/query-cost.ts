@@ -10,6 +10,7 @@ import {
   Kind,
   type DocumentNode,
   type GraphQLField,
+  type GraphQLSchema,
   type TypeNode,
 } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
@@ -109,10 +110,11 @@ export const tooCostly = (cost: number) =>
 
 /** Refuses an operation over the limit before it runs and writes the cost of the others into `extensions.cost`. */
 export function queryCostPlugin(): Plugin {
+  // envelop types its execution args as any; at run time they are graphql-js's ExecutionArgs
   const check = (args: {
-    schema: any;
+    schema: GraphQLSchema;
     document: DocumentNode;
-    variableValues?: any;
+    variableValues?: Record<string, unknown> | null;
     operationName?: string | null;
   }) => queryCost(args.schema, args.document, args.variableValues ?? undefined, args.operationName);
   return {

@@ -21,7 +21,7 @@ export const DEFAULT_RESPONSE_CACHE_TTL_MS = 10_000;
 export function isCacheableOperation(schema: GraphQLSchema, document: DocumentNode): boolean {
   const operation = getOperationAST(document);
   const root = operation && schema.getRootType(operation.operation);
-  if (!operation || operation.operation !== 'query' || !root) return false;
+  if (operation?.operation !== 'query' || !root) return false;
   const fields = root.getFields();
   return operation.selectionSet.selections.every(
     (selection) =>

@@ -22,12 +22,11 @@ import {
   createStorefrontReader,
   observeStorefront,
   validateStorefront,
-  type StorefrontObservation,
 } from '../storefront/read-storefront.ts';
 import { nameFirst, type StorefrontClient } from '../storefront/storefront-client.ts';
 import { StorefrontFailure } from '../storefront/storefront-failure.ts';
 import { saveScreenshot } from './screenshot/screenshot-store.ts';
-import type { Screenshot, Screenshotter } from './screenshot/take-screenshot.ts';
+import type { Screenshotter } from './screenshot/take-screenshot.ts';
 import { publishScrape } from './scrape-events.ts';
 import { advanceScrape, finishScrape, type ScrapeOutcome } from './scrape-lifecycle.ts';
 import type { ScrapeRecord } from './scrape-record.ts';

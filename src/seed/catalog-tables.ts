@@ -141,7 +141,7 @@ export class CatalogChunk {
   private readonly trafficMonths: Map<string, number>;
 
   constructor(
-    private readonly ctx: SeedContext,
+    ctx: SeedContext,
     private readonly ids: IdCounters,
     private readonly withLegacyTable: boolean,
   ) {

@@ -44,7 +44,7 @@ export class CopyBuffer {
 
   private flush(): void {
     if (this.current.length === 0) return;
-    this.pieces.push(this.current.join('\n') + '\n');
+    this.pieces.push(`${this.current.join('\n')}\n`);
     this.current = [];
     this.currentSize = 0;
   }

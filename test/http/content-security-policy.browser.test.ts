@@ -39,6 +39,7 @@ const PAGES: Array<{
       await expect
         .poll(
           async () =>
+            // biome-ignore lint/performance/useDomNodeTextContent: the rendered text keeps a break between Monaco's line elements
             (await page.locator('.graphiql-query-editor').innerText()).replace(/\s+/g, ' '),
           { timeout: 30_000 },
         )

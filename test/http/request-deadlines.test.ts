@@ -29,7 +29,10 @@ function trickle(port: number): Promise<Trickler> {
     socket.once('data', () => {
       const timer = setInterval(() => socket.writable && socket.write(' '), 100);
       const closed = new Promise<void>((done) =>
-        socket.on('close', () => (clearInterval(timer), done())),
+        socket.on('close', () => {
+          clearInterval(timer);
+          done();
+        }),
       );
       resolve({ received: () => answer, closed, stop: () => socket.destroy() });
     });

@@ -42,7 +42,12 @@ it('runs a burst of 128 jobs at concurrency 64 on a handful of connections', asy
       {
         name: 'burst',
         concurrency: 64,
-        tasks: { burst: async () => void (await sleep(200), done++) },
+        tasks: {
+          burst: async () => {
+            await sleep(200);
+            done++;
+          },
+        },
       },
     ],
     pollIntervalMs: 200,

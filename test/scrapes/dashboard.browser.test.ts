@@ -96,6 +96,7 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
 
     const shot = (page: Page, name: string) =>
       page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, with breaks between table cells and rows
     const text = (page: Page, selector: string) => page.locator(selector).innerText();
 
     /** listed farm stores of a behaviour */
@@ -103,7 +104,7 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
       farm
         .hosts()
         .filter(
-          (host, index) => index >= from && behaviourOf(farm.options.seed, index) === behaviour,
+          (_host, index) => index >= from && behaviourOf(farm.options.seed, index) === behaviour,
         )
         .slice(0, count);
 
@@ -157,6 +158,7 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
       expect(outcomes).toContain('not shopify · discovery');
       await expect
         .poll(
+          // biome-ignore lint/performance/useDomNodeTextContent: the count as shown, like the other reads of this page
           () => page.locator('#freshness .hbar[data-label="under 1 hour"] .count').innerText(),
           { timeout: 15_000 },
         )

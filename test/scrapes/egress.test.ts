@@ -105,9 +105,10 @@ describe('egress', () => {
     const started = Date.now();
     const finished: Record<string, number> = {};
     const get = (name: string, url: string) =>
-      egress
-        .fetch(url)
-        .then((response) => ((finished[name] = Date.now() - started), response.status));
+      egress.fetch(url).then((response) => {
+        finished[name] = Date.now() - started;
+        return response.status;
+      });
     const statuses = await Promise.all([
       get('first', 'https://shop-a.test/meta.json'),
       get('second', 'https://shop-a.test/products.json'),

@@ -24,7 +24,13 @@ async function subscribe(baseUrl: string, query: string, variables?: Record<stri
   const reading = (async () => {
     for await (const event of sseEvents(response.body!)) events.push(event);
   })().catch(() => undefined);
-  return { events, close: () => (abort.abort(), reading) };
+  return {
+    events,
+    close: () => {
+      abort.abort();
+      return reading;
+    },
+  };
 }
 
 describe.skipIf(skipWithout(REDIS_URL))(

@@ -47,6 +47,7 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
       await page.goto(`${server.baseUrl}/`);
       expect(await page.locator('a[href="/graphql"]').count()).toBe(1);
       expect(await page.locator('a[href="/dashboard/scrapes"]').count()).toBe(1);
+      // biome-ignore lint/performance/useDomNodeTextContent: the test reads the command as rendered, not the markup's text
       expect(await page.locator('code').innerText()).toContain('npm run keys -- create');
       await page.getByRole('link', { name: 'API reference' }).click();
       await page.getByRole('heading', { name: 'Store-Intelligence API', level: 1 }).waitFor();
@@ -64,9 +65,12 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
       await page.getByRole('button', { name: `Test Request (get ${path})` }).click();
       const send = page.getByRole('button', { name: /Send/ }).first();
       await send.waitFor();
-      const sendLine = (
-        await send.locator('xpath=ancestor::*[contains(., "/v1/")][1]').innerText()
-      ).replace(/\s+/g, '');
+      const sendLine =
+        // biome-ignore lint/performance/useDomNodeTextContent: the test compares the line as rendered, not the markup's text
+        (await send.locator('xpath=ancestor::*[contains(., "/v1/")][1]').innerText()).replace(
+          /\s+/g,
+          '',
+        );
       const [request] = await Promise.all([
         page.waitForRequest((r) => new URL(r.url()).pathname === path),
         send.click(),

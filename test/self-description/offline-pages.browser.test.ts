@@ -68,6 +68,7 @@ describe.skipIf(skipWithout(existsSync(CHROMIUM)))(
     };
     /** an element's text with Monaco's non-breaking spaces made plain */
     const textOf = async (page: Page, selector: string) =>
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text keeps a break between Monaco's line elements
       (await page.locator(selector).innerText()).replace(/\s+/g, ' ');
     const result = (page: Page) => textOf(page, '.result-window');
 

@@ -129,7 +129,11 @@ export function searchQueries(
   for (const word of NONSENSE.slice(0, perKind)) queries.push({ q: word, kind: 'nonsense' });
   // three letters repeat across brands; each query once
   const seen = new Set<string>();
-  return queries.filter((query) => (seen.has(query.q) ? false : (seen.add(query.q), true)));
+  return queries.filter((query) => {
+    if (seen.has(query.q)) return false;
+    seen.add(query.q);
+    return true;
+  });
 }
 
 export type TitleQueryKind =
@@ -184,5 +188,9 @@ export function titleQueries(
     ...NONSENSE.slice(0, perKind).map((q) => ({ q, kind: 'nonsense' as const })),
   ];
   const seen = new Set<string>();
-  return queries.filter((query) => (seen.has(query.q) ? false : (seen.add(query.q), true)));
+  return queries.filter((query) => {
+    if (seen.has(query.q)) return false;
+    seen.add(query.q);
+    return true;
+  });
 }

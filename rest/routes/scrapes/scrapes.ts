@@ -143,7 +143,7 @@ export const requestScrape = defineRoute({
   canBeNotFound: false,
   variables: (p) => ({ domain: p.domain, force: p.force, callbackUrl: p.callbackUrl }),
   response: ScrapeOrder,
-  respond: ({ requestScrape: { outcome, domain, scrape } }) => {
+  respond: ({ requestScrape: { domain, scrape } }) => {
     const storeUrl = `/v1/stores/${domain}`;
     return scrape
       ? { ...scrapeBody(scrape), outcome: 'queued' as const, storeUrl }

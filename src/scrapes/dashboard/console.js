@@ -692,7 +692,7 @@ async function start() {
 
   stops = [
     follow(
-      'subscription { recentScrapes { ' + SCRAPE_FIELDS + ' } }',
+      `subscription { recentScrapes { ${SCRAPE_FIELDS} } }`,
       {},
       {
         onNext: (data) => data.recentScrapes && showScrape(data.recentScrapes),

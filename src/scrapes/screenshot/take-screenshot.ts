@@ -115,7 +115,7 @@ async function render(options: ScreenshotterOptions, domain: string): Promise<Sc
       waitUntil: 'domcontentloaded',
       timeout: options.timeoutMs,
     });
-    if (!response || response.status() !== 200)
+    if (response?.status() !== 200)
       throw new Error(
         `the homepage answered HTTP ${response?.status() ?? 'nothing'} to the browser`,
       );

@@ -42,7 +42,7 @@ export function deliverWebhookTask(deps: WebhookDeliveryDeps) {
       'SELECT id::text, url, payload, status::text FROM webhook_deliveries WHERE id = $1',
       [deliveryId],
     );
-    if (!delivery || delivery.status !== 'pending') return;
+    if (delivery?.status !== 'pending') return;
     if (!deps.signingSecret)
       throw new Error('WEBHOOK_SIGNING_SECRET is not set: the webhook cannot be signed');
 

@@ -50,7 +50,7 @@ export function stockMoves(points: readonly SnapshotPoint[]): StockMove[] {
         day: utcDay(after.takenAt),
         unitsSold,
         revenueUsd: roundCents(unitsSold * before.price),
-        restockedUnits: change > 0 ? change : 0,
+        restockedUnits: Math.max(change, 0),
       });
     }
   }

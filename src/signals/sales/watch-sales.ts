@@ -7,13 +7,7 @@
 import type { Queryable } from '../../platform/database/sql.ts';
 import { queryRows } from '../../platform/database/sql.ts';
 import { snapshotPointsSince } from './daily-sales.ts';
-import {
-  salesByDay,
-  stockMoves,
-  type DailySales,
-  type SnapshotPoint,
-  type StockMove,
-} from './sales-estimate.ts';
+import { salesByDay, stockMoves, type SnapshotPoint, type StockMove } from './sales-estimate.ts';
 
 export const ESTIMATE_METHOD =
   'Estimate: for each tracked variant, consecutive inventory snapshots are compared. A stock decrease of n is n units ' +

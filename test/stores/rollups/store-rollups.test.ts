@@ -153,7 +153,10 @@ describe('store rollups refresh', () => {
     let sweeps = 0;
     const sweepsCounted = {
       ...rollups,
-      sweep: async (db: pg.Pool) => void (await rollups.sweep!(db), sweeps++),
+      sweep: async (db: pg.Pool) => {
+        await rollups.sweep!(db);
+        sweeps++;
+      },
     };
     const worker = await startJobWorker({
       databaseUrl: t.services.db.url,

@@ -69,13 +69,16 @@ function loaderForm(store: FarmStore, app: AppReference): LoaderForm {
   return forms[h % forms.length]!;
 }
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a Shopify money format, not a JS template
+const DOLLARS = '${{amount}}';
+
 function moneyFormat(currency: string): string {
   return (
     {
-      USD: '${{amount}}',
-      CAD: '${{amount}}',
-      AUD: '${{amount}}',
-      NZD: '${{amount}}',
+      USD: DOLLARS,
+      CAD: DOLLARS,
+      AUD: DOLLARS,
+      NZD: DOLLARS,
       GBP: '£{{amount}}',
       EUR: '€{{amount_with_comma_separator}}',
       JPY: '¥{{amount_no_decimals}}',
@@ -89,7 +92,7 @@ function price(store: FarmStore, amount: number): string {
     store.currency === 'JPY' || store.currency === 'INR'
       ? Math.round(amount).toLocaleString('en-US')
       : amount.toFixed(2);
-  return moneyFormat(store.currency).replace(/\{\{[a-z_]+\}\}/, text) + ` ${store.currency}`;
+  return `${moneyFormat(store.currency).replace(/\{\{[a-z_]+\}\}/, text)} ${store.currency}`;
 }
 
 /** The inline theme styles and icon sprite a Dawn-like theme puts in every page: most of a real homepage's weight (real ones run 100-400 KB). */

@@ -46,6 +46,8 @@ export class DatabaseHostGate implements HostGate {
   private held = 0;
   /** the session's statements, one after another (a pg client runs one query at a time) */
   private statements: Promise<unknown> = Promise.resolve();
+  /** one listener, taken off when the session goes back to the pool, which hands it out again */
+  private readonly onSessionError = (error: unknown) => this.dropSession(error);
 
   constructor(
     url: string,
@@ -125,7 +127,7 @@ export class DatabaseHostGate implements HostGate {
     if (!this.session) {
       const opening = this.pool.connect();
       opening.then(
-        (client) => client.on('error', (error) => this.dropSession(error)),
+        (client) => client.on('error', this.onSessionError),
         () => {},
       );
       this.session = opening;
@@ -153,7 +155,10 @@ export class DatabaseHostGate implements HostGate {
     const session = this.session;
     this.session = null;
     session.then(
-      (client) => client.release(),
+      (client) => {
+        client.off('error', this.onSessionError);
+        client.release();
+      },
       () => {},
     );
   }

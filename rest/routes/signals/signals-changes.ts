@@ -12,22 +12,12 @@ import {
 import { connectionArgs, listEnvelopeOf, pageOfList } from '../../pagination.ts';
 import { enumParam, paginationParams, textParam } from '../../params.ts';
 import { defineRoute, type RestRoute } from '../../route.ts';
-import { Change, DateTime, listOf, Page } from '../../shapes.ts';
+import { App, Change, DateTime, listOf, Page } from '../../shapes.ts';
 import { UNLISTED } from '../../../src/seed/seeded-catalog.ts';
 
-export const SignalApp = z
-  .strictObject({
-    slug: z.string().meta({ description: "Identifier from the platform's app store." }),
-    name: z.string(),
-    developer: z.string().nullable(),
-    category: z.string().nullable(),
-    pricing: z.string().nullable(),
-    rating: z.number().nullable(),
-    appStoreUrl: z.string().nullable(),
-    installCount: z
-      .number()
-      .int()
-      .meta({ description: 'Catalog stores observed running the app.' }),
+// the catalog's app without its review count, with when observations saw it on this store
+export const SignalApp = App.omit({ reviewCount: true })
+  .extend({
     firstSeenAt: DateTime.meta({
       description: 'The first observation (scrape or probe) that saw the app on this store.',
     }),

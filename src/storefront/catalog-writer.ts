@@ -42,6 +42,12 @@ interface StoreRow {
 const DAY_MS = 86_400_000;
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
+/**
+ * An app a storefront can show, by the alias of its `apps` row: one data/apps.json marks not
+ * detectable is stored with no patterns ('{}'); NULL is a row whose patterns were never given.
+ */
+const storefrontShows = (apps: string) => `${apps}.detection_patterns IS DISTINCT FROM '{}'`;
+
 export async function writeObservation(
   client: pg.PoolClient,
   observation: StorefrontObservation,
@@ -111,7 +117,7 @@ export async function writeObservation(
        vertical = excluded.vertical, category = excluded.category, theme_name = excluded.theme_name,
        product_count = excluded.product_count, best_seller_count = excluded.best_seller_count,
        app_count = excluded.app_count + (SELECT count(*)::int FROM store_apps sa JOIN apps a ON a.id = sa.app_id
-         WHERE sa.store_id = stores.id AND a.detection_patterns = '{}'),
+         WHERE sa.store_id = stores.id AND NOT ${storefrontShows('a')}),
        median_price_usd = excluded.median_price_usd,
        dropship_signals = excluded.dropship_signals, monthly_visits = excluded.monthly_visits,
        revenue_low_usd = excluded.revenue_low_usd, revenue_high_usd = excluded.revenue_high_usd,
@@ -245,10 +251,10 @@ async function readPrevious(
     'SELECT handle, title, price FROM products WHERE store_id = $1',
     [store.id],
   );
-  // only apps a storefront can show: one marked not detectable (no patterns, '{}') is never seen gone
+  // only apps a storefront can show: one that is not detectable is never seen gone
   const apps = await client.query<{ id: number; slug: string; name: string }>(
     `SELECT a.id, a.slug, a.name FROM store_apps sa JOIN apps a ON a.id = sa.app_id
-      WHERE sa.store_id = $1 AND a.detection_patterns IS DISTINCT FROM '{}'`,
+      WHERE sa.store_id = $1 AND ${storefrontShows('a')}`,
     [store.id],
   );
   return {
@@ -369,11 +375,10 @@ async function writeInstalls(
   seenBefore: boolean,
 ) {
   const appIds = observation.apps.map((a) => a.id);
-  // an install of an app not detectable from a storefront ('{}': data/apps.json gives it no
-  // patterns; NULL is a row whose patterns were never given) stays as recorded
+  // an install of an app not detectable from a storefront stays as recorded
   const { rows: removed } = await client.query<{ app_id: number }>(
     `DELETE FROM store_apps WHERE store_id = $1 AND NOT (app_id = ANY($2::int[]))
-        AND app_id IN (SELECT id FROM apps WHERE detection_patterns IS DISTINCT FROM '{}')
+        AND app_id IN (SELECT id FROM apps WHERE ${storefrontShows('apps')})
       RETURNING app_id`,
     [storeId, appIds],
   );

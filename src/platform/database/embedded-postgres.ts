@@ -117,10 +117,15 @@ async function livePid(file: string, command: string): Promise<number | undefine
   const text = await readFile(file, 'utf8').catch(() => '');
   const pid = Number(text.split('\n')[0]);
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  return (await isLive(pid, command)) ? pid : undefined;
+}
+
+/** `pid` is a running process whose command line holds `command`. */
+async function isLive(pid: number, command: string): Promise<boolean> {
   try {
     process.kill(pid, 0);
   } catch {
-    return undefined;
+    return false;
   }
   // a process that exited but was not yet reaped (a zombie: the postmaster's parent is whoever
   // adopted it) is gone; a recycled pid belonging to something else is not ours
@@ -128,9 +133,9 @@ async function livePid(file: string, command: string): Promise<number | undefine
     /^.*\) /s,
     '',
   )[0];
-  if (state === 'Z' || state === 'X') return undefined;
+  if (state === 'Z' || state === 'X') return false;
   const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => command);
-  return cmdline.includes(command) ? pid : undefined;
+  return cmdline.includes(command);
 }
 
 /** Another live process (a running server) runs this DATA_DIR's PostgreSQL. */
@@ -206,6 +211,7 @@ export async function startEmbeddedPostgres(options: {
     await pgCtl(['stop', '-m', 'fast', '-w']).catch(() => process.kill(orphan, 'SIGQUIT'));
   }
 
+  let postmaster: number | undefined;
   const start = async () => {
     try {
       await pgCtl([
@@ -218,6 +224,7 @@ export async function startEmbeddedPostgres(options: {
         '-o',
         `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=`,
       ]);
+      postmaster = await livePostmaster(clusterDir);
     } catch (error) {
       const tail = (await readFile(logFile, 'utf8').catch(() => ''))
         .trim()
@@ -270,6 +277,12 @@ export async function startEmbeddedPostgres(options: {
       stopping = true;
       clearInterval(timer);
       if (await livePostmaster(clusterDir)) await pgCtl(['stop', '-m', 'fast', '-w']);
+      // pg_ctl's wait ends when postmaster.pid is gone, and a terminal's Ctrl-C reaches the
+      // postmaster too, which removes that file a moment before it exits: wait for the process
+      for (let waited = 0; postmaster && waited < 10_000; waited += 20) {
+        if (!(await isLive(postmaster, 'postgres'))) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await rm(ownerFile, { force: true });
     },
   };

@@ -9,10 +9,17 @@
 // The terms are read once per database and vocabulary, then again on the first use a minute or
 // more later (the read of the moment answers meanwhile): a word new to the catalog is found
 // exactly, as a prefix and inside longer terms at once, and with a typing mistake within a minute.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Queryable } from '../platform/database/sql.ts';
 
 /** how old the terms may be before the next use reads them again */
 export const TERMS_REFRESH_MS = 60_000;
+
+/**
+ * Terms indexed in one turn of the event loop (a few milliseconds): the index is built again every
+ * minute, and a real catalog's million terms held in one turn would stop every request for seconds.
+ */
+const TERMS_PER_TURN = 2_000;
 
 /**
  * A word's trigrams as pg_trgm makes them for one word of letters and digits: the word padded with
@@ -44,18 +51,31 @@ export class TrigramIndex {
   /** per term, the shared trigrams of the word being looked up (kept zero between lookups) */
   private readonly shared: Uint16Array;
 
-  constructor(readonly terms: readonly string[]) {
+  /** The index of `terms`, built TERMS_PER_TURN terms a turn so the process answers other requests meanwhile. */
+  static async of(terms: readonly string[]): Promise<TrigramIndex> {
+    const index = new TrigramIndex(terms);
+    for (let from = 0; from < terms.length; from += TERMS_PER_TURN) {
+      if (from > 0) await nextTurn();
+      index.add(from, Math.min(terms.length, from + TERMS_PER_TURN));
+    }
+    return index;
+  }
+
+  private constructor(readonly terms: readonly string[]) {
     this.trigramCounts = new Uint16Array(terms.length);
     this.shared = new Uint16Array(terms.length);
-    terms.forEach((term, id) => {
-      const trigrams = trigramsOf(term);
+  }
+
+  private add(from: number, to: number): void {
+    for (let id = from; id < to; id++) {
+      const trigrams = trigramsOf(this.terms[id]!);
       this.trigramCounts[id] = trigrams.length;
       for (const trigram of trigrams) {
         const holders = this.postings.get(trigram);
         if (holders) holders.push(id);
         else this.postings.set(trigram, [id]);
       }
-    });
+    }
   }
 
   /** Up to `limit` terms by trigram similarity to `word`, most similar first (ties by term); terms sharing no trigram are not candidates. */
@@ -100,7 +120,7 @@ async function readTerms(
   const { rows } = await pool.query<{ term: string }>(
     `SELECT term FROM ${table} WHERE ${countColumn} > 0`,
   );
-  return new TrigramIndex(rows.map((row) => row.term));
+  return TrigramIndex.of(rows.map((row) => row.term));
 }
 
 function tablesOf(pool: Queryable): Map<string, Loaded> {

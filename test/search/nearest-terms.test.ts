@@ -92,7 +92,7 @@ describe('nearest terms', () => {
   });
 
   it("are the terms PostgreSQL's trigram index orders first, at the same distances", async () => {
-    const index = new TrigramIndex(terms);
+    const index = await TrigramIndex.of(terms);
     const next = random(5);
     const words = [
       ...terms.slice(0, 20),
@@ -160,5 +160,43 @@ describe('the terms of a database', () => {
     await vi.waitFor(async () =>
       expect((await termIndex(pool, 'refresh_probe', 'documents')).terms).toContain('birchglow'),
     );
+  });
+});
+
+describe('a vocabulary of a real catalog', () => {
+  // far more words than the synthetic catalog's 16,000: shop names and product titles in many languages
+  const SIZE = 500_000;
+  const words = vocabulary(4_000, 23);
+  const terms = Array.from(
+    { length: SIZE },
+    (_, i) => `${words[i % words.length]}${i.toString(36)}`,
+  );
+  beforeAll(async () => {
+    await pool.query(
+      'CREATE TABLE large_probe (term text COLLATE "C" PRIMARY KEY, documents int NOT NULL)',
+    );
+    await pool.query('INSERT INTO large_probe SELECT unnest($1::text[]), 1', [terms]);
+  });
+
+  it('is indexed a slice at a time: the process answers other requests meanwhile', async () => {
+    // the longest the event loop was held, from a timer that asks for a turn every millisecond
+    let last = performance.now();
+    let longest = 0;
+    const turn = () => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    };
+    const ticker = setInterval(turn, 1);
+    try {
+      const index = await termIndex(pool, 'large_probe', 'documents');
+      turn(); // the time since the timer's last turn counts too
+      expect(index.terms).toHaveLength(SIZE);
+      expect(index.nearest(`${words[7]}7x`, 1)).toEqual([`${words[7]}7`]);
+    } finally {
+      clearInterval(ticker);
+    }
+    // built in one turn, half a million terms hold the event loop for over a second
+    expect(longest).toBeLessThan(250);
   });
 });

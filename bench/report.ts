@@ -6,6 +6,7 @@ import type { LoadResult } from './load.ts';
 import type { ProbeResult } from './probe.ts';
 import { CARD_FLOOR_TARGET, POSTGRAPHILE_TARGET } from './peers/rows.ts';
 import type { PeerFigures, PeerResult } from './peers/run-peers.ts';
+import { ROLLUP_REFRESH_MINUTES } from '../src/stores/rollups/store-rollups.ts';
 
 export interface FamilyResult {
   family: Family;
@@ -30,6 +31,8 @@ export interface Report {
   peers: PeerResult[];
   /** the services ran with RESPONSE_CACHE_TTL_MS=0: every request went through the database */
   responseCacheOff: boolean;
+  /** the rollup refresh the bench ran before the timed runs (the job worker's, every ROLLUP_REFRESH_MINUTES) */
+  rollupRefreshMs: number;
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : '-');
@@ -98,6 +101,7 @@ export function writeReport(report: Report, out = 'bench/results'): void {
     `- command: \`${report.command}\``,
     `- machine: ${report.machine}`,
     `- database: ${report.databaseUrl}`,
+    `- maintenance: the rollup refresh the job worker runs every ${ROLLUP_REFRESH_MINUTES} minutes took ${(report.rollupRefreshMs / 1000).toFixed(1)} s; the bench ran it once before the timed runs, whose servers only serve requests`,
     '',
     '| family | paths | conns | req/s | p50 ms | p99 ms | 1-conn p50 ms | 1-conn p99 ms | first after restart ms | SQL stmts/req | DB exec ms (plan ms) | target | verdict |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
@@ -139,7 +143,7 @@ export function writeReport(report: Report, out = 'bench/results'): void {
     '',
     '## How the columns are measured',
     '',
-    '- req/s, p50, p99: autocannon against the service started as `tsx app/main.ts` (DATABASE_URL, SEED_STORES=0, LOG_LEVEL=warn, a pro key from the keys CLI, its limits lifted with PLAN_LIMITS_JSON), after a warm-up; each connection walks a rotating list of real values from the catalog. Percentiles come from per-response hrtime durations. "1-conn" is the same family with one connection (latency without queueing on the 2 cores).',
+    '- req/s, p50, p99: autocannon against the service started as `tsx app/main.ts` (DATABASE_URL, SEED_STORES=0, LOG_LEVEL=warn, a pro key from the keys CLI, its limits lifted with PLAN_LIMITS_JSON), as the API process of a deployment whose jobs run in `npm run worker` processes (WORKER_IN_PROCESS=false): the job worker\'s rollup refresh, run once before the timed runs (the maintenance line above), would otherwise take a core for most of a minute in whichever run it overlapped; after a warm-up; each connection walks a rotating list of real values from the catalog. Percentiles come from per-response hrtime durations. "1-conn" is the same family with one connection (latency without queueing on the 2 cores).',
     '- paths: the rotating requests of the family; the search families rotate through queries of every kind people type (test/support/search-queries.ts: brands, typos, prefixes, names, domains, domains without TLD, common words, three letters, nonsense for stores; words, pairs, titles, prefixes, typos, three letters, nonsense for titles). "first after restart": the first request of each of three freshly started services (new connections, nothing prepared or planned yet), each a different query of the family.',
     "- SQL stmts/req: a separate probe server with bench/record-sql.ts preloaded logs every statement any pg client sends (raw pool, Prisma's pool, access layer); the median count over five probed requests, job-queue polling excluded. pg_stat_statements is not preloaded on this PostgreSQL, and the timed runs carry no instrumentation. Each probed request is a response-cache miss (distinct parameters); a hit issues no statement.",
     report.responseCacheOff

@@ -145,7 +145,7 @@ export const configSchema = z
     QUOTA_LEASE_MS: int(15_000, 1_000, 600_000),
     /** public base URL used in discovery documents; default http://localhost:PORT */
     PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
-    /** run the job worker (scrapes, webhook deliveries) inside the gateway; false = only `npm run worker` processes run jobs */
+    /** run the job worker (scrapes, webhooks, re-observation, alerts, rollups) inside the gateway; false = only `npm run worker` processes run jobs */
     WORKER_IN_PROCESS: z
       .enum(['true', 'false'])
       .default('true')

@@ -65,7 +65,7 @@ export async function findMovers(
     `SELECT ${storeColumns('s')}, ${pct} AS "__pct", ${current}::float8 AS "__current",
             CASE WHEN ${pct} > -100 THEN round(${current} / (1 + ${pct} / 100))::float8
                  ELSE (SELECT ${history}::float8 FROM store_daily_snapshots h
-                       WHERE h.store_id = s.id AND h.day <= current_date - 30 AND h.day > current_date - 60 ORDER BY h.day DESC LIMIT 1)
+                       WHERE h.store_id = s.id AND h.day <= current_date - 30 AND h.day >= current_date - 59 ORDER BY h.day DESC LIMIT 1)
             END AS "__previous"
      FROM stores s ${where}
      ORDER BY ${pct} ${query.direction === 'up' ? 'DESC' : 'ASC'}, s.id

@@ -3,25 +3,22 @@
 // it times only serve requests, the service as an API process (WORKER_IN_PROCESS=false) like
 // PostGraphile and the floor: a refresh would otherwise land on whichever run it overlapped.
 import pg from 'pg';
+import { inTransaction } from '../src/platform/database/transaction.ts';
 import { buildStoreRollups } from '../src/stores/rollups/store-rollups.ts';
 
 /** Runs the refresh the job runs, in one transaction; its duration in ms. */
 export async function refreshRollups(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url, application_name: 'bench-rollups' });
-  await client.connect();
+  const pool = new pg.Pool({ connectionString: url, max: 1, application_name: 'bench-rollups' });
   try {
-    await client.query('BEGIN');
-    await client.query('SET LOCAL statement_timeout = 0');
-    const build = await buildStoreRollups(client);
-    await client.query('COMMIT');
+    const build = await inTransaction(pool, async (client) => {
+      await client.query('SET LOCAL statement_timeout = 0');
+      return buildStoreRollups(client);
+    });
     // its writes reach disk now, not in a checkpoint during the timed runs (needs a superuser or
     // pg_checkpoint; without one the next checkpoint comes when it comes)
-    await client.query('CHECKPOINT').catch(() => undefined);
+    await pool.query('CHECKPOINT').catch(() => undefined);
     return build.durationMs;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
   } finally {
-    await client.end();
+    await pool.end();
   }
 }

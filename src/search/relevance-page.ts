@@ -162,6 +162,8 @@ export interface RelevancePageOptions {
 
 /**
  * The relevance page, and for a narrow search its total (column "matchTotal" on every row).
+ * Each candidate carries its row's address (ctid, stable within the statement's snapshot), so
+ * ranking and returning it read the heap page its source read, not a primary-key leaf page again.
  * Candidates: every match of a narrow search; of a broad one the documents that can rank in the
  * first `depth`, each source limited to its `depth` first in the table's order: each exact match,
  * each group of equally good terms of each word (a common word's group is a walk of the covering
@@ -185,13 +187,14 @@ export function relevancePage(
     [condition, ...(table.listed ? [table.listed] : []), ...filters].join(' AND ');
   /** the documents meeting `condition`: all of them, or the `depth` first read whole (bitmap) or walked in order */
   const source = (condition: string, read: 'all' | 'whole' | 'walk') => {
-    const select = `SELECT ${a}.id FROM ${table.table} ${a} WHERE ${conditions(condition)}`;
+    const select = `SELECT ${a}.id, ${a}.ctid AS row_at FROM ${table.table} ${a} WHERE ${conditions(condition)}`;
     if (read === 'all') return `(${select})`;
     return `(${select} ORDER BY ${read === 'whole' ? table.orderWhole : table.order} LIMIT ${depthParam()})`;
   };
-  /** a walk of the covering index alone (no other filter needs the row) */
+  /** a walk of the covering index alone (no other filter needs the row); its `depth` first found by id */
   const indexWalk = (condition: string) =>
-    `(SELECT ${a}.id FROM ${table.walk} WHERE ${[condition, ...(table.listed ? [table.listed] : [])].join(' AND ')} LIMIT ${depthParam()})`;
+    `(SELECT w.id, r.ctid AS row_at FROM (SELECT ${a}.id FROM ${table.walk} WHERE ${[condition, ...(table.listed ? [table.listed] : [])].join(' AND ')} LIMIT ${depthParam()}) w
+        JOIN ${table.table} r ON r.id = w.id)`;
   // the words that find documents; a word being typed (vocabulary.ts) only scores the others' documents
   const matched = match.words.filter((w) => w.terms.length > 0 && !w.typing);
   const typed = match.words.flatMap((w, word) =>
@@ -262,13 +265,13 @@ export function relevancePage(
       ), candidates AS (${sources.join(' UNION ')}),
       matched AS (
         SELECT ${a}.*, m.term, m.word, m.score, m.is_distinct
-          FROM candidates c JOIN ${table.table} ${a} ON ${a}.id = c.id
+          FROM candidates c JOIN ${table.table} ${a} ON ${a}.ctid = c.row_at
                CROSS JOIN LATERAL unnest(${a}.search_terms) AS t (term) JOIN m ON m.term = t.term${typed
                  .map(
                    (t) => `
         UNION ALL
         SELECT ${a}.*, t.term, ${params.add(t.word)}::int, ${params.add(t.weight * TYPING_QUALITY)}::float8, false
-          FROM candidates c JOIN ${table.table} ${a} ON ${a}.id = c.id
+          FROM candidates c JOIN ${table.table} ${a} ON ${a}.ctid = c.row_at
                CROSS JOIN LATERAL unnest(${a}.search_terms) AS t (term)
          WHERE t.term LIKE ${params.add(`${t.prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} AND t.term <> ${params.add(t.prefix)}`,
                  )
@@ -281,7 +284,7 @@ export function relevancePage(
         ) ranked GROUP BY id
       )
       SELECT ${options.columns}${narrow ? `, (SELECT count(*) FROM candidates)::int AS "matchTotal"` : ''}
-        FROM candidates c JOIN ${/\bJOIN\b/i.test(options.from) ? `(${options.from})` : options.from} ON ${a}.id = c.id
+        FROM candidates c JOIN ${/\bJOIN\b/i.test(options.from) ? `(${options.from})` : options.from} ON ${a}.ctid = c.row_at
         LEFT JOIN (SELECT id, sum(score) AS score FROM word_scores GROUP BY id) w ON w.id = c.id
         LEFT JOIN term_ranks r ON r.id = c.id
        ORDER BY ${[...bonus, 'coalesce(w.score, 0)'].join(' + ')} DESC, coalesce(r.rank, 1), ${table.order}

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { ALERT_CANDIDATES } from '../../src/alerts/alert-matching.ts';
 import { migrate } from '../../src/platform/database/migrate.ts';
 import { upkeepMonthPartitions } from '../../src/platform/database/month-partitions.ts';
+import { transactionOn } from '../../src/platform/database/transaction.ts';
 import { upsertApps } from '../../src/seed/catalog-sql.ts';
 import { createSampler, loadReferenceData } from '../../src/seed/reference-data.ts';
 import { writeObservation } from '../../src/storefront/catalog-writer.ts';
@@ -122,13 +123,13 @@ async function main() {
         };
         const c = await pool.connect();
         const started = performance.now();
-        await c.query('BEGIN');
-        await writeObservation(c, observation, {
-          now: new Date(Date.now() + round * 60_000),
-          reference,
-          legacyId: i.toString(16).padStart(24, '0'),
-        });
-        await c.query('COMMIT');
+        await transactionOn(c, () =>
+          writeObservation(c, observation, {
+            now: new Date(Date.now() + round * 60_000),
+            reference,
+            legacyId: i.toString(16).padStart(24, '0'),
+          }),
+        );
         const elapsed = performance.now() - started;
         // rounds after the first re-observe: the steady state of the crawler
         if (round > 0) times.push(elapsed);

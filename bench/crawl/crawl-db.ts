@@ -4,6 +4,7 @@
 // exceptions), the durations, the pace.
 import pg from 'pg';
 import { queueTick } from '../../src/crawler/catalog-tick.ts';
+import { inTransaction } from '../../src/platform/database/transaction.ts';
 import { upsertApps } from '../../src/seed/catalog-sql.ts';
 import { createSampler } from '../../src/seed/reference-data.ts';
 
@@ -87,9 +88,7 @@ export class CrawlDatabase {
 
   /** Nothing is due but the run's stores, which are due now, and a tick is queued; returns the run's start (the database's clock). */
   async makeDue(storeIds: readonly number[]): Promise<Date> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, async (client) => {
       await client.query(
         `UPDATE observation_schedule SET next_at = now() + interval '30 days' WHERE store_id <> ALL($1::int[])`,
         [storeIds],
@@ -102,14 +101,8 @@ export class CrawlDatabase {
       );
       // the tick tops the queue up at once (an idle scheduler looks again within a minute by itself)
       await queueTick(client);
-      await client.query('COMMIT');
       return row?.now ?? new Date();
-    } catch (error) {
-      await client.query('ROLLBACK');
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Nothing due: the bench's workers start idle. */

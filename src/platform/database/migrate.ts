@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
+import { transactionOn } from './transaction.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(
   new URL('../../../prisma/migrations/', import.meta.url),
@@ -78,17 +79,16 @@ export async function migrate(
         continue;
       }
       options.logger?.info({ migration: m.name }, 'applying migration');
-      await client.query('BEGIN');
       try {
-        await client.query(m.sql);
-        await client.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count)
-           VALUES ($1, $2, now(), $3, 1)`,
-          [randomUUID(), m.checksum, m.name],
-        );
-        await client.query('COMMIT');
+        await transactionOn(client, async () => {
+          await client.query(m.sql);
+          await client.query(
+            `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count)
+             VALUES ($1, $2, now(), $3, 1)`,
+            [randomUUID(), m.checksum, m.name],
+          );
+        });
       } catch (error) {
-        await client.query('ROLLBACK');
         throw new Error(`migration ${m.name} failed: ${(error as Error).message}`, {
           cause: error,
         });

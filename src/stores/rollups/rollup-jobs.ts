@@ -6,6 +6,7 @@ import type { JobHelpers } from 'graphile-worker';
 import { enqueueJob } from '../../platform/jobs/job-queue.ts';
 import type { JobFeature } from '../../platform/jobs/job-worker.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { transactionOn } from '../../platform/database/transaction.ts';
 import { buildStoreRollups, ROLLUP_REFRESH_MINUTES, rollupsFresherThan } from './store-rollups.ts';
 
 export const REFRESH_ROLLUPS_TASK = 'refresh_store_rollups';
@@ -17,29 +18,23 @@ export function rollupJobs({ logger }: { logger: Logger }): JobFeature {
   return {
     name: 'rollups',
     tasks: {
-      [REFRESH_ROLLUPS_TASK]: (_payload: unknown, helpers: JobHelpers) =>
-        helpers.withPgClient(async (client) => {
-          await client.query('BEGIN');
-          try {
+      [REFRESH_ROLLUPS_TASK]: async (_payload: unknown, helpers: JobHelpers) => {
+        const build = await helpers.withPgClient((client) =>
+          transactionOn(client, async () => {
             // a catalog-wide aggregate outlasts the request-sized timeouts of the pool
             await client.query(`SET LOCAL statement_timeout = '15min'`);
             const { rows } = await client.query<{ locked: boolean }>(
               'SELECT pg_try_advisory_xact_lock($1) AS locked',
               [REFRESH_LOCK_KEY],
             );
-            // another worker is computing them, or did while this job waited
-            if (!rows[0]!.locked || (await rollupsFresherThan(client, ROLLUP_REFRESH_MINUTES))) {
-              await client.query('ROLLBACK');
-              return;
-            }
-            const build = await buildStoreRollups(client);
-            await client.query('COMMIT');
-            log.info(build, 'store rollups refreshed');
-          } catch (error) {
-            await client.query('ROLLBACK').catch(() => undefined);
-            throw error;
-          }
-        }),
+            // another worker is computing them, or did while this job waited: nothing is written
+            if (!rows[0]!.locked || (await rollupsFresherThan(client, ROLLUP_REFRESH_MINUTES)))
+              return null;
+            return buildStoreRollups(client);
+          }),
+        );
+        if (build) log.info(build, 'store rollups refreshed');
+      },
     },
     sweep: async (pool) => {
       if (await rollupsFresherThan(pool, ROLLUP_REFRESH_MINUTES)) return;

@@ -11,16 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../app/server.ts';
 import { rebuildAppTrendRollups } from '../../src/apps/app-trend-rollups.ts';
 import { loadCatalogFixture } from '../support/catalog-fixture.ts';
+import { nodesOf, type PlanNode } from '../support/plan-nodes.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 const FILLER_STORES = 20_000;
 

@@ -8,6 +8,7 @@ import { resolveStoreFilter, type ResolvedStoreFilter } from '../../src/stores/s
 import { textSearchPage } from '../../src/stores/store-search.sql.ts';
 import { MAX_DISTINCT_TERMS } from '../../src/search/relevance-page.ts';
 import { loadCatalogFixture } from '../support/catalog-fixture.ts';
+import { nodesOf, type PlanNode } from '../support/plan-nodes.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 
 let t: CatalogTestServices;
@@ -17,7 +18,7 @@ const BOUTIQUES = 12_000;
 
 beforeAll(async () => {
   // writing 12,000 stores with their search terms outlasts the default 5 s statement timeout on a busy machine
-  t = await createTestServices({ queryTimeoutMs: 120_000 });
+  t = await createTestServices({ queryTimeoutMs: 120_000, countStatements: true });
   await loadCatalogFixture(t.services.db.pool, t.services.legacy);
   await t.services.db.pool.query(
     `INSERT INTO stores (domain, name, monthly_visits, revenue_high_usd)
@@ -206,17 +207,10 @@ describe('store search by a common word', () => {
 describe('store search read cold', () => {
   /** the plan of the one statement a relevance page sends for `q` */
   async function planOf(q: string): Promise<PlanNode> {
-    const sent: { text: string; values: unknown[] }[] = [];
-    const { pool } = t.services.db;
-    const recording = {
-      query: (query: { text: string; values: unknown[] }) => {
-        sent.push(query);
-        return pool.query(query);
-      },
-    } as unknown as typeof pool;
-    await textSearchPage(recording, await resolve(q), 'relevance', { offset: 0, limit: 21 });
-    const statement = sent.find((s) => s.text.includes('word_scores'))!;
-    const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+    t.counter!.reset();
+    await search(q);
+    const statement = t.counter!.sent.find((s) => s.text.includes('word_scores'))!;
+    const { rows } = await t.services.db.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
       `EXPLAIN (FORMAT JSON) ${statement.text}`,
       statement.values,
     );
@@ -240,13 +234,3 @@ describe('store search read cold', () => {
     },
   );
 });
-
-interface PlanNode {
-  'Node Type': string;
-  Filter?: string;
-  'Recheck Cond'?: string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];

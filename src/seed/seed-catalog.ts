@@ -36,6 +36,7 @@ import { createSampler } from './reference-data.ts';
 import { createSeedContext } from './seed-context.ts';
 import { buildStoreRollups } from '../stores/rollups/store-rollups.ts';
 import { rebuildAppTrendRollups } from '../apps/app-trend-rollups.ts';
+import { transactionOn } from '../platform/database/transaction.ts';
 
 export type SeedMode = 'refuse-if-not-empty' | 'append' | 'reset';
 
@@ -112,18 +113,53 @@ export async function seedCatalog(options: SeedCatalogOptions): Promise<SeedRepo
   const pool = options.pool ?? ownPool!;
   const client = await pool.connect();
   try {
-    return await seedInTransaction(client, options);
+    return await seedOn(client, options);
   } finally {
     client.release();
     await ownPool?.end();
   }
 }
 
-async function seedInTransaction(
+/** What the transaction of a seed wrote, and how long its parts took. */
+interface Loaded extends Omit<SeedReport, 'timingsMs' | 'databaseBytes'> {
+  timingsMs: Omit<SeedReport['timingsMs'], 'total'>;
+}
+
+async function seedOn(client: pg.PoolClient, options: SeedCatalogOptions): Promise<SeedReport> {
+  const started = performance.now();
+  const loaded = await transactionOn(client, () => loadCatalog(client, options, started));
+  // the visibility maps, so counts, app filters and title walks are index-only scans from the
+  // first request on, not once autovacuum gets there; VACUUM cannot run inside the transaction
+  const vacuumStarted = performance.now();
+  await client.query('SET statement_timeout = 0');
+  await client.query('VACUUM stores, store_apps, store_app_periods, products');
+  // a trigger rewrote the vocabularies' counts at every chunk: rewritten whole, they shed the
+  // dead rows every typo lookup would otherwise read
+  await client.query('VACUUM (FULL, ANALYZE) store_search_vocabulary, product_search_vocabulary');
+  await client.query('RESET statement_timeout');
+  const vacuumMs = performance.now() - vacuumStarted;
+  const { rows: size } = await client.query<{ bytes: string }>(
+    'SELECT pg_database_size(current_database()) AS bytes',
+  );
+  const report: SeedReport = {
+    ...loaded,
+    timingsMs: {
+      ...loaded.timingsMs,
+      analyze: Math.round(loaded.timingsMs.analyze + vacuumMs),
+      total: Math.round(performance.now() - started),
+    },
+    databaseBytes: Number(size[0]!.bytes),
+  };
+  options.logger?.child({ component: 'seed' }).info(report, 'catalog seeded');
+  return report;
+}
+
+/** Steps 1-6 of the header, on `client` inside the seed's transaction. */
+async function loadCatalog(
   client: pg.PoolClient,
   options: SeedCatalogOptions,
-): Promise<SeedReport> {
-  const started = performance.now();
+  started: number,
+): Promise<Loaded> {
   const seed = options.seed ?? 1;
   const mode = options.mode ?? 'refuse-if-not-empty';
   const chunkSize = options.chunkSize ?? 10_000;
@@ -132,124 +168,99 @@ async function seedInTransaction(
   const progress = (phase: SeedProgress['phase'], storesDone: number) =>
     options.onProgress?.({ phase, storesDone, storesTotal: options.stores });
 
-  await client.query('BEGIN');
-  try {
-    // the pool may carry a request-sized statement_timeout; a seed runs for minutes
-    await client.query(`SET LOCAL statement_timeout = 0`);
-    await client.query(`SET LOCAL idle_in_transaction_session_timeout = 0`);
-    await client.query(`SET LOCAL maintenance_work_mem = '512MB'`);
-    await client.query(`SET LOCAL synchronous_commit = off`);
-    await client.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK_KEY]);
+  // the pool may carry a request-sized statement_timeout; a seed runs for minutes
+  await client.query(`SET LOCAL statement_timeout = 0`);
+  await client.query(`SET LOCAL idle_in_transaction_session_timeout = 0`);
+  await client.query(`SET LOCAL maintenance_work_mem = '512MB'`);
+  await client.query(`SET LOCAL synchronous_commit = off`);
+  await client.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK_KEY]);
 
-    if (mode === 'reset') {
-      // CASCADE: signals, ads and scrape requests reference catalog stores and go with them
-      const truncated = [...CATALOG_TABLES, ...(copyLegacy ? ['legacy_store_summaries'] : [])];
-      await client.query(`TRUNCATE ${truncated.join(', ')} RESTART IDENTITY CASCADE`);
-    }
-    const existingStores = await countCatalogStores(client);
-    if (existingStores > 0 && mode === 'refuse-if-not-empty') {
-      throw new SeedRefusedError(
-        `the catalog already holds ${existingStores} stores; pass --append to add to it or --reset to replace it`,
-      );
-    }
-
-    const sampler = createSampler();
-    const appIds = await upsertApps(client, sampler);
-    const ctx = createSeedContext({ seed, today: options.today, appIds, sampler });
-    const ids = await nextIds(client);
-    // the history and change records are partitioned by month: every month of the calendar needs its partition
-    await ensureMonthRange(
-      client,
-      new Date(`${ctx.days[0]}T00:00:00Z`),
-      new Date(`${ctx.days.at(-1)}T00:00:00Z`),
-    );
-
-    const rebuild =
-      options.rebuildIndexes === 'always' ||
-      ((options.rebuildIndexes ?? 'auto') === 'auto' &&
-        options.stores > 0 &&
-        options.stores >= existingStores);
-    const loadedTables = [
-      'stores',
-      ...STORE_CHILD_TABLES,
-      ...(copyLegacy ? ['legacy_store_summaries'] : []),
-    ];
-    const saved = rebuild ? await dropLoadIndexes(client, loadedTables, ['stores']) : [];
-    log?.info(
-      { stores: options.stores, seed, mode, rebuild, dropped: saved.length },
-      'seeding the catalog',
-    );
-
-    const firstStoreId = ids.nextStoreId;
-    const lastStoreId = firstStoreId + options.stores - 1;
-    const { rows, legacyWritten } = await loadStores(client, ctx, ids, firstStoreId, lastStoreId, {
-      chunkSize,
-      copyLegacy,
-      legacy: options.legacy,
-      progress: (done) => progress('loading', done),
-    });
-    const loadMs = performance.now() - started;
-
-    progress('indexing', options.stores);
-    const indexStarted = performance.now();
-    await restoreLoadIndexes(client, saved, (d, ms) =>
-      log?.debug({ kind: d.kind, name: d.name, ms: Math.round(ms) }, 'rebuilt'),
-    );
-    const indexesMs = performance.now() - indexStarted;
-
-    const finishStarted = performance.now();
-    await recountAndAdvance(client);
-    const finishMs = performance.now() - finishStarted;
-
-    // inside the transaction: the statistics commit with the data, and statement_timeout is still off
-    progress('analyzing', options.stores);
-    const analyzeStarted = performance.now();
-    await client.query(`ANALYZE ${loadedTables.join(', ')}, apps`);
-    const analyzeWithinMs = performance.now() - analyzeStarted;
-    const { durationMs: storeRollupsMs } = await buildStoreRollups(client);
-    const { durationMs: trendRollupsMs } = await rebuildAppTrendRollups(client);
-    const rollupsMs = storeRollupsMs + trendRollupsMs;
-    await client.query('COMMIT');
-    // the visibility maps, so counts, app filters and title walks are index-only scans from the
-    // first request on, not once autovacuum gets there; VACUUM cannot run inside the transaction
-    const vacuumStarted = performance.now();
-    await client.query('SET statement_timeout = 0');
-    await client.query('VACUUM stores, store_apps, store_app_periods, products');
-    // a trigger rewrote the vocabularies' counts at every chunk: rewritten whole, they shed the
-    // dead rows every typo lookup would otherwise read
-    await client.query('VACUUM (FULL, ANALYZE) store_search_vocabulary, product_search_vocabulary');
-    await client.query('RESET statement_timeout');
-    const analyzeMs = analyzeWithinMs + performance.now() - vacuumStarted;
-    const { rows: size } = await client.query<{ bytes: string }>(
-      'SELECT pg_database_size(current_database()) AS bytes',
-    );
-
-    const report: SeedReport = {
-      seed,
-      mode,
-      stores: options.stores,
-      firstStoreId,
-      lastStoreId,
-      rows,
-      legacySummaries: {
-        target: copyLegacy ? 'postgres:legacy_store_summaries' : options.legacy!.source,
-        written: legacyWritten,
-      },
-      rebuiltIndexes: rebuild,
-      timingsMs: {
-        load: Math.round(loadMs),
-        indexes: Math.round(indexesMs),
-        finish: Math.round(finishMs),
-        analyze: Math.round(analyzeMs),
-        rollups: rollupsMs,
-        total: Math.round(performance.now() - started),
-      },
-      databaseBytes: Number(size[0]!.bytes),
-    };
-    log?.info(report, 'catalog seeded');
-    return report;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
+  if (mode === 'reset') {
+    // CASCADE: signals, ads and scrape requests reference catalog stores and go with them
+    const truncated = [...CATALOG_TABLES, ...(copyLegacy ? ['legacy_store_summaries'] : [])];
+    await client.query(`TRUNCATE ${truncated.join(', ')} RESTART IDENTITY CASCADE`);
   }
+  const existingStores = await countCatalogStores(client);
+  if (existingStores > 0 && mode === 'refuse-if-not-empty') {
+    throw new SeedRefusedError(
+      `the catalog already holds ${existingStores} stores; pass --append to add to it or --reset to replace it`,
+    );
+  }
+
+  const sampler = createSampler();
+  const appIds = await upsertApps(client, sampler);
+  const ctx = createSeedContext({ seed, today: options.today, appIds, sampler });
+  const ids = await nextIds(client);
+  // the history and change records are partitioned by month: every month of the calendar needs its partition
+  await ensureMonthRange(
+    client,
+    new Date(`${ctx.days[0]}T00:00:00Z`),
+    new Date(`${ctx.days.at(-1)}T00:00:00Z`),
+  );
+
+  const rebuild =
+    options.rebuildIndexes === 'always' ||
+    ((options.rebuildIndexes ?? 'auto') === 'auto' &&
+      options.stores > 0 &&
+      options.stores >= existingStores);
+  const loadedTables = [
+    'stores',
+    ...STORE_CHILD_TABLES,
+    ...(copyLegacy ? ['legacy_store_summaries'] : []),
+  ];
+  const saved = rebuild ? await dropLoadIndexes(client, loadedTables, ['stores']) : [];
+  log?.info(
+    { stores: options.stores, seed, mode, rebuild, dropped: saved.length },
+    'seeding the catalog',
+  );
+
+  const firstStoreId = ids.nextStoreId;
+  const lastStoreId = firstStoreId + options.stores - 1;
+  const { rows, legacyWritten } = await loadStores(client, ctx, ids, firstStoreId, lastStoreId, {
+    chunkSize,
+    copyLegacy,
+    legacy: options.legacy,
+    progress: (done) => progress('loading', done),
+  });
+  const loadMs = performance.now() - started;
+
+  progress('indexing', options.stores);
+  const indexStarted = performance.now();
+  await restoreLoadIndexes(client, saved, (d, ms) =>
+    log?.debug({ kind: d.kind, name: d.name, ms: Math.round(ms) }, 'rebuilt'),
+  );
+  const indexesMs = performance.now() - indexStarted;
+
+  const finishStarted = performance.now();
+  await recountAndAdvance(client);
+  const finishMs = performance.now() - finishStarted;
+
+  // inside the transaction: the statistics commit with the data, and statement_timeout is still off
+  progress('analyzing', options.stores);
+  const analyzeStarted = performance.now();
+  await client.query(`ANALYZE ${loadedTables.join(', ')}, apps`);
+  const analyzeMs = performance.now() - analyzeStarted;
+  const { durationMs: storeRollupsMs } = await buildStoreRollups(client);
+  const { durationMs: trendRollupsMs } = await rebuildAppTrendRollups(client);
+
+  return {
+    seed,
+    mode,
+    stores: options.stores,
+    firstStoreId,
+    lastStoreId,
+    rows,
+    legacySummaries: {
+      target: copyLegacy ? 'postgres:legacy_store_summaries' : options.legacy!.source,
+      written: legacyWritten,
+    },
+    rebuiltIndexes: rebuild,
+    timingsMs: {
+      load: Math.round(loadMs),
+      indexes: Math.round(indexesMs),
+      finish: Math.round(finishMs),
+      analyze: analyzeMs,
+      rollups: storeRollupsMs + trendRollupsMs,
+    },
+  };
 }

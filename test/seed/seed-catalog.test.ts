@@ -446,3 +446,42 @@ describe('seedCatalog through a legacy store port', () => {
     }
   });
 });
+
+describe('seedCatalog that fails part way', () => {
+  it('leaves the catalog and its schema as they were: the rows loaded and the indexes dropped roll back together', async () => {
+    const db = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+    let batches = 0;
+    const failing: LegacyStore = {
+      source: 'mongo:store_summaries',
+      findByDomains: async () => new Map(),
+      findByLegacyIds: async () => new Map(),
+      upsert: async () => {},
+      // the second chunk's summaries fail: the first chunk's stores are already copied by then
+      upsertMany: async () => {
+        if (++batches === 2) throw new Error('legacy store went away');
+      },
+      moveDomain: async () => {},
+      health: async () => ({ ok: true, backend: 'test' }),
+      close: async () => {},
+    };
+    try {
+      const migratedShape = await schemaShape(pool);
+      await expect(
+        seedCatalog({ pool, stores: 1000, seed: 3, legacy: failing, chunkSize: 400, today }),
+      ).rejects.toThrow('legacy store went away');
+      expect(batches).toBe(2);
+      expect(await countCatalogStores(pool)).toBe(0);
+      expect(await count(pool, 'SELECT count(*) AS n FROM products')).toBe(0);
+      // the foreign keys and indexes the load dropped are back, valid
+      expect(await schemaShape(pool)).toEqual(migratedShape);
+      // and the connection is usable again, outside any transaction
+      const report = await seedCatalog({ pool, stores: 20, seed: 3, today });
+      expect(report.stores).toBe(20);
+      expect(await countCatalogStores(pool)).toBe(20);
+    } finally {
+      await pool.end();
+      await db.drop();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 // Transactions: committed when `work` resolves, rolled back when it throws. On a connection taken
-// from a pool for the purpose, or on one the caller already holds (a job's, a migration's).
+// from a pool for the purpose, or on one the caller already holds (a job's, a migration's, the seed's).
 import type pg from 'pg';
 
 export async function inTransaction<T>(

@@ -3433,12 +3433,12 @@ export interface operations {
                      *         "structured": {
                      *           "ok": true,
                      *           "backend": "postgres",
-                     *           "latencyMs": 38
+                     *           "latencyMs": 2
                      *         },
                      *         "legacy": {
                      *           "ok": true,
                      *           "backend": "postgres-jsonb",
-                     *           "latencyMs": 200.5
+                     *           "latencyMs": 5.9
                      *         },
                      *         "redis": {
                      *           "ok": true,
@@ -3447,7 +3447,7 @@ export interface operations {
                      *       },
                      *       "openDevMode": true,
                      *       "version": "0.1.0",
-                     *       "uptimeSeconds": 114
+                     *       "uptimeSeconds": 9
                      *     }
                      */
                     "application/json": components["schemas"]["HealthReport"];
@@ -4582,10 +4582,10 @@ export interface operations {
                      *       "industry": "Pets",
                      *       "category": "Dog Supplies",
                      *       "currency": "EUR",
-                     *       "legacyId": "685039e1c0fe7d4b00000026",
+                     *       "legacyId": "6852dce1c0fe7d4b00000026",
                      *       "theme": "Ride",
-                     *       "firstSeenAt": "2025-06-16T15:36:01.810Z",
-                     *       "lastScrapedAt": "2026-11-23T00:18:18.785Z",
+                     *       "firstSeenAt": "2025-06-18T15:36:01.810Z",
+                     *       "lastScrapedAt": "2026-11-25T00:18:18.785Z",
                      *       "metrics": {
                      *         "productCount": 14,
                      *         "bestSellerCount": 1,
@@ -5014,8 +5014,8 @@ export interface operations {
                      *           "available": false,
                      *           "variantCount": 12,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1038/4922/products/eco-friendly-interactive-dog-treats.jpg",
-                     *           "publishedAt": "2025-10-04T11:16:55.856Z",
-                     *           "updatedAt": "2026-11-23T00:18:18.785Z"
+                     *           "publishedAt": "2025-10-06T11:16:55.856Z",
+                     *           "updatedAt": "2026-11-25T00:18:18.785Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -5161,7 +5161,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "day": "2026-11-27",
+                     *           "day": "2026-11-29",
                      *           "monthlyVisits": 6387,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2715,
@@ -5172,7 +5172,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-26",
+                     *           "day": "2026-11-28",
                      *           "monthlyVisits": 6514,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2769,
@@ -5183,7 +5183,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-25",
+                     *           "day": "2026-11-27",
                      *           "monthlyVisits": 6643,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2823,
@@ -5194,7 +5194,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-24",
+                     *           "day": "2026-11-26",
                      *           "monthlyVisits": 6793,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2887,
@@ -5205,7 +5205,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-23",
+                     *           "day": "2026-11-25",
                      *           "monthlyVisits": 6725,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2858,
@@ -5216,7 +5216,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-22",
+                     *           "day": "2026-11-24",
                      *           "monthlyVisits": 6790,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2886,
@@ -5227,7 +5227,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-21",
+                     *           "day": "2026-11-23",
                      *           "monthlyVisits": 6716,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2854,
@@ -5238,7 +5238,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-20",
+                     *           "day": "2026-11-22",
                      *           "monthlyVisits": 6778,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2881,
@@ -5249,7 +5249,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-19",
+                     *           "day": "2026-11-21",
                      *           "monthlyVisits": 6750,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2869,
@@ -5260,7 +5260,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-18",
+                     *           "day": "2026-11-20",
                      *           "monthlyVisits": 6706,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2850,
@@ -5271,7 +5271,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-17",
+                     *           "day": "2026-11-19",
                      *           "monthlyVisits": 6795,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2888,
@@ -5282,7 +5282,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-16",
+                     *           "day": "2026-11-18",
                      *           "monthlyVisits": 6864,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2917,
@@ -5293,7 +5293,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-15",
+                     *           "day": "2026-11-17",
                      *           "monthlyVisits": 6866,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2918,
@@ -5304,7 +5304,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-14",
+                     *           "day": "2026-11-16",
                      *           "monthlyVisits": 6760,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2873,
@@ -5315,7 +5315,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-13",
+                     *           "day": "2026-11-15",
                      *           "monthlyVisits": 6862,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2916,
@@ -5326,7 +5326,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-12",
+                     *           "day": "2026-11-14",
                      *           "monthlyVisits": 6819,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2898,
@@ -5337,7 +5337,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-11",
+                     *           "day": "2026-11-13",
                      *           "monthlyVisits": 6843,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2908,
@@ -5348,7 +5348,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-10",
+                     *           "day": "2026-11-12",
                      *           "monthlyVisits": 6927,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2944,
@@ -5359,7 +5359,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-09",
+                     *           "day": "2026-11-11",
                      *           "monthlyVisits": 7003,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2976,
@@ -5370,7 +5370,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-08",
+                     *           "day": "2026-11-10",
                      *           "monthlyVisits": 7034,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2990,
@@ -5381,7 +5381,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-07",
+                     *           "day": "2026-11-09",
                      *           "monthlyVisits": 7038,
                      *           "monthlyRevenueUsd": {
                      *             "low": 2991,
@@ -5392,7 +5392,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-06",
+                     *           "day": "2026-11-08",
                      *           "monthlyVisits": 7170,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3047,
@@ -5403,7 +5403,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-05",
+                     *           "day": "2026-11-07",
                      *           "monthlyVisits": 7149,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3038,
@@ -5414,7 +5414,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-04",
+                     *           "day": "2026-11-06",
                      *           "monthlyVisits": 7192,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3057,
@@ -5425,7 +5425,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-03",
+                     *           "day": "2026-11-05",
                      *           "monthlyVisits": 7097,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3016,
@@ -5436,7 +5436,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-02",
+                     *           "day": "2026-11-04",
                      *           "monthlyVisits": 7101,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3018,
@@ -5447,7 +5447,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-11-01",
+                     *           "day": "2026-11-03",
                      *           "monthlyVisits": 7365,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3130,
@@ -5458,7 +5458,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-31",
+                     *           "day": "2026-11-02",
                      *           "monthlyVisits": 7556,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3211,
@@ -5469,7 +5469,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-30",
+                     *           "day": "2026-11-01",
                      *           "monthlyVisits": 7703,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3274,
@@ -5480,7 +5480,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-29",
+                     *           "day": "2026-10-31",
                      *           "monthlyVisits": 7747,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3293,
@@ -5491,7 +5491,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-28",
+                     *           "day": "2026-10-30",
                      *           "monthlyVisits": 7635,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3245,
@@ -5502,7 +5502,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-27",
+                     *           "day": "2026-10-29",
                      *           "monthlyVisits": 7869,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3344,
@@ -5513,7 +5513,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-26",
+                     *           "day": "2026-10-28",
                      *           "monthlyVisits": 7760,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3298,
@@ -5524,7 +5524,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-25",
+                     *           "day": "2026-10-27",
                      *           "monthlyVisits": 7826,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3326,
@@ -5535,7 +5535,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-24",
+                     *           "day": "2026-10-26",
                      *           "monthlyVisits": 8002,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3401,
@@ -5546,7 +5546,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-23",
+                     *           "day": "2026-10-25",
                      *           "monthlyVisits": 8075,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3432,
@@ -5557,7 +5557,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-22",
+                     *           "day": "2026-10-24",
                      *           "monthlyVisits": 8172,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3473,
@@ -5568,7 +5568,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-21",
+                     *           "day": "2026-10-23",
                      *           "monthlyVisits": 8091,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3439,
@@ -5579,7 +5579,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-20",
+                     *           "day": "2026-10-22",
                      *           "monthlyVisits": 8049,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3421,
@@ -5590,7 +5590,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-19",
+                     *           "day": "2026-10-21",
                      *           "monthlyVisits": 8101,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3443,
@@ -5601,7 +5601,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-18",
+                     *           "day": "2026-10-20",
                      *           "monthlyVisits": 7940,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3375,
@@ -5612,7 +5612,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-17",
+                     *           "day": "2026-10-19",
                      *           "monthlyVisits": 8045,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3419,
@@ -5623,7 +5623,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-16",
+                     *           "day": "2026-10-18",
                      *           "monthlyVisits": 7967,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3386,
@@ -5634,7 +5634,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-15",
+                     *           "day": "2026-10-17",
                      *           "monthlyVisits": 8043,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3418,
@@ -5645,7 +5645,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-14",
+                     *           "day": "2026-10-16",
                      *           "monthlyVisits": 8125,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3453,
@@ -5656,7 +5656,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-13",
+                     *           "day": "2026-10-15",
                      *           "monthlyVisits": 8062,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3427,
@@ -5667,7 +5667,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-12",
+                     *           "day": "2026-10-14",
                      *           "monthlyVisits": 8079,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3434,
@@ -5678,7 +5678,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-11",
+                     *           "day": "2026-10-13",
                      *           "monthlyVisits": 8310,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3532,
@@ -5689,7 +5689,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-10",
+                     *           "day": "2026-10-12",
                      *           "monthlyVisits": 8444,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3589,
@@ -5700,7 +5700,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-09",
+                     *           "day": "2026-10-11",
                      *           "monthlyVisits": 8438,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3586,
@@ -5711,7 +5711,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-08",
+                     *           "day": "2026-10-10",
                      *           "monthlyVisits": 8430,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3583,
@@ -5722,7 +5722,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-07",
+                     *           "day": "2026-10-09",
                      *           "monthlyVisits": 8523,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3622,
@@ -5733,7 +5733,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-06",
+                     *           "day": "2026-10-08",
                      *           "monthlyVisits": 8526,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3624,
@@ -5744,7 +5744,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-05",
+                     *           "day": "2026-10-07",
                      *           "monthlyVisits": 8528,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3625,
@@ -5755,7 +5755,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-04",
+                     *           "day": "2026-10-06",
                      *           "monthlyVisits": 8571,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3643,
@@ -5766,7 +5766,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-03",
+                     *           "day": "2026-10-05",
                      *           "monthlyVisits": 8716,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3704,
@@ -5777,7 +5777,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-02",
+                     *           "day": "2026-10-04",
                      *           "monthlyVisits": 8815,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3747,
@@ -5788,7 +5788,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-10-01",
+                     *           "day": "2026-10-03",
                      *           "monthlyVisits": 8879,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3774,
@@ -5799,7 +5799,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-30",
+                     *           "day": "2026-10-02",
                      *           "monthlyVisits": 8784,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3733,
@@ -5810,7 +5810,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-29",
+                     *           "day": "2026-10-01",
                      *           "monthlyVisits": 8739,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3714,
@@ -5821,7 +5821,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-28",
+                     *           "day": "2026-09-30",
                      *           "monthlyVisits": 8828,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3752,
@@ -5832,7 +5832,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-27",
+                     *           "day": "2026-09-29",
                      *           "monthlyVisits": 8860,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3766,
@@ -5843,7 +5843,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-26",
+                     *           "day": "2026-09-28",
                      *           "monthlyVisits": 8926,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3794,
@@ -5854,7 +5854,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-25",
+                     *           "day": "2026-09-27",
                      *           "monthlyVisits": 9070,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3855,
@@ -5865,7 +5865,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-24",
+                     *           "day": "2026-09-26",
                      *           "monthlyVisits": 8972,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3813,
@@ -5876,7 +5876,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-23",
+                     *           "day": "2026-09-25",
                      *           "monthlyVisits": 8988,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3820,
@@ -5887,7 +5887,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-22",
+                     *           "day": "2026-09-24",
                      *           "monthlyVisits": 9078,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3858,
@@ -5898,7 +5898,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-21",
+                     *           "day": "2026-09-23",
                      *           "monthlyVisits": 9236,
                      *           "monthlyRevenueUsd": {
                      *             "low": 3925,
@@ -5909,7 +5909,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-20",
+                     *           "day": "2026-09-22",
                      *           "monthlyVisits": 9554,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4061,
@@ -5920,7 +5920,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-19",
+                     *           "day": "2026-09-21",
                      *           "monthlyVisits": 9493,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4035,
@@ -5931,7 +5931,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-18",
+                     *           "day": "2026-09-20",
                      *           "monthlyVisits": 9565,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4065,
@@ -5942,7 +5942,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-17",
+                     *           "day": "2026-09-19",
                      *           "monthlyVisits": 9650,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4101,
@@ -5953,7 +5953,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-16",
+                     *           "day": "2026-09-18",
                      *           "monthlyVisits": 9475,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4027,
@@ -5964,7 +5964,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-15",
+                     *           "day": "2026-09-17",
                      *           "monthlyVisits": 9573,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4069,
@@ -5975,7 +5975,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-14",
+                     *           "day": "2026-09-16",
                      *           "monthlyVisits": 9550,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4059,
@@ -5986,7 +5986,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-13",
+                     *           "day": "2026-09-15",
                      *           "monthlyVisits": 9868,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4194,
@@ -5997,7 +5997,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-12",
+                     *           "day": "2026-09-14",
                      *           "monthlyVisits": 9922,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4217,
@@ -6008,7 +6008,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-11",
+                     *           "day": "2026-09-13",
                      *           "monthlyVisits": 10169,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4322,
@@ -6019,7 +6019,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-10",
+                     *           "day": "2026-09-12",
                      *           "monthlyVisits": 10152,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4315,
@@ -6030,7 +6030,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-09",
+                     *           "day": "2026-09-11",
                      *           "monthlyVisits": 10210,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4339,
@@ -6041,7 +6041,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-08",
+                     *           "day": "2026-09-10",
                      *           "monthlyVisits": 10333,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4392,
@@ -6052,7 +6052,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-07",
+                     *           "day": "2026-09-09",
                      *           "monthlyVisits": 10276,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4368,
@@ -6063,7 +6063,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-06",
+                     *           "day": "2026-09-08",
                      *           "monthlyVisits": 10228,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4347,
@@ -6074,7 +6074,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-05",
+                     *           "day": "2026-09-07",
                      *           "monthlyVisits": 10459,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4445,
@@ -6085,7 +6085,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-04",
+                     *           "day": "2026-09-06",
                      *           "monthlyVisits": 10360,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4403,
@@ -6096,7 +6096,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-03",
+                     *           "day": "2026-09-05",
                      *           "monthlyVisits": 10342,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4396,
@@ -6107,7 +6107,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-02",
+                     *           "day": "2026-09-04",
                      *           "monthlyVisits": 10346,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4397,
@@ -6118,7 +6118,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-09-01",
+                     *           "day": "2026-09-03",
                      *           "monthlyVisits": 10196,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4334,
@@ -6129,7 +6129,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-08-31",
+                     *           "day": "2026-09-02",
                      *           "monthlyVisits": 10337,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4393,
@@ -6140,7 +6140,7 @@ export interface operations {
                      *           "synthetic": true
                      *         },
                      *         {
-                     *           "day": "2026-08-30",
+                     *           "day": "2026-09-01",
                      *           "monthlyVisits": 10516,
                      *           "monthlyRevenueUsd": {
                      *             "low": 4470,
@@ -6916,8 +6916,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 3,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1005/4595/products/signature-merino-hoodie.jpg",
-                     *           "publishedAt": "2026-01-24T06:50:31.377Z",
-                     *           "updatedAt": "2026-11-23T09:52:56.223Z"
+                     *           "publishedAt": "2026-01-26T06:50:31.377Z",
+                     *           "updatedAt": "2026-11-25T09:52:56.223Z"
                      *         },
                      *         {
                      *           "domain": "yarrowhome-store.example",
@@ -6933,8 +6933,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 1,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1006/3514/products/linen-hoodie-charcoal.jpg",
-                     *           "publishedAt": "2025-12-16T02:20:48.888Z",
-                     *           "updatedAt": "2026-11-20T16:25:05.615Z"
+                     *           "publishedAt": "2025-12-18T02:20:48.888Z",
+                     *           "updatedAt": "2026-11-22T16:25:05.615Z"
                      *         },
                      *         {
                      *           "domain": "lakeford.store.example",
@@ -6950,8 +6950,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 8,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1008/1352/products/minimal-hoodie-black.jpg",
-                     *           "publishedAt": "2026-09-22T02:42:20.568Z",
-                     *           "updatedAt": "2026-11-23T05:26:44.937Z"
+                     *           "publishedAt": "2026-09-24T02:42:20.568Z",
+                     *           "updatedAt": "2026-11-25T05:26:44.937Z"
                      *         },
                      *         {
                      *           "domain": "lakeford.store.example",
@@ -6967,8 +6967,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 12,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1008/1352/products/classic-hoodie.jpg",
-                     *           "publishedAt": "2024-09-19T09:54:35.817Z",
-                     *           "updatedAt": "2026-11-23T05:26:44.937Z"
+                     *           "publishedAt": "2024-09-21T09:54:35.817Z",
+                     *           "updatedAt": "2026-11-25T05:26:44.937Z"
                      *         },
                      *         {
                      *           "domain": "meadowhaven-hq.example",
@@ -6984,8 +6984,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 1,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1022/4218/products/blush-hoodie.jpg",
-                     *           "publishedAt": "2026-06-29T18:34:15.467Z",
-                     *           "updatedAt": "2026-11-20T01:58:44.498Z"
+                     *           "publishedAt": "2026-07-01T18:34:15.467Z",
+                     *           "updatedAt": "2026-11-22T01:58:44.498Z"
                      *         },
                      *         {
                      *           "domain": "willowport.store.example",
@@ -7001,8 +7001,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 1,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1048/3112/products/sage-hoodie.jpg",
-                     *           "publishedAt": "2026-03-22T12:23:52.122Z",
-                     *           "updatedAt": "2026-11-25T21:09:11.553Z"
+                     *           "publishedAt": "2026-03-24T12:23:52.122Z",
+                     *           "updatedAt": "2026-11-27T21:09:11.553Z"
                      *         },
                      *         {
                      *           "domain": "cloudbox.co.example",
@@ -7018,8 +7018,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 2,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1080/4520/products/sage-hoodie.jpg",
-                     *           "publishedAt": "2026-05-11T14:27:07.892Z",
-                     *           "updatedAt": "2026-11-22T21:13:22.546Z"
+                     *           "publishedAt": "2026-05-13T14:27:07.892Z",
+                     *           "updatedAt": "2026-11-24T21:13:22.546Z"
                      *         },
                      *         {
                      *           "domain": "brookway.shop.example",
@@ -7035,8 +7035,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 3,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1089/3791/products/minimal-washed-hoodie.jpg",
-                     *           "publishedAt": "2026-07-08T22:40:30.387Z",
-                     *           "updatedAt": "2026-11-23T05:18:26.773Z"
+                     *           "publishedAt": "2026-07-10T22:40:30.387Z",
+                     *           "updatedAt": "2026-11-25T05:18:26.773Z"
                      *         },
                      *         {
                      *           "domain": "foxgarden.shop.example",
@@ -7052,8 +7052,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 1,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1099/1981/products/linen-waterproof-hoodie.jpg",
-                     *           "publishedAt": "2024-12-06T20:09:19.789Z",
-                     *           "updatedAt": "2026-11-22T15:23:50.980Z"
+                     *           "publishedAt": "2024-12-08T20:09:19.789Z",
+                     *           "updatedAt": "2026-11-24T15:23:50.980Z"
                      *         },
                      *         {
                      *           "domain": "foxgarden.shop.example",
@@ -7069,8 +7069,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 1,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1099/1981/products/minimal-hoodie.jpg",
-                     *           "publishedAt": "2025-12-06T22:11:53.518Z",
-                     *           "updatedAt": "2026-11-22T15:23:50.980Z"
+                     *           "publishedAt": "2025-12-08T22:11:53.518Z",
+                     *           "updatedAt": "2026-11-24T15:23:50.980Z"
                      *         },
                      *         {
                      *           "domain": "sparrowworks-store.example",
@@ -7086,8 +7086,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 2,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1106/3414/products/minimal-merino-hoodie.jpg",
-                     *           "publishedAt": "2026-05-31T18:42:19.938Z",
-                     *           "updatedAt": "2026-11-26T16:00:24.188Z"
+                     *           "publishedAt": "2026-06-02T18:42:19.938Z",
+                     *           "updatedAt": "2026-11-28T16:00:24.188Z"
                      *         },
                      *         {
                      *           "domain": "sparrowworks-store.example",
@@ -7103,8 +7103,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 1,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1106/3414/products/minimal-hoodie-olive.jpg",
-                     *           "publishedAt": "2026-07-04T18:29:38.557Z",
-                     *           "updatedAt": "2026-11-26T16:00:24.188Z"
+                     *           "publishedAt": "2026-07-06T18:29:38.557Z",
+                     *           "updatedAt": "2026-11-28T16:00:24.188Z"
                      *         },
                      *         {
                      *           "domain": "noblepond-shop.example",
@@ -7120,8 +7120,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 12,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1137/5903/products/recycled-hoodie-cream.jpg",
-                     *           "publishedAt": "2026-05-28T23:30:11.529Z",
-                     *           "updatedAt": "2026-11-22T03:24:43.185Z"
+                     *           "publishedAt": "2026-05-30T23:30:11.529Z",
+                     *           "updatedAt": "2026-11-24T03:24:43.185Z"
                      *         },
                      *         {
                      *           "domain": "noblepond-shop.example",
@@ -7137,8 +7137,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 1,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1137/5903/products/sterling-silver-everyday-hoodie.jpg",
-                     *           "publishedAt": "2026-08-20T00:23:02.448Z",
-                     *           "updatedAt": "2026-11-22T03:24:43.185Z"
+                     *           "publishedAt": "2026-08-22T00:23:02.448Z",
+                     *           "updatedAt": "2026-11-24T03:24:43.185Z"
                      *         },
                      *         {
                      *           "domain": "noblepond-shop.example",
@@ -7154,8 +7154,8 @@ export interface operations {
                      *           "available": false,
                      *           "variantCount": 6,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1137/5903/products/heritage-signature-hoodie.jpg",
-                     *           "publishedAt": "2025-11-08T18:23:42.717Z",
-                     *           "updatedAt": "2026-11-22T03:24:43.185Z"
+                     *           "publishedAt": "2025-11-10T18:23:42.717Z",
+                     *           "updatedAt": "2026-11-24T03:24:43.185Z"
                      *         },
                      *         {
                      *           "domain": "noblepond-shop.example",
@@ -7171,8 +7171,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 3,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1137/5903/products/essential-washed-hoodie.jpg",
-                     *           "publishedAt": "2025-11-24T09:27:08.718Z",
-                     *           "updatedAt": "2026-11-22T03:24:43.185Z"
+                     *           "publishedAt": "2025-11-26T09:27:08.718Z",
+                     *           "updatedAt": "2026-11-24T03:24:43.185Z"
                      *         },
                      *         {
                      *           "domain": "noblepond-shop.example",
@@ -7188,8 +7188,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 4,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1137/5903/products/merino-hoodie.jpg",
-                     *           "publishedAt": "2025-12-30T07:06:00.792Z",
-                     *           "updatedAt": "2026-11-22T03:24:43.185Z"
+                     *           "publishedAt": "2026-01-01T07:06:00.792Z",
+                     *           "updatedAt": "2026-11-24T03:24:43.185Z"
                      *         },
                      *         {
                      *           "domain": "lotuscrate.com.example",
@@ -7205,8 +7205,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 6,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1141/1579/products/leather-hoodie-blush.jpg",
-                     *           "publishedAt": "2025-03-11T14:51:40.017Z",
-                     *           "updatedAt": "2026-11-25T03:08:03.693Z"
+                     *           "publishedAt": "2025-03-13T14:51:40.017Z",
+                     *           "updatedAt": "2026-11-27T03:08:03.693Z"
                      *         },
                      *         {
                      *           "domain": "onyxmade.shop.example",
@@ -7222,8 +7222,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 2,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1169/7311/products/sage-hoodie.jpg",
-                     *           "publishedAt": "2025-07-22T04:14:55.832Z",
-                     *           "updatedAt": "2026-11-20T12:56:13.289Z"
+                     *           "publishedAt": "2025-07-24T04:14:55.832Z",
+                     *           "updatedAt": "2026-11-22T12:56:13.289Z"
                      *         },
                      *         {
                      *           "domain": "onyxmade.shop.example",
@@ -7239,8 +7239,8 @@ export interface operations {
                      *           "available": true,
                      *           "variantCount": 1,
                      *           "imageUrl": "https://cdn.shopify.com/s/files/1/1169/7311/products/sand-hoodie.jpg",
-                     *           "publishedAt": "2026-02-24T05:41:13.706Z",
-                     *           "updatedAt": "2026-11-20T12:56:13.289Z"
+                     *           "publishedAt": "2026-02-26T05:41:13.706Z",
+                     *           "updatedAt": "2026-11-22T12:56:13.289Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -7389,7 +7389,7 @@ export interface operations {
                      *           "newValue": "12371.00",
                      *           "changePct": -49.53,
                      *           "currency": "INR",
-                     *           "detectedAt": "2026-11-26T19:05:31.134Z"
+                     *           "detectedAt": "2026-11-28T19:05:31.134Z"
                      *         },
                      *         {
                      *           "id": "29039",
@@ -7402,7 +7402,7 @@ export interface operations {
                      *           "newValue": "61.99",
                      *           "changePct": -20.13,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-26T07:45:02.204Z"
+                     *           "detectedAt": "2026-11-28T07:45:02.204Z"
                      *         },
                      *         {
                      *           "id": "1664",
@@ -7415,7 +7415,7 @@ export interface operations {
                      *           "newValue": "19.99",
                      *           "changePct": -30.06,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-26T05:08:01.377Z"
+                     *           "detectedAt": "2026-11-28T05:08:01.377Z"
                      *         },
                      *         {
                      *           "id": "21379",
@@ -7428,7 +7428,7 @@ export interface operations {
                      *           "newValue": "19.99",
                      *           "changePct": -39.95,
                      *           "currency": "CHF",
-                     *           "detectedAt": "2026-11-25T22:37:55.626Z"
+                     *           "detectedAt": "2026-11-27T22:37:55.626Z"
                      *         },
                      *         {
                      *           "id": "15452",
@@ -7441,7 +7441,7 @@ export interface operations {
                      *           "newValue": "115.99",
                      *           "changePct": -30.67,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-25T14:10:05.649Z"
+                     *           "detectedAt": "2026-11-27T14:10:05.649Z"
                      *         },
                      *         {
                      *           "id": "18921",
@@ -7454,7 +7454,7 @@ export interface operations {
                      *           "newValue": "76.99",
                      *           "changePct": -36.03,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-25T13:00:41.925Z"
+                     *           "detectedAt": "2026-11-27T13:00:41.925Z"
                      *         },
                      *         {
                      *           "id": "24108",
@@ -7467,7 +7467,7 @@ export interface operations {
                      *           "newValue": "349.99",
                      *           "changePct": -30.79,
                      *           "currency": "CAD",
-                     *           "detectedAt": "2026-11-25T07:59:47.790Z"
+                     *           "detectedAt": "2026-11-27T07:59:47.790Z"
                      *         },
                      *         {
                      *           "id": "9333",
@@ -7480,7 +7480,7 @@ export interface operations {
                      *           "newValue": "119.99",
                      *           "changePct": -30.69,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-25T04:45:16.269Z"
+                     *           "detectedAt": "2026-11-27T04:45:16.269Z"
                      *         },
                      *         {
                      *           "id": "18190",
@@ -7493,7 +7493,7 @@ export interface operations {
                      *           "newValue": "126.99",
                      *           "changePct": -34.43,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-25T03:43:13.156Z"
+                     *           "detectedAt": "2026-11-27T03:43:13.156Z"
                      *         },
                      *         {
                      *           "id": "23803",
@@ -7506,7 +7506,7 @@ export interface operations {
                      *           "newValue": "15.99",
                      *           "changePct": -38.76,
                      *           "currency": "NZD",
-                     *           "detectedAt": "2026-11-25T03:03:47.093Z"
+                     *           "detectedAt": "2026-11-27T03:03:47.093Z"
                      *         },
                      *         {
                      *           "id": "7440",
@@ -7519,7 +7519,7 @@ export interface operations {
                      *           "newValue": "103.99",
                      *           "changePct": -30.12,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-25T02:57:45.837Z"
+                     *           "detectedAt": "2026-11-27T02:57:45.837Z"
                      *         },
                      *         {
                      *           "id": "23948",
@@ -7532,7 +7532,7 @@ export interface operations {
                      *           "newValue": "74.99",
                      *           "changePct": -43.86,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-25T00:27:07.685Z"
+                     *           "detectedAt": "2026-11-27T00:27:07.685Z"
                      *         },
                      *         {
                      *           "id": "4979",
@@ -7545,7 +7545,7 @@ export interface operations {
                      *           "newValue": "52.99",
                      *           "changePct": -26.82,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-24T23:36:30.603Z"
+                     *           "detectedAt": "2026-11-26T23:36:30.603Z"
                      *         },
                      *         {
                      *           "id": "10258",
@@ -7558,7 +7558,7 @@ export interface operations {
                      *           "newValue": "53.99",
                      *           "changePct": -29.56,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-24T23:31:14.892Z"
+                     *           "detectedAt": "2026-11-26T23:31:14.892Z"
                      *         },
                      *         {
                      *           "id": "14456",
@@ -7571,7 +7571,7 @@ export interface operations {
                      *           "newValue": "18.99",
                      *           "changePct": -41.57,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-24T18:35:29.886Z"
+                     *           "detectedAt": "2026-11-26T18:35:29.886Z"
                      *         },
                      *         {
                      *           "id": "4079",
@@ -7584,7 +7584,7 @@ export interface operations {
                      *           "newValue": "14.99",
                      *           "changePct": -33.99,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-24T15:22:24.834Z"
+                     *           "detectedAt": "2026-11-26T15:22:24.834Z"
                      *         },
                      *         {
                      *           "id": "13298",
@@ -7597,7 +7597,7 @@ export interface operations {
                      *           "newValue": "87.99",
                      *           "changePct": -32.04,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-24T12:25:34.693Z"
+                     *           "detectedAt": "2026-11-26T12:25:34.693Z"
                      *         },
                      *         {
                      *           "id": "19988",
@@ -7610,7 +7610,7 @@ export interface operations {
                      *           "newValue": "57.99",
                      *           "changePct": -29.92,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-24T11:09:24.149Z"
+                     *           "detectedAt": "2026-11-26T11:09:24.149Z"
                      *         },
                      *         {
                      *           "id": "6452",
@@ -7623,7 +7623,7 @@ export interface operations {
                      *           "newValue": "2714.00",
                      *           "changePct": -23.3,
                      *           "currency": "JPY",
-                     *           "detectedAt": "2026-11-24T07:03:33.489Z"
+                     *           "detectedAt": "2026-11-26T07:03:33.489Z"
                      *         },
                      *         {
                      *           "id": "24711",
@@ -7636,7 +7636,7 @@ export interface operations {
                      *           "newValue": "10.99",
                      *           "changePct": -21.33,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-24T06:39:34.203Z"
+                     *           "detectedAt": "2026-11-26T06:39:34.203Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -7781,8 +7781,8 @@ export interface operations {
                      *       "available": false,
                      *       "variantCount": 12,
                      *       "imageUrl": "https://cdn.shopify.com/s/files/1/1038/4922/products/eco-friendly-interactive-dog-treats.jpg",
-                     *       "publishedAt": "2025-10-04T11:16:55.856Z",
-                     *       "updatedAt": "2026-11-23T00:18:18.785Z"
+                     *       "publishedAt": "2025-10-06T11:16:55.856Z",
+                     *       "updatedAt": "2026-11-25T00:18:18.785Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Product"];
@@ -7932,7 +7932,7 @@ export interface operations {
                      *           "newValue": "4.99",
                      *           "changePct": null,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-26T19:30:47.636Z"
+                     *           "detectedAt": "2026-11-28T19:30:47.636Z"
                      *         },
                      *         {
                      *           "id": "11405",
@@ -7945,7 +7945,7 @@ export interface operations {
                      *           "newValue": "12371.00",
                      *           "changePct": -49.53,
                      *           "currency": "INR",
-                     *           "detectedAt": "2026-11-26T19:05:31.134Z"
+                     *           "detectedAt": "2026-11-28T19:05:31.134Z"
                      *         },
                      *         {
                      *           "id": "6208",
@@ -7958,7 +7958,7 @@ export interface operations {
                      *           "newValue": "73.99",
                      *           "changePct": null,
                      *           "currency": "MXN",
-                     *           "detectedAt": "2026-11-26T13:08:31.856Z"
+                     *           "detectedAt": "2026-11-28T13:08:31.856Z"
                      *         },
                      *         {
                      *           "id": "15075",
@@ -7971,7 +7971,7 @@ export interface operations {
                      *           "newValue": "19.99",
                      *           "changePct": 22.04,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-26T13:08:28.686Z"
+                     *           "detectedAt": "2026-11-28T13:08:28.686Z"
                      *         },
                      *         {
                      *           "id": "2361",
@@ -7984,7 +7984,7 @@ export interface operations {
                      *           "newValue": "22.99",
                      *           "changePct": null,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-26T13:01:59.405Z"
+                     *           "detectedAt": "2026-11-28T13:01:59.405Z"
                      *         },
                      *         {
                      *           "id": "3811",
@@ -7997,7 +7997,7 @@ export interface operations {
                      *           "newValue": "80.99",
                      *           "changePct": null,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-26T12:02:15.296Z"
+                     *           "detectedAt": "2026-11-28T12:02:15.296Z"
                      *         },
                      *         {
                      *           "id": "18108",
@@ -8010,7 +8010,7 @@ export interface operations {
                      *           "newValue": "101.99",
                      *           "changePct": 29.12,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-26T08:05:22.219Z"
+                     *           "detectedAt": "2026-11-28T08:05:22.219Z"
                      *         },
                      *         {
                      *           "id": "6298",
@@ -8023,7 +8023,7 @@ export interface operations {
                      *           "newValue": "96.99",
                      *           "changePct": null,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-26T07:49:19.035Z"
+                     *           "detectedAt": "2026-11-28T07:49:19.035Z"
                      *         },
                      *         {
                      *           "id": "29039",
@@ -8036,7 +8036,7 @@ export interface operations {
                      *           "newValue": "61.99",
                      *           "changePct": -20.13,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-26T07:45:02.204Z"
+                     *           "detectedAt": "2026-11-28T07:45:02.204Z"
                      *         },
                      *         {
                      *           "id": "11281",
@@ -8049,7 +8049,7 @@ export interface operations {
                      *           "newValue": "8.99",
                      *           "changePct": -17.22,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-26T07:43:55.129Z"
+                     *           "detectedAt": "2026-11-28T07:43:55.129Z"
                      *         },
                      *         {
                      *           "id": "1664",
@@ -8062,7 +8062,7 @@ export interface operations {
                      *           "newValue": "19.99",
                      *           "changePct": -30.06,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-26T05:08:01.377Z"
+                     *           "detectedAt": "2026-11-28T05:08:01.377Z"
                      *         },
                      *         {
                      *           "id": "22098",
@@ -8075,7 +8075,7 @@ export interface operations {
                      *           "newValue": "79.99",
                      *           "changePct": null,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-26T03:44:17.723Z"
+                     *           "detectedAt": "2026-11-28T03:44:17.723Z"
                      *         },
                      *         {
                      *           "id": "22267",
@@ -8088,7 +8088,7 @@ export interface operations {
                      *           "newValue": "88.99",
                      *           "changePct": null,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-26T03:37:51.698Z"
+                     *           "detectedAt": "2026-11-28T03:37:51.698Z"
                      *         },
                      *         {
                      *           "id": "11455",
@@ -8101,7 +8101,7 @@ export interface operations {
                      *           "newValue": "1807.00",
                      *           "changePct": -17.18,
                      *           "currency": "INR",
-                     *           "detectedAt": "2026-11-26T03:12:34.341Z"
+                     *           "detectedAt": "2026-11-28T03:12:34.341Z"
                      *         },
                      *         {
                      *           "id": "6297",
@@ -8114,7 +8114,7 @@ export interface operations {
                      *           "newValue": "40.99",
                      *           "changePct": 21.89,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-26T03:10:24.788Z"
+                     *           "detectedAt": "2026-11-28T03:10:24.788Z"
                      *         },
                      *         {
                      *           "id": "25340",
@@ -8127,7 +8127,7 @@ export interface operations {
                      *           "newValue": "45.99",
                      *           "changePct": null,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-26T02:57:12.565Z"
+                     *           "detectedAt": "2026-11-28T02:57:12.565Z"
                      *         },
                      *         {
                      *           "id": "16925",
@@ -8140,7 +8140,7 @@ export interface operations {
                      *           "newValue": null,
                      *           "changePct": null,
                      *           "currency": "EUR",
-                     *           "detectedAt": "2026-11-26T02:10:52.363Z"
+                     *           "detectedAt": "2026-11-28T02:10:52.363Z"
                      *         },
                      *         {
                      *           "id": "11473",
@@ -8153,7 +8153,7 @@ export interface operations {
                      *           "newValue": "3649.00",
                      *           "changePct": null,
                      *           "currency": "INR",
-                     *           "detectedAt": "2026-11-26T01:59:54.213Z"
+                     *           "detectedAt": "2026-11-28T01:59:54.213Z"
                      *         },
                      *         {
                      *           "id": "6429",
@@ -8166,7 +8166,7 @@ export interface operations {
                      *           "newValue": "35.99",
                      *           "changePct": 10.2,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-26T01:47:40.207Z"
+                     *           "detectedAt": "2026-11-28T01:47:40.207Z"
                      *         },
                      *         {
                      *           "id": "6183",
@@ -8179,7 +8179,7 @@ export interface operations {
                      *           "newValue": "12.99",
                      *           "changePct": null,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-26T01:23:00.718Z"
+                     *           "detectedAt": "2026-11-28T01:23:00.718Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -8379,7 +8379,7 @@ export interface operations {
                      *           "monthlyVisits": 696900
                      *         }
                      *       ],
-                     *       "generatedAt": "2026-11-27T01:24:23.580Z"
+                     *       "generatedAt": "2026-11-29T03:11:08.011Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AnalyticsOverview"];
@@ -12058,120 +12058,120 @@ export interface operations {
                      *       "months": [
                      *         {
                      *           "month": "2025-12-01",
-                     *           "installs": 33,
-                     *           "newlyObserved": 38,
-                     *           "uninstalls": 6,
-                     *           "net": 27,
-                     *           "installBase": 1186,
-                     *           "observedStores": 8292,
-                     *           "share": 0.14302942595272553
+                     *           "installs": 32,
+                     *           "newlyObserved": 40,
+                     *           "uninstalls": 7,
+                     *           "net": 25,
+                     *           "installBase": 1181,
+                     *           "observedStores": 8269,
+                     *           "share": 0.14282259039787157
                      *         },
                      *         {
                      *           "month": "2026-01-01",
                      *           "installs": 52,
-                     *           "newlyObserved": 37,
-                     *           "uninstalls": 13,
-                     *           "net": 39,
-                     *           "installBase": 1262,
-                     *           "observedStores": 8663,
-                     *           "share": 0.14567701719958445
+                     *           "newlyObserved": 36,
+                     *           "uninstalls": 10,
+                     *           "net": 42,
+                     *           "installBase": 1259,
+                     *           "observedStores": 8644,
+                     *           "share": 0.1456501619620546
                      *         },
                      *         {
                      *           "month": "2026-02-01",
-                     *           "installs": 38,
-                     *           "newlyObserved": 30,
-                     *           "uninstalls": 6,
-                     *           "net": 32,
-                     *           "installBase": 1324,
-                     *           "observedStores": 8984,
-                     *           "share": 0.14737310774710596
+                     *           "installs": 42,
+                     *           "newlyObserved": 29,
+                     *           "uninstalls": 9,
+                     *           "net": 33,
+                     *           "installBase": 1321,
+                     *           "observedStores": 8966,
+                     *           "share": 0.14733437430292215
                      *         },
                      *         {
                      *           "month": "2026-03-01",
-                     *           "installs": 53,
-                     *           "newlyObserved": 33,
-                     *           "uninstalls": 14,
-                     *           "net": 39,
-                     *           "installBase": 1396,
-                     *           "observedStores": 9347,
-                     *           "share": 0.14935273349737885
+                     *           "installs": 47,
+                     *           "newlyObserved": 34,
+                     *           "uninstalls": 12,
+                     *           "net": 35,
+                     *           "installBase": 1390,
+                     *           "observedStores": 9328,
+                     *           "share": 0.14901372212692968
                      *         },
                      *         {
                      *           "month": "2026-04-01",
-                     *           "installs": 50,
-                     *           "newlyObserved": 47,
-                     *           "uninstalls": 11,
-                     *           "net": 39,
-                     *           "installBase": 1482,
-                     *           "observedStores": 9689,
-                     *           "share": 0.15295696150273505
+                     *           "installs": 53,
+                     *           "newlyObserved": 45,
+                     *           "uninstalls": 12,
+                     *           "net": 41,
+                     *           "installBase": 1476,
+                     *           "observedStores": 9668,
+                     *           "share": 0.15266859743483657
                      *         },
                      *         {
                      *           "month": "2026-05-01",
-                     *           "installs": 74,
-                     *           "newlyObserved": 35,
+                     *           "installs": 72,
+                     *           "newlyObserved": 39,
                      *           "uninstalls": 21,
-                     *           "net": 53,
-                     *           "installBase": 1570,
+                     *           "net": 51,
+                     *           "installBase": 1566,
                      *           "observedStores": 10000,
-                     *           "share": 0.157
+                     *           "share": 0.1566
                      *         },
                      *         {
                      *           "month": "2026-06-01",
                      *           "installs": 74,
                      *           "newlyObserved": 0,
-                     *           "uninstalls": 12,
-                     *           "net": 62,
-                     *           "installBase": 1632,
+                     *           "uninstalls": 13,
+                     *           "net": 61,
+                     *           "installBase": 1627,
                      *           "observedStores": 10000,
-                     *           "share": 0.1632
+                     *           "share": 0.1627
                      *         },
                      *         {
                      *           "month": "2026-07-01",
-                     *           "installs": 82,
+                     *           "installs": 83,
                      *           "newlyObserved": 0,
-                     *           "uninstalls": 15,
-                     *           "net": 67,
-                     *           "installBase": 1699,
+                     *           "uninstalls": 14,
+                     *           "net": 69,
+                     *           "installBase": 1696,
                      *           "observedStores": 10000,
-                     *           "share": 0.1699
+                     *           "share": 0.1696
                      *         },
                      *         {
                      *           "month": "2026-08-01",
-                     *           "installs": 79,
+                     *           "installs": 77,
                      *           "newlyObserved": 0,
                      *           "uninstalls": 17,
-                     *           "net": 62,
-                     *           "installBase": 1761,
+                     *           "net": 60,
+                     *           "installBase": 1756,
                      *           "observedStores": 10000,
-                     *           "share": 0.1761
+                     *           "share": 0.1756
                      *         },
                      *         {
                      *           "month": "2026-09-01",
                      *           "installs": 80,
                      *           "newlyObserved": 0,
-                     *           "uninstalls": 20,
-                     *           "net": 60,
-                     *           "installBase": 1821,
+                     *           "uninstalls": 18,
+                     *           "net": 62,
+                     *           "installBase": 1818,
                      *           "observedStores": 10000,
-                     *           "share": 0.1821
+                     *           "share": 0.1818
                      *         },
                      *         {
                      *           "month": "2026-10-01",
-                     *           "installs": 82,
+                     *           "installs": 84,
                      *           "newlyObserved": 0,
-                     *           "uninstalls": 29,
-                     *           "net": 53,
-                     *           "installBase": 1874,
+                     *           "uninstalls": 30,
+                     *           "net": 54,
+                     *           "installBase": 1872,
                      *           "observedStores": 10000,
-                     *           "share": 0.1874
+                     *           "share": 0.1872
                      *         },
                      *         {
                      *           "month": "2026-11-01",
-                     *           "installs": 68,
+                     *           "installs": 72,
                      *           "newlyObserved": 0,
-                     *           "uninstalls": 32,
-                     *           "net": 36,
+                     *           "uninstalls": 34,
+                     *           "net": 38,
                      *           "installBase": 1910,
                      *           "observedStores": 10000,
                      *           "share": 0.191
@@ -12345,14 +12345,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "af6cbf68-9362-4332-9de5-ff01956dc144",
+                     *       "id": "c9e90a78-3318-48df-8e97-11a9e28e1b63",
                      *       "domain": "new-brand.shop.example",
                      *       "status": "queued",
                      *       "force": false,
                      *       "callbackUrl": null,
                      *       "failureReason": null,
-                     *       "createdAt": "2026-11-27T01:24:47.145Z",
-                     *       "updatedAt": "2026-11-27T01:24:47.145Z",
+                     *       "createdAt": "2026-11-29T03:11:09.446Z",
+                     *       "updatedAt": "2026-11-29T03:11:09.446Z",
                      *       "startedAt": null,
                      *       "finishedAt": null,
                      *       "expiresAt": null,
@@ -12511,20 +12511,20 @@ export interface operations {
                      *           "domain": "other-brand.shop.example",
                      *           "outcome": "queued",
                      *           "scrape": {
-                     *             "id": "9a9cf383-ca8e-43f2-97b1-667a3f375535",
+                     *             "id": "a31f6d27-50b5-4712-8225-5b3068ddef1b",
                      *             "domain": "other-brand.shop.example",
                      *             "status": "queued",
                      *             "force": false,
                      *             "callbackUrl": null,
                      *             "failureReason": null,
-                     *             "createdAt": "2026-11-27T01:24:54.318Z",
-                     *             "updatedAt": "2026-11-27T01:24:54.318Z",
+                     *             "createdAt": "2026-11-29T03:11:12.165Z",
+                     *             "updatedAt": "2026-11-29T03:11:12.165Z",
                      *             "startedAt": null,
                      *             "finishedAt": null,
                      *             "expiresAt": null
                      *           },
                      *           "error": null,
-                     *           "id": "9a9cf383-ca8e-43f2-97b1-667a3f375535"
+                     *           "id": "a31f6d27-50b5-4712-8225-5b3068ddef1b"
                      *         }
                      *       ],
                      *       "counts": {
@@ -12624,7 +12624,7 @@ export interface operations {
             path: {
                 /**
                  * @description The id POST /v1/scrapes returned.
-                 * @example af6cbf68-9362-4332-9de5-ff01956dc144
+                 * @example c9e90a78-3318-48df-8e97-11a9e28e1b63
                  */
                 id: string;
             };
@@ -12650,17 +12650,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "af6cbf68-9362-4332-9de5-ff01956dc144",
+                     *       "id": "c9e90a78-3318-48df-8e97-11a9e28e1b63",
                      *       "domain": "new-brand.shop.example",
                      *       "status": "done",
                      *       "force": false,
                      *       "callbackUrl": null,
                      *       "failureReason": null,
-                     *       "createdAt": "2026-11-27T01:24:47.145Z",
-                     *       "updatedAt": "2026-11-27T01:24:53.843Z",
-                     *       "startedAt": "2026-11-27T01:24:47.408Z",
-                     *       "finishedAt": "2026-11-27T01:24:53.843Z",
-                     *       "expiresAt": "2026-11-27T01:39:53.843Z"
+                     *       "createdAt": "2026-11-29T03:11:09.446Z",
+                     *       "updatedAt": "2026-11-29T03:11:12.111Z",
+                     *       "startedAt": "2026-11-29T03:11:09.459Z",
+                     *       "finishedAt": "2026-11-29T03:11:12.111Z",
+                     *       "expiresAt": "2026-11-29T03:26:12.111Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ScrapeRequest"];
@@ -12792,30 +12792,30 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "domain": "new-brand.shop.example",
-                     *           "legacyId": "6b08dbe5b62596b15298756b",
+                     *           "legacyId": "6b0b97d089ad828db934b3f3",
                      *           "status": "tracked",
-                     *           "createdAt": "2026-11-27T01:25:00.255Z",
-                     *           "updatedAt": "2026-11-27T01:25:00.255Z",
-                     *           "lastProbeAt": "2026-11-27T01:25:07.208Z",
-                     *           "nextProbeAt": "2026-11-27T07:25:00.255Z",
+                     *           "createdAt": "2026-11-29T03:11:14.954Z",
+                     *           "updatedAt": "2026-11-29T03:11:14.954Z",
+                     *           "lastProbeAt": "2026-11-29T03:11:21.497Z",
+                     *           "nextProbeAt": "2026-11-29T09:11:14.954Z",
                      *           "trackedVariants": [
                      *             {
                      *               "productHandle": "canvas-tote-bag",
-                     *               "variantId": "98330001",
+                     *               "variantId": "900000002001",
                      *               "sku": "CANVAS-TOTE-BAG-1",
                      *               "title": "Canvas Tote Bag",
                      *               "active": true
                      *             },
                      *             {
                      *               "productHandle": "everyday-hoodie",
-                     *               "variantId": "98329001",
+                     *               "variantId": "900000001001",
                      *               "sku": "EVERYDAY-HOODIE-1",
                      *               "title": "Everyday Hoodie",
                      *               "active": true
                      *             },
                      *             {
                      *               "productHandle": "organic-cotton-tee",
-                     *               "variantId": "98328001",
+                     *               "variantId": "900000000001",
                      *               "sku": "ORGANIC-COTTON-TEE-1",
                      *               "title": "Organic Cotton Tee",
                      *               "active": true
@@ -12825,9 +12825,9 @@ export interface operations {
                      *             "id": 2,
                      *             "kind": "manual",
                      *             "error": null,
-                     *             "createdAt": "2026-11-27T01:25:03.929Z",
-                     *             "startedAt": "2026-11-27T01:25:03.980Z",
-                     *             "finishedAt": "2026-11-27T01:25:07.208Z",
+                     *             "createdAt": "2026-11-29T03:11:18.083Z",
+                     *             "startedAt": "2026-11-29T03:11:18.088Z",
+                     *             "finishedAt": "2026-11-29T03:11:21.497Z",
                      *             "progress": {
                      *               "status": "done",
                      *               "snapshots": 3
@@ -12976,12 +12976,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "legacyId": "6b08dbe5b62596b15298756b",
+                     *       "legacyId": "6b0b97d089ad828db934b3f3",
                      *       "status": "tracked",
-                     *       "createdAt": "2026-11-27T01:25:00.255Z",
-                     *       "updatedAt": "2026-11-27T01:25:00.255Z",
+                     *       "createdAt": "2026-11-29T03:11:14.954Z",
+                     *       "updatedAt": "2026-11-29T03:11:14.954Z",
                      *       "lastProbeAt": null,
-                     *       "nextProbeAt": "2026-11-27T07:25:00.255Z",
+                     *       "nextProbeAt": "2026-11-29T09:11:14.954Z",
                      *       "trackedVariants": [
                      *         {
                      *           "productHandle": "canvas-tote-bag",
@@ -13009,7 +13009,7 @@ export interface operations {
                      *         "id": 1,
                      *         "kind": "first",
                      *         "error": null,
-                     *         "createdAt": "2026-11-27T01:25:00.255Z",
+                     *         "createdAt": "2026-11-29T03:11:14.954Z",
                      *         "startedAt": null,
                      *         "finishedAt": null,
                      *         "progress": {
@@ -13289,30 +13289,30 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "legacyId": "6b08dbe5b62596b15298756b",
+                     *       "legacyId": "6b0b97d089ad828db934b3f3",
                      *       "status": "tracked",
-                     *       "createdAt": "2026-11-27T01:25:00.255Z",
-                     *       "updatedAt": "2026-11-27T01:25:00.255Z",
-                     *       "lastProbeAt": "2026-11-27T01:25:07.208Z",
-                     *       "nextProbeAt": "2026-11-27T07:25:00.255Z",
+                     *       "createdAt": "2026-11-29T03:11:14.954Z",
+                     *       "updatedAt": "2026-11-29T03:11:14.954Z",
+                     *       "lastProbeAt": "2026-11-29T03:11:21.497Z",
+                     *       "nextProbeAt": "2026-11-29T09:11:14.954Z",
                      *       "trackedVariants": [
                      *         {
                      *           "productHandle": "canvas-tote-bag",
-                     *           "variantId": "98330001",
+                     *           "variantId": "900000002001",
                      *           "sku": "CANVAS-TOTE-BAG-1",
                      *           "title": "Canvas Tote Bag",
                      *           "active": true
                      *         },
                      *         {
                      *           "productHandle": "everyday-hoodie",
-                     *           "variantId": "98329001",
+                     *           "variantId": "900000001001",
                      *           "sku": "EVERYDAY-HOODIE-1",
                      *           "title": "Everyday Hoodie",
                      *           "active": true
                      *         },
                      *         {
                      *           "productHandle": "organic-cotton-tee",
-                     *           "variantId": "98328001",
+                     *           "variantId": "900000000001",
                      *           "sku": "ORGANIC-COTTON-TEE-1",
                      *           "title": "Organic Cotton Tee",
                      *           "active": true
@@ -13322,9 +13322,9 @@ export interface operations {
                      *         "id": 2,
                      *         "kind": "manual",
                      *         "error": null,
-                     *         "createdAt": "2026-11-27T01:25:03.929Z",
-                     *         "startedAt": "2026-11-27T01:25:03.980Z",
-                     *         "finishedAt": "2026-11-27T01:25:07.208Z",
+                     *         "createdAt": "2026-11-29T03:11:18.083Z",
+                     *         "startedAt": "2026-11-29T03:11:18.088Z",
+                     *         "finishedAt": "2026-11-29T03:11:21.497Z",
                      *         "progress": {
                      *           "status": "done",
                      *           "snapshots": 3
@@ -13615,30 +13615,30 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "legacyId": "6b08dbe5b62596b15298756b",
+                     *       "legacyId": "6b0b97d089ad828db934b3f3",
                      *       "status": "paused",
-                     *       "createdAt": "2026-11-27T01:25:00.255Z",
-                     *       "updatedAt": "2026-11-27T01:25:08.484Z",
-                     *       "lastProbeAt": "2026-11-27T01:25:07.208Z",
+                     *       "createdAt": "2026-11-29T03:11:14.954Z",
+                     *       "updatedAt": "2026-11-29T03:11:21.749Z",
+                     *       "lastProbeAt": "2026-11-29T03:11:21.497Z",
                      *       "nextProbeAt": null,
                      *       "trackedVariants": [
                      *         {
                      *           "productHandle": "canvas-tote-bag",
-                     *           "variantId": "98330001",
+                     *           "variantId": "900000002001",
                      *           "sku": "CANVAS-TOTE-BAG-1",
                      *           "title": "Canvas Tote Bag",
                      *           "active": true
                      *         },
                      *         {
                      *           "productHandle": "everyday-hoodie",
-                     *           "variantId": "98329001",
+                     *           "variantId": "900000001001",
                      *           "sku": "EVERYDAY-HOODIE-1",
                      *           "title": "Everyday Hoodie",
                      *           "active": true
                      *         },
                      *         {
                      *           "productHandle": "organic-cotton-tee",
-                     *           "variantId": "98328001",
+                     *           "variantId": "900000000001",
                      *           "sku": "ORGANIC-COTTON-TEE-1",
                      *           "title": "Organic Cotton Tee",
                      *           "active": true
@@ -13648,9 +13648,9 @@ export interface operations {
                      *         "id": 2,
                      *         "kind": "manual",
                      *         "error": null,
-                     *         "createdAt": "2026-11-27T01:25:03.929Z",
-                     *         "startedAt": "2026-11-27T01:25:03.980Z",
-                     *         "finishedAt": "2026-11-27T01:25:07.208Z",
+                     *         "createdAt": "2026-11-29T03:11:18.083Z",
+                     *         "startedAt": "2026-11-29T03:11:18.088Z",
+                     *         "finishedAt": "2026-11-29T03:11:21.497Z",
                      *         "progress": {
                      *           "status": "done",
                      *           "snapshots": 3
@@ -13790,30 +13790,30 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "legacyId": "6b08dbe5b62596b15298756b",
+                     *       "legacyId": "6b0b97d089ad828db934b3f3",
                      *       "status": "paused",
-                     *       "createdAt": "2026-11-27T01:25:00.255Z",
-                     *       "updatedAt": "2026-11-27T01:25:08.546Z",
-                     *       "lastProbeAt": "2026-11-27T01:25:07.208Z",
+                     *       "createdAt": "2026-11-29T03:11:14.954Z",
+                     *       "updatedAt": "2026-11-29T03:11:21.756Z",
+                     *       "lastProbeAt": "2026-11-29T03:11:21.497Z",
                      *       "nextProbeAt": null,
                      *       "trackedVariants": [
                      *         {
                      *           "productHandle": "canvas-tote-bag",
-                     *           "variantId": "98330001",
+                     *           "variantId": "900000002001",
                      *           "sku": "CANVAS-TOTE-BAG-1",
                      *           "title": "Canvas Tote Bag",
                      *           "active": true
                      *         },
                      *         {
                      *           "productHandle": "everyday-hoodie",
-                     *           "variantId": "98329001",
+                     *           "variantId": "900000001001",
                      *           "sku": "EVERYDAY-HOODIE-1",
                      *           "title": "Everyday Hoodie",
                      *           "active": true
                      *         },
                      *         {
                      *           "productHandle": "organic-cotton-tee",
-                     *           "variantId": "98328001",
+                     *           "variantId": "900000000001",
                      *           "sku": "ORGANIC-COTTON-TEE-1",
                      *           "title": "Organic Cotton Tee",
                      *           "active": true
@@ -13823,9 +13823,9 @@ export interface operations {
                      *         "id": 2,
                      *         "kind": "manual",
                      *         "error": null,
-                     *         "createdAt": "2026-11-27T01:25:03.929Z",
-                     *         "startedAt": "2026-11-27T01:25:03.980Z",
-                     *         "finishedAt": "2026-11-27T01:25:07.208Z",
+                     *         "createdAt": "2026-11-29T03:11:18.083Z",
+                     *         "startedAt": "2026-11-29T03:11:18.088Z",
+                     *         "finishedAt": "2026-11-29T03:11:21.497Z",
                      *         "progress": {
                      *           "status": "done",
                      *           "snapshots": 3
@@ -13968,9 +13968,9 @@ export interface operations {
                      *       "id": 2,
                      *       "kind": "manual",
                      *       "error": null,
-                     *       "createdAt": "2026-11-27T01:25:03.929Z",
-                     *       "startedAt": "2026-11-27T01:25:03.980Z",
-                     *       "finishedAt": "2026-11-27T01:25:07.208Z",
+                     *       "createdAt": "2026-11-29T03:11:18.083Z",
+                     *       "startedAt": "2026-11-29T03:11:18.088Z",
+                     *       "finishedAt": "2026-11-29T03:11:21.497Z",
                      *       "progress": {
                      *         "status": "done",
                      *         "snapshots": 3
@@ -14104,7 +14104,7 @@ export interface operations {
                      *       "id": 2,
                      *       "kind": "manual",
                      *       "error": null,
-                     *       "createdAt": "2026-11-27T01:25:03.929Z",
+                     *       "createdAt": "2026-11-29T03:11:18.083Z",
                      *       "startedAt": null,
                      *       "finishedAt": null,
                      *       "progress": {
@@ -14243,52 +14243,52 @@ export interface operations {
                      *       "method": "Estimate: for each tracked variant, consecutive inventory snapshots are compared. A stock decrease of n is n units sold, valued at the earlier snapshot's price and counted on the UTC day of the later snapshot. A stock increase is a restock, reported apart and never a negative sale; sales inside a restocked interval cannot be seen, so figures are a lower bound. Variants whose storefront hides stock count nothing. Not merchant-reported sales.",
                      *       "snapshots": 6,
                      *       "probes": 2,
-                     *       "firstSnapshotAt": "2026-11-27T01:25:03.659Z",
-                     *       "lastSnapshotAt": "2026-11-27T01:25:07.208Z",
+                     *       "firstSnapshotAt": "2026-11-29T03:11:17.997Z",
+                     *       "lastSnapshotAt": "2026-11-29T03:11:21.497Z",
                      *       "trackedVariants": 3,
                      *       "variantsWithoutStock": 0,
                      *       "sales": {
                      *         "days": 1,
-                     *         "units": 4,
-                     *         "revenue": 115.6,
-                     *         "revenuePerDay": 115.6,
+                     *         "units": 9,
+                     *         "revenue": 292.8,
+                     *         "revenuePerDay": 292.8,
                      *         "currency": "USD",
-                     *         "revenueUsd": 115.6,
-                     *         "unitsPerDay": 4,
-                     *         "revenuePerDayUsd": 115.6,
+                     *         "revenueUsd": 292.8,
+                     *         "unitsPerDay": 9,
+                     *         "revenuePerDayUsd": 292.8,
                      *         "restocks": 0,
                      *         "restockedUnits": 0
                      *       },
                      *       "topVariants": [
                      *         {
-                     *           "productHandle": "canvas-tote-bag",
-                     *           "variantId": "98330001",
-                     *           "sku": "CANVAS-TOTE-BAG-1",
-                     *           "title": "Canvas Tote Bag",
-                     *           "units": 2,
-                     *           "revenue": 36,
-                     *           "currency": "USD",
-                     *           "revenueUsd": 36
-                     *         },
-                     *         {
                      *           "productHandle": "everyday-hoodie",
-                     *           "variantId": "98329001",
+                     *           "variantId": "900000001001",
                      *           "sku": "EVERYDAY-HOODIE-1",
                      *           "title": "Everyday Hoodie",
-                     *           "units": 1,
-                     *           "revenue": 58,
+                     *           "units": 3,
+                     *           "revenue": 174,
                      *           "currency": "USD",
-                     *           "revenueUsd": 58
+                     *           "revenueUsd": 174
                      *         },
                      *         {
                      *           "productHandle": "organic-cotton-tee",
-                     *           "variantId": "98328001",
+                     *           "variantId": "900000000001",
                      *           "sku": "ORGANIC-COTTON-TEE-1",
                      *           "title": "Organic Cotton Tee",
-                     *           "units": 1,
-                     *           "revenue": 21.6,
+                     *           "units": 3,
+                     *           "revenue": 64.8,
                      *           "currency": "USD",
-                     *           "revenueUsd": 21.6
+                     *           "revenueUsd": 64.8
+                     *         },
+                     *         {
+                     *           "productHandle": "canvas-tote-bag",
+                     *           "variantId": "900000002001",
+                     *           "sku": "CANVAS-TOTE-BAG-1",
+                     *           "title": "Canvas Tote Bag",
+                     *           "units": 3,
+                     *           "revenue": 54,
+                     *           "currency": "USD",
+                     *           "revenueUsd": 54
                      *         }
                      *       ],
                      *       "estimate": true
@@ -14430,11 +14430,11 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "day": "2026-11-27",
-                     *           "units": 4,
-                     *           "revenue": 115.6,
+                     *           "day": "2026-11-29",
+                     *           "units": 9,
+                     *           "revenue": 292.8,
                      *           "currency": "USD",
-                     *           "revenueUsd": 115.6
+                     *           "revenueUsd": 292.8
                      *         }
                      *       ],
                      *       "page": {
@@ -14591,15 +14591,15 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "productHandle": "canvas-tote-bag",
-                     *           "variantId": "98330001",
+                     *           "variantId": "900000002001",
                      *           "sku": "CANVAS-TOTE-BAG-1",
                      *           "title": "Canvas Tote Bag",
                      *           "active": true,
-                     *           "startStock": 73,
-                     *           "endStock": 71,
-                     *           "startAt": "2026-11-27T01:25:03.659Z",
-                     *           "endAt": "2026-11-27T01:25:07.208Z",
-                     *           "unitsSold": 2,
+                     *           "startStock": 176,
+                     *           "endStock": 173,
+                     *           "startAt": "2026-11-29T03:11:17.997Z",
+                     *           "endAt": "2026-11-29T03:11:21.497Z",
+                     *           "unitsSold": 3,
                      *           "price": 18,
                      *           "currency": "USD",
                      *           "restocks": {
@@ -14609,15 +14609,15 @@ export interface operations {
                      *         },
                      *         {
                      *           "productHandle": "everyday-hoodie",
-                     *           "variantId": "98329001",
+                     *           "variantId": "900000001001",
                      *           "sku": "EVERYDAY-HOODIE-1",
                      *           "title": "Everyday Hoodie",
                      *           "active": true,
-                     *           "startStock": 127,
-                     *           "endStock": 126,
-                     *           "startAt": "2026-11-27T01:25:03.659Z",
-                     *           "endAt": "2026-11-27T01:25:07.208Z",
-                     *           "unitsSold": 1,
+                     *           "startStock": 70,
+                     *           "endStock": 67,
+                     *           "startAt": "2026-11-29T03:11:17.997Z",
+                     *           "endAt": "2026-11-29T03:11:21.497Z",
+                     *           "unitsSold": 3,
                      *           "price": 58,
                      *           "currency": "USD",
                      *           "restocks": {
@@ -14627,15 +14627,15 @@ export interface operations {
                      *         },
                      *         {
                      *           "productHandle": "organic-cotton-tee",
-                     *           "variantId": "98328001",
+                     *           "variantId": "900000000001",
                      *           "sku": "ORGANIC-COTTON-TEE-1",
                      *           "title": "Organic Cotton Tee",
                      *           "active": true,
-                     *           "startStock": 180,
-                     *           "endStock": 179,
-                     *           "startAt": "2026-11-27T01:25:03.659Z",
-                     *           "endAt": "2026-11-27T01:25:07.208Z",
-                     *           "unitsSold": 1,
+                     *           "startStock": 113,
+                     *           "endStock": 110,
+                     *           "startAt": "2026-11-29T03:11:17.997Z",
+                     *           "endAt": "2026-11-29T03:11:21.497Z",
+                     *           "unitsSold": 3,
                      *           "price": 21.6,
                      *           "currency": "USD",
                      *           "restocks": {
@@ -14936,8 +14936,8 @@ export interface operations {
                      *           "rating": 5,
                      *           "appStoreUrl": "https://apps.shopify.com/judgeme",
                      *           "installCount": 1912,
-                     *           "firstSeenAt": "2026-11-27T01:24:53.843Z",
-                     *           "lastSeenAt": "2026-11-27T01:25:07.055Z"
+                     *           "firstSeenAt": "2026-11-29T03:11:12.111Z",
+                     *           "lastSeenAt": "2026-11-29T03:11:21.489Z"
                      *         },
                      *         {
                      *           "slug": "klaviyo-email-marketing",
@@ -14948,8 +14948,8 @@ export interface operations {
                      *           "rating": 4.6,
                      *           "appStoreUrl": "https://apps.shopify.com/klaviyo-email-marketing",
                      *           "installCount": 1304,
-                     *           "firstSeenAt": "2026-11-27T01:24:53.843Z",
-                     *           "lastSeenAt": "2026-11-27T01:25:07.055Z"
+                     *           "firstSeenAt": "2026-11-29T03:11:12.111Z",
+                     *           "lastSeenAt": "2026-11-29T03:11:21.489Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -15249,7 +15249,7 @@ export interface operations {
                      *           "newValue": "52.20",
                      *           "changePct": -10,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-27T01:25:07.055Z"
+                     *           "detectedAt": "2026-11-29T03:11:21.489Z"
                      *         },
                      *         {
                      *           "id": "29454",
@@ -15262,7 +15262,7 @@ export interface operations {
                      *           "newValue": "21.60",
                      *           "changePct": -10,
                      *           "currency": "USD",
-                     *           "detectedAt": "2026-11-27T01:25:03.492Z"
+                     *           "detectedAt": "2026-11-29T03:11:17.988Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -15273,7 +15273,7 @@ export interface operations {
                      *         "total": 2
                      *       },
                      *       "meta": {
-                     *         "watchedSince": "2026-11-27T01:25:00.255Z"
+                     *         "watchedSince": "2026-11-29T03:11:14.954Z"
                      *       }
                      *     }
                      */
@@ -15402,7 +15402,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "domain": "new-brand.shop.example",
-                     *       "probedAt": "2026-11-27T01:25:08.164Z",
+                     *       "probedAt": "2026-11-29T03:11:21.723Z",
                      *       "networks": [
                      *         {
                      *           "network": "meta",
@@ -15711,52 +15711,14 @@ export interface operations {
                      * @example {
                      *       "domain": "new-brand.shop.example",
                      *       "days": 30,
-                     *       "from": "2026-10-29",
-                     *       "to": "2026-11-27",
+                     *       "from": "2026-10-31",
+                     *       "to": "2026-11-29",
                      *       "isEstimate": true,
                      *       "snapshots": 2,
                      *       "method": "Estimate. A creative runs from the day it was first seen (the library's first-shown day when given) through the day it was last seen, or through today while active. A day is \"after a launch\" when a creative was first seen on it or in the 6 days before. Only days with a sales estimate count. Lift = mean daily units (revenue) on days after a launch / mean on the other days - 1, in percent; null when a group is empty or the other days sold nothing. Sales are the watch's inventory-based estimate. A correlation over few days, not a causal measure.",
                      *       "note": "No day with a sales estimate follows an ad launch yet: no lift to measure.",
                      *       "currency": "USD",
                      *       "daily": [
-                     *         {
-                     *           "day": "2026-10-29",
-                     *           "activeAds": {
-                     *             "meta": 0,
-                     *             "tiktok": 0,
-                     *             "google": 0,
-                     *             "total": 0
-                     *           },
-                     *           "newAds": {
-                     *             "meta": 0,
-                     *             "tiktok": 0,
-                     *             "google": 0,
-                     *             "total": 0
-                     *           },
-                     *           "afterLaunch": false,
-                     *           "units": null,
-                     *           "revenue": null,
-                     *           "revenueUsd": null
-                     *         },
-                     *         {
-                     *           "day": "2026-10-30",
-                     *           "activeAds": {
-                     *             "meta": 0,
-                     *             "tiktok": 0,
-                     *             "google": 0,
-                     *             "total": 0
-                     *           },
-                     *           "newAds": {
-                     *             "meta": 0,
-                     *             "tiktok": 0,
-                     *             "google": 0,
-                     *             "total": 0
-                     *           },
-                     *           "afterLaunch": false,
-                     *           "units": null,
-                     *           "revenue": null,
-                     *           "revenueUsd": null
-                     *         },
                      *         {
                      *           "day": "2026-10-31",
                      *           "activeAds": {
@@ -16285,9 +16247,47 @@ export interface operations {
                      *             "total": 0
                      *           },
                      *           "afterLaunch": false,
-                     *           "units": 4,
-                     *           "revenue": 115.6,
-                     *           "revenueUsd": 115.6
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-28",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": null,
+                     *           "revenue": null,
+                     *           "revenueUsd": null
+                     *         },
+                     *         {
+                     *           "day": "2026-11-29",
+                     *           "activeAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "newAds": {
+                     *             "meta": 0,
+                     *             "tiktok": 0,
+                     *             "google": 0,
+                     *             "total": 0
+                     *           },
+                     *           "afterLaunch": false,
+                     *           "units": 9,
+                     *           "revenue": 292.8,
+                     *           "revenueUsd": 292.8
                      *         }
                      *       ],
                      *       "lift": {
@@ -16295,12 +16295,12 @@ export interface operations {
                      *         "daysAfterLaunch": 0,
                      *         "otherDays": 1,
                      *         "meanUnitsAfterLaunch": null,
-                     *         "meanUnitsOtherDays": 4,
+                     *         "meanUnitsOtherDays": 9,
                      *         "unitsLiftPercent": null,
                      *         "meanRevenueAfterLaunch": null,
-                     *         "meanRevenueOtherDays": 115.6,
+                     *         "meanRevenueOtherDays": 292.8,
                      *         "meanRevenueAfterLaunchUsd": null,
-                     *         "meanRevenueOtherDaysUsd": 115.6,
+                     *         "meanRevenueOtherDaysUsd": 292.8,
                      *         "revenueLiftPercent": null
                      *       }
                      *     }
@@ -16439,7 +16439,7 @@ export interface operations {
                      *             "app": "klaviyo-email-marketing"
                      *           },
                      *           "callbackUrl": null,
-                     *           "createdAt": "2026-11-27T01:24:46.872Z",
+                     *           "createdAt": "2026-11-29T03:11:09.439Z",
                      *           "matchCount": 1,
                      *           "links": {
                      *             "matches": "/v1/alerts/1/matches"
@@ -16690,7 +16690,7 @@ export interface operations {
                      *         "app": "klaviyo-email-marketing"
                      *       },
                      *       "callbackUrl": null,
-                     *       "createdAt": "2026-11-27T01:24:46.872Z",
+                     *       "createdAt": "2026-11-29T03:11:09.439Z",
                      *       "matchCount": 0,
                      *       "links": {
                      *         "matches": "/v1/alerts/1/matches"
@@ -16832,7 +16832,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "domain": "new-brand.shop.example",
-                     *           "matchedAt": "2026-11-27T01:24:53.843Z"
+                     *           "matchedAt": "2026-11-29T03:11:12.111Z"
                      *         }
                      *       ],
                      *       "page": {
@@ -17098,7 +17098,7 @@ export interface operations {
                      *           "limit": 600,
                      *           "used": 22,
                      *           "remaining": 578,
-                     *           "resetSeconds": 56
+                     *           "resetSeconds": 60
                      *         }
                      *       ]
                      *     }

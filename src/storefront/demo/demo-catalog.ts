@@ -9,7 +9,7 @@ import { LRUCache } from 'lru-cache';
 import { UNLISTED } from '../../seed/seeded-catalog.ts';
 import type { ObservedProduct } from '../read-storefront.ts';
 
-/** A product as the catalog holds it, with its row id (the demo storefront's product and variant ids). */
+/** A product as the storefront shows it, with its storefront id (the demo storefront's product and variant ids; see storefrontProductId). */
 export interface DemoProduct extends ObservedProduct {
   id: number;
 }
@@ -76,6 +76,20 @@ const UNLISTED_STORES: Record<
   },
 };
 
+/** The storefront's own id of an unlisted store's product, by its place in the list. */
+const unlistedProductId = (domain: string, index: number) =>
+  900_000_000 + index + (domain === UNLISTED.store ? 0 : 100);
+
+/**
+ * The id the storefront shows for a product: our catalog's row id, except for the unlisted stores,
+ * whose storefronts had their ids before a scrape brought them into the catalog and keep them (a
+ * watch probed on either side of that scrape reads the same variants).
+ */
+function storefrontProductId(domain: string, handle: string, rowId: number): number {
+  const index = UNLISTED_STORES[domain]?.products.findIndex(([shown]) => shown === handle) ?? -1;
+  return index === -1 ? rowId : unlistedProductId(domain, index);
+}
+
 async function unlistedStore(
   pool: Pick<pg.Pool, 'query'>,
   domain: string,
@@ -94,7 +108,7 @@ async function unlistedStore(
     countryCode: 'US',
     appLiterals: apps.flatMap((app) => literalOfPatterns(app.detection_patterns) ?? []),
     products: shown.products.map(([handle, title, productType, price], i) => ({
-      id: 900_000_000 + i + (domain === UNLISTED.store ? 0 : 100),
+      id: unlistedProductId(domain, i),
       handle,
       title,
       vendor: shown.name,
@@ -143,7 +157,7 @@ async function readStore(pool: Pick<pg.Pool, 'query'>, domain: string): Promise<
     countryCode: store.country_code?.trim() || null,
     appLiterals: apps.flatMap((app) => literalOfPatterns(app.detection_patterns) ?? []),
     products: products.map((p) => ({
-      id: p.id,
+      id: storefrontProductId(domain, p.handle, p.id),
       handle: p.handle,
       title: p.title,
       vendor: p.vendor,

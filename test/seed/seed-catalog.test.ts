@@ -400,24 +400,31 @@ describe('seedCatalog determinism and reset', () => {
   });
 });
 
+/** A legacy store port (a MongoDB one, say) that writes where the test says and reads nothing. */
+const legacyPort = (writes: Pick<Partial<LegacyStore>, 'upsert' | 'upsertMany'>): LegacyStore => ({
+  source: 'mongo:store_summaries',
+  findByDomains: async () => new Map(),
+  findByLegacyIds: async () => new Map(),
+  upsert: async () => {},
+  upsertMany: async () => {},
+  moveDomain: async () => {},
+  health: async () => ({ ok: true, backend: 'test' }),
+  close: async () => {},
+  ...writes,
+});
+
 describe('seedCatalog through a legacy store port', () => {
   it('hands the summaries to the port in batches instead of the JSONB table', async () => {
     const db = await createTestDatabase();
     const received: LegacySummary[] = [];
     let batches = 0;
-    const port: LegacyStore = {
-      source: 'mongo:store_summaries',
-      findByDomains: async () => new Map(),
-      findByLegacyIds: async () => new Map(),
+    const port = legacyPort({
       upsert: async (s) => void received.push(s),
       upsertMany: async (many) => {
         batches++;
         received.push(...many);
       },
-      moveDomain: async () => {},
-      health: async () => ({ ok: true, backend: 'test' }),
-      close: async () => {},
-    };
+    });
     try {
       const report = await seedCatalog({
         url: db.url,
@@ -452,19 +459,12 @@ describe('seedCatalog that fails part way', () => {
     const db = await createTestDatabase();
     const pool = new pg.Pool({ connectionString: db.url, max: 1 });
     let batches = 0;
-    const failing: LegacyStore = {
-      source: 'mongo:store_summaries',
-      findByDomains: async () => new Map(),
-      findByLegacyIds: async () => new Map(),
-      upsert: async () => {},
+    const failing = legacyPort({
       // the second chunk's summaries fail: the first chunk's stores are already copied by then
       upsertMany: async () => {
         if (++batches === 2) throw new Error('legacy store went away');
       },
-      moveDomain: async () => {},
-      health: async () => ({ ok: true, backend: 'test' }),
-      close: async () => {},
-    };
+    });
     try {
       const migratedShape = await schemaShape(pool);
       await expect(

@@ -127,7 +127,8 @@ interface Loaded extends Omit<SeedReport, 'timingsMs' | 'databaseBytes'> {
 
 async function seedOn(client: pg.PoolClient, options: SeedCatalogOptions): Promise<SeedReport> {
   const started = performance.now();
-  const loaded = await transactionOn(client, () => loadCatalog(client, options, started));
+  const log = options.logger?.child({ component: 'seed' });
+  const loaded = await transactionOn(client, () => loadCatalog(client, options, log, started));
   // the visibility maps, so counts, app filters and title walks are index-only scans from the
   // first request on, not once autovacuum gets there; VACUUM cannot run inside the transaction
   const vacuumStarted = performance.now();
@@ -150,7 +151,7 @@ async function seedOn(client: pg.PoolClient, options: SeedCatalogOptions): Promi
     },
     databaseBytes: Number(size[0]!.bytes),
   };
-  options.logger?.child({ component: 'seed' }).info(report, 'catalog seeded');
+  log?.info(report, 'catalog seeded');
   return report;
 }
 
@@ -158,13 +159,13 @@ async function seedOn(client: pg.PoolClient, options: SeedCatalogOptions): Promi
 async function loadCatalog(
   client: pg.PoolClient,
   options: SeedCatalogOptions,
+  log: Logger | undefined,
   started: number,
 ): Promise<Loaded> {
   const seed = options.seed ?? 1;
   const mode = options.mode ?? 'refuse-if-not-empty';
   const chunkSize = options.chunkSize ?? 10_000;
   const copyLegacy = !options.legacy || options.legacyIsJsonbTable === true;
-  const log = options.logger?.child({ component: 'seed' });
   const progress = (phase: SeedProgress['phase'], storesDone: number) =>
     options.onProgress?.({ phase, storesDone, storesTotal: options.stores });
 

@@ -6,7 +6,15 @@
 // address's per-minute limit (chargeUnauthenticated, called by identify in access.ts). A data
 // request's plan is checked first, then its result window, then it is charged and its answer
 // carries the rate-limit headers.
-import { getOperationAST, getVariableValues, type DocumentNode, type GraphQLSchema } from 'graphql';
+import {
+  getOperationAST,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { createRequire } from 'node:module';
+import type { CoercedVariableValues } from 'graphql-jit/dist/variables.js';
 import { DEFAULT_PAGE_SIZE } from '../graphql/pagination.ts';
 import { ApiError, reasonError } from '../platform/errors.ts';
 import { paidPlanRequired } from './api-keys.ts';
@@ -79,6 +87,39 @@ const webAppOnly = (principal: Principal) =>
         "Key management is reserved to the web app's service credential; an API key cannot mint, list or revoke keys.",
       );
 
+// graphql-jit's own module (its ESM copy of this file imports a path without an extension, which Node refuses)
+const { compileVariableParsing, failToParseVariables } = createRequire(import.meta.url)(
+  'graphql-jit/dist/variables.js',
+) as typeof import('graphql-jit/dist/variables.js');
+
+type VariableParser = (inputs: Record<string, unknown>) => CoercedVariableValues;
+const variableParsers = new WeakMap<GraphQLSchema, WeakMap<OperationDefinitionNode, VariableParser>>();
+
+/**
+ * The operation's variables as its compiled execution (graphql-jit) coerces them, with the parser
+ * graphql-jit compiles, made once per operation: graphql-js's interpreting coercion cost every
+ * request more than the rest of admission's checks.
+ */
+function coerceVariables(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  inputs: Record<string, unknown>,
+): CoercedVariableValues {
+  let ofSchema = variableParsers.get(schema);
+  if (!ofSchema) variableParsers.set(schema, (ofSchema = new WeakMap()));
+  let parse = ofSchema.get(operation);
+  if (!parse) {
+    try {
+      parse = compileVariableParsing(schema, operation.variableDefinitions ?? []);
+    } catch (errors) {
+      // a variable of a type that is not an input type: validation refuses it before this
+      parse = () => ({ errors: errors as GraphQLError[] });
+    }
+    ofSchema.set(operation, parse);
+  }
+  return parse(inputs);
+}
+
 /** A charge counted `times` over (an export's pages, charged together before it streams). */
 const timesCharge = (charge: Charge, times: number): Charge => ({
   units: charge.units * times,
@@ -128,12 +169,8 @@ export class Admission {
     const ast = getOperationAST(operation.document, operation.operationName);
     if (!ast) return; // execution reports the missing operation itself
     // charge what will execute: the variables as execution coerces them (defaults applied, a single value as a list of one)
-    const coerced = getVariableValues(
-      operation.schema,
-      ast.variableDefinitions ?? [],
-      operation.variableValues ?? {},
-    );
-    if (coerced.errors) return;
+    const coerced = coerceVariables(operation.schema, ast, operation.variableValues ?? {});
+    if (failToParseVariables(coerced)) return;
     const variables = coerced.coerced;
     const cost = operationCost(operation.schema, operation.document, ast, variables);
     if (cost.webAppFields.length > 0 && principal.kind !== 'webApp') throw webAppOnly(principal);

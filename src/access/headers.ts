@@ -29,8 +29,10 @@ export function sendRateLimitHeaders(
   context: { reply?: { header(name: string, value: string): unknown } },
   limits: readonly LimitState[],
 ): void {
-  for (const [name, value] of Object.entries(rateLimitHeaders(limits)))
-    context.reply?.header(name, value);
+  const reply = context.reply;
+  if (!reply) return;
+  const headers = rateLimitHeaders(limits);
+  for (const name in headers) reply.header(name, headers[name]!);
 }
 
 export function rateLimitHeaders(limits: readonly LimitState[]): Record<string, string> {

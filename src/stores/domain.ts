@@ -44,8 +44,21 @@ export function parseDomain(input: string): DomainParse {
   return checkedDomain(hostname);
 }
 
+/**
+ * A canonical domain in one test (every request names a store): two or more labels of 1 to 63
+ * letters, digits and inner hyphens, the last starting with a letter. What it refuses, checkedDomain
+ * looks at label by label to say why.
+ */
+const CANONICAL = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
 /** The canonical domain of a hostname: no trailing dot, no leading www., a public DNS name's shape. */
 function checkedDomain(hostname: string): DomainParse {
+  if (
+    hostname.length <= MAX_DOMAIN_LENGTH &&
+    !hostname.startsWith('www.') &&
+    CANONICAL.test(hostname)
+  )
+    return { ok: true, domain: hostname, host: hostname };
   const named = hostname.replace(/\.$/, '');
   const domain = named.replace(/^www\./, '');
   if (domain.length > MAX_DOMAIN_LENGTH)

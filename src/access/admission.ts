@@ -93,7 +93,10 @@ const { compileVariableParsing, failToParseVariables } = createRequire(import.me
 ) as typeof import('graphql-jit/dist/variables.js');
 
 type VariableParser = (inputs: Record<string, unknown>) => CoercedVariableValues;
-const variableParsers = new WeakMap<GraphQLSchema, WeakMap<OperationDefinitionNode, VariableParser>>();
+const variableParsers = new WeakMap<
+  GraphQLSchema,
+  WeakMap<OperationDefinitionNode, VariableParser>
+>();
 
 /**
  * The operation's variables as its compiled execution (graphql-jit) coerces them, with the parser

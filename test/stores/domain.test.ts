@@ -47,6 +47,45 @@ describe('normalizeDomain', () => {
     }
   });
 
+  it('accepts a name as it is exactly when every rule of a public DNS name holds', () => {
+    // the rules, label by label: a canonical name passes in one regular expression, and that
+    // shortcut must accept what these accept and nothing else
+    const followsTheRules = (name: string) => {
+      const labels = name.split('.');
+      return (
+        name.length <= 253 &&
+        labels.length >= 2 &&
+        labels.every(
+          (label) =>
+            label.length >= 1 &&
+            label.length <= 63 &&
+            /^[a-z0-9-]+$/.test(label) &&
+            !label.startsWith('-') &&
+            !label.endsWith('-'),
+        ) &&
+        !/^\d+$/.test(labels[labels.length - 1]!)
+      );
+    };
+    const label = fc.stringMatching(/^[a-z0-9-]{0,66}$/);
+    const name = fc
+      .array(fc.oneof(label, fc.constantFrom('a', '1', '-', 'x1', 'ab-c', '0')), {
+        minLength: 1,
+        maxLength: 6,
+      })
+      .map((labels) => labels.join('.'));
+    fc.assert(
+      fc.property(name, (candidate) => {
+        fc.pre(!candidate.startsWith('www.') && !candidate.endsWith('.'));
+        fc.pre(!candidate.includes('xn--'));
+        const parsed = parseDomain(candidate);
+        if (followsTheRules(candidate))
+          expect(parsed).toEqual({ ok: true, domain: candidate, host: candidate });
+        else expect(parsed.ok).toBe(false);
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+
   it('strips www. only once, at the start', () => {
     expect(normalizeDomain('www.www.example.com')).toBe('www.example.com');
     expect(normalizeDomain('shop.www.example.com')).toBe('shop.www.example.com');

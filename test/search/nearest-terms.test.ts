@@ -188,15 +188,21 @@ describe('a vocabulary of a real catalog', () => {
       last = now;
     };
     const ticker = setInterval(turn, 1);
+    const started = performance.now();
+    let took = 0;
     try {
       const index = await termIndex(pool, 'large_probe', 'documents');
       turn(); // the time since the timer's last turn counts too
+      took = performance.now() - started;
       expect(index.terms).toHaveLength(SIZE);
       expect(index.nearest(`${words[7]}7x`, 1)).toEqual([`${words[7]}7`]);
     } finally {
       clearInterval(ticker);
     }
-    // built in one turn, half a million terms hold the event loop for over a second
-    expect(longest).toBeLessThan(250);
+    // built in one turn, half a million terms hold the event loop for most of the time they take
+    // to read and index (over a second); a slice a turn, for a small part of it. A share rather
+    // than milliseconds: a slower machine, or a garbage collection under a loaded test run, makes
+    // every hold longer, and the build with it
+    expect(longest).toBeLessThan(took / 4);
   });
 });

@@ -63,7 +63,8 @@ describe('normalizeDomain', () => {
             !label.startsWith('-') &&
             !label.endsWith('-'),
         ) &&
-        !/^\d+$/.test(labels[labels.length - 1]!)
+        // a last label that reads as a number (decimal, or 0x and hex digits) makes an IPv4 address
+        !/^(?:\d+|0x[0-9a-f]*)$/.test(labels[labels.length - 1]!)
       );
     };
     const label = fc.stringMatching(/^[a-z0-9-]{0,66}$/);

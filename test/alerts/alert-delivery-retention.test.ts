@@ -1,21 +1,10 @@
 // An alert's webhook deliveries are kept a week once they are settled (delivered, or failed for
 // good): the worker's sweep deletes older ones, never one still pending and never a scrape's.
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sweepAlertDeliveries } from '../../src/alerts/alert-webhooks.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { suiteDatabase } from '../support/database.ts';
 
-let db: TestDatabase;
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
-});
-afterAll(async () => {
-  await pool?.end();
-  await db?.drop();
-});
+const suite = suiteDatabase();
 
 const DAY_MS = 86_400_000;
 
@@ -25,17 +14,17 @@ describe('alert webhook deliveries', () => {
     const now = new Date();
     const {
       rows: [account],
-    } = await pool.query<{ id: number }>(
+    } = await suite.pool.query<{ id: number }>(
       `INSERT INTO accounts (external_id, name) VALUES ('retention', 'Retention') RETURNING id`,
     );
     const {
       rows: [alert],
-    } = await pool.query<{ id: number }>(
+    } = await suite.pool.query<{ id: number }>(
       `INSERT INTO alerts (account_id, name, filter) VALUES ($1, 'kept', '{}') RETURNING id`,
       [account!.id],
     );
     const delivery = async (name: string, status: string, ageDays: number) =>
-      pool.query(
+      suite.pool.query(
         `INSERT INTO webhook_deliveries (id, alert_id, event, url, payload, status, created_at)
          VALUES (gen_random_uuid(), $1, 'alert.matched', $2, '{}', $3::delivery_status, $4)`,
         [
@@ -49,8 +38,8 @@ describe('alert webhook deliveries', () => {
     await delivery('old-failed', 'failed', 8);
     await delivery('old-pending', 'pending', 8);
     await delivery('recent-delivered', 'delivered', 6);
-    await sweepAlertDeliveries(pool);
-    const { rows } = await pool.query<{ url: string }>(
+    await sweepAlertDeliveries(suite.pool);
+    const { rows } = await suite.pool.query<{ url: string }>(
       'SELECT url FROM webhook_deliveries WHERE alert_id = $1 ORDER BY url',
       [alert!.id],
     );

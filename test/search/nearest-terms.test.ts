@@ -2,28 +2,18 @@
 // same similarity as pg_trgm's, the same nearest terms as PostgreSQL's `ORDER BY term <-> word`
 // (the lookup it replaces), and terms read again once they are a minute old.
 import fc from 'fast-check';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   termIndex,
   TERMS_REFRESH_MS,
   TrigramIndex,
   trigramSimilarity,
 } from '../../src/search/nearest-terms.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { suiteDatabase } from '../support/database.ts';
 import { random } from '../support/search-queries.ts';
 
-let db: TestDatabase;
-let pool: pg.Pool;
+const suite = suiteDatabase();
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
-});
-afterAll(async () => {
-  await pool?.end();
-  await db?.drop();
-});
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -71,10 +61,10 @@ describe('trigram similarity', () => {
   it("is pg_trgm's similarity() for words of letters and digits", async () => {
     await fc.assert(
       fc.asyncProperty(word, word, async (a, b) => {
-        const { rows } = await pool.query<{ s: number }>('SELECT similarity($1, $2)::float8 AS s', [
-          a,
-          b,
-        ]);
+        const { rows } = await suite.pool.query<{ s: number }>(
+          'SELECT similarity($1, $2)::float8 AS s',
+          [a, b],
+        );
         expect(trigramSimilarity(a, b)).toBeCloseTo(rows[0]!.s, 6);
       }),
       { numRuns: 300 },
@@ -85,10 +75,10 @@ describe('trigram similarity', () => {
 describe('nearest terms', () => {
   const terms = vocabulary(2_000, 11);
   beforeAll(async () => {
-    await pool.query('CREATE TABLE nearest_probe (term text COLLATE "C" PRIMARY KEY)');
-    await pool.query('INSERT INTO nearest_probe SELECT unnest($1::text[])', [terms]);
-    await pool.query('CREATE INDEX ON nearest_probe USING gist (term gist_trgm_ops)');
-    await pool.query('ANALYZE nearest_probe');
+    await suite.pool.query('CREATE TABLE nearest_probe (term text COLLATE "C" PRIMARY KEY)');
+    await suite.pool.query('INSERT INTO nearest_probe SELECT unnest($1::text[])', [terms]);
+    await suite.pool.query('CREATE INDEX ON nearest_probe USING gist (term gist_trgm_ops)');
+    await suite.pool.query('ANALYZE nearest_probe');
   });
 
   it("are the terms PostgreSQL's trigram index orders first, at the same distances", async () => {
@@ -104,7 +94,7 @@ describe('nearest terms', () => {
       'ski',
       'shpo',
     ].concat(Array.from({ length: 20 }, () => terms[Math.floor(next() * terms.length)]!.slice(1)));
-    const client = await pool.connect();
+    const client = await suite.pool.connect();
     try {
       // the index, as at catalog scale (a small table would be scanned whole)
       await client.query('SET enable_seqscan = off');
@@ -136,29 +126,31 @@ describe('nearest terms', () => {
 
 describe('the terms of a database', () => {
   beforeAll(async () => {
-    await pool.query(
+    await suite.pool.query(
       'CREATE TABLE refresh_probe (term text COLLATE "C" PRIMARY KEY, documents int NOT NULL)',
     );
-    await pool.query(
+    await suite.pool.query(
       "INSERT INTO refresh_probe VALUES ('birchgarden', 3), ('dawnfield', 1), ('gone', 0)",
     );
   });
 
   it('are read on first use, held a minute, then read again in the background', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const first = await termIndex(pool, 'refresh_probe', 'documents');
+    const first = await termIndex(suite.pool, 'refresh_probe', 'documents');
     // a term no document holds any more is no candidate
     expect([...first.terms].sort()).toEqual(['birchgarden', 'dawnfield']);
     expect(first.nearest('bicrhgarden', 5)).toEqual(['birchgarden']);
 
-    await pool.query("INSERT INTO refresh_probe VALUES ('birchglow', 2)");
-    expect(await termIndex(pool, 'refresh_probe', 'documents')).toBe(first);
+    await suite.pool.query("INSERT INTO refresh_probe VALUES ('birchglow', 2)");
+    expect(await termIndex(suite.pool, 'refresh_probe', 'documents')).toBe(first);
 
     vi.setSystemTime(Date.now() + TERMS_REFRESH_MS);
     // the index of the moment answers while the terms are read again
-    expect(await termIndex(pool, 'refresh_probe', 'documents')).toBe(first);
+    expect(await termIndex(suite.pool, 'refresh_probe', 'documents')).toBe(first);
     await vi.waitFor(async () =>
-      expect((await termIndex(pool, 'refresh_probe', 'documents')).terms).toContain('birchglow'),
+      expect((await termIndex(suite.pool, 'refresh_probe', 'documents')).terms).toContain(
+        'birchglow',
+      ),
     );
   });
 });
@@ -172,10 +164,10 @@ describe('a vocabulary of a real catalog', () => {
     (_, i) => `${words[i % words.length]}${i.toString(36)}`,
   );
   beforeAll(async () => {
-    await pool.query(
+    await suite.pool.query(
       'CREATE TABLE large_probe (term text COLLATE "C" PRIMARY KEY, documents int NOT NULL)',
     );
-    await pool.query('INSERT INTO large_probe SELECT unnest($1::text[]), 1', [terms]);
+    await suite.pool.query('INSERT INTO large_probe SELECT unnest($1::text[]), 1', [terms]);
   });
 
   it('is indexed a slice at a time: the process answers other requests meanwhile', async () => {
@@ -191,7 +183,7 @@ describe('a vocabulary of a real catalog', () => {
     const started = performance.now();
     let took = 0;
     try {
-      const index = await termIndex(pool, 'large_probe', 'documents');
+      const index = await termIndex(suite.pool, 'large_probe', 'documents');
       turn(); // the time since the timer's last turn counts too
       took = performance.now() - started;
       expect(index.terms).toHaveLength(SIZE);

@@ -3,28 +3,20 @@
 // the observation that first saw the store without it, and a reinstall opens a second period. The
 // apps a store already runs when first observed open periods that were not seen installing.
 import { storefrontObservation } from '../support/storefront-observation.ts';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadReferenceData } from '../../src/seed/reference-data.ts';
 import { writeObservation } from '../../src/storefront/catalog-writer.ts';
 import type { StorefrontObservation } from '../../src/storefront/read-storefront.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { suiteDatabase } from '../support/database.ts';
 
-let db: TestDatabase;
-let pool: pg.Pool;
+const suite = suiteDatabase();
 let apps: { id: number; slug: string; name: string }[];
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
-  ({ rows: apps } = await pool.query(
+  ({ rows: apps } = await suite.pool.query(
     `INSERT INTO apps (slug, name) VALUES ('periods-one', 'Periods One'), ('periods-two', 'Periods Two')
      RETURNING id, slug, name`,
   ));
-});
-afterAll(async () => {
-  await pool?.end();
-  await db?.drop();
 });
 
 const observation = (appIndexes: number[]): StorefrontObservation =>
@@ -39,7 +31,7 @@ const day = (n: number) => new Date((Math.floor(Date.now() / 86_400_000) - 6 + n
 
 async function observe(appIndexes: number[], at: Date) {
   const reference = loadReferenceData();
-  const client = await pool.connect();
+  const client = await suite.pool.connect();
   try {
     await client.query('BEGIN');
     await writeObservation(client, observation(appIndexes), {
@@ -60,7 +52,7 @@ describe('store_app_periods', () => {
     await observe([1], day(3)); // app 0 dropped
     await observe([0, 1], day(4)); // app 0 back
     await observe([0, 1], day(5)); // nothing changes
-    const { rows } = await pool.query(
+    const { rows } = await suite.pool.query(
       `SELECT p.app_id, p.installed_at, p.uninstalled_at, p.seen_installing
          FROM store_app_periods p JOIN stores s ON s.id = p.store_id
         WHERE s.domain = 'periods.test' ORDER BY p.app_id, p.installed_at`,

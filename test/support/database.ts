@@ -2,7 +2,7 @@
 // that global-setup migrated once. Names carry the run's pid so global teardown can sweep leftovers.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { databaseUrl } from './database-url.ts';
 
 export interface TestDatabase {
@@ -65,6 +65,30 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
     name,
     drop: () => admin((c) => dropWhenIdle(c, name)),
   };
+}
+
+/** A suite's own database and a pool of two connections on it (`pool` and `db` are set before its tests run). */
+export interface SuiteDatabase {
+  db: TestDatabase;
+  pool: pg.Pool;
+}
+
+/**
+ * A fresh database for the calling suite (or describe block), with a pool on it: made before its
+ * tests, the pool ended and the database dropped after them. A beforeAll the suite registers after
+ * this call finds the pool ready.
+ */
+export function suiteDatabase(options: { empty?: boolean } = {}): SuiteDatabase {
+  const suite = {} as SuiteDatabase;
+  beforeAll(async () => {
+    suite.db = await createTestDatabase(options);
+    suite.pool = new pg.Pool({ connectionString: suite.db.url, max: 2 });
+  });
+  afterAll(async () => {
+    await suite.pool?.end();
+    await suite.db?.drop();
+  });
+  return suite;
 }
 
 /** Which server the suites run on: this machine's (DATABASE_URL) or an embedded one. */

@@ -1,30 +1,22 @@
 // Transactions on a pooled connection and on one the caller holds: what work wrote is there after
 // it resolved, gone after it threw, and the held connection is usable afterwards either way.
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction, transactionOn } from '../../../src/platform/database/transaction.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/database.ts';
+import { suiteDatabase } from '../../support/database.ts';
 
-let db: TestDatabase;
-let pool: pg.Pool;
+const suite = suiteDatabase({ empty: true });
 
 beforeAll(async () => {
-  db = await createTestDatabase({ empty: true });
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
-  await pool.query('CREATE TABLE written (n int)');
-});
-afterAll(async () => {
-  await pool?.end();
-  await db?.drop();
+  await suite.pool.query('CREATE TABLE written (n int)');
 });
 
 const written = async () =>
-  (await pool.query<{ n: number }>('SELECT n FROM written ORDER BY n')).rows.map((r) => r.n);
+  (await suite.pool.query<{ n: number }>('SELECT n FROM written ORDER BY n')).rows.map((r) => r.n);
 
 describe('a transaction', () => {
   it('on a pooled connection keeps what work wrote when it resolves, with its result', async () => {
-    await pool.query('TRUNCATE written');
-    const result = await inTransaction(pool, async (client) => {
+    await suite.pool.query('TRUNCATE written');
+    const result = await inTransaction(suite.pool, async (client) => {
       await client.query('INSERT INTO written VALUES (1)');
       return 'done';
     });
@@ -33,21 +25,21 @@ describe('a transaction', () => {
   });
 
   it('on a pooled connection writes nothing when work throws, and rethrows', async () => {
-    await pool.query('TRUNCATE written');
+    await suite.pool.query('TRUNCATE written');
     await expect(
-      inTransaction(pool, async (client) => {
+      inTransaction(suite.pool, async (client) => {
         await client.query('INSERT INTO written VALUES (2)');
         throw new Error('refused');
       }),
     ).rejects.toThrow('refused');
     expect(await written()).toEqual([]);
     // its connection went back to the pool
-    expect(pool.idleCount).toBe(pool.totalCount);
+    expect(suite.pool.idleCount).toBe(suite.pool.totalCount);
   });
 
   it('on a held connection commits or rolls back, and leaves it open and out of the transaction', async () => {
-    await pool.query('TRUNCATE written');
-    const client = await pool.connect();
+    await suite.pool.query('TRUNCATE written');
+    const client = await suite.pool.connect();
     try {
       await transactionOn(client, () => client.query('INSERT INTO written VALUES (3)'));
       await expect(

@@ -98,9 +98,10 @@ async function start(configured: Config, logger: Logger, shutdown: Shutdown): Pr
   if (worker) shutdown.add('job worker', () => worker.stop());
   if (shutdown.requested) return;
 
-  const { buildServer, closeServer, routeRunnerOf } = await httpLayer;
+  const { buildServer, closeServer, accessOf } = await httpLayer;
   const app = await buildServer(services);
-  await warmUp(services, logger, routeRunnerOf(app));
+  const access = accessOf(app);
+  await warmUp(services, logger, access && { app, access });
   if (shutdown.requested) return;
   shutdown.add('http server', () => closeServer(app, config.SHUTDOWN_GRACE_MS));
   if (shutdown.requested) return;

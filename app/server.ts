@@ -13,7 +13,7 @@ import { GRAPHQL_PATH, mountGraphql } from '../src/gateway/yoga.ts';
 import { createPipeline } from '../src/gateway/pipeline.ts';
 import { PersistedOperations, readManifest } from '../src/gateway/persisted-operations.ts';
 import { schema } from '../src/gateway/schema.ts';
-import { catalogRoutes, registerRest, routeRunner, type RunRoute } from '../rest/index.ts';
+import { catalogRoutes, registerRest, routeRunner } from '../rest/index.ts';
 import { MCP_PATH, mcpResourceMetadataUrl, registerMcp } from '../rest/mcp/index.ts';
 import { registerScrapeDashboard } from '../src/scrapes/dashboard/dashboard-page.ts';
 import { registerStoreScreenshot } from '../src/scrapes/screenshot/screenshot-route.ts';
@@ -22,6 +22,7 @@ import {
   clientAddressOf,
   clientKey,
   createAccess,
+  type Access,
   trustedProxies,
   webSocketGate,
 } from '../src/access/index.ts';
@@ -81,9 +82,9 @@ export async function closeServer(app: FastifyInstance, graceMs: number): Promis
   }
 }
 
-/** each server's route runner: the warm-up (app/warm-up.ts) runs routes through it before the server listens */
-const routeRunners = new WeakMap<FastifyInstance, RunRoute>();
-export const routeRunnerOf = (app: FastifyInstance): RunRoute | undefined => routeRunners.get(app);
+/** each server's access layer: the warm-up (app/warm-up.ts) sends its requests with an internal credential of it */
+const accessLayers = new WeakMap<FastifyInstance, Access>();
+export const accessOf = (app: FastifyInstance): Access | undefined => accessLayers.get(app);
 
 export async function buildServer(
   services: Services,
@@ -143,6 +144,7 @@ export async function buildServer(
   // shape each operation. Its hooks are on the root scope, before any surface answers; /graphql and
   // every REST route run their operations through its one envelope.
   const access = await createAccess(services);
+  accessLayers.set(app, access);
   // request.ip's reading for the requests Fastify does not see (WebSocket upgrades)
   const clientAddress = clientAddressOf(services.config.TRUST_PROXY);
   const clientDocuments = services.config.PERSISTED_DOCUMENTS_FILE
@@ -227,7 +229,6 @@ export async function buildServer(
       ),
     );
   const runRoute = routeRunner(catalogRoutes, persistedOperations, runOperation, services.logger);
-  routeRunners.set(app, runRoute);
   const surfaces: ServerPlugin[] = [
     (scope) =>
       mountGraphql(scope, yoga, persistedOperations, {

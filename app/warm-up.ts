@@ -1,12 +1,14 @@
 // Pays at start what the first request would otherwise pay once: the pools' connections read the
-// catalog's tables and indexes, Prisma compiles the key lookup and use-record shapes, the search
-// vocabularies load (src/search/nearest-terms.ts), and the search routes and a store profile run
-// once through the route runner. They run as the warm-up's own open-dev caller, bound to a request
-// object no HTTP request can be (its own per-minute bucket, never a key); a failure leaves them unpaid.
+// catalog's tables and indexes and prepare the key lookup and use-record statements, the search
+// vocabularies load (src/search/nearest-terms.ts), and the search routes, a store profile and a store
+// card go once through the server, as requests arrive: the first caller's request would otherwise
+// run all of that code for the first time. They run as the warm-up's own open-dev caller (its own
+// per-minute bucket, never a key), named by an internal credential that ends before the server
+// listens; a failure leaves them unpaid.
 import { KeyAuthenticator } from '../src/access/authenticate.ts';
 import type { OpenDevPrincipal } from '../src/access/principal.ts';
-import { catalogRoutes, type RunRoute } from '../rest/index.ts';
-import { parseParams } from '../rest/parse-params.ts';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { Access } from '../src/access/index.ts';
 import type { Logger } from '../src/platform/logger.ts';
 import type { Services } from '../src/platform/services.ts';
 import {
@@ -67,27 +69,53 @@ async function warmConnection(pool: Queryable, words: SearchWords): Promise<void
     );
 }
 
-/** The search routes with `words`, then the profile of the first store found, as their handlers run them. */
-async function warmRoutes(runRoute: RunRoute, words: SearchWords): Promise<void> {
-  const run = (
-    operationId: string,
-    path: Record<string, string>,
-    query: Record<string, string>,
-  ) => {
-    const route = catalogRoutes.find((r) => r.operationId === operationId);
-    if (!route) throw new Error(`no route ${operationId}`);
-    return runRoute(route, parseParams(route, path, query), { principal: WARM_UP_CALLER });
-  };
-  const found = await run('searchStores', {}, { q: words.stores, limit: '20' });
-  await run('searchProducts', {}, { q: words.products, limit: '20' });
-  const domain = (found.body as { data?: Array<{ domain: string }> }).data?.[0]?.domain;
-  if (domain) await run('getStore', { domain }, {});
+/** The store card the GraphQL examples open with: the JSON lane's common operation */
+const STORE_CARD = `query WarmUpStoreCard($domain: String!) { store(domain: $domain) {
+  domain monthlyVisits monthlyRevenueUsd { low high } vertical countryCode traffic { latest { month } } sources } }`;
+
+/**
+ * The search routes with `words`, the profile of the first store found and its card over /graphql,
+ * sent through the server as a caller's requests arrive (hooks, parameters, envelope, answer), as
+ * the warm-up caller. A request that fails says so: the warm-up is then not paid in full.
+ */
+async function warmRequests(
+  app: FastifyInstance,
+  access: Access,
+  words: SearchWords,
+): Promise<void> {
+  const credential = access.internalCredential(WARM_UP_CALLER);
+  try {
+    const send = async (options: InjectOptions) => {
+      const response = await app.inject({
+        ...options,
+        headers: { ...options.headers, ...credential.headers },
+      });
+      if (response.statusCode !== 200)
+        throw new Error(`warm-up ${options.method} ${options.url} answered ${response.statusCode}`);
+      return response.json() as { data?: Array<{ domain: string }> };
+    };
+    const search = (path: string, q: string) =>
+      send({ method: 'GET', url: `${path}?${new URLSearchParams({ q, limit: '20' })}` });
+    const found = await search('/v1/stores', words.stores);
+    await search('/v1/products', words.products);
+    const domain = found.data?.[0]?.domain;
+    if (!domain) return;
+    await send({ method: 'GET', url: `/v1/stores/${encodeURIComponent(domain)}` });
+    await send({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ query: STORE_CARD, variables: { domain } }),
+    });
+  } finally {
+    credential.end();
+  }
 }
 
 export async function warmUp(
   services: Pick<Services, 'db'>,
   logger: Logger,
-  runRoute?: RunRoute,
+  server?: { app: FastifyInstance; access: Access },
 ): Promise<void> {
   const started = performance.now();
   const pools = [...new Set([services.db.pool, services.db.read])];
@@ -105,7 +133,7 @@ export async function warmUp(
       ),
     };
     await Promise.all([
-      new KeyAuthenticator(services.db.prisma, logger).warmUp(UNKNOWN_KEY),
+      new KeyAuthenticator(services.db.pool, logger).warmUp(UNKNOWN_KEY),
       ...pools.flatMap((pool) =>
         Array.from({ length: CONNECTIONS }, async () => {
           // held together, so that each warms a connection of its own
@@ -119,7 +147,7 @@ export async function warmUp(
         }),
       ),
     ]);
-    if (runRoute) await warmRoutes(runRoute, words);
+    if (server) await warmRequests(server.app, server.access, words);
     logger.debug({ ms: Math.round(performance.now() - started) }, 'warmed up');
   } catch (error) {
     logger.warn({ err: error }, 'warm-up failed; the first requests will be slower');

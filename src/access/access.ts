@@ -2,7 +2,7 @@
 // open-dev mode) and what a request may cost (admission.ts: plans, quotas, rate). The HTTP hook
 // (http-hook.ts) and the WebSocket gate identify through it, and every charge goes through its
 // admission, so REST, GraphQL over HTTP and over WebSocket, and MCP follow the same rules.
-import { timingSafeEqual, createHash } from 'node:crypto';
+import { timingSafeEqual, createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../platform/errors.ts';
 import type { Services } from '../platform/services.ts';
@@ -40,8 +40,21 @@ export interface Access {
   /** The caller, at once for a cached key (nearly every request) or through a promise; never throws, it rejects. */
   identify(headers: IncomingHttpHeaders, options: IdentifyOptions): MaybePromise<Principal>;
   isOpenDevMode(): Promise<boolean>;
+  /**
+   * Headers that identify a request as `principal` until `end()`: the server's own requests before
+   * it listens (app/warm-up.ts), so no outside caller can ever present them.
+   */
+  internalCredential(principal: Principal): InternalCredential;
   close(): Promise<void>;
 }
+
+export interface InternalCredential {
+  headers: Record<string, string>;
+  end(): void;
+}
+
+/** The header of an internal credential (never documented: it identifies no one once the server listens) */
+export const INTERNAL_CREDENTIAL_HEADER = 'x-internal-credential';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
@@ -56,7 +69,7 @@ export async function createAccess(services: Services): Promise<Access> {
     leaseMs: config.QUOTA_LEASE_MS,
   });
   const admission = new Admission(new Quotas(counters, plans), config.UNAUTHENTICATED_PER_MINUTE);
-  const authenticator = new KeyAuthenticator(db.prisma, logger);
+  const authenticator = new KeyAuthenticator(db.pool, logger);
   // not awaited: with Redis down at start the subscription completes once it is back (until then
   // the cache's TTL bounds how long a revocation takes)
   const keysChanged = services.pubsub
@@ -87,10 +100,20 @@ export async function createAccess(services: Services): Promise<Access> {
     );
   }
 
+  // the one internal credential in force (a random secret's hash, and whom it names), if any
+  let internal: { hash: Buffer; principal: Principal } | undefined;
+  const internalPrincipal = (headers: IncomingHttpHeaders): Principal | undefined => {
+    const presented = headers[INTERNAL_CREDENTIAL_HEADER];
+    if (internal === undefined || typeof presented !== 'string') return undefined;
+    return timingSafeEqual(sha256(presented), internal.hash) ? internal.principal : undefined;
+  };
+
   const identifyOnce = (
     headers: IncomingHttpHeaders,
     options: IdentifyOptions,
   ): MaybePromise<Principal> => {
+    const internalCaller = internalPrincipal(headers);
+    if (internalCaller) return internalCaller;
     const token = presentedServiceToken(headers);
     if (token !== undefined) {
       if (!serviceToken || !timingSafeEqual(sha256(token), serviceToken)) {
@@ -139,6 +162,17 @@ export async function createAccess(services: Services): Promise<Access> {
       return principal.kind === 'anonymous' ? identified(principal, options) : principal;
     },
     isOpenDevMode,
+    internalCredential(principal) {
+      const secret = randomBytes(32).toString('base64url');
+      const current = { hash: sha256(secret), principal };
+      internal = current;
+      return {
+        headers: { [INTERNAL_CREDENTIAL_HEADER]: secret },
+        end: () => {
+          if (internal === current) internal = undefined;
+        },
+      };
+    },
     close: async () => {
       const subscription = await Promise.race([keysChanged, Promise.resolve(undefined)]);
       if (subscription !== undefined) services.pubsub.unsubscribe(subscription);

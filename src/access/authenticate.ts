@@ -11,7 +11,8 @@
 import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { Plan } from '../generated/prisma/client.ts';
+import { queryRows } from '../platform/database/sql.ts';
 import { ApiError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Services } from '../platform/services.ts';
@@ -77,6 +78,23 @@ function hashOnConnection(key: string, connection: object | undefined): string {
   return hash;
 }
 
+/** A key and its account by the key's hash: one prepared statement, read on the primary (a revocation is seen at once) */
+const KEY_BY_HASH = `SELECT k.id, k.prefix, k.hash, k.scopes, k.revoked_at AS "revokedAt", a.id AS "accountId",
+    a.external_id AS "accountExternalId", a.plan
+  FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1`;
+const RECORD_USE = 'UPDATE api_keys SET last_used_at = $2 WHERE id = $1';
+
+interface KeyRow {
+  id: number;
+  prefix: string;
+  hash: string;
+  scopes: string[];
+  revokedAt: Date | null;
+  accountId: number;
+  accountExternalId: string;
+  plan: Plan;
+}
+
 export class KeyAuthenticator {
   private readonly lastUsedWrites = new Map<number, number>();
   private readonly live: LRUCache<string, KeyPrincipal>;
@@ -84,7 +102,7 @@ export class KeyAuthenticator {
   private generation = 0;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly pool: pg.Pool,
     private readonly logger: Logger,
     cacheTtlMs: number = KEY_CACHE_TTL_MS,
   ) {
@@ -117,26 +135,16 @@ export class KeyAuthenticator {
 
   private async lookUp(hash: string): Promise<KeyPrincipal> {
     const generation = this.generation;
-    const row = await this.prisma.apiKey.findUnique({
-      where: { hash },
-      select: {
-        id: true,
-        prefix: true,
-        hash: true,
-        scopes: true,
-        revokedAt: true,
-        account: { select: { id: true, externalId: true, plan: true } },
-      },
-    });
+    const [row] = await queryRows<KeyRow>(this.pool, KEY_BY_HASH, [hash], 'api-key-by-hash');
     if (!row || !sameHash(row.hash, hash) || row.revokedAt) throw invalidKey();
     this.touch(row.id);
     const principal: KeyPrincipal = {
       kind: 'key',
       keyId: row.id,
       keyPrefix: row.prefix,
-      accountId: row.account.id,
-      accountExternalId: row.account.externalId,
-      plan: row.account.plan,
+      accountId: row.accountId,
+      accountExternalId: row.accountExternalId,
+      plan: row.plan,
       scopes: row.scopes,
     };
     if (generation === this.generation) this.live.set(hash, principal);
@@ -145,8 +153,8 @@ export class KeyAuthenticator {
 
   /**
    * Runs a request's queries once, before the first request does: the lookup of `unknownKey` (a
-   * key of the right form that was never issued) and the use-record of a key id no key has, so
-   * Prisma has compiled both shapes. Neither finds a row; nothing is written.
+   * key of the right form that was never issued) and the use-record of a key id no key has, so a
+   * connection has prepared both. Neither finds a row; nothing is written.
    */
   async warmUp(unknownKey: string): Promise<void> {
     await Promise.all([
@@ -168,7 +176,7 @@ export class KeyAuthenticator {
   }
 
   private recordUse(keyId: number, at: Date) {
-    return this.prisma.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: at } });
+    return queryRows(this.pool, RECORD_USE, [keyId, at], 'api-key-record-use');
   }
 }
 

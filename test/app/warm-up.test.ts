@@ -1,13 +1,20 @@
 // The warm-up before the first request: it must run the statements a real search runs (so the
 // connections it warms have read the search indexes and planned those shapes), on the catalog's
-// own words, and change nothing.
+// own words, and change nothing; and send a caller's first requests through the server, so the first
+// real one finds that code run before.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type pg from 'pg';
 import { warmUp } from '../../app/warm-up.ts';
-import { buildServer, routeRunnerOf } from '../../app/server.ts';
-import type { RunRoute } from '../../rest/index.ts';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { accessOf, buildServer } from '../../app/server.ts';
 import { createSeededServices } from '../support/seeded-server.ts';
 import type { CatalogTestServices } from '../support/test-services.ts';
+
+/** the route a warm-up request was sent to: its path, a store's domain read as {domain} */
+const routeOf = (options: InjectOptions) =>
+  String(options.url)
+    .split('?')[0]!
+    .replace(/^\/v1\/stores\/.+$/, '/v1/stores/{domain}');
 
 describe('warm-up', () => {
   let test: CatalogTestServices;
@@ -45,30 +52,47 @@ describe('warm-up', () => {
     );
   });
 
-  it('runs the search routes and a store profile through the route runner, as their handlers do, with data', async () => {
+  it('sends the search routes, a store profile and a store card through the server, with data, on a credential that ends with it', async () => {
     const app = await buildServer(test.services);
     try {
-      const runRoute = routeRunnerOf(app)!;
-      const ran: Array<{ route: string; status: number; rows: number }> = [];
-      const recording: RunRoute = async (route, params, context) => {
-        const answer = await runRoute(route, params, context);
-        const body = answer.body as { data?: unknown[]; domain?: string };
-        ran.push({
-          route: route.operationId,
-          status: answer.status,
-          rows: body.data?.length ?? (body.domain ? 1 : 0),
-        });
-        return answer;
-      };
+      const sent: Array<{ options: InjectOptions; response: LightMyRequestResponse }> = [];
+      const inject = app.inject.bind(app);
+      vi.spyOn(app, 'inject').mockImplementation((async (options: InjectOptions) => {
+        const response = await inject(options);
+        sent.push({ options, response });
+        return response;
+      }) as never);
       const logger = { debug: vi.fn(), warn: vi.fn(), info: vi.fn(), error: vi.fn() };
-      await warmUp(test.services, logger as never, recording);
+      await warmUp(test.services, logger as never, { app, access: accessOf(app)! });
       expect(logger.warn).not.toHaveBeenCalled();
-      expect(ran.map(({ route, status }) => [route, status])).toEqual([
-        ['searchStores', 200],
-        ['searchProducts', 200],
-        ['getStore', 200],
+      expect(
+        sent.map(({ options, response }) => [
+          options.method,
+          routeOf(options),
+          response.statusCode,
+        ]),
+      ).toEqual([
+        ['GET', '/v1/stores', 200],
+        ['GET', '/v1/products', 200],
+        ['GET', '/v1/stores/{domain}', 200],
+        ['POST', '/graphql', 200],
       ]);
-      for (const { route, rows } of ran) expect(rows, route).toBeGreaterThan(0);
+      const [stores, products, profile, card] = sent.map(({ response }) => response.json());
+      expect(stores.data.length).toBeGreaterThan(0);
+      expect(products.data.length).toBeGreaterThan(0);
+      expect(profile.domain).toBe(stores.data[0].domain);
+      expect(card.data.store.domain).toBe(stores.data[0].domain);
+      expect(card.errors).toBeUndefined();
+
+      // the credential the warm-up sent names no one now: a caller presenting it from outside is refused
+      vi.restoreAllMocks();
+      const replayed = await app.inject({
+        method: 'GET',
+        url: '/v1/stores?limit=1',
+        headers: sent[0]!.options.headers as Record<string, string>,
+        remoteAddress: '203.0.113.9',
+      });
+      expect(replayed.statusCode).toBe(401);
     } finally {
       await app.close();
     }

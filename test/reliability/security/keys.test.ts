@@ -71,7 +71,7 @@ describe('keys at rest', () => {
 
 describe('comparing a presented key', () => {
   it('compares equal-length SHA-256 digests with crypto.timingSafeEqual', async () => {
-    const authenticator = new KeyAuthenticator(server.services.db.prisma, server.services.logger);
+    const authenticator = new KeyAuthenticator(server.services.db.pool, server.services.logger);
     timingSafeEqual.mockClear();
     await expect(authenticator.authenticate(key)).resolves.toMatchObject({
       kind: 'key',

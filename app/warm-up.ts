@@ -85,10 +85,13 @@ async function warmRequests(
 ): Promise<void> {
   const credential = access.internalCredential(WARM_UP_CALLER);
   try {
+    let sent = 0;
     const send = async (options: InjectOptions) => {
+      // its request id tells the log's reader whose requests these are
+      const requestId = `warm-up-${++sent}`;
       const response = await app.inject({
         ...options,
-        headers: { ...options.headers, ...credential.headers },
+        headers: { ...options.headers, ...credential.headers, 'x-request-id': requestId },
       });
       if (response.statusCode !== 200)
         throw new Error(`warm-up ${options.method} ${options.url} answered ${response.statusCode}`);

@@ -77,6 +77,13 @@ describe('warm-up', () => {
         ['GET', '/v1/stores/{domain}', 200],
         ['POST', '/graphql', 200],
       ]);
+      // the log names them as the warm-up's
+      expect(sent.map(({ response }) => response.headers['x-request-id'])).toEqual([
+        'warm-up-1',
+        'warm-up-2',
+        'warm-up-3',
+        'warm-up-4',
+      ]);
       const [stores, products, profile, card] = sent.map(({ response }) => response.json());
       expect(stores.data.length).toBeGreaterThan(0);
       expect(products.data.length).toBeGreaterThan(0);

@@ -2,7 +2,7 @@
 // on the server's root (registerAccess), give Yoga the plugin (accessGraphqlPlugin) and graphql-ws
 // the gate (webSocketGate); src/gateway/pipeline.ts puts them in their stages. Access.isOpenDevMode
 // feeds /v1/health.
-export { createAccess, type Access, type InternalCredential } from './access.ts';
+export { createAccess, type Access } from './access.ts';
 export { OpenDevMode } from './authenticate.ts';
 export { clientAddressOf, clientKey, trustedProxies } from './client-address.ts';
 export { bearerChallenge } from './challenge.ts';

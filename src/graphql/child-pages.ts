@@ -1,16 +1,22 @@
 // Batched pages of child rows (a store's history, an app's stores, ...): every parent in one
-// DataLoader batch gets its page from one LATERAL statement per distinct window, plus one
-// GROUP BY statement for all their totals, however many parents the request holds.
+// DataLoader batch gets its page from one LATERAL statement per distinct window, plus, for the
+// parents whose callers select the total, one GROUP BY statement for all their totals, however many
+// parents the request holds. Both are named statements: their text is fixed per list, so each
+// connection plans them once.
 import DataLoader from 'dataloader';
 import type { Page, Window } from './pagination.ts';
 import { queryRows, type Queryable } from '../platform/database/sql.ts';
 
 export interface ChildPageKey extends Window {
   parentId: number;
+  /** the exact total is counted only when the caller selected it (totalCount) */
+  withTotal: boolean;
 }
 
 /** Fixed SQL (from code, never from callers) describing one parent → children list. */
 export interface ChildListSpec {
+  /** the list's name in its statements' names (`child-page:<name>`, `child-total:<name>`) */
+  name: string;
   /** select list of a child row, aliased to the record's field names */
   select: string;
   /** FROM clause with its joins, no WHERE */
@@ -27,28 +33,41 @@ export function childPageLoader<R>(
   spec: ChildListSpec,
 ): DataLoader<ChildPageKey, Page<R>, string> {
   const condition = spec.condition ? ` AND ${spec.condition}` : '';
+  const totalsText = `SELECT ${spec.parentColumn} AS "parentId", count(*)::int AS n FROM ${spec.from}
+    WHERE ${spec.parentColumn} = ANY($1::int[])${condition} GROUP BY 1`;
+  // one parent (a store's own page, the common case) by equality, which PostgreSQL plans once per
+  // connection; it re-plans an array parameter at every execution
+  const onePageText = `SELECT ${spec.parentColumn} AS "__parentId", ${spec.select} FROM ${spec.from}
+    WHERE ${spec.parentColumn} = $1${condition} ORDER BY ${spec.orderBy} LIMIT $3 OFFSET $2`;
+  const pagesText = `SELECT k.parent_id AS "__parentId", c.* FROM unnest($1::int[]) WITH ORDINALITY AS k(parent_id, ord)
+    CROSS JOIN LATERAL (
+      SELECT ${spec.select} FROM ${spec.from}
+      WHERE ${spec.parentColumn} = k.parent_id${condition}
+      ORDER BY ${spec.orderBy} LIMIT $3 OFFSET $2
+    ) c ORDER BY k.ord`;
   return new DataLoader<ChildPageKey, Page<R>, string>(
     async (keys) => {
       const parentIds = [...new Set(keys.map((k) => k.parentId))];
+      const counted = [...new Set(keys.filter((k) => k.withTotal).map((k) => k.parentId))];
       const windows = new Map<string, Window>();
       for (const { offset, limit } of keys) windows.set(`${offset}:${limit}`, { offset, limit });
 
-      const totalsQuery = queryRows<{ parentId: number; n: number }>(
-        pool,
-        `SELECT ${spec.parentColumn} AS "parentId", count(*)::int AS n FROM ${spec.from}
-         WHERE ${spec.parentColumn} = ANY($1::int[])${condition} GROUP BY 1`,
-        [parentIds],
-      );
+      const totalsQuery =
+        counted.length === 0
+          ? Promise.resolve([])
+          : queryRows<{ parentId: number; n: number }>(
+              pool,
+              totalsText,
+              [counted],
+              `child-total:${spec.name}`,
+            );
       const pageQueries = [...windows.entries()].map(async ([windowKey, { offset, limit }]) => {
+        const one = parentIds.length === 1;
         const rows = await queryRows<R & { __parentId: number }>(
           pool,
-          `SELECT k.parent_id AS "__parentId", c.* FROM unnest($1::int[]) WITH ORDINALITY AS k(parent_id, ord)
-           CROSS JOIN LATERAL (
-             SELECT ${spec.select} FROM ${spec.from}
-             WHERE ${spec.parentColumn} = k.parent_id${condition}
-             ORDER BY ${spec.orderBy} LIMIT $3 OFFSET $2
-           ) c ORDER BY k.ord`,
-          [parentIds, offset, limit],
+          one ? onePageText : pagesText,
+          [one ? parentIds[0] : parentIds, offset, limit],
+          `child-page:${spec.name}${one ? ':one' : ''}`,
         );
         const byParent = new Map<number, R[]>();
         for (const { __parentId, ...row } of rows) {
@@ -67,6 +86,6 @@ export function childPageLoader<R>(
         total: totalOf.get(k.parentId) ?? 0,
       }));
     },
-    { cacheKeyFn: (k) => `${k.parentId}:${k.offset}:${k.limit}` },
+    { cacheKeyFn: (k) => `${k.parentId}:${k.offset}:${k.limit}:${k.withTotal ? 'total' : ''}` },
   );
 }

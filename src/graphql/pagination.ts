@@ -7,9 +7,11 @@ import {
   type GraphQLFieldResolver,
   type GraphQLSchema,
   isObjectType,
+  type GraphQLResolveInfo,
 } from 'graphql';
 import { badRequest } from '../platform/errors.ts';
 import { cursorPosition, listCursor } from './cursors.ts';
+import { selectedFieldNames } from './selection.ts';
 import {
   offsetToCursor,
   resolveOffsetConnection,
@@ -73,6 +75,12 @@ export async function offsetConnection<T>(
     totalCount: count.total,
     totalCountExact: count.exact,
   };
+}
+
+/** Whether the caller selected the connection's total: a list not asked for it is not counted. */
+export function totalSelected(info: GraphQLResolveInfo): boolean {
+  const selected = selectedFieldNames(info);
+  return selected.has('totalCount') || selected.has('totalCountExact');
 }
 
 /** A connection over a page that arrives with its total in one call (batched child lists). */

@@ -48,9 +48,10 @@ export const productByDomainHandle = defineLoader(
 );
 
 /** A store's products: best-sellers first by rank, then the rest by id. */
-const storeProductPages = (condition?: string) =>
+const storeProductPages = (name: string, condition?: string) =>
   defineLoader((ctx) =>
     childPageLoader<ProductRecord>(ctx.services.db.read, {
+      name,
       select: PRODUCT_COLUMNS,
       from: PRODUCTS_WITH_STORE,
       parentColumn: 'p.store_id',
@@ -60,7 +61,7 @@ const storeProductPages = (condition?: string) =>
   );
 
 export const storeProductsPage = {
-  all: storeProductPages(),
-  bestSellers: storeProductPages('p.is_best_seller'),
-  others: storeProductPages('NOT p.is_best_seller'),
+  all: storeProductPages('store-products'),
+  bestSellers: storeProductPages('store-products-best-sellers', 'p.is_best_seller'),
+  others: storeProductPages('store-products-others', 'NOT p.is_best_seller'),
 };

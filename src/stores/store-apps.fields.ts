@@ -5,7 +5,7 @@ import { AppRef } from '../apps/app.type.ts';
 import { appsByStoreId } from '../apps/app.loaders.ts';
 import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
-import { pagedConnection } from '../graphql/pagination.ts';
+import { pagedConnection, totalSelected } from '../graphql/pagination.ts';
 import { appStoresPage, primeStores } from './store.loaders.ts';
 import { StoreConnection, StoreRef } from './store.ref.ts';
 
@@ -23,11 +23,13 @@ builder.objectField(AppRef, 'stores', (t) =>
     args: pageArgs,
     description:
       'Stores observed running the app, highest modeled monthly visits first. The first page is the install-base sample.',
-    resolve: async (app, args, ctx) =>
-      pagedConnection(args, async (window) => {
-        const page = await appStoresPage(ctx).load({ parentId: app.id, ...window });
+    resolve: async (app, args, ctx, info) => {
+      const withTotal = totalSelected(info);
+      return pagedConnection(args, async (window) => {
+        const page = await appStoresPage(ctx).load({ parentId: app.id, withTotal, ...window });
         primeStores(ctx, page.rows);
         return page;
-      }),
+      });
+    },
   }),
 );

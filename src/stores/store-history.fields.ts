@@ -1,7 +1,7 @@
 // Store.history: daily snapshots (the profile's charts), newest day first.
 import { builder } from '../graphql/builder.ts';
 import { pageArgsUpTo } from '../graphql/page-args.ts';
-import { MAX_HISTORY_DAYS, pagedConnection } from '../graphql/pagination.ts';
+import { MAX_HISTORY_DAYS, pagedConnection, totalSelected } from '../graphql/pagination.ts';
 import { RevenueBand } from './bands.type.ts';
 import { historyPage } from './store.loaders.ts';
 import type { HistoryRecord } from './store.sql.ts';
@@ -48,11 +48,13 @@ builder.objectField(StoreRef, 'history', (t) =>
     type: HistoryConnection,
     args: pageArgsUpTo(MAX_HISTORY_DAYS),
     description: `Daily snapshots, newest day first; up to ${MAX_HISTORY_DAYS} in one page.`,
-    resolve: (store, args, ctx) =>
-      pagedConnection(
+    resolve: (store, args, ctx, info) => {
+      const withTotal = totalSelected(info);
+      return pagedConnection(
         args,
-        (window) => historyPage(ctx).load({ parentId: store.id, ...window }),
+        (window) => historyPage(ctx).load({ parentId: store.id, withTotal, ...window }),
         MAX_HISTORY_DAYS,
-      ),
+      );
+    },
   }),
 );

@@ -2,7 +2,7 @@
 import { builder } from '../graphql/builder.ts';
 import { upperCaseValues } from '../graphql/enums.ts';
 import { pageArgs } from '../graphql/page-args.ts';
-import { pagedConnection } from '../graphql/pagination.ts';
+import { pagedConnection, totalSelected } from '../graphql/pagination.ts';
 import { selectedFieldNames } from '../graphql/selection.ts';
 import { EXACT_TOTAL_FILTERS } from './rollups/store-filter-counts.ts';
 import { resolveStoreFilter, StoreFilter } from './store-filter.ts';
@@ -158,7 +158,7 @@ builder.queryField('stores', (t) =>
               ...selectedFieldNames(info, ['nodes']),
             ]),
           ),
-          total: selected.has('totalCount') || selected.has('totalCountExact'),
+          total: totalSelected(info),
         };
         return pagedConnection(args, async (window) => {
           const page = await sortedStorePage(

@@ -276,6 +276,7 @@ export const latestTrafficByStoreId = defineLoader(
 /** Monthly traffic points, newest month first. */
 export const trafficPage = defineLoader((ctx) =>
   childPageLoader<TrafficRecord>(ctx.services.db.read, {
+    name: 'store-traffic',
     select: TRAFFIC_COLUMNS,
     from: 'traffic_monthly t',
     parentColumn: 't.store_id',
@@ -286,6 +287,7 @@ export const trafficPage = defineLoader((ctx) =>
 /** Daily snapshots, newest day first. */
 export const historyPage = defineLoader((ctx) =>
   childPageLoader<HistoryRecord>(ctx.services.db.read, {
+    name: 'store-history',
     select: HISTORY_COLUMNS,
     from: 'store_daily_snapshots h',
     parentColumn: 'h.store_id',
@@ -296,6 +298,7 @@ export const historyPage = defineLoader((ctx) =>
 /** Stores observed running an app, by modeled monthly visits (highest first). */
 export const appStoresPage = defineLoader((ctx) =>
   childPageLoader<StoreRecord>(ctx.services.db.read, {
+    name: 'app-stores',
     select: storeColumns('s'),
     from: 'store_apps sa JOIN stores s ON s.id = sa.store_id',
     parentColumn: 'sa.app_id',

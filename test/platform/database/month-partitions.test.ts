@@ -350,6 +350,7 @@ describe('queries on the partitioned series', () => {
     } = await pool.query("SELECT id FROM stores WHERE domain = 'fell.example'");
     await historyPage(createGraphqlContext(services)).load({
       parentId: store.id,
+      withTotal: true,
       offset: 0,
       limit: 20,
     });

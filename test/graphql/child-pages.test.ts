@@ -1,0 +1,110 @@
+// A store's (or an app's) own lists: products, traffic series, history, the app's stores. A page
+// costs one named statement PostgreSQL plans once per connection; the exact total is counted only
+// when the caller selects it, and then equals count(*).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
+import { loadCatalogFixture } from '../support/catalog-fixture.ts';
+import { query } from './support/execute.ts';
+
+let t: CatalogTestServices;
+
+beforeAll(async () => {
+  t = await createTestServices({ countStatements: true });
+  await loadCatalogFixture(t.services.db.pool, t.services.legacy);
+});
+afterAll(() => t?.close());
+
+async function read(document: string) {
+  t.counter!.reset();
+  const data = await query(t.services, document);
+  return { data, sent: [...t.counter!.sent] };
+}
+
+const count = async (sql: string, values: unknown[]) =>
+  (await t.services.db.pool.query<{ n: number }>(sql, values)).rows[0]!.n;
+
+/** Each list: its document with and without the total, and count(*) of its rows. */
+const LISTS = [
+  {
+    list: 'Store.products',
+    page: (total: string) =>
+      `{ store(domain: "acme-apparel.com") { products(first: 1) { ${total} edges { node { handle } } } } }`,
+    connection: (data: any) => data.store.products,
+    exact: () =>
+      count(
+        `SELECT count(*)::int AS n FROM products p JOIN stores s ON s.id = p.store_id WHERE s.domain = $1`,
+        ['acme-apparel.com'],
+      ),
+  },
+  {
+    list: 'Store.history',
+    page: (total: string) =>
+      `{ store(domain: "acme-apparel.com") { history(first: 1) { ${total} edges { node { day } } } } }`,
+    connection: (data: any) => data.store.history,
+    exact: () =>
+      count(
+        `SELECT count(*)::int AS n FROM store_daily_snapshots h JOIN stores s ON s.id = h.store_id WHERE s.domain = $1`,
+        ['acme-apparel.com'],
+      ),
+  },
+  {
+    list: 'StoreTraffic.series',
+    page: (total: string) =>
+      `{ store(domain: "acme-apparel.com") { traffic { series(first: 1) { ${total} edges { node { month } } } } } }`,
+    connection: (data: any) => data.store.traffic.series,
+    exact: () =>
+      count(
+        `SELECT count(*)::int AS n FROM traffic_monthly t JOIN stores s ON s.id = t.store_id WHERE s.domain = $1`,
+        ['acme-apparel.com'],
+      ),
+  },
+  {
+    list: 'App.stores',
+    page: (total: string) =>
+      `{ app(slug: "klaviyo") { stores(first: 1) { ${total} edges { node { domain } } } } }`,
+    connection: (data: any) => data.app.stores,
+    exact: () =>
+      count(
+        `SELECT count(*)::int AS n FROM store_apps sa JOIN apps a ON a.id = sa.app_id WHERE a.slug = $1`,
+        ['klaviyo'],
+      ),
+  },
+];
+
+describe.each(LISTS)('$list', ({ list, page, connection, exact }) => {
+  it('counts nothing when the total is not selected', async () => {
+    const { data, sent } = await read(page(''));
+    expect(connection(data).edges).toHaveLength(1);
+    const texts = sent.map((s) => s.text).join('\n---\n');
+    expect(texts).not.toMatch(/count\(\*\)/);
+  });
+
+  it('answers the exact total when it is selected', async () => {
+    const n = await exact();
+    expect(n).toBeGreaterThan(1);
+    const { data, sent } = await read(page('totalCount'));
+    expect(connection(data).totalCount).toBe(n);
+    expect(sent.map((s) => s.text).join('\n')).toMatch(/count\(\*\)/);
+  });
+
+  it('reads its page with a named statement PostgreSQL stops planning', async () => {
+    const { sent } = await read(page(''));
+    const named = sent.filter((s) => s.name?.startsWith('child-page:'));
+    expect(named, sent.map((s) => `${s.name ?? '(unnamed)'}: ${s.text}`).join('\n---\n')).toHaveLength(1);
+    const [probe] = named;
+    const name = `probe:${list}`;
+    const client = await t.services.db.pool.connect();
+    try {
+      for (let run = 0; run < 8; run++)
+        await client.query({ name, text: probe!.text, values: probe!.values });
+      const { rows } = await client.query(
+        `SELECT generic_plans::int FROM pg_prepared_statements WHERE name = $1`,
+        [name],
+      );
+      expect(rows[0].generic_plans, probe!.text).toBeGreaterThan(0);
+      await client.query(`DEALLOCATE "${name}"`);
+    } finally {
+      client.release();
+    }
+  });
+});

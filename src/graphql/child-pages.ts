@@ -26,6 +26,12 @@ export interface ChildListSpec {
   /** an extra fixed condition, e.g. `p.is_best_seller` */
   condition?: string;
   orderBy: string;
+  /**
+   * A single parent's page whose best plan depends on the parent ($1 the parent, $2 offset, $3
+   * limit), sent unnamed so PostgreSQL plans it for the value at hand: an app's stores walk the
+   * stores by visits for a common app and start from the installs of a rare one.
+   */
+  onePage?: string;
 }
 
 export function childPageLoader<R>(
@@ -63,12 +69,19 @@ export function childPageLoader<R>(
             );
       const pageQueries = [...windows.entries()].map(async ([windowKey, { offset, limit }]) => {
         const one = parentIds.length === 1;
-        const rows = await queryRows<R & { __parentId: number }>(
-          pool,
-          one ? onePageText : pagesText,
-          [one ? parentIds[0] : parentIds, offset, limit],
-          `child-page:${spec.name}${one ? ':one' : ''}`,
-        );
+        const rows =
+          one && spec.onePage
+            ? await queryRows<R & { __parentId: number }>(pool, spec.onePage, [
+                parentIds[0],
+                offset,
+                limit,
+              ])
+            : await queryRows<R & { __parentId: number }>(
+                pool,
+                one ? onePageText : pagesText,
+                [one ? parentIds[0] : parentIds, offset, limit],
+                `child-page:${spec.name}${one ? ':one' : ''}`,
+              );
         const byParent = new Map<number, R[]>();
         for (const { __parentId, ...row } of rows) {
           const list = byParent.get(__parentId) ?? [];

@@ -119,7 +119,9 @@ builder.objectField(StoreRef, 'products', (t) =>
           : args.isBestSeller
             ? storeProductsPage.bestSellers
             : storeProductsPage.others;
-      return pagedConnection(args, (window) => pages(ctx).load({ parentId: store.id, withTotal, ...window }));
+      return pagedConnection(args, (window) =>
+        pages(ctx).load({ parentId: store.id, withTotal, ...window }),
+      );
     },
   }),
 );

@@ -303,5 +303,9 @@ export const appStoresPage = defineLoader((ctx) =>
     from: 'store_apps sa JOIN stores s ON s.id = sa.store_id',
     parentColumn: 'sa.app_id',
     orderBy: 's.monthly_visits DESC, s.id',
+    // as the store search's app filter (store-filter.ts): a semi-join the planner can run either way
+    onePage: `SELECT $1::int AS "__parentId", ${storeColumns('s')} FROM stores s
+      WHERE EXISTS (SELECT 1 FROM store_apps sa WHERE sa.store_id = s.id AND sa.app_id = $1)
+      ORDER BY s.monthly_visits DESC, s.id LIMIT $3 OFFSET $2`,
   }),
 );

@@ -67,21 +67,21 @@ export function childPageLoader<R>(
               [counted],
               `child-total:${spec.name}`,
             );
+      // one parent by equality (or the list's own onePage), several through the LATERAL form
+      const one = parentIds.length === 1;
+      const page = !one
+        ? { text: pagesText, name: `child-page:${spec.name}` }
+        : spec.onePage
+          ? { text: spec.onePage, name: undefined }
+          : { text: onePageText, name: `child-page:${spec.name}:one` };
+      const parents = one ? parentIds[0] : parentIds;
       const pageQueries = [...windows.entries()].map(async ([windowKey, { offset, limit }]) => {
-        const one = parentIds.length === 1;
-        const rows =
-          one && spec.onePage
-            ? await queryRows<R & { __parentId: number }>(pool, spec.onePage, [
-                parentIds[0],
-                offset,
-                limit,
-              ])
-            : await queryRows<R & { __parentId: number }>(
-                pool,
-                one ? onePageText : pagesText,
-                [one ? parentIds[0] : parentIds, offset, limit],
-                `child-page:${spec.name}${one ? ':one' : ''}`,
-              );
+        const rows = await queryRows<R & { __parentId: number }>(
+          pool,
+          page.text,
+          [parents, offset, limit],
+          page.name,
+        );
         const byParent = new Map<number, R[]>();
         for (const { __parentId, ...row } of rows) {
           const list = byParent.get(__parentId) ?? [];

@@ -23,40 +23,36 @@ async function read(document: string) {
 const count = async (sql: string, values: unknown[]) =>
   (await t.services.db.pool.query<{ n: number }>(sql, values)).rows[0]!.n;
 
+const STORE = 'acme-apparel.com';
+/** count(*) of the store's rows in `table` */
+const rowsOfStore = (table: string) =>
+  count(
+    `SELECT count(*)::int AS n FROM ${table} x JOIN stores s ON s.id = x.store_id WHERE s.domain = $1`,
+    [STORE],
+  );
+
 /** Each list: its document with and without the total, and count(*) of its rows. */
 const LISTS = [
   {
     list: 'Store.products',
     page: (total: string) =>
-      `{ store(domain: "acme-apparel.com") { products(first: 1) { ${total} edges { node { handle } } } } }`,
+      `{ store(domain: "${STORE}") { products(first: 1) { ${total} edges { node { handle } } } } }`,
     connection: (data: any) => data.store.products,
-    exact: () =>
-      count(
-        `SELECT count(*)::int AS n FROM products p JOIN stores s ON s.id = p.store_id WHERE s.domain = $1`,
-        ['acme-apparel.com'],
-      ),
+    exact: () => rowsOfStore('products'),
   },
   {
     list: 'Store.history',
     page: (total: string) =>
-      `{ store(domain: "acme-apparel.com") { history(first: 1) { ${total} edges { node { day } } } } }`,
+      `{ store(domain: "${STORE}") { history(first: 1) { ${total} edges { node { day } } } } }`,
     connection: (data: any) => data.store.history,
-    exact: () =>
-      count(
-        `SELECT count(*)::int AS n FROM store_daily_snapshots h JOIN stores s ON s.id = h.store_id WHERE s.domain = $1`,
-        ['acme-apparel.com'],
-      ),
+    exact: () => rowsOfStore('store_daily_snapshots'),
   },
   {
     list: 'StoreTraffic.series',
     page: (total: string) =>
-      `{ store(domain: "acme-apparel.com") { traffic { series(first: 1) { ${total} edges { node { month } } } } } }`,
+      `{ store(domain: "${STORE}") { traffic { series(first: 1) { ${total} edges { node { month } } } } } }`,
     connection: (data: any) => data.store.traffic.series,
-    exact: () =>
-      count(
-        `SELECT count(*)::int AS n FROM traffic_monthly t JOIN stores s ON s.id = t.store_id WHERE s.domain = $1`,
-        ['acme-apparel.com'],
-      ),
+    exact: () => rowsOfStore('traffic_monthly'),
   },
   {
     list: 'App.stores',

@@ -69,6 +69,23 @@ const LIST_PAGE = {
       ORDER BY s.monthly_visits DESC, s.id LIMIT $2 OFFSET $3) page
     ORDER BY page.monthly_visits DESC, page.id`,
 };
+// a country's page in the default order (revenue, then visits, then id), no total
+const COUNTRY_PAGE = {
+  name: 'floor-country-page',
+  text: `SELECT ${cardColumns('page')} FROM (
+      SELECT s.id, s.domain, s.monthly_visits, s.revenue_low_usd, s.revenue_high_usd, s.is_dropshipper, s.service_rating,
+        s.service_grade, s.vertical, s.country_code
+      FROM stores s WHERE s.country_code = upper($1)::bpchar
+      ORDER BY s.revenue_high_usd DESC, s.monthly_visits DESC, s.id LIMIT $2 OFFSET $3) page
+    ORDER BY page.revenue_high_usd DESC, page.monthly_visits DESC, page.id`,
+};
+// a store's first products, best-sellers first by rank, then by id
+const PRODUCTS = {
+  name: 'floor-products',
+  text: `SELECT p.handle, p.title, p.price::float8 AS price, p.is_best_seller, p.best_seller_rank
+    FROM stores s JOIN products p ON p.store_id = s.id WHERE s.domain = $1
+    ORDER BY p.is_best_seller DESC, p.best_seller_rank ASC NULLS LAST, p.id LIMIT $2`,
+};
 
 const share = (pct: number) => Math.round(pct * 100) / 10_000;
 type Row = Record<string, any>;
@@ -139,30 +156,51 @@ app.get<{ Params: { domain: string } }>('/floor/stores/:domain', async (request,
   };
 });
 
-app.get<{ Querystring: { vertical: string; limit?: string; offset?: string; total?: string } }>(
-  '/floor/stores',
-  async (request) => {
-    const limit = Number(request.query.limit ?? 20);
-    const offset = Number(request.query.offset ?? 0);
-    const withTotal = request.query.total !== 'false';
-    const { rows } = await pool.query({
-      ...(withTotal ? LIST : LIST_PAGE),
-      values: [request.query.vertical, limit + 1, offset],
-    });
-    const found = rows.filter((r) => r.domain !== null);
-    const data = found.slice(0, limit).map(card);
-    return {
-      data,
-      page: {
-        limit,
-        offset,
-        count: data.length,
-        hasMore: found.length > limit,
-        ...(withTotal ? { total: rows[0]?.total ?? 0 } : {}),
-      },
-    };
-  },
-);
+app.get<{ Params: { domain: string } }>('/floor/stores/:domain/products', async (request) => {
+  const { rows } = await pool.query({ ...PRODUCTS, values: [request.params.domain, 21] });
+  return {
+    data: rows.slice(0, 20).map((r) => ({
+      handle: r.handle,
+      title: r.title,
+      price: r.price,
+      isBestSeller: r.is_best_seller,
+      bestSellerRank: r.best_seller_rank,
+    })),
+    page: { hasMore: rows.length > 20 },
+  };
+});
+
+/** ?vertical= in visits order, or ?country= in revenue order (the page alone) */
+app.get<{
+  Querystring: {
+    vertical?: string;
+    country?: string;
+    limit?: string;
+    offset?: string;
+    total?: string;
+  };
+}>('/floor/stores', async (request) => {
+  const limit = Number(request.query.limit ?? 20);
+  const offset = Number(request.query.offset ?? 0);
+  const byCountry = request.query.country !== undefined;
+  const withTotal = !byCountry && request.query.total !== 'false';
+  const { rows } = await pool.query({
+    ...(byCountry ? COUNTRY_PAGE : withTotal ? LIST : LIST_PAGE),
+    values: [byCountry ? request.query.country : request.query.vertical, limit + 1, offset],
+  });
+  const found = rows.filter((r) => r.domain !== null);
+  const data = found.slice(0, limit).map(card);
+  return {
+    data,
+    page: {
+      limit,
+      offset,
+      count: data.length,
+      hasMore: found.length > limit,
+      ...(withTotal ? { total: rows[0]?.total ?? 0 } : {}),
+    },
+  };
+});
 
 await app.listen({
   host: process.env.HOST ?? '127.0.0.1',

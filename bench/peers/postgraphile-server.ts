@@ -3,7 +3,9 @@
 // Smart tags declare the unique key stores.domain (a unique index, which PostGraphile does not turn
 // into a lookup by itself) and the relation stores.domain -> legacy_store_summaries.domain (the table has
 // no foreign key: it stands in for a separate backend), so a card can ask whether a legacy summary
-// exists in the same request, as the service's `sources` does. Same pool size as the service.
+// exists in the same request, as the service's `sources` does. Products' best-seller columns are
+// declared orderable (PostGraphile orders by indexed columns only), so a store's products can be asked
+// in the service's order. Same pool size as the service.
 // PEER_DATABASE_URL, PORT, HOST.
 import { createServer } from 'node:http';
 import { postgraphile } from 'postgraphile';
@@ -31,6 +33,10 @@ const preset: GraphileConfig.Preset = {
                 '(domain) references legacy_store_summaries (domain)|@fieldName legacySummary|@foreignFieldName store',
             },
           },
+        },
+        attribute: {
+          'products.is_best_seller': { tags: { behavior: '+orderBy' } },
+          'products.best_seller_rank': { tags: { behavior: '+orderBy' } },
         },
       },
     }),

@@ -11,6 +11,10 @@
 // - filtered list (vertical, sort by visits, 20 rows), REST and GraphQL: the page of cards and its
 //   total; PostGraphile is asked for totalCount, its exact count (REST always answers page.total).
 // - the same GraphQL list without totalCount, asked of both without it: the page alone.
+// - a list by country in the default order (revenue, then visits, then id), 20 rows, without
+//   totalCount, GraphQL: the page alone, the order named in full to PostGraphile.
+// - a store's products (20 rows, best-sellers first by rank, then by id), GraphQL: the store by its
+//   domain and the first page of its products, PostGraphile asked for the same order.
 import type { CatalogSample } from '../catalog.ts';
 import type { BenchRequest } from '../load.ts';
 
@@ -44,6 +48,12 @@ const SERVICE_LIST = `query FilteredStores($vertical: String!) {
 const SERVICE_LIST_NO_TOTAL = `query FilteredStoresPage($vertical: String!) {
   stores(filter: { vertical: $vertical }, sort: VISITS, first: 20) {
     pageInfo { hasNextPage } edges { node { ${SERVICE_CARD_FIELDS} } } } }`;
+const SERVICE_COUNTRY_LIST = `query StoresByCountry($countryCode: String!) {
+  stores(filter: { countryCode: $countryCode }, sort: REVENUE, first: 20) {
+    pageInfo { hasNextPage } edges { node { ${SERVICE_CARD_FIELDS} } } } }`;
+const PRODUCT_FIELDS = 'handle title price isBestSeller bestSellerRank';
+const SERVICE_PRODUCTS = `query StoreProducts($domain: String!) { store(domain: $domain) {
+  products(first: 20) { pageInfo { hasNextPage } edges { node { ${PRODUCT_FIELDS} } } } } }`;
 const CARD_COLUMNS = `domain monthlyVisits isDropshipper serviceRating serviceGrade vertical countryCode`;
 const SERVICE_CARD_COLUMNS = `query StoreCardColumns($domain: String!) { store(domain: $domain) {
   ${CARD_COLUMNS} monthlyRevenueUsd { low high } } }`;
@@ -70,7 +80,14 @@ const PG_LIST_NO_TOTAL = `query FilteredStoresPage($vertical: String!) {
 const PG_CARD_COLUMNS = `query StoreCardColumns($domain: String!) { storeByDomain(domain: $domain) {
   ${CARD_COLUMNS} revenueLowUsd revenueHighUsd } }`;
 
-export function buildPeerRows({ stores, verticals }: CatalogSample): PeerRow[] {
+const PG_COUNTRY_LIST = `query StoresByCountry($countryCode: String!) {
+  allStores(condition: { countryCode: $countryCode }, orderBy: [REVENUE_HIGH_USD_DESC, MONTHLY_VISITS_DESC, PRIMARY_KEY_ASC], first: 20) {
+    pageInfo { hasNextPage } nodes { ${PG_CARD_FIELDS} } } }`;
+const PG_PRODUCTS = `query StoreProducts($domain: String!) { storeByDomain(domain: $domain) {
+  productsByStoreId(first: 20, orderBy: [IS_BEST_SELLER_DESC, BEST_SELLER_RANK_ASC, PRIMARY_KEY_ASC]) {
+    pageInfo { hasNextPage } nodes { ${PRODUCT_FIELDS} } } } }`;
+
+export function buildPeerRows({ stores, verticals, countries }: CatalogSample): PeerRow[] {
   const domains = stores.map((s) => s.domain);
   const listVerticals = verticals.slice(0, 8);
   const q = (vertical: string) => new URLSearchParams({ vertical, sort: 'visits' }).toString();
@@ -118,6 +135,20 @@ export function buildPeerRows({ stores, verticals }: CatalogSample): PeerRow[] {
       plain: listVerticals.map((vertical) =>
         get(`/floor/stores?${new URLSearchParams({ vertical, total: 'false' })}`),
       ),
+    },
+    {
+      route: 'filtered list (country, sort by revenue, 20 rows) without totalCount · GraphQL',
+      service: countries.map((countryCode) => graphql(SERVICE_COUNTRY_LIST, { countryCode })),
+      postgraphile: countries.map((countryCode) => graphql(PG_COUNTRY_LIST, { countryCode })),
+      plain: countries.map((country) =>
+        get(`/floor/stores?${new URLSearchParams({ country, total: 'false' })}`),
+      ),
+    },
+    {
+      route: "a store's products by domain (20 rows, best-sellers first) · GraphQL",
+      service: domains.map((domain) => graphql(SERVICE_PRODUCTS, { domain })),
+      postgraphile: domains.map((domain) => graphql(PG_PRODUCTS, { domain })),
+      plain: domains.map((domain) => get(`/floor/stores/${encodeURIComponent(domain)}/products`)),
     },
   ];
 }

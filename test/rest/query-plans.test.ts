@@ -107,6 +107,27 @@ describe('the hot routes read through their indexes', () => {
       'stores',
       ['stores_country_code_monthly_visits_idx'],
     ],
+    // revenue is the default order; over the revenue index alone a smaller country's page was
+    // filtered out of every larger country's stores before it (1,600 rows for a 16,000-store
+    // country on the 1M catalog)
+    [
+      'a country filter in the default order',
+      '/v1/stores?countryCode=DE&limit=5',
+      'stores',
+      ['stores_country_code_revenue_idx'],
+    ],
+    [
+      'an industry filter in the default order',
+      '/v1/stores?industry=Fashion&limit=5',
+      'stores',
+      ['stores_lower_industry_revenue_idx'],
+    ],
+    [
+      'a category filter in the default order',
+      '/v1/stores?category=Jewelry&limit=5',
+      'stores',
+      ['stores_lower_category_revenue_idx'],
+    ],
     [
       "a store's best-sellers",
       '/v1/stores/acme-apparel.com/products?isBestSeller=true',

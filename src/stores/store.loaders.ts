@@ -14,6 +14,7 @@ import {
   extensionAlias,
   extensionFieldsOf,
   HISTORY_COLUMNS,
+  KEY_ONLY_FIELDS,
   LATEST_TRAFFIC_BY_STORE,
   storeColumns,
   STORES_BY_ID,
@@ -156,7 +157,9 @@ export function storeReadNeeds(selected: ReadonlySet<string>): StoreReadNeeds {
   let needs = needsOfSelection.get(selected);
   if (!needs) {
     needs = Object.freeze({
-      columns: [...selected].every((field) => CARD_FIELDS.has(field)) ? 'card' : 'all',
+      columns: [...selected].every((field) => CARD_FIELDS.has(field) || KEY_ONLY_FIELDS.has(field))
+        ? 'card'
+        : 'all',
       apps: selected.has('apps') || selected.has('models'),
       traffic: selected.has('traffic') || selected.has('sources') || selected.has('models'),
       legacy: LEGACY_DOCUMENT_FIELDS.some((field) => selected.has(field))

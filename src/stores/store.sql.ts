@@ -83,6 +83,14 @@ export const CARD_FIELDS: ReadonlySet<string> = new Set([
   'sources',
 ]);
 
+/** Store fields that read nothing of the row but its id or domain (lists and the crawler's schedule, loaded by key). */
+export const KEY_ONLY_FIELDS: ReadonlySet<string> = new Set([
+  'products',
+  'history',
+  'changes',
+  'observation',
+]);
+
 // Days and months travel as 'YYYY-MM-DD' text: pg would turn a DATE into local midnight.
 export type TrafficRecord = Omit<TrafficMonthly, 'month'> & { month: string };
 export type HistoryRecord = Omit<StoreDailySnapshot, 'day'> & { day: string };

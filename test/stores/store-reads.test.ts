@@ -170,6 +170,26 @@ describe('a store read planned from its selection', () => {
     expect(profile.log[0]).toMatch(/first_seen_at/);
   });
 
+  it("reads only the card's columns of a store whose selection is its lists (products, history, changes, observation)", async () => {
+    const lists = await read(
+      'products(first: 2) { edges { node { handle } } } history(first: 1) { edges { node { day } } } changes(first: 1) { edges { node { changeType } } } observation { presence }',
+    );
+    expect(lists.data.store.products.edges.length).toBeGreaterThan(0);
+    // the lists read by the store's id and domain: nothing of the profile's columns
+    const storeRead = lists.log.find(
+      (sql) => /FROM stores s\b/.test(sql) && !/products|store_daily/.test(sql),
+    );
+    expect(storeRead, lists.log.join('\n---\n')).toBeDefined();
+    expect(storeRead).not.toMatch(/first_seen_at|theme_name|dropship_signals|social_followers/);
+    // a product's store asked for profile columns is its own full read, not the card read above
+    const nested = await read(
+      'products(first: 1) { edges { node { store { domain firstSeenAt theme } } } }',
+    );
+    const store = nested.data.store.products.edges[0].node.store;
+    expect(store.domain).toBe('acme-apparel.com');
+    expect(Date.parse(store.firstSeenAt)).not.toBeNaN();
+  });
+
   it('brings the app stack, the traffic month and the legacy summary along only when selected, all in one statement', async () => {
     const profile = await read(
       'domain apps { slug } traffic { latest { month } } screenshotUrl sources',

@@ -4,7 +4,9 @@
 // parents the request holds. Both are named statements: their text is fixed per list, so each
 // connection plans them once.
 import DataLoader from 'dataloader';
-import type { Page, Window } from './pagination.ts';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
+import { pagedConnection, totalSelected, type Page, type Window } from './pagination.ts';
 import { queryRows, type Queryable } from '../platform/database/sql.ts';
 
 export interface ChildPageKey extends Window {
@@ -101,4 +103,16 @@ export function childPageLoader<R>(
     },
     { cacheKeyFn: (k) => `${k.parentId}:${k.offset}:${k.limit}:${k.withTotal ? 'total' : ''}` },
   );
+}
+
+/** A parent's child list as a connection: its pages from the list's loader, counted only when the caller selected the total. */
+export function childConnection<R>(
+  args: DefaultConnectionArguments,
+  info: GraphQLResolveInfo,
+  parentId: number,
+  load: (key: ChildPageKey) => Promise<Page<R>>,
+  maxSize?: number,
+) {
+  const withTotal = totalSelected(info);
+  return pagedConnection(args, (window) => load({ parentId, withTotal, ...window }), maxSize);
 }

@@ -1,7 +1,7 @@
 // Product: one product of one store, named by (domain, handle).
 import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
-import { pagedConnection, totalSelected } from '../graphql/pagination.ts';
+import { childConnection } from '../graphql/child-pages.ts';
 import { storeById } from '../stores/store.loaders.ts';
 import { StoreRef } from '../stores/store.ref.ts';
 import { notFound } from '../platform/errors.ts';
@@ -112,16 +112,13 @@ builder.objectField(StoreRef, 'products', (t) =>
       }),
     },
     resolve: (store, args, ctx, info) => {
-      const withTotal = totalSelected(info);
       const pages =
         args.isBestSeller == null
           ? storeProductsPage.all
           : args.isBestSeller
             ? storeProductsPage.bestSellers
             : storeProductsPage.others;
-      return pagedConnection(args, (window) =>
-        pages(ctx).load({ parentId: store.id, withTotal, ...window }),
-      );
+      return childConnection(args, info, store.id, (key) => pages(ctx).load(key));
     },
   }),
 );

@@ -5,7 +5,7 @@ import { AppRef } from '../apps/app.type.ts';
 import { appsByStoreId } from '../apps/app.loaders.ts';
 import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
-import { pagedConnection, totalSelected } from '../graphql/pagination.ts';
+import { childConnection } from '../graphql/child-pages.ts';
 import { appStoresPage, primeStores } from './store.loaders.ts';
 import { StoreConnection, StoreRef } from './store.ref.ts';
 
@@ -23,13 +23,11 @@ builder.objectField(AppRef, 'stores', (t) =>
     args: pageArgs,
     description:
       'Stores observed running the app, highest modeled monthly visits first. The first page is the install-base sample.',
-    resolve: async (app, args, ctx, info) => {
-      const withTotal = totalSelected(info);
-      return pagedConnection(args, async (window) => {
-        const page = await appStoresPage(ctx).load({ parentId: app.id, withTotal, ...window });
+    resolve: (app, args, ctx, info) =>
+      childConnection(args, info, app.id, async (key) => {
+        const page = await appStoresPage(ctx).load(key);
         primeStores(ctx, page.rows);
         return page;
-      });
-    },
+      }),
   }),
 );

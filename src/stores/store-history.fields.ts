@@ -1,7 +1,8 @@
 // Store.history: daily snapshots (the profile's charts), newest day first.
 import { builder } from '../graphql/builder.ts';
 import { pageArgsUpTo } from '../graphql/page-args.ts';
-import { MAX_HISTORY_DAYS, pagedConnection, totalSelected } from '../graphql/pagination.ts';
+import { childConnection } from '../graphql/child-pages.ts';
+import { MAX_HISTORY_DAYS } from '../graphql/pagination.ts';
 import { RevenueBand } from './bands.type.ts';
 import { historyPage } from './store.loaders.ts';
 import type { HistoryRecord } from './store.sql.ts';
@@ -48,13 +49,7 @@ builder.objectField(StoreRef, 'history', (t) =>
     type: HistoryConnection,
     args: pageArgsUpTo(MAX_HISTORY_DAYS),
     description: `Daily snapshots, newest day first; up to ${MAX_HISTORY_DAYS} in one page.`,
-    resolve: (store, args, ctx, info) => {
-      const withTotal = totalSelected(info);
-      return pagedConnection(
-        args,
-        (window) => historyPage(ctx).load({ parentId: store.id, withTotal, ...window }),
-        MAX_HISTORY_DAYS,
-      );
-    },
+    resolve: (store, args, ctx, info) =>
+      childConnection(args, info, store.id, (key) => historyPage(ctx).load(key), MAX_HISTORY_DAYS),
   }),
 );

@@ -2,7 +2,7 @@
 // The columns hold percents (organic_pct = 45 means 45 %); the API reports shares 0..1.
 import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
-import { pagedConnection, totalSelected } from '../graphql/pagination.ts';
+import { childConnection } from '../graphql/child-pages.ts';
 import { latestTrafficOf, trafficPage } from './store.loaders.ts';
 import type { TrafficRecord } from './store.sql.ts';
 import { StoreRef } from './store.ref.ts';
@@ -85,12 +85,8 @@ const StoreTraffic = builder.objectRef<StoreRecord>('StoreTraffic').implement({
       type: TrafficConnection,
       args: pageArgs,
       description: 'Monthly points, newest month first.',
-      resolve: (store, args, ctx, info) => {
-        const withTotal = totalSelected(info);
-        return pagedConnection(args, (window) =>
-          trafficPage(ctx).load({ parentId: store.id, withTotal, ...window }),
-        );
-      },
+      resolve: (store, args, ctx, info) =>
+        childConnection(args, info, store.id, (key) => trafficPage(ctx).load(key)),
     }),
   }),
 });

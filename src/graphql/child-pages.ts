@@ -2,11 +2,18 @@
 // DataLoader batch gets its page from one LATERAL statement per distinct window, plus, for the
 // parents whose callers select the total, one GROUP BY statement for all their totals, however many
 // parents the request holds. Both are named statements: their text is fixed per list, so each
-// connection plans them once.
+// connection plans them once. A page (or total) inside the first rows the parent's own read carried
+// (carriedRows) costs no statement at all.
 import DataLoader from 'dataloader';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
-import { pagedConnection, totalSelected, type Page, type Window } from './pagination.ts';
+import {
+  DEFAULT_PAGE_SIZE,
+  pagedConnection,
+  totalSelected,
+  type Page,
+  type Window,
+} from './pagination.ts';
 import { queryRows, type Queryable } from '../platform/database/sql.ts';
 
 export interface ChildPageKey extends Window {
@@ -36,10 +43,33 @@ export interface ChildListSpec {
   onePage?: string;
 }
 
-export function childPageLoader<R>(
-  pool: Queryable,
-  spec: ChildListSpec,
-): DataLoader<ChildPageKey, Page<R>, string> {
+/** A list's page loader, which a parent's read can hand the first rows it carried (carriedRows). */
+export type ChildPageLoader<R> = DataLoader<ChildPageKey, Page<R>, string> & {
+  /** the parent's first rows (at most CARRIED_ROWS): windows inside them are answered without a statement */
+  carry(parentId: number, rows: readonly R[]): void;
+};
+
+/** How many first rows a parent's read carries: the default page and the row telling whether there is a next one. */
+export const CARRIED_ROWS = DEFAULT_PAGE_SIZE + 1;
+
+/** A window's page and total from the parent's carried first rows, where they hold it. */
+function fromCarried<R>(
+  carried: readonly R[] | undefined,
+  k: ChildPageKey,
+): { rows?: readonly R[]; total?: number } {
+  if (!carried) return {};
+  // fewer rows than asked for means the parent's read carried the whole list
+  const whole = carried.length < CARRIED_ROWS;
+  return {
+    rows:
+      whole || k.offset + k.limit <= carried.length
+        ? carried.slice(k.offset, k.offset + k.limit)
+        : undefined,
+    total: whole ? carried.length : undefined,
+  };
+}
+
+export function childPageLoader<R>(pool: Queryable, spec: ChildListSpec): ChildPageLoader<R> {
   const condition = spec.condition ? ` AND ${spec.condition}` : '';
   const totalsText = `SELECT ${spec.parentColumn} AS "parentId", count(*)::int AS n FROM ${spec.from}
     WHERE ${spec.parentColumn} = ANY($1::int[])${condition} GROUP BY 1`;
@@ -53,12 +83,21 @@ export function childPageLoader<R>(
       WHERE ${spec.parentColumn} = k.parent_id${condition}
       ORDER BY ${spec.orderBy} LIMIT $3 OFFSET $2
     ) c ORDER BY k.ord`;
-  return new DataLoader<ChildPageKey, Page<R>, string>(
+  const carriedOf = new Map<number, readonly R[]>();
+  const loader = new DataLoader<ChildPageKey, Page<R>, string>(
     async (keys) => {
-      const parentIds = [...new Set(keys.map((k) => k.parentId))];
-      const counted = [...new Set(keys.filter((k) => k.withTotal).map((k) => k.parentId))];
+      const answered = keys.map((k) => fromCarried(carriedOf.get(k.parentId), k));
+      const paged = keys.filter((_, i) => answered[i]!.rows === undefined);
+      const parentIds = [...new Set(paged.map((k) => k.parentId))];
+      const counted = [
+        ...new Set(
+          keys
+            .filter((k, i) => k.withTotal && answered[i]!.total === undefined)
+            .map((k) => k.parentId),
+        ),
+      ];
       const windows = new Map<string, Window>();
-      for (const { offset, limit } of keys) windows.set(`${offset}:${limit}`, { offset, limit });
+      for (const { offset, limit } of paged) windows.set(`${offset}:${limit}`, { offset, limit });
 
       const totalsQuery =
         counted.length === 0
@@ -96,13 +135,40 @@ export function childPageLoader<R>(
       const [totals, pages] = await Promise.all([totalsQuery, Promise.all(pageQueries)]);
       const totalOf = new Map(totals.map((t) => [t.parentId, t.n]));
       const pageOf = new Map(pages);
-      return keys.map((k) => ({
-        rows: pageOf.get(`${k.offset}:${k.limit}`)?.get(k.parentId) ?? [],
-        total: totalOf.get(k.parentId) ?? 0,
+      return keys.map((k, i) => ({
+        rows: answered[i]!.rows ?? pageOf.get(`${k.offset}:${k.limit}`)?.get(k.parentId) ?? [],
+        total: answered[i]!.total ?? totalOf.get(k.parentId) ?? 0,
       }));
     },
     { cacheKeyFn: (k) => `${k.parentId}:${k.offset}:${k.limit}:${k.withTotal ? 'total' : ''}` },
   );
+  return Object.assign(loader, {
+    carry: (parentId: number, rows: readonly R[]) => void carriedOf.set(parentId, rows),
+  });
+}
+
+/**
+ * A list's first rows carried in its parent's own statement, so a parent and its first page cost one
+ * round trip: `expression` is a select-list column over the parent's id (`parentId`, fixed SQL) that
+ * holds up to CARRIED_ROWS rows as a JSON array in the list's order; `rowsOf` turns that value back
+ * into records (`revive` restores what JSON cannot carry, such as dates).
+ */
+export function carriedRows<R>(
+  spec: ChildListSpec,
+  parentId: string,
+  revive: (row: Record<string, unknown>) => R = (row) => row as R,
+): { expression: string; rowsOf: (value: unknown) => R[] } {
+  const condition = spec.condition ? ` AND ${spec.condition}` : '';
+  // the parent's id is taken before the list's FROM, whose aliases may hide the parent's; the
+  // ordinal keeps the list's order through the aggregate
+  const expression = `(SELECT coalesce(json_agg(c ORDER BY c."__ord"), '[]'::json)
+    FROM (SELECT ${parentId} AS id) parent CROSS JOIN LATERAL (
+      SELECT ${spec.select}, row_number() OVER (ORDER BY ${spec.orderBy}) AS "__ord" FROM ${spec.from}
+      WHERE ${spec.parentColumn} = parent.id${condition} ORDER BY ${spec.orderBy} LIMIT ${CARRIED_ROWS}
+    ) c)`;
+  const rowsOf = (value: unknown) =>
+    ((value ?? []) as Record<string, unknown>[]).map(({ __ord, ...row }) => revive(row));
+  return { expression, rowsOf };
 }
 
 /** A parent's child list as a connection: its pages from the list's loader, counted only when the caller selected the total. */

@@ -40,12 +40,12 @@ export function createGraphqlContext(
  * Declares a per-request loader: `const storeById = defineLoader((ctx) => new DataLoader(...))`,
  * then `storeById(ctx).load(id)` anywhere in the request returns the same instance.
  */
-export function defineLoader<K, V, C = K>(
-  create: (ctx: GraphqlContext) => DataLoader<K, V, C>,
-): (ctx: GraphqlContext) => DataLoader<K, V, C> {
+export function defineLoader<K, V, C = K, L extends DataLoader<K, V, C> = DataLoader<K, V, C>>(
+  create: (ctx: GraphqlContext) => L,
+): (ctx: GraphqlContext) => L {
   const key = Symbol('loader');
   return (ctx) => {
-    let loader = ctx.loaders.get(key) as DataLoader<K, V, C> | undefined;
+    let loader = ctx.loaders.get(key) as L | undefined;
     if (!loader) {
       loader = create(ctx);
       ctx.loaders.set(key, loader as DataLoader<unknown, unknown, unknown>);

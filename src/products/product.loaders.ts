@@ -1,6 +1,6 @@
 // Per-request product loaders: by id (node), by (domain, handle), and a store's product pages.
 import DataLoader from 'dataloader';
-import { childPageLoader } from '../graphql/child-pages.ts';
+import { carriedRows, childPageLoader, type ChildListSpec } from '../graphql/child-pages.ts';
 import { defineLoader } from '../graphql/context.ts';
 import { keyedRead, queryByKeys, queryRows } from '../platform/database/sql.ts';
 import { PRODUCT_COLUMNS, PRODUCTS_WITH_STORE, type ProductRecord } from './product.sql.ts';
@@ -47,21 +47,34 @@ export const productByDomainHandle = defineLoader(
     ),
 );
 
-/** A store's products: best-sellers first by rank, then the rest by id. */
-const storeProductPages = (name: string, condition?: string) =>
-  defineLoader((ctx) =>
-    childPageLoader<ProductRecord>(ctx.services.db.read, {
-      name,
-      select: PRODUCT_COLUMNS,
-      from: PRODUCTS_WITH_STORE,
-      parentColumn: 'p.store_id',
-      condition,
-      orderBy: 'p.is_best_seller DESC, p.best_seller_rank ASC NULLS LAST, p.id',
-    }),
-  );
+/** A store's products: best-sellers first by rank, then the rest by id; `condition` narrows them. */
+const storeProductList = (name: string, condition?: string): ChildListSpec => ({
+  name,
+  select: PRODUCT_COLUMNS,
+  from: PRODUCTS_WITH_STORE,
+  parentColumn: 'p.store_id',
+  condition,
+  orderBy: 'p.is_best_seller DESC, p.best_seller_rank ASC NULLS LAST, p.id',
+});
+
+const ALL_PRODUCTS = storeProductList('store-products');
+const pagesOf = (spec: ChildListSpec) =>
+  defineLoader((ctx) => childPageLoader<ProductRecord>(ctx.services.db.read, spec));
 
 export const storeProductsPage = {
-  all: storeProductPages('store-products'),
-  bestSellers: storeProductPages('store-products-best-sellers', 'p.is_best_seller'),
-  others: storeProductPages('store-products-others', 'NOT p.is_best_seller'),
+  all: pagesOf(ALL_PRODUCTS),
+  bestSellers: pagesOf(storeProductList('store-products-best-sellers', 'p.is_best_seller')),
+  others: pagesOf(storeProductList('store-products-others', 'NOT p.is_best_seller')),
 };
+
+/** A store's first products as its own statement carries them (Store.products); JSON holds the timestamps as text. */
+export const carriedProducts = carriedRows<ProductRecord>(
+  ALL_PRODUCTS,
+  's.id',
+  (row) =>
+    ({
+      ...row,
+      publishedAt: row.publishedAt == null ? null : new Date(row.publishedAt as string),
+      updatedAt: new Date(row.updatedAt as string),
+    }) as ProductRecord,
+);

@@ -2,10 +2,10 @@
 import { builder } from '../graphql/builder.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { childConnection } from '../graphql/child-pages.ts';
-import { storeById } from '../stores/store.loaders.ts';
+import { extendStoreRead, storeById } from '../stores/store.loaders.ts';
 import { StoreRef } from '../stores/store.ref.ts';
 import { notFound } from '../platform/errors.ts';
-import { productById, storeProductsPage } from './product.loaders.ts';
+import { carriedProducts, productById, storeProductsPage } from './product.loaders.ts';
 import type { ProductRecord } from './product.sql.ts';
 import { rules } from '../access/field-rules.ts';
 
@@ -99,6 +99,14 @@ builder.node(ProductRef, {
       },
     }),
   }),
+});
+
+// a store asking for its products gets their first page in its own statement, not a second one
+extendStoreRead({
+  field: 'products',
+  expression: carriedProducts.expression,
+  prime: (ctx, storeId, value) =>
+    storeProductsPage.all(ctx).carry(storeId, carriedProducts.rowsOf(value)),
 });
 
 builder.objectField(StoreRef, 'products', (t) =>

@@ -78,14 +78,14 @@ describe.each(LISTS)('$list', ({ page, connection, exact }) => {
   it('answers the exact total when it is selected', async () => {
     const n = await exact();
     expect(n).toBeGreaterThan(1);
-    const { data, sent } = await read(page('totalCount'));
+    const { data } = await read(page('totalCount'));
     expect(connection(data).totalCount).toBe(n);
-    expect(sent.map((s) => s.text).join('\n')).toMatch(/count\(\*\)/);
   });
 });
 
-// a store's own lists: one statement suits every store
-const STORE_LISTS = LISTS.filter(({ list }) => list !== 'App.stores');
+// a store's own lists: one statement suits every store (a store's first products come in the
+// store's own statement, below)
+const STORE_LISTS = LISTS.filter(({ list }) => !['App.stores', 'Store.products'].includes(list));
 
 describe.each(STORE_LISTS)('$list', ({ list, page }) => {
   it('reads its page with a named statement PostgreSQL stops planning', async () => {
@@ -124,5 +124,84 @@ describe('App.stores', () => {
     expect(pageStatement!.text).toMatch(
       /WHERE EXISTS \(SELECT 1 FROM store_apps sa WHERE sa\.store_id = s\.id AND sa\.app_id = \$1\)/,
     );
+  });
+});
+
+// A store's first products (the default page and one row more) come in the store's own statement;
+// a page past them, or a total past them, is read as any other list's.
+describe("Store.products carried in the store's statement", () => {
+  const MANY = 'many-products.example';
+  /** 30 products: three best-sellers (ranks on item-30, item-10, item-20), the rest in id order */
+  const RANKS: Record<string, number> = { 'item-30': 1, 'item-10': 2, 'item-20': 3 };
+  const handles = Array.from({ length: 30 }, (_, i) => `item-${String(i + 1).padStart(2, '0')}`);
+  // the documented order, worked by hand: best-sellers by rank, then the rest by id
+  const ORDER = [
+    'item-30',
+    'item-10',
+    'item-20',
+    ...handles.filter((handle) => !(handle in RANKS)),
+  ];
+
+  beforeAll(async () => {
+    const pool = t.services.db.pool;
+    const { rows } = await pool.query<{ id: number }>(
+      `INSERT INTO stores (domain, name) VALUES ($1, 'Many Products') RETURNING id`,
+      [MANY],
+    );
+    for (const handle of handles)
+      await pool.query(
+        `INSERT INTO products (store_id, handle, title, price, is_best_seller, best_seller_rank, published_at)
+         VALUES ($1, $2, $3, 10, $4, $5, '2025-06-01T12:00:00Z')`,
+        [rows[0]!.id, handle, `Item ${handle}`, handle in RANKS, RANKS[handle] ?? null],
+      );
+  });
+
+  const products = (args: string, fields = '') =>
+    read(`{ store(domain: "${MANY}") { domain products(${args}) { ${fields}
+      pageInfo { hasNextPage endCursor } edges { node { handle price isBestSeller publishedAt updatedAt } } } } }`);
+  const handlesOf = (data: any) => data.store.products.edges.map((e: any) => e.node.handle);
+
+  it('answers the first page with the store in one statement', async () => {
+    const { data, sent } = await products('first: 20');
+    expect(handlesOf(data)).toEqual(ORDER.slice(0, 20));
+    expect(data.store.products.pageInfo.hasNextPage).toBe(true);
+    expect(
+      sent,
+      sent.map((s) => `${s.name ?? '(unnamed)'}: ${s.text}`).join('\n---\n'),
+    ).toHaveLength(1);
+    // the carried rows are the records a page statement reads: numbers and dates as themselves
+    const first = data.store.products.edges[0].node;
+    expect(first).toMatchObject({ handle: 'item-30', price: 10, isBestSeller: true });
+    expect(first.publishedAt).toBe('2025-06-01T12:00:00.000Z');
+    expect(Date.parse(first.updatedAt)).not.toBeNaN();
+  });
+
+  it('reads a page past the carried rows, and a total, as any other list', async () => {
+    const first = await products('first: 20');
+    const next = await products(
+      `first: 20, after: "${first.data.store.products.pageInfo.endCursor}"`,
+    );
+    expect(handlesOf(next.data)).toEqual(ORDER.slice(20));
+    expect(next.data.store.products.pageInfo.hasNextPage).toBe(false);
+    expect(next.sent.some((s) => s.name?.startsWith('child-page:store-products'))).toBe(true);
+
+    const longer = await products('first: 25');
+    expect(handlesOf(longer.data)).toEqual(ORDER.slice(0, 25));
+
+    const counted = await products('first: 5', 'totalCount');
+    expect(handlesOf(counted.data)).toEqual(ORDER.slice(0, 5));
+    expect(counted.data.store.products.totalCount).toBe(30);
+    expect(counted.sent.map((s) => s.text).join('\n')).toMatch(/count\(\*\)/);
+  });
+
+  it("counts nothing when the store's whole list came along", async () => {
+    // acme-apparel.com has fewer products than a page: its total is the carried rows
+    const n = await rowsOfStore('products');
+    const { data, sent } = await read(
+      `{ store(domain: "${STORE}") { products(first: 1) { totalCount pageInfo { hasNextPage } edges { node { handle } } } } }`,
+    );
+    expect(data.store.products.totalCount).toBe(n);
+    expect(data.store.products.pageInfo.hasNextPage).toBe(n > 1);
+    expect(sent).toHaveLength(1);
   });
 });

@@ -151,7 +151,8 @@ export function childPageLoader<R>(pool: Queryable, spec: ChildListSpec): ChildP
  * A list's first rows carried in its parent's own statement, so a parent and its first page cost one
  * round trip: `expression` is a select-list column over the parent's id (`parentId`, fixed SQL) that
  * holds up to CARRIED_ROWS rows as a JSON array in the list's order; `rowsOf` turns that value back
- * into records (`revive` restores what JSON cannot carry, such as dates).
+ * into records (`revive` restores what JSON cannot carry, such as dates). The spec's FROM must not
+ * hide the parent's alias: its select may read the parent's columns (a product's store domain).
  */
 export function carriedRows<R>(
   spec: ChildListSpec,
@@ -159,15 +160,13 @@ export function carriedRows<R>(
   revive: (row: Record<string, unknown>) => R = (row) => row as R,
 ): { expression: string; rowsOf: (value: unknown) => R[] } {
   const condition = spec.condition ? ` AND ${spec.condition}` : '';
-  // the parent's id is taken before the list's FROM, whose aliases may hide the parent's; the
-  // ordinal keeps the list's order through the aggregate
-  const expression = `(SELECT coalesce(json_agg(c ORDER BY c."__ord"), '[]'::json)
-    FROM (SELECT ${parentId} AS id) parent CROSS JOIN LATERAL (
-      SELECT ${spec.select}, row_number() OVER (ORDER BY ${spec.orderBy}) AS "__ord" FROM ${spec.from}
-      WHERE ${spec.parentColumn} = parent.id${condition} ORDER BY ${spec.orderBy} LIMIT ${CARRIED_ROWS}
+  // the aggregate reads the sorted subquery in its order, nothing else being joined at its level (as
+  // PostgreSQL documents for ordered aggregates); an ORDER BY inside json_agg would sort again
+  const expression = `(SELECT coalesce(json_agg(c), '[]'::json) FROM (
+      SELECT ${spec.select} FROM ${spec.from}
+      WHERE ${spec.parentColumn} = ${parentId}${condition} ORDER BY ${spec.orderBy} LIMIT ${CARRIED_ROWS}
     ) c)`;
-  const rowsOf = (value: unknown) =>
-    ((value ?? []) as Record<string, unknown>[]).map(({ __ord, ...row }) => revive(row));
+  const rowsOf = (value: unknown) => ((value ?? []) as Record<string, unknown>[]).map(revive);
   return { expression, rowsOf };
 }
 

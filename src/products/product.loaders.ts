@@ -67,9 +67,12 @@ export const storeProductsPage = {
   others: pagesOf(storeProductList('store-products-others', 'NOT p.is_best_seller')),
 };
 
-/** A store's first products as its own statement carries them (Store.products); JSON holds the timestamps as text. */
+/**
+ * A store's first products as its own statement carries them (Store.products): the store is the
+ * statement's `s`, so its domain needs no join; JSON holds the timestamps as text.
+ */
 export const carriedProducts = carriedRows<ProductRecord>(
-  ALL_PRODUCTS,
+  { ...ALL_PRODUCTS, from: 'products p' },
   's.id',
   (row) =>
     ({

@@ -3,7 +3,7 @@
 // when the caller selects it, and then equals count(*).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
-import { loadCatalogFixture } from '../support/catalog-fixture.ts';
+import { FIXTURE_PRODUCTS, loadCatalogFixture } from '../support/catalog-fixture.ts';
 import { query } from './support/execute.ts';
 
 let t: CatalogTestServices;
@@ -192,6 +192,25 @@ describe("Store.products carried in the store's statement", () => {
     expect(handlesOf(counted.data)).toEqual(ORDER.slice(0, 5));
     expect(counted.data.store.products.totalCount).toBe(30);
     expect(counted.sent.map((s) => s.text).join('\n')).toMatch(/count\(\*\)/);
+  });
+
+  it("gives each store of a list its own products, in the list's one statement", async () => {
+    const { data, sent } = await read(
+      `{ stores(first: 20) { edges { node { domain products(first: 20) { edges { node { domain handle } } } } } } }`,
+    );
+    const listed = data.stores.edges.map((e: any) => e.node);
+    const expected = (domain: string) =>
+      (domain === MANY
+        ? ORDER.slice(0, 20)
+        : FIXTURE_PRODUCTS.filter((p) => p.domain === domain).map((p) => p.handle)
+      ).sort();
+    expect(listed.length).toBeGreaterThan(5);
+    for (const store of listed) {
+      const products = store.products.edges.map((e: any) => e.node);
+      expect(products.every((p: any) => p.domain === store.domain)).toBe(true);
+      expect(products.map((p: any) => p.handle).sort()).toEqual(expected(store.domain));
+    }
+    expect(sent.filter((s) => /FROM products p/.test(s.text))).toHaveLength(1);
   });
 
   it("counts nothing when the store's whole list came along", async () => {

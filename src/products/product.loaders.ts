@@ -1,7 +1,12 @@
 // Per-request product loaders: by id (node), by (domain, handle), and a store's product pages.
 import DataLoader from 'dataloader';
-import { carriedRows, childPageLoader, type ChildListSpec } from '../graphql/child-pages.ts';
-import { defineLoader } from '../graphql/context.ts';
+import {
+  CARRIED_ROWS,
+  carriedRows,
+  childPageLoader,
+  type ChildListSpec,
+} from '../graphql/child-pages.ts';
+import { defineLoader, type GraphqlContext } from '../graphql/context.ts';
 import { keyedRead, queryByKeys, queryRows } from '../platform/database/sql.ts';
 import { PRODUCT_COLUMNS, PRODUCTS_WITH_STORE, type ProductRecord } from './product.sql.ts';
 
@@ -81,3 +86,21 @@ export const carriedProducts = carriedRows<ProductRecord>(
       updatedAt: new Date(row.updatedAt as string),
     }) as ProductRecord,
 );
+
+/**
+ * Hands the products a store's statement carried to its page loaders. A whole list (fewer rows than
+ * carried) also answers its best-sellers and the rest: the same order, filtered.
+ */
+export function carryStoreProducts(ctx: GraphqlContext, storeId: number, value: unknown): void {
+  const rows = carriedProducts.rowsOf(value);
+  storeProductsPage.all(ctx).carry(storeId, rows);
+  if (rows.length >= CARRIED_ROWS) return;
+  storeProductsPage.bestSellers(ctx).carry(
+    storeId,
+    rows.filter((p) => p.isBestSeller),
+  );
+  storeProductsPage.others(ctx).carry(
+    storeId,
+    rows.filter((p) => !p.isBestSeller),
+  );
+}

@@ -213,6 +213,36 @@ describe("Store.products carried in the store's statement", () => {
     expect(sent.filter((s) => /FROM products p/.test(s.text))).toHaveLength(1);
   });
 
+  it("answers a store's best-sellers and its other products from its whole list", async () => {
+    // acme-apparel.com: best-sellers classic-hoodie (rank 1) and everyday-tee (rank 2), then canvas-tote
+    const page = (isBestSeller: boolean) =>
+      read(`{ store(domain: "${STORE}") { products(isBestSeller: ${isBestSeller}, first: 20) {
+        totalCount edges { node { handle isBestSeller } } } } }`);
+    const best = await page(true);
+    expect(best.data.store.products.edges.map((e: any) => e.node.handle)).toEqual([
+      'classic-hoodie',
+      'everyday-tee',
+    ]);
+    expect(best.data.store.products.totalCount).toBe(2);
+    expect(best.sent).toHaveLength(1);
+    const others = await page(false);
+    expect(others.data.store.products.edges.map((e: any) => e.node.handle)).toEqual([
+      'canvas-tote',
+    ]);
+    expect(others.data.store.products.totalCount).toBe(1);
+    expect(others.sent).toHaveLength(1);
+    // a list longer than the carried rows reads its best-sellers itself
+    const many = await read(`{ store(domain: "${MANY}") { products(isBestSeller: true) {
+      totalCount edges { node { handle } } } } }`);
+    expect(many.data.store.products.edges.map((e: any) => e.node.handle)).toEqual([
+      'item-30',
+      'item-10',
+      'item-20',
+    ]);
+    expect(many.data.store.products.totalCount).toBe(3);
+    expect(many.sent.length).toBeGreaterThan(1);
+  });
+
   it("counts nothing when the store's whole list came along", async () => {
     // acme-apparel.com has fewer products than a page: its total is the carried rows
     const n = await rowsOfStore('products');

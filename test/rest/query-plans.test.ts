@@ -39,6 +39,14 @@ beforeAll(async () => {
     INSERT INTO products (store_id, handle, title, price, is_best_seller)
     SELECT s.id, 'item-' || k, 'Item ' || md5(s.id || '-' || k), (s.id % 100) + k, k = 1
       FROM stores s CROSS JOIN generate_series(1, 3) k WHERE s.domain LIKE 'filler-%'`);
+  // and one store of 40 products (5 best-sellers): more than its store read carries
+  await explainer.query(
+    `INSERT INTO stores (domain, name) VALUES ('filler-big.example', 'Filler Big')`,
+  );
+  await explainer.query(`
+    INSERT INTO products (store_id, handle, title, price, is_best_seller, best_seller_rank)
+    SELECT s.id, 'big-' || k, 'Big ' || k, k, k <= 5, CASE WHEN k <= 5 THEN 6 - k END
+      FROM stores s CROSS JOIN generate_series(1, 40) k WHERE s.domain = 'filler-big.example'`);
   // every filler store runs one filler app, and one in a hundred klaviyo too
   await explainer.query(`INSERT INTO apps (slug, name) VALUES ('filler-app', 'Filler App')`);
   await explainer.query(`
@@ -148,11 +156,20 @@ describe('the hot routes read through their indexes', () => {
       'stores',
       ['stores_lower_category_revenue_idx'],
     ],
+    // (a store of fewer products than its store read carries answers from those)
     [
       "a store's best-sellers",
-      '/v1/stores/acme-apparel.com/products?isBestSeller=true',
+      '/v1/stores/filler-big.example/products?isBestSeller=true',
       'products',
       ['products_best_sellers_idx'],
+    ],
+    // a store's products in their order: over (store, handle) every product of the store was read
+    // and sorted, for the store read's first products and for each page
+    [
+      "a store's products",
+      '/v1/stores/filler-big.example/products?limit=30',
+      'products',
+      ['products_store_order_idx'],
     ],
     [
       "an app's stores",

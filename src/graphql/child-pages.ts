@@ -47,10 +47,18 @@ export interface ChildListSpec {
 export type ChildPageLoader<R> = DataLoader<ChildPageKey, Page<R>, string> & {
   /** the parent's first rows (at most CARRIED_ROWS): windows inside them are answered without a statement */
   carry(parentId: number, rows: readonly R[]): void;
+  /** the first rows carried so far, by parent */
+  readonly carried: ReadonlyMap<number, readonly R[]>;
 };
 
 /** How many first rows a parent's read carries: the default page and the row telling whether there is a next one. */
-export const CARRIED_ROWS = DEFAULT_PAGE_SIZE + 1;
+const CARRIED_ROWS = DEFAULT_PAGE_SIZE + 1;
+
+/** The list's fixed condition as an ` AND …` to follow its parent's, or nothing. */
+const conditionOf = (spec: ChildListSpec) => (spec.condition ? ` AND ${spec.condition}` : '');
+
+/** Fewer rows than a parent's read carries at most: they are the parent's whole list. */
+export const carriedWhole = (rows: readonly unknown[]): boolean => rows.length < CARRIED_ROWS;
 
 /** A window's page and total from the parent's carried first rows, where they hold it. */
 function fromCarried<R>(
@@ -58,8 +66,7 @@ function fromCarried<R>(
   k: ChildPageKey,
 ): { rows?: readonly R[]; total?: number } {
   if (!carried) return {};
-  // fewer rows than asked for means the parent's read carried the whole list
-  const whole = carried.length < CARRIED_ROWS;
+  const whole = carriedWhole(carried);
   return {
     rows:
       whole || k.offset + k.limit <= carried.length
@@ -70,7 +77,7 @@ function fromCarried<R>(
 }
 
 export function childPageLoader<R>(pool: Queryable, spec: ChildListSpec): ChildPageLoader<R> {
-  const condition = spec.condition ? ` AND ${spec.condition}` : '';
+  const condition = conditionOf(spec);
   const totalsText = `SELECT ${spec.parentColumn} AS "parentId", count(*)::int AS n FROM ${spec.from}
     WHERE ${spec.parentColumn} = ANY($1::int[])${condition} GROUP BY 1`;
   // one parent (a store's own page, the common case) by equality, which PostgreSQL plans once per
@@ -144,6 +151,7 @@ export function childPageLoader<R>(pool: Queryable, spec: ChildListSpec): ChildP
   );
   return Object.assign(loader, {
     carry: (parentId: number, rows: readonly R[]) => void carriedOf.set(parentId, rows),
+    carried: carriedOf,
   });
 }
 
@@ -159,7 +167,7 @@ export function carriedRows<R>(
   parentId: string,
   revive: (row: Record<string, unknown>) => R = (row) => row as R,
 ): { expression: string; rowsOf: (value: unknown) => R[] } {
-  const condition = spec.condition ? ` AND ${spec.condition}` : '';
+  const condition = conditionOf(spec);
   // the aggregate reads the sorted subquery in its order, nothing else being joined at its level (as
   // PostgreSQL documents for ordered aggregates); an ORDER BY inside json_agg would sort again
   const expression = `(SELECT coalesce(json_agg(c), '[]'::json) FROM (

@@ -1,12 +1,12 @@
 // Per-request product loaders: by id (node), by (domain, handle), and a store's product pages.
 import DataLoader from 'dataloader';
 import {
-  CARRIED_ROWS,
   carriedRows,
+  carriedWhole,
   childPageLoader,
   type ChildListSpec,
 } from '../graphql/child-pages.ts';
-import { defineLoader, type GraphqlContext } from '../graphql/context.ts';
+import { defineLoader } from '../graphql/context.ts';
 import { keyedRead, queryByKeys, queryRows } from '../platform/database/sql.ts';
 import { PRODUCT_COLUMNS, PRODUCTS_WITH_STORE, type ProductRecord } from './product.sql.ts';
 
@@ -63,13 +63,33 @@ const storeProductList = (name: string, condition?: string): ChildListSpec => ({
 });
 
 const ALL_PRODUCTS = storeProductList('store-products');
-const pagesOf = (spec: ChildListSpec) =>
-  defineLoader((ctx) => childPageLoader<ProductRecord>(ctx.services.db.read, spec));
+const allProducts = defineLoader((ctx) =>
+  childPageLoader<ProductRecord>(ctx.services.db.read, ALL_PRODUCTS),
+);
+
+/**
+ * Best-sellers or the rest. A store whose whole list its read carried (into `allProducts`) answers
+ * from it too: the same order, filtered. Taken when the loader is first asked for, after the stores
+ * were read, so a request that never narrows its products pays nothing for it.
+ */
+const narrowedProducts = (spec: ChildListSpec, keep: (product: ProductRecord) => boolean) =>
+  defineLoader((ctx) => {
+    const loader = childPageLoader<ProductRecord>(ctx.services.db.read, spec);
+    for (const [storeId, rows] of allProducts(ctx).carried)
+      if (carriedWhole(rows)) loader.carry(storeId, rows.filter(keep));
+    return loader;
+  });
 
 export const storeProductsPage = {
-  all: pagesOf(ALL_PRODUCTS),
-  bestSellers: pagesOf(storeProductList('store-products-best-sellers', 'p.is_best_seller')),
-  others: pagesOf(storeProductList('store-products-others', 'NOT p.is_best_seller')),
+  all: allProducts,
+  bestSellers: narrowedProducts(
+    storeProductList('store-products-best-sellers', 'p.is_best_seller'),
+    (p) => p.isBestSeller,
+  ),
+  others: narrowedProducts(
+    storeProductList('store-products-others', 'NOT p.is_best_seller'),
+    (p) => !p.isBestSeller,
+  ),
 };
 
 /**
@@ -86,21 +106,3 @@ export const carriedProducts = carriedRows<ProductRecord>(
       updatedAt: new Date(row.updatedAt as string),
     }) as ProductRecord,
 );
-
-/**
- * Hands the products a store's statement carried to its page loaders. A whole list (fewer rows than
- * carried) also answers its best-sellers and the rest: the same order, filtered.
- */
-export function carryStoreProducts(ctx: GraphqlContext, storeId: number, value: unknown): void {
-  const rows = carriedProducts.rowsOf(value);
-  storeProductsPage.all(ctx).carry(storeId, rows);
-  if (rows.length >= CARRIED_ROWS) return;
-  storeProductsPage.bestSellers(ctx).carry(
-    storeId,
-    rows.filter((p) => p.isBestSeller),
-  );
-  storeProductsPage.others(ctx).carry(
-    storeId,
-    rows.filter((p) => !p.isBestSeller),
-  );
-}

@@ -5,12 +5,7 @@ import { childConnection } from '../graphql/child-pages.ts';
 import { extendStoreRead, storeById } from '../stores/store.loaders.ts';
 import { StoreRef } from '../stores/store.ref.ts';
 import { notFound } from '../platform/errors.ts';
-import {
-  carriedProducts,
-  carryStoreProducts,
-  productById,
-  storeProductsPage,
-} from './product.loaders.ts';
+import { carriedProducts, productById, storeProductsPage } from './product.loaders.ts';
 import type { ProductRecord } from './product.sql.ts';
 import { rules } from '../access/field-rules.ts';
 
@@ -110,7 +105,8 @@ builder.node(ProductRef, {
 extendStoreRead({
   field: 'products',
   expression: carriedProducts.expression,
-  prime: carryStoreProducts,
+  prime: (ctx, storeId, value) =>
+    storeProductsPage.all(ctx).carry(storeId, carriedProducts.rowsOf(value)),
 });
 
 builder.objectField(StoreRef, 'products', (t) =>

@@ -25,6 +25,9 @@ interface Collected {
   names: ReadonlySet<string>;
 }
 
+/** The names selected below a field, by path from it (selectedFieldNames over the field's resolver info). */
+export type SelectionAt = (path: readonly string[]) => ReadonlySet<string>;
+
 /** collected selections without directives, by the first of their field nodes (a few per node: paths, merged fields) */
 const collected = new WeakMap<FieldNode, Collected[]>();
 const MAX_PER_NODE = 8;

@@ -5,7 +5,8 @@ import { childConnection } from '../graphql/child-pages.ts';
 import { extendStoreRead, storeById } from '../stores/store.loaders.ts';
 import { StoreRef } from '../stores/store.ref.ts';
 import { notFound } from '../platform/errors.ts';
-import { carriedProducts, productById, storeProductsPage } from './product.loaders.ts';
+import { productById, productsVariant, storeProductPages } from './product.loaders.ts';
+import { selectedFieldNames } from '../graphql/selection.ts';
 import type { ProductRecord } from './product.sql.ts';
 import { rules } from '../access/field-rules.ts';
 
@@ -101,12 +102,16 @@ builder.node(ProductRef, {
   }),
 });
 
-// a store asking for its products gets their first page in its own statement, not a second one
+// a store asking for its products gets their first page in its own statement, not a second one,
+// with the product columns its selection reads
 extendStoreRead({
   field: 'products',
-  expression: carriedProducts.expression,
-  prime: (ctx, storeId, value) =>
-    storeProductsPage.all(ctx).carry(storeId, carriedProducts.rowsOf(value)),
+  variantOf: productsVariant,
+  expression: (variant) => storeProductPages(variant).carried.expression,
+  prime: (ctx, storeId, value, variant = productsVariant()) => {
+    const pages = storeProductPages(variant);
+    pages.all(ctx).carry(storeId, pages.carried.rowsOf(value));
+  },
 });
 
 builder.objectField(StoreRef, 'products', (t) =>
@@ -120,12 +125,13 @@ builder.objectField(StoreRef, 'products', (t) =>
       }),
     },
     resolve: (store, args, ctx, info) => {
+      const lists = storeProductPages(productsVariant((path) => selectedFieldNames(info, path)));
       const pages =
         args.isBestSeller == null
-          ? storeProductsPage.all
+          ? lists.all
           : args.isBestSeller
-            ? storeProductsPage.bestSellers
-            : storeProductsPage.others;
+            ? lists.bestSellers
+            : lists.others;
       return childConnection(args, info, store.id, (key) => pages(ctx).load(key));
     },
   }),

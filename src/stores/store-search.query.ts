@@ -157,6 +157,11 @@ builder.queryField('stores', (t) =>
               ...selectedFieldNames(info, ['edges', 'node']),
               ...selectedFieldNames(info, ['nodes']),
             ]),
+            (path) =>
+              new Set([
+                ...selectedFieldNames(info, ['edges', 'node', ...path]),
+                ...selectedFieldNames(info, ['nodes', ...path]),
+              ]),
           ),
           total: totalSelected(info),
         };

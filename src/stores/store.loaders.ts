@@ -6,13 +6,14 @@ import type { LegacySummary } from '../platform/legacy/port.ts';
 import { canonicalFromDocument } from '../platform/legacy/summary.ts';
 import { childPageLoader } from '../graphql/child-pages.ts';
 import { defineLoader, type GraphqlContext } from '../graphql/context.ts';
+import type { SelectionAt } from '../graphql/selection.ts';
 import { queryByKeys } from '../platform/database/sql.ts';
 import { appsByStoreId } from '../apps/app.loaders.ts';
 import {
   addStoreReadColumn,
   CARD_FIELDS,
   extensionAlias,
-  extensionFieldsOf,
+  extensionsOf,
   HISTORY_COLUMNS,
   KEY_ONLY_FIELDS,
   LATEST_TRAFFIC_BY_STORE,
@@ -97,9 +98,9 @@ export function primeStoreReads(
     const store = row as CarryingStore & Record<string, unknown>;
     const carried: Carried = {};
     store[CARRIED] = carried;
-    for (const field of needs.extensions) {
+    for (const { field, variant } of needs.extensions) {
       const alias = extensionAlias(field);
-      storeReadPrimers.get(field)?.(ctx, store.id, store[alias] ?? null);
+      storeReadPrimers.get(field)?.(ctx, store.id, store[alias] ?? null, variant);
       delete store[alias];
     }
     if (needs.traffic) {
@@ -129,17 +130,17 @@ export function primeStoreReads(
 /** How each extension column (addStoreReadColumn) reaches its feature's loader. */
 const storeReadPrimers = new Map<
   string,
-  (ctx: GraphqlContext, storeId: number, value: unknown) => void
+  (ctx: GraphqlContext, storeId: number, value: unknown, variant?: string) => void
 >();
 
 /**
  * A feature's column on the planned store read (Store.observation's schedule row): when its field is
  * selected the column comes along in the store's statement and `prime` hands the value (null when
- * there is none) to the feature's loader.
+ * there is none) to the feature's loader, with the column's variant when it has variants.
  */
 export function extendStoreRead(
   column: StoreReadColumn & {
-    prime: (ctx: GraphqlContext, storeId: number, value: unknown) => void;
+    prime: (ctx: GraphqlContext, storeId: number, value: unknown, variant?: string) => void;
   },
 ): void {
   addStoreReadColumn(column);
@@ -149,12 +150,25 @@ export function extendStoreRead(
 /** Store fields that read the legacy summary's document (the models read its emails and socials). */
 const LEGACY_DOCUMENT_FIELDS = ['screenshotUrl', 'socials', 'emails', 'models'];
 
-/** The needs of each selection seen (selectedFieldNames hands a document's selection back the same each request). */
-const needsOfSelection = new WeakMap<ReadonlySet<string>, StoreReadNeeds>();
+/**
+ * The needs of each selection seen (selectedFieldNames hands a document's selection back the same
+ * each request), by the variants its extensions' own selections need.
+ */
+const needsOfSelection = new WeakMap<ReadonlySet<string>, Map<string, StoreReadNeeds>>();
 
-/** What a store read needs, from the fields selected on the store. */
-export function storeReadNeeds(selected: ReadonlySet<string>): StoreReadNeeds {
-  let needs = needsOfSelection.get(selected);
+/**
+ * What a store read needs, from the fields selected on the store; `selectedAt` (the names selected
+ * below the store, by path) lets an extension carry only what its own selection reads.
+ */
+export function storeReadNeeds(
+  selected: ReadonlySet<string>,
+  selectedAt?: SelectionAt,
+): StoreReadNeeds {
+  const extensions = extensionsOf(selected, selectedAt);
+  const variants = extensions.map((extension) => extension.variant ?? '').join(',');
+  let known = needsOfSelection.get(selected);
+  if (!known) needsOfSelection.set(selected, (known = new Map()));
+  let needs = known.get(variants);
   if (!needs) {
     needs = Object.freeze({
       columns: [...selected].every((field) => CARD_FIELDS.has(field) || KEY_ONLY_FIELDS.has(field))
@@ -167,9 +181,9 @@ export function storeReadNeeds(selected: ReadonlySet<string>): StoreReadNeeds {
         : selected.has('sources')
           ? 'exists'
           : 'none',
-      extensions: Object.freeze(extensionFieldsOf(selected)),
+      extensions: Object.freeze(extensions),
     } as const) as StoreReadNeeds;
-    needsOfSelection.set(selected, needs);
+    known.set(variants, needs);
   }
   return needs;
 }
@@ -204,7 +218,7 @@ export function storeReadByDomain(
   if (known && known.table === table) return known.loader(ctx);
   // a separate legacy store (MongoDB) is read by its own loader, never joined
   const needs = table ? wanted : { ...wanted, legacy: 'none' as const };
-  const shape = `${needs.columns === 'card' ? '-card' : ''}${needs.apps ? '-apps' : ''}${needs.traffic ? '-traffic' : ''}${needs.legacy === 'none' ? '' : `-legacy-${needs.legacy}`}${needs.extensions.map((field) => `-${field}`).join('')}`;
+  const shape = `${needs.columns === 'card' ? '-card' : ''}${needs.apps ? '-apps' : ''}${needs.traffic ? '-traffic' : ''}${needs.legacy === 'none' ? '' : `-legacy-${needs.legacy}`}${needs.extensions.map(({ field, variant }) => `-${field}${variant ? `.${variant}` : ''}`).join('')}`;
   let loader = byDomainLoaders.get(shape);
   if (!loader) {
     const name = `stores-by-domain${shape}`;

@@ -27,6 +27,7 @@ builder.queryField('store', (t) =>
       // read what the selection needs, no more: a card of a few columns skips the app stack, the
       // traffic month and the legacy store; a full profile gets them in the same round trips
       const selected = selectedFieldNames(info);
+      const needs = storeReadNeeds(selected, (path) => selectedFieldNames(info, path));
       // a legacy store of its own (MongoDB) is read alongside the store, not after it, when the
       // selection needs it; one in this database is joined into the store's statement
       if (
@@ -39,9 +40,9 @@ builder.queryField('store', (t) =>
       }
       // a store that moved answers under its new domain
       const store =
-        (await storeReadByDomain(ctx, storeReadNeeds(selected)).load(domain)) ??
+        (await storeReadByDomain(ctx, needs).load(domain)) ??
         (await movedDomain(ctx.services.db.read, domain).then((to) =>
-          to ? storeReadByDomain(ctx, storeReadNeeds(selected)).load(to) : null,
+          to ? storeReadByDomain(ctx, needs).load(to) : null,
         ));
       if (!store)
         throw notFound(`No store ${domain} in the catalog. Search first, or request a scrape.`, {

@@ -6,6 +6,7 @@ import type { StoreDailySnapshot, TrafficMonthly } from '../generated/prisma/cli
 import type { Store } from '../generated/prisma/client.ts';
 import { APP_COLUMNS, type AppRecord } from '../apps/app.sql.ts';
 import { keyedRead, type KeyedRead } from '../platform/database/sql.ts';
+import type { SelectionAt } from '../graphql/selection.ts';
 
 export type StoreRecord = Store;
 
@@ -132,8 +133,8 @@ export interface StoreReadNeeds {
    * (screenshot, socials, emails, the models) or only whether there is one (sources)
    */
   legacy: 'none' | 'exists' | 'doc';
-  /** columns other features add when their Store field is selected (extendStoreRead), by field name */
-  extensions: readonly string[];
+  /** columns other features add when their Store field is selected (extendStoreRead) */
+  extensions: readonly StoreReadExtension[];
 }
 
 /**
@@ -144,7 +145,19 @@ export interface StoreReadNeeds {
 export interface StoreReadColumn {
   field: string;
   /** an expression over the store `s` (a scalar subquery); fixed SQL from code */
-  expression: string;
+  expression: string | ((variant: string) => string);
+  /**
+   * For a column that reads only what the field's own selection needs (a store's products carry
+   * the product columns their fields read): the variant a selection needs (letters and digits, part
+   * of statement names), the whole one without a selection. `expression` then takes the variant.
+   */
+  variantOf?: (selectedAt?: SelectionAt) => string;
+}
+
+/** A feature's column a store read carries: its field, and the variant its selection needs. */
+export interface StoreReadExtension {
+  field: string;
+  variant?: string;
 }
 
 const readColumns = new Map<string, StoreReadColumn>();
@@ -154,12 +167,27 @@ export function addStoreReadColumn(column: StoreReadColumn): void {
   readColumns.set(column.field, column);
 }
 
-/** The registered fields among `selected`. */
-export const extensionFieldsOf = (selected: ReadonlySet<string>): string[] =>
-  [...readColumns.keys()].filter((field) => selected.has(field));
+/** The registered fields among `selected`, each with the variant its selection below (`selectedAt`) needs. */
+export const extensionsOf = (
+  selected: ReadonlySet<string>,
+  selectedAt?: SelectionAt,
+): StoreReadExtension[] =>
+  [...readColumns.values()]
+    .filter((column) => selected.has(column.field))
+    .map(({ field, variantOf }) => ({
+      field,
+      variant: variantOf?.(selectedAt && ((path) => selectedAt([field, ...path]))),
+    }));
 
 /** The alias of an extension's column in a row. */
 export const extensionAlias = (field: string) => `ext_${field}`;
+
+/** An extension's column in a select list. */
+function extensionColumn({ field, variant }: StoreReadExtension): string {
+  const { expression } = readColumns.get(field)!;
+  const sql = typeof expression === 'string' ? expression : expression(variant ?? '');
+  return `${sql} AS "${extensionAlias(field)}"`;
+}
 
 /** A store row as a planned read returns it: the row plus what the selection asked to come along. */
 export type StoreReadRow = StoreRecord & {
@@ -182,9 +210,7 @@ export const storeReadColumns = (needs: StoreReadNeeds, legacyTable?: string): s
     ...(needs.traffic ? [LATEST_TRAFFIC_COLUMN] : []),
     ...(needs.apps ? [APP_STACK_COLUMN] : []),
     ...(needs.legacy !== 'none' && legacyTable ? [legacyColumn(legacyTable, needs.legacy)] : []),
-    ...needs.extensions.map(
-      (field) => `${readColumns.get(field)!.expression} AS "${extensionAlias(field)}"`,
-    ),
+    ...needs.extensions.map(extensionColumn),
   ].join(',\n');
 
 /** Stores by canonical domain, with what `needs` asks for. */

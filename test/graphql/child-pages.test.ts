@@ -150,9 +150,16 @@ describe("Store.products carried in the store's statement", () => {
     );
     for (const handle of handles)
       await pool.query(
-        `INSERT INTO products (store_id, handle, title, price, is_best_seller, best_seller_rank, published_at)
-         VALUES ($1, $2, $3, 10, $4, $5, '2025-06-01T12:00:00Z')`,
-        [rows[0]!.id, handle, `Item ${handle}`, handle in RANKS, RANKS[handle] ?? null],
+        `INSERT INTO products (store_id, handle, title, vendor, price, is_best_seller, best_seller_rank, published_at)
+         VALUES ($1, $2, $3, $4, 10, $5, $6, '2025-06-01T12:00:00Z')`,
+        [
+          rows[0]!.id,
+          handle,
+          `Item ${handle}`,
+          `Maker of ${handle}`,
+          handle in RANKS,
+          RANKS[handle] ?? null,
+        ],
       );
   });
 
@@ -241,6 +248,44 @@ describe("Store.products carried in the store's statement", () => {
     ]);
     expect(many.data.store.products.totalCount).toBe(3);
     expect(many.sent.length).toBeGreaterThan(1);
+  });
+
+  it('carries only the product columns its selection reads', async () => {
+    const page = (fields: string) =>
+      read(`{ store(domain: "${MANY}") { products(first: 20) { edges { node { ${fields} } } } } }`);
+    const lean = await page('handle title price');
+    expect(lean.sent).toHaveLength(1);
+    expect(lean.data.store.products.edges.map((e: any) => e.node)).toEqual(
+      ORDER.slice(0, 20).map((handle) => ({ handle, title: `Item ${handle}`, price: 10 })),
+    );
+    // the columns no selected field reads stay in the table
+    expect(lean.sent[0]!.text).not.toMatch(/p\.vendor|p\.image_url|p\.published_at|p\.updated_at/);
+
+    const described = await page('handle vendor publishedAt');
+    expect(described.sent).toHaveLength(1);
+    expect(described.sent[0]!.text).toMatch(/p\.vendor/);
+    expect(described.data.store.products.edges[0].node).toEqual({
+      handle: 'item-30',
+      vendor: 'Maker of item-30',
+      publishedAt: '2025-06-01T12:00:00.000Z',
+    });
+  });
+
+  it('answers two selections of the products in one request each with its own columns', async () => {
+    const { data } = await read(`{ store(domain: "${MANY}") {
+      a: products(first: 3) { edges { node { handle } } }
+      b: products(first: 3) { edges { node { handle vendor publishedAt url } } } } }`);
+    expect(data.store.a.edges.map((e: any) => e.node)).toEqual(
+      ORDER.slice(0, 3).map((handle) => ({ handle })),
+    );
+    expect(data.store.b.edges.map((e: any) => e.node)).toEqual(
+      ORDER.slice(0, 3).map((handle) => ({
+        handle,
+        vendor: `Maker of ${handle}`,
+        publishedAt: '2025-06-01T12:00:00.000Z',
+        url: `https://${MANY}/products/${handle}`,
+      })),
+    );
   });
 
   it("counts nothing when the store's whole list came along", async () => {

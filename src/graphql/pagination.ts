@@ -13,8 +13,8 @@ import { badRequest } from '../platform/errors.ts';
 import { cursorPosition, listCursor } from './cursors.ts';
 import { selectedFieldNames } from './selection.ts';
 import {
+  offsetForArgs,
   offsetToCursor,
-  resolveOffsetConnection,
   type DefaultConnectionArguments,
 } from '@pothos/plugin-relay';
 
@@ -40,17 +40,67 @@ export interface Window {
   limit: number;
 }
 
-/** An empty page has no first or last edge, so no cursors (Pothos would name offset -1). */
-function withoutCursorsWhenEmpty<
-  C extends {
-    edges: readonly unknown[];
-    pageInfo: { startCursor?: string | null; endCursor?: string | null };
-  },
->(connection: C): C {
-  if (connection.edges.length > 0) return connection;
+/** A position's cursor: its list's (set by tagListCursors), or an untagged offset cursor. */
+const cursorAt = (list: string | undefined, offset: number) =>
+  list ? listCursor(list, offset) : offsetToCursor(offset);
+
+/** An edge whose cursor is encoded only when a caller selects it. */
+class PagedEdge<T> {
+  /** the list it belongs to (`Type.field`), set by tagListCursors */
+  list?: string;
+  constructor(
+    readonly node: T,
+    readonly offset: number,
+  ) {}
+  get cursor(): string {
+    return cursorAt(this.list, this.offset);
+  }
+}
+
+/** A page's pageInfo, its cursors encoded when selected; an empty page has none. */
+class PagedPageInfo {
+  list?: string;
+  constructor(
+    readonly hasNextPage: boolean,
+    readonly hasPreviousPage: boolean,
+    /** the positions of the first and last edges; last < first on an empty page */
+    readonly startOffset: number,
+    readonly endOffset: number,
+  ) {}
+  get startCursor(): string | null {
+    return this.endOffset < this.startOffset ? null : cursorAt(this.list, this.startOffset);
+  }
+  get endCursor(): string | null {
+    return this.endOffset < this.startOffset ? null : cursorAt(this.list, this.endOffset);
+  }
+}
+
+interface PagedConnection<T> {
+  edges: PagedEdge<T>[];
+  pageInfo: PagedPageInfo;
+}
+
+/** The page `args` ask for (Pothos's offset arguments), with its edges and pageInfo. */
+async function windowConnection<T>(
+  args: DefaultConnectionArguments,
+  maxSize: number,
+  fetchPage: (window: Window) => Promise<readonly T[]>,
+): Promise<PagedConnection<T>> {
+  const { offset, limit, expectedSize, hasPreviousPage, hasNextPage } = offsetForArgs({
+    args,
+    defaultSize: DEFAULT_PAGE_SIZE,
+    maxSize,
+  });
+  const rows = await fetchPage({ offset, limit });
+  const edges = rows.slice(0, expectedSize).map((node, i) => new PagedEdge(node, offset + i));
   return {
-    ...connection,
-    pageInfo: { ...connection.pageInfo, startCursor: null, endCursor: null },
+    edges,
+    pageInfo: new PagedPageInfo(
+      hasNextPage(rows.length),
+      hasPreviousPage,
+      offset,
+      offset + edges.length - 1,
+    ),
   };
 }
 
@@ -64,17 +114,10 @@ export async function offsetConnection<T>(
   countTotal: () => Promise<{ total: number; exact: boolean }>,
 ) {
   const [connection, count] = await Promise.all([
-    resolveOffsetConnection(
-      { args, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE },
-      fetchPage,
-    ),
+    windowConnection(args, MAX_PAGE_SIZE, fetchPage),
     countTotal(),
   ]);
-  return {
-    ...withoutCursorsWhenEmpty(connection),
-    totalCount: count.total,
-    totalCountExact: count.exact,
-  };
+  return { ...connection, totalCount: count.total, totalCountExact: count.exact };
 }
 
 /** Whether the caller selected the connection's total: a list not asked for it is not counted. */
@@ -91,16 +134,13 @@ export async function pagedConnection<T>(
 ) {
   let total = 0;
   let exact = true;
-  const connection = await resolveOffsetConnection(
-    { args, defaultSize: DEFAULT_PAGE_SIZE, maxSize },
-    async (window: Window) => {
-      const page = await load(window);
-      total = page.total;
-      exact = page.exact ?? true;
-      return page.rows;
-    },
-  );
-  return { ...withoutCursorsWhenEmpty(connection), totalCount: total, totalCountExact: exact };
+  const connection = await windowConnection(args, maxSize, async (window: Window) => {
+    const page = await load(window);
+    total = page.total;
+    exact = page.exact ?? true;
+    return page.rows;
+  });
+  return { ...connection, totalCount: total, totalCountExact: exact };
 }
 
 /** A connection over a list already held in memory (small, bounded lists such as verticals). */
@@ -121,23 +161,13 @@ export function stopPagingAtResultWindow(schema: GraphQLSchema): GraphQLSchema {
   const field = isObjectType(pageInfo) ? pageInfo.getFields().hasNextPage : undefined;
   if (!field) return schema;
   const resolve = field.resolve ?? defaultFieldResolver;
-  field.resolve = (
-    parent: { endCursor?: string | null },
-    args,
-    context: { resultWindow?: number },
-    info,
-  ) => {
+  field.resolve = (parent: PagedPageInfo, args, context: { resultWindow?: number }, info) => {
     const more = resolve(parent, args, context, info) as boolean;
-    if (!more || context.resultWindow === undefined || !parent.endCursor) return more;
-    const end = cursorPosition(parent.endCursor);
-    return end === undefined || end.offset + 1 < context.resultWindow;
+    if (!more || context.resultWindow === undefined || parent.endOffset < parent.startOffset)
+      return more;
+    return parent.endOffset + 1 < context.resultWindow;
   };
   return schema;
-}
-
-interface ResolvedConnection {
-  edges?: ReadonlyArray<{ cursor: string }>;
-  pageInfo?: { startCursor?: string | null; endCursor?: string | null };
 }
 
 /**
@@ -152,20 +182,13 @@ export function tagListCursors(schema: GraphQLSchema): GraphQLSchema {
       if (!returns.name.endsWith('Connection') || !field.args.some((a) => a.name === 'after'))
         continue;
       const list = `${type.name}.${field.name}`;
-      const tag = (cursor: string | null | undefined) => {
-        const position = cursor ? cursorPosition(cursor) : undefined;
-        return position ? listCursor(list, position.offset) : cursor;
+      // the cursors are encoded from the list and the positions when they are selected
+      const tag = (connection: PagedConnection<unknown> | null | undefined) => {
+        if (!connection) return connection;
+        connection.pageInfo.list = list;
+        for (const edge of connection.edges) edge.list = list;
+        return connection;
       };
-      const retag = (connection: ResolvedConnection | null | undefined) =>
-        connection && {
-          ...connection,
-          edges: connection.edges?.map((edge) => ({ ...edge, cursor: tag(edge.cursor)! })),
-          pageInfo: connection.pageInfo && {
-            ...connection.pageInfo,
-            startCursor: tag(connection.pageInfo.startCursor),
-            endCursor: tag(connection.pageInfo.endCursor),
-          },
-        };
       const resolve: GraphQLFieldResolver<unknown, unknown> = field.resolve ?? defaultFieldResolver;
       field.resolve = (parent, args: { after?: unknown }, context, info) => {
         let read = args;
@@ -181,9 +204,9 @@ export function tagListCursors(schema: GraphQLSchema): GraphQLSchema {
           if (position) read = { ...args, after: offsetToCursor(position.offset) };
         }
         const connection = resolve(parent, read, context, info) as
-          | ResolvedConnection
-          | Promise<ResolvedConnection>;
-        return connection instanceof Promise ? connection.then(retag) : retag(connection);
+          | PagedConnection<unknown>
+          | Promise<PagedConnection<unknown>>;
+        return connection instanceof Promise ? connection.then(tag) : tag(connection);
       };
     }
   }

@@ -5,6 +5,7 @@
 // bucket its type declares. Buckets, units and the web-app-only rule are declared on the fields
 // (field-rules.ts). Introspection is free, and so is a field declared free (the key's usage). Lists may not reach past the plan's result window.
 import {
+  BREAK,
   getArgumentValues,
   getDirectiveValues,
   getNamedType,
@@ -14,6 +15,7 @@ import {
   TypeInfo,
   visit,
   visitWithTypeInfo,
+  type ValueNode,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -204,16 +206,16 @@ function rootFields(
   return fields;
 }
 
-/**
- * Refuses a list read past the plan's result window: any field with connection arguments whose
- * offset (from `after`) plus page size (`first`) exceeds `window`. It names GraphQL's arguments;
- * REST tells the same rule in its offset/limit (rest/graphql-errors.ts).
- */
+/** A connection field of a document: its arguments as written, read once when they hold no variable. */
+interface ConnectionField {
+  node: FieldNode;
+  definition: GraphQLField<unknown, unknown>;
+  /** the field's arguments when they are literals (the same every request); undefined when invalid */
+  literal?: { args?: Record<string, unknown> };
+}
+
 /** The connection fields of each document (with their definitions), found once per document: the walk with type info is the costly part. */
-const connectionFieldsByDocument = new WeakMap<
-  DocumentNode,
-  Array<{ node: FieldNode; definition: GraphQLField<unknown, unknown> }>
->();
+const connectionFieldsByDocument = new WeakMap<DocumentNode, ConnectionField[]>();
 
 function connectionFieldsOf(schema: GraphQLSchema, document: DocumentNode) {
   let found = connectionFieldsByDocument.get(document);
@@ -227,8 +229,13 @@ function connectionFieldsOf(schema: GraphQLSchema, document: DocumentNode) {
       Field(node) {
         const definition = typeInfo.getFieldDef();
         if (!definition?.args.some((a) => a.name === 'after' || a.name === 'first')) return;
-        if (getNamedType(definition.type).name.endsWith('Connection'))
-          fields.push({ node, definition });
+        if (!getNamedType(definition.type).name.endsWith('Connection')) return;
+        const usesVariables = node.arguments?.some((argument) => hasVariable(argument.value));
+        fields.push({
+          node,
+          definition,
+          literal: usesVariables ? undefined : { args: argumentValues(definition, node, {}) },
+        });
       },
     }),
   );
@@ -236,6 +243,35 @@ function connectionFieldsOf(schema: GraphQLSchema, document: DocumentNode) {
   return fields;
 }
 
+const hasVariable = (value: ValueNode): boolean => {
+  let found = false;
+  visit(value, {
+    Variable() {
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
+};
+
+/** A field's argument values, or undefined when they are invalid (validation's to report). */
+function argumentValues(
+  definition: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  variables: Variables,
+): Record<string, unknown> | undefined {
+  try {
+    return getArgumentValues(definition, node, variables);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses a list read past the plan's result window: any field with connection arguments whose
+ * offset (from `after`) plus page size (`first`) exceeds `window`. It names GraphQL's arguments;
+ * REST tells the same rule in its offset/limit (rest/graphql-errors.ts).
+ */
 export function checkResultWindow(
   schema: GraphQLSchema,
   document: DocumentNode,
@@ -246,13 +282,9 @@ export function checkResultWindow(
     defaultPageSize,
   }: { window: number; planName: string; defaultPageSize: number },
 ): void {
-  for (const { node, definition } of connectionFieldsOf(schema, document)) {
-    let args: Record<string, unknown>;
-    try {
-      args = getArgumentValues(definition, node, variables);
-    } catch {
-      continue; // invalid arguments are validation's to report
-    }
+  for (const { node, definition, literal } of connectionFieldsOf(schema, document)) {
+    const args = literal ? literal.args : argumentValues(definition, node, variables);
+    if (!args) continue;
     const offset = typeof args.after === 'string' ? safeOffset(args.after) : 0;
     const first = typeof args.first === 'number' ? args.first : defaultPageSize;
     if (offset !== undefined && offset + first > window) throw resultWindowError(window, planName);

@@ -61,12 +61,14 @@ export const productByDomainHandle = defineLoader(
 
 /**
  * A store's product pages read the product columns their selection reads, in groups: the columns
- * every list reads, then the offer, the descriptive text and the dates, each when a selected field
- * reads it. A variant names its groups (a digit of a bitmask), so a store and its first page cost one
- * statement of a few narrow columns, and there are at most eight statement texts per list.
+ * every list reads (the best-seller flag narrows a carried list), then the product's ids and store,
+ * the offer, the descriptive text and the dates, each when a selected field reads it. A variant names
+ * its groups (a bitmask, in hex), so a store and its first page cost one statement of a few narrow
+ * columns, and there are at most sixteen statement texts per list.
  */
 const PRODUCT_GROUPS: readonly (readonly (keyof ProductRecord)[])[] = [
-  ['id', 'storeId', 'domain', 'handle', 'title', 'price', 'isBestSeller', 'bestSellerRank'],
+  ['handle', 'title', 'price', 'isBestSeller', 'bestSellerRank'],
+  ['id', 'storeId', 'domain'],
   ['compareAtPrice', 'currency', 'available', 'variantCount'],
   ['vendor', 'productType', 'imageUrl'],
   ['publishedAt', 'updatedAt'],
@@ -98,15 +100,23 @@ function variantOfFields(selected: Iterable<string>): number {
   return mask;
 }
 
+/** The variant of each selection seen, by its edges' nodes' names (the same set each request of a document). */
+const variantOfSelection = new WeakMap<ReadonlySet<string>, string>();
+
 /**
  * The variant a products connection's selection needs (`selectedAt` from the connection field),
  * its edges' nodes and its nodes together; the whole record when there is no selection to go by.
  */
 export function productsVariant(selectedAt?: SelectionAt): string {
   if (!selectedAt) return WHOLE.toString(16);
-  const mask =
-    variantOfFields(selectedAt(['edges', 'node'])) | variantOfFields(selectedAt(['nodes']));
-  return mask.toString(16);
+  const edgeNodes = selectedAt(['edges', 'node']);
+  let variant = variantOfSelection.get(edgeNodes);
+  if (variant === undefined) {
+    const mask = variantOfFields(edgeNodes) | variantOfFields(selectedAt(['nodes']));
+    variant = mask.toString(16);
+    variantOfSelection.set(edgeNodes, variant);
+  }
+  return variant;
 }
 
 const keysOfVariant = (variant: string): (keyof ProductRecord)[] => {

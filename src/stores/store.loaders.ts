@@ -151,10 +151,10 @@ export function extendStoreRead(
 const LEGACY_DOCUMENT_FIELDS = ['screenshotUrl', 'socials', 'emails', 'models'];
 
 /**
- * The needs of each selection seen (selectedFieldNames hands a document's selection back the same
- * each request), by the variants its extensions' own selections need.
+ * The needs of each selection seen: selectedFieldNames hands a document's selection back as the
+ * same set each request, and the selections below it (selectedAt) are the document's too.
  */
-const needsOfSelection = new WeakMap<ReadonlySet<string>, Map<string, StoreReadNeeds>>();
+const needsOfSelection = new WeakMap<ReadonlySet<string>, StoreReadNeeds>();
 
 /**
  * What a store read needs, from the fields selected on the store; `selectedAt` (the names selected
@@ -164,11 +164,7 @@ export function storeReadNeeds(
   selected: ReadonlySet<string>,
   selectedAt?: SelectionAt,
 ): StoreReadNeeds {
-  const extensions = extensionsOf(selected, selectedAt);
-  const variants = extensions.map((extension) => extension.variant ?? '').join(',');
-  let known = needsOfSelection.get(selected);
-  if (!known) needsOfSelection.set(selected, (known = new Map()));
-  let needs = known.get(variants);
+  let needs = selectedAt && needsOfSelection.get(selected);
   if (!needs) {
     needs = Object.freeze({
       columns: [...selected].every((field) => CARD_FIELDS.has(field) || KEY_ONLY_FIELDS.has(field))
@@ -181,9 +177,9 @@ export function storeReadNeeds(
         : selected.has('sources')
           ? 'exists'
           : 'none',
-      extensions: Object.freeze(extensions),
+      extensions: Object.freeze(extensionsOf(selected, selectedAt)),
     } as const) as StoreReadNeeds;
-    known.set(variants, needs);
+    if (selectedAt) needsOfSelection.set(selected, needs);
   }
   return needs;
 }

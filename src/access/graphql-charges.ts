@@ -5,7 +5,6 @@
 // bucket its type declares. Buckets, units and the web-app-only rule are declared on the fields
 // (field-rules.ts). Introspection is free, and so is a field declared free (the key's usage). Lists may not reach past the plan's result window.
 import {
-  BREAK,
   getArgumentValues,
   getDirectiveValues,
   getNamedType,
@@ -15,7 +14,6 @@ import {
   TypeInfo,
   visit,
   visitWithTypeInfo,
-  type ValueNode,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -206,15 +204,25 @@ function rootFields(
   return fields;
 }
 
-/** A connection field of a document: its arguments as written, read once when they hold no variable. */
+/**
+ * A connection field of a document, cut down to its `after` and `first` (the filter and the rest
+ * are not coerced): read once when they hold no variable, else each request.
+ */
 interface ConnectionField {
-  node: FieldNode;
   definition: GraphQLField<unknown, unknown>;
-  /** the field's arguments when they are literals (the same every request); undefined when invalid */
-  literal?: { args?: Record<string, unknown> };
+  node: FieldNode;
+  /** the window arguments when they are literals (the same every request); undefined when invalid */
+  literal?: { args?: WindowArgs };
 }
 
-/** The connection fields of each document (with their definitions), found once per document: the walk with type info is the costly part. */
+interface WindowArgs {
+  after?: unknown;
+  first?: unknown;
+}
+
+const WINDOW_ARGS = new Set(['after', 'first']);
+
+/** The connection fields of each document, found once per document: the walk with type info is the costly part. */
 const connectionFieldsByDocument = new WeakMap<DocumentNode, ConnectionField[]>();
 
 function connectionFieldsOf(schema: GraphQLSchema, document: DocumentNode) {
@@ -228,14 +236,20 @@ function connectionFieldsOf(schema: GraphQLSchema, document: DocumentNode) {
     visitWithTypeInfo(typeInfo, {
       Field(node) {
         const definition = typeInfo.getFieldDef();
-        if (!definition?.args.some((a) => a.name === 'after' || a.name === 'first')) return;
+        if (!definition?.args.some((a) => WINDOW_ARGS.has(a.name))) return;
         if (!getNamedType(definition.type).name.endsWith('Connection')) return;
-        const usesVariables = node.arguments?.some((argument) => hasVariable(argument.value));
-        fields.push({
-          node,
-          definition,
-          literal: usesVariables ? undefined : { args: argumentValues(definition, node, {}) },
-        });
+        const field = {
+          definition: {
+            ...definition,
+            args: definition.args.filter((a) => WINDOW_ARGS.has(a.name)),
+          },
+          node: {
+            ...node,
+            arguments: node.arguments?.filter((a) => WINDOW_ARGS.has(a.name.value)),
+          },
+        };
+        const literal = !field.node.arguments?.some((a) => a.value.kind === Kind.VARIABLE);
+        fields.push({ ...field, literal: literal ? { args: windowArgs(field, {}) } : undefined });
       },
     }),
   );
@@ -243,25 +257,10 @@ function connectionFieldsOf(schema: GraphQLSchema, document: DocumentNode) {
   return fields;
 }
 
-const hasVariable = (value: ValueNode): boolean => {
-  let found = false;
-  visit(value, {
-    Variable() {
-      found = true;
-      return BREAK;
-    },
-  });
-  return found;
-};
-
-/** A field's argument values, or undefined when they are invalid (validation's to report). */
-function argumentValues(
-  definition: GraphQLField<unknown, unknown>,
-  node: FieldNode,
-  variables: Variables,
-): Record<string, unknown> | undefined {
+/** A field's window arguments, or undefined when they are invalid (validation's to report). */
+function windowArgs(field: ConnectionField, variables: Variables): WindowArgs | undefined {
   try {
-    return getArgumentValues(definition, node, variables);
+    return getArgumentValues(field.definition, field.node, variables);
   } catch {
     return undefined;
   }
@@ -282,8 +281,8 @@ export function checkResultWindow(
     defaultPageSize,
   }: { window: number; planName: string; defaultPageSize: number },
 ): void {
-  for (const { node, definition, literal } of connectionFieldsOf(schema, document)) {
-    const args = literal ? literal.args : argumentValues(definition, node, variables);
+  for (const field of connectionFieldsOf(schema, document)) {
+    const args = field.literal ? field.literal.args : windowArgs(field, variables);
     if (!args) continue;
     const offset = typeof args.after === 'string' ? safeOffset(args.after) : 0;
     const first = typeof args.first === 'number' ? args.first : defaultPageSize;

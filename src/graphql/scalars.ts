@@ -31,8 +31,11 @@ export function parseDay(value: unknown): Date {
   return date;
 }
 
+/** A day as 'YYYY-MM-DD'; a day read as JSON text (a carried traffic month) is written so already. */
 export const formatDay = (value: Date | string): string =>
-  toDate(value, 'Date').toISOString().slice(0, 10);
+  typeof value === 'string' && DAY.test(value)
+    ? value
+    : toDate(value, 'Date').toISOString().slice(0, 10);
 
 builder.scalarType('DateTime', {
   description: 'A point in time, ISO 8601 in UTC, e.g. 2026-01-31T12:00:00.000Z.',

@@ -65,6 +65,31 @@ export function selectedFieldNames(
   return names;
 }
 
+/** The unions seen, by their two sets (each the same set every request of a document). */
+const unions = new WeakMap<
+  ReadonlySet<string>,
+  WeakMap<ReadonlySet<string>, ReadonlySet<string>>
+>();
+
+/**
+ * The field names selected on a connection's items (its edges' nodes and its nodes together), or
+ * below them through `path`: the same set each request of a document, as selectedFieldNames.
+ */
+export function selectedItemFieldNames(
+  info: GraphQLResolveInfo,
+  path: readonly string[] = [],
+): ReadonlySet<string> {
+  const edges = selectedFieldNames(info, ['edges', 'node', ...path]);
+  const nodes = selectedFieldNames(info, ['nodes', ...path]);
+  if (nodes.size === 0) return edges;
+  if (edges.size === 0) return nodes;
+  let byNodes = unions.get(edges);
+  if (!byNodes) unions.set(edges, (byNodes = new WeakMap()));
+  let union = byNodes.get(nodes);
+  if (!union) byNodes.set(nodes, (union = new Set([...edges, ...nodes])));
+  return union;
+}
+
 function collect(info: GraphQLResolveInfo, path: readonly string[]): Set<string> {
   // the library takes graphql 17's variable shape and reads `coerced` on graphql 16
   const variables = { coerced: info.variableValues, sources: {} };

@@ -53,6 +53,13 @@ export const LEGACY_FIELDS = ['screenshotUrl', 'socials', 'emails', 'sources', '
 const summaryOf = (store: StoreRecord, ctx: GraphqlContext) =>
   legacySummaryByDomain(ctx).load(store.domain);
 
+/** The backends a store's answer came from: the catalog always, the legacy store and the traffic when they hold it. */
+const sourcesOf = (ctx: GraphqlContext, hasLegacy: boolean, hasTraffic: boolean): string[] => [
+  STRUCTURED_STORE_SOURCE,
+  ...(hasLegacy ? [ctx.services.legacy.source] : []),
+  ...(hasTraffic ? [TRAFFIC_SOURCE] : []),
+];
+
 builder.objectFields(StoreRef, (t) => ({
   legacyId: t.string({
     nullable: true,
@@ -84,15 +91,10 @@ builder.objectFields(StoreRef, (t) => ({
     resolve: (store, _args, ctx) => {
       const legacy = hasLegacySummaryOf(ctx, store);
       const traffic = latestTrafficOf(ctx, store);
-      const sources = (hasLegacy: boolean, hasTraffic: boolean) => [
-        STRUCTURED_STORE_SOURCE,
-        ...(hasLegacy ? [ctx.services.legacy.source] : []),
-        ...(hasTraffic ? [TRAFFIC_SOURCE] : []),
-      ];
       if (!(legacy instanceof Promise) && !(traffic instanceof Promise))
-        return sources(legacy, traffic !== null);
+        return sourcesOf(ctx, legacy, traffic !== null);
       return Promise.all([legacy, traffic]).then(([hasLegacy, latest]) =>
-        sources(hasLegacy, latest !== null),
+        sourcesOf(ctx, hasLegacy, latest !== null),
       );
     },
   }),

@@ -3,7 +3,7 @@ import { builder } from '../graphql/builder.ts';
 import { upperCaseValues } from '../graphql/enums.ts';
 import { pageArgs } from '../graphql/page-args.ts';
 import { pagedConnection, totalSelected } from '../graphql/pagination.ts';
-import { selectedFieldNames } from '../graphql/selection.ts';
+import { selectedFieldNames, selectedItemFieldNames } from '../graphql/selection.ts';
 import { EXACT_TOTAL_FILTERS } from './rollups/store-filter-counts.ts';
 import { resolveStoreFilter, StoreFilter } from './store-filter.ts';
 import { effectiveSort, sortedStorePage, STORE_SORTS, textSearchPage } from './store-search.sql.ts';
@@ -152,16 +152,8 @@ builder.queryField('stores', (t) =>
         // a filtered list: its page, what its cards need and its total in one statement
         const listSort = sort === 'relevance' ? 'revenue' : sort;
         const needs = {
-          ...storeReadNeeds(
-            new Set([
-              ...selectedFieldNames(info, ['edges', 'node']),
-              ...selectedFieldNames(info, ['nodes']),
-            ]),
-            (path) =>
-              new Set([
-                ...selectedFieldNames(info, ['edges', 'node', ...path]),
-                ...selectedFieldNames(info, ['nodes', ...path]),
-              ]),
+          ...storeReadNeeds(selectedItemFieldNames(info), (path) =>
+            selectedItemFieldNames(info, path),
           ),
           total: totalSelected(info),
         };

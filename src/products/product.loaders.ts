@@ -160,16 +160,15 @@ function productPages(variant: string): ProductPages {
    * too: the same order, filtered. Taken when the loader is first asked for, after the stores were
    * read, so a request that never narrows its products pays nothing for it.
    */
-  const narrowed = (name: string, condition: string, keep: (p: ProductRecord) => boolean) =>
-    defineLoader((ctx) => {
-      const loader = childPageLoader<ProductRecord>(
-        ctx.services.db.read,
-        storeProductList(name, variant, condition),
-      );
+  const narrowed = (name: string, condition: string, keep: (p: ProductRecord) => boolean) => {
+    const spec = storeProductList(name, variant, condition);
+    return defineLoader((ctx) => {
+      const loader = childPageLoader<ProductRecord>(ctx.services.db.read, spec);
       for (const [storeId, rows] of allLoader(ctx).carried)
         if (carriedWhole(rows)) loader.carry(storeId, rows.filter(keep));
       return loader;
     });
+  };
   return {
     all: allLoader,
     bestSellers: narrowed('store-products-best-sellers', 'p.is_best_seller', (p) => p.isBestSeller),

@@ -73,14 +73,15 @@ const unions = new WeakMap<
 
 /**
  * The field names selected on a connection's items (its edges' nodes and its nodes together), or
- * below them through `path`: the same set each request of a document, as selectedFieldNames.
+ * below them through `path`, from the connection field's `selectedAt`: the same set each request of
+ * a document, as selectedFieldNames.
  */
-export function selectedItemFieldNames(
-  info: GraphQLResolveInfo,
+export function itemFieldNames(
+  selectedAt: SelectionAt,
   path: readonly string[] = [],
 ): ReadonlySet<string> {
-  const edges = selectedFieldNames(info, ['edges', 'node', ...path]);
-  const nodes = selectedFieldNames(info, ['nodes', ...path]);
+  const edges = selectedAt(['edges', 'node', ...path]);
+  const nodes = selectedAt(['nodes', ...path]);
   if (nodes.size === 0) return edges;
   if (edges.size === 0) return nodes;
   let byNodes = unions.get(edges);
@@ -89,6 +90,12 @@ export function selectedItemFieldNames(
   if (!union) byNodes.set(nodes, (union = new Set([...edges, ...nodes])));
   return union;
 }
+
+/** itemFieldNames of the connection field whose resolver has `info`. */
+export const selectedItemFieldNames = (
+  info: GraphQLResolveInfo,
+  path: readonly string[] = [],
+): ReadonlySet<string> => itemFieldNames((at) => selectedFieldNames(info, at), path);
 
 function collect(info: GraphQLResolveInfo, path: readonly string[]): Set<string> {
   // the library takes graphql 17's variable shape and reads `coerced` on graphql 16

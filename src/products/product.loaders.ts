@@ -8,7 +8,7 @@ import {
   type ChildPageLoader,
 } from '../graphql/child-pages.ts';
 import { defineLoader, type GraphqlContext } from '../graphql/context.ts';
-import type { SelectionAt } from '../graphql/selection.ts';
+import { itemFieldNames, type SelectionAt } from '../graphql/selection.ts';
 import { keyedRead, queryByKeys, queryRows } from '../platform/database/sql.ts';
 import {
   PRODUCT_COLUMNS,
@@ -100,21 +100,20 @@ function variantOfFields(selected: Iterable<string>): number {
   return mask;
 }
 
-/** The variant of each selection seen, by its edges' nodes' names (the same set each request of a document). */
+/** The variant of each selection seen (itemFieldNames hands a document's selection back the same each request). */
 const variantOfSelection = new WeakMap<ReadonlySet<string>, string>();
 
 /**
  * The variant a products connection's selection needs (`selectedAt` from the connection field),
- * its edges' nodes and its nodes together; the whole record when there is no selection to go by.
+ * from the fields selected on its items; the whole record when there is no selection to go by.
  */
 export function productsVariant(selectedAt?: SelectionAt): string {
   if (!selectedAt) return WHOLE.toString(16);
-  const edgeNodes = selectedAt(['edges', 'node']);
-  let variant = variantOfSelection.get(edgeNodes);
+  const items = itemFieldNames(selectedAt);
+  let variant = variantOfSelection.get(items);
   if (variant === undefined) {
-    const mask = variantOfFields(edgeNodes) | variantOfFields(selectedAt(['nodes']));
-    variant = mask.toString(16);
-    variantOfSelection.set(edgeNodes, variant);
+    variant = variantOfFields(items).toString(16);
+    variantOfSelection.set(items, variant);
   }
   return variant;
 }

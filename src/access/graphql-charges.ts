@@ -211,8 +211,10 @@ function rootFields(
 interface ConnectionField {
   definition: GraphQLField<unknown, unknown>;
   node: FieldNode;
-  /** the window arguments when they are literals (the same every request); undefined when invalid */
-  literal?: { args?: WindowArgs };
+  /** the window arguments hold no variable: `args` are the same every request */
+  literal: boolean;
+  /** the literal window arguments; undefined when they are invalid */
+  args?: WindowArgs;
 }
 
 interface WindowArgs {
@@ -249,7 +251,7 @@ function connectionFieldsOf(schema: GraphQLSchema, document: DocumentNode) {
           },
         };
         const literal = !field.node.arguments?.some((a) => a.value.kind === Kind.VARIABLE);
-        fields.push({ ...field, literal: literal ? { args: windowArgs(field, {}) } : undefined });
+        fields.push({ ...field, literal, args: literal ? windowArgs(field, {}) : undefined });
       },
     }),
   );
@@ -258,7 +260,10 @@ function connectionFieldsOf(schema: GraphQLSchema, document: DocumentNode) {
 }
 
 /** A field's window arguments, or undefined when they are invalid (validation's to report). */
-function windowArgs(field: ConnectionField, variables: Variables): WindowArgs | undefined {
+function windowArgs(
+  field: Pick<ConnectionField, 'definition' | 'node'>,
+  variables: Variables,
+): WindowArgs | undefined {
   try {
     return getArgumentValues(field.definition, field.node, variables);
   } catch {
@@ -282,7 +287,7 @@ export function checkResultWindow(
   }: { window: number; planName: string; defaultPageSize: number },
 ): void {
   for (const field of connectionFieldsOf(schema, document)) {
-    const args = field.literal ? field.literal.args : windowArgs(field, variables);
+    const args = field.literal ? field.args : windowArgs(field, variables);
     if (!args) continue;
     const offset = typeof args.after === 'string' ? safeOffset(args.after) : 0;
     const first = typeof args.first === 'number' ? args.first : defaultPageSize;

@@ -22,7 +22,7 @@ export interface ProductRecord {
 }
 
 /** Each record key's column of `products p JOIN stores s ON s.id = p.store_id`, in the record's order. */
-export const PRODUCT_COLUMN_OF: Readonly<Record<keyof ProductRecord, string>> = {
+const PRODUCT_COLUMN_OF: Readonly<Record<keyof ProductRecord, string>> = {
   id: 'p.id',
   storeId: 'p.store_id AS "storeId"',
   domain: 's.domain',

@@ -30,10 +30,13 @@ beforeAll(async () => {
     SELECT 'filler-' || g || '.example', 'Filler ' || md5(g::text), (ARRAY['US', 'GB', 'DE', 'FR', 'CA'])[1 + g % 5],
            (ARRAY['Apparel', 'Beauty', 'Home', 'Toys'])[1 + g % 4], g % 5000, g % 9000
       FROM generate_series(1, ${FILLER_STORES}) g`);
-  // and a small country (40 stores), first seen on days of the last year
+  // and a small country (40 stores), first seen on days of the last year, rated, of a small
+  // industry and category
   await explainer.query(`
-    INSERT INTO stores (domain, name, country_code, vertical, monthly_visits, revenue_high_usd, first_seen_at)
-    SELECT 'filler-nz-' || g || '.example', 'Filler NZ ' || g, 'NZ', 'Home', g * 10, g * 20, now() - g * interval '9 days'
+    INSERT INTO stores (domain, name, country_code, vertical, industry, category, monthly_visits, revenue_high_usd,
+                        service_rating, first_seen_at)
+    SELECT 'filler-nz-' || g || '.example', 'Filler NZ ' || g, 'NZ', 'Home', 'Crafts', 'Prayer Beads', g * 10, g * 20,
+           (g * 37) % 101, now() - g * interval '9 days'
       FROM generate_series(1, 40) g`);
   await explainer.query(`
     INSERT INTO products (store_id, handle, title, price, is_best_seller)
@@ -151,6 +154,33 @@ describe('the hot routes read through their indexes', () => {
       '/v1/stores?countryCode=NZ&sort=newest&limit=5',
       'stores',
       ['stores_country_code_first_seen_at_idx'],
+    ],
+    // a small industry's or category's newest and best-rated stores: over the index of first
+    // sighting or of rating alone, its page was filtered out of every other's (95 to 147 ms for a
+    // category of 600 stores among 1M)
+    [
+      "a small industry's newest stores",
+      '/v1/stores?industry=crafts&sort=newest&limit=5',
+      'stores',
+      ['stores_lower_industry_first_seen_at_idx'],
+    ],
+    [
+      "a small category's newest stores",
+      '/v1/stores?category=Prayer%20Beads&sort=newest&limit=5',
+      'stores',
+      ['stores_lower_category_first_seen_at_idx'],
+    ],
+    [
+      "a small industry's best-rated stores",
+      '/v1/stores?industry=Crafts&sort=rating&limit=5',
+      'stores',
+      ['stores_lower_industry_service_rating_idx'],
+    ],
+    [
+      "a small category's best-rated stores",
+      '/v1/stores?category=prayer%20beads&sort=rating&limit=5',
+      'stores',
+      ['stores_lower_category_service_rating_idx'],
     ],
     [
       'an industry filter in the default order',

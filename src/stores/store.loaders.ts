@@ -162,9 +162,9 @@ const needsOfSelection = new WeakMap<ReadonlySet<string>, StoreReadNeeds>();
  */
 export function storeReadNeeds(
   selected: ReadonlySet<string>,
-  selectedAt?: SelectionAt,
+  selectedAt: SelectionAt,
 ): StoreReadNeeds {
-  let needs = selectedAt && needsOfSelection.get(selected);
+  let needs = needsOfSelection.get(selected);
   if (!needs) {
     needs = Object.freeze({
       columns: [...selected].every((field) => CARD_FIELDS.has(field) || KEY_ONLY_FIELDS.has(field))
@@ -179,7 +179,7 @@ export function storeReadNeeds(
           : 'none',
       extensions: Object.freeze(extensionsOf(selected, selectedAt)),
     } as const) as StoreReadNeeds;
-    if (selectedAt) needsOfSelection.set(selected, needs);
+    needsOfSelection.set(selected, needs);
   }
   return needs;
 }

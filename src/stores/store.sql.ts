@@ -170,13 +170,13 @@ export function addStoreReadColumn(column: StoreReadColumn): void {
 /** The registered fields among `selected`, each with the variant its selection below (`selectedAt`) needs. */
 export const extensionsOf = (
   selected: ReadonlySet<string>,
-  selectedAt?: SelectionAt,
+  selectedAt: SelectionAt,
 ): StoreReadExtension[] =>
   [...readColumns.values()]
     .filter((column) => selected.has(column.field))
     .map(({ field, variantOf }) => ({
       field,
-      variant: variantOf?.(selectedAt && ((path) => selectedAt([field, ...path]))),
+      variant: variantOf?.((path) => selectedAt([field, ...path])),
     }));
 
 /** The alias of an extension's column in a row. */

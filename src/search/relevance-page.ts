@@ -72,6 +72,8 @@ const WALK_ENTRIES_PER_HOLDER = 10;
  * document holding them all is then never left below the depth of each word's own source.
  */
 const MAX_ALL_WORDS_DOCUMENTS = 2_000;
+/** How many times the page's depth a word's best terms must be held by before its weaker terms are not read (outrankedGroups). */
+const DOMINANT_HOLDERS = 10;
 /** the quality of a term the typed word begins (vocabulary.ts QUALITY.prefix) */
 const TYPING_QUALITY = 0.8;
 
@@ -104,6 +106,9 @@ export const holdsMatchedTerms = (
 interface TermGroup {
   terms: string[];
   documents: number;
+  /** the word's place in the text, and how well its terms match it */
+  word: number;
+  quality: number;
   /** ranked round-robin with the other distinct terms of its word */
   distinct: boolean;
   /**
@@ -115,7 +120,7 @@ interface TermGroup {
 
 /** A word's terms by how well they match; with roundRobin a group of 2 to MAX_DISTINCT_TERMS becomes one source per term. */
 function termGroups(words: readonly WordMatches[], roundRobin: boolean): TermGroup[] {
-  return words.flatMap((w) => {
+  return words.flatMap((w, word) => {
     const byQuality = new Map<number, TermMatch[]>();
     for (const t of w.terms) byQuality.set(t.quality, [...(byQuality.get(t.quality) ?? []), t]);
     return [...byQuality.values()].flatMap((terms): TermGroup[] => {
@@ -123,6 +128,8 @@ function termGroups(words: readonly WordMatches[], roundRobin: boolean): TermGro
         return terms.map((t) => ({
           terms: [t.term],
           documents: t.documents,
+          word,
+          quality: t.quality,
           distinct: true,
           like: null,
         }));
@@ -139,12 +146,36 @@ function termGroups(words: readonly WordMatches[], roundRobin: boolean): TermGro
         {
           terms: terms.map((t) => t.term),
           documents: terms.reduce((sum, t) => sum + t.documents, 0),
+          word,
+          quality: terms[0]!.quality,
           distinct: false,
           like,
         },
       ];
     });
   });
+}
+
+/**
+ * The groups no document can reach the page from: a word's weaker terms when its best terms are
+ * held by DOMINANT_HOLDERS × `depth` documents or more, so that the best group's own source fills
+ * the page (the vocabulary's counts may include documents no longer listed, hence the margin).
+ * Words being typed are left out: their prefix scores documents of any of their groups.
+ */
+function outrankedGroups(groups: readonly TermGroup[], depth: number): Set<TermGroup> {
+  const best = new Map<number, { quality: number; documents: number }>();
+  for (const g of groups) {
+    const b = best.get(g.word);
+    if (!b || g.quality > b.quality)
+      best.set(g.word, { quality: g.quality, documents: g.documents });
+    else if (g.quality === b.quality) b.documents += g.documents;
+  }
+  return new Set(
+    groups.filter((g) => {
+      const b = best.get(g.word)!;
+      return g.quality < b.quality && b.documents >= DOMINANT_HOLDERS * depth;
+    }),
+  );
 }
 
 export interface RelevancePageOptions {
@@ -169,7 +200,8 @@ export interface RelevancePageOptions {
  * each group of equally good terms of each word (a common word's group is a walk of the covering
  * index), and the documents holding every word when one word is rare. Documents of one group score
  * the same unless they match more words, which the last source covers, so nothing below a group's
- * `depth` first can reach the page.
+ * `depth` first can reach the page; a weaker group no document of which can (outrankedGroups) is
+ * not read at all.
  */
 export function relevancePage(
   table: SearchTable,
@@ -210,8 +242,23 @@ export function relevancePage(
       ),
     );
   } else {
+    const rarest = Math.min(
+      ...matched.map((w) => w.terms.reduce((sum, t) => sum + t.documents, 0)),
+    );
+    const scoring = matched.length + typed.length;
+    const allWords = scoring >= 2 && rarest <= MAX_ALL_WORDS_DOCUMENTS;
+    // a document of a weaker group alone scores less on its word than each of the best group's, and
+    // one that also holds the other word is among the holders of every word: none reaches the page
+    const outranked =
+      filters.length === 0 && (scoring === 1 || (scoring === 2 && allWords))
+        ? outrankedGroups(
+            groups.filter((g) => matched.includes(match.words[g.word]!)),
+            depth,
+          )
+        : new Set<TermGroup>();
     for (const e of exact) sources.push(source(e.condition, e.many ? 'walk' : 'all'));
     for (const g of groups) {
+      if (outranked.has(g)) continue;
       const holds = `${a}.search_terms && ${params.add(g.terms)}::text[]`;
       const walkLength = (depth * match.documents) / Math.max(1, g.documents);
       if (
@@ -227,10 +274,7 @@ export function relevancePage(
         : holds;
       sources.push(filters.length ? source(check, 'walk') : indexWalk(check));
     }
-    const rarest = Math.min(
-      ...matched.map((w) => w.terms.reduce((sum, t) => sum + t.documents, 0)),
-    );
-    if (matched.length + typed.length >= 2 && rarest <= MAX_ALL_WORDS_DOCUMENTS) {
+    if (allWords) {
       sources.push(
         source(
           [

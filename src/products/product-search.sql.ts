@@ -46,6 +46,7 @@ export const PRODUCT_SEARCH_TABLE: SearchTable = {
   walk: '(SELECT id, search_terms FROM products ORDER BY id OFFSET 0) p',
   listed: null,
   roundRobin: false,
+  termListsUnestimated: false,
 };
 
 /** A filter ready for SQL: q's words matched against the title vocabulary. */

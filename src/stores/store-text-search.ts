@@ -65,6 +65,7 @@ export const STORE_SEARCH_TABLE: SearchTable = {
   walk: '(SELECT id, search_terms FROM stores ORDER BY monthly_visits DESC, id OFFSET 0) s',
   listed: LISTED_STORE,
   roundRobin: true,
+  termListsUnestimated: true,
 };
 
 /** What a store search knows besides terms: the exact domain, the exact name, a domain typed without its TLD. */

@@ -47,6 +47,15 @@ describe('structured store connections', () => {
     expect(viaPrisma[0]?.statement_timeout).toBe(`${TIMEOUT_MS}ms`);
   });
 
+  // JIT compiled a search statement that the planner costs high (its term lists given as InitPlans)
+  // in 145 ms, for an answer of a few milliseconds
+  it('turns JIT off on both pools', async () => {
+    const raw = await db.pool.query<{ jit: string }>('SHOW jit');
+    expect(raw.rows[0]?.jit).toBe('off');
+    const viaPrisma = await db.prisma.$queryRaw<{ jit: string }[]>`SHOW jit`;
+    expect(viaPrisma[0]?.jit).toBe('off');
+  });
+
   it('ends a runaway raw query as query_timeout', async () => {
     const error = await caught(db.pool.query('SELECT pg_sleep(5)'));
     const mapped = mapDatabaseError(error);

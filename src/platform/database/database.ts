@@ -58,6 +58,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     statement_timeout: options.queryTimeoutMs,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     application_name: 'store-intelligence',
+    // JIT compiles a statement the planner costs above jit_above_cost, taking 100 ms and more, for
+    // answers of a few milliseconds (a search statement's generic estimates reach that cost)
+    options: '-c jit=off',
   };
 
   // our own SQL's connections (the primary's and the replicas'): named statements' rows built from their shape

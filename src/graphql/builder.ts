@@ -1,10 +1,11 @@
 // The one Pothos SchemaBuilder. Plugins: relay (Node interface, global IDs, connections with
-// totalCount, offset cursors) and zod (argument validation → bad_request naming the parameter).
+// totalCount, offset cursors) and zod (argument validation → bad_request naming the parameter;
+// synchronous: args-validation.ts).
 // Features register their types on it, each through its face (src/<feature>/<feature>.schema.ts);
 // src/gateway/schema.ts imports the faces and builds the schema.
 import SchemaBuilder from '@pothos/core';
 import RelayPlugin from '@pothos/plugin-relay';
-import ZodPlugin from '@pothos/plugin-zod';
+import ZodPlugin from './args-validation.ts';
 import type { GraphqlContext } from './context.ts';
 import { apiErrorFromZod } from './validation-error.ts';
 import { QUERY_COST_RULES } from './query-cost.ts';

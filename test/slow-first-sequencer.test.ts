@@ -23,7 +23,7 @@ const order = (files: TestSpecification[]) =>
 
 describe('the suite order', () => {
   // the small one is 2 KB, the seed suite 20 KB: Vitest alone runs the seed suite first
-  const small = 'test/search/relevance-page.test.ts';
+  const small = 'test/graphql/enum-values.test.ts';
   const large = 'test/seed/seed-catalog.test.ts';
   const named = [
     'test/reliability/faults/gateway-killed-mid-request.test.ts',

@@ -72,7 +72,7 @@ class SyncArgsZodPlugin<Types extends SchemaTypes> extends PothosZodPlugin<Types
     ) => {
       if (!validationError) throw error;
       const errorOrMessage = validationError(
-        error,
+        error as zod.ZodError,
         rawArgs as Record<string, unknown>,
         context as never,
         info,

@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { SqlParams } from '../../src/platform/database/sql.ts';
 import { PRODUCT_SEARCH_TABLE as PRODUCTS } from '../../src/products/product-search.sql.ts';
 import { STORE_SEARCH_TABLE as STORES } from '../../src/stores/store-text-search.ts';
-import { relevancePage, type TextMatch } from '../../src/search/relevance-page.ts';
+import {
+  relevancePage,
+  type SearchTable,
+  type TextMatch,
+} from '../../src/search/relevance-page.ts';
 
 /** one word of one exactly matching term held by `holders` of `documents` */
 const oneWord = (holders: number, documents = 9_789_443): TextMatch => ({
@@ -21,17 +25,28 @@ const oneWord = (holders: number, documents = 9_789_443): TextMatch => ({
   ],
 });
 
-function readOf(match: TextMatch): 'walk' | 'whole' {
-  const { text } = relevancePage(PRODUCTS, match, {
-    params: new SqlParams(),
-    filters: [],
+/** The relevance statement of `match` over `table`, for a first page of 20 (depth 21 by default). */
+function statementOf(
+  table: SearchTable,
+  match: TextMatch,
+  { filters = [], depth = 21 }: { filters?: string[]; depth?: number } = {},
+) {
+  const params = new SqlParams();
+  const { text } = relevancePage(table, match, {
+    params,
+    filters,
     exact: [],
-    columns: 'p.id',
-    from: 'products p',
-    depth: 20,
+    columns: `${table.alias}.id`,
+    from: `${table.table} ${table.alias}`,
+    depth,
     limit: 20,
     offset: 0,
   });
+  return { text, values: params.values };
+}
+
+function readOf(match: TextMatch): 'walk' | 'whole' {
+  const { text } = statementOf(PRODUCTS, match, { depth: 20 });
   const walks = text.includes('ORDER BY id OFFSET 0) p WHERE');
   const whole = text.includes('ORDER BY p.id + 0 LIMIT');
   expect(walks !== whole, text).toBe(true);
@@ -87,18 +102,7 @@ const domainTyped = (words: TextMatch['words'] = []): TextMatch => ({
 
 /** Whether the page's statement walks the stores for the terms holding "store" inside (its LIKE). */
 function walksInfixTerms(match: TextMatch, filters: string[] = []): boolean {
-  const params = new SqlParams();
-  relevancePage(STORES, match, {
-    params,
-    filters,
-    exact: [],
-    columns: 's.id',
-    from: 'stores s',
-    depth: 21,
-    limit: 20,
-    offset: 0,
-  });
-  return params.values.includes('%store%');
+  return statementOf(STORES, match, { filters }).values.includes('%store%');
 }
 
 describe('a word whose best terms alone fill the page', () => {
@@ -126,18 +130,8 @@ describe('a word whose best terms alone fill the page', () => {
 // again for each source) for every term list given as a value: 4.2 to 5 ms of planning against
 // 1.9 given as InitPlans, for the same plan, on "galesupply-store.example". With another filter
 // the planner's estimate of a word's stores chooses between the filter's index and a walk.
-function termLists(table: typeof STORES, filters: string[] = []) {
-  const params = new SqlParams();
-  const { text } = relevancePage(table, domainTyped(), {
-    params,
-    filters,
-    exact: [],
-    columns: `${table.alias}.id`,
-    from: `${table.table} ${table.alias}`,
-    depth: 21,
-    limit: 20,
-    offset: 0,
-  });
+function termLists(table: SearchTable, filters: string[] = []) {
+  const { text } = statementOf(table, domainTyped(), { filters });
   const given = [...text.matchAll(/search_terms && (\(SELECT )?\$\d+::text\[\]/g)];
   expect(given.length).toBeGreaterThan(0);
   const unestimated = given.filter((m) => m[1] !== undefined).length;

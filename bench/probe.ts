@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import pg from 'pg';
 import type { BenchRequest } from './load.ts';
+import { SESSION_OPTIONS } from '../src/platform/database/database.ts';
 
 export interface Statement {
   text: string;
@@ -77,7 +78,8 @@ export async function probeFamily(
     perRequest.push(newLines(logPath, before).statements);
   }
   const sample = perRequest[0] ?? [];
-  const client = new pg.Client({ connectionString: databaseUrl });
+  // the service's session settings: the plan is the one the service runs
+  const client = new pg.Client({ connectionString: databaseUrl, options: SESSION_OPTIONS });
   await client.connect();
   let dbExecutionMs = 0;
   let dbPlanningMs = 0;
@@ -115,7 +117,8 @@ export async function probeFamily(
 
 /** EXPLAIN (ANALYZE, BUFFERS) text of every data-reading statement of a sample, for bench/plans/. */
 export async function explainText(databaseUrl: string, sample: Statement[]): Promise<string> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  // the service's session settings: the plan is the one the service runs
+  const client = new pg.Client({ connectionString: databaseUrl, options: SESSION_OPTIONS });
   await client.connect();
   try {
     const parts: string[] = [];

@@ -45,6 +45,13 @@ export interface OpenDatabaseOptions {
   maxReplicaLagMs?: number;
 }
 
+/**
+ * Settings of every connection's session. JIT compiles a statement the planner costs above
+ * jit_above_cost, taking 100 ms and more, for answers of a few milliseconds (a store search's
+ * InitPlan estimates reach that cost).
+ */
+export const SESSION_OPTIONS = '-c jit=off';
+
 /** How long a request waits for a free or new connection before failing instead of hanging. */
 const CONNECT_TIMEOUT_MS = 5_000;
 /** How long closing waits for the server to confirm each connection's end. */
@@ -58,9 +65,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     statement_timeout: options.queryTimeoutMs,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     application_name: 'store-intelligence',
-    // JIT compiles a statement the planner costs above jit_above_cost, taking 100 ms and more, for
-    // answers of a few milliseconds (a search statement's generic estimates reach that cost)
-    options: '-c jit=off',
+    options: SESSION_OPTIONS,
   };
 
   // our own SQL's connections (the primary's and the replicas'): named statements' rows built from their shape

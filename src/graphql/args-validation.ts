@@ -22,19 +22,26 @@ type ArgsValidator = (
 const isPromise = (value: unknown): value is Promise<object> =>
   typeof (value as Promise<object> | null)?.then === 'function';
 
+/** `next` with the validated arguments: in the same turn, or once an async refinement settles */
+function withValidArgs<Context>(
+  validate: ArgsValidator,
+  next: GraphQLFieldResolver<unknown, Context, object>,
+): GraphQLFieldResolver<unknown, Context, object> {
+  return (parent, rawArgs, context, info) => {
+    const args = validate(rawArgs, context, info);
+    return isPromise(args)
+      ? args.then((valid) => next(parent, valid, context, info))
+      : next(parent, args, context, info);
+  };
+}
+
 class SyncArgsZodPlugin<Types extends SchemaTypes> extends PothosZodPlugin<Types> {
   override wrapResolve(
     resolver: GraphQLFieldResolver<unknown, Types['Context'], object>,
     fieldConfig: PothosOutputFieldConfig<Types>,
   ): GraphQLFieldResolver<unknown, Types['Context'], object> {
     const validate = this.syncArgsValidator(fieldConfig);
-    if (!validate) return super.wrapResolve(resolver, fieldConfig);
-    return (parent, rawArgs, context, info) => {
-      const args = validate(rawArgs, context, info);
-      return isPromise(args)
-        ? args.then((valid) => resolver(parent, valid, context, info))
-        : resolver(parent, args, context, info);
-    };
+    return validate ? withValidArgs(validate, resolver) : super.wrapResolve(resolver, fieldConfig);
   }
 
   override wrapSubscribe(
@@ -42,13 +49,9 @@ class SyncArgsZodPlugin<Types extends SchemaTypes> extends PothosZodPlugin<Types
     fieldConfig: PothosOutputFieldConfig<Types>,
   ): GraphQLFieldResolver<unknown, Types['Context'], object> | undefined {
     const validate = subscribe && this.syncArgsValidator(fieldConfig);
-    if (!validate) return super.wrapSubscribe(subscribe, fieldConfig);
-    return (parent, rawArgs, context, info) => {
-      const args = validate(rawArgs, context, info);
-      return isPromise(args)
-        ? args.then((valid) => subscribe(parent, valid, context, info))
-        : subscribe(parent, args, context, info);
-    };
+    return validate
+      ? withValidArgs(validate, subscribe)
+      : super.wrapSubscribe(subscribe, fieldConfig);
   }
 
   /** undefined where the plugin's own path applies: no argument validates, or the field validates its arguments together */

@@ -99,14 +99,22 @@ export const matchedTermDocuments = (match: TextMatch): number =>
 export const isNarrow = (match: TextMatch) =>
   matchedTermDocuments(match) <= NARROW_SEARCH_DOCUMENTS;
 
+/**
+ * `alias.search_terms` holds one of `terms`, given as a value the planner estimates from the term
+ * statistics, or unestimated as an InitPlan (SearchTable.termListsUnestimated).
+ */
+const holdsOneOf = (alias: string, terms: string[], params: SqlParams, unestimated = false) =>
+  `${alias}.search_terms && ${unestimated ? `(SELECT ${params.add(terms)}::text[])` : `${params.add(terms)}::text[]`}`;
+
 /** `alias.search_terms` holds one of the matched terms. */
 export const holdsMatchedTerms = (
   alias: string,
   match: TextMatch,
   params: SqlParams,
+  unestimated = false,
 ): string | null => {
   const terms = matchedTerms(match);
-  return terms.length ? `${alias}.search_terms && ${params.add(terms)}::text[]` : null;
+  return terms.length ? holdsOneOf(alias, terms, params, unestimated) : null;
 };
 
 /** A group of equally good terms of one word: one candidate source. */
@@ -241,15 +249,13 @@ export function relevancePage(
   );
   // with no other filter each source's form fixes its plan (a GIN bitmap or a walk), so no estimate is needed
   const unestimated = table.termListsUnestimated && filters.length === 0;
-  const terms = (list: string[]) =>
-    unestimated ? `(SELECT ${params.add(list)}::text[])` : `${params.add(list)}::text[]`;
+  const holds = (terms: string[]) => holdsOneOf(a, terms, params, unestimated);
   const sources: string[] = [];
   if (narrow) {
-    const all = matchedTerms(match);
-    const holds = all.length ? `${a}.search_terms && ${terms(all)}` : null;
+    const holdsAny = holdsMatchedTerms(a, match, params, unestimated);
     sources.push(
       source(
-        `(${[...exact.map((e) => e.condition), ...(holds ? [holds] : [])].join(' OR ') || 'false'})`,
+        `(${[...exact.map((e) => e.condition), ...(holdsAny ? [holdsAny] : [])].join(' OR ') || 'false'})`,
         'all',
       ),
     );
@@ -264,33 +270,33 @@ export function relevancePage(
     const outranked =
       filters.length === 0 && (scoring === 1 || (scoring === 2 && allWords))
         ? outrankedGroups(
-            groups.filter((g) => matched.includes(match.words[g.word]!)),
+            groups.filter((g) => !match.words[g.word]!.typing),
             depth,
           )
         : new Set<TermGroup>();
     for (const e of exact) sources.push(source(e.condition, e.many ? 'walk' : 'all'));
     for (const g of groups) {
       if (outranked.has(g)) continue;
-      const holds = `${a}.search_terms && ${terms(g.terms)}`;
+      const holdsGroup = holds(g.terms);
       const walkLength = (depth * match.documents) / Math.max(1, g.documents);
       if (
         g.documents <= NARROW_SEARCH_DOCUMENTS ||
         walkLength > Math.min(MAX_WALK, WALK_ENTRIES_PER_HOLDER * g.documents)
       ) {
-        sources.push(source(holds, 'whole'));
+        sources.push(source(holdsGroup, 'whole'));
         continue;
       }
       // CASE keeps the LIKE first: by its own count the planner would test the long && first
       const check = g.like
-        ? `CASE WHEN ' ' || array_to_string(${a}.search_terms, ' ') LIKE ${params.add(g.like)} THEN ${holds} ELSE false END`
-        : holds;
+        ? `CASE WHEN ' ' || array_to_string(${a}.search_terms, ' ') LIKE ${params.add(g.like)} THEN ${holdsGroup} ELSE false END`
+        : holdsGroup;
       sources.push(filters.length ? source(check, 'walk') : indexWalk(check));
     }
     if (allWords) {
       sources.push(
         source(
           [
-            ...matched.map((w) => `${a}.search_terms && ${terms(w.terms.map((t) => t.term))}`),
+            ...matched.map((w) => holds(w.terms.map((t) => t.term))),
             ...typed.map(
               (t) =>
                 `' ' || array_to_string(${a}.search_terms, ' ') LIKE ${params.add(typedPattern(t.prefix))}`,

@@ -150,7 +150,7 @@ export function writeReport(report: Report, out = 'bench/results'): void {
       ? '- Response cache: off in this run (RESPONSE_CACHE_TTL_MS=0): every timed request runs the REST-through-GraphQL path and its SQL; the rows marked "response cache off" repeat that.'
       : '- Response cache: the timed runs use the service\'s default (catalog GET answers reused for up to RESPONSE_CACHE_TTL_MS = 10 s, src/http/response-cache.ts); the rows marked "response cache off" run a second service with RESPONSE_CACHE_TTL_MS=0, the REST-through-GraphQL path on every request. bench/results.uncached.md has every family with the cache off.',
     "- DB exec ms: each SELECT the first probed request issued, re-run with its own bind values under EXPLAIN (ANALYZE), median of 5, summed over the request's statements (an upper bound where the service runs them concurrently); plans are in bench/plans/.",
-    "- Peers (bench/peers/): the service with RESPONSE_CACHE_TTL_MS=0, PostGraphile 5 (Amber preset, library mode on Node's http server, smart tags: the unique key stores.domain, the relation to legacy_store_summaries, and products.is_best_seller and best_seller_rank orderable) and the floor (Fastify + pg, one named prepared SELECT per route written for the purpose) on the same database, 10 connections each to PostgreSQL. For each row and connection count: a warm-up of each, then three runs strictly alternating service, PostGraphile, floor; each figure is the median of the three. bench/peers/rows.ts holds the requests.",
+    "- Peers (bench/peers/): the service with RESPONSE_CACHE_TTL_MS=0, PostGraphile 5 (Amber preset, library mode on Node's http server, smart tags: the unique key stores.domain, the relation to legacy_store_summaries, and products.is_best_seller and best_seller_rank orderable) and the floor (Fastify + pg, one named prepared SELECT per route written for the purpose) on the same database, 10 connections each to PostgreSQL. For each row and connection count: a warm-up of each, then three runs strictly alternating service, PostGraphile, floor; each figure is the median of the three, and \"each round\" gives the service's req/s over each peer's in each of the three rounds, in order (the verdict reads the ratio of the medians). bench/peers/rows.ts holds the requests.",
     '- CPU ms/req: utime + stime from /proc over each run, of the server process (node) and of the PostgreSQL backends of its connections (pg_stat_activity by application_name on the bench database), divided by the requests answered; the load generator shares the 2 cores.',
     '',
   ];
@@ -159,6 +159,14 @@ export function writeReport(report: Report, out = 'bench/results'): void {
 
 const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '-');
 const cpu = (f: PeerFigures) => `${ms(f.serverCpuMs)} / ${ms(f.postgresCpuMs)}`;
+
+/**
+ * The service's req/s over a peer's in each alternating round, in run order: the verdict reads the
+ * ratio of the medians, and a row whose rounds straddle its target is not settled by one run.
+ */
+export function ratiosByRound(service: PeerFigures, peer: PeerFigures): string {
+  return service.runs.map((run, i) => ratio(run.rps, peer.runs[i]?.rps ?? 0)).join(' ');
+}
 
 /** A peer row against the targets: met, or what it missed. */
 export function peerVerdict(p: PeerResult): string {
@@ -177,11 +185,11 @@ function peerTable(peers: readonly PeerResult[]): string[] {
   return [
     `## Against peers on the same database (response cache off; targets: ≥ ${POSTGRAPHILE_TARGET}× PostGraphile on every row at every connection count, ≥ ${CARD_FLOOR_TARGET}× the floor on the store card)`,
     '',
-    '| route | conns | service req/s | PostGraphile req/s | floor req/s | × PostGraphile | × floor | verdict | p50 / p99 ms service | PostGraphile | floor | CPU ms/req node / Postgres: service | PostGraphile | floor |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| route | conns | service req/s | PostGraphile req/s | floor req/s | × PostGraphile | × floor | verdict | each round: × PostGraphile / × floor | p50 / p99 ms service | PostGraphile | floor | CPU ms/req node / Postgres: service | PostGraphile | floor |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...peers.map(
       (p) =>
-        `| ${p.route} | ${p.connections} | ${int(p.service.rps)} | ${int(p.postgraphile.rps)} | ${int(p.plain.rps)} | ${ratio(p.service.rps, p.postgraphile.rps)} | ${ratio(p.service.rps, p.plain.rps)} | ${peerVerdict(p)} | ${ms(p.service.p50Ms)} / ${ms(p.service.p99Ms)} | ${ms(p.postgraphile.p50Ms)} / ${ms(p.postgraphile.p99Ms)} | ${ms(p.plain.p50Ms)} / ${ms(p.plain.p99Ms)} | ${cpu(p.service)} | ${cpu(p.postgraphile)} | ${cpu(p.plain)} |`,
+        `| ${p.route} | ${p.connections} | ${int(p.service.rps)} | ${int(p.postgraphile.rps)} | ${int(p.plain.rps)} | ${ratio(p.service.rps, p.postgraphile.rps)} | ${ratio(p.service.rps, p.plain.rps)} | ${peerVerdict(p)} | ${ratiosByRound(p.service, p.postgraphile)} / ${ratiosByRound(p.service, p.plain)} | ${ms(p.service.p50Ms)} / ${ms(p.service.p99Ms)} | ${ms(p.postgraphile.p50Ms)} / ${ms(p.postgraphile.p99Ms)} | ${ms(p.plain.p50Ms)} / ${ms(p.plain.p99Ms)} | ${cpu(p.service)} | ${cpu(p.postgraphile)} | ${cpu(p.plain)} |`,
     ),
     ...(peers.some(
       (p) =>

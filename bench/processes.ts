@@ -59,16 +59,20 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number):
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-/** Starts `node --import tsx [--import preload...] script` with env and waits until `readyPath` answers. */
+/** Starts `node [nodeArgs...] --import tsx [--import preload...] script` with env and waits until `readyPath` answers. */
 export async function startNode(
   script: string,
   env: Record<string, string>,
-  { preloads = [], readyPath = '/' }: { preloads?: string[]; readyPath?: string } = {},
+  {
+    preloads = [],
+    readyPath = '/',
+    nodeArgs = [],
+  }: { preloads?: string[]; readyPath?: string; nodeArgs?: string[] } = {},
 ): Promise<Running> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', ...preloads.flatMap((p) => ['--import', p]), script],
+    [...nodeArgs, '--import', 'tsx', ...preloads.flatMap((p) => ['--import', p]), script],
     {
       env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'inherit', 'inherit'],

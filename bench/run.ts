@@ -21,6 +21,7 @@ import { runPeers } from './peers/run-peers.ts';
 import { explainText, probeFamily, type ProbeResult } from './probe.ts';
 import { createBenchKey, revokeKey, startNode } from './processes.ts';
 import { refreshRollups } from './rollups.ts';
+import { benchServiceEnv } from './service-env.ts';
 import { writeReport, type FamilyResult } from './report.ts';
 
 const databaseUrl =
@@ -42,30 +43,7 @@ const RESTARTS = 3;
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const git = (cmd: string) => execSync(`git ${cmd}`, { encoding: 'utf8' }).trim();
 
-// The bench key's per-minute and daily limits are lifted for the run through the documented
-// PLAN_LIMITS_JSON override; the defaults stay what they are.
-const UNLIMITED = 1_000_000_000;
-const planLimits = JSON.stringify({
-  pro: {
-    perMinute: UNLIMITED,
-    perKeyDaily: null,
-    daily: {
-      storeSearches: UNLIMITED,
-      storeLookups: UNLIMITED,
-      productSearches: UNLIMITED,
-      productAppLookups: UNLIMITED,
-    },
-  },
-});
-const serviceEnv = {
-  DATABASE_URL: databaseUrl,
-  SEED_STORES: '0',
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'development',
-  PLAN_LIMITS_JSON: planLimits,
-  // an API process: the jobs' maintenance runs once, before the timed runs (bench/rollups.ts)
-  WORKER_IN_PROCESS: 'false',
-};
+const serviceEnv = benchServiceEnv(databaseUrl);
 
 await seedOrReuse(databaseUrl, log);
 const rollupRefreshMs = await refreshRollups(databaseUrl);

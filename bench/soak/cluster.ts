@@ -38,6 +38,7 @@ import { startOwnRedis } from '../../test/reliability/support/redis-server.ts';
 import { freePort } from '../processes.ts';
 import { serviceProcess, type ServiceProcess } from './cluster-processes.ts';
 import { buildWorkload, type SoakRequest } from './workload.ts';
+import { unlimitedPlanLimits } from '../service-env.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -72,21 +73,8 @@ const loadBefore = loadavg();
 /** enough shops that every scrape of a run is of a shop not scraped in the last five minutes (the forced re-scrape cooldown) */
 const SHOPS = 150;
 const shopHost = (i: number) => `soak-${i}.test`;
-const UNLIMITED = 1_000_000_000;
 /** the quota key's daily limits: far above what a run uses, so nothing is refused and counts stay exact */
-const planLimits = JSON.stringify({
-  pro: {
-    perMinute: UNLIMITED,
-    perKeyDaily: UNLIMITED,
-    daily: {
-      storeSearches: UNLIMITED,
-      storeLookups: UNLIMITED,
-      productSearches: UNLIMITED,
-      productAppLookups: UNLIMITED,
-      scrapeRequests: UNLIMITED,
-    },
-  },
-});
+const planLimits = unlimitedPlanLimits({ countPerKey: true });
 
 function soakShops(): Map<string, FixtureShop> {
   const shops = new Map<string, FixtureShop>();

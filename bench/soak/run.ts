@@ -34,6 +34,7 @@ import { freePort } from '../processes.ts';
 import { judgeMemory, sampleRss } from './memory.ts';
 import { writeSummary, type SoakSummary } from './report.ts';
 import { buildWorkload } from './workload.ts';
+import { unlimitedPlanLimits } from '../service-env.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -65,23 +66,6 @@ const MAX_RSS_GROWTH_PCT = 10;
 const SCRAPED_HOSTS = ['shop-a.test', 'dropper.test', 'changing.test'];
 const log = (line: string) => process.stderr.write(`[soak] ${line}\n`);
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-// Every limit of the soak's key lifted through the documented PLAN_LIMITS_JSON override, so the
-// run measures serving, not refusing.
-const UNLIMITED = 1_000_000_000;
-const planLimits = JSON.stringify({
-  pro: {
-    perMinute: UNLIMITED,
-    perKeyDaily: null,
-    daily: {
-      storeSearches: UNLIMITED,
-      storeLookups: UNLIMITED,
-      productSearches: UNLIMITED,
-      productAppLookups: UNLIMITED,
-      scrapeRequests: UNLIMITED,
-    },
-  },
-});
 
 const startedAt = new Date().toISOString();
 const loadBefore = loadavg();
@@ -122,7 +106,7 @@ async function startGateway(databaseUrl: string, overrides: string) {
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
       SEED_STORES: String(stores),
-      PLAN_LIMITS_JSON: planLimits,
+      PLAN_LIMITS_JSON: unlimitedPlanLimits(),
       EGRESS_OVERRIDES: overrides,
       EGRESS_HOST_INTERVAL_MS: '0',
       CHROMIUM_PATH: '',

@@ -8,7 +8,6 @@
 // parts of family names, e.g. BENCH_FAMILIES=profile to time the store profile only; BENCH_FAMILIES=peers runs the peer comparison alone;
 // BENCH_PEER_ROWS (all): comma-separated parts of peer row names, e.g. BENCH_PEER_ROWS='card columns,without totalCount';
 // BENCH_PORTS (any free port): a range such as 4700-4799 for the servers it starts.
-import { execSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +21,8 @@ import { explainText, probeFamily, type ProbeResult } from './probe.ts';
 import { createBenchKey, revokeKey, startNode } from './processes.ts';
 import { refreshRollups } from './rollups.ts';
 import { benchServiceEnv } from './service-env.ts';
+import { filterParts, isSelected } from './selection.ts';
+import { codeUnderTest } from './code-under-test.ts';
 import { writeReport, type FamilyResult } from './report.ts';
 
 const databaseUrl =
@@ -29,19 +30,12 @@ const databaseUrl =
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
 const warmupS = Number(process.env.BENCH_WARMUP_S ?? 3);
 const singleS = Number(process.env.BENCH_SINGLE_S ?? 5);
-const peerRowFilter = (process.env.BENCH_PEER_ROWS ?? '')
-  .split(',')
-  .map((part) => part.trim().toLowerCase())
-  .filter(Boolean);
-const familyFilter = (process.env.BENCH_FAMILIES ?? '')
-  .split(',')
-  .map((part) => part.trim().toLowerCase())
-  .filter(Boolean);
+const peerRowFilter = filterParts(process.env.BENCH_PEER_ROWS);
+const familyFilter = filterParts(process.env.BENCH_FAMILIES);
 const COOL_DOWN_MS = 6_000;
 /** restarts of the service timed for their first request (families with firstAfterRestart) */
 const RESTARTS = 3;
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-const git = (cmd: string) => execSync(`git ${cmd}`, { encoding: 'utf8' }).trim();
 
 const serviceEnv = benchServiceEnv(databaseUrl);
 
@@ -50,11 +44,7 @@ const rollupRefreshMs = await refreshRollups(databaseUrl);
 log(`refreshed the rollups in ${(rollupRefreshMs / 1000).toFixed(1)} s`);
 const sample = await sampleCatalog(databaseUrl);
 const allFamilies = buildFamilies(sample);
-const families = familyFilter.length
-  ? allFamilies.filter((family) =>
-      familyFilter.some((part) => family.name.toLowerCase().includes(part)),
-    )
-  : allFamilies;
+const families = allFamilies.filter((family) => isSelected(familyFilter, family.name));
 // BENCH_FAMILIES=peers runs the peer comparison alone; any other narrowing leaves it out
 const runPeersToo = familyFilter.length === 0 || familyFilter.includes('peers');
 // the service's response cache is on by default, as users run it; RESPONSE_CACHE_TTL_MS=0 measures
@@ -74,9 +64,7 @@ if (families.length === 0 && !runPeersToo)
 const key = createBenchKey(databaseUrl);
 const headers = { authorization: `Bearer ${key}` };
 const started = new Date().toISOString();
-// the code measured is the code at the start: read before anything runs, not after edits made meanwhile
-const commit = git('rev-parse --short HEAD');
-const dirty = git('status --porcelain').split('\n').filter(Boolean).length;
+const { commit, workingTree } = codeUnderTest();
 const loadBefore = loadavg();
 
 try {
@@ -179,11 +167,7 @@ try {
         databaseUrl,
         serviceEnv,
         headers,
-        rows: buildPeerRows(sample).filter(
-          (row) =>
-            peerRowFilter.length === 0 ||
-            peerRowFilter.some((part) => row.route.toLowerCase().includes(part)),
-        ),
+        rows: buildPeerRows(sample).filter((row) => isSelected(peerRowFilter, row.route)),
         durationS,
         warmupS,
         log,
@@ -195,7 +179,7 @@ try {
       started,
       command: `npm run bench (BENCH_DURATION_S=${durationS} BENCH_WARMUP_S=${warmupS} BENCH_SINGLE_S=${singleS}${familyFilter.length ? ` BENCH_FAMILIES=${familyFilter.join(',')}` : ''}${peerRowFilter.length ? ` BENCH_PEER_ROWS=${peerRowFilter.join(',')}` : ''}${cacheTtl !== undefined ? ` RESPONSE_CACHE_TTL_MS=${cacheTtl}` : ''})`,
       commit,
-      workingTree: dirty ? `${dirty} uncommitted paths` : 'clean',
+      workingTree,
       machine: `${cpus().length} cores, load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}`,

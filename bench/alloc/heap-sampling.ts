@@ -31,7 +31,9 @@ export async function sampleAllocations<T>(
   const pending = new Map<number, (message: { result?: unknown; error?: unknown }) => void>();
   socket.addEventListener('message', (event) => {
     const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
-    if (message.id !== undefined) pending.get(message.id)?.(message);
+    if (message.id === undefined) return;
+    pending.get(message.id)?.(message);
+    pending.delete(message.id);
   });
   const send = (method: string, params: object = {}) =>
     new Promise<unknown>((resolve, reject) => {

@@ -6,32 +6,30 @@
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_catalog_1m, a catalog seeded
 // by `npm run bench` or `npm run seed`), BENCH_PEER_ROWS (all), BENCH_WARMUP_S (5),
 // BENCH_DURATION_S (10), BENCH_PORTS.
-import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { sampleCatalog } from '../catalog.ts';
 import { drive } from '../load.ts';
 import { buildPeerRows } from '../peers/rows.ts';
 import { createBenchKey, freePort, revokeKey, startNode } from '../processes.ts';
 import { benchServiceEnv } from '../service-env.ts';
+import { codeUnderTest } from '../code-under-test.ts';
+import { filterParts, isSelected } from '../selection.ts';
 import { allocationByOwner, sampleAllocations } from './heap-sampling.ts';
 
 const databaseUrl =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_catalog_1m';
 const warmupS = Number(process.env.BENCH_WARMUP_S ?? 5);
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
-const rowFilter = (process.env.BENCH_PEER_ROWS ?? '')
-  .split(',')
-  .map((part) => part.trim().toLowerCase())
-  .filter(Boolean);
+const rowFilter = filterParts(process.env.BENCH_PEER_ROWS);
 const CONNECTIONS = 4;
 /** owners listed for each row; the rest are summed */
 const SHOWN = 8;
 const log = (line: string) => process.stderr.write(`[bench:alloc] ${line}\n`);
-const git = (cmd: string) => execSync(`git ${cmd}`, { encoding: 'utf8' }).trim();
 
-const rows = buildPeerRows(await sampleCatalog(databaseUrl)).filter(
-  (row) =>
-    rowFilter.length === 0 || rowFilter.some((part) => row.route.toLowerCase().includes(part)),
+const started = new Date().toISOString();
+const code = codeUnderTest();
+const rows = buildPeerRows(await sampleCatalog(databaseUrl)).filter((row) =>
+  isSelected(rowFilter, row.route),
 );
 const key = createBenchKey(databaseUrl);
 const headers = { authorization: `Bearer ${key}` };
@@ -71,11 +69,9 @@ try {
 }
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-const dirty = git('status --porcelain') !== '';
 const header = {
-  run: new Date().toISOString(),
-  commit: git('rev-parse --short HEAD'),
-  workingTree: dirty ? 'modified' : 'clean',
+  run: started,
+  ...code,
   node: process.version,
   connections: CONNECTIONS,
   warmupS,

@@ -68,21 +68,31 @@ const onlyEqualities = (filter: ResolvedStoreFilter | null | undefined): boolean
   );
 
 /**
- * The statement of a page: `select` ordered and cut to `window`; named (prepared) when it is the
- * first page of a filter of equalities, with LIMIT written in, else LIMIT and OFFSET as parameters.
+ * The statement of a page: `columns` of the stores `matching` (aliased s), ordered and cut to
+ * `window`; named (prepared) when it is the first page of a filter of equalities, with LIMIT written
+ * in, else LIMIT and OFFSET as parameters. A later page picks its rows first and reads the columns
+ * over them alone: PostgreSQL computes a select list (each card's traffic, apps and legacy
+ * subqueries) for every row an OFFSET skips as well.
  */
 function pageStatement(
-  select: string,
+  columns: string,
+  matching: string,
   order: string,
   window: Window,
   filter: ResolvedStoreFilter | null | undefined,
   params: SqlParams,
 ): { text: string; name?: string } {
-  if (window.offset !== 0 || !Number.isSafeInteger(window.limit) || !onlyEqualities(filter))
+  if (window.offset !== 0)
     return {
-      text: `${select} ORDER BY ${order} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
+      text: `SELECT ${columns} FROM (
+        SELECT s.* FROM ${matching} ORDER BY ${order} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}
+      ) s ORDER BY ${order}`,
     };
-  const text = `${select} ORDER BY ${order} LIMIT ${window.limit}`;
+  if (!Number.isSafeInteger(window.limit) || !onlyEqualities(filter))
+    return {
+      text: `SELECT ${columns} FROM ${matching} ORDER BY ${order} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
+    };
+  const text = `SELECT ${columns} FROM ${matching} ORDER BY ${order} LIMIT ${window.limit}`;
   let name = preparedPages.get(text);
   if (name === undefined && preparedPages.size < MAX_PREPARED_PAGES) {
     name = `store-page:${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
@@ -127,7 +137,8 @@ export async function sortedStorePage(
     needs.total && filterCountKey(filter, new SqlParams()) ? filterCountKey(filter, params) : null;
   if (counted) {
     const { text, name } = pageStatement(
-      `SELECT ${storeReadColumns(needs, legacyTable)}, ${filterCountSql(counted)} AS "countedTotal" FROM ${matching}`,
+      `${storeReadColumns(needs, legacyTable)}, ${filterCountSql(counted)} AS "countedTotal"`,
+      matching,
       orderSql(ORDER_BY[sort], direction),
       window,
       filter,
@@ -162,7 +173,8 @@ export async function sortedStorePage(
     ? `, ${cappedCount(all)} - (SELECT count(*)::int FROM ${vanished}) AS "cappedTotal"`
     : '';
   const { text, name } = pageStatement(
-    `SELECT ${storeReadColumns(needs, legacyTable)}${countColumn} FROM ${matching}`,
+    `${storeReadColumns(needs, legacyTable)}${countColumn}`,
+    matching,
     orderSql(ORDER_BY[sort], direction),
     window,
     filter,

@@ -1,0 +1,134 @@
+// A later page of a sorted store list (GraphQL `after`, REST `offset`) reads each card's relations
+// (the newest traffic month, the app stack, the legacy summary) for the page's own rows, not for
+// every row its offset passes over: page 5 costs what page 1 costs, not five times as much.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '../../src/platform/database/sql.ts';
+import { sortedStorePage } from '../../src/stores/store-search.sql.ts';
+import type { StoreReadNeeds } from '../../src/stores/store.sql.ts';
+import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
+
+const STORES = 100;
+let t: CatalogTestServices;
+
+/** 100 stores of one vertical, visits 1001..1100, each with two traffic months and a legacy summary. */
+async function addStores(services: CatalogTestServices['services']): Promise<void> {
+  const pool = services.db.pool;
+  await pool.query(
+    `INSERT INTO stores (domain, name, country_code, vertical, monthly_visits, revenue_low_usd, revenue_high_usd)
+     SELECT 'paged-' || n || '.com', 'Paged ' || n, 'US', 'Paged Vertical', 1000 + n, 100, 200 + n
+       FROM generate_series(1, $1) AS n`,
+    [STORES],
+  );
+  await pool.query(
+    `INSERT INTO traffic_monthly (store_id, month, visits, organic_pct, paid_pct, social_pct, direct_pct, referral_pct, source)
+     SELECT id, m, 1000, 40, 20, 20, 15, 5, 'similarweb'
+       FROM stores CROSS JOIN (VALUES (date '2025-11-01'), (date '2025-12-01')) AS months (m)
+      WHERE domain LIKE 'paged-%'`,
+  );
+  await services.legacy.upsertMany(
+    Array.from({ length: STORES }, (_, i) => ({
+      domain: `paged-${i + 1}.com`,
+      legacyId: (0xc000 + i).toString(16).padStart(24, '0'),
+      screenshotUrl: null,
+      socials: {},
+      emails: [],
+    })),
+  );
+}
+
+const CARD_NEEDS: StoreReadNeeds & { total: boolean } = {
+  columns: 'card',
+  apps: true,
+  traffic: true,
+  legacy: 'exists',
+  extensions: [],
+  total: false,
+};
+
+/** The pool, keeping the statements sent through it (text and values) for EXPLAIN. */
+function recording(pool: Queryable) {
+  const sent: { text: string; values: unknown[] }[] = [];
+  const recorder = {
+    query: ((config: { text: string; values?: unknown[] }) => {
+      sent.push({ text: config.text, values: config.values ?? [] });
+      return pool.query(config);
+    }) as Queryable['query'],
+  };
+  return { recorder, sent };
+}
+
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Loops'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Each relation the statement read, with how many times its scan ran. */
+async function scansOf(statement: {
+  text: string;
+  values: unknown[];
+}): Promise<Map<string, number>> {
+  const { rows } = await t.services.db.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+    `EXPLAIN (ANALYZE, FORMAT JSON, TIMING off) ${statement.text}`,
+    statement.values,
+  );
+  const loops = new Map<string, number>();
+  const walk = (node: PlanNode) => {
+    if (node['Relation Name'])
+      loops.set(
+        node['Relation Name'],
+        (loops.get(node['Relation Name']) ?? 0) + (node['Actual Loops'] ?? 0),
+      );
+    node.Plans?.forEach(walk);
+  };
+  walk(rows[0]!['QUERY PLAN'][0].Plan);
+  return loops;
+}
+
+beforeAll(async () => {
+  t = await createTestServices();
+  await addStores(t.services);
+});
+afterAll(() => t?.close());
+
+describe('a later page of a sorted store list', () => {
+  const filter = { vertical: 'Paged Vertical' };
+  const page = (offset: number, pool: Queryable = t.services.db.pool) =>
+    sortedStorePage(
+      pool,
+      filter,
+      'visits',
+      { offset, limit: 10 },
+      CARD_NEEDS,
+      t.services.legacy.colocatedTable,
+    );
+
+  it('holds the rows at its offset, in order, with their relations', async () => {
+    const fifth = await page(40);
+    // visits 1001..1100, highest first: the 41st to 50th are 1060 down to 1051
+    expect(fifth.rows.map((row) => row.monthlyVisits)).toEqual([
+      1060, 1059, 1058, 1057, 1056, 1055, 1054, 1053, 1052, 1051,
+    ]);
+    expect(fifth.rows.map((row) => row.domain)).toEqual(
+      [60, 59, 58, 57, 56, 55, 54, 53, 52, 51].map((n) => `paged-${n}.com`),
+    );
+    for (const row of fifth.rows) {
+      expect(row.latestTraffic?.month).toBe('2025-12-01');
+      expect(row.legacyExists).toBe(true);
+    }
+  });
+
+  it("reads its cards' relations for its own rows only, not for the rows its offset passes over", async () => {
+    const { recorder, sent } = recording(t.services.db.pool);
+    await page(40, recorder);
+    expect(sent).toHaveLength(1);
+    const scans = await scansOf(sent[0]!);
+    // ten cards: one newest-month read and one legacy lookup each, whatever the offset
+    expect(scans.get('traffic_monthly')).toBe(10);
+    expect(scans.get('legacy_store_summaries')).toBe(10);
+  });
+
+  it('past the last row, is empty', async () => {
+    expect((await page(STORES)).rows).toEqual([]);
+  });
+});

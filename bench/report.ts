@@ -183,7 +183,7 @@ export function peerVerdict(p: PeerResult): string {
 function peerTable(peers: readonly PeerResult[]): string[] {
   if (peers.length === 0) return [];
   return [
-    `## Against peers on the same database (response cache off; targets: ≥ ${POSTGRAPHILE_TARGET}× PostGraphile on every row at every connection count, ≥ ${CARD_FLOOR_TARGET}× the floor on the store card)`,
+    `## Against peers on the same database (response cache off; targets: ≥ ${POSTGRAPHILE_TARGET}× PostGraphile on every row at every connection count, ≥ ${CARD_FLOOR_TARGET}× the floor on both store cards)`,
     '',
     '| route | conns | service req/s | PostGraphile req/s | floor req/s | × PostGraphile | × floor | verdict | each round: × PostGraphile / × floor | p50 / p99 ms service | PostGraphile | floor | CPU ms/req node / Postgres: service | PostGraphile | floor |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',

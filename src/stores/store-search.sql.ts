@@ -40,10 +40,12 @@ const ORDER_BY: Record<Exclude<StoreSort, 'relevance'>, string> = {
 
 /**
  * Filters whose conditions are equalities (a name, a country, a flag): a first page of such a filter
- * is planned alike for any value, so its statement is prepared once per connection with its page
- * size written in (PostgreSQL guesses a tenth of the rows for a LIMIT parameter, which keeps a
- * generic plan from ever winning) and, after a few executions, runs on its generic plan without
- * planning. Ranges, app lists, text search and later pages stay planned per request.
+ * is prepared once per connection with its page size written in (PostgreSQL guesses a tenth of the
+ * rows for a LIMIT parameter, which keeps a generic plan from ever winning). PostgreSQL takes the
+ * generic plan once it is estimated no dearer than the plans made so far: after five executions for
+ * a small vertical; a large one's own plan (walking the sort's index) is estimated cheaper, so it is
+ * planned at each execution all the same. Ranges, app lists, text search and later pages are
+ * planned per request.
  */
 const EQUALITY_FILTERS: ReadonlySet<string> = new Set([
   'vertical',

@@ -1,6 +1,8 @@
-// A later page of a sorted store list (GraphQL `after`, REST `offset`) reads each card's relations
-// (the newest traffic month, the app stack, the legacy summary) for the page's own rows, not for
-// every row its offset passes over: page 5 costs what page 1 costs, not five times as much.
+// The statements of a sorted store list's pages. A later page (GraphQL `after`, REST `offset`) reads
+// each card's relations (the newest traffic month, the app stack, the legacy summary) for the page's
+// own rows, not for every row its offset passes over: page 5 costs what page 1 costs, not five times
+// as much. A first page of a filter of equalities is planned once per connection, for its values.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../src/platform/database/sql.ts';
 import { sortedStorePage } from '../../src/stores/store-search.sql.ts';
@@ -130,5 +132,87 @@ describe('a later page of a sorted store list', () => {
 
   it('past the last row, is empty', async () => {
     expect((await page(STORES)).rows).toEqual([]);
+  });
+});
+
+describe('a first page of a filter of equalities', () => {
+  const firstPage = (pool: Queryable, vertical: string, limit = 10) =>
+    sortedStorePage(
+      pool,
+      { vertical },
+      'visits',
+      { offset: 0, limit },
+      CARD_NEEDS,
+      t.services.legacy.colocatedTable,
+    );
+
+  /** One connection of its own, so that its prepared statements can be read back. */
+  async function connection(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: t.services.config.DATABASE_URL });
+    await client.connect();
+    return client;
+  }
+
+  const preparedPages = async (client: pg.Client) =>
+    (
+      await client.query<{ statement: string; generic_plans: number; custom_plans: number }>(
+        `SELECT statement, generic_plans::int, custom_plans::int FROM pg_prepared_statements
+          WHERE name LIKE 'store-page:%'`,
+      )
+    ).rows;
+
+  it('is planned once per connection for the vertical it asks for, then runs on that plan', async () => {
+    const client = await connection();
+    try {
+      for (let i = 0; i < 7; i++) {
+        const page = await firstPage(client as unknown as Queryable, 'Paged Vertical');
+        expect(page.rows.map((row) => row.monthlyVisits).slice(0, 3)).toEqual([1100, 1099, 1098]);
+      }
+      // PostgreSQL plans a statement with parameters for its values at each of its first five
+      // executions at least; one without parameters once
+      expect(await preparedPages(client)).toMatchObject([{ generic_plans: 7, custom_plans: 0 }]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('answers a vertical holding quotes and an ampersand, or characters kept as parameters', async () => {
+    const pool = t.services.db.pool;
+    await pool.query(
+      `INSERT INTO stores (domain, name, country_code, vertical, monthly_visits, revenue_low_usd, revenue_high_usd)
+       VALUES ('quoted-1.com', 'Quoted 1', 'US', $1, 500, 1, 2),
+              ('quoted-2.com', 'Quoted 2', 'US', $1, 400, 1, 2),
+              ('slashed-1.com', 'Slashed 1', 'US', $2, 300, 1, 2)`,
+      ["Kids' & Baby's (Toys)", 'Odd\\Vertical; DROP TABLE stores; --'],
+    );
+    const quoted = await firstPage(pool, "kids' & baby's (toys)");
+    expect(quoted.rows.map((row) => row.domain)).toEqual(['quoted-1.com', 'quoted-2.com']);
+    const slashed = await firstPage(pool, 'Odd\\Vertical; DROP TABLE stores; --');
+    expect(slashed.rows.map((row) => row.domain)).toEqual(['slashed-1.com']);
+    expect((await firstPage(pool, 'Paged Vertical')).rows).toHaveLength(10);
+  });
+
+  it('writes at most 64 sets of values into named statements, then names the filter with parameters', async () => {
+    const client = await connection();
+    try {
+      for (let i = 0; i < 70; i++) {
+        const page = await firstPage(client as unknown as Queryable, `Empty Vertical ${i}`, 7);
+        expect(page.rows).toEqual([]);
+      }
+      const page = await firstPage(client as unknown as Queryable, 'Paged Vertical', 7);
+      expect(page.rows.map((row) => row.monthlyVisits)).toEqual([
+        1100, 1099, 1098, 1097, 1096, 1095, 1094,
+      ]);
+      const prepared = await preparedPages(client);
+      const written = prepared.filter((p) =>
+        /'empty vertical \d+'|'paged vertical'/i.test(p.statement),
+      );
+      const withParameters = prepared.filter((p) => p.statement.includes('lower($1)'));
+      expect(written.length).toBeLessThanOrEqual(64);
+      expect(written.length).toBeGreaterThan(0);
+      expect(withParameters).toHaveLength(1);
+    } finally {
+      await client.end();
+    }
   });
 });

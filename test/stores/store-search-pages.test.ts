@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../src/platform/database/sql.ts';
 import { sortedStorePage } from '../../src/stores/store-search.sql.ts';
 import type { StoreReadNeeds } from '../../src/stores/store.sql.ts';
+import { nodesOf, type PlanNode } from '../support/plan-nodes.ts';
 import { createTestServices, type CatalogTestServices } from '../support/test-services.ts';
 
 const STORES = 100;
@@ -47,25 +48,7 @@ const CARD_NEEDS: StoreReadNeeds & { total: boolean } = {
   total: false,
 };
 
-/** The pool, keeping the statements sent through it (text and values) for EXPLAIN. */
-function recording(pool: Queryable) {
-  const sent: { text: string; values: unknown[] }[] = [];
-  const recorder = {
-    query: ((config: { text: string; values?: unknown[] }) => {
-      sent.push({ text: config.text, values: config.values ?? [] });
-      return pool.query(config);
-    }) as Queryable['query'],
-  };
-  return { recorder, sent };
-}
-
-interface PlanNode {
-  'Relation Name'?: string;
-  'Actual Loops'?: number;
-  Plans?: PlanNode[];
-}
-
-/** Each relation the statement read, with how many times its scan ran. */
+/** Each relation the statement read, with how many times its scans ran. */
 async function scansOf(statement: {
   text: string;
   values: unknown[];
@@ -75,29 +58,24 @@ async function scansOf(statement: {
     statement.values,
   );
   const loops = new Map<string, number>();
-  const walk = (node: PlanNode) => {
-    if (node['Relation Name'])
-      loops.set(
-        node['Relation Name'],
-        (loops.get(node['Relation Name']) ?? 0) + (node['Actual Loops'] ?? 0),
-      );
-    node.Plans?.forEach(walk);
-  };
-  walk(rows[0]!['QUERY PLAN'][0].Plan);
+  for (const node of nodesOf(rows[0]!['QUERY PLAN'][0].Plan)) {
+    const relation = node['Relation Name'];
+    if (relation) loops.set(relation, (loops.get(relation) ?? 0) + (node['Actual Loops'] ?? 0));
+  }
   return loops;
 }
 
 beforeAll(async () => {
-  t = await createTestServices();
+  t = await createTestServices({ countStatements: true });
   await addStores(t.services);
 });
 afterAll(() => t?.close());
 
 describe('a later page of a sorted store list', () => {
   const filter = { vertical: 'Paged Vertical' };
-  const page = (offset: number, pool: Queryable = t.services.db.pool) =>
+  const page = (offset: number) =>
     sortedStorePage(
-      pool,
+      t.services.db.pool,
       filter,
       'visits',
       { offset, limit: 10 },
@@ -121,10 +99,10 @@ describe('a later page of a sorted store list', () => {
   });
 
   it("reads its cards' relations for its own rows only, not for the rows its offset passes over", async () => {
-    const { recorder, sent } = recording(t.services.db.pool);
-    await page(40, recorder);
-    expect(sent).toHaveLength(1);
-    const scans = await scansOf(sent[0]!);
+    t.counter!.reset();
+    await page(40);
+    expect(t.counter!.sent).toHaveLength(1);
+    const scans = await scansOf(t.counter!.sent[0]!);
     // ten cards: one newest-month read and one legacy lookup each, whatever the offset
     expect(scans.get('traffic_monthly')).toBe(10);
     expect(scans.get('legacy_store_summaries')).toBe(10);

@@ -8,6 +8,8 @@ export interface PlanNode {
   'Index Name'?: string;
   Filter?: string;
   'Recheck Cond'?: string;
+  /** how many times the node ran (EXPLAIN ANALYZE) */
+  'Actual Loops'?: number;
   Plans?: PlanNode[];
 }
 

@@ -169,11 +169,13 @@ export async function sortedStorePage(
   direction: OrderDirection = 'desc',
 ): Promise<Page<StoreReadRow>> {
   const named = isNamedPage(filter, window);
-  let statement = pageStatement(filter, sort, window, needs, legacyTable, direction, named, true);
+  const statementWith = (params: SqlParams) =>
+    pageStatement(filter, sort, window, needs, legacyTable, direction, named, params);
+  let statement = statementWith(named ? new WrittenValues() : new SqlParams());
   let name = named ? pageName(statement.text, writesValues(statement.params)) : undefined;
   if (named && name === undefined && writesValues(statement.params)) {
     // no name left for its values: the filter's shape, its values as parameters
-    statement = pageStatement(filter, sort, window, needs, legacyTable, direction, named, false);
+    statement = statementWith(new SqlParams());
     name = pageName(statement.text, false);
   }
   const { text, params, counted, all, vanished, filterValues } = statement;
@@ -219,7 +221,7 @@ export async function sortedStorePage(
 /**
  * sortedStorePage's statement: its text and parameters, whether it counts its total from
  * store_filter_counts, and otherwise the stores it counts (`all`, with `filterValues`, less the
- * `vanished`) and how. `writeValues`: a named page's filter values written into the text.
+ * `vanished`) and how. `params` takes the filter's values: WrittenValues writes a named page's in.
  */
 function pageStatement(
   filter: ResolvedStoreFilter | null | undefined,
@@ -229,9 +231,8 @@ function pageStatement(
   legacyTable: string | undefined,
   direction: OrderDirection,
   named: boolean,
-  writeValues: boolean,
+  params: SqlParams,
 ) {
-  const params = named && writeValues ? new WrittenValues() : new SqlParams();
   const filters = storeFilterConditions(filter, params, false);
   const matching = `stores s ${whereClause([LISTED_STORE, ...filters])}`;
   const order = orderSql(ORDER_BY[sort], direction);

@@ -1,11 +1,13 @@
 // Rows of a named prepared statement, built from what its first execution described. pg's Result
 // rebuilds a statement's column parsers and a prototype row (an object in V8's slow dictionary
 // mode) at every execution, then copies that prototype for each row, work that grows with a wide
-// row's columns. A prepared statement's columns do not
-// change between executions, so here they are worked out once per statement name (and checked
-// against each execution's row description, which PostgreSQL still sends), and each row is one
-// object literal of a compiled shape. Every other query (unnamed, array rows, custom types,
-// binary columns) runs through pg's own Query unchanged.
+// row's columns. A prepared statement's columns do not change between executions (PostgreSQL
+// refuses to run it once they would), so here they are worked out once per statement name, and
+// a connection describes each statement once: its later executions bind and execute only, without
+// pg's Describe and the row description PostgreSQL answers it with. Each row is one object literal
+// of a compiled shape. Every other query (unnamed, array rows, custom types, binary columns) runs
+// through pg's own Query unchanged.
+import { createRequire } from 'node:module';
 import pg from 'pg';
 
 /** A column as PostgreSQL's RowDescription describes it (pg-protocol's Field). */
@@ -38,7 +40,40 @@ interface QueryInternals {
   _canceledDueToError: unknown;
 }
 
+/** A connection as pg.Query's prepare writes to it (pg's Connection). */
+interface Connection {
+  bind(config: object): void;
+  close(config: object): void;
+  sync(): void;
+}
+
+/** What pg.Query's prepare reads and calls (private to pg; pinned through package-lock.json). */
+interface PreparingQuery {
+  portal?: string;
+  values?: unknown[];
+  binary?: boolean;
+  rows?: number;
+  prepare(connection: Connection): void;
+  hasBeenParsed(connection: Connection): boolean;
+  handleError(error: unknown, connection: Connection): void;
+  _getRows(connection: Connection, rows?: number): void;
+}
+
+// pg's own text of a parameter, as its prepare hands values to bind
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
+  prepareValue: (value: unknown) => unknown;
+};
+
 const shapes = new Map<string, RowShape>();
+
+/** What a connection's Describe of a statement found: the row shape, and the fields pg reports in a result. */
+interface Described {
+  shape: RowShape;
+  fields: Column[];
+}
+
+/** Per connection, the statements it has described, by name. */
+const describedOn = new WeakMap<Connection, Map<string, Described>>();
 
 const sameColumns = (a: readonly Column[], b: readonly Column[]) =>
   a.length === b.length &&
@@ -83,12 +118,41 @@ function shapeOf(name: string, columns: Column[], types: TypeSource): RowShape |
 /** pg.Query with rows built from the statement's shape; everything else (prepare, bind, errors, results) is pg's. */
 class PreparedRowsQuery extends pg.Query {
   private shape: RowShape | undefined;
+  /** the connection it runs on, where its description is kept */
+  private connection: Connection | undefined;
 
   constructor(name: string, text: string, values: unknown[] | undefined, callback: QueryCallback) {
     // handed the text rather than the config object: pg copies a config object through its property
     // descriptors, a cost per query of its own; a name, text and values are all this query has
     super(text, values, callback);
     (this as unknown as QueryInternals).name = name;
+  }
+
+  /** pg's prepare; once this connection has described the statement, without its Describe. */
+  prepare(connection: Connection): void {
+    const self = this as unknown as QueryInternals & PreparingQuery;
+    this.connection = connection;
+    const described = describedOn.get(connection)?.get(self.name!);
+    if (!described || !self.hasBeenParsed(connection))
+      return (pg.Query.prototype as unknown as PreparingQuery).prepare.call(this, connection);
+    this.shape = described.shape;
+    self._result.fields = described.fields;
+    try {
+      connection.bind({
+        portal: self.portal,
+        statement: self.name,
+        values: self.values,
+        binary: self.binary,
+        valueMapper: prepareValue,
+      });
+    } catch (error) {
+      // as pg does: a value it cannot send fails the query before anything runs
+      connection.close({ type: 'S', name: self.name });
+      connection.sync();
+      self.handleError(error, connection);
+      return;
+    }
+    self._getRows(connection, self.rows);
   }
 
   handleRowDescription(message: { fields: Column[] }): void {
@@ -99,6 +163,10 @@ class PreparedRowsQuery extends pg.Query {
         pg.Query.prototype as unknown as { handleRowDescription(m: unknown): void }
       ).handleRowDescription.call(this, message);
     self._result.fields = message.fields;
+    if (!this.connection) return;
+    let described = describedOn.get(this.connection);
+    if (!described) describedOn.set(this.connection, (described = new Map()));
+    described.set(self.name!, { shape: this.shape, fields: message.fields });
   }
 
   handleDataRow(message: { fields: Array<string | null> }): void {

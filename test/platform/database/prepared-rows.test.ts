@@ -46,6 +46,34 @@ describe('rows of named prepared statements', () => {
     expect(expected.rows[1].maybe).toBeNull();
   });
 
+  it('are described once per connection: later executions bind and execute without a Describe', async () => {
+    const statement = { name: 'prepared-rows-described', text: SAMPLE, values: [3] };
+    const expected = await plain.query(statement);
+    const pool = new pg.Pool({ connectionString: db.url, max: 1, Client: PreparedRowsClient });
+    try {
+      const client = await pool.connect();
+      let descriptions = 0;
+      const connection = (client as unknown as { connection: NodeJS.EventEmitter }).connection;
+      connection.on('rowDescription', () => descriptions++);
+      try {
+        for (let i = 0; i < 4; i++) {
+          const result = await client.query({ ...statement, values: [3 - (i % 2)] });
+          expect(result.rows).toEqual(expected.rows.slice(0, 3 - (i % 2)));
+          expect(result.fields.map((f) => f.name)).toEqual(expected.fields.map((f) => f.name));
+        }
+        // a value pg cannot send fails that query alone, before anything runs
+        const circular: Record<string, unknown> = {};
+        circular.self = circular;
+        await expect(client.query({ ...statement, values: [circular] })).rejects.toThrow();
+      } finally {
+        client.release();
+      }
+      expect(descriptions).toBe(1);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it("serve unnamed statements, array rows and a checked-out client's own promise as pg does", async () => {
     const unnamed = await shaped.query(SAMPLE, [2]);
     expect(unnamed.rows).toEqual((await plain.query(SAMPLE, [2])).rows);

@@ -117,6 +117,27 @@ describe('rows of named prepared statements', () => {
     }
   });
 
+  it('is refused by PostgreSQL on a connection that prepared it before its columns changed, never read with the old shape', async () => {
+    await plain.query('CREATE TABLE prepared_rows_same (id int)');
+    await plain.query('INSERT INTO prepared_rows_same VALUES (1)');
+    const statement = {
+      name: 'prepared-rows-same',
+      text: 'SELECT * FROM prepared_rows_same',
+      values: [],
+    };
+    const pool = new pg.Pool({ connectionString: db.url, max: 1, Client: PreparedRowsClient });
+    try {
+      expect((await pool.query(statement)).rows).toEqual([{ id: 1 }]);
+      expect((await pool.query(statement)).rows).toEqual([{ id: 1 }]);
+      await plain.query(`ALTER TABLE prepared_rows_same ADD COLUMN label text DEFAULT 'x'`);
+      await expect(pool.query(statement)).rejects.toThrow(
+        'cached plan must not change result type',
+      );
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('fails a query whose value cannot be parsed, and the connection serves the next one', async () => {
     // an int4 parser that throws stands in for a malformed value
     const failing = {

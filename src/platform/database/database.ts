@@ -57,6 +57,19 @@ const CONNECT_TIMEOUT_MS = 5_000;
 /** How long closing waits for the server to confirm each connection's end. */
 const CLOSE_WAIT_MS = 5_000;
 
+/**
+ * Logs a connection the server dropped, as one line: its message and code, never the pg client
+ * attached to it. 57P01: the server is shutting down, e.g. a restart, or the embedded PostgreSQL
+ * stopping with the service (a Ctrl-C reaches the whole process group): expected, not a fault.
+ */
+export function connectionLossLogger(log: Logger, connection: string): (error: unknown) => void {
+  return (error) => {
+    const { message, code } = (error ?? {}) as { message?: string; code?: string };
+    if (code === '57P01') log.info(`${connection} closed: the server is shutting down`);
+    else log.warn({ err: { message, code } }, `${connection} failed`);
+  };
+}
+
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const log = options.logger.child({ component: 'database' });
   const poolConfig: pg.PoolConfig = {
@@ -75,21 +88,15 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const endPools = [endFully(pool), endFully(prismaPool)];
   // An idle connection dropped by the server (restart, failover) must not crash the process;
   // the pool replaces it on the next checkout.
-  const onIdleError = (connection: string) => (error: Error & { code?: string }) => {
-    // 57P01: the server is shutting down, e.g. a restart, or a Ctrl-C that reached the embedded
-    // PostgreSQL too (the terminal signals the whole process group): expected, not a fault
-    if (error.code === '57P01') log.info(`${connection} closed: the server is shutting down`);
-    else log.warn({ err: { message: error.message, code: error.code } }, `${connection} failed`);
-  };
-  pool.on('error', onIdleError('idle raw connection'));
+  pool.on('error', connectionLossLogger(log, 'idle raw connection'));
   // a connection that fails while checked out raises 'error' on the client itself: the query sees
   // the failure, and this listener keeps the event from crashing the process (graphile-worker
   // insists on it for the pools it is given)
-  pool.on('connect', (client) => client.on('error', onIdleError('raw connection')));
+  pool.on('connect', (client) => client.on('error', connectionLossLogger(log, 'raw connection')));
 
   const adapter = new PrismaPg(prismaPool, {
-    onPoolError: onIdleError('idle Prisma connection'),
-    onConnectionError: onIdleError('Prisma connection'),
+    onPoolError: connectionLossLogger(log, 'idle Prisma connection'),
+    onConnectionError: connectionLossLogger(log, 'Prisma connection'),
   });
   const prisma = new PrismaClient({ adapter });
 

@@ -6,6 +6,7 @@
 import packageJson from '../../../package.json' with { type: 'json' };
 import ipaddr from 'ipaddr.js';
 import { ConfigError, type Config } from '../config.ts';
+import { connectionLossLogger } from '../database/database.ts';
 import type { Services } from '../services.ts';
 import { isLoopbackName } from './address-policy.ts';
 import { createEgress, type Egress } from './egress.ts';
@@ -64,8 +65,9 @@ const storefrontClients = new WeakMap<Services, Egress>();
 export function storefrontEgress(services: Services): Egress {
   let egress = storefrontClients.get(services);
   if (!egress) {
-    const gate = new DatabaseHostGate(services.db.url, (error) =>
-      services.logger.warn({ err: error }, 'host gate session failed'),
+    const gate = new DatabaseHostGate(
+      services.db.url,
+      connectionLossLogger(services.logger, 'host gate session'),
     );
     egress = egressFromConfig(services.config, storefrontUserAgent(services.config), { gate });
     storefrontClients.set(services, egress);

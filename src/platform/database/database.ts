@@ -8,6 +8,7 @@ import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Logger } from '../logger.ts';
+import { connectionLossLogger } from './connection-loss.ts';
 import { PreparedRowsClient } from './prepared-rows.ts';
 import { ReadReplicas } from './read-replicas.ts';
 
@@ -56,19 +57,6 @@ export const SESSION_OPTIONS = '-c jit=off';
 const CONNECT_TIMEOUT_MS = 5_000;
 /** How long closing waits for the server to confirm each connection's end. */
 const CLOSE_WAIT_MS = 5_000;
-
-/**
- * Logs a connection the server dropped, as one line: its message and code, never the pg client
- * attached to it. 57P01: the server is shutting down, e.g. a restart, or the embedded PostgreSQL
- * stopping with the service (a Ctrl-C reaches the whole process group): expected, not a fault.
- */
-export function connectionLossLogger(log: Logger, connection: string): (error: unknown) => void {
-  return (error) => {
-    const { message, code } = (error ?? {}) as { message?: string; code?: string };
-    if (code === '57P01') log.info(`${connection} closed: the server is shutting down`);
-    else log.warn({ err: { message, code } }, `${connection} failed`);
-  };
-}
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const log = options.logger.child({ component: 'database' });

@@ -6,7 +6,7 @@
 import packageJson from '../../../package.json' with { type: 'json' };
 import ipaddr from 'ipaddr.js';
 import { ConfigError, type Config } from '../config.ts';
-import { connectionLossLogger } from '../database/database.ts';
+import { connectionLossLogger } from '../database/connection-loss.ts';
 import type { Services } from '../services.ts';
 import { isLoopbackName } from './address-policy.ts';
 import { createEgress, type Egress } from './egress.ts';

@@ -20,6 +20,9 @@ describe('rows of named prepared statements', () => {
     shaped = new pg.Pool({ connectionString: db.url, max: 2, Client: PreparedRowsClient });
     plain = new pg.Pool({ connectionString: db.url, max: 2 });
   });
+  /** a pool of one shaped connection, for what one connection keeps between executions */
+  const oneConnection = () =>
+    new pg.Pool({ connectionString: db.url, max: 1, Client: PreparedRowsClient });
   afterAll(async () => {
     await shaped?.end();
     await plain?.end();
@@ -49,7 +52,7 @@ describe('rows of named prepared statements', () => {
   it('are described once per connection: later executions bind and execute without a Describe', async () => {
     const statement = { name: 'prepared-rows-described', text: SAMPLE, values: [3] };
     const expected = await plain.query(statement);
-    const pool = new pg.Pool({ connectionString: db.url, max: 1, Client: PreparedRowsClient });
+    const pool = oneConnection();
     try {
       const client = await pool.connect();
       let descriptions = 0;
@@ -105,11 +108,11 @@ describe('rows of named prepared statements', () => {
       text: 'SELECT * FROM prepared_rows_t',
       values: [],
     };
-    const first = new pg.Pool({ connectionString: db.url, max: 1, Client: PreparedRowsClient });
+    const first = oneConnection();
     expect((await first.query(statement)).rows).toEqual([{ id: 1 }]);
     await first.end();
     await plain.query(`ALTER TABLE prepared_rows_t ADD COLUMN label text DEFAULT 'x'`);
-    const second = new pg.Pool({ connectionString: db.url, max: 1, Client: PreparedRowsClient });
+    const second = oneConnection();
     try {
       expect((await second.query(statement)).rows).toEqual([{ id: 1, label: 'x' }]);
     } finally {
@@ -125,7 +128,7 @@ describe('rows of named prepared statements', () => {
       text: 'SELECT * FROM prepared_rows_same',
       values: [],
     };
-    const pool = new pg.Pool({ connectionString: db.url, max: 1, Client: PreparedRowsClient });
+    const pool = oneConnection();
     try {
       expect((await pool.query(statement)).rows).toEqual([{ id: 1 }]);
       expect((await pool.query(statement)).rows).toEqual([{ id: 1 }]);

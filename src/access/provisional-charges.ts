@@ -122,6 +122,8 @@ export class ProvisionalCharges {
   private readonly replays = new Map<string, Replay>();
   /** charges whose request ended while their record could not be deleted */
   private readonly unsettled = new Set<string>();
+  /** charges whose request ended in this turn of the event loop: their records go in one HDEL */
+  private ended: string[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
   /** units taken back from dead processes by this one's sweeps (for logs and tests) */
   refunded = 0;
@@ -231,7 +233,20 @@ export class ProvisionalCharges {
       this.unsettled.add(id);
       return;
     }
-    this.redis.hdel(this.records, id).catch(() => this.unsettled.add(id));
+    // under load many requests end in one turn; one command deletes their records at its end
+    if (this.ended.push(id) === 1) setImmediate(() => void this.deleteEnded());
+  }
+
+  /** Deletes the records of the charges that ended; one that cannot be deleted now is deleted once Redis is back. */
+  private async deleteEnded(): Promise<void> {
+    const ids = this.ended;
+    if (ids.length === 0) return;
+    this.ended = [];
+    const unsettled = () => {
+      for (const id of ids) this.unsettled.add(id);
+    };
+    if (this.redis.status !== 'ready') return unsettled();
+    await this.redis.hdel(this.records, ...ids).catch(unsettled);
   }
 
   private async renew(): Promise<void> {
@@ -314,6 +329,8 @@ export class ProvisionalCharges {
   async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     await this.local.close();
+    // the records of requests already answered go before the lease, which would refund them
+    await this.deleteEnded();
     if (this.redis.status === 'ready') await this.redis.del(this.lease).catch(() => undefined);
   }
 }

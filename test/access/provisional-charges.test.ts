@@ -87,6 +87,46 @@ describe.skipIf(skipWithout(hasRedisServer))('provisional charges (needs redis-s
     ]);
   });
 
+  it('deletes the records of the requests that end in one turn with one command', async () => {
+    const charges = await open();
+    const answers = Array.from({ length: 10 }, answer);
+    for (const [i, closing] of answers.entries())
+      await charges.charge([daily(`day:t:key:${i}`)], closing);
+    expect(await records(charges)).toBe(10);
+    await reader.config('RESETSTAT');
+    for (const closing of answers) closing.emit('close');
+    await pollUntil(
+      () => records(charges),
+      (n) => n === 0,
+      5_000,
+    );
+    const stats = await reader.info('commandstats');
+    expect(/cmdstat_hdel:calls=(\d+)/.exec(stats)?.[1]).toBe('1');
+  });
+
+  it('a clean stop deletes the record of a request that ended just before, before it drops its lease', async () => {
+    const stopping = await open();
+    const closing = answer();
+    await stopping.charge([daily('day:s:key:1')], closing);
+    const monitor = await reader.monitor();
+    const sent: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => sent.push(args[0]!.toLowerCase()));
+    closing.emit('close');
+    await stopping.close();
+    await pollUntil(
+      async () => sent,
+      (commands) => commands.includes('del'),
+      5_000,
+    );
+    monitor.disconnect();
+    // dropped first, the lease would let another process's sweep refund an answered request
+    expect(sent.filter((c) => c === 'hdel' || c === 'del')).toEqual(['hdel', 'del']);
+    expect(await records(stopping)).toBe(0);
+    const other = await open();
+    await other.sweep();
+    expect(await value('day:s:key:1')).toBe(1);
+  });
+
   it('refuses the whole charge past any limit: every unit taken back, no record', async () => {
     const charges = await open();
     const outcome = await charges.charge(

@@ -40,15 +40,17 @@ const ORDER_BY: Record<Exclude<StoreSort, 'relevance'>, string> = {
 };
 
 /**
- * Filters whose conditions are equalities (a name, a country, a flag): a first page of such a filter
- * is a named statement with its page size and its values written in (WrittenValues), which
+ * Filters whose conditions are equalities (a name, a country, a flag): a page of such a filter
+ * starting within its first NAMED_OFFSETS rows is a named statement with its page size, its offset
+ * and its values written in (WrittenValues), which
  * PostgreSQL plans once per connection, for those values, and runs on that plan from then on. With
  * the values as parameters it takes a generic plan only once that is estimated no dearer than the
  * plans made for the values so far: a connection asked mostly for one large vertical planned it at
  * every execution (0.3 to 0.5 ms of planning against 0.4 ms of execution at 1M stores), and a mix
- * could settle on a plan that suits some values only. A LIMIT parameter, guessed
- * at a tenth of the rows, would keep a generic plan from ever winning. Ranges, app lists, text search
- * and later pages are planned per request.
+ * could settle on a plan that suits some values only. A LIMIT or OFFSET parameter, guessed
+ * at a tenth of the rows, would keep a generic plan from ever winning: page 2 of a vertical was
+ * planned at every request (0.86 ms of planning against 0.4 ms of execution at 1M stores). Ranges,
+ * app lists, text search and deeper pages are planned per request.
  */
 const EQUALITY_FILTERS: ReadonlySet<string> = new Set([
   'vertical',
@@ -65,8 +67,13 @@ const MAX_PREPARED_PAGES = 256;
  * keeps each one's plan, about 100 kB in PostgreSQL's memory, and callers choose the values
  */
 const MAX_VALUE_PAGES = 64;
+/** the pages people page through (2 to 5 of 20 rows): deeper ones, exports' included, stay unnamed */
+const NAMED_OFFSETS = 100;
+/** and at most this many later pages: each offset is a statement of its own */
+const MAX_LATER_PAGES = 32;
 const preparedPages = new Map<string, string>();
 let valuePages = 0;
+let laterPages = 0;
 
 const onlyEqualities = (filter: ResolvedStoreFilter | null | undefined): boolean =>
   Object.entries(filter ?? {}).every(
@@ -101,13 +108,16 @@ class WrittenValues extends SqlParams {
 
 const writesValues = (params: SqlParams) => params instanceof WrittenValues && params.written > 0;
 
-/** Whether a page's statement is named: a first page of a filter of equalities. */
+/** Whether a page's statement is named: a page within the first rows of a filter of equalities. */
 const isNamedPage = (filter: ResolvedStoreFilter | null | undefined, window: Window): boolean =>
-  window.offset === 0 && Number.isSafeInteger(window.limit) && onlyEqualities(filter);
+  Number.isSafeInteger(window.offset) &&
+  window.offset < NAMED_OFFSETS &&
+  Number.isSafeInteger(window.limit) &&
+  onlyEqualities(filter);
 
 /**
  * The statement of a page: `columns` of the stores `matching` (aliased s), ordered and cut to
- * `window`; a named page with LIMIT written in, any other with LIMIT and OFFSET as parameters. A
+ * `window`; a named page with LIMIT and OFFSET written in, any other with them as parameters. A
  * later page picks its rows first and reads the columns over them alone: PostgreSQL computes a
  * select list (each card's traffic, apps and legacy subqueries) for every row an OFFSET skips as well.
  */
@@ -119,24 +129,27 @@ function pageText(
   named: boolean,
   params: SqlParams,
 ): string {
+  const cut = named
+    ? `LIMIT ${window.limit}${window.offset !== 0 ? ` OFFSET ${window.offset}` : ''}`
+    : `LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`;
   if (window.offset !== 0)
     return `SELECT ${columns} FROM (
-        SELECT s.* FROM ${matching} ORDER BY ${order} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}
+        SELECT s.* FROM ${matching} ORDER BY ${order} ${cut}
       ) s ORDER BY ${order}`;
-  if (!named)
-    return `SELECT ${columns} FROM ${matching} ORDER BY ${order} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`;
-  return `SELECT ${columns} FROM ${matching} ORDER BY ${order} LIMIT ${window.limit}`;
+  return `SELECT ${columns} FROM ${matching} ORDER BY ${order} ${cut}`;
 }
 
-/** The name of a named page's text, undefined once the names (or those with values written in) run out. */
-function pageName(text: string, valuesWritten: boolean): string | undefined {
+/** The name of a named page's text, undefined once the names (those with values written in, or of later pages) run out. */
+function pageName(text: string, valuesWritten: boolean, later: boolean): string | undefined {
   const known = preparedPages.get(text);
   if (known !== undefined) return known;
   if (preparedPages.size >= MAX_PREPARED_PAGES) return undefined;
-  if (valuesWritten && valuePages >= MAX_VALUE_PAGES) return undefined;
+  if (later ? laterPages >= MAX_LATER_PAGES : valuesWritten && valuePages >= MAX_VALUE_PAGES)
+    return undefined;
   const name = `store-page:${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
   preparedPages.set(text, name);
-  if (valuesWritten) valuePages += 1;
+  if (later) laterPages += 1;
+  else if (valuesWritten) valuePages += 1;
   return name;
 }
 
@@ -169,14 +182,18 @@ export async function sortedStorePage(
   direction: OrderDirection = 'desc',
 ): Promise<Page<StoreReadRow>> {
   const named = isNamedPage(filter, window);
-  const statementWith = (params: SqlParams) =>
-    pageStatement(filter, sort, window, needs, legacyTable, direction, named, params);
-  let statement = statementWith(named ? new WrittenValues() : new SqlParams());
-  let name = named ? pageName(statement.text, writesValues(statement.params)) : undefined;
-  if (named && name === undefined && writesValues(statement.params)) {
+  const later = window.offset !== 0;
+  const statementWith = (asNamed: boolean, params: SqlParams) =>
+    pageStatement(filter, sort, window, needs, legacyTable, direction, asNamed, params);
+  let statement = statementWith(named, named ? new WrittenValues() : new SqlParams());
+  let name = named ? pageName(statement.text, writesValues(statement.params), later) : undefined;
+  if (named && name === undefined && later) {
+    // no name left for later pages: planned per request, as a deeper page
+    statement = statementWith(false, new SqlParams());
+  } else if (named && name === undefined && writesValues(statement.params)) {
     // no name left for its values: the filter's shape, its values as parameters
-    statement = statementWith(new SqlParams());
-    name = pageName(statement.text, false);
+    statement = statementWith(true, new SqlParams());
+    name = pageName(statement.text, false, false);
   }
   const { text, params, counted, all, vanished, filterValues } = statement;
   if (counted) {

@@ -1,7 +1,8 @@
 // The statements of a sorted store list's pages. A later page (GraphQL `after`, REST `offset`) reads
 // each card's relations (the newest traffic month, the app stack, the legacy summary) for the page's
 // own rows, not for every row its offset passes over: page 5 costs what page 1 costs, not five times
-// as much. A first page of a filter of equalities is planned once per connection, for its values.
+// as much. A page within the first 100 rows of a filter of equalities is planned once per
+// connection, for its values (and a later page for its offset).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../src/platform/database/sql.ts';
@@ -65,6 +66,21 @@ async function scansOf(statement: {
   return loops;
 }
 
+/** One connection of its own, so that its prepared statements can be read back. */
+async function connection(): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: t.services.config.DATABASE_URL });
+  await client.connect();
+  return client;
+}
+
+const preparedPages = async (client: pg.Client) =>
+  (
+    await client.query<{ statement: string; generic_plans: number; custom_plans: number }>(
+      `SELECT statement, generic_plans::int, custom_plans::int FROM pg_prepared_statements
+        WHERE name LIKE 'store-page:%'`,
+    )
+  ).rows;
+
 beforeAll(async () => {
   t = await createTestServices({ countStatements: true });
   await addStores(t.services);
@@ -113,6 +129,65 @@ describe('a later page of a sorted store list', () => {
   });
 });
 
+describe('a later page within the first 100 rows of a filter of equalities', () => {
+  const laterPage = (pool: Queryable, offset: number) =>
+    sortedStorePage(
+      pool,
+      { vertical: 'Paged Vertical' },
+      'visits',
+      { offset, limit: 10 },
+      CARD_NEEDS,
+      t.services.legacy.colocatedTable,
+    );
+
+  it('is planned once per connection for its vertical and offset, then runs on that plan', async () => {
+    const client = await connection();
+    try {
+      for (let i = 0; i < 7; i++) {
+        const page = await laterPage(client as unknown as Queryable, 20);
+        // visits 1001..1100, highest first: the 21st to 30th are 1080 down to 1071
+        expect(page.rows.map((row) => row.monthlyVisits)).toEqual([
+          1080, 1079, 1078, 1077, 1076, 1075, 1074, 1073, 1072, 1071,
+        ]);
+      }
+      // with its limit and offset as parameters PostgreSQL planned it at every execution
+      expect(await preparedPages(client)).toMatchObject([{ generic_plans: 7, custom_plans: 0 }]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('past the first 100 rows, is planned per request as before', async () => {
+    const client = await connection();
+    try {
+      const page = await laterPage(client as unknown as Queryable, 95);
+      expect(page.rows.map((row) => row.monthlyVisits)).toEqual([1005, 1004, 1003, 1002, 1001]);
+      expect(await preparedPages(client)).toMatchObject([{ generic_plans: 1 }]);
+      expect((await laterPage(client as unknown as Queryable, 101)).rows).toEqual([]);
+      expect(await preparedPages(client)).toHaveLength(1);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('names at most 32 later pages, then runs the others as before', async () => {
+    const client = await connection();
+    try {
+      for (let offset = 1; offset <= 40; offset++) {
+        const page = await laterPage(client as unknown as Queryable, offset);
+        // the (offset + 1)th highest visits first: 1100 - offset
+        expect(page.rows[0]?.monthlyVisits).toBe(1100 - offset);
+        expect(page.rows).toHaveLength(10);
+      }
+      const named = await preparedPages(client);
+      expect(named.length).toBeGreaterThan(0);
+      expect(named.length).toBeLessThanOrEqual(32);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
 describe('a first page of a filter of equalities', () => {
   const firstPage = (pool: Queryable, vertical: string, limit = 10) =>
     sortedStorePage(
@@ -123,21 +198,6 @@ describe('a first page of a filter of equalities', () => {
       CARD_NEEDS,
       t.services.legacy.colocatedTable,
     );
-
-  /** One connection of its own, so that its prepared statements can be read back. */
-  async function connection(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: t.services.config.DATABASE_URL });
-    await client.connect();
-    return client;
-  }
-
-  const preparedPages = async (client: pg.Client) =>
-    (
-      await client.query<{ statement: string; generic_plans: number; custom_plans: number }>(
-        `SELECT statement, generic_plans::int, custom_plans::int FROM pg_prepared_statements
-          WHERE name LIKE 'store-page:%'`,
-      )
-    ).rows;
 
   it('is planned once per connection for the vertical it asks for, then runs on that plan', async () => {
     const client = await connection();

@@ -12,10 +12,13 @@
 // - filtered list (vertical, sort by visits, 20 rows), REST and GraphQL: the page of cards and its
 //   total; PostGraphile is asked for totalCount, its exact count (REST always answers page.total).
 // - the same GraphQL list without totalCount, asked of both without it: the page alone.
+// - its second page (rows 21 to 40), without totalCount: the service by the cursor its first page
+//   ends on (`after`), PostGraphile by `offset: 20`, the floor by offset.
 // - a list by country in the default order (revenue, then visits, then id), 20 rows, without
 //   totalCount, GraphQL: the page alone, the order named in full to PostGraphile.
 // - a store's products (20 rows, best-sellers first by rank, then by id), GraphQL: the store by its
 //   domain and the first page of its products, PostGraphile asked for the same order.
+import { listCursor } from '../../src/graphql/cursors.ts';
 import type { CatalogSample } from '../catalog.ts';
 import type { BenchRequest } from '../load.ts';
 
@@ -49,6 +52,11 @@ const SERVICE_LIST = `query FilteredStores($vertical: String!) {
 const SERVICE_LIST_NO_TOTAL = `query FilteredStoresPage($vertical: String!) {
   stores(filter: { vertical: $vertical }, sort: VISITS, first: 20) {
     pageInfo { hasNextPage } edges { node { ${SERVICE_CARD_FIELDS} } } } }`;
+const SERVICE_LIST_AFTER = `query FilteredStoresAfter($vertical: String!, $after: String!) {
+  stores(filter: { vertical: $vertical }, sort: VISITS, first: 20, after: $after) {
+    pageInfo { hasNextPage } edges { node { ${SERVICE_CARD_FIELDS} } } } }`;
+/** the endCursor of a list's first page of 20: the list and the position of its 20th row */
+const FIRST_PAGE_END = listCursor('Query.stores', 19);
 const SERVICE_COUNTRY_LIST = `query StoresByCountry($countryCode: String!) {
   stores(filter: { countryCode: $countryCode }, sort: REVENUE, first: 20) {
     pageInfo { hasNextPage } edges { node { ${SERVICE_CARD_FIELDS} } } } }`;
@@ -77,6 +85,9 @@ const PG_LIST = `query FilteredStores($vertical: String!) {
     totalCount pageInfo { hasNextPage } nodes { ${PG_CARD_FIELDS} } } }`;
 const PG_LIST_NO_TOTAL = `query FilteredStoresPage($vertical: String!) {
   allStores(condition: { vertical: $vertical }, orderBy: [MONTHLY_VISITS_DESC, PRIMARY_KEY_ASC], first: 20) {
+    pageInfo { hasNextPage } nodes { ${PG_CARD_FIELDS} } } }`;
+const PG_LIST_OFFSET = `query FilteredStoresAfter($vertical: String!) {
+  allStores(condition: { vertical: $vertical }, orderBy: [MONTHLY_VISITS_DESC, PRIMARY_KEY_ASC], first: 20, offset: 20) {
     pageInfo { hasNextPage } nodes { ${PG_CARD_FIELDS} } } }`;
 const PG_CARD_COLUMNS = `query StoreCardColumns($domain: String!) { storeByDomain(domain: $domain) {
   ${CARD_COLUMNS} revenueLowUsd revenueHighUsd } }`;
@@ -136,6 +147,17 @@ export function buildPeerRows({ stores, verticals, countries }: CatalogSample): 
       postgraphile: listVerticals.map((vertical) => graphql(PG_LIST_NO_TOTAL, { vertical })),
       plain: listVerticals.map((vertical) =>
         get(`/floor/stores?${new URLSearchParams({ vertical, total: 'false' })}`),
+      ),
+    },
+    {
+      route:
+        'filtered list page 2 (vertical, sort by visits, rows 21 to 40) without totalCount · GraphQL',
+      service: listVerticals.map((vertical) =>
+        graphql(SERVICE_LIST_AFTER, { vertical, after: FIRST_PAGE_END }),
+      ),
+      postgraphile: listVerticals.map((vertical) => graphql(PG_LIST_OFFSET, { vertical })),
+      plain: listVerticals.map((vertical) =>
+        get(`/floor/stores?${new URLSearchParams({ vertical, offset: '20', total: 'false' })}`),
       ),
     },
     {

@@ -5,6 +5,7 @@
 // connection, for its values (and a later page for its offset).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Window } from '../../src/graphql/pagination.ts';
 import type { Queryable } from '../../src/platform/database/sql.ts';
 import { sortedStorePage } from '../../src/stores/store-search.sql.ts';
 import type { StoreReadNeeds } from '../../src/stores/store.sql.ts';
@@ -66,6 +67,17 @@ async function scansOf(statement: {
   return loops;
 }
 
+/** A page of cards of a vertical by visits. */
+const verticalPage = (pool: Queryable, vertical: string, window: Window) =>
+  sortedStorePage(
+    pool,
+    { vertical },
+    'visits',
+    window,
+    CARD_NEEDS,
+    t.services.legacy.colocatedTable,
+  );
+
 /** One connection of its own, so that its prepared statements can be read back. */
 async function connection(): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: t.services.config.DATABASE_URL });
@@ -88,16 +100,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('a later page of a sorted store list', () => {
-  const filter = { vertical: 'Paged Vertical' };
   const page = (offset: number) =>
-    sortedStorePage(
-      t.services.db.pool,
-      filter,
-      'visits',
-      { offset, limit: 10 },
-      CARD_NEEDS,
-      t.services.legacy.colocatedTable,
-    );
+    verticalPage(t.services.db.pool, 'Paged Vertical', { offset, limit: 10 });
 
   it('holds the rows at its offset, in order, with their relations', async () => {
     const fifth = await page(40);
@@ -131,14 +135,7 @@ describe('a later page of a sorted store list', () => {
 
 describe('a later page within the first 100 rows of a filter of equalities', () => {
   const laterPage = (pool: Queryable, offset: number) =>
-    sortedStorePage(
-      pool,
-      { vertical: 'Paged Vertical' },
-      'visits',
-      { offset, limit: 10 },
-      CARD_NEEDS,
-      t.services.legacy.colocatedTable,
-    );
+    verticalPage(pool, 'Paged Vertical', { offset, limit: 10 });
 
   it('is planned once per connection for its vertical and offset, then runs on that plan', async () => {
     const client = await connection();
@@ -190,14 +187,7 @@ describe('a later page within the first 100 rows of a filter of equalities', () 
 
 describe('a first page of a filter of equalities', () => {
   const firstPage = (pool: Queryable, vertical: string, limit = 10) =>
-    sortedStorePage(
-      pool,
-      { vertical },
-      'visits',
-      { offset: 0, limit },
-      CARD_NEEDS,
-      t.services.legacy.colocatedTable,
-    );
+    verticalPage(pool, vertical, { offset: 0, limit });
 
   it('is planned once per connection for the vertical it asks for, then runs on that plan', async () => {
     const client = await connection();

@@ -42,15 +42,14 @@ const ORDER_BY: Record<Exclude<StoreSort, 'relevance'>, string> = {
 /**
  * Filters whose conditions are equalities (a name, a country, a flag): a page of such a filter
  * starting within its first NAMED_OFFSETS rows is a named statement with its page size, its offset
- * and its values written in (WrittenValues), which
- * PostgreSQL plans once per connection, for those values, and runs on that plan from then on. With
- * the values as parameters it takes a generic plan only once that is estimated no dearer than the
- * plans made for the values so far: a connection asked mostly for one large vertical planned it at
- * every execution (0.3 to 0.5 ms of planning against 0.4 ms of execution at 1M stores), and a mix
- * could settle on a plan that suits some values only. A LIMIT or OFFSET parameter, guessed
- * at a tenth of the rows, would keep a generic plan from ever winning: page 2 of a vertical was
- * planned at every request (0.86 ms of planning against 0.4 ms of execution at 1M stores). Ranges,
- * app lists, text search and deeper pages are planned per request.
+ * and its values written in (WrittenValues), which PostgreSQL plans once per connection, for those
+ * values, and runs on that plan from then on. With the values as parameters it takes a generic plan
+ * only once that is estimated no dearer than the plans made for the values so far: a connection
+ * asked mostly for one large vertical planned it at every execution (0.3 to 0.5 ms of planning
+ * against 0.4 ms of execution at 1M stores), and a mix could settle on a plan that suits some values
+ * only. A LIMIT or OFFSET parameter, guessed at a tenth of the rows, would keep a generic plan from
+ * ever winning: page 2 of a vertical was planned at every request (0.86 ms of planning against 0.4
+ * ms of execution). Ranges, app lists, text search and deeper pages are planned per request.
  */
 const EQUALITY_FILTERS: ReadonlySet<string> = new Set([
   'vertical',
@@ -89,7 +88,7 @@ const onlyEqualities = (filter: ResolvedStoreFilter | null | undefined): boolean
 const PLAIN_VALUE = /^[\p{L}\p{N} &'().,/+-]{1,100}$/u;
 
 /**
- * The values of a named first page, written into its text as literals (quoted by pg's escapeLiteral):
+ * The values of a named page, written into its text as literals (quoted by pg's escapeLiteral):
  * a statement without parameters is planned once, for the values it holds. A value of another shape
  * stays a parameter.
  */

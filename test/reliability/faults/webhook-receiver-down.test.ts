@@ -78,9 +78,14 @@ describe('a webhook receiver that is down for a while', () => {
     );
     const [delivered] = await pollUntil(delivery, (rows) => rows[0]?.status === 'delivered', 5_000);
     expect(delivered).toMatchObject({ status: 'delivered', attempts: 3 });
-    const { rows: leftJobs } = await pool.query(
-      `SELECT id FROM graphile_worker.jobs WHERE key = $1`,
-      [`webhook:${delivered.id}`],
+    // the task marks the delivery delivered, then graphile-worker deletes the job once the task returns
+    const leftJobs = await pollUntil(
+      () =>
+        pool
+          .query(`SELECT id FROM graphile_worker.jobs WHERE key = $1`, [`webhook:${delivered.id}`])
+          .then((r) => r.rows),
+      (rows) => rows.length === 0,
+      5_000,
     );
     expect(leftJobs).toEqual([]);
     await waitForOutboxDrained(pool, id); // nothing is left that could deliver again

@@ -23,6 +23,16 @@ describe('rows of named prepared statements', () => {
   /** a pool of one shaped connection, for what one connection keeps between executions */
   const oneConnection = () =>
     new pg.Pool({ connectionString: db.url, max: 1, Client: PreparedRowsClient });
+
+  /** A one-row table and a named `SELECT *` over it; `addColumn` migrates it as a release would. */
+  async function migratingTable(table: string) {
+    await plain.query(`CREATE TABLE ${table} (id int)`);
+    await plain.query(`INSERT INTO ${table} VALUES (1)`);
+    return {
+      statement: { name: `prepared-rows-${table}`, text: `SELECT * FROM ${table}`, values: [] },
+      addColumn: () => plain.query(`ALTER TABLE ${table} ADD COLUMN label text DEFAULT 'x'`),
+    };
+  }
   afterAll(async () => {
     await shaped?.end();
     await plain?.end();
@@ -101,17 +111,11 @@ describe('rows of named prepared statements', () => {
   });
 
   it('follows a statement whose columns changed (prepared again on a new connection after a migration)', async () => {
-    await plain.query('CREATE TABLE prepared_rows_t (id int)');
-    await plain.query('INSERT INTO prepared_rows_t VALUES (1)');
-    const statement = {
-      name: 'prepared-rows-star',
-      text: 'SELECT * FROM prepared_rows_t',
-      values: [],
-    };
+    const { statement, addColumn } = await migratingTable('prepared_rows_t');
     const first = oneConnection();
     expect((await first.query(statement)).rows).toEqual([{ id: 1 }]);
     await first.end();
-    await plain.query(`ALTER TABLE prepared_rows_t ADD COLUMN label text DEFAULT 'x'`);
+    await addColumn();
     const second = oneConnection();
     try {
       expect((await second.query(statement)).rows).toEqual([{ id: 1, label: 'x' }]);
@@ -121,18 +125,12 @@ describe('rows of named prepared statements', () => {
   });
 
   it('is refused by PostgreSQL on a connection that prepared it before its columns changed, never read with the old shape', async () => {
-    await plain.query('CREATE TABLE prepared_rows_same (id int)');
-    await plain.query('INSERT INTO prepared_rows_same VALUES (1)');
-    const statement = {
-      name: 'prepared-rows-same',
-      text: 'SELECT * FROM prepared_rows_same',
-      values: [],
-    };
+    const { statement, addColumn } = await migratingTable('prepared_rows_same');
     const pool = oneConnection();
     try {
       expect((await pool.query(statement)).rows).toEqual([{ id: 1 }]);
       expect((await pool.query(statement)).rows).toEqual([{ id: 1 }]);
-      await plain.query(`ALTER TABLE prepared_rows_same ADD COLUMN label text DEFAULT 'x'`);
+      await addColumn();
       await expect(pool.query(statement)).rejects.toThrow(
         'cached plan must not change result type',
       );
